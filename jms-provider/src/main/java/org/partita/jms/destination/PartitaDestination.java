@@ -1,0 +1,68 @@
+package org.partita.jms.destination;
+
+import jakarta.jms.Destination;
+import org.partita.jms.protocol.DestinationName;
+
+import java.io.Serializable;
+import java.util.Objects;
+
+/**
+ * Base of Partita's destinations. A destination is only a name (with optional options after
+ * {@code ?}, see docs/destinations.md); the broker decides what it is.
+ */
+public abstract class PartitaDestination implements Destination, Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private final String name;
+
+    protected PartitaDestination(String name) {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("destination name must not be empty");
+        }
+        this.name = name;
+    }
+
+    /** The name as given, options included. */
+    public String name() {
+        return name;
+    }
+
+    public abstract DestinationName.Kind kind();
+
+    public DestinationName toWire() {
+        return new DestinationName(kind(), name);
+    }
+
+    public String encode() {
+        return toWire().encode();
+    }
+
+    /** Rebuilds a destination from its wire form; temporary ones come back without an owner. */
+    public static PartitaDestination fromWire(String encoded) {
+        if (encoded == null) {
+            return null;
+        }
+        DestinationName d = DestinationName.parse(encoded);
+        return switch (d.kind()) {
+            case QUEUE -> new PartitaQueue(d.name());
+            case TOPIC -> new PartitaTopic(d.name());
+            case TEMP_QUEUE -> new PartitaTemporaryQueue(d.name(), null);
+            case TEMP_TOPIC -> new PartitaTemporaryTopic(d.name(), null);
+        };
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof PartitaDestination other && other.kind() == kind() && other.name.equals(name);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(kind(), name);
+    }
+
+    @Override
+    public String toString() {
+        return encode();
+    }
+}

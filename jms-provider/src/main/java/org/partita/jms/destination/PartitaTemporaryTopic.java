@@ -1,0 +1,33 @@
+package org.partita.jms.destination;
+
+import jakarta.jms.JMSException;
+import jakarta.jms.TemporaryTopic;
+import org.partita.jms.protocol.DestinationName;
+
+public class PartitaTemporaryTopic extends PartitaTopic implements TemporaryTopic {
+    private static final long serialVersionUID = 1L;
+
+    private final transient TemporaryDestinationOwner owner;
+
+    public PartitaTemporaryTopic(String name, TemporaryDestinationOwner owner) {
+        super(name);
+        this.owner = owner;
+    }
+
+    public TemporaryDestinationOwner owner() {
+        return owner;
+    }
+
+    @Override
+    public void delete() throws JMSException {
+        if (owner == null) {
+            throw new jakarta.jms.IllegalStateException("only the connection that created " + this + " can delete it");
+        }
+        owner.deleteTemporary(this);
+    }
+
+    @Override
+    public DestinationName.Kind kind() {
+        return DestinationName.Kind.TEMP_TOPIC;
+    }
+}

@@ -1,0 +1,243 @@
+package org.partita.jms.protocol;
+
+import io.netty.buffer.ByteBuf;
+
+import java.util.List;
+
+import static org.partita.jms.protocol.WireFormat.writeBytes;
+import static org.partita.jms.protocol.WireFormat.writeLongs;
+import static org.partita.jms.protocol.WireFormat.writeString;
+
+/**
+ * Every frame of the Partita wire protocol (docs/protocol.md). Frames that expect an answer carry a
+ * {@code requestId} chosen by the sender; the answer ({@link Ok}, {@link Error}, or a typed reply)
+ * carries the same id. A request id of 0 asks for no answer.
+ *
+ * <p>Messages travel as opaque encoded blobs ({@link MessageCodec}) so the broker stores and
+ * forwards them without re-encoding.
+ */
+public sealed interface Frame {
+
+    FrameType type();
+
+    /** Writes the fields after the type byte, in the order docs/protocol.md lists them. */
+    void writeBody(ByteBuf out);
+
+    /** Consumer flags in {@link ConsumerOpen#flags()}. */
+    int FLAG_DURABLE = 1;
+    int FLAG_SHARED = 2;
+    int FLAG_NO_LOCAL = 4;
+
+    /** Operations of {@link DestinationOp}. */
+    int OP_CREATE_TEMP_QUEUE = 1;
+    int OP_CREATE_TEMP_TOPIC = 2;
+    int OP_DELETE_TEMP = 3;
+    int OP_UNSUBSCRIBE = 4;
+
+    record Hello(int requestId, int version, String user, String password, String clientId) implements Frame {
+        public FrameType type() { return FrameType.HELLO; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+            out.writeInt(version());
+            writeString(out, user());
+            writeString(out, password());
+            writeString(out, clientId());
+        }
+        @Override public String toString() {
+            return "Hello[requestId=" + requestId + ", version=" + version + ", user=" + user + ", clientId=" + clientId + "]";
+        }
+    }
+
+    record HelloOk(int requestId, int version, String nodeName, int maxFrameSize) implements Frame {
+        public FrameType type() { return FrameType.HELLO_OK; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+            out.writeInt(version());
+            writeString(out, nodeName());
+            out.writeInt(maxFrameSize());
+        }
+    }
+
+    record Ok(int requestId) implements Frame {
+        public FrameType type() { return FrameType.OK; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+        }
+    }
+
+    record Error(int requestId, ErrorCode code, String message) implements Frame {
+        public FrameType type() { return FrameType.ERROR; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+            out.writeInt(code().wire());
+            writeString(out, message());
+        }
+    }
+
+    record SessionOpen(int requestId, int sessionId, boolean transacted) implements Frame {
+        public FrameType type() { return FrameType.SESSION_OPEN; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+            out.writeInt(sessionId());
+            out.writeBoolean(transacted());
+        }
+    }
+
+    record SessionClose(int requestId, int sessionId) implements Frame {
+        public FrameType type() { return FrameType.SESSION_CLOSE; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+            out.writeInt(sessionId());
+        }
+    }
+
+    /** A message to store and route. The answer ({@link Ok}) is the send confirmation. */
+    record Send(int requestId, int sessionId, byte[] message) implements Frame {
+        public FrameType type() { return FrameType.SEND; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+            out.writeInt(sessionId());
+            writeBytes(out, message());
+        }
+    }
+
+    record ConsumerOpen(int requestId, int sessionId, int consumerId, String destination, String selector,
+                        String subscription, int flags, int credit) implements Frame {
+        public FrameType type() { return FrameType.CONSUMER_OPEN; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+            out.writeInt(sessionId());
+            out.writeInt(consumerId());
+            writeString(out, destination());
+            writeString(out, selector());
+            writeString(out, subscription());
+            out.writeInt(flags());
+            out.writeInt(credit());
+        }
+        public boolean durable() { return (flags & FLAG_DURABLE) != 0; }
+        public boolean shared() { return (flags & FLAG_SHARED) != 0; }
+        public boolean noLocal() { return (flags & FLAG_NO_LOCAL) != 0; }
+    }
+
+    record ConsumerClose(int requestId, int consumerId) implements Frame {
+        public FrameType type() { return FrameType.CONSUMER_CLOSE; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+            out.writeInt(consumerId());
+        }
+    }
+
+    /** Grants a consumer room for this many more messages. */
+    record Credit(int consumerId, int messages) implements Frame {
+        public FrameType type() { return FrameType.CREDIT; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(consumerId());
+            out.writeInt(messages());
+        }
+    }
+
+    /** A message for a consumer. {@code deliveryCount} is 1 on first delivery. */
+    record Deliver(int consumerId, long deliveryId, int deliveryCount, byte[] message) implements Frame {
+        public FrameType type() { return FrameType.DELIVER; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(consumerId());
+            out.writeLong(deliveryId());
+            out.writeInt(deliveryCount());
+            writeBytes(out, message());
+        }
+    }
+
+    /** Acknowledges deliveries (in a transacted session: marks them consumed by the transaction). */
+    record Ack(int requestId, int sessionId, long[] deliveryIds) implements Frame {
+        public FrameType type() { return FrameType.ACK; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+            out.writeInt(sessionId());
+            writeLongs(out, deliveryIds());
+        }
+    }
+
+    /**
+     * Gives deliveries back to the broker. {@code redeliver} ones were seen by the application and come
+     * back with JMSRedelivered=true; {@code unseen} ones were only prefetched and keep their count.
+     */
+    record Release(int requestId, int sessionId, long[] redeliver, long[] unseen) implements Frame {
+        public FrameType type() { return FrameType.RELEASE; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+            out.writeInt(sessionId());
+            writeLongs(out, redeliver());
+            writeLongs(out, unseen());
+        }
+    }
+
+    record Commit(int requestId, int sessionId) implements Frame {
+        public FrameType type() { return FrameType.COMMIT; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+            out.writeInt(sessionId());
+        }
+    }
+
+    record Rollback(int requestId, int sessionId) implements Frame {
+        public FrameType type() { return FrameType.ROLLBACK; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+            out.writeInt(sessionId());
+        }
+    }
+
+    record Browse(int requestId, String destination, String selector) implements Frame {
+        public FrameType type() { return FrameType.BROWSE; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+            writeString(out, destination());
+            writeString(out, selector());
+        }
+    }
+
+    /** One part of the answer to {@link Browse}; the last part has {@code last=true}. */
+    record BrowseChunk(int requestId, List<byte[]> messages, boolean last) implements Frame {
+        public FrameType type() { return FrameType.BROWSE_CHUNK; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+            out.writeInt(messages().size());
+            for (byte[] m : messages()) {
+                writeBytes(out, m);
+            }
+            out.writeBoolean(last());
+        }
+    }
+
+    record DestinationOp(int requestId, int op, String name) implements Frame {
+        public FrameType type() { return FrameType.DESTINATION_OP; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+            out.writeInt(op());
+            writeString(out, name());
+        }
+    }
+
+    /** Answer to a {@link DestinationOp} that creates something: the name the broker chose. */
+    record Created(int requestId, String name) implements Frame {
+        public FrameType type() { return FrameType.CREATED; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+            writeString(out, name());
+        }
+    }
+
+    record Ping(int requestId) implements Frame {
+        public FrameType type() { return FrameType.PING; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+        }
+    }
+
+    record Close(int requestId) implements Frame {
+        public FrameType type() { return FrameType.CLOSE; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+        }
+    }
+}

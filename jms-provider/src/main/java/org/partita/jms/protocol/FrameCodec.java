@@ -1,0 +1,90 @@
+package org.partita.jms.protocol;
+
+import io.netty.buffer.ByteBuf;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.partita.jms.protocol.WireFormat.readBoolean;
+import static org.partita.jms.protocol.WireFormat.readByte;
+import static org.partita.jms.protocol.WireFormat.readBytes;
+import static org.partita.jms.protocol.WireFormat.readInt;
+import static org.partita.jms.protocol.WireFormat.readLong;
+import static org.partita.jms.protocol.WireFormat.readLongs;
+import static org.partita.jms.protocol.WireFormat.readString;
+
+/**
+ * Encodes and decodes frame bodies: the part after the 4-byte length prefix, starting with the
+ * type byte. Framing by length is done by {@link FrameDecoder}.
+ */
+public final class FrameCodec {
+    private FrameCodec() {
+    }
+
+    public static void encode(Frame frame, ByteBuf out) {
+        out.writeByte(frame.type().code());
+        frame.writeBody(out);
+    }
+
+    /** Decodes one whole frame body; throws {@link ProtocolException} if it is malformed or has trailing bytes. */
+    public static Frame decode(ByteBuf in) {
+        FrameType type = FrameType.fromCode(readByte(in) & 0xff);
+        Frame frame = switch (type) {
+            case HELLO -> new Frame.Hello(readInt(in), readInt(in), readString(in), readString(in), readString(in));
+            case HELLO_OK -> new Frame.HelloOk(readInt(in), readInt(in), readString(in), readInt(in));
+            case OK -> new Frame.Ok(readInt(in));
+            case ERROR -> new Frame.Error(readInt(in), ErrorCode.fromWire(readInt(in)), readString(in));
+            case SESSION_OPEN -> new Frame.SessionOpen(readInt(in), readInt(in), readBoolean(in));
+            case SESSION_CLOSE -> new Frame.SessionClose(readInt(in), readInt(in));
+            case SEND -> new Frame.Send(readInt(in), readInt(in), requireBytes(in, "message"));
+            case CONSUMER_OPEN -> new Frame.ConsumerOpen(readInt(in), readInt(in), readInt(in),
+                    requireString(in, "destination"), readString(in), readString(in), readInt(in), readInt(in));
+            case CONSUMER_CLOSE -> new Frame.ConsumerClose(readInt(in), readInt(in));
+            case CREDIT -> new Frame.Credit(readInt(in), readInt(in));
+            case DELIVER -> new Frame.Deliver(readInt(in), readLong(in), readInt(in), requireBytes(in, "message"));
+            case ACK -> new Frame.Ack(readInt(in), readInt(in), readLongs(in));
+            case RELEASE -> new Frame.Release(readInt(in), readInt(in), readLongs(in), readLongs(in));
+            case COMMIT -> new Frame.Commit(readInt(in), readInt(in));
+            case ROLLBACK -> new Frame.Rollback(readInt(in), readInt(in));
+            case BROWSE -> new Frame.Browse(readInt(in), requireString(in, "destination"), readString(in));
+            case BROWSE_CHUNK -> decodeBrowseChunk(in);
+            case DESTINATION_OP -> new Frame.DestinationOp(readInt(in), readInt(in), readString(in));
+            case CREATED -> new Frame.Created(readInt(in), readString(in));
+            case PING -> new Frame.Ping(readInt(in));
+            case CLOSE -> new Frame.Close(readInt(in));
+        };
+        if (in.isReadable()) {
+            throw WireFormat.malformed(type + " frame has " + in.readableBytes() + " unexpected trailing bytes");
+        }
+        return frame;
+    }
+
+    private static Frame decodeBrowseChunk(ByteBuf in) {
+        int requestId = readInt(in);
+        int n = readInt(in);
+        if (n < 0 || (long) n * Integer.BYTES > in.readableBytes()) {
+            throw WireFormat.malformed("browse chunk announces " + n + " messages");
+        }
+        List<byte[]> messages = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            messages.add(requireBytes(in, "message"));
+        }
+        return new Frame.BrowseChunk(requestId, messages, readBoolean(in));
+    }
+
+    private static String requireString(ByteBuf in, String field) {
+        String s = readString(in);
+        if (s == null) {
+            throw WireFormat.malformed(field + " is missing");
+        }
+        return s;
+    }
+
+    private static byte[] requireBytes(ByteBuf in, String field) {
+        byte[] b = readBytes(in);
+        if (b == null) {
+            throw WireFormat.malformed(field + " is missing");
+        }
+        return b;
+    }
+}

@@ -1,0 +1,39 @@
+package org.partita.jms.protocol;
+
+/** The one-byte type code that follows every frame's length. Numbers are wire format. */
+public enum FrameType {
+    HELLO(1), HELLO_OK(2), OK(3), ERROR(4),
+    SESSION_OPEN(5), SESSION_CLOSE(6),
+    SEND(7),
+    CONSUMER_OPEN(8), CONSUMER_CLOSE(9), CREDIT(10), DELIVER(11),
+    ACK(12), RELEASE(13), COMMIT(14), ROLLBACK(15),
+    BROWSE(16), BROWSE_CHUNK(17),
+    DESTINATION_OP(18), CREATED(19),
+    PING(20), CLOSE(21);
+
+    private static final FrameType[] BY_CODE = new FrameType[32];
+
+    static {
+        for (FrameType t : values()) {
+            BY_CODE[t.code] = t;
+        }
+    }
+
+    private final int code;
+
+    FrameType(int code) {
+        this.code = code;
+    }
+
+    public int code() {
+        return code;
+    }
+
+    public static FrameType fromCode(int code) {
+        FrameType t = code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;
+        if (t == null) {
+            throw new ProtocolException(ErrorCode.MALFORMED_FRAME, "unknown frame type " + code);
+        }
+        return t;
+    }
+}

@@ -1,0 +1,86 @@
+package org.partita.jms.protocol;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Encodes a {@link WireMessage} to the byte layout of docs/protocol.md ("Message layout") and back. */
+public final class MessageCodec {
+    private static final int LAYOUT_VERSION = 1;
+
+    private MessageCodec() {
+    }
+
+    public static byte[] encode(WireMessage m) {
+        int estimate = 128 + (m.body() == null ? 0 : m.body().length) + 32 * m.properties().size();
+        ByteBuf out = Unpooled.buffer(estimate);
+        out.writeByte(LAYOUT_VERSION);
+        WireFormat.writeString(out, m.messageId());
+        out.writeLong(m.timestamp());
+        WireFormat.writeString(out, m.correlationId());
+        WireFormat.writeString(out, m.replyTo());
+        WireFormat.writeString(out, m.destination());
+        WireFormat.writeString(out, m.type());
+        out.writeByte(m.deliveryMode());
+        out.writeByte(m.priority());
+        out.writeLong(m.expiration());
+        out.writeLong(m.deliveryTime());
+        out.writeInt(m.properties().size());
+        for (Map.Entry<String, Object> e : m.properties().entrySet()) {
+            WireFormat.writeString(out, e.getKey());
+            TypedValues.write(out, e.getValue());
+        }
+        out.writeByte(m.bodyType());
+        WireFormat.writeBytes(out, m.body());
+        return ByteBufUtil.getBytes(out, 0, out.writerIndex(), false);
+    }
+
+    public static WireMessage decode(byte[] bytes) {
+        ByteBuf in = Unpooled.wrappedBuffer(bytes);
+        int version = WireFormat.readByte(in);
+        if (version != LAYOUT_VERSION) {
+            throw WireFormat.malformed("unknown message layout version " + version);
+        }
+        String messageId = WireFormat.readString(in);
+        long timestamp = WireFormat.readLong(in);
+        String correlationId = WireFormat.readString(in);
+        String replyTo = WireFormat.readString(in);
+        String destination = WireFormat.readString(in);
+        String type = WireFormat.readString(in);
+        int deliveryMode = WireFormat.readByte(in);
+        int priority = WireFormat.readByte(in);
+        long expiration = WireFormat.readLong(in);
+        long deliveryTime = WireFormat.readLong(in);
+        int count = WireFormat.readInt(in);
+        if (count < 0 || count > in.readableBytes()) {
+            throw WireFormat.malformed("message announces " + count + " properties");
+        }
+        Map<String, Object> properties = new LinkedHashMap<>(Math.max(4, count * 2));
+        for (int i = 0; i < count; i++) {
+            String name = WireFormat.readString(in);
+            if (name == null) {
+                throw WireFormat.malformed("property without a name");
+            }
+            properties.put(name, TypedValues.read(in));
+        }
+        int bodyType = WireFormat.readByte(in);
+        byte[] body = WireFormat.readBytes(in);
+        if (in.isReadable()) {
+            throw WireFormat.malformed("message has " + in.readableBytes() + " trailing bytes");
+        }
+        if (destination == null) {
+            throw WireFormat.malformed("message has no destination");
+        }
+        if (deliveryMode != WireMessage.PERSISTENT && deliveryMode != WireMessage.NON_PERSISTENT) {
+            throw WireFormat.malformed("delivery mode " + deliveryMode);
+        }
+        if (priority < 0 || priority > 9) {
+            throw WireFormat.malformed("priority " + priority);
+        }
+        return new WireMessage(messageId, timestamp, correlationId, replyTo, destination, type, deliveryMode,
+                priority, expiration, deliveryTime, properties, bodyType, body);
+    }
+}
