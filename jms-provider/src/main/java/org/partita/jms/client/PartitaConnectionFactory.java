@@ -9,6 +9,9 @@ import jakarta.jms.QueueConnectionFactory;
 import jakarta.jms.TopicConnection;
 import jakarta.jms.TopicConnectionFactory;
 
+import org.partita.jms.transport.BrokerError;
+import org.partita.jms.transport.NettyBrokerConnection;
+
 import java.io.Serializable;
 
 /**
@@ -37,51 +40,74 @@ public class PartitaConnectionFactory implements ConnectionFactory, QueueConnect
 
     @Override
     public Connection createConnection() throws JMSException {
-        throw new UnsupportedOperationException("being written");
+        return connect(null, null);
     }
 
     @Override
     public Connection createConnection(String userName, String password) throws JMSException {
-        throw new UnsupportedOperationException("being written");
+        return connect(userName, password);
     }
 
     @Override
     public QueueConnection createQueueConnection() throws JMSException {
-        throw new UnsupportedOperationException("being written");
+        return connect(null, null);
     }
 
     @Override
     public QueueConnection createQueueConnection(String userName, String password) throws JMSException {
-        throw new UnsupportedOperationException("being written");
+        return connect(userName, password);
     }
 
     @Override
     public TopicConnection createTopicConnection() throws JMSException {
-        throw new UnsupportedOperationException("being written");
+        return connect(null, null);
     }
 
     @Override
     public TopicConnection createTopicConnection(String userName, String password) throws JMSException {
-        throw new UnsupportedOperationException("being written");
+        return connect(userName, password);
+    }
+
+    /**
+     * Opens a connection and completes the handshake, so wrong credentials fail here with
+     * {@link jakarta.jms.JMSSecurityException}. Credentials given to the call win over those in the URL.
+     */
+    PartitaConnection connect(String user, String password) throws JMSException {
+        ConnectionOptions o = ConnectionOptions.parse(url);
+        String u = user != null ? user : o.user();
+        String p = user != null ? password : o.password();
+        NettyBrokerConnection transport;
+        try {
+            transport = NettyBrokerConnection.connect(o.host(), o.port(), o.maxFrameSize(), o.connectTimeoutMillis());
+        } catch (BrokerError e) {
+            throw JmsExceptions.from(e);
+        }
+        try {
+            JmsExceptions.await(transport.open(u, p, o.clientId()));
+        } catch (JMSException e) {
+            transport.close();
+            throw e;
+        }
+        return new PartitaConnection(transport, o, o.clientId());
     }
 
     @Override
     public JMSContext createContext() {
-        throw new UnsupportedOperationException("being written");
+        throw new UnsupportedOperationException("JMSContext is not available yet");
     }
 
     @Override
     public JMSContext createContext(String userName, String password) {
-        throw new UnsupportedOperationException("being written");
+        throw new UnsupportedOperationException("JMSContext is not available yet");
     }
 
     @Override
     public JMSContext createContext(String userName, String password, int sessionMode) {
-        throw new UnsupportedOperationException("being written");
+        throw new UnsupportedOperationException("JMSContext is not available yet");
     }
 
     @Override
     public JMSContext createContext(int sessionMode) {
-        throw new UnsupportedOperationException("being written");
+        throw new UnsupportedOperationException("JMSContext is not available yet");
     }
 }

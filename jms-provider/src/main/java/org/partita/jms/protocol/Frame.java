@@ -23,6 +23,11 @@ public sealed interface Frame {
     /** Writes the fields after the type byte, in the order docs/protocol.md lists them. */
     void writeBody(ByteBuf out);
 
+    /** The request id this frame carries or answers; 0 for frames that have none. */
+    default int requestId() {
+        return 0;
+    }
+
     /** Consumer flags in {@link ConsumerOpen#flags()}. */
     int FLAG_DURABLE = 1;
     int FLAG_SHARED = 2;
@@ -33,6 +38,8 @@ public sealed interface Frame {
     int OP_CREATE_TEMP_TOPIC = 2;
     int OP_DELETE_TEMP = 3;
     int OP_UNSUBSCRIBE = 4;
+    /** Claims a client id after the handshake (Connection.setClientID). */
+    int OP_SET_CLIENT_ID = 5;
 
     record Hello(int requestId, int version, String user, String password, String clientId) implements Frame {
         public FrameType type() { return FrameType.HELLO; }

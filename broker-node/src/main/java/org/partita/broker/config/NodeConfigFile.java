@@ -1,0 +1,90 @@
+package org.partita.broker.config;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Reads a node config file: one {@code name = value} per line, {@code #} comments. Every error
+ * names the file, the line and the field, so an operator can fix it without guessing.
+ *
+ * <pre>
+ * nodeName = node1
+ * host = 127.0.0.1
+ * port = 61700
+ * data = ./data
+ * autoCreateQueues = true
+ * syncOnCommit = true
+ * maxFrameSize = 16777216
+ * </pre>
+ */
+public final class NodeConfigFile {
+    private NodeConfigFile() {
+    }
+
+    public static NodeConfig read(Path file, NodeConfig base) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file);
+        } catch (IOException e) {
+            throw new ConfigException("cannot read config file " + file + ": " + e.getMessage());
+        }
+        NodeConfig c = base;
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i).strip();
+            if (line.isEmpty() || line.startsWith("#")) {
+                continue;
+            }
+            int eq = line.indexOf('=');
+            String where = file + ":" + (i + 1);
+            if (eq <= 0) {
+                throw new ConfigException(where + ": expected 'name = value', found '" + line + "'");
+            }
+            String name = line.substring(0, eq).strip();
+            String value = line.substring(eq + 1).strip();
+            c = apply(c, name, value, where);
+        }
+        return c;
+    }
+
+    private static NodeConfig apply(NodeConfig c, String name, String value, String where) {
+        return switch (name) {
+            case "nodeName" -> c.withNodeName(nonEmpty(value, name, where));
+            case "host" -> c.withHost(nonEmpty(value, name, where));
+            case "port" -> c.withPort(integer(value, name, where, 0, 65535));
+            case "data" -> c.withDataDir(Path.of(nonEmpty(value, name, where)));
+            case "autoCreateQueues" -> c.withAutoCreateQueues(bool(value, name, where));
+            case "syncOnCommit" -> c.withSyncOnCommit(bool(value, name, where));
+            case "maxFrameSize" -> c.withMaxFrameSize(integer(value, name, where, 1024, Integer.MAX_VALUE - 8));
+            default -> throw new ConfigException(where + ": unknown field '" + name
+                    + "'; known: nodeName, host, port, data, autoCreateQueues, syncOnCommit, maxFrameSize");
+        };
+    }
+
+    private static String nonEmpty(String v, String name, String where) {
+        if (v.isEmpty()) {
+            throw new ConfigException(where + ": field '" + name + "' needs a value");
+        }
+        return v;
+    }
+
+    private static int integer(String v, String name, String where, int min, int max) {
+        try {
+            int i = Integer.parseInt(v);
+            if (i >= min && i <= max) {
+                return i;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw new ConfigException(where + ": field '" + name + "' must be an integer from " + min + " to " + max + ", not '" + v + "'");
+    }
+
+    private static boolean bool(String v, String name, String where) {
+        if (v.equalsIgnoreCase("true") || v.equalsIgnoreCase("false")) {
+            return Boolean.parseBoolean(v);
+        }
+        throw new ConfigException(where + ": field '" + name + "' must be true or false, not '" + v + "'");
+    }
+}

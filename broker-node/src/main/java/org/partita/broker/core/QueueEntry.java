@@ -1,0 +1,51 @@
+package org.partita.broker.core;
+
+/**
+ * A message in one queue. Touched only on its queue's executor, except the immutable fields.
+ * {@code deliveryCount} counts deliveries the application has seen; a delivery that was only
+ * prefetched and handed back does not count.
+ */
+public final class QueueEntry {
+    private final BrokerQueue queue;
+    private final MessageRef message;
+    private int deliveryCount;
+    private ConsumerRef holder;
+
+    QueueEntry(BrokerQueue queue, MessageRef message, int deliveryCount) {
+        this.queue = queue;
+        this.message = message;
+        this.deliveryCount = deliveryCount;
+    }
+
+    public BrokerQueue queue() {
+        return queue;
+    }
+
+    public MessageRef message() {
+        return message;
+    }
+
+    public long id() {
+        return message.id();
+    }
+
+    public int deliveryCount() {
+        return deliveryCount;
+    }
+
+    void deliveredTo(ConsumerRef consumer) {
+        holder = consumer;
+        deliveryCount++;
+    }
+
+    void returned(boolean seen) {
+        holder = null;
+        if (!seen) {
+            deliveryCount--;
+        }
+    }
+
+    ConsumerRef holder() {
+        return holder;
+    }
+}

@@ -1,0 +1,21 @@
+package org.partita.broker.core;
+
+import org.partita.broker.store.MessageStore;
+
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.LongSupplier;
+
+/** What a queue needs from its node: the store, a pool, timers, the time, and other queues by name. */
+public interface QueueServices {
+    MessageStore store();
+
+    Executor pool();
+
+    ScheduledExecutorService timers();
+
+    LongSupplier clock();
+
+    /** The queue named, created if needed, for dead letters and expired messages. */
+    BrokerQueue terminalQueue(String name);
+}

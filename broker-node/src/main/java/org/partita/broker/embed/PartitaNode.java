@@ -1,0 +1,94 @@
+package org.partita.broker.embed;
+
+import org.partita.broker.config.NodeConfig;
+import org.partita.broker.core.Broker;
+import org.partita.broker.core.BrokerSettings;
+import org.partita.broker.core.QueueOptions;
+import org.partita.broker.network.Authenticator;
+import org.partita.broker.network.NodeContext;
+import org.partita.broker.network.NodeServer;
+import org.partita.broker.store.H2MessageStore;
+import org.partita.broker.store.MessageStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running node, started in-process: the embedding API for tests and samples.
+ *
+ * <pre>{@code
+ * try (PartitaNode node = PartitaNode.start(NodeConfig.defaults().withPort(0).withDataDir(tmp))) {
+ *     ConnectionFactory cf = new PartitaConnectionFactory(node.url());
+ *     ...
+ * }
+ * }</pre>
+ */
+public final class PartitaNode implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(PartitaNode.class);
+
+    private final NodeConfig config;
+    private final MessageStore store;
+    private final Broker broker;
+    private final NodeServer server;
+    private volatile boolean closed;
+
+    private PartitaNode(NodeConfig config) throws InterruptedException {
+        this.config = config;
+        if (!config.syncOnCommit()) {
+            LOG.warn("syncOnCommit=false: confirmed persistent messages may be lost on power failure");
+        }
+        this.store = H2MessageStore.open(config.dataDir(), config.syncOnCommit());
+        try {
+            this.broker = new Broker(store, new BrokerSettings(config.autoCreateQueues(), QueueOptions.DEFAULTS));
+            NodeContext context = new NodeContext(config.nodeName(), config.maxFrameSize(), Authenticator.ALLOW_ALL);
+            this.server = new NodeServer(config.host(), config.port(), broker, context);
+        } catch (InterruptedException | RuntimeException e) {
+            store.close();
+            throw e;
+        }
+        LOG.info("Partita node {} listening on {}:{} with data in {}", config.nodeName(), config.host(), port(),
+                config.dataDir().toAbsolutePath());
+    }
+
+    public static PartitaNode start(NodeConfig config) {
+        try {
+            return new PartitaNode(config);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while starting the node", e);
+        }
+    }
+
+    /** The port actually bound (useful with port 0). */
+    public int port() {
+        return server.port();
+    }
+
+    /** A connection factory URL for this node. */
+    public String url() {
+        return "tcp://" + config.host() + ":" + port();
+    }
+
+    public NodeConfig config() {
+        return config;
+    }
+
+    public Broker broker() {
+        return broker;
+    }
+
+    public MessageStore store() {
+        return store;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        server.close();
+        broker.close();
+        store.close();
+        LOG.info("Partita node {} stopped", config.nodeName());
+    }
+}

@@ -1,0 +1,73 @@
+package org.partita.broker.main;
+
+import org.partita.broker.config.ConfigException;
+import org.partita.broker.config.NodeConfig;
+import org.partita.broker.config.NodeConfigFile;
+import org.partita.broker.embed.PartitaNode;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * {@code java -jar partita-node.jar [--config FILE] [--port N] [--data DIR]}: starts one node on
+ * embedded defaults, overridden by the config file, overridden by the options. Stops cleanly on
+ * SIGTERM or Ctrl-C.
+ */
+@Command(name = "partita-node", mixinStandardHelpOptions = true, version = "Partita 0.1.0",
+        description = "Starts a Partita broker node.")
+public final class NodeMain implements Callable<Integer> {
+
+    @Option(names = "--config", description = "node config file (name = value lines)")
+    Path config;
+
+    @Option(names = "--port", description = "TCP port to listen on (default 61700)")
+    Integer port;
+
+    @Option(names = "--host", description = "address to listen on (default 127.0.0.1)")
+    String host;
+
+    @Option(names = "--data", description = "folder of the node's H2 database (default ./data)")
+    Path data;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        NodeConfig c = NodeConfig.defaults();
+        try {
+            if (config != null) {
+                c = NodeConfigFile.read(config, c);
+            }
+        } catch (ConfigException e) {
+            System.err.println("partita-node: " + e.getMessage());
+            return 2;
+        }
+        if (port != null) {
+            c = c.withPort(port);
+        }
+        if (host != null) {
+            c = c.withHost(host);
+        }
+        if (data != null) {
+            c = c.withDataDir(data);
+        }
+        PartitaNode node = PartitaNode.start(c);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            node.close();
+            stopped.countDown();
+        }, "partita-shutdown"));
+        System.out.println("Partita node " + c.nodeName() + " ready at " + node.url());
+        stopped.await();
+        return 0;
+    }
+
+    public static void main(String[] args) {
+        int code = new CommandLine(new NodeMain()).execute(args);
+        if (code != 0) {
+            System.exit(code);
+        }
+    }
+}

@@ -1,0 +1,442 @@
+package org.partita.broker.network;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.DecoderException;
+import io.netty.handler.codec.TooLongFrameException;
+import org.partita.broker.core.Broker;
+import org.partita.broker.core.BrokerQueue;
+import org.partita.broker.core.ConsumerRef;
+import org.partita.broker.core.MessageRef;
+import org.partita.broker.core.QueueEntry;
+import org.partita.broker.core.UnknownDestinationException;
+import org.partita.jms.protocol.DestinationName;
+import org.partita.jms.protocol.ErrorCode;
+import org.partita.jms.protocol.Frame;
+import org.partita.jms.protocol.MessageCodec;
+import org.partita.jms.protocol.ProtocolException;
+import org.partita.jms.protocol.Protocol;
+import org.partita.jms.protocol.WireMessage;
+import org.partita.jms.protocol.selector.Selector;
+import org.partita.jms.protocol.selector.SelectorException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One client connection: runs the protocol state machine of docs/protocol.md on the connection's
+ * event loop and turns frames into calls on the broker core. Never blocks: store work completes
+ * through futures that answer on the channel.
+ */
+final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
+    private static final Logger LOG = LoggerFactory.getLogger(ClientConnection.class);
+    private static final int BROWSE_CHUNK_BYTES = 1024 * 1024;
+
+    private final Broker broker;
+    private final NodeContext node;
+    private final Map<Integer, ServerSession> sessions = new ConcurrentHashMap<>();
+    private final Map<Integer, ServerConsumer> consumers = new ConcurrentHashMap<>();
+    private final AtomicLong deliveryIds = new AtomicLong();
+    private final Object connectionKey = new Object();
+    private final java.util.Set<String> temporaryQueues = ConcurrentHashMap.newKeySet();
+    private Channel channel;
+    private boolean open;
+    private String clientId;
+
+    ClientConnection(Broker broker, NodeContext node) {
+        this.broker = broker;
+        this.node = node;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        channel = ctx.channel();
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, Frame frame) {
+        if (!open && !(frame instanceof Frame.Hello)) {
+            fail(ErrorCode.ILLEGAL_STATE, "the first frame must be HELLO, not " + frame.type());
+            return;
+        }
+        try {
+            handle(frame);
+        } catch (ProtocolException e) {
+            reply(frame.requestId(), e.code(), e.getMessage());
+        } catch (UnknownDestinationException e) {
+            reply(frame.requestId(), ErrorCode.UNKNOWN_DESTINATION, e.getMessage());
+        } catch (IllegalArgumentException e) {
+            reply(frame.requestId(), ErrorCode.INVALID_REQUEST, e.getMessage());
+        }
+    }
+
+    private void handle(Frame frame) {
+        if (frame instanceof Frame.Hello f) {
+            hello(f);
+        } else if (frame instanceof Frame.Send f) {
+            send(f);
+        } else if (frame instanceof Frame.Ack f) {
+            ack(f);
+        } else if (frame instanceof Frame.Credit f) {
+            ServerConsumer c = consumers.get(f.consumerId());
+            if (c != null) {
+                c.queue().credit(c.ref(), f.messages());
+            }
+        } else if (frame instanceof Frame.Release f) {
+            release(f);
+        } else if (frame instanceof Frame.SessionOpen f) {
+            sessionOpen(f);
+        } else if (frame instanceof Frame.SessionClose f) {
+            ServerSession s = sessions.remove(f.sessionId());
+            if (s != null) {
+                closeSession(s);
+            }
+            ok(f.requestId());
+        } else if (frame instanceof Frame.ConsumerOpen f) {
+            consumerOpen(f);
+        } else if (frame instanceof Frame.ConsumerClose f) {
+            ServerConsumer c = consumers.remove(f.consumerId());
+            if (c != null) {
+                c.session().consumers().remove(c.id());
+                c.close();
+            }
+            ok(f.requestId());
+        } else if (frame instanceof Frame.Commit f) {
+            commit(f);
+        } else if (frame instanceof Frame.Rollback f) {
+            rollback(f);
+        } else if (frame instanceof Frame.Browse f) {
+            browse(f);
+        } else if (frame instanceof Frame.DestinationOp f) {
+            destinationOp(f);
+        } else if (frame instanceof Frame.Ping f) {
+            ok(f.requestId());
+        } else if (frame instanceof Frame.Close f) {
+            channel.writeAndFlush(new Frame.Ok(f.requestId())).addListener(ChannelFutureListener.CLOSE);
+        } else {
+            reply(frame.requestId(), ErrorCode.INVALID_REQUEST, "a client may not send " + frame.type());
+        }
+    }
+
+    private void hello(Frame.Hello f) {
+        if (open) {
+            reply(f.requestId(), ErrorCode.ILLEGAL_STATE, "HELLO was already received");
+            return;
+        }
+        if (f.version() != Protocol.VERSION) {
+            fail(ErrorCode.UNSUPPORTED_VERSION, "protocol version " + f.version() + " is not supported; this node speaks " + Protocol.VERSION);
+            return;
+        }
+        String refusal = node.authenticator().check(f.user(), f.password());
+        if (refusal != null) {
+            failRequest(f.requestId(), ErrorCode.AUTHENTICATION_FAILED, refusal);
+            return;
+        }
+        if (f.clientId() != null && !node.claimClientId(f.clientId(), connectionKey)) {
+            failRequest(f.requestId(), ErrorCode.INVALID_CLIENT_ID, "client id '" + f.clientId() + "' is already in use on this node");
+            return;
+        }
+        clientId = f.clientId();
+        open = true;
+        channel.writeAndFlush(new Frame.HelloOk(f.requestId(), Protocol.VERSION, node.nodeName(), node.maxFrameSize()));
+    }
+
+    private void sessionOpen(Frame.SessionOpen f) {
+        if (sessions.putIfAbsent(f.sessionId(), new ServerSession(f.sessionId(), f.transacted(), deliveryIds)) != null) {
+            reply(f.requestId(), ErrorCode.ILLEGAL_STATE, "session " + f.sessionId() + " is already open");
+            return;
+        }
+        ok(f.requestId());
+    }
+
+    private void send(Frame.Send f) {
+        ServerSession session = session(f.sessionId());
+        WireMessage wire = MessageCodec.decode(f.message());
+        DestinationName dest = DestinationName.parse(wire.destination());
+        if (!dest.kind().isQueue()) {
+            reply(f.requestId(), ErrorCode.UNKNOWN_DESTINATION, "topics are not supported yet: " + dest);
+            return;
+        }
+        BrokerQueue queue = resolveQueue(dest);
+        MessageRef message = broker.newMessage(f.message(), wire);
+        if (session.transacted()) {
+            session.txSends().add(new Broker.PendingSend(queue, message));
+            ok(f.requestId());
+            return;
+        }
+        answer(f.requestId(), broker.send(queue, message));
+    }
+
+    private void consumerOpen(Frame.ConsumerOpen f) {
+        ServerSession session = session(f.sessionId());
+        Selector selector;
+        try {
+            selector = Selector.parse(f.selector());
+        } catch (SelectorException e) {
+            reply(f.requestId(), ErrorCode.INVALID_SELECTOR, e.getMessage());
+            return;
+        }
+        DestinationName dest = DestinationName.parse(f.destination());
+        if (!dest.kind().isQueue()) {
+            reply(f.requestId(), ErrorCode.UNKNOWN_DESTINATION, "topics are not supported yet: " + dest);
+            return;
+        }
+        if (consumers.containsKey(f.consumerId())) {
+            reply(f.requestId(), ErrorCode.ILLEGAL_STATE, "consumer " + f.consumerId() + " is already open");
+            return;
+        }
+        BrokerQueue queue = resolveQueue(dest);
+        if (dest.kind().isTemporary() && !temporaryQueues.contains(dest.name())) {
+            reply(f.requestId(), ErrorCode.ILLEGAL_STATE, "only the connection that created " + dest + " may consume from it");
+            return;
+        }
+        ServerConsumer consumer = new ServerConsumer(f.consumerId(), session, queue, channel);
+        ConsumerRef ref = new ConsumerRef("consumer " + f.consumerId() + " of " + channel.remoteAddress(), consumer,
+                selector, connectionKey, f.noLocal(), f.credit(), 0);
+        consumer.bind(ref);
+        consumers.put(f.consumerId(), consumer);
+        session.consumers().put(f.consumerId(), consumer);
+        ok(f.requestId());
+        queue.attach(ref);
+    }
+
+    private void ack(Frame.Ack f) {
+        ServerSession session = session(f.sessionId());
+        List<CompletableFuture<Void>> done = new ArrayList<>(f.deliveryIds().length);
+        for (long id : f.deliveryIds()) {
+            Delivery d = session.settle(id);
+            if (d == null) {
+                continue; // already settled, e.g. released by a rollback that crossed this ack
+            }
+            if (session.transacted()) {
+                session.txConsumed().add(d.entry());
+            } else {
+                done.add(d.entry().queue().ack(d.entry()));
+            }
+        }
+        answer(f.requestId(), CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)));
+    }
+
+    private void release(Frame.Release f) {
+        ServerSession session = session(f.sessionId());
+        for (long id : f.redeliver()) {
+            Delivery d = session.settle(id);
+            if (d != null) {
+                d.entry().queue().release(d.entry(), true);
+            }
+        }
+        for (long id : f.unseen()) {
+            Delivery d = session.settle(id);
+            if (d != null) {
+                d.entry().queue().release(d.entry(), false);
+            }
+        }
+        ok(f.requestId());
+    }
+
+    private void commit(Frame.Commit f) {
+        ServerSession session = session(f.sessionId());
+        List<Broker.PendingSend> sends = new ArrayList<>(session.txSends());
+        List<QueueEntry> consumed = new ArrayList<>(session.txConsumed());
+        session.txSends().clear();
+        session.txConsumed().clear();
+        answer(f.requestId(), broker.commit(sends, consumed));
+    }
+
+    private void rollback(Frame.Rollback f) {
+        ServerSession session = session(f.sessionId());
+        rollback(session);
+        ok(f.requestId());
+    }
+
+    private void rollback(ServerSession session) {
+        session.txSends().clear();
+        for (QueueEntry e : session.txConsumed()) {
+            e.queue().release(e, true);
+        }
+        session.txConsumed().clear();
+    }
+
+    private void browse(Frame.Browse f) {
+        Selector selector;
+        try {
+            selector = Selector.parse(f.selector());
+        } catch (SelectorException e) {
+            reply(f.requestId(), ErrorCode.INVALID_SELECTOR, e.getMessage());
+            return;
+        }
+        DestinationName dest = DestinationName.parse(f.destination());
+        if (!dest.kind().isQueue()) {
+            reply(f.requestId(), ErrorCode.INVALID_REQUEST, "only queues can be browsed: " + dest);
+            return;
+        }
+        resolveQueue(dest).browse(selector).whenComplete((messages, t) -> {
+            if (t != null) {
+                reply(f.requestId(), ErrorCode.INTERNAL, t.toString());
+                return;
+            }
+            List<byte[]> chunk = new ArrayList<>();
+            int bytes = 0;
+            for (MessageRef m : messages) {
+                if (!chunk.isEmpty() && bytes + m.encoded().length > BROWSE_CHUNK_BYTES) {
+                    channel.write(new Frame.BrowseChunk(f.requestId(), chunk, false));
+                    chunk = new ArrayList<>();
+                    bytes = 0;
+                }
+                chunk.add(m.encoded());
+                bytes += m.encoded().length;
+            }
+            channel.writeAndFlush(new Frame.BrowseChunk(f.requestId(), chunk, true));
+        });
+    }
+
+    private void destinationOp(Frame.DestinationOp f) {
+        switch (f.op()) {
+            case Frame.OP_SET_CLIENT_ID -> {
+                if (clientId != null) {
+                    reply(f.requestId(), ErrorCode.ILLEGAL_STATE, "this connection already has client id '" + clientId + "'");
+                } else if (f.name() == null || f.name().isEmpty() || !node.claimClientId(f.name(), connectionKey)) {
+                    reply(f.requestId(), ErrorCode.INVALID_CLIENT_ID, "client id '" + f.name() + "' is already in use on this node");
+                } else {
+                    clientId = f.name();
+                    ok(f.requestId());
+                }
+            }
+            case Frame.OP_CREATE_TEMP_QUEUE -> {
+                String name = node.nodeName() + "-temp-" + node.nextTemporaryId();
+                broker.createTemporaryQueue(name);
+                temporaryQueues.add(name);
+                channel.writeAndFlush(new Frame.Created(f.requestId(), name), channel.voidPromise());
+            }
+            case Frame.OP_DELETE_TEMP -> {
+                DestinationName d = DestinationName.parse(f.name());
+                if (!temporaryQueues.remove(d.name())) {
+                    reply(f.requestId(), ErrorCode.ILLEGAL_STATE, d + " is not a temporary destination of this connection");
+                    return;
+                }
+                broker.deleteQueue(d.name());
+                ok(f.requestId());
+            }
+            default -> reply(f.requestId(), ErrorCode.INVALID_REQUEST, "destination operation " + f.op() + " is not supported");
+        }
+    }
+
+    private BrokerQueue resolveQueue(DestinationName dest) {
+        if (dest.kind() == DestinationName.Kind.TEMP_QUEUE) {
+            BrokerQueue q = broker.existingQueue(dest.name());
+            if (q == null) {
+                throw new UnknownDestinationException("temporary queue " + dest.name() + " does not exist (its connection closed or deleted it)");
+            }
+            return q;
+        }
+        return broker.queue(dest.name());
+    }
+
+    private ServerSession session(int id) {
+        ServerSession s = sessions.get(id);
+        if (s == null) {
+            throw new ProtocolException(ErrorCode.ILLEGAL_STATE, "session " + id + " is not open");
+        }
+        return s;
+    }
+
+    /** Ends a session: its consumers stop, its unsettled deliveries come back as redelivered. */
+    private void closeSession(ServerSession s) {
+        for (ServerConsumer c : s.consumers().values()) {
+            consumers.remove(c.id());
+            c.close();
+        }
+        s.consumers().clear();
+        if (s.transacted()) {
+            rollback(s);
+        }
+        for (Delivery d : s.drainDeliveries()) {
+            d.entry().queue().release(d.entry(), true);
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        for (ServerSession s : sessions.values()) {
+            closeSession(s);
+        }
+        sessions.clear();
+        if (clientId != null) {
+            node.releaseClientId(clientId, connectionKey);
+        }
+        for (String q : temporaryQueues) {
+            broker.deleteQueue(q);
+        }
+        temporaryQueues.clear();
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        Throwable c = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
+        if (c instanceof TooLongFrameException) {
+            fail(ErrorCode.FRAME_TOO_LARGE, "frame exceeds the maximum frame size of " + node.maxFrameSize() + " bytes");
+        } else if (c instanceof ProtocolException p) {
+            fail(p.code(), p.getMessage());
+        } else if (c instanceof java.io.IOException) {
+            LOG.debug("connection {} lost: {}", ctx.channel().remoteAddress(), c.toString());
+            ctx.close();
+        } else {
+            LOG.warn("closing connection {} after an unexpected error", ctx.channel().remoteAddress(), c);
+            fail(ErrorCode.INTERNAL, c.toString());
+        }
+    }
+
+    private void answer(int requestId, CompletableFuture<Void> future) {
+        if (requestId == 0) {
+            future.whenComplete((v, t) -> {
+                if (t != null) {
+                    LOG.warn("unconfirmed request failed: {}", t.toString());
+                }
+            });
+            return;
+        }
+        future.whenComplete((v, t) -> {
+            if (t == null) {
+                ok(requestId);
+            } else {
+                Throwable cause = t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
+                reply(requestId, ErrorCode.INTERNAL, cause.getMessage());
+            }
+        });
+    }
+
+    private void ok(int requestId) {
+        if (requestId != 0) {
+            channel.writeAndFlush(new Frame.Ok(requestId), channel.voidPromise());
+        }
+    }
+
+    private void reply(int requestId, ErrorCode code, String message) {
+        if (requestId == 0) {
+            LOG.info("request without answer from {} failed: {} {}", channel.remoteAddress(), code, message);
+            return;
+        }
+        channel.writeAndFlush(new Frame.Error(requestId, code, message), channel.voidPromise());
+    }
+
+    /** Answers a request with an error, then closes the connection (handshake refusals). */
+    private void failRequest(int requestId, ErrorCode code, String message) {
+        channel.writeAndFlush(new Frame.Error(requestId, code, message)).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    /** A connection-level error: an ERROR frame with request id 0, then close. */
+    private void fail(ErrorCode code, String message) {
+        LOG.info("closing connection {}: {} {}", channel.remoteAddress(), code, message);
+        failRequest(0, code, message);
+    }
+}

@@ -1,0 +1,57 @@
+package org.partita.broker.network;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import org.partita.broker.core.Broker;
+import org.partita.jms.protocol.FrameDecoder;
+import org.partita.jms.protocol.FrameEncoder;
+
+import java.net.InetSocketAddress;
+
+/** The node's network front: accepts client connections and gives each its protocol handler. */
+public final class NodeServer implements AutoCloseable {
+    private final EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    private final EventLoopGroup workers = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
+    private final Channel serverChannel;
+
+    public NodeServer(String host, int port, Broker broker, NodeContext node) throws InterruptedException {
+        FrameEncoder encoder = new FrameEncoder(node.maxFrameSize());
+        ServerBootstrap b = new ServerBootstrap()
+                .group(boss, workers)
+                .channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline().addLast(new FrameDecoder(node.maxFrameSize()), encoder, new ClientConnection(broker, node));
+                    }
+                });
+        try {
+            serverChannel = b.bind(host, port).sync().channel();
+        } catch (Exception e) {
+            close();
+            throw e;
+        }
+    }
+
+    public int port() {
+        return ((InetSocketAddress) serverChannel.localAddress()).getPort();
+    }
+
+    @Override
+    public void close() {
+        if (serverChannel != null) {
+            serverChannel.close().syncUninterruptibly();
+        }
+        workers.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
+        boss.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}

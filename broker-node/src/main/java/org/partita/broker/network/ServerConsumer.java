@@ -1,0 +1,62 @@
+package org.partita.broker.network;
+
+import io.netty.channel.Channel;
+import org.partita.broker.core.BrokerQueue;
+import org.partita.broker.core.ConsumerRef;
+import org.partita.broker.core.DeliverySink;
+import org.partita.broker.core.QueueEntry;
+import org.partita.jms.protocol.Frame;
+
+/** A client's consumer on this node: bridges its queue's dispatch to Deliver frames. */
+final class ServerConsumer implements DeliverySink {
+    private final int id;
+    private final ServerSession session;
+    private final BrokerQueue queue;
+    private final Channel channel;
+    private ConsumerRef ref;
+    private volatile boolean closed;
+
+    ServerConsumer(int id, ServerSession session, BrokerQueue queue, Channel channel) {
+        this.id = id;
+        this.session = session;
+        this.queue = queue;
+        this.channel = channel;
+    }
+
+    void bind(ConsumerRef ref) {
+        this.ref = ref;
+    }
+
+    int id() {
+        return id;
+    }
+
+    ServerSession session() {
+        return session;
+    }
+
+    BrokerQueue queue() {
+        return queue;
+    }
+
+    ConsumerRef ref() {
+        return ref;
+    }
+
+    /** Stops deliveries: the queue forgets the consumer, and anything dispatched meanwhile goes back. */
+    void close() {
+        closed = true;
+        queue.detach(ref);
+    }
+
+    @Override
+    public void deliver(ConsumerRef consumer, QueueEntry entry) {
+        if (closed) {
+            queue.release(entry, false);
+            return;
+        }
+        long deliveryId = session.track(entry, this);
+        channel.writeAndFlush(new Frame.Deliver(id, deliveryId, entry.deliveryCount(), entry.message().encoded()),
+                channel.voidPromise());
+    }
+}

@@ -1,0 +1,69 @@
+package org.partita.broker.network;
+
+import org.partita.broker.core.Broker;
+import org.partita.broker.core.QueueEntry;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A client session on this node: the deliveries it has not settled and, when transacted, the
+ * sends and consumptions waiting for commit. Deliveries are recorded from queue executors and
+ * settled from the connection's event loop, hence the concurrent map.
+ */
+final class ServerSession {
+    private final int id;
+    private final boolean transacted;
+    private final AtomicLong deliveryIds;
+    private final Map<Long, Delivery> deliveries = new ConcurrentHashMap<>();
+    private final Map<Integer, ServerConsumer> consumers = new ConcurrentHashMap<>();
+    private final List<Broker.PendingSend> txSends = new ArrayList<>();
+    private final List<QueueEntry> txConsumed = new ArrayList<>();
+
+    ServerSession(int id, boolean transacted, AtomicLong deliveryIds) {
+        this.id = id;
+        this.transacted = transacted;
+        this.deliveryIds = deliveryIds;
+    }
+
+    int id() {
+        return id;
+    }
+
+    boolean transacted() {
+        return transacted;
+    }
+
+    long track(QueueEntry entry, ServerConsumer consumer) {
+        long deliveryId = deliveryIds.incrementAndGet();
+        deliveries.put(deliveryId, new Delivery(deliveryId, entry, consumer));
+        return deliveryId;
+    }
+
+    /** Removes and returns the delivery, or null if this session does not hold it. */
+    Delivery settle(long deliveryId) {
+        return deliveries.remove(deliveryId);
+    }
+
+    Map<Integer, ServerConsumer> consumers() {
+        return consumers;
+    }
+
+    List<Broker.PendingSend> txSends() {
+        return txSends;
+    }
+
+    List<QueueEntry> txConsumed() {
+        return txConsumed;
+    }
+
+    /** Everything still delivered and unsettled, removed from the session. */
+    List<Delivery> drainDeliveries() {
+        List<Delivery> all = new ArrayList<>(deliveries.values());
+        all.forEach(d -> deliveries.remove(d.id()));
+        return all;
+    }
+}

@@ -1,0 +1,148 @@
+package org.partita.broker.store;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+
+/**
+ * The store's single writer. It takes every batch that is waiting when it becomes free and commits
+ * them as one H2 transaction with one disk sync: a lone producer waits one sync, many producers
+ * share one. There is no timer; the group closes when the writer is ready.
+ */
+final class GroupCommitWriter {
+    private static final Logger LOG = LoggerFactory.getLogger(GroupCommitWriter.class);
+    private static final int MAX_GROUP = 4096;
+
+    private record Pending(StoreBatch batch, CompletableFuture<Void> done, ReadTask<?> read) {
+    }
+
+    /** Work that must run on the writer thread because it uses the writer's connection. */
+    interface ReadTask<T> {
+        T run() throws SQLException;
+    }
+
+    private final H2BatchApplier applier;
+    private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
+    private final Thread thread;
+    private volatile boolean running = true;
+
+    GroupCommitWriter(H2BatchApplier applier) {
+        this.applier = applier;
+        this.thread = new Thread(this::loop, "partita-store-writer");
+        this.thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    CompletableFuture<Void> submit(StoreBatch batch) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        if (batch.isEmpty()) {
+            done.complete(null);
+            return done;
+        }
+        if (!running) {
+            done.completeExceptionally(new StoreException("store is closed", null));
+            return done;
+        }
+        queue.add(new Pending(batch, done, null));
+        return done;
+    }
+
+    @SuppressWarnings("unchecked")
+    <T> T callOnWriter(ReadTask<T> task) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        Object[] result = new Object[1];
+        queue.add(new Pending(null, done, () -> {
+            result[0] = task.run();
+            return null;
+        }));
+        try {
+            done.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreException("interrupted while reading the store", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new StoreException("store read failed: " + e.getCause().getMessage(), e.getCause());
+        }
+        return (T) result[0];
+    }
+
+    void stop() {
+        running = false;
+        queue.add(new Pending(null, new CompletableFuture<>(), null));
+        try {
+            thread.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void loop() {
+        List<Pending> group = new ArrayList<>();
+        while (true) {
+            try {
+                group.add(queue.take());
+            } catch (InterruptedException e) {
+                return;
+            }
+            queue.drainTo(group, MAX_GROUP);
+            List<Pending> writes = new ArrayList<>(group.size());
+            for (Pending p : group) {
+                if (p.read() != null) {
+                    flushWrites(writes);
+                    runRead(p);
+                } else if (p.batch() != null) {
+                    writes.add(p);
+                }
+            }
+            flushWrites(writes);
+            group.clear();
+            if (!running && queue.isEmpty()) {
+                return;
+            }
+        }
+    }
+
+    private void runRead(Pending p) {
+        try {
+            p.read().run();
+            p.done().complete(null);
+        } catch (Throwable t) {
+            p.done().completeExceptionally(t);
+        }
+    }
+
+    private void flushWrites(List<Pending> writes) {
+        if (writes.isEmpty()) {
+            return;
+        }
+        List<StoreBatch> batches = new ArrayList<>(writes.size());
+        for (Pending p : writes) {
+            batches.add(p.batch());
+        }
+        try {
+            applier.apply(batches);
+            writes.forEach(p -> p.done().complete(null));
+        } catch (Throwable groupFailure) {
+            // One bad batch must not fail its neighbours: retry each alone.
+            LOG.warn("group commit of {} batches failed ({}); retrying one by one", writes.size(), groupFailure.toString());
+            for (Pending p : writes) {
+                try {
+                    applier.apply(List.of(p.batch()));
+                    p.done().complete(null);
+                } catch (Throwable t) {
+                    p.done().completeExceptionally(new StoreException("store write failed: " + t.getMessage(), t));
+                }
+            }
+        }
+        writes.clear();
+    }
+}

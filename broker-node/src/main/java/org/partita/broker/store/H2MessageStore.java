@@ -1,0 +1,151 @@
+package org.partita.broker.store;
+
+import org.h2.engine.SessionLocal;
+import org.h2.jdbc.JdbcConnection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+
+/**
+ * The node's H2 database. All writes go through one {@link GroupCommitWriter} thread, which owns
+ * the write connection; reads at start-up use their own connection before the writer starts.
+ */
+public final class H2MessageStore implements MessageStore {
+    private static final Logger LOG = LoggerFactory.getLogger(H2MessageStore.class);
+
+    private final Connection connection;
+    private final GroupCommitWriter writer;
+
+    private H2MessageStore(Connection connection, boolean syncOnCommit) {
+        this.connection = connection;
+        this.writer = new GroupCommitWriter(new H2BatchApplier(connection, syncOnCommit ? syncer(connection) : () -> { }));
+    }
+
+    /**
+     * Opens (or creates) the database in {@code dataDir}. With {@code syncOnCommit} false, commits
+     * are not forced to disk: faster, but a power loss may lose confirmed messages. The node logs
+     * that choice loudly at start.
+     */
+    public static H2MessageStore open(Path dataDir, boolean syncOnCommit) {
+        try {
+            Files.createDirectories(dataDir);
+            String url = "jdbc:h2:file:" + dataDir.toAbsolutePath().resolve("partita")
+                    + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0;RETENTION_TIME=0";
+            Connection c = DriverManager.getConnection(url, "partita", "");
+            c.setAutoCommit(false);
+            H2Schema.createOrCheck(c);
+            H2MessageStore store = new H2MessageStore(c, syncOnCommit);
+            store.writer.start();
+            return store;
+        } catch (SQLException | java.io.IOException e) {
+            throw new StoreException("cannot open the H2 store in " + dataDir.toAbsolutePath() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Forces committed data to the disk through H2's own sync (FileChannel.force). */
+    private static Runnable syncer(Connection c) {
+        try {
+            SessionLocal session = (SessionLocal) c.unwrap(JdbcConnection.class).getSession();
+            org.h2.engine.Database db = session.getDatabase();
+            return db::sync;
+        } catch (SQLException | ClassCastException e) {
+            LOG.warn("H2 internals not reachable ({}); falling back to CHECKPOINT SYNC after each batch", e.toString());
+            return () -> {
+                try (Statement s = c.createStatement()) {
+                    s.execute("CHECKPOINT SYNC");
+                } catch (SQLException ex) {
+                    throw new StoreException("disk sync failed", ex);
+                }
+            };
+        }
+    }
+
+    @Override
+    public CompletableFuture<Void> write(StoreBatch batch) {
+        return writer.submit(batch);
+    }
+
+    @Override
+    public long maxMessageId() {
+        return writer.callOnWriter(() -> {
+            try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("SELECT MAX(ID) FROM MESSAGES")) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        });
+    }
+
+    @Override
+    public List<StoredQueue> loadQueues() {
+        return writer.callOnWriter(() -> {
+            List<StoredQueue> queues = new ArrayList<>();
+            try (Statement s = connection.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT NAME, KIND, OPTIONS FROM QUEUES ORDER BY NAME")) {
+                while (rs.next()) {
+                    queues.add(new StoredQueue(rs.getString(1), rs.getString(2), rs.getString(3)));
+                }
+            }
+            return queues;
+        });
+    }
+
+    @Override
+    public void loadEntries(Consumer<StoredEntry> sink) {
+        writer.callOnWriter(() -> {
+            try (PreparedStatement ps = connection.prepareStatement(
+                    "SELECT E.QUEUE, E.MESSAGE_ID, E.DELIVERY_COUNT, M.PAYLOAD FROM ENTRIES E"
+                            + " JOIN MESSAGES M ON M.ID = E.MESSAGE_ID ORDER BY E.QUEUE, E.MESSAGE_ID")) {
+                ps.setFetchSize(1000);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        sink.accept(new StoredEntry(rs.getString(1), rs.getLong(2), rs.getInt(3), rs.getBytes(4)));
+                    }
+                }
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public StoreStats stats() {
+        return writer.callOnWriter(() -> {
+            try (Statement s = connection.createStatement();
+                 ResultSet m = s.executeQuery("SELECT COUNT(*), COALESCE(SUM(OCTET_LENGTH(PAYLOAD)), 0) FROM MESSAGES")) {
+                m.next();
+                long rows = m.getLong(1);
+                long bytes = m.getLong(2);
+                try (ResultSet e = s.executeQuery("SELECT COUNT(*) FROM ENTRIES")) {
+                    e.next();
+                    return new StoreStats(rows, bytes, e.getLong(1));
+                }
+            }
+        });
+    }
+
+    @Override
+    public void close() {
+        writer.stop();
+        try {
+            connection.createStatement().execute("SHUTDOWN");
+        } catch (SQLException e) {
+            LOG.debug("H2 shutdown: {}", e.toString());
+        }
+        try {
+            connection.close();
+        } catch (SQLException e) {
+            LOG.debug("H2 close: {}", e.toString());
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package org.partita.broker.store;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * Creates the node's tables on first start and checks the schema version on later ones. A payload
+ * is stored once in MESSAGES; ENTRIES holds per-queue (per-subscription) delivery state apart from it.
+ */
+final class H2Schema {
+    static final int VERSION = 1;
+
+    private H2Schema() {
+    }
+
+    static void createOrCheck(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE IF NOT EXISTS PARTITA_SCHEMA(VERSION INT NOT NULL)");
+            try (ResultSet rs = s.executeQuery("SELECT VERSION FROM PARTITA_SCHEMA")) {
+                if (rs.next()) {
+                    int found = rs.getInt(1);
+                    if (found != VERSION) {
+                        throw new SQLException("the data folder holds schema version " + found
+                                + " but this node understands version " + VERSION);
+                    }
+                    return;
+                }
+            }
+            s.execute("CREATE TABLE QUEUES(NAME VARCHAR(1024) PRIMARY KEY, KIND VARCHAR(32) NOT NULL, OPTIONS VARCHAR(8192))");
+            s.execute("CREATE TABLE MESSAGES(ID BIGINT PRIMARY KEY, PAYLOAD VARBINARY NOT NULL)");
+            s.execute("CREATE TABLE ENTRIES(QUEUE VARCHAR(1024) NOT NULL, MESSAGE_ID BIGINT NOT NULL,"
+                    + " DELIVERY_COUNT INT NOT NULL, PRIMARY KEY(QUEUE, MESSAGE_ID))");
+            s.execute("INSERT INTO PARTITA_SCHEMA(VERSION) VALUES(" + VERSION + ")");
+        }
+        c.commit();
+    }
+}

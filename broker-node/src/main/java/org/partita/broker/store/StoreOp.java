@@ -1,0 +1,29 @@
+package org.partita.broker.store;
+
+/**
+ * One change to durable state. A {@link StoreBatch} of them commits atomically. Payloads are
+ * stored once in {@code messages}; each queue that holds a message has a row in {@code entries}.
+ */
+public sealed interface StoreOp {
+
+    record InsertMessage(long messageId, byte[] payload) implements StoreOp {
+    }
+
+    record DeleteMessage(long messageId) implements StoreOp {
+    }
+
+    record InsertEntry(String queue, long messageId) implements StoreOp {
+    }
+
+    record DeleteEntry(String queue, long messageId) implements StoreOp {
+    }
+
+    record UpdateDeliveryCount(String queue, long messageId, int deliveryCount) implements StoreOp {
+    }
+
+    record SaveQueue(String queue, String kind, String options) implements StoreOp {
+    }
+
+    record DeleteQueue(String queue) implements StoreOp {
+    }
+}

@@ -1,0 +1,72 @@
+package org.partita.jms.client;
+
+import jakarta.jms.IllegalStateException;
+import jakarta.jms.InvalidClientIDException;
+import jakarta.jms.InvalidDestinationException;
+import jakarta.jms.InvalidSelectorException;
+import jakarta.jms.JMSException;
+import jakarta.jms.JMSSecurityException;
+import jakarta.jms.ResourceAllocationException;
+import jakarta.jms.TransactionRolledBackException;
+import org.partita.jms.transport.BrokerError;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/** Turns node errors into the JMSException subclass the spec prescribes, and waits on futures. */
+public final class JmsExceptions {
+    /** How long a blocking JMS call waits for the node before giving up. */
+    static final long REQUEST_TIMEOUT_SECONDS = 60;
+
+    private JmsExceptions() {
+    }
+
+    public static JMSException from(Throwable t) {
+        Throwable c = unwrap(t);
+        if (c instanceof JMSException j) {
+            return j;
+        }
+        if (c instanceof BrokerError e) {
+            JMSException j = switch (e.code()) {
+                case AUTHENTICATION_FAILED, NOT_AUTHORIZED -> new JMSSecurityException(e.getMessage(), e.code().name());
+                case UNKNOWN_DESTINATION -> new InvalidDestinationException(e.getMessage(), e.code().name());
+                case INVALID_SELECTOR -> new InvalidSelectorException(e.getMessage(), e.code().name());
+                case INVALID_CLIENT_ID -> new InvalidClientIDException(e.getMessage(), e.code().name());
+                case RESOURCE_EXHAUSTED -> new ResourceAllocationException(e.getMessage(), e.code().name());
+                case TRANSACTION_ROLLED_BACK -> new TransactionRolledBackException(e.getMessage(), e.code().name());
+                case ILLEGAL_STATE -> new IllegalStateException(e.getMessage(), e.code().name());
+                default -> new JMSException(e.getMessage(), e.code().name());
+            };
+            j.initCause(e);
+            return j;
+        }
+        JMSException j = new JMSException(String.valueOf(c.getMessage() == null ? c : c.getMessage()));
+        j.setLinkedException(c instanceof Exception ex ? ex : new RuntimeException(c));
+        j.initCause(c);
+        return j;
+    }
+
+    /** Waits for a node answer; node errors become JMSExceptions. */
+    public static <T> T await(CompletableFuture<T> f) throws JMSException {
+        try {
+            return f.get(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new JMSException("interrupted while waiting for the node");
+        } catch (ExecutionException e) {
+            throw from(e.getCause());
+        } catch (TimeoutException e) {
+            throw new JMSException("the node did not answer within " + REQUEST_TIMEOUT_SECONDS + " s");
+        }
+    }
+
+    private static Throwable unwrap(Throwable t) {
+        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+}

@@ -1,0 +1,327 @@
+package org.partita.jms.client;
+
+import jakarta.jms.ConnectionConsumer;
+import jakarta.jms.ConnectionMetaData;
+import jakarta.jms.Destination;
+import jakarta.jms.ExceptionListener;
+import jakarta.jms.IllegalStateException;
+import jakarta.jms.JMSException;
+import jakarta.jms.Queue;
+import jakarta.jms.QueueConnection;
+import jakarta.jms.QueueSession;
+import jakarta.jms.ServerSessionPool;
+import jakarta.jms.Session;
+import jakarta.jms.Topic;
+import jakarta.jms.TopicConnection;
+import jakarta.jms.TopicSession;
+import org.partita.jms.destination.PartitaDestination;
+import org.partita.jms.destination.TemporaryDestinationOwner;
+import org.partita.jms.protocol.Frame;
+import org.partita.jms.transport.BrokerConnection;
+import org.partita.jms.transport.BrokerError;
+import org.partita.jms.transport.ConnectionListener;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A JMS connection to one node. Routes deliveries to consumers, owns the started/stopped state
+ * that gates them, and tells the {@link ExceptionListener} when the node is lost.
+ */
+public class PartitaConnection implements QueueConnection, TopicConnection, ConnectionListener, TemporaryDestinationOwner {
+    private final BrokerConnection transport;
+    private final ConnectionOptions options;
+    private final List<PartitaSession> sessions = new CopyOnWriteArrayList<>();
+    private final Map<Integer, PartitaMessageConsumer> consumers = new ConcurrentHashMap<>();
+    private final AtomicInteger sessionIds = new AtomicInteger();
+    private final AtomicInteger consumerIds = new AtomicInteger();
+    private final Object startLock = new Object();
+    private volatile boolean started;
+    private volatile boolean closed;
+    private volatile boolean clientIdFixed;
+    private volatile String clientId;
+    private volatile ExceptionListener exceptionListener;
+    private volatile JMSException failure;
+
+    PartitaConnection(BrokerConnection transport, ConnectionOptions options, String clientId) {
+        this.transport = transport;
+        this.options = options;
+        this.clientId = clientId;
+        this.clientIdFixed = clientId != null;
+        transport.setListener(this);
+    }
+
+    BrokerConnection transport() {
+        return transport;
+    }
+
+    ConnectionOptions options() {
+        return options;
+    }
+
+    int nextConsumerId() {
+        return consumerIds.incrementAndGet();
+    }
+
+    void register(PartitaMessageConsumer c) {
+        consumers.put(c.id(), c);
+    }
+
+    void unregister(PartitaMessageConsumer c) {
+        consumers.remove(c.id());
+    }
+
+    void removeSession(PartitaSession s) {
+        sessions.remove(s);
+    }
+
+    @Override
+    public Session createSession(boolean transacted, int acknowledgeMode) throws JMSException {
+        checkOpen();
+        clientIdFixed = true;
+        int mode = transacted ? Session.SESSION_TRANSACTED : acknowledgeMode;
+        if (mode != Session.SESSION_TRANSACTED && mode != Session.AUTO_ACKNOWLEDGE
+                && mode != Session.CLIENT_ACKNOWLEDGE && mode != Session.DUPS_OK_ACKNOWLEDGE) {
+            throw new JMSException("invalid acknowledge mode " + acknowledgeMode);
+        }
+        int id = sessionIds.incrementAndGet();
+        JmsExceptions.await(transport.openSession(id, mode == Session.SESSION_TRANSACTED));
+        PartitaSession s = new PartitaSession(this, id, mode);
+        sessions.add(s);
+        return s;
+    }
+
+    @Override
+    public Session createSession(int sessionMode) throws JMSException {
+        return createSession(sessionMode == Session.SESSION_TRANSACTED, sessionMode);
+    }
+
+    @Override
+    public Session createSession() throws JMSException {
+        return createSession(false, Session.AUTO_ACKNOWLEDGE);
+    }
+
+    @Override
+    public QueueSession createQueueSession(boolean transacted, int acknowledgeMode) throws JMSException {
+        return (QueueSession) createSession(transacted, acknowledgeMode);
+    }
+
+    @Override
+    public TopicSession createTopicSession(boolean transacted, int acknowledgeMode) throws JMSException {
+        return (TopicSession) createSession(transacted, acknowledgeMode);
+    }
+
+    @Override
+    public String getClientID() throws JMSException {
+        checkOpen();
+        return clientId;
+    }
+
+    @Override
+    public void setClientID(String id) throws JMSException {
+        checkOpen();
+        if (clientIdFixed) {
+            throw new IllegalStateException("the client id can only be set once, before the connection is used");
+        }
+        if (id == null || id.isEmpty()) {
+            throw new jakarta.jms.InvalidClientIDException("client id must not be empty");
+        }
+        JmsExceptions.await(transport.destinationOp(Frame.OP_SET_CLIENT_ID, id));
+        clientId = id;
+        clientIdFixed = true;
+    }
+
+    @Override
+    public ConnectionMetaData getMetaData() throws JMSException {
+        checkOpen();
+        clientIdFixed = true;
+        return new PartitaConnectionMetaData();
+    }
+
+    @Override
+    public ExceptionListener getExceptionListener() throws JMSException {
+        checkOpen();
+        return exceptionListener;
+    }
+
+    @Override
+    public void setExceptionListener(ExceptionListener listener) throws JMSException {
+        checkOpen();
+        clientIdFixed = true;
+        this.exceptionListener = listener;
+    }
+
+    @Override
+    public void start() throws JMSException {
+        checkOpen();
+        clientIdFixed = true;
+        synchronized (startLock) {
+            started = true;
+            startLock.notifyAll();
+        }
+        for (PartitaSession s : sessions) {
+            s.resumeDelivery();
+        }
+    }
+
+    @Override
+    public void stop() throws JMSException {
+        checkOpen();
+        clientIdFixed = true;
+        for (PartitaSession s : sessions) {
+            if (s.isDispatchThread()) {
+                throw new IllegalStateException("a message listener may not stop its own connection");
+            }
+        }
+        started = false;
+        for (PartitaSession s : sessions) {
+            s.awaitListenersIdle();
+        }
+    }
+
+    boolean isStarted() {
+        return started;
+    }
+
+    /** Waits until the connection is started or the time is up; false if still stopped. */
+    boolean awaitStarted(long deadlineNanos) throws InterruptedException {
+        synchronized (startLock) {
+            while (!started && !closed) {
+                long left = deadlineNanos - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                java.util.concurrent.TimeUnit.NANOSECONDS.timedWait(startLock, left);
+            }
+            return started;
+        }
+    }
+
+    @Override
+    public void close() throws JMSException {
+        if (closed) {
+            return;
+        }
+        for (PartitaSession s : sessions) {
+            if (s.isDispatchThread()) {
+                throw new IllegalStateException("a message listener may not close its own connection");
+            }
+        }
+        started = false;
+        for (PartitaSession s : sessions) {
+            try {
+                s.close();
+            } catch (JMSException e) {
+                // the connection is going anyway; the session's resources go with it
+            }
+        }
+        closed = true;
+        synchronized (startLock) {
+            startLock.notifyAll();
+        }
+        try {
+            transport.close().get(10, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (Exception e) {
+            // closing a connection never fails for the caller
+        }
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    void checkOpen() throws JMSException {
+        if (closed) {
+            throw new IllegalStateException("the connection is closed");
+        }
+        JMSException f = failure;
+        if (f != null) {
+            throw new IllegalStateException("the connection failed: " + f.getMessage());
+        }
+    }
+
+    @Override
+    public void onDelivery(int consumerId, long deliveryId, int deliveryCount, byte[] message) {
+        PartitaMessageConsumer c = consumers.get(consumerId);
+        if (c == null || !c.accept(deliveryId, deliveryCount, message)) {
+            // The consumer closed while this was on its way: hand it back untouched.
+            PartitaSession owner = c == null ? null : c.session();
+            int sessionId = owner != null ? owner.id() : -1;
+            if (sessionId >= 0) {
+                transport.release(sessionId, new long[0], new long[]{deliveryId});
+            }
+        }
+    }
+
+    @Override
+    public void onFailure(BrokerError cause) {
+        JMSException e = JmsExceptions.from(cause);
+        failure = e;
+        for (PartitaMessageConsumer c : consumers.values()) {
+            c.connectionFailed();
+        }
+        synchronized (startLock) {
+            startLock.notifyAll();
+        }
+        ExceptionListener l = exceptionListener;
+        if (l != null && !closed) {
+            Thread t = new Thread(() -> l.onException(e), "partita-exception-listener");
+            t.setDaemon(true);
+            t.start();
+        }
+    }
+
+    JMSException failure() {
+        return failure;
+    }
+
+    @Override
+    public void deleteTemporary(PartitaDestination destination) throws JMSException {
+        checkOpen();
+        for (PartitaMessageConsumer c : consumers.values()) {
+            if (destination.equals(c.destination())) {
+                throw new IllegalStateException("temporary destination " + destination + " still has a consumer");
+            }
+        }
+        JmsExceptions.await(transport.destinationOp(Frame.OP_DELETE_TEMP, destination.encode()));
+    }
+
+    @Override
+    public ConnectionConsumer createConnectionConsumer(Destination destination, String messageSelector,
+                                                       ServerSessionPool sessionPool, int maxMessages) throws JMSException {
+        throw new jakarta.jms.JMSException("connection consumers are for application servers; use the Partita resource adapter");
+    }
+
+    @Override
+    public ConnectionConsumer createSharedConnectionConsumer(Topic topic, String subscriptionName, String messageSelector,
+                                                             ServerSessionPool sessionPool, int maxMessages) throws JMSException {
+        throw new jakarta.jms.JMSException("connection consumers are for application servers; use the Partita resource adapter");
+    }
+
+    @Override
+    public ConnectionConsumer createDurableConnectionConsumer(Topic topic, String subscriptionName, String messageSelector,
+                                                              ServerSessionPool sessionPool, int maxMessages) throws JMSException {
+        throw new jakarta.jms.JMSException("connection consumers are for application servers; use the Partita resource adapter");
+    }
+
+    @Override
+    public ConnectionConsumer createSharedDurableConnectionConsumer(Topic topic, String subscriptionName, String messageSelector,
+                                                                    ServerSessionPool sessionPool, int maxMessages) throws JMSException {
+        throw new jakarta.jms.JMSException("connection consumers are for application servers; use the Partita resource adapter");
+    }
+
+    @Override
+    public ConnectionConsumer createConnectionConsumer(Queue queue, String messageSelector, ServerSessionPool sessionPool,
+                                                       int maxMessages) throws JMSException {
+        throw new jakarta.jms.JMSException("connection consumers are for application servers; use the Partita resource adapter");
+    }
+
+    @Override
+    public ConnectionConsumer createConnectionConsumer(Topic topic, String messageSelector, ServerSessionPool sessionPool,
+                                                       int maxMessages) throws JMSException {
+        throw new jakarta.jms.JMSException("connection consumers are for application servers; use the Partita resource adapter");
+    }
+}

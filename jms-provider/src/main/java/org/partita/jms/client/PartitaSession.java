@@ -1,0 +1,582 @@
+package org.partita.jms.client;
+
+import jakarta.jms.BytesMessage;
+import jakarta.jms.CompletionListener;
+import jakarta.jms.Destination;
+import jakarta.jms.IllegalStateException;
+import jakarta.jms.InvalidDestinationException;
+import jakarta.jms.JMSException;
+import jakarta.jms.MapMessage;
+import jakarta.jms.Message;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.MessageListener;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.ObjectMessage;
+import jakarta.jms.Queue;
+import jakarta.jms.QueueBrowser;
+import jakarta.jms.QueueReceiver;
+import jakarta.jms.QueueSender;
+import jakarta.jms.QueueSession;
+import jakarta.jms.Session;
+import jakarta.jms.StreamMessage;
+import jakarta.jms.TemporaryQueue;
+import jakarta.jms.TemporaryTopic;
+import jakarta.jms.TextMessage;
+import jakarta.jms.Topic;
+import jakarta.jms.TopicPublisher;
+import jakarta.jms.TopicSession;
+import jakarta.jms.TopicSubscriber;
+import jakarta.jms.TransactionRolledBackException;
+import org.partita.jms.destination.PartitaDestination;
+import org.partita.jms.destination.PartitaQueue;
+import org.partita.jms.destination.PartitaTemporaryQueue;
+import org.partita.jms.destination.PartitaTemporaryTopic;
+import org.partita.jms.destination.PartitaTopic;
+import org.partita.jms.message.MessageFactory;
+import org.partita.jms.message.PartitaBytesMessage;
+import org.partita.jms.message.PartitaMapMessage;
+import org.partita.jms.message.PartitaMessage;
+import org.partita.jms.message.PartitaObjectMessage;
+import org.partita.jms.message.PartitaStreamMessage;
+import org.partita.jms.message.PartitaTextMessage;
+import org.partita.jms.protocol.Frame;
+import org.partita.jms.protocol.MessageCodec;
+import org.partita.jms.protocol.selector.Selector;
+import org.partita.jms.protocol.selector.SelectorException;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A JMS session: creates producers and consumers, and settles what its consumers deliver
+ * according to its mode (auto, dups-ok, client acknowledge, or transacted).
+ */
+public class PartitaSession implements Session, QueueSession, TopicSession {
+    private final PartitaConnection connection;
+    private final int id;
+    private final int mode;
+    private final SessionDispatcher dispatcher = new SessionDispatcher();
+    private final List<PartitaMessageConsumer> consumers = new CopyOnWriteArrayList<>();
+    private final List<PartitaMessageProducer> producers = new CopyOnWriteArrayList<>();
+    private final List<Long> unsettled = new ArrayList<>();
+    private final List<CompletableFuture<Void>> pendingSends = new ArrayList<>();
+    private volatile boolean closed;
+
+    PartitaSession(PartitaConnection connection, int id, int mode) {
+        this.connection = connection;
+        this.id = id;
+        this.mode = mode;
+    }
+
+    int id() {
+        return id;
+    }
+
+    PartitaConnection connection() {
+        return connection;
+    }
+
+    SessionDispatcher dispatcher() {
+        return dispatcher;
+    }
+
+    boolean isDispatchThread() {
+        return dispatcher.isDispatchThread();
+    }
+
+    void checkOpen() throws JMSException {
+        if (closed) {
+            throw new IllegalStateException("the session is closed");
+        }
+        connection.checkOpen();
+    }
+
+    // ---- sending -------------------------------------------------------------------------
+
+    /** Sends an encoded message the way the session's mode and the delivery mode require. */
+    void send(PartitaMessage message, Message asGiven, boolean persistent, CompletionListener listener) throws JMSException {
+        byte[] encoded = MessageCodec.encode(message.toWire());
+        if (listener != null) {
+            CompletableFuture<Void> f = connection.transport().send(id, encoded, true);
+            track(f);
+            f.whenComplete((v, t) -> dispatcher.execute(() -> {
+                if (t == null) {
+                    listener.onCompletion(asGiven);
+                } else {
+                    listener.onException(asGiven, JmsExceptions.from(t));
+                }
+            }));
+            return;
+        }
+        if (mode == SESSION_TRANSACTED) {
+            track(connection.transport().send(id, encoded, true));
+        } else if (persistent) {
+            JmsExceptions.await(connection.transport().send(id, encoded, true));
+        } else {
+            connection.transport().send(id, encoded, false);
+        }
+    }
+
+    private void track(CompletableFuture<Void> f) {
+        synchronized (pendingSends) {
+            pendingSends.removeIf(CompletableFuture::isDone);
+            pendingSends.add(f);
+        }
+    }
+
+    /** Waits for sends still on their way; returns the first failure, if any. */
+    private Throwable awaitPendingSends() {
+        List<CompletableFuture<Void>> all;
+        synchronized (pendingSends) {
+            all = new ArrayList<>(pendingSends);
+            pendingSends.clear();
+        }
+        Throwable first = null;
+        for (CompletableFuture<Void> f : all) {
+            try {
+                JmsExceptions.await(f);
+            } catch (JMSException e) {
+                if (first == null) {
+                    first = e;
+                }
+            }
+        }
+        return first;
+    }
+
+    // ---- receiving -----------------------------------------------------------------------
+
+    /** Turns a delivery into a message handed to the application, and records what must be settled. */
+    PartitaMessage take(PartitaMessageConsumer consumer, Incoming in) throws JMSException {
+        PartitaMessage m = MessageFactory.fromWire(MessageCodec.decode(in.message()), in.deliveryCount());
+        consumer.grantCredit(1);
+        if (mode == CLIENT_ACKNOWLEDGE || mode == SESSION_TRANSACTED) {
+            synchronized (unsettled) {
+                unsettled.add(in.deliveryId());
+            }
+            if (mode == CLIENT_ACKNOWLEDGE) {
+                m.setAcknowledger(this::acknowledgeAll);
+            }
+        }
+        return m;
+    }
+
+    /** After receive() returned or onMessage() completed: auto modes acknowledge now. */
+    void consumed(Incoming in) {
+        if (mode == AUTO_ACKNOWLEDGE || mode == DUPS_OK_ACKNOWLEDGE) {
+            connection.transport().ack(id, new long[]{in.deliveryId()}, false);
+        }
+    }
+
+    /** onMessage() threw: in the auto modes the message comes straight back, redelivered (JMS 8.7). */
+    void listenerFailed(Incoming in) {
+        if (mode == AUTO_ACKNOWLEDGE || mode == DUPS_OK_ACKNOWLEDGE) {
+            connection.transport().release(id, new long[]{in.deliveryId()}, new long[0]);
+        }
+    }
+
+    void acknowledgeAll() throws JMSException {
+        checkOpen();
+        long[] ids = drainUnsettled();
+        if (ids.length > 0) {
+            JmsExceptions.await(connection.transport().ack(id, ids, true));
+        }
+    }
+
+    private long[] drainUnsettled() {
+        synchronized (unsettled) {
+            long[] ids = unsettled.stream().mapToLong(Long::longValue).toArray();
+            unsettled.clear();
+            return ids;
+        }
+    }
+
+    /** Gives back everything seen and unsettled (redelivered) and everything prefetched (unseen). */
+    private void releaseAll() throws JMSException {
+        long[] seen = drainUnsettled();
+        List<Long> unseen = new ArrayList<>();
+        for (PartitaMessageConsumer c : consumers) {
+            c.drainBuffer(unseen);
+        }
+        long[] unseenIds = unseen.stream().mapToLong(Long::longValue).toArray();
+        if (seen.length > 0 || unseenIds.length > 0) {
+            JmsExceptions.await(connection.transport().release(id, seen, unseenIds));
+        }
+        for (PartitaMessageConsumer c : consumers) {
+            c.regrantDrained();
+        }
+    }
+
+    void resumeDelivery() {
+        for (PartitaMessageConsumer c : consumers) {
+            c.scheduleListener();
+        }
+    }
+
+    void awaitListenersIdle() {
+        dispatcher.awaitIdle(30_000);
+    }
+
+    // ---- transactions and recovery -------------------------------------------------------
+
+    @Override
+    public boolean getTransacted() throws JMSException {
+        checkOpen();
+        return mode == SESSION_TRANSACTED;
+    }
+
+    @Override
+    public int getAcknowledgeMode() throws JMSException {
+        checkOpen();
+        return mode;
+    }
+
+    @Override
+    public void commit() throws JMSException {
+        checkOpen();
+        if (mode != SESSION_TRANSACTED) {
+            throw new IllegalStateException("commit() needs a transacted session");
+        }
+        Throwable failedSend = awaitPendingSends();
+        if (failedSend != null) {
+            rollback();
+            TransactionRolledBackException e = new TransactionRolledBackException(
+                    "a send of this transaction failed, so it was rolled back: " + failedSend.getMessage());
+            e.initCause(failedSend);
+            throw e;
+        }
+        long[] consumed = drainUnsettled();
+        if (consumed.length > 0) {
+            connection.transport().ack(id, consumed, false);
+        }
+        JmsExceptions.await(connection.transport().commit(id));
+    }
+
+    @Override
+    public void rollback() throws JMSException {
+        checkOpen();
+        if (mode != SESSION_TRANSACTED) {
+            throw new IllegalStateException("rollback() needs a transacted session");
+        }
+        awaitPendingSends();
+        releaseAll();
+        JmsExceptions.await(connection.transport().rollback(id));
+        resumeDelivery();
+    }
+
+    @Override
+    public void recover() throws JMSException {
+        checkOpen();
+        if (mode == SESSION_TRANSACTED) {
+            throw new IllegalStateException("recover() is not for a transacted session; use rollback()");
+        }
+        releaseAll();
+        resumeDelivery();
+    }
+
+    @Override
+    public void close() throws JMSException {
+        if (closed) {
+            return;
+        }
+        if (dispatcher.isDispatchThread()) {
+            throw new IllegalStateException("a message listener may not close its own session");
+        }
+        for (PartitaMessageConsumer c : consumers) {
+            c.close();
+        }
+        dispatcher.awaitIdle(30_000);
+        awaitPendingSends();
+        closed = true;
+        producers.forEach(PartitaMessageProducer::markClosed);
+        connection.removeSession(this);
+        if (!connection.isClosed() && connection.failure() == null) {
+            try {
+                JmsExceptions.await(connection.transport().closeSession(id));
+            } catch (JMSException e) {
+                // the node drops the session's state with the connection anyway
+            }
+        }
+    }
+
+    // ---- factories ------------------------------------------------------------------------
+
+    @Override
+    public MessageProducer createProducer(Destination destination) throws JMSException {
+        checkOpen();
+        PartitaMessageProducer p = new PartitaMessageProducer(this, checkDestination(destination, true));
+        producers.add(p);
+        return p;
+    }
+
+    void removeProducer(PartitaMessageProducer p) {
+        producers.remove(p);
+    }
+
+    @Override
+    public MessageConsumer createConsumer(Destination destination) throws JMSException {
+        return createConsumer(destination, null, false);
+    }
+
+    @Override
+    public MessageConsumer createConsumer(Destination destination, String messageSelector) throws JMSException {
+        return createConsumer(destination, messageSelector, false);
+    }
+
+    @Override
+    public MessageConsumer createConsumer(Destination destination, String messageSelector, boolean noLocal) throws JMSException {
+        checkOpen();
+        PartitaDestination d = checkDestination(destination, false);
+        return openConsumer(d, messageSelector, null, noLocal ? Frame.FLAG_NO_LOCAL : 0);
+    }
+
+    PartitaMessageConsumer openConsumer(PartitaDestination d, String selector, String subscription, int flags) throws JMSException {
+        checkOpen();
+        validateSelector(selector);
+        PartitaMessageConsumer c = new PartitaMessageConsumer(this, connection.nextConsumerId(), d, selector);
+        connection.register(c);
+        consumers.add(c);
+        try {
+            JmsExceptions.await(connection.transport().openConsumer(new org.partita.jms.transport.BrokerConnection.ConsumerSpec(
+                    id, c.id(), d.encode(), blankToNull(selector), subscription, flags, c.prefetch())));
+        } catch (JMSException e) {
+            consumers.remove(c);
+            connection.unregister(c);
+            throw e;
+        }
+        return c;
+    }
+
+    void removeConsumer(PartitaMessageConsumer c) {
+        consumers.remove(c);
+    }
+
+    static void validateSelector(String selector) throws JMSException {
+        try {
+            Selector.parse(selector);
+        } catch (SelectorException e) {
+            throw new jakarta.jms.InvalidSelectorException(e.getMessage());
+        }
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s;
+    }
+
+    static PartitaDestination checkDestination(Destination d, boolean nullAllowed) throws JMSException {
+        if (d == null) {
+            if (nullAllowed) {
+                return null;
+            }
+            throw new InvalidDestinationException("destination must not be null");
+        }
+        if (!(d instanceof PartitaDestination pd)) {
+            throw new InvalidDestinationException("not a Partita destination: " + d + " (" + d.getClass().getName() + ")");
+        }
+        return pd;
+    }
+
+    @Override
+    public QueueBrowser createBrowser(Queue queue) throws JMSException {
+        return createBrowser(queue, null);
+    }
+
+    @Override
+    public QueueBrowser createBrowser(Queue queue, String messageSelector) throws JMSException {
+        checkOpen();
+        PartitaDestination d = checkDestination(queue, false);
+        validateSelector(messageSelector);
+        return new PartitaQueueBrowser(this, (Queue) d, blankToNull(messageSelector));
+    }
+
+    @Override
+    public Queue createQueue(String queueName) throws JMSException {
+        checkOpen();
+        if (queueName == null || queueName.isBlank()) {
+            throw new InvalidDestinationException("queue name must not be empty");
+        }
+        return new PartitaQueue(queueName);
+    }
+
+    @Override
+    public Topic createTopic(String topicName) throws JMSException {
+        checkOpen();
+        if (topicName == null || topicName.isBlank()) {
+            throw new InvalidDestinationException("topic name must not be empty");
+        }
+        return new PartitaTopic(topicName);
+    }
+
+    @Override
+    public TemporaryQueue createTemporaryQueue() throws JMSException {
+        checkOpen();
+        String name = JmsExceptions.await(connection.transport().destinationOp(Frame.OP_CREATE_TEMP_QUEUE, null));
+        return new PartitaTemporaryQueue(name, connection);
+    }
+
+    @Override
+    public TemporaryTopic createTemporaryTopic() throws JMSException {
+        checkOpen();
+        String name = JmsExceptions.await(connection.transport().destinationOp(Frame.OP_CREATE_TEMP_TOPIC, null));
+        return new PartitaTemporaryTopic(name, connection);
+    }
+
+    @Override
+    public BytesMessage createBytesMessage() throws JMSException {
+        checkOpen();
+        return new PartitaBytesMessage();
+    }
+
+    @Override
+    public MapMessage createMapMessage() throws JMSException {
+        checkOpen();
+        return new PartitaMapMessage();
+    }
+
+    @Override
+    public Message createMessage() throws JMSException {
+        checkOpen();
+        return new PartitaMessage();
+    }
+
+    @Override
+    public ObjectMessage createObjectMessage() throws JMSException {
+        checkOpen();
+        return new PartitaObjectMessage();
+    }
+
+    @Override
+    public ObjectMessage createObjectMessage(Serializable object) throws JMSException {
+        checkOpen();
+        return new PartitaObjectMessage(object);
+    }
+
+    @Override
+    public StreamMessage createStreamMessage() throws JMSException {
+        checkOpen();
+        return new PartitaStreamMessage();
+    }
+
+    @Override
+    public TextMessage createTextMessage() throws JMSException {
+        checkOpen();
+        return new PartitaTextMessage();
+    }
+
+    @Override
+    public TextMessage createTextMessage(String text) throws JMSException {
+        checkOpen();
+        return new PartitaTextMessage(text);
+    }
+
+    @Override
+    public MessageListener getMessageListener() throws JMSException {
+        checkOpen();
+        return null;
+    }
+
+    @Override
+    public void setMessageListener(MessageListener listener) throws JMSException {
+        throw new JMSException("session-level message listeners are for application servers; set a listener on a consumer");
+    }
+
+    @Override
+    public void run() {
+        throw new UnsupportedOperationException("Session.run() is for application servers");
+    }
+
+    // ---- topics: subscriptions ------------------------------------------------------------
+
+    @Override
+    public TopicSubscriber createSubscriber(Topic topic) throws JMSException {
+        return (TopicSubscriber) createConsumer(topic);
+    }
+
+    @Override
+    public TopicSubscriber createSubscriber(Topic topic, String messageSelector, boolean noLocal) throws JMSException {
+        return (TopicSubscriber) createConsumer(topic, messageSelector, noLocal);
+    }
+
+    @Override
+    public TopicSubscriber createDurableSubscriber(Topic topic, String name) throws JMSException {
+        return createDurableSubscriber(topic, name, null, false);
+    }
+
+    @Override
+    public TopicSubscriber createDurableSubscriber(Topic topic, String name, String messageSelector, boolean noLocal) throws JMSException {
+        return (TopicSubscriber) subscribe(topic, name, messageSelector, Frame.FLAG_DURABLE | (noLocal ? Frame.FLAG_NO_LOCAL : 0));
+    }
+
+    @Override
+    public MessageConsumer createDurableConsumer(Topic topic, String name) throws JMSException {
+        return createDurableSubscriber(topic, name, null, false);
+    }
+
+    @Override
+    public MessageConsumer createDurableConsumer(Topic topic, String name, String messageSelector, boolean noLocal) throws JMSException {
+        return createDurableSubscriber(topic, name, messageSelector, noLocal);
+    }
+
+    @Override
+    public MessageConsumer createSharedConsumer(Topic topic, String sharedSubscriptionName) throws JMSException {
+        return createSharedConsumer(topic, sharedSubscriptionName, null);
+    }
+
+    @Override
+    public MessageConsumer createSharedConsumer(Topic topic, String sharedSubscriptionName, String messageSelector) throws JMSException {
+        return subscribe(topic, sharedSubscriptionName, messageSelector, Frame.FLAG_SHARED);
+    }
+
+    @Override
+    public MessageConsumer createSharedDurableConsumer(Topic topic, String name) throws JMSException {
+        return createSharedDurableConsumer(topic, name, null);
+    }
+
+    @Override
+    public MessageConsumer createSharedDurableConsumer(Topic topic, String name, String messageSelector) throws JMSException {
+        return subscribe(topic, name, messageSelector, Frame.FLAG_SHARED | Frame.FLAG_DURABLE);
+    }
+
+    private MessageConsumer subscribe(Topic topic, String name, String selector, int flags) throws JMSException {
+        checkOpen();
+        PartitaDestination d = checkDestination(topic, false);
+        if (name == null || name.isEmpty()) {
+            throw new jakarta.jms.InvalidDestinationException("subscription name must not be empty");
+        }
+        if ((flags & Frame.FLAG_DURABLE) != 0 && (flags & Frame.FLAG_SHARED) == 0 && connection.getClientID() == null) {
+            throw new IllegalStateException("an unshared durable subscription needs a client id on the connection");
+        }
+        return openConsumer(d, selector, name, flags);
+    }
+
+    @Override
+    public void unsubscribe(String name) throws JMSException {
+        checkOpen();
+        JmsExceptions.await(connection.transport().destinationOp(Frame.OP_UNSUBSCRIBE, name));
+    }
+
+    // ---- queue/topic session shapes -------------------------------------------------------
+
+    @Override
+    public QueueReceiver createReceiver(Queue queue) throws JMSException {
+        return (QueueReceiver) createConsumer(queue);
+    }
+
+    @Override
+    public QueueReceiver createReceiver(Queue queue, String messageSelector) throws JMSException {
+        return (QueueReceiver) createConsumer(queue, messageSelector);
+    }
+
+    @Override
+    public QueueSender createSender(Queue queue) throws JMSException {
+        return (QueueSender) createProducer(queue);
+    }
+
+    @Override
+    public TopicPublisher createPublisher(Topic topic) throws JMSException {
+        return (TopicPublisher) createProducer(topic);
+    }
+}

@@ -1,0 +1,37 @@
+package org.partita.jms.message;
+
+import org.partita.jms.protocol.ErrorCode;
+import org.partita.jms.protocol.ProtocolException;
+import org.partita.jms.protocol.WireMessage;
+
+/** Rebuilds the message a consumer receives from its wire form and the count of the delivery. */
+public final class MessageFactory {
+    private MessageFactory() {
+    }
+
+    /**
+     * The received message, of the subclass matching the body type, with properties and body
+     * read-only, JMSRedelivered set when {@code deliveryCount > 1} and JMSXDeliveryCount readable as
+     * an int property.
+     *
+     * @throws ProtocolException if the body type is unknown or a map or stream body is malformed
+     */
+    public static PartitaMessage fromWire(WireMessage m, int deliveryCount) {
+        PartitaMessage message = newMessage(m.bodyType());
+        message.restoreHeaders(m, deliveryCount);
+        message.restoreBody(m.body());
+        return message;
+    }
+
+    private static PartitaMessage newMessage(int bodyType) {
+        return switch (bodyType) {
+            case WireMessage.BODY_NONE -> new PartitaMessage();
+            case WireMessage.BODY_TEXT -> new PartitaTextMessage();
+            case WireMessage.BODY_BYTES -> new PartitaBytesMessage();
+            case WireMessage.BODY_MAP -> new PartitaMapMessage();
+            case WireMessage.BODY_STREAM -> new PartitaStreamMessage();
+            case WireMessage.BODY_OBJECT -> new PartitaObjectMessage();
+            default -> throw new ProtocolException(ErrorCode.MALFORMED_FRAME, "unknown body type " + bodyType);
+        };
+    }
+}

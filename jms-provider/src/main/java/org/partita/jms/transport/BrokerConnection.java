@@ -1,0 +1,56 @@
+package org.partita.jms.transport;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The one narrow, asynchronous seam between the JMS facade and a node. The facade (connection,
+ * session, producer, consumer) speaks only this; the Netty transport implements it, and so can a
+ * failover wrapper or an in-memory double for facade tests. Futures fail with {@link BrokerError}.
+ */
+public interface BrokerConnection {
+
+    /** Handshake: protocol version, credentials, client id. */
+    CompletableFuture<Void> open(String user, String password, String clientId);
+
+    void setListener(ConnectionListener listener);
+
+    CompletableFuture<Void> openSession(int sessionId, boolean transacted);
+
+    CompletableFuture<Void> closeSession(int sessionId);
+
+    /** Sends an encoded message; with {@code confirm} the future completes when the node stored it. */
+    CompletableFuture<Void> send(int sessionId, byte[] message, boolean confirm);
+
+    CompletableFuture<Void> openConsumer(ConsumerSpec spec);
+
+    CompletableFuture<Void> closeConsumer(int consumerId);
+
+    /** Grants a consumer room for more messages. */
+    void credit(int consumerId, int messages);
+
+    /** With {@code confirm} the future completes when the acknowledgement is durable. */
+    CompletableFuture<Void> ack(int sessionId, long[] deliveryIds, boolean confirm);
+
+    CompletableFuture<Void> release(int sessionId, long[] redeliver, long[] unseen);
+
+    CompletableFuture<Void> commit(int sessionId);
+
+    CompletableFuture<Void> rollback(int sessionId);
+
+    /** The encoded messages waiting in a queue, in delivery order. */
+    CompletableFuture<List<byte[]>> browse(String destination, String selector);
+
+    /** Creates or deletes temporary destinations, removes durable subscriptions; answers a name when creating. */
+    CompletableFuture<String> destinationOp(int op, String name);
+
+    /** Orderly close: tells the node, then drops the transport. */
+    CompletableFuture<Void> close();
+
+    boolean isOpen();
+
+    /** What a consumer asks of the node. */
+    record ConsumerSpec(int sessionId, int consumerId, String destination, String selector, String subscription,
+                        int flags, int credit) {
+    }
+}

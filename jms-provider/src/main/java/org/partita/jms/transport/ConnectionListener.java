@@ -1,0 +1,11 @@
+package org.partita.jms.transport;
+
+/** What a {@link BrokerConnection} tells the JMS facade without being asked. */
+public interface ConnectionListener {
+
+    /** A message for consumer {@code consumerId}. Called on a transport thread: do not block. */
+    void onDelivery(int consumerId, long deliveryId, int deliveryCount, byte[] message);
+
+    /** The connection is gone (node closed it, network lost, protocol error). Called once. */
+    void onFailure(BrokerError cause);
+}

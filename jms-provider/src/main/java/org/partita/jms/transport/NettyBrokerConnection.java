@@ -1,0 +1,305 @@
+package org.partita.jms.transport;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.DecoderException;
+import io.netty.handler.codec.TooLongFrameException;
+import org.partita.jms.protocol.ErrorCode;
+import org.partita.jms.protocol.Frame;
+import org.partita.jms.protocol.FrameDecoder;
+import org.partita.jms.protocol.FrameEncoder;
+import org.partita.jms.protocol.Protocol;
+import org.partita.jms.protocol.ProtocolException;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
+
+/** {@link BrokerConnection} over TCP with Netty: frames of docs/protocol.md, answers matched by request id. */
+public final class NettyBrokerConnection implements BrokerConnection {
+    private final Channel channel;
+    private final AtomicInteger requestIds = new AtomicInteger();
+    private final Map<Integer, CompletableFuture<Frame>> pending = new ConcurrentHashMap<>();
+    private final Map<Integer, List<byte[]>> browsing = new ConcurrentHashMap<>();
+    private final AtomicBoolean failed = new AtomicBoolean();
+    private volatile boolean closing;
+    private volatile ConnectionListener listener;
+    private volatile BrokerError failure;
+
+    private NettyBrokerConnection(Channel channel) {
+        this.channel = channel;
+    }
+
+    /** Opens the TCP connection (not yet the handshake: see {@link #open}). */
+    public static NettyBrokerConnection connect(String host, int port, int maxFrameSize, long timeoutMillis) {
+        NettyBrokerConnection[] self = new NettyBrokerConnection[1];
+        Bootstrap b = new Bootstrap()
+                .group(ClientTransportThreads.group())
+                .channel(NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, timeoutMillis))
+                .handler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline().addLast(new FrameDecoder(maxFrameSize), new FrameEncoder(maxFrameSize),
+                                new Handler(() -> self[0]));
+                    }
+                });
+        io.netty.channel.ChannelFuture f = b.connect(host, port).awaitUninterruptibly();
+        if (!f.isSuccess()) {
+            throw new BrokerError(ErrorCode.INTERNAL, "cannot connect to tcp://" + host + ":" + port + ": "
+                    + (f.cause() == null ? "timed out" : f.cause().getMessage()));
+        }
+        self[0] = new NettyBrokerConnection(f.channel());
+        return self[0];
+    }
+
+    @Override
+    public void setListener(ConnectionListener listener) {
+        this.listener = listener;
+    }
+
+    @Override
+    public CompletableFuture<Void> open(String user, String password, String clientId) {
+        return request(id -> new Frame.Hello(id, Protocol.VERSION, user, password, clientId)).thenApply(f -> null);
+    }
+
+    @Override
+    public CompletableFuture<Void> openSession(int sessionId, boolean transacted) {
+        return requestOk(id -> new Frame.SessionOpen(id, sessionId, transacted));
+    }
+
+    @Override
+    public CompletableFuture<Void> closeSession(int sessionId) {
+        return requestOk(id -> new Frame.SessionClose(id, sessionId));
+    }
+
+    @Override
+    public CompletableFuture<Void> send(int sessionId, byte[] message, boolean confirm) {
+        if (!confirm) {
+            write(new Frame.Send(0, sessionId, message));
+            return CompletableFuture.completedFuture(null);
+        }
+        return requestOk(id -> new Frame.Send(id, sessionId, message));
+    }
+
+    @Override
+    public CompletableFuture<Void> openConsumer(ConsumerSpec s) {
+        return requestOk(id -> new Frame.ConsumerOpen(id, s.sessionId(), s.consumerId(), s.destination(), s.selector(),
+                s.subscription(), s.flags(), s.credit()));
+    }
+
+    @Override
+    public CompletableFuture<Void> closeConsumer(int consumerId) {
+        return requestOk(id -> new Frame.ConsumerClose(id, consumerId));
+    }
+
+    @Override
+    public void credit(int consumerId, int messages) {
+        write(new Frame.Credit(consumerId, messages));
+    }
+
+    @Override
+    public CompletableFuture<Void> ack(int sessionId, long[] deliveryIds, boolean confirm) {
+        if (!confirm) {
+            write(new Frame.Ack(0, sessionId, deliveryIds));
+            return CompletableFuture.completedFuture(null);
+        }
+        return requestOk(id -> new Frame.Ack(id, sessionId, deliveryIds));
+    }
+
+    @Override
+    public CompletableFuture<Void> release(int sessionId, long[] redeliver, long[] unseen) {
+        return requestOk(id -> new Frame.Release(id, sessionId, redeliver, unseen));
+    }
+
+    @Override
+    public CompletableFuture<Void> commit(int sessionId) {
+        return requestOk(id -> new Frame.Commit(id, sessionId));
+    }
+
+    @Override
+    public CompletableFuture<Void> rollback(int sessionId) {
+        return requestOk(id -> new Frame.Rollback(id, sessionId));
+    }
+
+    @Override
+    public CompletableFuture<List<byte[]>> browse(String destination, String selector) {
+        int id = nextRequestId();
+        browsing.put(id, new ArrayList<>());
+        CompletableFuture<Frame> answer = register(id);
+        write(new Frame.Browse(id, destination, selector));
+        return answer.thenApply(f -> browsing.remove(id)).whenComplete((v, t) -> browsing.remove(id));
+    }
+
+    @Override
+    public CompletableFuture<String> destinationOp(int op, String name) {
+        return request(id -> new Frame.DestinationOp(id, op, name))
+                .thenApply(f -> f instanceof Frame.Created c ? c.name() : null);
+    }
+
+    @Override
+    public CompletableFuture<Void> close() {
+        if (!isOpen()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        closing = true;
+        CompletableFuture<Void> closed = new CompletableFuture<>();
+        requestOk(Frame.Close::new).whenComplete((v, t) -> channel.close().addListener(f -> closed.complete(null)));
+        return closed;
+    }
+
+    @Override
+    public boolean isOpen() {
+        return channel.isActive() && !failed.get();
+    }
+
+    private CompletableFuture<Void> requestOk(IntFunction<Frame> frame) {
+        return request(frame).thenApply(f -> null);
+    }
+
+    private CompletableFuture<Frame> request(IntFunction<Frame> frame) {
+        int id = nextRequestId();
+        CompletableFuture<Frame> answer = register(id);
+        write(frame.apply(id));
+        return answer;
+    }
+
+    private int nextRequestId() {
+        int id = requestIds.incrementAndGet();
+        if (id == 0) {
+            id = requestIds.incrementAndGet();
+        }
+        return id;
+    }
+
+    private CompletableFuture<Frame> register(int id) {
+        CompletableFuture<Frame> answer = new CompletableFuture<>();
+        BrokerError f = failure;
+        if (f != null) {
+            answer.completeExceptionally(f);
+            return answer;
+        }
+        pending.put(id, answer);
+        return answer;
+    }
+
+    private void write(Frame frame) {
+        if (failure != null) {
+            return;
+        }
+        channel.writeAndFlush(frame).addListener(f -> {
+            if (!f.isSuccess()) {
+                CompletableFuture<Frame> answer = pending.remove(frame.requestId());
+                if (answer != null) {
+                    Throwable c = f.cause();
+                    answer.completeExceptionally(c instanceof ProtocolException p
+                            ? new BrokerError(p.code(), p.getMessage())
+                            : new BrokerError(ErrorCode.INTERNAL, "write failed: " + c));
+                }
+            }
+        });
+    }
+
+    private void onFrame(Frame frame) {
+        if (frame instanceof Frame.Deliver d) {
+            ConnectionListener l = listener;
+            if (l != null) {
+                l.onDelivery(d.consumerId(), d.deliveryId(), d.deliveryCount(), d.message());
+            }
+        } else if (frame instanceof Frame.BrowseChunk c) {
+            List<byte[]> acc = browsing.get(c.requestId());
+            if (acc != null) {
+                acc.addAll(c.messages());
+            }
+            if (c.last()) {
+                complete(c.requestId(), c);
+            }
+        } else if (frame instanceof Frame.Error e) {
+            if (e.requestId() == 0) {
+                fail(new BrokerError(e.code(), e.message()));
+            } else {
+                CompletableFuture<Frame> answer = pending.remove(e.requestId());
+                if (answer != null) {
+                    answer.completeExceptionally(new BrokerError(e.code(), e.message()));
+                }
+            }
+        } else {
+            complete(frame.requestId(), frame);
+        }
+    }
+
+    private void complete(int requestId, Frame frame) {
+        CompletableFuture<Frame> answer = pending.remove(requestId);
+        if (answer != null) {
+            answer.complete(frame);
+        }
+    }
+
+    private void fail(BrokerError cause) {
+        if (!failed.compareAndSet(false, true)) {
+            return;
+        }
+        failure = cause;
+        for (Integer id : new ArrayList<>(pending.keySet())) {
+            CompletableFuture<Frame> answer = pending.remove(id);
+            if (answer != null) {
+                answer.completeExceptionally(cause);
+            }
+        }
+        ConnectionListener l = listener;
+        if (l != null && !closing) {
+            l.onFailure(cause);
+        }
+        channel.close();
+    }
+
+    private static final class Handler extends SimpleChannelInboundHandler<Frame> {
+        private final java.util.function.Supplier<NettyBrokerConnection> owner;
+
+        Handler(java.util.function.Supplier<NettyBrokerConnection> owner) {
+            this.owner = owner;
+        }
+
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, Frame frame) {
+            owner.get().onFrame(frame);
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            NettyBrokerConnection c = owner.get();
+            if (c != null) {
+                c.fail(new BrokerError(ErrorCode.INTERNAL, "connection to the node was closed"));
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            Throwable c = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
+            NettyBrokerConnection conn = owner.get();
+            if (conn == null) {
+                ctx.close();
+                return;
+            }
+            if (c instanceof TooLongFrameException) {
+                conn.fail(new BrokerError(ErrorCode.FRAME_TOO_LARGE, "the node sent a frame over the maximum size"));
+            } else if (c instanceof ProtocolException p) {
+                conn.fail(new BrokerError(p.code(), "the node sent a bad frame: " + p.getMessage()));
+            } else {
+                conn.fail(new BrokerError(ErrorCode.INTERNAL, "connection lost: " + c));
+            }
+        }
+    }
+}
