@@ -36,6 +36,7 @@ public final class Broker implements QueueServices, AutoCloseable {
     private final LongSupplier clock = System::currentTimeMillis;
     private final Map<String, BrokerQueue> queues = new ConcurrentHashMap<>();
     private final AtomicLong messageIds;
+    private final Subscriptions subscriptions = new Subscriptions(this);
 
     public Broker(MessageStore store, BrokerSettings settings) {
         this.store = store;
@@ -59,15 +60,25 @@ public final class Broker implements QueueServices, AutoCloseable {
     /** Rebuilds queues and their messages from the store. */
     private void recover() {
         for (StoredQueue q : store.loadQueues()) {
-            queues.put(q.name(), new BrokerQueue(q.name(), QueueOptions.parse(q.options(), settings.defaultQueueOptions()), this));
+            if (Subscriptions.KIND.equals(q.kind())) {
+                BrokerQueue queue = new BrokerQueue(q.name(), settings.defaultQueueOptions(), this, true);
+                queues.put(q.name(), queue);
+                subscriptions.restore(q.name(), queue, q.options());
+            } else {
+                queues.put(q.name(), new BrokerQueue(q.name(),
+                        QueueOptions.parse(q.options(), settings.defaultQueueOptions()), this, true));
+            }
         }
         Map<Long, MessageRef> payloads = new java.util.HashMap<>();
         long[] count = new long[1];
         store.loadEntries((StoredEntry e) -> {
             BrokerQueue q = queues.computeIfAbsent(e.queue(),
-                    n -> new BrokerQueue(n, settings.defaultQueueOptions(), this));
-            MessageRef ref = payloads.computeIfAbsent(e.messageId(),
-                    id -> new MessageRef(id, e.payload(), MessageCodec.decode(e.payload())));
+                    n -> new BrokerQueue(n, settings.defaultQueueOptions(), this, true));
+            MessageRef ref = payloads.computeIfAbsent(e.messageId(), id -> {
+                MessageRef m = new MessageRef(id, e.payload(), MessageCodec.decode(e.payload()), null);
+                m.markStored();
+                return m;
+            });
             q.restore(ref, e.deliveryCount());
             count[0]++;
         });
@@ -91,13 +102,25 @@ public final class Broker implements QueueServices, AutoCloseable {
     public BrokerQueue createQueue(String name, QueueOptions options) {
         return queues.computeIfAbsent(name, n -> {
             store.write(new StoreBatch().add(new StoreOp.SaveQueue(n, KIND_QUEUE, options.format())));
-            return new BrokerQueue(n, options, this);
+            return new BrokerQueue(n, options, this, true);
         });
+    }
+
+    /** A durable queue of another kind (a durable subscription), saved with its definition. */
+    BrokerQueue createDurableQueue(String name, String kind, String definition) {
+        return queues.computeIfAbsent(name, n -> {
+            store.write(new StoreBatch().add(new StoreOp.SaveQueue(n, kind, definition)));
+            return new BrokerQueue(n, settings.defaultQueueOptions(), this, true);
+        });
+    }
+
+    public Subscriptions subscriptions() {
+        return subscriptions;
     }
 
     /** A queue that lives only as long as the connection that made it: never saved as a definition. */
     public BrokerQueue createTemporaryQueue(String name) {
-        return queues.computeIfAbsent(name, n -> new BrokerQueue(n, QueueOptions.TERMINAL, this));
+        return queues.computeIfAbsent(name, n -> new BrokerQueue(n, QueueOptions.TERMINAL, this, false));
     }
 
     /** Removes a queue and everything in it. */
@@ -105,7 +128,9 @@ public final class Broker implements QueueServices, AutoCloseable {
         BrokerQueue q = queues.remove(name);
         if (q != null) {
             q.purge();
-            store.write(new StoreBatch().add(new StoreOp.DeleteQueue(name)));
+            if (q.durable()) {
+                store.write(new StoreBatch().add(new StoreOp.DeleteQueue(name)));
+            }
         }
     }
 
@@ -113,49 +138,61 @@ public final class Broker implements QueueServices, AutoCloseable {
         return queues.get(name);
     }
 
-    public MessageRef newMessage(byte[] encoded, WireMessage wire) {
-        return new MessageRef(messageIds.incrementAndGet(), encoded, wire);
+    public MessageRef newMessage(byte[] encoded, WireMessage wire, Object origin) {
+        return new MessageRef(messageIds.incrementAndGet(), encoded, wire, origin);
     }
 
-    /** Stores (if persistent) and routes one message; completes when it is durable and queued. */
-    public CompletableFuture<Void> send(BrokerQueue queue, MessageRef message) {
-        if (!message.persistent()) {
-            queue.enqueue(message);
-            return CompletableFuture.completedFuture(null);
-        }
-        StoreBatch batch = new StoreBatch()
-                .add(new StoreOp.InsertMessage(message.id(), message.encoded()))
-                .add(new StoreOp.InsertEntry(queue.name(), message.id()));
-        return store.write(batch).thenRun(() -> queue.enqueue(message));
+    /** Stores (where needed) and queues one message; completes when it is durable and queued. */
+    public CompletableFuture<Void> send(PendingSend send) {
+        return commit(List.of(send), List.of());
     }
 
     /**
-     * Commits a transaction: its sends and its acknowledgements become durable together, then the
-     * sends are queued and the consumed entries forgotten.
+     * Makes sends and acknowledgements durable together, then queues the sends and forgets the
+     * consumed entries. A payload gets one row however many durable queues hold it; only queues
+     * that keep entries in the store get entry rows.
      */
     public CompletableFuture<Void> commit(List<PendingSend> sends, List<QueueEntry> consumed) {
         StoreBatch batch = new StoreBatch();
+        List<MessageRef> toStore = new java.util.ArrayList<>();
         for (PendingSend s : sends) {
-            if (s.message().persistent()) {
-                batch.add(new StoreOp.InsertMessage(s.message().id(), s.message().encoded()));
-                batch.add(new StoreOp.InsertEntry(s.queue().name(), s.message().id()));
+            MessageRef m = s.message();
+            m.retain(s.targets().size());
+            boolean payloadAdded = false;
+            for (BrokerQueue q : s.targets()) {
+                if (q.storesEntryOf(m)) {
+                    if (!payloadAdded) {
+                        batch.add(new StoreOp.InsertMessage(m.id(), m.encoded()));
+                        toStore.add(m);
+                        payloadAdded = true;
+                    }
+                    batch.add(new StoreOp.InsertEntry(q.name(), m.id()));
+                }
             }
         }
         for (QueueEntry e : consumed) {
             e.queue().addRemoval(e, batch);
         }
-        return store.write(batch).thenRun(() -> {
+        Runnable apply = () -> {
+            toStore.forEach(MessageRef::markStored);
             for (PendingSend s : sends) {
-                s.queue().enqueue(s.message());
+                for (BrokerQueue q : s.targets()) {
+                    q.enqueue(s.message());
+                }
             }
             for (QueueEntry e : consumed) {
                 e.queue().forget(e);
             }
-        });
+        };
+        if (batch.isEmpty()) {
+            apply.run();
+            return CompletableFuture.completedFuture(null);
+        }
+        return store.write(batch).thenRun(apply);
     }
 
     /** A send held by a transaction until it commits. */
-    public record PendingSend(BrokerQueue queue, MessageRef message) {
+    public record PendingSend(List<BrokerQueue> targets, MessageRef message) {
     }
 
     @Override

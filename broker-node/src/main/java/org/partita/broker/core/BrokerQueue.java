@@ -25,6 +25,7 @@ public final class BrokerQueue {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerQueue.class);
 
     private final String name;
+    private final boolean durable;
     private volatile QueueOptions options;
     private final QueueServices services;
     private final SerialExecutor executor;
@@ -35,8 +36,13 @@ public final class BrokerQueue {
     private ScheduledFuture<?> wakeUp;
     private long wakeUpAt = Long.MAX_VALUE;
 
-    BrokerQueue(String name, QueueOptions options, QueueServices services) {
+    /**
+     * @param durable whether its entries are kept in the store; non-durable subscriptions and
+     *                temporary queues keep everything in memory, since they end with their connection
+     */
+    BrokerQueue(String name, QueueOptions options, QueueServices services, boolean durable) {
         this.name = name;
+        this.durable = durable;
         this.options = options;
         this.services = services;
         this.executor = new SerialExecutor(services.pool());
@@ -44,6 +50,15 @@ public final class BrokerQueue {
 
     public String name() {
         return name;
+    }
+
+    /** True when a persistent message put here needs an entry row in the store. */
+    public boolean durable() {
+        return durable;
+    }
+
+    boolean storesEntryOf(MessageRef m) {
+        return durable && m.persistent();
     }
 
     public QueueOptions options() {
@@ -58,9 +73,8 @@ public final class BrokerQueue {
         executor.execute(r);
     }
 
-    /** A new message, already durable if it is persistent. */
+    /** A new message, already durable if it is persistent; the caller has retained it for this queue. */
     void enqueue(MessageRef message) {
-        message.retain();
         QueueEntry e = new QueueEntry(this, message, 0);
         executor.execute(() -> {
             backlog.add(e);
@@ -70,7 +84,7 @@ public final class BrokerQueue {
 
     /** A message read back from the store at start-up. */
     void restore(MessageRef message, int deliveryCount) {
-        message.retain();
+        message.retain(1);
         QueueEntry e = new QueueEntry(this, message, deliveryCount);
         executor.execute(() -> backlog.add(e));
     }
@@ -107,7 +121,7 @@ public final class BrokerQueue {
 
     /** Adds the removal of an entry to a transaction's batch; apply with {@link #forget(QueueEntry)} after commit. */
     public void addRemoval(QueueEntry e, StoreBatch batch) {
-        if (e.message().persistent()) {
+        if (storesEntryOf(e.message())) {
             batch.add(new StoreOp.DeleteEntry(name, e.id()));
         }
     }
@@ -116,7 +130,7 @@ public final class BrokerQueue {
     public void forget(QueueEntry e) {
         executor.execute(() -> {
             inFlight--;
-            if (e.message().release() && e.message().persistent()) {
+            if (e.message().release() && e.message().stored()) {
                 services.store().write(new StoreBatch().add(new StoreOp.DeleteMessage(e.id())));
             }
         });
@@ -134,7 +148,7 @@ public final class BrokerQueue {
                 moveTo(e, options.deadLetterQueue());
                 return;
             }
-            if (seen && e.message().persistent()) {
+            if (seen && storesEntryOf(e.message())) {
                 services.store().write(new StoreBatch().add(new StoreOp.UpdateDeliveryCount(name, e.id(), e.deliveryCount())));
             }
             backlog.add(e);
@@ -147,7 +161,7 @@ public final class BrokerQueue {
         executor.execute(() -> {
             StoreBatch batch = new StoreBatch();
             for (QueueEntry e : backlog) {
-                if (e.message().release() && e.message().persistent()) {
+                if (e.message().release() && e.message().stored()) {
                     batch.add(new StoreOp.DeleteMessage(e.id()));
                 }
             }
@@ -267,11 +281,11 @@ public final class BrokerQueue {
     private StoreBatch removal(QueueEntry e) {
         StoreBatch batch = new StoreBatch();
         boolean last = e.message().release();
-        if (e.message().persistent()) {
+        if (storesEntryOf(e.message())) {
             batch.add(new StoreOp.DeleteEntry(name, e.id()));
-            if (last) {
-                batch.add(new StoreOp.DeleteMessage(e.id()));
-            }
+        }
+        if (last && e.message().stored()) {
+            batch.add(new StoreOp.DeleteMessage(e.id()));
         }
         return batch;
     }
@@ -283,26 +297,33 @@ public final class BrokerQueue {
             return;
         }
         MessageRef m = e.message();
-        if (m.persistent()) {
-            StoreBatch batch = new StoreBatch()
-                    .add(new StoreOp.InsertEntry(target, m.id()))
-                    .add(new StoreOp.DeleteEntry(name, m.id()));
-            services.store().write(batch).whenComplete((v, t) -> {
-                if (t == null) {
-                    to.enqueue(m);
-                    m.release();
-                } else {
-                    LOG.error("could not move message {} from {} to {}; keeping it here", m.id(), name, target, t);
-                    executor.execute(() -> {
-                        backlog.add(e);
-                        dispatch();
-                    });
-                }
-            });
-        } else {
-            to.enqueue(m);
-            m.release();
+        m.retain(1);
+        StoreBatch batch = new StoreBatch();
+        if (to.storesEntryOf(m)) {
+            if (!m.stored()) {
+                batch.add(new StoreOp.InsertMessage(m.id(), m.encoded()));
+            }
+            batch.add(new StoreOp.InsertEntry(target, m.id()));
         }
+        if (storesEntryOf(m)) {
+            batch.add(new StoreOp.DeleteEntry(name, m.id()));
+        }
+        services.store().write(batch).whenComplete((v, t) -> {
+            if (t == null) {
+                if (to.storesEntryOf(m)) {
+                    m.markStored();
+                }
+                to.enqueue(m);
+                m.release();
+            } else {
+                m.release();
+                LOG.error("could not move message {} from {} to {}; keeping it here", m.id(), name, target, t);
+                executor.execute(() -> {
+                    backlog.add(e);
+                    dispatch();
+                });
+            }
+        });
     }
 
     private void wakeUpAt(long at, long now) {

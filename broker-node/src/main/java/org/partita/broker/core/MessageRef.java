@@ -14,11 +14,30 @@ public final class MessageRef {
     private final byte[] encoded;
     private final WireMessage wire;
     private final AtomicInteger holders = new AtomicInteger();
+    private final Object origin;
+    private volatile boolean stored;
 
-    public MessageRef(long id, byte[] encoded, WireMessage wire) {
+    /**
+     * @param origin the connection that sent it (for noLocal subscriptions), or null
+     */
+    public MessageRef(long id, byte[] encoded, WireMessage wire, Object origin) {
         this.id = id;
         this.encoded = encoded;
         this.wire = wire;
+        this.origin = origin;
+    }
+
+    public Object origin() {
+        return origin;
+    }
+
+    /** True once the payload has a row in the store, which must go when the last holder lets go. */
+    public boolean stored() {
+        return stored;
+    }
+
+    void markStored() {
+        stored = true;
     }
 
     public long id() {
@@ -41,8 +60,9 @@ public final class MessageRef {
         return wire.priority();
     }
 
-    void retain() {
-        holders.incrementAndGet();
+    /** Counts queues that will hold this payload; done before any of them can drop it. */
+    void retain(int queues) {
+        holders.addAndGet(queues);
     }
 
     /** @return true when no entry holds this payload any more, so it can be deleted. */

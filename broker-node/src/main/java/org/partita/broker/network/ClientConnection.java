@@ -11,6 +11,9 @@ import org.partita.broker.core.BrokerQueue;
 import org.partita.broker.core.ConsumerRef;
 import org.partita.broker.core.MessageRef;
 import org.partita.broker.core.QueueEntry;
+import org.partita.broker.core.Subscription;
+import org.partita.broker.core.SubscriptionConflictException;
+import org.partita.broker.core.Subscriptions;
 import org.partita.broker.core.UnknownDestinationException;
 import org.partita.jms.protocol.DestinationName;
 import org.partita.jms.protocol.ErrorCode;
@@ -46,7 +49,8 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
     private final Map<Integer, ServerConsumer> consumers = new ConcurrentHashMap<>();
     private final AtomicLong deliveryIds = new AtomicLong();
     private final Object connectionKey = new Object();
-    private final java.util.Set<String> temporaryQueues = ConcurrentHashMap.newKeySet();
+    private final java.util.Set<String> temporaryDestinations = ConcurrentHashMap.newKeySet();
+    private final long connectionSerial;
     private Channel channel;
     private boolean open;
     private String clientId;
@@ -54,6 +58,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
     ClientConnection(Broker broker, NodeContext node) {
         this.broker = broker;
         this.node = node;
+        this.connectionSerial = node.nextTemporaryId();
     }
 
     @Override
@@ -74,6 +79,8 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             reply(frame.requestId(), e.code(), e.getMessage());
         } catch (UnknownDestinationException e) {
             reply(frame.requestId(), ErrorCode.UNKNOWN_DESTINATION, e.getMessage());
+        } catch (SubscriptionConflictException e) {
+            reply(frame.requestId(), ErrorCode.ILLEGAL_STATE, e.getMessage());
         } catch (IllegalArgumentException e) {
             reply(frame.requestId(), ErrorCode.INVALID_REQUEST, e.getMessage());
         }
@@ -162,18 +169,28 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         ServerSession session = session(f.sessionId());
         WireMessage wire = MessageCodec.decode(f.message());
         DestinationName dest = DestinationName.parse(wire.destination());
-        if (!dest.kind().isQueue()) {
-            reply(f.requestId(), ErrorCode.UNKNOWN_DESTINATION, "topics are not supported yet: " + dest);
-            return;
-        }
-        BrokerQueue queue = resolveQueue(dest);
-        MessageRef message = broker.newMessage(f.message(), wire);
+        MessageRef message = broker.newMessage(f.message(), wire, connectionKey);
+        Broker.PendingSend send = new Broker.PendingSend(targets(dest, message), message);
         if (session.transacted()) {
-            session.txSends().add(new Broker.PendingSend(queue, message));
+            session.txSends().add(send);
             ok(f.requestId());
             return;
         }
-        answer(f.requestId(), broker.send(queue, message));
+        answer(f.requestId(), broker.send(send));
+    }
+
+    /** The queues a message sent to {@code dest} goes to: the queue itself, or a topic's subscriptions. */
+    private List<BrokerQueue> targets(DestinationName dest, MessageRef message) {
+        return switch (dest.kind()) {
+            case QUEUE, TEMP_QUEUE -> List.of(resolveQueue(dest));
+            case TOPIC -> broker.subscriptions().routes(dest.name(), message);
+            case TEMP_TOPIC -> {
+                if (!broker.subscriptions().temporaryTopicExists(dest.name())) {
+                    throw new UnknownDestinationException("temporary topic " + dest.name() + " does not exist (its connection closed or deleted it)");
+                }
+                yield broker.subscriptions().routes(dest.name(), message);
+            }
+        };
     }
 
     private void consumerOpen(Frame.ConsumerOpen f) {
@@ -186,27 +203,47 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             return;
         }
         DestinationName dest = DestinationName.parse(f.destination());
-        if (!dest.kind().isQueue()) {
-            reply(f.requestId(), ErrorCode.UNKNOWN_DESTINATION, "topics are not supported yet: " + dest);
-            return;
-        }
         if (consumers.containsKey(f.consumerId())) {
             reply(f.requestId(), ErrorCode.ILLEGAL_STATE, "consumer " + f.consumerId() + " is already open");
             return;
         }
-        BrokerQueue queue = resolveQueue(dest);
-        if (dest.kind().isTemporary() && !temporaryQueues.contains(dest.name())) {
+        if (dest.kind().isTemporary() && !temporaryDestinations.contains(dest.name())) {
             reply(f.requestId(), ErrorCode.ILLEGAL_STATE, "only the connection that created " + dest + " may consume from it");
             return;
         }
-        ServerConsumer consumer = new ServerConsumer(f.consumerId(), session, queue, channel);
+        BrokerQueue queue;
+        Selector consumerSelector = selector;
+        Subscription subscription = null;
+        if (dest.kind().isQueue()) {
+            queue = resolveQueue(dest);
+        } else {
+            subscription = subscribe(f, dest);
+            queue = subscription.queue();
+            consumerSelector = Selector.matchAll(); // a subscription's selector filters at routing
+        }
+        ServerConsumer consumer = new ServerConsumer(f.consumerId(), session, queue, channel, subscription, broker.subscriptions());
         ConsumerRef ref = new ConsumerRef("consumer " + f.consumerId() + " of " + channel.remoteAddress(), consumer,
-                selector, connectionKey, f.noLocal(), f.credit(), 0);
+                consumerSelector, connectionKey, f.noLocal(), f.credit(), 0);
         consumer.bind(ref);
         consumers.put(f.consumerId(), consumer);
         session.consumers().put(f.consumerId(), consumer);
         ok(f.requestId());
         queue.attach(ref);
+    }
+
+    private Subscription subscribe(Frame.ConsumerOpen f, DestinationName topic) {
+        Subscriptions subs = broker.subscriptions();
+        if (f.durable()) {
+            if (!f.shared() && clientId == null) {
+                throw new ProtocolException(ErrorCode.ILLEGAL_STATE, "an unshared durable subscription needs a client id");
+            }
+            return subs.openDurable(clientId, f.subscription(), topic.name(), f.selector(), f.noLocal(), f.shared(), connectionKey);
+        }
+        if (f.shared()) {
+            return subs.openShared(clientId, f.subscription(), topic.name(), f.selector());
+        }
+        String name = "subscriber:" + node.nodeName() + ":" + connectionSerial + ":" + f.consumerId();
+        return subs.openPrivate(name, topic.name(), f.selector(), f.noLocal(), connectionKey);
     }
 
     private void ack(Frame.Ack f) {
@@ -312,22 +349,37 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
                 }
             }
             case Frame.OP_CREATE_TEMP_QUEUE -> {
-                String name = node.nodeName() + "-temp-" + node.nextTemporaryId();
+                String name = node.nodeName() + "-temp-queue-" + node.nextTemporaryId();
                 broker.createTemporaryQueue(name);
-                temporaryQueues.add(name);
+                temporaryDestinations.add(name);
+                channel.writeAndFlush(new Frame.Created(f.requestId(), name), channel.voidPromise());
+            }
+            case Frame.OP_CREATE_TEMP_TOPIC -> {
+                String name = node.nodeName() + "-temp-topic-" + node.nextTemporaryId();
+                broker.subscriptions().createTemporaryTopic(name);
+                temporaryDestinations.add(name);
                 channel.writeAndFlush(new Frame.Created(f.requestId(), name), channel.voidPromise());
             }
             case Frame.OP_DELETE_TEMP -> {
                 DestinationName d = DestinationName.parse(f.name());
-                if (!temporaryQueues.remove(d.name())) {
+                if (!temporaryDestinations.remove(d.name())) {
                     reply(f.requestId(), ErrorCode.ILLEGAL_STATE, d + " is not a temporary destination of this connection");
                     return;
                 }
-                broker.deleteQueue(d.name());
+                deleteTemporary(d.name());
+                ok(f.requestId());
+            }
+            case Frame.OP_UNSUBSCRIBE -> {
+                broker.subscriptions().unsubscribe(clientId, f.name());
                 ok(f.requestId());
             }
             default -> reply(f.requestId(), ErrorCode.INVALID_REQUEST, "destination operation " + f.op() + " is not supported");
         }
+    }
+
+    private void deleteTemporary(String name) {
+        broker.deleteQueue(name);
+        broker.subscriptions().deleteTemporaryTopic(name);
     }
 
     private BrokerQueue resolveQueue(DestinationName dest) {
@@ -373,10 +425,10 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         if (clientId != null) {
             node.releaseClientId(clientId, connectionKey);
         }
-        for (String q : temporaryQueues) {
-            broker.deleteQueue(q);
+        for (String d : temporaryDestinations) {
+            deleteTemporary(d);
         }
-        temporaryQueues.clear();
+        temporaryDestinations.clear();
         ctx.fireChannelInactive();
     }
 

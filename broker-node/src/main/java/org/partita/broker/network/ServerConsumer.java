@@ -5,6 +5,8 @@ import org.partita.broker.core.BrokerQueue;
 import org.partita.broker.core.ConsumerRef;
 import org.partita.broker.core.DeliverySink;
 import org.partita.broker.core.QueueEntry;
+import org.partita.broker.core.Subscription;
+import org.partita.broker.core.Subscriptions;
 import org.partita.jms.protocol.Frame;
 
 /** A client's consumer on this node: bridges its queue's dispatch to Deliver frames. */
@@ -13,14 +15,20 @@ final class ServerConsumer implements DeliverySink {
     private final ServerSession session;
     private final BrokerQueue queue;
     private final Channel channel;
+    private final Subscription subscription;
+    private final Subscriptions subscriptions;
     private ConsumerRef ref;
     private volatile boolean closed;
 
-    ServerConsumer(int id, ServerSession session, BrokerQueue queue, Channel channel) {
+    /** @param subscription the topic subscription consumed, or null for a queue */
+    ServerConsumer(int id, ServerSession session, BrokerQueue queue, Channel channel, Subscription subscription,
+                   Subscriptions subscriptions) {
         this.id = id;
         this.session = session;
         this.queue = queue;
         this.channel = channel;
+        this.subscription = subscription;
+        this.subscriptions = subscriptions;
     }
 
     void bind(ConsumerRef ref) {
@@ -47,6 +55,9 @@ final class ServerConsumer implements DeliverySink {
     void close() {
         closed = true;
         queue.detach(ref);
+        if (subscription != null) {
+            subscriptions.consumerClosed(subscription);
+        }
     }
 
     @Override

@@ -26,6 +26,7 @@ public record DestinationName(Kind kind, String name) {
     }
 
     public DestinationName {
+        java.util.Objects.requireNonNull(kind, "kind");
         if (name == null || name.isEmpty()) {
             throw new ProtocolException(ErrorCode.INVALID_REQUEST, "destination name is empty");
         }

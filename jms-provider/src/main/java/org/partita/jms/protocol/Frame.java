@@ -100,6 +100,9 @@ public sealed interface Frame {
 
     /** A message to store and route. The answer ({@link Ok}) is the send confirmation. */
     record Send(int requestId, int sessionId, byte[] message) implements Frame {
+        public Send {
+            java.util.Objects.requireNonNull(message, "message");
+        }
         public FrameType type() { return FrameType.SEND; }
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
@@ -110,6 +113,9 @@ public sealed interface Frame {
 
     record ConsumerOpen(int requestId, int sessionId, int consumerId, String destination, String selector,
                         String subscription, int flags, int credit) implements Frame {
+        public ConsumerOpen {
+            java.util.Objects.requireNonNull(destination, "destination");
+        }
         public FrameType type() { return FrameType.CONSUMER_OPEN; }
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
@@ -145,6 +151,9 @@ public sealed interface Frame {
 
     /** A message for a consumer. {@code deliveryCount} is 1 on first delivery. */
     record Deliver(int consumerId, long deliveryId, int deliveryCount, byte[] message) implements Frame {
+        public Deliver {
+            java.util.Objects.requireNonNull(message, "message");
+        }
         public FrameType type() { return FrameType.DELIVER; }
         public void writeBody(ByteBuf out) {
             out.writeInt(consumerId());
@@ -156,6 +165,9 @@ public sealed interface Frame {
 
     /** Acknowledges deliveries (in a transacted session: marks them consumed by the transaction). */
     record Ack(int requestId, int sessionId, long[] deliveryIds) implements Frame {
+        public Ack {
+            java.util.Objects.requireNonNull(deliveryIds, "deliveryIds");
+        }
         public FrameType type() { return FrameType.ACK; }
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
@@ -169,6 +181,10 @@ public sealed interface Frame {
      * back with JMSRedelivered=true; {@code unseen} ones were only prefetched and keep their count.
      */
     record Release(int requestId, int sessionId, long[] redeliver, long[] unseen) implements Frame {
+        public Release {
+            java.util.Objects.requireNonNull(redeliver, "redeliver");
+            java.util.Objects.requireNonNull(unseen, "unseen");
+        }
         public FrameType type() { return FrameType.RELEASE; }
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
@@ -195,6 +211,9 @@ public sealed interface Frame {
     }
 
     record Browse(int requestId, String destination, String selector) implements Frame {
+        public Browse {
+            java.util.Objects.requireNonNull(destination, "destination");
+        }
         public FrameType type() { return FrameType.BROWSE; }
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
@@ -205,6 +224,9 @@ public sealed interface Frame {
 
     /** One part of the answer to {@link Browse}; the last part has {@code last=true}. */
     record BrowseChunk(int requestId, List<byte[]> messages, boolean last) implements Frame {
+        public BrowseChunk {
+            java.util.Objects.requireNonNull(messages, "messages");
+        }
         public FrameType type() { return FrameType.BROWSE_CHUNK; }
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());

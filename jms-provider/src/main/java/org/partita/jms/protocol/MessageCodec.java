@@ -15,6 +15,12 @@ public final class MessageCodec {
     }
 
     public static byte[] encode(WireMessage m) {
+        if (m.priority() < 0 || m.priority() > 9) {
+            throw new IllegalArgumentException("priority must be 0 to 9, not " + m.priority());
+        }
+        if (m.deliveryMode() != WireMessage.PERSISTENT && m.deliveryMode() != WireMessage.NON_PERSISTENT) {
+            throw new IllegalArgumentException("delivery mode must be 1 or 2, not " + m.deliveryMode());
+        }
         int estimate = 128 + (m.body() == null ? 0 : m.body().length) + 32 * m.properties().size();
         ByteBuf out = Unpooled.buffer(estimate);
         out.writeByte(LAYOUT_VERSION);
@@ -55,10 +61,12 @@ public final class MessageCodec {
         long expiration = WireFormat.readLong(in);
         long deliveryTime = WireFormat.readLong(in);
         int count = WireFormat.readInt(in);
-        if (count < 0 || count > in.readableBytes()) {
+        // The smallest property is a 4-byte name length and a 1-byte type: never size a map by a
+        // count the remaining bytes cannot hold, and let it grow rather than trusting the count.
+        if (count < 0 || count > in.readableBytes() / 5) {
             throw WireFormat.malformed("message announces " + count + " properties");
         }
-        Map<String, Object> properties = new LinkedHashMap<>(Math.max(4, count * 2));
+        Map<String, Object> properties = new LinkedHashMap<>(Math.min(count, 64) * 2 + 1);
         for (int i = 0; i < count; i++) {
             String name = WireFormat.readString(in);
             if (name == null) {

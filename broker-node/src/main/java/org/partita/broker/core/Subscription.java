@@ -1,0 +1,24 @@
+package org.partita.broker.core;
+
+import org.partita.jms.protocol.selector.Selector;
+import org.partita.jms.protocol.selector.WireMessageContext;
+
+/**
+ * A queue fed by topics: every message published to a topic its pattern matches, and that its
+ * selector accepts, is put into {@code queue}. JMS topic subscriptions (durable, shared, plain) are
+ * subscriptions; so are queues that subscribe to topic patterns.
+ *
+ * @param noLocalOf when not null, messages sent by this connection are not taken (JMS noLocal)
+ */
+public record Subscription(String name, BrokerQueue queue, TopicPattern pattern, Selector selector, Object noLocalOf) {
+
+    boolean takes(String topic, MessageRef m) {
+        if (!pattern.matches(topic)) {
+            return false;
+        }
+        if (noLocalOf != null && noLocalOf == m.origin()) {
+            return false;
+        }
+        return selector.matchesAll() || selector.matches(new WireMessageContext(m.wire(), 1));
+    }
+}

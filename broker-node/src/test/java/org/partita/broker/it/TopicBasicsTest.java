@@ -1,0 +1,100 @@
+package org.partita.broker.it;
+
+import jakarta.jms.Connection;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.Session;
+import jakarta.jms.TextMessage;
+import jakarta.jms.Topic;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+class TopicBasicsTest {
+    @RegisterExtension
+    final NodeExtension node = new NodeExtension();
+
+    @Test
+    void everySubscriberGetsEveryMessageAndWildcardsMatchLevels() throws Exception {
+        try (Connection c = node.factory().createConnection()) {
+            c.start();
+            Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            MessageConsumer exact = s.createConsumer(s.createTopic("mfg/machine/m-001/state"));
+            MessageConsumer one = s.createConsumer(s.createTopic("mfg/machine/*/state"));
+            MessageConsumer tail = s.createConsumer(s.createTopic("mfg/>"));
+            MessageConsumer other = s.createConsumer(s.createTopic("mfg/line/>"));
+            MessageProducer p = s.createProducer(s.createTopic("mfg/machine/m-001/state"));
+            p.send(s.createTextMessage("Running"));
+            for (MessageConsumer consumer : new MessageConsumer[]{exact, one, tail}) {
+                TextMessage m = (TextMessage) consumer.receive(5000);
+                assertNotNull(m);
+                assertEquals("Running", m.getText());
+            }
+            assertNull(other.receive(200));
+        }
+    }
+
+    @Test
+    void durableSubscriptionKeepsMessagesWhileAwayAndAcrossRestart() throws Exception {
+        try (Connection c = node.factory().createConnection()) {
+            c.setClientID("durable-client");
+            Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            Topic t = s.createTopic("prices");
+            s.createDurableSubscriber(t, "sub1").close();
+            s.createProducer(t).send(s.createTextMessage("p1"));
+        }
+        node.restart();
+        try (Connection c = node.factory().createConnection()) {
+            c.setClientID("durable-client");
+            c.start();
+            Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            Topic t = s.createTopic("prices");
+            MessageConsumer sub = s.createDurableSubscriber(t, "sub1");
+            assertEquals("p1", ((TextMessage) sub.receive(5000)).getText());
+            sub.close();
+            s.unsubscribe("sub1");
+        }
+    }
+
+    @Test
+    void noLocalSubscriberDoesNotSeeItsOwnConnectionsMessages() throws Exception {
+        try (Connection mine = node.factory().createConnection(); Connection theirs = node.factory().createConnection()) {
+            mine.start();
+            Session s = mine.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            Topic t = s.createTopic("chat");
+            MessageConsumer consumer = s.createConsumer(t, null, true);
+            s.createProducer(t).send(s.createTextMessage("own"));
+            Session s2 = theirs.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            s2.createProducer(t).send(s2.createTextMessage("foreign"));
+            assertEquals("foreign", ((TextMessage) consumer.receive(5000)).getText());
+            assertNull(consumer.receive(200));
+        }
+    }
+
+    @Test
+    void sharedSubscriptionSplitsMessagesBetweenItsConsumers() throws Exception {
+        try (Connection c = node.factory().createConnection()) {
+            c.start();
+            Session s1 = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            Session s2 = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            Topic t = s1.createTopic("jobs/new");
+            MessageConsumer a = s1.createSharedConsumer(t, "workers");
+            MessageConsumer b = s2.createSharedConsumer(t, "workers");
+            MessageProducer p = s1.createProducer(t);
+            for (int i = 0; i < 20; i++) {
+                p.send(s1.createTextMessage("j" + i));
+            }
+            int got = 0;
+            while (a.receive(300) != null) {
+                got++;
+            }
+            while (b.receive(300) != null) {
+                got++;
+            }
+            assertEquals(20, got, "each message once across the shared subscription");
+        }
+    }
+}
