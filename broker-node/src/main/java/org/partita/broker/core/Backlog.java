@@ -5,14 +5,21 @@ import java.util.Iterator;
 import java.util.TreeSet;
 
 /**
- * The messages of a queue waiting for a consumer, in delivery order: higher JMS priority first,
- * then arrival. A message handed back takes its old place again.
+ * The messages of a queue (or of one partition) waiting for a consumer, in delivery order. A
+ * message handed back takes its old place again, since the order is a property of the message.
  */
 final class Backlog implements Iterable<QueueEntry> {
-    private static final Comparator<QueueEntry> ORDER =
+    /** Higher JMS priority first, then arrival. */
+    static final Comparator<QueueEntry> BY_PRIORITY =
             Comparator.comparingInt((QueueEntry e) -> -e.message().priority()).thenComparingLong(QueueEntry::id);
+    /** Arrival only: in a partitioned queue the order of a key wins over JMS priority. */
+    static final Comparator<QueueEntry> BY_ARRIVAL = Comparator.comparingLong(QueueEntry::id);
 
-    private final TreeSet<QueueEntry> entries = new TreeSet<>(ORDER);
+    private final TreeSet<QueueEntry> entries;
+
+    Backlog(Comparator<QueueEntry> order) {
+        this.entries = new TreeSet<>(order);
+    }
 
     void add(QueueEntry e) {
         entries.add(e);
@@ -32,6 +39,10 @@ final class Backlog implements Iterable<QueueEntry> {
 
     boolean isEmpty() {
         return entries.isEmpty();
+    }
+
+    QueueEntry first() {
+        return entries.isEmpty() ? null : entries.first();
     }
 
     @Override

@@ -89,14 +89,20 @@ public final class Broker implements QueueServices, AutoCloseable {
 
     /** The queue of that name; created (durably) on first use if the node allows it. */
     public BrokerQueue queue(String name) {
-        BrokerQueue q = queues.get(name);
+        return queue(DestinationAddress.parse(name));
+    }
+
+    /** The queue an address names; created on first use with the address's queue options. */
+    public BrokerQueue queue(DestinationAddress address) {
+        BrokerQueue q = queues.get(address.name());
         if (q != null) {
             return q;
         }
         if (!settings.autoCreateQueues()) {
-            throw new UnknownDestinationException("queue '" + name + "' does not exist and this node does not create queues on first use");
+            throw new UnknownDestinationException("queue '" + address.name()
+                    + "' does not exist and this node does not create queues on first use");
         }
-        return createQueue(name, settings.defaultQueueOptions());
+        return createQueue(address.name(), QueueOptions.parse(address.queueOptions(), settings.defaultQueueOptions()));
     }
 
     public BrokerQueue createQueue(String name, QueueOptions options) {
@@ -152,7 +158,7 @@ public final class Broker implements QueueServices, AutoCloseable {
      * consumed entries. A payload gets one row however many durable queues hold it; only queues
      * that keep entries in the store get entry rows.
      */
-    public CompletableFuture<Void> commit(List<PendingSend> sends, List<QueueEntry> consumed) {
+    public CompletableFuture<Void> commit(List<PendingSend> sends, List<Consumed> consumed) {
         StoreBatch batch = new StoreBatch();
         List<MessageRef> toStore = new java.util.ArrayList<>();
         for (PendingSend s : sends) {
@@ -170,8 +176,8 @@ public final class Broker implements QueueServices, AutoCloseable {
                 }
             }
         }
-        for (QueueEntry e : consumed) {
-            e.queue().addRemoval(e, batch);
+        for (Consumed c : consumed) {
+            c.entry().queue().addRemoval(c.entry(), batch);
         }
         Runnable apply = () -> {
             toStore.forEach(MessageRef::markStored);
@@ -180,8 +186,8 @@ public final class Broker implements QueueServices, AutoCloseable {
                     q.enqueue(s.message());
                 }
             }
-            for (QueueEntry e : consumed) {
-                e.queue().forget(e);
+            for (Consumed c : consumed) {
+                c.entry().queue().forget(c.entry(), c.by());
             }
         };
         if (batch.isEmpty()) {
@@ -189,6 +195,10 @@ public final class Broker implements QueueServices, AutoCloseable {
             return CompletableFuture.completedFuture(null);
         }
         return store.write(batch).thenRun(apply);
+    }
+
+    /** An entry a transaction consumed, and the consumer it was delivered to. */
+    public record Consumed(QueueEntry entry, ConsumerRef by) {
     }
 
     /** A send held by a transaction until it commits. */

@@ -8,20 +8,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A queue: its waiting messages, its consumers, and the dispatch between them. Every method hops
- * onto the queue's own {@link SerialExecutor}, so the state below is single-threaded.
- *
- * <p>Dispatch gives each message to the next consumer, round-robin, among the consumers of the
- * highest priority present that have credit and whose selector matches.
+ * A queue: storage rules for its entries (what goes to the store, dead letters, expiry) and the
+ * acknowledgement protocol. Who receives which message is its {@link DispatchEngine}'s business.
+ * Every method hops onto the queue's own {@link SerialExecutor}, so the state below is
+ * single-threaded and no lock is shared between queues.
  */
-public final class BrokerQueue {
+public final class BrokerQueue implements DispatchEngine.Host {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerQueue.class);
 
     private final String name;
@@ -29,10 +27,8 @@ public final class BrokerQueue {
     private volatile QueueOptions options;
     private final QueueServices services;
     private final SerialExecutor executor;
-    private final Backlog backlog = new Backlog();
-    private final List<ConsumerRef> consumers = new ArrayList<>();
+    private final DispatchEngine engine;
     private int inFlight;
-    private int nextConsumer;
     private ScheduledFuture<?> wakeUp;
     private long wakeUpAt = Long.MAX_VALUE;
 
@@ -46,6 +42,9 @@ public final class BrokerQueue {
         this.options = options;
         this.services = services;
         this.executor = new SerialExecutor(services.pool());
+        this.engine = options.partitions() > 1
+                ? new PartitionedQueueEngine(this, options.partitions(), () -> this.options)
+                : new SharedQueueEngine(this);
     }
 
     public String name() {
@@ -73,11 +72,15 @@ public final class BrokerQueue {
         executor.execute(r);
     }
 
+    private long now() {
+        return services.clock().getAsLong();
+    }
+
     /** A new message, already durable if it is persistent; the caller has retained it for this queue. */
     void enqueue(MessageRef message) {
         QueueEntry e = new QueueEntry(this, message, 0);
         executor.execute(() -> {
-            backlog.add(e);
+            engine.add(e);
             dispatch();
         });
     }
@@ -86,19 +89,22 @@ public final class BrokerQueue {
     void restore(MessageRef message, int deliveryCount) {
         message.retain(1);
         QueueEntry e = new QueueEntry(this, message, deliveryCount);
-        executor.execute(() -> backlog.add(e));
+        executor.execute(() -> engine.add(e));
     }
 
     public void attach(ConsumerRef c) {
         executor.execute(() -> {
-            consumers.add(c);
+            engine.consumerAdded(c, now());
             dispatch();
         });
     }
 
     /** Removes a consumer; what it holds stays in flight until acknowledged or released by its session. */
     public void detach(ConsumerRef c) {
-        executor.execute(() -> consumers.remove(c));
+        executor.execute(() -> {
+            engine.consumerRemoved(c, now());
+            dispatch();
+        });
     }
 
     public void credit(ConsumerRef c, int messages) {
@@ -108,18 +114,24 @@ public final class BrokerQueue {
         });
     }
 
-    /** Consumes an entry; the future completes when its removal is durable. */
-    public CompletableFuture<Void> ack(QueueEntry e) {
+    /**
+     * Consumes an entry delivered to {@code by}; the future completes when its removal is durable.
+     * An entry taken back from {@code by} meanwhile (partition handoff) is not touched.
+     */
+    public CompletableFuture<Void> ack(QueueEntry e, ConsumerRef by) {
         CompletableFuture<Void> done = new CompletableFuture<>();
         executor.execute(() -> {
-            inFlight--;
-            StoreBatch batch = removal(e);
-            services.store().write(batch).whenComplete((v, t) -> complete(done, t));
+            if (!settle(e, by)) {
+                done.complete(null);
+                return;
+            }
+            services.store().write(removal(e)).whenComplete((v, t) -> complete(done, t));
+            dispatch();
         });
         return done;
     }
 
-    /** Adds the removal of an entry to a transaction's batch; apply with {@link #forget(QueueEntry)} after commit. */
+    /** Adds the removal of an entry to a transaction's batch; apply with {@link #forget} after commit. */
     public void addRemoval(QueueEntry e, StoreBatch batch) {
         if (storesEntryOf(e.message())) {
             batch.add(new StoreOp.DeleteEntry(name, e.id()));
@@ -127,48 +139,82 @@ public final class BrokerQueue {
     }
 
     /** After a committed transaction consumed the entry: drop it from memory. */
-    public void forget(QueueEntry e) {
+    public void forget(QueueEntry e, ConsumerRef by) {
         executor.execute(() -> {
-            inFlight--;
+            if (!settle(e, by)) {
+                return;
+            }
             if (e.message().release() && e.message().stored()) {
                 services.store().write(new StoreBatch().add(new StoreOp.DeleteMessage(e.id())));
             }
-        });
-    }
-
-    /** Hands an entry back. {@code seen}: the application saw it, so it comes back redelivered. */
-    public void release(QueueEntry e, boolean seen) {
-        executor.execute(() -> {
-            inFlight--;
-            e.returned(seen);
-            int max = options.maxDeliveryAttempts();
-            if (seen && max > 0 && e.deliveryCount() >= max && !options.deadLetterQueue().isEmpty()) {
-                LOG.info("message {} of queue {} reached {} delivery attempts; moving it to {}",
-                        e.message().wire().messageId(), name, e.deliveryCount(), options.deadLetterQueue());
-                moveTo(e, options.deadLetterQueue());
-                return;
-            }
-            if (seen && storesEntryOf(e.message())) {
-                services.store().write(new StoreBatch().add(new StoreOp.UpdateDeliveryCount(name, e.id(), e.deliveryCount())));
-            }
-            backlog.add(e);
             dispatch();
         });
     }
 
-    /** Drops every waiting message (the queue is being deleted); payloads no queue holds are freed. */
-    void purge() {
+    /** Hands an entry back. {@code seen}: the application saw it, so it comes back redelivered. */
+    public void release(QueueEntry e, ConsumerRef by, boolean seen) {
         executor.execute(() -> {
-            StoreBatch batch = new StoreBatch();
-            for (QueueEntry e : backlog) {
-                if (e.message().release() && e.message().stored()) {
-                    batch.add(new StoreOp.DeleteMessage(e.id()));
-                }
+            if (!settle(e, by)) {
+                return;
             }
-            backlog.clear();
-            consumers.clear();
-            services.store().write(batch);
+            e.returned(seen);
+            putBack(e, seen);
+            dispatch();
         });
+    }
+
+    /** Ends an in-flight delivery; false if {@code by} no longer holds the entry. */
+    private boolean settle(QueueEntry e, ConsumerRef by) {
+        if (e.holder() != by) {
+            return false;
+        }
+        inFlight--;
+        engine.settled(e, now());
+        return true;
+    }
+
+    private void putBack(QueueEntry e, boolean seen) {
+        int max = options.maxDeliveryAttempts();
+        if (seen && max > 0 && e.deliveryCount() >= max && !options.deadLetterQueue().isEmpty()) {
+            LOG.info("message {} of queue {} reached {} delivery attempts; moving it to {}",
+                    e.message().wire().messageId(), name, e.deliveryCount(), options.deadLetterQueue());
+            moveTo(e, options.deadLetterQueue());
+            return;
+        }
+        if (seen && storesEntryOf(e.message())) {
+            services.store().write(new StoreBatch().add(new StoreOp.UpdateDeliveryCount(name, e.id(), e.deliveryCount())));
+        }
+        engine.add(e);
+    }
+
+    @Override
+    public void revoke(QueueEntry e) {
+        inFlight--;
+        e.returned(true);
+        putBack(e, true);
+    }
+
+    @Override
+    public void deliver(ConsumerRef c, QueueEntry e) {
+        inFlight++;
+        e.deliveredTo(c);
+        c.deliver(e);
+    }
+
+    @Override
+    public boolean isExpired(QueueEntry e, long now) {
+        long exp = e.message().wire().expiration();
+        return exp > 0 && exp <= now;
+    }
+
+    @Override
+    public void expire(QueueEntry e) {
+        String target = options.expiryQueue();
+        if (target.isEmpty() || target.equals(name)) {
+            services.store().write(removal(e));
+        } else {
+            moveTo(e, target);
+        }
     }
 
     /** Copies of the waiting messages that match, in delivery order, without removing anything. */
@@ -176,9 +222,10 @@ public final class BrokerQueue {
         CompletableFuture<List<MessageRef>> result = new CompletableFuture<>();
         executor.execute(() -> {
             List<MessageRef> out = new ArrayList<>();
-            long now = services.clock().getAsLong();
-            for (QueueEntry e : backlog) {
-                if (!expired(e, now) && selector.matches(new WireMessageContext(e.message().wire(), e.deliveryCount() + 1))) {
+            long now = now();
+            for (QueueEntry e : engine.waiting()) {
+                if (!isExpired(e, now) && e.message().wire().deliveryTime() <= now
+                        && (selector.matchesAll() || selector.matches(new WireMessageContext(e.message().wire(), e.deliveryCount() + 1)))) {
                     out.add(e.message());
                 }
             }
@@ -187,93 +234,50 @@ public final class BrokerQueue {
         return result;
     }
 
-    /** Messages waiting plus messages delivered and not yet acknowledged. */
+    /** Messages waiting, and messages delivered and not yet acknowledged. */
     public CompletableFuture<int[]> depth() {
         CompletableFuture<int[]> result = new CompletableFuture<>();
-        executor.execute(() -> result.complete(new int[]{backlog.size(), inFlight}));
+        executor.execute(() -> result.complete(new int[]{engine.waitingCount(), inFlight}));
         return result;
     }
 
+    /** Per-partition figures of a partitioned queue (one row for a plain queue). */
+    public CompletableFuture<List<PartitionFigures>> partitionFigures() {
+        CompletableFuture<List<PartitionFigures>> result = new CompletableFuture<>();
+        executor.execute(() -> {
+            List<PartitionFigures> out = new ArrayList<>();
+            long now = now();
+            if (engine instanceof PartitionedQueueEngine pe) {
+                for (int p = 0; p < pe.partitionCount(); p++) {
+                    out.add(pe.figures(p, now));
+                }
+            } else {
+                out.add(new PartitionFigures(0, engine.waitingCount(), inFlight, null, "SHARED", 0));
+            }
+            result.complete(out);
+        });
+        return result;
+    }
+
+    /** Drops every waiting message (the queue is being deleted); payloads no queue holds are freed. */
+    void purge() {
+        executor.execute(() -> {
+            StoreBatch batch = new StoreBatch();
+            for (QueueEntry e : engine.waiting()) {
+                if (e.message().release() && e.message().stored()) {
+                    batch.add(new StoreOp.DeleteMessage(e.id()));
+                }
+            }
+            engine.clear();
+            services.store().write(batch);
+        });
+    }
+
     private void dispatch() {
-        if (consumers.isEmpty() || backlog.isEmpty()) {
-            return;
-        }
-        long now = services.clock().getAsLong();
-        long earliestDelayed = Long.MAX_VALUE;
-        Iterator<QueueEntry> it = backlog.iterator();
-        while (it.hasNext() && anyCredit()) {
-            QueueEntry e = it.next();
-            if (expired(e, now)) {
-                it.remove();
-                expire(e);
-                continue;
-            }
-            long deliveryTime = e.message().wire().deliveryTime();
-            if (deliveryTime > now) {
-                earliestDelayed = Math.min(earliestDelayed, deliveryTime);
-                continue;
-            }
-            ConsumerRef c = pick(e);
-            if (c != null) {
-                it.remove();
-                inFlight++;
-                e.deliveredTo(c);
-                c.deliver(e);
-            }
-        }
-        if (earliestDelayed != Long.MAX_VALUE) {
-            wakeUpAt(earliestDelayed, now);
-        }
-    }
-
-    private boolean anyCredit() {
-        for (ConsumerRef c : consumers) {
-            if (c.credits() > 0) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Round-robin among the highest-priority consumers with credit whose selector takes the entry. */
-    private ConsumerRef pick(QueueEntry e) {
-        int top = Integer.MIN_VALUE;
-        for (ConsumerRef c : consumers) {
-            top = Math.max(top, c.priority());
-        }
-        int n = consumers.size();
-        WireMessageContext ctx = null;
-        for (int i = 0; i < n; i++) {
-            int idx = (nextConsumer + i) % n;
-            ConsumerRef c = consumers.get(idx);
-            if (c.priority() != top || c.credits() <= 0) {
-                continue;
-            }
-            if (!c.selector().matchesAll()) {
-                if (ctx == null) {
-                    ctx = new WireMessageContext(e.message().wire(), e.deliveryCount() + 1);
-                }
-                if (!c.selector().matches(ctx)) {
-                    continue;
-                }
-            }
-            nextConsumer = (idx + 1) % n;
-            return c;
-        }
-        return null;
-    }
-
-    private boolean expired(QueueEntry e, long now) {
-        long exp = e.message().wire().expiration();
-        return exp > 0 && exp <= now;
-    }
-
-    private void expire(QueueEntry e) {
-        String target = options.expiryQueue();
-        if (target.isEmpty()) {
-            services.store().write(removal(e));
-        } else {
-            moveTo(e, target);
+        long now = now();
+        long next = engine.dispatch(now);
+        if (next != Long.MAX_VALUE) {
+            wakeUpAt(next, now);
         }
     }
 
@@ -292,10 +296,6 @@ public final class BrokerQueue {
 
     private void moveTo(QueueEntry e, String target) {
         BrokerQueue to = services.terminalQueue(target);
-        if (to == this) {
-            backlog.add(e);
-            return;
-        }
         MessageRef m = e.message();
         m.retain(1);
         StoreBatch batch = new StoreBatch();
@@ -319,7 +319,7 @@ public final class BrokerQueue {
                 m.release();
                 LOG.error("could not move message {} from {} to {}; keeping it here", m.id(), name, target, t);
                 executor.execute(() -> {
-                    backlog.add(e);
+                    engine.add(e);
                     dispatch();
                 });
             }
@@ -327,10 +327,10 @@ public final class BrokerQueue {
     }
 
     private void wakeUpAt(long at, long now) {
-        if (wakeUp != null && wakeUpAt <= at && !wakeUp.isDone()) {
-            return;
-        }
-        if (wakeUp != null) {
+        if (wakeUp != null && !wakeUp.isDone()) {
+            if (wakeUpAt <= at) {
+                return;
+            }
             wakeUp.cancel(false);
         }
         wakeUpAt = at;

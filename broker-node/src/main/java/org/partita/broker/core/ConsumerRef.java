@@ -54,6 +54,20 @@ public final class ConsumerRef {
         priority = p;
     }
 
+    /** Whether this consumer's selector takes the entry (as it would be delivered next). */
+    boolean accepts(QueueEntry e) {
+        return selector.matchesAll()
+                || selector.matches(new org.partita.jms.protocol.selector.WireMessageContext(e.message().wire(), e.deliveryCount() + 1));
+    }
+
+    static int highestPriority(Iterable<ConsumerRef> consumers) {
+        int top = Integer.MIN_VALUE;
+        for (ConsumerRef c : consumers) {
+            top = Math.max(top, c.priority);
+        }
+        return top;
+    }
+
     void deliver(QueueEntry e) {
         credits--;
         sink.deliver(this, e);

@@ -10,6 +10,7 @@ public final class QueueEntry {
     private final MessageRef message;
     private int deliveryCount;
     private ConsumerRef holder;
+    private int partition = -1;
 
     QueueEntry(BrokerQueue queue, MessageRef message, int deliveryCount) {
         this.queue = queue;
@@ -47,5 +48,14 @@ public final class QueueEntry {
 
     ConsumerRef holder() {
         return holder;
+    }
+
+    /** The partition this entry belongs to in a partitioned queue; -1 until placed. */
+    int partition() {
+        return partition;
+    }
+
+    void partition(int p) {
+        partition = p;
     }
 }

@@ -7,16 +7,21 @@ import java.util.Map;
  * Options of one queue, named as in the config file, the admin API and destination names
  * (DESIGN.md). Stored with the queue as {@code name=value&...}.
  *
+ * @param partitions          number of partitions; above 1, messages are spread by key and each
+ *                            partition has one owner consumer at a time
+ * @param rebalanceDelayMillis how long the consumer set must be stable before partitions move
+ * @param maxHandoffMillis    how long a partition's old owner has to acknowledge before it moves anyway
  * @param maxDeliveryAttempts deliveries after which a message goes to {@code deadLetterQueue}; 0 means no limit
  * @param deadLetterQueue     where poison messages go; empty to drop them
  * @param expiryQueue         where expired messages go; empty to drop them
  */
-public record QueueOptions(int maxDeliveryAttempts, String deadLetterQueue, String expiryQueue) {
+public record QueueOptions(int partitions, long rebalanceDelayMillis, long maxHandoffMillis,
+                           int maxDeliveryAttempts, String deadLetterQueue, String expiryQueue) {
 
-    public static final QueueOptions DEFAULTS = new QueueOptions(10, "DLQ", "");
+    public static final QueueOptions DEFAULTS = new QueueOptions(1, 5000, 3000, 10, "DLQ", "");
 
     /** Options of the dead-letter and expiry queues themselves: never forward again. */
-    public static final QueueOptions TERMINAL = new QueueOptions(0, "", "");
+    public static final QueueOptions TERMINAL = new QueueOptions(1, 5000, 3000, 0, "", "");
 
     public static QueueOptions parse(String text, QueueOptions base) {
         QueueOptions o = base;
@@ -36,18 +41,39 @@ public record QueueOptions(int maxDeliveryAttempts, String deadLetterQueue, Stri
         return o;
     }
 
+    /** True for the option names this record understands. */
+    public static boolean isQueueOption(String name) {
+        return switch (name) {
+            case "partitions", "rebalanceDelay", "maxHandoffTime", "maxDeliveryAttempts", "deadLetterQueue",
+                 "expiryQueue" -> true;
+            default -> false;
+        };
+    }
+
     public QueueOptions with(String name, String value) {
         return switch (name) {
-            case "maxDeliveryAttempts" -> new QueueOptions(nonNegative(name, value), deadLetterQueue, expiryQueue);
-            case "deadLetterQueue" -> new QueueOptions(maxDeliveryAttempts, value, expiryQueue);
-            case "expiryQueue" -> new QueueOptions(maxDeliveryAttempts, deadLetterQueue, value);
+            case "partitions" -> new QueueOptions(atLeast(name, value, 1), rebalanceDelayMillis, maxHandoffMillis,
+                    maxDeliveryAttempts, deadLetterQueue, expiryQueue);
+            case "rebalanceDelay" -> new QueueOptions(partitions, atLeast(name, value, 0), maxHandoffMillis,
+                    maxDeliveryAttempts, deadLetterQueue, expiryQueue);
+            case "maxHandoffTime" -> new QueueOptions(partitions, rebalanceDelayMillis, atLeast(name, value, 0),
+                    maxDeliveryAttempts, deadLetterQueue, expiryQueue);
+            case "maxDeliveryAttempts" -> new QueueOptions(partitions, rebalanceDelayMillis, maxHandoffMillis,
+                    atLeast(name, value, 0), deadLetterQueue, expiryQueue);
+            case "deadLetterQueue" -> new QueueOptions(partitions, rebalanceDelayMillis, maxHandoffMillis,
+                    maxDeliveryAttempts, value, expiryQueue);
+            case "expiryQueue" -> new QueueOptions(partitions, rebalanceDelayMillis, maxHandoffMillis,
+                    maxDeliveryAttempts, deadLetterQueue, value);
             default -> throw new IllegalArgumentException("unknown queue option '" + name
-                    + "'; known: maxDeliveryAttempts, deadLetterQueue, expiryQueue");
+                    + "'; known: partitions, rebalanceDelay, maxHandoffTime, maxDeliveryAttempts, deadLetterQueue, expiryQueue");
         };
     }
 
     public String format() {
         Map<String, String> m = new LinkedHashMap<>();
+        m.put("partitions", Integer.toString(partitions));
+        m.put("rebalanceDelay", Long.toString(rebalanceDelayMillis));
+        m.put("maxHandoffTime", Long.toString(maxHandoffMillis));
         m.put("maxDeliveryAttempts", Integer.toString(maxDeliveryAttempts));
         m.put("deadLetterQueue", deadLetterQueue);
         m.put("expiryQueue", expiryQueue);
@@ -56,15 +82,15 @@ public record QueueOptions(int maxDeliveryAttempts, String deadLetterQueue, Stri
         return sb.toString();
     }
 
-    private static int nonNegative(String name, String value) {
+    private static int atLeast(String name, String value, int min) {
         try {
             int v = Integer.parseInt(value);
-            if (v >= 0) {
+            if (v >= min) {
                 return v;
             }
         } catch (NumberFormatException ignored) {
             // fall through to the error below
         }
-        throw new IllegalArgumentException("queue option " + name + " must be a non-negative integer, not '" + value + "'");
+        throw new IllegalArgumentException("queue option " + name + " must be an integer of at least " + min + ", not '" + value + "'");
     }
 }

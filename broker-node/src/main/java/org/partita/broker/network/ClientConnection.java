@@ -9,6 +9,7 @@ import io.netty.handler.codec.TooLongFrameException;
 import org.partita.broker.core.Broker;
 import org.partita.broker.core.BrokerQueue;
 import org.partita.broker.core.ConsumerRef;
+import org.partita.broker.core.DestinationAddress;
 import org.partita.broker.core.MessageRef;
 import org.partita.broker.core.QueueEntry;
 import org.partita.broker.core.Subscription;
@@ -117,6 +118,8 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
                 c.close();
             }
             ok(f.requestId());
+        } else if (frame instanceof Frame.Recover f) {
+            recover(f);
         } else if (frame instanceof Frame.Commit f) {
             commit(f);
         } else if (frame instanceof Frame.Rollback f) {
@@ -214,8 +217,10 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         BrokerQueue queue;
         Selector consumerSelector = selector;
         Subscription subscription = null;
+        int priority = 0;
         if (dest.kind().isQueue()) {
             queue = resolveQueue(dest);
+            priority = DestinationAddress.parse(dest.name()).priority();
         } else {
             subscription = subscribe(f, dest);
             queue = subscription.queue();
@@ -223,7 +228,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         }
         ServerConsumer consumer = new ServerConsumer(f.consumerId(), session, queue, channel, subscription, broker.subscriptions());
         ConsumerRef ref = new ConsumerRef("consumer " + f.consumerId() + " of " + channel.remoteAddress(), consumer,
-                consumerSelector, connectionKey, f.noLocal(), f.credit(), 0);
+                consumerSelector, connectionKey, f.noLocal(), f.credit(), priority);
         consumer.bind(ref);
         consumers.put(f.consumerId(), consumer);
         session.consumers().put(f.consumerId(), consumer);
@@ -255,9 +260,9 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
                 continue; // already settled, e.g. released by a rollback that crossed this ack
             }
             if (session.transacted()) {
-                session.txConsumed().add(d.entry());
+                session.txConsumed().add(d);
             } else {
-                done.add(d.entry().queue().ack(d.entry()));
+                done.add(d.ack());
             }
         }
         answer(f.requestId(), CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)));
@@ -268,22 +273,37 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         for (long id : f.redeliver()) {
             Delivery d = session.settle(id);
             if (d != null) {
-                d.entry().queue().release(d.entry(), true);
+                d.release(true);
             }
         }
         for (long id : f.unseen()) {
             Delivery d = session.settle(id);
             if (d != null) {
-                d.entry().queue().release(d.entry(), false);
+                d.release(false);
             }
         }
         ok(f.requestId());
     }
 
+    private void recover(Frame.Recover f) {
+        ServerSession session = session(f.sessionId());
+        java.util.Set<Long> seen = new java.util.HashSet<>();
+        for (long id : f.seen()) {
+            seen.add(id);
+        }
+        List<Delivery> all = new ArrayList<>();
+        long fence = session.voidAll(all);
+        all.sort(java.util.Comparator.comparingLong(Delivery::id));
+        for (Delivery d : all) {
+            d.release(seen.contains(d.id()));
+        }
+        channel.writeAndFlush(new Frame.Recovered(f.requestId(), fence), channel.voidPromise());
+    }
+
     private void commit(Frame.Commit f) {
         ServerSession session = session(f.sessionId());
         List<Broker.PendingSend> sends = new ArrayList<>(session.txSends());
-        List<QueueEntry> consumed = new ArrayList<>(session.txConsumed());
+        List<Broker.Consumed> consumed = session.txConsumed().stream().map(Delivery::consumed).toList();
         session.txSends().clear();
         session.txConsumed().clear();
         answer(f.requestId(), broker.commit(sends, consumed));
@@ -297,8 +317,8 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
 
     private void rollback(ServerSession session) {
         session.txSends().clear();
-        for (QueueEntry e : session.txConsumed()) {
-            e.queue().release(e, true);
+        for (Delivery d : session.txConsumed()) {
+            d.release(true);
         }
         session.txConsumed().clear();
     }
@@ -412,7 +432,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             rollback(s);
         }
         for (Delivery d : s.drainDeliveries()) {
-            d.entry().queue().release(d.entry(), true);
+            d.release(true);
         }
     }
 

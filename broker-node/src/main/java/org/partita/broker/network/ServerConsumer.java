@@ -63,7 +63,7 @@ final class ServerConsumer implements DeliverySink {
     @Override
     public void deliver(ConsumerRef consumer, QueueEntry entry) {
         if (closed) {
-            queue.release(entry, false);
+            queue.release(entry, consumer, false);
             return;
         }
         long deliveryId = session.track(entry, this);

@@ -21,7 +21,7 @@ final class ServerSession {
     private final Map<Long, Delivery> deliveries = new ConcurrentHashMap<>();
     private final Map<Integer, ServerConsumer> consumers = new ConcurrentHashMap<>();
     private final List<Broker.PendingSend> txSends = new ArrayList<>();
-    private final List<QueueEntry> txConsumed = new ArrayList<>();
+    private final List<Delivery> txConsumed = new ArrayList<>();
 
     ServerSession(int id, boolean transacted, AtomicLong deliveryIds) {
         this.id = id;
@@ -37,10 +37,17 @@ final class ServerSession {
         return transacted;
     }
 
-    long track(QueueEntry entry, ServerConsumer consumer) {
+    /** Numbers and records a delivery; atomic with {@link #voidAll} so a recover's fence is exact. */
+    synchronized long track(QueueEntry entry, ServerConsumer consumer) {
         long deliveryId = deliveryIds.incrementAndGet();
         deliveries.put(deliveryId, new Delivery(deliveryId, entry, consumer));
         return deliveryId;
+    }
+
+    /** Takes every unsettled delivery out of the session; returns the fence (all ids up to it are void). */
+    synchronized long voidAll(List<Delivery> into) {
+        into.addAll(drainDeliveries());
+        return deliveryIds.get();
     }
 
     /** Removes and returns the delivery, or null if this session does not hold it. */
@@ -56,7 +63,7 @@ final class ServerSession {
         return txSends;
     }
 
-    List<QueueEntry> txConsumed() {
+    List<Delivery> txConsumed() {
         return txConsumed;
     }
 

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The store's single writer. It takes every batch that is waiting when it becomes free and commits
@@ -31,6 +32,8 @@ final class GroupCommitWriter {
     private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
     private volatile boolean running = true;
+    /** Transactions committed by this writer; written only by the writer thread. */
+    private final AtomicLong commits = new AtomicLong();
 
     GroupCommitWriter(H2BatchApplier applier) {
         this.applier = applier;
@@ -58,6 +61,9 @@ final class GroupCommitWriter {
 
     @SuppressWarnings("unchecked")
     <T> T callOnWriter(ReadTask<T> task) {
+        if (!running) {
+            throw new StoreException("store is closed", null);
+        }
         CompletableFuture<Void> done = new CompletableFuture<>();
         Object[] result = new Object[1];
         queue.add(new Pending(null, done, () -> {
@@ -73,6 +79,11 @@ final class GroupCommitWriter {
             throw new StoreException("store read failed: " + e.getCause().getMessage(), e.getCause());
         }
         return (T) result[0];
+    }
+
+    /** How many transactions this writer has committed (a group of batches counts once); for tests and metrics. */
+    long commitCount() {
+        return commits.get();
     }
 
     void stop() {
@@ -106,8 +117,17 @@ final class GroupCommitWriter {
             flushWrites(writes);
             group.clear();
             if (!running && queue.isEmpty()) {
+                failLeftovers();
                 return;
             }
+        }
+    }
+
+    /** Anything that slipped in while stopping is failed, never left waiting. */
+    private void failLeftovers() {
+        Pending p;
+        while ((p = queue.poll()) != null) {
+            p.done().completeExceptionally(new StoreException("store is closed", null));
         }
     }
 
@@ -120,6 +140,10 @@ final class GroupCommitWriter {
         }
     }
 
+    /**
+     * Commits the group as one transaction. If it fails, one bad batch must not fail its
+     * neighbours: each is retried alone. Whatever committed is then synced and confirmed.
+     */
     private void flushWrites(List<Pending> writes) {
         if (writes.isEmpty()) {
             return;
@@ -128,21 +152,39 @@ final class GroupCommitWriter {
         for (Pending p : writes) {
             batches.add(p.batch());
         }
+        List<Pending> committed = writes;
         try {
             applier.apply(batches);
-            writes.forEach(p -> p.done().complete(null));
+            commits.incrementAndGet();
         } catch (Throwable groupFailure) {
-            // One bad batch must not fail its neighbours: retry each alone.
             LOG.warn("group commit of {} batches failed ({}); retrying one by one", writes.size(), groupFailure.toString());
+            committed = new ArrayList<>();
             for (Pending p : writes) {
                 try {
                     applier.apply(List.of(p.batch()));
-                    p.done().complete(null);
+                    commits.incrementAndGet();
+                    committed.add(p);
                 } catch (Throwable t) {
                     p.done().completeExceptionally(new StoreException("store write failed: " + t.getMessage(), t));
                 }
             }
         }
+        syncThenComplete(committed);
         writes.clear();
+    }
+
+    /** Confirms writes only once they are on the disk; a failed sync fails them all, without retry. */
+    private void syncThenComplete(List<Pending> committed) {
+        if (committed.isEmpty()) {
+            return;
+        }
+        try {
+            applier.sync();
+        } catch (Throwable t) {
+            LOG.error("disk sync failed; {} writes are not confirmed", committed.size(), t);
+            committed.forEach(p -> p.done().completeExceptionally(new StoreException("disk sync failed: " + t.getMessage(), t)));
+            return;
+        }
+        committed.forEach(p -> p.done().complete(null));
     }
 }

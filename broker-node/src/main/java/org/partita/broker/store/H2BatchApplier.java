@@ -42,31 +42,48 @@ final class H2BatchApplier {
         return c;
     }
 
-    /** Applies, commits and syncs; on failure rolls back and rethrows so the caller can isolate the culprit. */
+    /**
+     * Applies and commits; on failure rolls back and rethrows so the caller can isolate the culprit.
+     * Message and entry operations are batched per statement; a queue definition change is a
+     * barrier, so "delete queue, recreate it, send to it" in one group keeps its submission order.
+     */
     void apply(List<StoreBatch> batches) throws SQLException {
         try {
             for (StoreBatch b : batches) {
                 for (StoreOp op : b.ops()) {
-                    add(op);
+                    if (op instanceof StoreOp.SaveQueue || op instanceof StoreOp.DeleteQueue) {
+                        flushMessageOps();
+                        add(op);
+                        deleteQueueEntries.executeBatch();
+                        deleteQueue.executeBatch();
+                        mergeQueue.executeBatch();
+                    } else {
+                        add(op);
+                    }
                 }
             }
-            // Order matters: payload rows before the entries that reference them, deletes of entries
-            // before the payloads they free.
-            insertMessage.executeBatch();
-            insertEntry.executeBatch();
-            updateCount.executeBatch();
-            deleteEntry.executeBatch();
-            deleteMessage.executeBatch();
-            deleteQueueEntries.executeBatch();
-            deleteQueue.executeBatch();
-            mergeQueue.executeBatch();
+            flushMessageOps();
             c.commit();
         } catch (SQLException e) {
             clearBatches();
             c.rollback();
             throw e;
         }
+    }
+
+    /** Forces the committed group to disk; a failure here is not a batch's fault and is not retried. */
+    void sync() {
         sync.run();
+    }
+
+    // Order matters: payload rows before the entries that reference them, deletes of entries before
+    // the payloads they free.
+    private void flushMessageOps() throws SQLException {
+        insertMessage.executeBatch();
+        insertEntry.executeBatch();
+        updateCount.executeBatch();
+        deleteEntry.executeBatch();
+        deleteMessage.executeBatch();
     }
 
     private void add(StoreOp op) throws SQLException {

@@ -42,16 +42,30 @@ public final class H2MessageStore implements MessageStore {
         try {
             Files.createDirectories(dataDir);
             String url = "jdbc:h2:file:" + dataDir.toAbsolutePath().resolve("partita")
-                    + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0;RETENTION_TIME=0";
+                    + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0" + (syncOnCommit ? ";RETENTION_TIME=0" : "");
             Connection c = DriverManager.getConnection(url, "partita", "");
-            c.setAutoCommit(false);
-            H2Schema.createOrCheck(c);
+            try {
+                c.setAutoCommit(false);
+                H2Schema.createOrCheck(c);
+                removeOrphanPayloads(c);
+            } catch (SQLException | RuntimeException e) {
+                c.close();
+                throw e;
+            }
             H2MessageStore store = new H2MessageStore(c, syncOnCommit);
             store.writer.start();
             return store;
         } catch (SQLException | java.io.IOException e) {
             throw new StoreException("cannot open the H2 store in " + dataDir.toAbsolutePath() + ": " + e.getMessage(), e);
         }
+    }
+
+    /** Payload rows no entry refers to (a crash between a transaction's commit and its cleanup). */
+    private static void removeOrphanPayloads(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.executeUpdate("DELETE FROM MESSAGES M WHERE NOT EXISTS (SELECT 1 FROM ENTRIES E WHERE E.MESSAGE_ID = M.ID)");
+        }
+        c.commit();
     }
 
     /** Forces committed data to the disk through H2's own sync (FileChannel.force). */
@@ -132,6 +146,14 @@ public final class H2MessageStore implements MessageStore {
                 }
             }
         });
+    }
+
+    /**
+     * How many H2 transactions the writer has committed so far. A group of batches committed
+     * together counts once, so this stays well below the number of batches under concurrency.
+     */
+    public long commitCount() {
+        return writer.commitCount();
     }
 
     @Override

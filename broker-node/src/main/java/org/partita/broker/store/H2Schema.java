@@ -28,10 +28,13 @@ final class H2Schema {
                     return;
                 }
             }
-            s.execute("CREATE TABLE QUEUES(NAME VARCHAR(1024) PRIMARY KEY, KIND VARCHAR(32) NOT NULL, OPTIONS VARCHAR(8192))");
-            s.execute("CREATE TABLE MESSAGES(ID BIGINT PRIMARY KEY, PAYLOAD VARBINARY NOT NULL)");
-            s.execute("CREATE TABLE ENTRIES(QUEUE VARCHAR(1024) NOT NULL, MESSAGE_ID BIGINT NOT NULL,"
+            // IF NOT EXISTS everywhere, version row last: a crash half-way through a first start
+            // leaves a folder the next start completes.
+            s.execute("CREATE TABLE IF NOT EXISTS QUEUES(NAME VARCHAR(1024) PRIMARY KEY, KIND VARCHAR(32) NOT NULL, OPTIONS VARCHAR(8192))");
+            s.execute("CREATE TABLE IF NOT EXISTS MESSAGES(ID BIGINT PRIMARY KEY, PAYLOAD VARBINARY NOT NULL)");
+            s.execute("CREATE TABLE IF NOT EXISTS ENTRIES(QUEUE VARCHAR(1024) NOT NULL, MESSAGE_ID BIGINT NOT NULL,"
                     + " DELIVERY_COUNT INT NOT NULL, PRIMARY KEY(QUEUE, MESSAGE_ID))");
+            s.execute("CREATE INDEX IF NOT EXISTS ENTRIES_BY_MESSAGE ON ENTRIES(MESSAGE_ID)");
             s.execute("INSERT INTO PARTITA_SCHEMA(VERSION) VALUES(" + VERSION + ")");
         }
         c.commit();

@@ -91,23 +91,37 @@ public class PartitaConnectionFactory implements ConnectionFactory, QueueConnect
         return new PartitaConnection(transport, o, o.clientId());
     }
 
+    /** A context in AUTO_ACKNOWLEDGE mode, with the URL's credentials if it has any. */
     @Override
     public JMSContext createContext() {
-        throw new UnsupportedOperationException("JMSContext is not available yet");
+        return context(null, null, JMSContext.AUTO_ACKNOWLEDGE);
     }
 
     @Override
     public JMSContext createContext(String userName, String password) {
-        throw new UnsupportedOperationException("JMSContext is not available yet");
+        return context(userName, password, JMSContext.AUTO_ACKNOWLEDGE);
     }
 
     @Override
     public JMSContext createContext(String userName, String password, int sessionMode) {
-        throw new UnsupportedOperationException("JMSContext is not available yet");
+        return context(userName, password, sessionMode);
     }
 
     @Override
     public JMSContext createContext(int sessionMode) {
-        throw new UnsupportedOperationException("JMSContext is not available yet");
+        return context(null, null, sessionMode);
+    }
+
+    /**
+     * A context with a connection of its own. An invalid session mode is refused before connecting
+     * (JMSRuntimeException); wrong credentials are a JMSSecurityRuntimeException.
+     */
+    private JMSContext context(String user, String password, int sessionMode) {
+        PartitaJMSContext.checkSessionMode(sessionMode);
+        try {
+            return new PartitaJMSContext(connect(user, password), sessionMode);
+        } catch (JMSException e) {
+            throw JmsRuntimeExceptions.convert(e);
+        }
     }
 }

@@ -3,9 +3,11 @@ package org.partita.jms.client;
 import jakarta.jms.IllegalStateException;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
+import jakarta.jms.MessageFormatException;
 import jakarta.jms.MessageListener;
 import jakarta.jms.Queue;
 import jakarta.jms.QueueReceiver;
+import jakarta.jms.Session;
 import jakarta.jms.Topic;
 import jakarta.jms.TopicSubscriber;
 import org.partita.jms.destination.PartitaDestination;
@@ -28,7 +30,8 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber {
     private final int prefetch;
     private final LinkedBlockingDeque<Incoming> buffer = new LinkedBlockingDeque<>();
     private final AtomicInteger creditOwed = new AtomicInteger();
-    private final AtomicInteger drained = new AtomicInteger();
+    /** Deliveries numbered up to this were voided by a recover or rollback. */
+    private volatile long voidUpTo;
     private volatile MessageListener listener;
     private volatile boolean closed;
 
@@ -61,6 +64,10 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber {
         if (closed) {
             return false;
         }
+        if (deliveryId <= voidUpTo) {
+            grantCredit(1); // voided by a recover the node already processed: it left the buffer
+            return true;
+        }
         buffer.add(new Incoming(deliveryId, deliveryCount, message));
         if (listener != null) {
             scheduleListener();
@@ -82,16 +89,23 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber {
         while ((in = buffer.poll()) != null) {
             if (in != Incoming.WAKE_UP) {
                 into.add(in.deliveryId());
-                drained.incrementAndGet();
             }
         }
     }
 
-    /** After drained deliveries were released: they left the buffer, so the node may send again. */
-    void regrantDrained() {
-        int n = drained.getAndSet(0);
-        if (n > 0 && !closed) {
-            session.connection().transport().credit(id, n);
+    /** After a recover: deliveries up to {@code fence} went back to the node; drop them and give their room back. */
+    void dropUpTo(long fence) {
+        voidUpTo = Math.max(voidUpTo, fence);
+        int dropped = 0;
+        for (java.util.Iterator<Incoming> it = buffer.iterator(); it.hasNext(); ) {
+            Incoming in = it.next();
+            if (in != Incoming.WAKE_UP && in.deliveryId() <= fence) {
+                it.remove();
+                dropped++;
+            }
+        }
+        if (dropped > 0) {
+            grantCredit(dropped);
         }
     }
 
@@ -144,6 +158,29 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber {
     }
 
     private Message receiveUntil(long deadline) throws JMSException {
+        return receiveUntil(deadline, m -> m);
+    }
+
+    /** What a receive hands out: the message itself or, for JMSConsumer.receiveBody, its body. */
+    @FunctionalInterface
+    interface Unwrap<R> {
+        R apply(PartitaMessage m) throws JMSException;
+    }
+
+    /**
+     * For JMSConsumer.receiveBody (JMS 2.0): receives like {@link #receive(long)} ({@code timeout} 0 waits
+     * forever, a negative one does not wait at all) and returns what {@code unwrap} makes of the message. When
+     * unwrap throws MessageFormatException, in the auto modes the message goes back to the front of the buffer
+     * unacknowledged, as if the call had not happened (same delivery count, not redelivered); in client
+     * acknowledge and transacted mode it counts as received, like any other.
+     */
+    <R> R receive(long timeout, Unwrap<R> unwrap) throws JMSException {
+        long now = System.nanoTime();
+        long deadline = timeout < 0 ? now : timeout == 0 ? Long.MAX_VALUE : now + TimeUnit.MILLISECONDS.toNanos(timeout);
+        return receiveUntil(deadline, unwrap);
+    }
+
+    private <R> R receiveUntil(long deadline, Unwrap<R> unwrap) throws JMSException {
         checkOpen();
         if (listener != null) {
             throw new IllegalStateException("this consumer has a message listener; receive() is not allowed");
@@ -170,8 +207,19 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber {
                     continue;
                 }
                 PartitaMessage m = session.take(this, in);
+                R result;
+                try {
+                    result = unwrap.apply(m);
+                } catch (MessageFormatException e) {
+                    int mode = session.getAcknowledgeMode();
+                    if (mode == Session.AUTO_ACKNOWLEDGE || mode == Session.DUPS_OK_ACKNOWLEDGE) {
+                        creditOwed.decrementAndGet(); // take() granted credit for a message that stays buffered
+                        buffer.addFirst(in);
+                    }
+                    throw e;
+                }
                 session.consumed(in);
-                return m;
+                return result;
             }
             return null;
         } catch (InterruptedException e) {
@@ -222,7 +270,6 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber {
         }
         List<Long> unseen = new java.util.ArrayList<>();
         drainBuffer(unseen);
-        drained.set(0);
         session.removeConsumer(this);
         var transport = session.connection().transport();
         if (transport.isOpen()) {

@@ -194,19 +194,15 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
         }
     }
 
-    /** Gives back everything seen and unsettled (redelivered) and everything prefetched (unseen). */
+    /**
+     * Gives back everything seen and unsettled (redelivered) and everything prefetched (unseen), as
+     * one node operation, so deliveries still on the wire cannot overtake the ones handed back.
+     */
     private void releaseAll() throws JMSException {
         long[] seen = drainUnsettled();
-        List<Long> unseen = new ArrayList<>();
+        long fence = JmsExceptions.await(connection.transport().recover(id, seen));
         for (PartitaMessageConsumer c : consumers) {
-            c.drainBuffer(unseen);
-        }
-        long[] unseenIds = unseen.stream().mapToLong(Long::longValue).toArray();
-        if (seen.length > 0 || unseenIds.length > 0) {
-            JmsExceptions.await(connection.transport().release(id, seen, unseenIds));
-        }
-        for (PartitaMessageConsumer c : consumers) {
-            c.regrantDrained();
+            c.dropUpTo(fence);
         }
     }
 

@@ -194,6 +194,32 @@ public sealed interface Frame {
         }
     }
 
+    /**
+     * Rollback or recover of a session's deliveries: {@code seen} come back redelivered, and every
+     * other delivery the node made to the session so far comes back unseen, including any still on
+     * the wire. Answered by {@link Recovered}.
+     */
+    record Recover(int requestId, int sessionId, long[] seen) implements Frame {
+        public Recover {
+            java.util.Objects.requireNonNull(seen, "seen");
+        }
+        public FrameType type() { return FrameType.RECOVER; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+            out.writeInt(sessionId());
+            writeLongs(out, seen());
+        }
+    }
+
+    /** Answer to {@link Recover}: deliveries numbered up to {@code fence} are void; the client drops them. */
+    record Recovered(int requestId, long fence) implements Frame {
+        public FrameType type() { return FrameType.RECOVERED; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+            out.writeLong(fence());
+        }
+    }
+
     record Commit(int requestId, int sessionId) implements Frame {
         public FrameType type() { return FrameType.COMMIT; }
         public void writeBody(ByteBuf out) {

@@ -45,6 +45,8 @@ public final class FrameCodec {
             case ACK -> new Frame.Ack(readInt(in), readInt(in), readLongs(in));
             case RELEASE -> new Frame.Release(readInt(in), readInt(in), readLongs(in), readLongs(in));
             case COMMIT -> new Frame.Commit(readInt(in), readInt(in));
+            case RECOVER -> new Frame.Recover(readInt(in), readInt(in), readLongs(in));
+            case RECOVERED -> new Frame.Recovered(readInt(in), readLong(in));
             case ROLLBACK -> new Frame.Rollback(readInt(in), readInt(in));
             case BROWSE -> new Frame.Browse(readInt(in), requireString(in, "destination"), readString(in));
             case BROWSE_CHUNK -> decodeBrowseChunk(in);

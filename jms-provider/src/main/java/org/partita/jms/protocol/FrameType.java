@@ -9,7 +9,8 @@ public enum FrameType {
     ACK(12), RELEASE(13), COMMIT(14), ROLLBACK(15),
     BROWSE(16), BROWSE_CHUNK(17),
     DESTINATION_OP(18), CREATED(19),
-    PING(20), CLOSE(21);
+    PING(20), CLOSE(21),
+    RECOVER(22), RECOVERED(23);
 
     private static final FrameType[] BY_CODE = new FrameType[32];
 

@@ -34,6 +34,12 @@ public interface BrokerConnection {
 
     CompletableFuture<Void> release(int sessionId, long[] redeliver, long[] unseen);
 
+    /**
+     * Hands back everything delivered to the session: {@code seen} redelivered, the rest unseen.
+     * Completes with the fence: deliveries numbered up to it are void and must be dropped.
+     */
+    CompletableFuture<Long> recover(int sessionId, long[] seen);
+
     CompletableFuture<Void> commit(int sessionId);
 
     CompletableFuture<Void> rollback(int sessionId);

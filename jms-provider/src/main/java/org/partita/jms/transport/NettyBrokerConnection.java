@@ -125,6 +125,11 @@ public final class NettyBrokerConnection implements BrokerConnection {
     }
 
     @Override
+    public CompletableFuture<Long> recover(int sessionId, long[] seen) {
+        return request(id -> new Frame.Recover(id, sessionId, seen)).thenApply(f -> ((Frame.Recovered) f).fence());
+    }
+
+    @Override
     public CompletableFuture<Void> commit(int sessionId) {
         return requestOk(id -> new Frame.Commit(id, sessionId));
     }

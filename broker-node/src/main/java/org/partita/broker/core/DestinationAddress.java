@@ -1,0 +1,63 @@
+package org.partita.broker.core;
+
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * A destination name with options, as applications may write it: {@code orders?partitions=8} or
+ * {@code jobs?priority=10}. Queue options (DESIGN.md names) apply when a queue is created on first
+ * use; consumer options apply to the consumer that names them. See docs/destinations.md.
+ */
+public record DestinationAddress(String name, String queueOptions, Map<String, String> consumerOptions) {
+
+    private static final java.util.Set<String> CONSUMER_OPTIONS = java.util.Set.of("priority");
+
+    public static DestinationAddress parse(String text) {
+        int q = text.indexOf('?');
+        if (q < 0) {
+            return new DestinationAddress(text, "", Map.of());
+        }
+        String name = text.substring(0, q);
+        if (name.isEmpty()) {
+            throw new IllegalArgumentException("destination '" + text + "' has options but no name");
+        }
+        StringBuilder queueOptions = new StringBuilder();
+        Map<String, String> consumer = new LinkedHashMap<>();
+        for (String pair : text.substring(q + 1).split("&")) {
+            if (pair.isEmpty()) {
+                continue;
+            }
+            int eq = pair.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("option '" + pair + "' of destination '" + text + "' has no value");
+            }
+            String key = URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8);
+            String value = URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+            if (QueueOptions.isQueueOption(key)) {
+                queueOptions.append(queueOptions.length() == 0 ? "" : "&").append(key).append('=').append(value);
+            } else if (CONSUMER_OPTIONS.contains(key)) {
+                consumer.put(key, value);
+            } else {
+                throw new IllegalArgumentException("unknown option '" + key + "' in destination '" + text
+                        + "'; queue options: partitions, rebalanceDelay, maxHandoffTime, maxDeliveryAttempts,"
+                        + " deadLetterQueue, expiryQueue; consumer options: " + CONSUMER_OPTIONS);
+            }
+        }
+        return new DestinationAddress(name, queueOptions.toString(), consumer);
+    }
+
+    /** The consumer priority named, or 0. */
+    public int priority() {
+        String p = consumerOptions.get("priority");
+        if (p == null) {
+            return 0;
+        }
+        try {
+            return Integer.parseInt(p);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("consumer option priority must be an integer, not '" + p + "'");
+        }
+    }
+}

@@ -1,0 +1,240 @@
+package org.partita.broker.core;
+
+import org.partita.jms.protocol.PartitionKeys;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * A key-partitioned queue: a message goes to partition {@code hash(key) mod P} (a random one when it
+ * has no key), and each partition is delivered, in arrival order, to one owner consumer at a time.
+ *
+ * <p>When consumers come or go, partitions without a target are given one at once (a new queue's
+ * first consumer starts at once; a departed owner's partitions are not left stranded). Moving
+ * partitions between present consumers waits until the set has been stable for the rebalance
+ * delay, then hands each moving partition off through {@link PartitionOwnership}.
+ */
+final class PartitionedQueueEngine implements DispatchEngine {
+    private final Host host;
+    private final QueueOptionsSource options;
+    private final Backlog[] backlogs;
+    private final PartitionOwnership[] owners;
+    private final List<Set<QueueEntry>> inFlight;
+    private final List<ConsumerRef> consumers = new ArrayList<>();
+    private long rebalanceAt = Long.MAX_VALUE;
+
+    /** The queue's current options (they may change while it runs). */
+    interface QueueOptionsSource {
+        QueueOptions get();
+    }
+
+    PartitionedQueueEngine(Host host, int partitions, QueueOptionsSource options) {
+        this.host = host;
+        this.options = options;
+        this.backlogs = new Backlog[partitions];
+        this.owners = new PartitionOwnership[partitions];
+        this.inFlight = new ArrayList<>(partitions);
+        for (int i = 0; i < partitions; i++) {
+            backlogs[i] = new Backlog(Backlog.BY_ARRIVAL);
+            owners[i] = new PartitionOwnership();
+            inFlight.add(new LinkedHashSet<>());
+        }
+    }
+
+    int partitionCount() {
+        return backlogs.length;
+    }
+
+    int partitionOf(QueueEntry e) {
+        if (e.partition() < 0) {
+            String key = e.message().wire().partitionKey();
+            e.partition(key == null ? ThreadLocalRandom.current().nextInt(backlogs.length)
+                    : PartitionKeys.partition(key, backlogs.length));
+        }
+        return e.partition();
+    }
+
+    @Override
+    public void add(QueueEntry e) {
+        backlogs[partitionOf(e)].add(e);
+    }
+
+    @Override
+    public void consumerAdded(ConsumerRef c, long now) {
+        consumers.add(c);
+        membershipChanged(now);
+    }
+
+    @Override
+    public void consumerRemoved(ConsumerRef c, long now) {
+        consumers.remove(c);
+        long maxHandoff = options.get().maxHandoffMillis();
+        for (int p = 0; p < owners.length; p++) {
+            owners[p].consumerGone(c, now, !inFlight.get(p).isEmpty(), maxHandoff);
+        }
+        membershipChanged(now);
+    }
+
+    private void membershipChanged(long now) {
+        assignTargetless(now);
+        rebalanceAt = now + options.get().rebalanceDelayMillis();
+    }
+
+    /** Partitions with nowhere to go get a consumer now, without moving any other partition. */
+    private void assignTargetless(long now) {
+        ConsumerRef[] target = PartitionAssignor.assign(eligible(), currentTargets());
+        long maxHandoff = options.get().maxHandoffMillis();
+        for (int p = 0; p < owners.length; p++) {
+            if (owners[p].target() == null && target[p] != null) {
+                owners[p].moveTo(target[p], now, maxHandoff);
+            }
+        }
+    }
+
+    /** After the rebalance delay: the even, sticky spread, with handoffs for partitions that move. */
+    private void rebalance(long now) {
+        rebalanceAt = Long.MAX_VALUE;
+        ConsumerRef[] target = PartitionAssignor.assign(eligible(), currentTargets());
+        long maxHandoff = options.get().maxHandoffMillis();
+        for (int p = 0; p < owners.length; p++) {
+            if (target[p] != null && owners[p].target() != target[p]) {
+                owners[p].moveTo(target[p], now, maxHandoff);
+            }
+        }
+    }
+
+    private ConsumerRef[] currentTargets() {
+        ConsumerRef[] current = new ConsumerRef[owners.length];
+        for (int p = 0; p < owners.length; p++) {
+            current[p] = owners[p].target();
+        }
+        return current;
+    }
+
+    /** Only consumers of the highest priority present own partitions; the others are standbys. */
+    private List<ConsumerRef> eligible() {
+        int top = ConsumerRef.highestPriority(consumers);
+        List<ConsumerRef> out = new ArrayList<>(consumers.size());
+        for (ConsumerRef c : consumers) {
+            if (c.priority() == top) {
+                out.add(c);
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public void settled(QueueEntry e, long now) {
+        int p = e.partition();
+        if (p >= 0 && inFlight.get(p).remove(e) && owners[p].tick(now, !inFlight.get(p).isEmpty())) {
+            takeBack(p);
+        }
+    }
+
+    @Override
+    public long dispatch(long now) {
+        if (now >= rebalanceAt) {
+            rebalance(now);
+        }
+        long next = rebalanceAt;
+        for (int p = 0; p < backlogs.length; p++) {
+            PartitionOwnership o = owners[p];
+            if (o.tick(now, !inFlight.get(p).isEmpty())) {
+                takeBack(p);
+            }
+            next = Math.min(next, o.handoffDeadline());
+            ConsumerRef owner = o.deliverable();
+            if (owner == null || backlogs[p].isEmpty()) {
+                continue;
+            }
+            Set<QueueEntry> held = inFlight.get(p);
+            next = Math.min(next, BacklogScan.deliver(backlogs[p], now, new TrackingHost(held),
+                    e -> owner.accepts(e) ? owner : null, () -> owner.credits() > 0));
+        }
+        return next;
+    }
+
+    /** The handoff deadline passed: what the old owner still holds comes back, redelivered, for the new one. */
+    private void takeBack(int p) {
+        Set<QueueEntry> held = inFlight.get(p);
+        List<QueueEntry> revoked = new ArrayList<>(held);
+        held.clear();
+        for (QueueEntry e : revoked) {
+            host.revoke(e);
+        }
+    }
+
+    /** Wraps the queue's host to record each delivery as in flight for its partition. */
+    private final class TrackingHost implements Host {
+        private final Set<QueueEntry> held;
+
+        TrackingHost(Set<QueueEntry> held) {
+            this.held = held;
+        }
+
+        @Override
+        public boolean isExpired(QueueEntry e, long now) {
+            return host.isExpired(e, now);
+        }
+
+        @Override
+        public void expire(QueueEntry e) {
+            host.expire(e);
+        }
+
+        @Override
+        public void deliver(ConsumerRef c, QueueEntry e) {
+            held.add(e);
+            host.deliver(c, e);
+        }
+
+        @Override
+        public void revoke(QueueEntry e) {
+            host.revoke(e);
+        }
+    }
+
+    @Override
+    public Iterable<QueueEntry> waiting() {
+        List<QueueEntry> all = new ArrayList<>();
+        for (Backlog b : backlogs) {
+            b.forEach(all::add);
+        }
+        all.sort(Backlog.BY_ARRIVAL);
+        return all;
+    }
+
+    @Override
+    public int waitingCount() {
+        int n = 0;
+        for (Backlog b : backlogs) {
+            n += b.size();
+        }
+        return n;
+    }
+
+    @Override
+    public void clear() {
+        for (Backlog b : backlogs) {
+            b.clear();
+        }
+        consumers.clear();
+    }
+
+    /** Figures of one partition, for admin and metrics. */
+    PartitionFigures figures(int p, long now) {
+        QueueEntry oldest = backlogs[p].first();
+        long age = oldest == null ? 0 : Math.max(0, now - oldest.message().wire().timestamp());
+        ConsumerRef owner = owners[p].owner();
+        return new PartitionFigures(p, backlogs[p].size(), inFlight.get(p).size(), owner == null ? null : owner.toString(),
+                owners[p].state().name(), age);
+    }
+
+    Collection<ConsumerRef> consumers() {
+        return consumers;
+    }
+}

@@ -1,0 +1,111 @@
+package org.partita.broker;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.simpleNameStartingWith;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+/**
+ * The layering the design brief asks the build to check ("Structure that stays easy to change"):
+ * dispatch knows no Netty or H2, storage knows no dispatch, the network front does not reach into
+ * the H2 store, and the broker uses only the wire-protocol package of the provider, which in turn
+ * stays free of the client.
+ *
+ * <p>Only production classes are imported; a failing rule names each offending dependency with
+ * its class and line.
+ */
+class ArchitectureTest {
+    private static final String CORE = "org.partita.broker.core..";
+    private static final String STORE = "org.partita.broker.store..";
+    private static final String NETWORK = "org.partita.broker.network..";
+    private static final String PROTOCOL = "org.partita.jms.protocol..";
+
+    private static JavaClasses broker;
+    private static JavaClasses provider;
+
+    @BeforeAll
+    static void importClasses() {
+        ClassFileImporter importer = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS);
+        broker = importer.importPackages("org.partita.broker");
+        provider = importer.importPackages("org.partita.jms");
+    }
+
+    @Test
+    void classesAreImported() {
+        // Guards against rules passing vacuously because nothing was found on the class path.
+        assertFalse(broker.that(resideInAPackage(CORE)).isEmpty(), "no core classes imported");
+        assertFalse(broker.that(resideInAPackage(STORE)).isEmpty(), "no store classes imported");
+        assertFalse(broker.that(resideInAPackage(NETWORK)).isEmpty(), "no network classes imported");
+        assertFalse(provider.that(resideInAPackage(PROTOCOL)).isEmpty(), "no protocol classes imported");
+        assertFalse(provider.that(resideInAPackage("org.partita.jms.client..")).isEmpty(), "no client classes imported");
+    }
+
+    @Test
+    void coreKnowsNoNettyNorH2NorJdbc() {
+        ArchRule rule = noClasses().that().resideInAPackage(CORE)
+                .should().dependOnClassesThat().resideInAnyPackage("io.netty..", "org.h2..", "java.sql..")
+                .because("dispatch logic is tested without a network or a database and must not block on either");
+        rule.check(broker);
+    }
+
+    @Test
+    void coreDoesNotDependOnTheNetworkFront() {
+        ArchRule rule = noClasses().that().resideInAPackage(CORE)
+                .should().dependOnClassesThat().resideInAnyPackage(NETWORK, "org.partita.broker.embed..",
+                        "org.partita.broker.main..")
+                .because("the network layer calls the core, never the other way round");
+        rule.check(broker);
+    }
+
+    @Test
+    void storeKnowsNoDispatchNorNetwork() {
+        ArchRule rule = noClasses().that().resideInAPackage(STORE)
+                .should().dependOnClassesThat().resideInAnyPackage(CORE, NETWORK)
+                .because("storage knows no dispatch: it stores payloads and entries, nothing more");
+        rule.check(broker);
+    }
+
+    @Test
+    void networkUsesTheStoreOnlyThroughItsInterface() {
+        ArchRule rule = noClasses().that().resideInAPackage(NETWORK)
+                .should().dependOnClassesThat(resideInAPackage(STORE).and(simpleNameStartingWith("H2")))
+                .orShould().dependOnClassesThat().resideInAnyPackage("org.h2..", "java.sql..")
+                .because("network threads never touch H2; the H2 store is an implementation detail of store");
+        rule.check(broker);
+    }
+
+    @Test
+    void brokerUsesOnlyTheProtocolPackageOfTheProvider() {
+        ArchRule rule = noClasses().that().resideInAPackage("org.partita.broker..")
+                .should().dependOnClassesThat(resideInAPackage("org.partita.jms..").and(not(resideInAPackage(PROTOCOL))))
+                .because("broker-node uses only the protocol package of jms-provider, never the client, "
+                        + "messages, JNDI, transport or destinations");
+        rule.check(broker);
+    }
+
+    @Test
+    void protocolStaysFreeOfTheClient() {
+        ArchRule rule = noClasses().that().resideInAPackage(PROTOCOL)
+                .should().dependOnClassesThat(resideInAPackage("org.partita.jms..").and(not(resideInAPackage(PROTOCOL))))
+                .because("the protocol package is shared with the broker, so it must not pull in client, message, "
+                        + "JNDI, transport or destination classes");
+        rule.check(provider);
+    }
+
+    @Test
+    void protocolKnowsNothingOfTheBroker() {
+        ArchRule rule = noClasses().that().resideInAPackage(PROTOCOL)
+                .should().dependOnClassesThat(resideInAnyPackage("org.partita.broker.."))
+                .because("jms-provider holds no broker code");
+        rule.check(provider);
+    }
+}

@@ -1,0 +1,140 @@
+package org.partita.broker.config;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class NodeConfigFileTest {
+    @TempDir
+    Path dir;
+
+    private Path file(String... lines) throws IOException {
+        Path f = dir.resolve("node.conf");
+        Files.write(f, java.util.List.of(lines));
+        return f;
+    }
+
+    private ConfigException error(String... lines) throws IOException {
+        Path f = file(lines);
+        return assertThrows(ConfigException.class, () -> NodeConfigFile.read(f, NodeConfig.defaults()));
+    }
+
+    @Test
+    void everyFieldIsParsed() throws IOException {
+        Path f = file(
+                "nodeName = alpha",
+                "host = 0.0.0.0",
+                "port = 61801",
+                "data = /var/lib/partita",
+                "autoCreateQueues = false",
+                "syncOnCommit = false",
+                "maxFrameSize = 1048576");
+        NodeConfig c = NodeConfigFile.read(f, NodeConfig.defaults());
+        assertEquals(new NodeConfig("alpha", "0.0.0.0", 61801, Path.of("/var/lib/partita"), false, false, 1048576), c);
+    }
+
+    @Test
+    void fieldsNotInTheFileKeepTheBaseValues() throws IOException {
+        NodeConfig base = NodeConfig.defaults();
+        assertEquals(base, NodeConfigFile.read(file(), base));
+        assertEquals(base.withPort(1234), NodeConfigFile.read(file("port = 1234"), base));
+    }
+
+    @Test
+    void booleansIgnoreCase() throws IOException {
+        NodeConfig c = NodeConfigFile.read(file("autoCreateQueues = FALSE", "syncOnCommit = True"),
+                NodeConfig.defaults().withSyncOnCommit(false));
+        assertEquals(false, c.autoCreateQueues());
+        assertEquals(true, c.syncOnCommit());
+    }
+
+    @Test
+    void commentsBlankLinesAndSpacesAreIgnored() throws IOException {
+        Path f = file(
+                "# Partita node",
+                "",
+                "   ",
+                "   # an indented comment = not a field",
+                "\tnodeName\t=\tbeta\t",
+                "port=61802",
+                "#port = 1");
+        NodeConfig c = NodeConfigFile.read(f, NodeConfig.defaults());
+        assertEquals("beta", c.nodeName());
+        assertEquals(61802, c.port());
+    }
+
+    @Test
+    void aValueMayContainAnEqualsSign() throws IOException {
+        NodeConfig c = NodeConfigFile.read(file("data = ./data=old"), NodeConfig.defaults());
+        assertEquals(Path.of("./data=old"), c.dataDir());
+    }
+
+    @Test
+    void unknownFieldNamesFileLineAndFieldAndListsTheKnownOnes() throws IOException {
+        ConfigException e = error("# comment", "", "nodeName = a", "prot = 61700");
+        String m = e.getMessage();
+        assertTrue(m.contains(dir.resolve("node.conf") + ":4"), m);
+        assertTrue(m.contains("'prot'"), m);
+        assertTrue(m.contains("port") && m.contains("maxFrameSize"), m);
+    }
+
+    @Test
+    void badIntegerNamesFileLineFieldAndValue() throws IOException {
+        String m = error("nodeName = a", "port = sixty").getMessage();
+        assertTrue(m.contains("node.conf:2"), m);
+        assertTrue(m.contains("'port'"), m);
+        assertTrue(m.contains("'sixty'"), m);
+    }
+
+    @Test
+    void portOutOfRangeIsRefused() throws IOException {
+        String m = error("port = 65536").getMessage();
+        assertTrue(m.contains("node.conf:1") && m.contains("'port'") && m.contains("0 to 65535"), m);
+        assertTrue(error("port = -1").getMessage().contains("'port'"));
+    }
+
+    @Test
+    void maxFrameSizeBelowTheMinimumIsRefused() throws IOException {
+        String m = error("", "maxFrameSize = 100").getMessage();
+        assertTrue(m.contains("node.conf:2") && m.contains("'maxFrameSize'") && m.contains("'100'"), m);
+        assertTrue(error("maxFrameSize = 99999999999").getMessage().contains("'maxFrameSize'"));
+    }
+
+    @Test
+    void badBooleanNamesFileLineAndField() throws IOException {
+        String m = error("syncOnCommit = yes").getMessage();
+        assertTrue(m.contains("node.conf:1") && m.contains("'syncOnCommit'") && m.contains("true or false"), m);
+        m = error("", "", "autoCreateQueues = 1").getMessage();
+        assertTrue(m.contains("node.conf:3") && m.contains("'autoCreateQueues'"), m);
+    }
+
+    @Test
+    void emptyTextValueNamesTheField() throws IOException {
+        for (String field : new String[]{"nodeName", "host", "data"}) {
+            String m = error(field + " =   ").getMessage();
+            assertTrue(m.contains("node.conf:1") && m.contains("'" + field + "'") && m.contains("needs a value"), m);
+        }
+    }
+
+    @Test
+    void lineWithoutNameAndValueIsRefusedWithItsLine() throws IOException {
+        String m = error("nodeName = a", "port 61700").getMessage();
+        assertTrue(m.contains("node.conf:2") && m.contains("name = value") && m.contains("port 61700"), m);
+        m = error("= 61700").getMessage();
+        assertTrue(m.contains("node.conf:1") && m.contains("name = value"), m);
+    }
+
+    @Test
+    void missingFileIsNamed() {
+        Path missing = dir.resolve("nowhere.conf");
+        ConfigException e = assertThrows(ConfigException.class, () -> NodeConfigFile.read(missing, NodeConfig.defaults()));
+        assertTrue(e.getMessage().contains(missing.toString()), e.getMessage());
+    }
+}

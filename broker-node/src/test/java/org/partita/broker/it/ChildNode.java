@@ -1,0 +1,166 @@
+package org.partita.broker.it;
+
+import org.partita.jms.client.PartitaConnectionFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * A node started the way an operator starts one: {@code NodeMain} in its own JVM, with the test's
+ * class path. Its stdout and stderr go to files in {@code logDir}; the URL is taken from the
+ * "Partita node NAME ready at tcp://HOST:PORT" line. Lets a test kill the node with SIGKILL or stop it
+ * with SIGTERM, which an in-process node cannot show.
+ */
+final class ChildNode implements AutoCloseable {
+    static final Pattern READY = Pattern.compile("Partita node (\\S+) ready at (tcp://[^\\s:]+:(\\d+))");
+    static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+
+    private final Process process;
+    private final Path out;
+    private final Path err;
+    private String url;
+    private String nodeName;
+    private int port;
+
+    private ChildNode(Process process, Path out, Path err) {
+        this.process = process;
+        this.out = out;
+        this.err = err;
+    }
+
+    /** Starts {@code NodeMain --data dataDir --port port} and waits until it says it is ready. */
+    static ChildNode start(Path dataDir, int port, Path logDir) throws IOException {
+        return startWithArgs(logDir, "--data", dataDir.toString(), "--port", Integer.toString(port)).awaitReady();
+    }
+
+    /** Starts {@code NodeMain} with these arguments; does not wait. */
+    static ChildNode startWithArgs(Path logDir, String... args) throws IOException {
+        Files.createDirectories(logDir);
+        Path out = logDir.resolve("stdout.txt");
+        Path err = logDir.resolve("stderr.txt");
+        ProcessBuilder pb = new ProcessBuilder(command(args))
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile());
+        return new ChildNode(pb.start(), out, err);
+    }
+
+    static List<String> command(String... args) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-Xmx256m");
+        cmd.add("-XX:+UseSerialGC");
+        cmd.add("-XX:TieredStopAtLevel=1");
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add("org.partita.broker.main.NodeMain");
+        cmd.addAll(List.of(args));
+        return cmd;
+    }
+
+    ChildNode awaitReady() {
+        await("node " + process.pid() + " to print its ready line")
+                .atMost(START_TIMEOUT)
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> {
+                    if (!process.isAlive()) {
+                        fail("the node exited with code " + process.exitValue() + " before it was ready; stderr:\n" + stderr());
+                    }
+                    Matcher m = READY.matcher(stdout());
+                    if (!m.find()) {
+                        return false;
+                    }
+                    nodeName = m.group(1);
+                    url = m.group(2);
+                    port = Integer.parseInt(m.group(3));
+                    return true;
+                });
+        return this;
+    }
+
+    String url() {
+        return url;
+    }
+
+    int port() {
+        return port;
+    }
+
+    String nodeName() {
+        return nodeName;
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    Process process() {
+        return process;
+    }
+
+    PartitaConnectionFactory factory() {
+        return new PartitaConnectionFactory(url);
+    }
+
+    String stdout() {
+        return read(out);
+    }
+
+    String stderr() {
+        return read(err);
+    }
+
+    private static String read(Path p) {
+        try {
+            return Files.exists(p) ? Files.readString(p) : "";
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** SIGKILL: no shutdown hook, no H2 close, nothing flushed that was not already on disk. */
+    int kill() throws InterruptedException {
+        process.destroyForcibly();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            fail("node " + process.pid() + " still alive 30 s after SIGKILL");
+        }
+        return process.exitValue();
+    }
+
+    /** Sends SIGTERM and waits at most {@code bound} for the exit; returns the exit code. */
+    int terminate(Duration bound) throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(bound.toMillis(), TimeUnit.MILLISECONDS)) {
+            process.destroyForcibly();
+            fail("node " + process.pid() + " did not exit within " + bound + " of SIGTERM; stderr:\n" + stderr());
+        }
+        return process.exitValue();
+    }
+
+    /** Waits for the process to exit by itself; returns the exit code. */
+    int awaitExit(Duration bound) throws InterruptedException {
+        if (!process.waitFor(bound.toMillis(), TimeUnit.MILLISECONDS)) {
+            process.destroyForcibly();
+            fail("process " + process.pid() + " did not exit within " + bound + "; stdout:\n" + stdout() + "\nstderr:\n" + stderr());
+        }
+        return process.exitValue();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process.isAlive()) {
+            process.destroyForcibly();
+            process.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+}
