@@ -326,16 +326,23 @@ public final class BrokerQueue implements DispatchEngine.Host {
         });
     }
 
+    /**
+     * Makes sure dispatch runs again by {@code at}. Only the executor touches the timer state: the
+     * timer hands control back to the executor, which forgets the timer before dispatching.
+     */
     private void wakeUpAt(long at, long now) {
-        if (wakeUp != null && !wakeUp.isDone()) {
+        if (wakeUp != null) {
             if (wakeUpAt <= at) {
                 return;
             }
             wakeUp.cancel(false);
         }
         wakeUpAt = at;
-        wakeUp = services.timers().schedule(() -> executor.execute(this::dispatch), Math.max(1, at - now),
-                TimeUnit.MILLISECONDS);
+        wakeUp = services.timers().schedule(() -> executor.execute(() -> {
+            wakeUp = null;
+            wakeUpAt = Long.MAX_VALUE;
+            dispatch();
+        }), Math.max(1, at - now), TimeUnit.MILLISECONDS);
     }
 
     private static void complete(CompletableFuture<Void> f, Throwable t) {
