@@ -57,7 +57,7 @@ public final class Broker implements QueueServices, AutoCloseable {
         };
     }
 
-    /** Rebuilds queues and their messages from the store. */
+    /** Rebuilds queues, their AppId queues and topic feeds, then their messages, from the store. */
     private void recover() {
         for (StoredQueue q : store.loadQueues()) {
             if (Subscriptions.KIND.equals(q.kind())) {
@@ -65,8 +65,10 @@ public final class Broker implements QueueServices, AutoCloseable {
                 queues.put(q.name(), queue);
                 subscriptions.restore(q.name(), queue, q.options());
             } else {
-                queues.put(q.name(), new BrokerQueue(q.name(),
-                        QueueOptions.parse(q.options(), settings.defaultQueueOptions()), this, true));
+                BrokerQueue queue = new BrokerQueue(q.name(),
+                        QueueOptions.parse(q.options(), settings.defaultQueueOptions()), this, true);
+                queues.put(q.name(), queue);
+                wire(queue);
             }
         }
         Map<Long, MessageRef> payloads = new java.util.HashMap<>();
@@ -85,6 +87,87 @@ public final class Broker implements QueueServices, AutoCloseable {
         if (count[0] > 0 || !queues.isEmpty()) {
             LOG.info("recovered {} queues holding {} messages", queues.size(), count[0]);
         }
+    }
+
+    /** Creates what a queue's options imply: AppId queues of a fan-out queue, topic feeds. */
+    private void wire(BrokerQueue queue) {
+        QueueOptions o = queue.options();
+        if (QueueOptions.FANOUT.equals(o.mode())) {
+            if (o.appIds().isEmpty()) {
+                throw new IllegalArgumentException("fan-out queue '" + queue.name() + "' needs appIds");
+            }
+            for (String appId : o.appIds()) {
+                queues.computeIfAbsent(appQueueName(queue.name(), appId),
+                        n -> new BrokerQueue(n, o.with("mode", QueueOptions.PRIORITY).with("appIds", ""), this, true));
+            }
+        }
+        if (!o.subscriptions().isEmpty()) {
+            subscriptions.feedQueue(queue, o.subscriptions());
+        }
+    }
+
+    static String appQueueName(String queue, String appId) {
+        return queue + "#" + appId;
+    }
+
+    /** Where a message sent to {@code queue} goes: the queue itself, or each AppId of a fan-out queue. */
+    public List<BrokerQueue> queueTargets(BrokerQueue queue) {
+        QueueOptions o = queue.options();
+        if (!QueueOptions.FANOUT.equals(o.mode())) {
+            return List.of(queue);
+        }
+        List<BrokerQueue> out = new java.util.ArrayList<>(o.appIds().size());
+        for (String appId : o.appIds()) {
+            BrokerQueue q = queues.get(appQueueName(queue.name(), appId));
+            if (q != null) {
+                out.add(q);
+            }
+        }
+        return out;
+    }
+
+    /** The queue a consumer of {@code address} reads: the queue, or its AppId's queue for a fan-out queue. */
+    public BrokerQueue consumerQueue(DestinationAddress address) {
+        BrokerQueue q = queue(address);
+        String appId = address.consumerOptions().get("appId");
+        boolean fanout = QueueOptions.FANOUT.equals(q.options().mode());
+        if (!fanout) {
+            if (appId != null) {
+                throw new IllegalArgumentException("queue '" + q.name() + "' is not a fan-out queue, so appId does not apply");
+            }
+            return q;
+        }
+        if (appId == null || !q.options().appIds().contains(appId)) {
+            throw new IllegalArgumentException("fan-out queue '" + q.name() + "' needs a consumer appId, one of "
+                    + q.options().appIds() + (appId == null ? "" : "; '" + appId + "' is not one"));
+        }
+        return queues.get(appQueueName(q.name(), appId));
+    }
+
+    /**
+     * Changes a queue's options (admin). AppIds may be added or removed, topic feeds changed, limits
+     * and timings adjusted; the partition count and the mode are fixed once the queue exists.
+     */
+    public synchronized BrokerQueue updateQueue(String name, String optionText) {
+        BrokerQueue q = queues.get(name);
+        if (q == null) {
+            return createQueue(name, QueueOptions.parse(optionText, settings.defaultQueueOptions()));
+        }
+        QueueOptions before = q.options();
+        QueueOptions after = QueueOptions.parse(optionText, before);
+        if (after.partitions() != before.partitions() || !after.mode().equals(before.mode())) {
+            throw new IllegalArgumentException("queue '" + name + "': partitions and mode cannot change on a live queue ("
+                    + before.partitions() + " partitions, mode " + before.mode() + ")");
+        }
+        q.options(after);
+        for (String removed : before.appIds()) {
+            if (!after.appIds().contains(removed)) {
+                deleteQueue(appQueueName(name, removed));
+            }
+        }
+        store.write(new StoreBatch().add(new StoreOp.SaveQueue(name, KIND_QUEUE, after.format())));
+        wire(q);
+        return q;
     }
 
     /** The queue of that name; created (durably) on first use if the node allows it. */
@@ -106,10 +189,23 @@ public final class Broker implements QueueServices, AutoCloseable {
     }
 
     public BrokerQueue createQueue(String name, QueueOptions options) {
-        return queues.computeIfAbsent(name, n -> {
-            store.write(new StoreBatch().add(new StoreOp.SaveQueue(n, KIND_QUEUE, options.format())));
-            return new BrokerQueue(n, options, this, true);
-        });
+        if (name.contains("#")) {
+            throw new IllegalArgumentException("queue names may not contain '#' (reserved for AppId queues): " + name);
+        }
+        BrokerQueue existing = queues.get(name);
+        if (existing != null) {
+            return existing;
+        }
+        synchronized (this) {
+            BrokerQueue q = queues.get(name);
+            if (q == null) {
+                q = new BrokerQueue(name, options, this, true);
+                wire(q);
+                store.write(new StoreBatch().add(new StoreOp.SaveQueue(name, KIND_QUEUE, options.format())));
+                queues.put(name, q);
+            }
+            return q;
+        }
     }
 
     /** A durable queue of another kind (a durable subscription), saved with its definition. */
@@ -133,6 +229,10 @@ public final class Broker implements QueueServices, AutoCloseable {
     public void deleteQueue(String name) {
         BrokerQueue q = queues.remove(name);
         if (q != null) {
+            subscriptions.unfeedQueue(name);
+            for (String appId : q.options().appIds()) {
+                deleteQueue(appQueueName(name, appId));
+            }
             q.purge();
             if (q.durable()) {
                 store.write(new StoreBatch().add(new StoreOp.DeleteQueue(name)));
@@ -161,6 +261,7 @@ public final class Broker implements QueueServices, AutoCloseable {
     public CompletableFuture<Void> commit(List<PendingSend> sends, List<Consumed> consumed) {
         StoreBatch batch = new StoreBatch();
         List<MessageRef> toStore = new java.util.ArrayList<>();
+        reserveAll(sends);
         for (PendingSend s : sends) {
             MessageRef m = s.message();
             m.retain(s.targets().size());
@@ -195,6 +296,22 @@ public final class Broker implements QueueServices, AutoCloseable {
             return CompletableFuture.completedFuture(null);
         }
         return store.write(batch).thenRun(apply);
+    }
+
+    /** Counts every send against its queues' depth limits, all or nothing. */
+    private static void reserveAll(List<PendingSend> sends) {
+        List<Map.Entry<BrokerQueue, MessageRef>> done = new java.util.ArrayList<>();
+        for (PendingSend s : sends) {
+            for (BrokerQueue q : s.targets()) {
+                if (!q.reserve(s.message())) {
+                    done.forEach(d -> d.getKey().unreserve(d.getValue()));
+                    throw new QueueFullException("queue '" + q.name() + "' is full (maxDepthMessages "
+                            + q.options().maxDepthMessages() + ", maxDepthBytes " + q.options().maxDepthBytes()
+                            + "); the message was not stored");
+                }
+                done.add(Map.entry(q, s.message()));
+            }
+        }
     }
 
     /** An entry a transaction consumed, and the consumer it was delivered to. */

@@ -28,6 +28,10 @@ public final class BrokerQueue implements DispatchEngine.Host {
     private final QueueServices services;
     private final SerialExecutor executor;
     private final DispatchEngine engine;
+    private final LastValueRule lastValue;
+    private final boolean promotes;
+    private final java.util.concurrent.atomic.AtomicInteger depthMessages = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicLong depthBytes = new java.util.concurrent.atomic.AtomicLong();
     private int inFlight;
     private ScheduledFuture<?> wakeUp;
     private long wakeUpAt = Long.MAX_VALUE;
@@ -42,9 +46,24 @@ public final class BrokerQueue implements DispatchEngine.Host {
         this.options = options;
         this.services = services;
         this.executor = new SerialExecutor(services.pool());
-        this.engine = options.partitions() > 1
-                ? new PartitionedQueueEngine(this, options.partitions(), () -> this.options)
-                : new SharedQueueEngine(this);
+        this.engine = engineFor(options);
+        this.lastValue = options.lastValue() == null ? null : new LastValueRule(options.lastValue());
+        this.promotes = !options.subscriptions().isEmpty();
+    }
+
+    private boolean isBroadcast() {
+        return QueueOptions.BROADCAST.equals(options.mode());
+    }
+
+    /** The routing mode selects the engine; modes are data, engines are small classes. */
+    private DispatchEngine engineFor(QueueOptions o) {
+        if (QueueOptions.BROADCAST.equals(o.mode())) {
+            return new BroadcastEngine(this);
+        }
+        if (o.partitions() > 1) {
+            return new PartitionedQueueEngine(this, o.partitions(), () -> this.options);
+        }
+        return new SharedQueueEngine(this);
     }
 
     public String name() {
@@ -56,8 +75,41 @@ public final class BrokerQueue implements DispatchEngine.Host {
         return durable;
     }
 
+    /**
+     * Whether a message put here needs an entry row in the store: on a durable queue, persistent
+     * messages, and also non-persistent ones when the queue is fed by topic subscriptions (they are
+     * promoted when they land). Broadcast keeps nothing.
+     */
     boolean storesEntryOf(MessageRef m) {
-        return durable && m.persistent();
+        return durable && (m.persistent() || promotes) && !isBroadcast();
+    }
+
+    /**
+     * Counts a message against the queue's depth limits before it is stored; false if the queue is
+     * full (the sender gets ResourceAllocationException and nothing is stored).
+     */
+    boolean reserve(MessageRef m) {
+        if (isBroadcast()) {
+            return true; // nothing is kept, so nothing counts
+        }
+        int maxMessages = options.maxDepthMessages();
+        long maxBytes = options.maxDepthBytes();
+        int n = depthMessages.incrementAndGet();
+        long b = depthBytes.addAndGet(m.encoded().length);
+        if ((maxMessages > 0 && n > maxMessages) || (maxBytes > 0 && b > maxBytes && n > 1)) {
+            unreserve(m);
+            return false;
+        }
+        return true;
+    }
+
+    /** Undoes {@link #reserve} for a message that left the queue or never entered it. */
+    void unreserve(MessageRef m) {
+        if (isBroadcast()) {
+            return;
+        }
+        depthMessages.decrementAndGet();
+        depthBytes.addAndGet(-m.encoded().length);
     }
 
     public QueueOptions options() {
@@ -80,16 +132,29 @@ public final class BrokerQueue implements DispatchEngine.Host {
     void enqueue(MessageRef message) {
         QueueEntry e = new QueueEntry(this, message, 0);
         executor.execute(() -> {
-            engine.add(e);
+            add(e);
             dispatch();
         });
+    }
+
+    /** Puts an entry among the waiting ones, applying the last-value rule. */
+    private void add(QueueEntry e) {
+        if (lastValue != null) {
+            QueueEntry older = lastValue.supersede(e);
+            if (older != null && engine.remove(older)) {
+                services.store().write(removal(older));
+            }
+        }
+        engine.add(e);
     }
 
     /** A message read back from the store at start-up. */
     void restore(MessageRef message, int deliveryCount) {
         message.retain(1);
         QueueEntry e = new QueueEntry(this, message, deliveryCount);
-        executor.execute(() -> engine.add(e));
+        depthMessages.incrementAndGet();
+        depthBytes.addAndGet(message.encoded().length);
+        executor.execute(() -> add(e));
     }
 
     public void attach(ConsumerRef c) {
@@ -103,6 +168,20 @@ public final class BrokerQueue implements DispatchEngine.Host {
     public void detach(ConsumerRef c) {
         executor.execute(() -> {
             engine.consumerRemoved(c, now());
+            dispatch();
+        });
+    }
+
+    /** Changes a consumer's priority and capacity while attached; effective at the next dispatch. */
+    public void update(ConsumerRef c, Integer priority, Integer capacityMessages, Long capacityBytes) {
+        executor.execute(() -> {
+            if (priority != null) {
+                c.priority(priority);
+            }
+            if (capacityMessages != null || capacityBytes != null) {
+                c.capacity(capacityMessages == null ? 0 : capacityMessages, capacityBytes == null ? 0 : capacityBytes);
+            }
+            engine.consumerChanged(c, now());
             dispatch();
         });
     }
@@ -144,6 +223,10 @@ public final class BrokerQueue implements DispatchEngine.Host {
             if (!settle(e, by)) {
                 return;
             }
+            unreserve(e.message());
+            if (lastValue != null) {
+                lastValue.removed(e);
+            }
             if (e.message().release() && e.message().stored()) {
                 services.store().write(new StoreBatch().add(new StoreOp.DeleteMessage(e.id())));
             }
@@ -169,11 +252,16 @@ public final class BrokerQueue implements DispatchEngine.Host {
             return false;
         }
         inFlight--;
+        by.settled(e);
         engine.settled(e, now());
         return true;
     }
 
     private void putBack(QueueEntry e, boolean seen) {
+        if (isBroadcast() || (lastValue != null && lastValue.superseded(e))) {
+            services.store().write(removal(e)); // at most once, or a newer value exists
+            return;
+        }
         int max = options.maxDeliveryAttempts();
         if (seen && max > 0 && e.deliveryCount() >= max && !options.deadLetterQueue().isEmpty()) {
             LOG.info("message {} of queue {} reached {} delivery attempts; moving it to {}",
@@ -190,6 +278,9 @@ public final class BrokerQueue implements DispatchEngine.Host {
     @Override
     public void revoke(QueueEntry e) {
         inFlight--;
+        if (e.holder() != null) {
+            e.holder().settled(e);
+        }
         e.returned(true);
         putBack(e, true);
     }
@@ -269,6 +360,8 @@ public final class BrokerQueue implements DispatchEngine.Host {
                 }
             }
             engine.clear();
+            depthMessages.set(0);
+            depthBytes.set(0);
             services.store().write(batch);
         });
     }
@@ -283,6 +376,10 @@ public final class BrokerQueue implements DispatchEngine.Host {
 
     /** Store ops that remove an entry, and the payload too when no other queue holds it. */
     private StoreBatch removal(QueueEntry e) {
+        unreserve(e.message());
+        if (lastValue != null) {
+            lastValue.removed(e);
+        }
         StoreBatch batch = new StoreBatch();
         boolean last = e.message().release();
         if (storesEntryOf(e.message())) {
@@ -298,6 +395,12 @@ public final class BrokerQueue implements DispatchEngine.Host {
         BrokerQueue to = services.terminalQueue(target);
         MessageRef m = e.message();
         m.retain(1);
+        unreserve(m);
+        if (lastValue != null) {
+            lastValue.removed(e);
+        }
+        to.depthMessages.incrementAndGet();
+        to.depthBytes.addAndGet(m.encoded().length);
         StoreBatch batch = new StoreBatch();
         if (to.storesEntryOf(m)) {
             if (!m.stored()) {

@@ -1,41 +1,35 @@
 package org.partita.broker.core;
 
 import org.partita.jms.protocol.selector.Selector;
+import org.partita.jms.protocol.selector.WireMessageContext;
 
 /**
- * A consumer as its queue sees it: where to deliver, how many more messages it has room for
- * (credits), its selector and priority. Mutable state is touched only on the queue's executor.
+ * A consumer as its queue sees it: where to deliver, its selector and priority, and its room:
+ * credits (messages its client buffer can still take) and capacity (the most unacknowledged
+ * messages and bytes it will hold; 0 means no limit). Mutable state is touched only on the
+ * queue's executor.
  */
 public final class ConsumerRef {
     private final String description;
     private final DeliverySink sink;
     private final Selector selector;
-    private final Object connectionKey;
-    private final boolean noLocal;
     private int credits;
     private int priority;
+    private int capacityMessages;
+    private long capacityBytes;
+    private int unacked;
+    private long unackedBytes;
 
-    public ConsumerRef(String description, DeliverySink sink, Selector selector, Object connectionKey,
-                       boolean noLocal, int initialCredits, int priority) {
+    public ConsumerRef(String description, DeliverySink sink, Selector selector, int initialCredits, int priority) {
         this.description = description;
         this.sink = sink;
         this.selector = selector;
-        this.connectionKey = connectionKey;
-        this.noLocal = noLocal;
         this.credits = initialCredits;
         this.priority = priority;
     }
 
     public Selector selector() {
         return selector;
-    }
-
-    public Object connectionKey() {
-        return connectionKey;
-    }
-
-    public boolean noLocal() {
-        return noLocal;
     }
 
     int credits() {
@@ -46,7 +40,7 @@ public final class ConsumerRef {
         credits = (int) Math.min(Integer.MAX_VALUE, (long) credits + n);
     }
 
-    int priority() {
+    public int priority() {
         return priority;
     }
 
@@ -54,10 +48,30 @@ public final class ConsumerRef {
         priority = p;
     }
 
+    void capacity(int messages, long bytes) {
+        capacityMessages = Math.max(0, messages);
+        capacityBytes = Math.max(0, bytes);
+    }
+
+    /** Whether this consumer can take one more message of some size. */
+    boolean hasRoom() {
+        return credits > 0 && (capacityMessages == 0 || unacked < capacityMessages);
+    }
+
+    /** Whether this consumer can take this message: room, byte capacity (one message always fits when none is held), selector. */
+    boolean canTake(QueueEntry e) {
+        if (!hasRoom()) {
+            return false;
+        }
+        if (capacityBytes > 0 && unacked > 0 && unackedBytes + e.size() > capacityBytes) {
+            return false;
+        }
+        return accepts(e);
+    }
+
     /** Whether this consumer's selector takes the entry (as it would be delivered next). */
     boolean accepts(QueueEntry e) {
-        return selector.matchesAll()
-                || selector.matches(new org.partita.jms.protocol.selector.WireMessageContext(e.message().wire(), e.deliveryCount() + 1));
+        return selector.matchesAll() || selector.matches(new WireMessageContext(e.message().wire(), e.deliveryCount() + 1));
     }
 
     static int highestPriority(Iterable<ConsumerRef> consumers) {
@@ -70,7 +84,19 @@ public final class ConsumerRef {
 
     void deliver(QueueEntry e) {
         credits--;
+        unacked++;
+        unackedBytes += e.size();
         sink.deliver(this, e);
+    }
+
+    /** The delivery of {@code e} ended (acknowledged, handed back or taken back). */
+    void settled(QueueEntry e) {
+        unacked--;
+        unackedBytes -= e.size();
+    }
+
+    void partitionsChanged(int[] owned) {
+        sink.partitionsChanged(this, owned);
     }
 
     @Override

@@ -7,4 +7,8 @@ package org.partita.broker.core;
  */
 public interface DeliverySink {
     void deliver(ConsumerRef consumer, QueueEntry entry);
+
+    /** The partitions this consumer owns changed (partitioned queues only). */
+    default void partitionsChanged(ConsumerRef consumer, int[] owned) {
+    }
 }

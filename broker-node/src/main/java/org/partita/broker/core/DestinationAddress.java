@@ -12,7 +12,7 @@ import java.util.Map;
  */
 public record DestinationAddress(String name, String queueOptions, Map<String, String> consumerOptions) {
 
-    private static final java.util.Set<String> CONSUMER_OPTIONS = java.util.Set.of("priority");
+    private static final java.util.Set<String> CONSUMER_OPTIONS = java.util.Set.of("priority", "appId", "capacity", "capacityBytes");
 
     public static DestinationAddress parse(String text) {
         int q = text.indexOf('?');
@@ -50,14 +50,28 @@ public record DestinationAddress(String name, String queueOptions, Map<String, S
 
     /** The consumer priority named, or 0. */
     public int priority() {
-        String p = consumerOptions.get("priority");
+        return (int) number("priority", 0);
+    }
+
+    /** The most unacknowledged messages the consumer will hold, or 0 for no limit. */
+    public int capacity() {
+        return (int) number("capacity", 0);
+    }
+
+    /** The most unacknowledged bytes the consumer will hold, or 0 for no limit. */
+    public long capacityBytes() {
+        return number("capacityBytes", 0);
+    }
+
+    private long number(String option, long dflt) {
+        String p = consumerOptions.get(option);
         if (p == null) {
-            return 0;
+            return dflt;
         }
         try {
-            return Integer.parseInt(p);
+            return Long.parseLong(p);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("consumer option priority must be an integer, not '" + p + "'");
+            throw new IllegalArgumentException("consumer option " + option + " must be an integer, not '" + p + "'");
         }
     }
 }

@@ -15,6 +15,12 @@ interface DispatchEngine {
 
     void consumerRemoved(ConsumerRef c, long now);
 
+    /** A consumer's priority or capacity changed. */
+    void consumerChanged(ConsumerRef c, long now);
+
+    /** Takes a waiting entry out (a last value queue replaced it); false if it is not waiting. */
+    boolean remove(QueueEntry e);
+
     /** An entry this engine delivered was acknowledged, released or taken back. */
     void settled(QueueEntry e, long now);
 

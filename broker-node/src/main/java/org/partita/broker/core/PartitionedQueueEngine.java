@@ -26,6 +26,9 @@ final class PartitionedQueueEngine implements DispatchEngine {
     private final List<Set<QueueEntry>> inFlight;
     private final List<ConsumerRef> consumers = new ArrayList<>();
     private long rebalanceAt = Long.MAX_VALUE;
+    /** What each consumer was last told it owns, to send only changes. */
+    private final java.util.Map<ConsumerRef, java.util.Set<Integer>> told = new java.util.HashMap<>();
+    private boolean ownersDirty;
 
     /** The queue's current options (they may change while it runs). */
     interface QueueOptionsSource {
@@ -80,6 +83,7 @@ final class PartitionedQueueEngine implements DispatchEngine {
     }
 
     private void membershipChanged(long now) {
+        ownersDirty = true;
         assignTargetless(now);
         rebalanceAt = now + options.get().rebalanceDelayMillis();
     }
@@ -98,6 +102,7 @@ final class PartitionedQueueEngine implements DispatchEngine {
     /** After the rebalance delay: the even, sticky spread, with handoffs for partitions that move. */
     private void rebalance(long now) {
         rebalanceAt = Long.MAX_VALUE;
+        ownersDirty = true;
         ConsumerRef[] target = PartitionAssignor.assign(eligible(), currentTargets());
         long maxHandoff = options.get().maxHandoffMillis();
         for (int p = 0; p < owners.length; p++) {
@@ -128,9 +133,15 @@ final class PartitionedQueueEngine implements DispatchEngine {
     }
 
     @Override
+    public void consumerChanged(ConsumerRef c, long now) {
+        membershipChanged(now); // a priority change can change who is eligible
+    }
+
+    @Override
     public void settled(QueueEntry e, long now) {
         int p = e.partition();
         if (p >= 0 && inFlight.get(p).remove(e) && owners[p].tick(now, !inFlight.get(p).isEmpty())) {
+            ownersDirty = true;
             takeBack(p);
         }
     }
@@ -144,6 +155,7 @@ final class PartitionedQueueEngine implements DispatchEngine {
         for (int p = 0; p < backlogs.length; p++) {
             PartitionOwnership o = owners[p];
             if (o.tick(now, !inFlight.get(p).isEmpty())) {
+                ownersDirty = true;
                 takeBack(p);
             }
             next = Math.min(next, o.handoffDeadline());
@@ -153,9 +165,35 @@ final class PartitionedQueueEngine implements DispatchEngine {
             }
             Set<QueueEntry> held = inFlight.get(p);
             next = Math.min(next, BacklogScan.deliver(backlogs[p], now, new TrackingHost(held),
-                    e -> owner.accepts(e) ? owner : null, () -> owner.credits() > 0));
+                    e -> owner.canTake(e) ? owner : null, owner::hasRoom));
         }
+        tellOwners();
         return next;
+    }
+
+    /** Tells each consumer whose owned partitions changed (assign and revoke callbacks on the client). */
+    private void tellOwners() {
+        if (!ownersDirty) {
+            return;
+        }
+        ownersDirty = false;
+        java.util.Map<ConsumerRef, java.util.Set<Integer>> now = new java.util.HashMap<>();
+        for (ConsumerRef c : consumers) {
+            now.put(c, new java.util.TreeSet<>());
+        }
+        for (int p = 0; p < owners.length; p++) {
+            ConsumerRef o = owners[p].deliverable();
+            if (o != null && now.containsKey(o)) {
+                now.get(o).add(p);
+            }
+        }
+        told.keySet().retainAll(now.keySet());
+        for (java.util.Map.Entry<ConsumerRef, java.util.Set<Integer>> e : now.entrySet()) {
+            if (!e.getValue().equals(told.get(e.getKey()))) {
+                told.put(e.getKey(), e.getValue());
+                e.getKey().partitionsChanged(e.getValue().stream().mapToInt(Integer::intValue).toArray());
+            }
+        }
     }
 
     /** The handoff deadline passed: what the old owner still holds comes back, redelivered, for the new one. */
@@ -215,6 +253,11 @@ final class PartitionedQueueEngine implements DispatchEngine {
             n += b.size();
         }
         return n;
+    }
+
+    @Override
+    public boolean remove(QueueEntry e) {
+        return e.partition() >= 0 && backlogs[e.partition()].remove(e);
     }
 
     @Override

@@ -26,6 +26,11 @@ public final class QueueEntry {
         return message;
     }
 
+    /** Bytes the message takes, for capacity and depth limits. */
+    public int size() {
+        return message.encoded().length;
+    }
+
     public long id() {
         return message.id();
     }

@@ -1,27 +1,65 @@
 package org.partita.broker.core;
 
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
- * Options of one queue, named as in the config file, the admin API and destination names
- * (DESIGN.md). Stored with the queue as {@code name=value&...}.
+ * Options of one queue, named as in the config file, the admin API, destination names and metrics
+ * (DESIGN.md). Immutable; stored with the queue as {@code name=value&...}. Every option is checked
+ * when it is set, so a bad value fails with a message naming it.
  *
- * @param partitions          number of partitions; above 1, messages are spread by key and each
- *                            partition has one owner consumer at a time
- * @param rebalanceDelayMillis how long the consumer set must be stable before partitions move
- * @param maxHandoffMillis    how long a partition's old owner has to acknowledge before it moves anyway
- * @param maxDeliveryAttempts deliveries after which a message goes to {@code deadLetterQueue}; 0 means no limit
- * @param deadLetterQueue     where poison messages go; empty to drop them
- * @param expiryQueue         where expired messages go; empty to drop them
+ * <ul>
+ *   <li>{@code partitions} (1): above 1, messages spread by key and each partition has one owner</li>
+ *   <li>{@code mode} (priority): {@code priority}, {@code fanout} or {@code broadcast}</li>
+ *   <li>{@code appIds}: the applications of a fan-out queue, comma-separated</li>
+ *   <li>{@code lastValue}: {@code queue} keeps the newest message only; a property name keeps the
+ *       newest per value of that property</li>
+ *   <li>{@code subscriptions}: topic patterns, comma-separated, whose messages are spooled here</li>
+ *   <li>{@code maxDepthMessages}, {@code maxDepthBytes} (0 = unbounded): a full queue refuses sends</li>
+ *   <li>{@code rebalanceDelay} (5000 ms), {@code maxHandoffTime} (3000 ms): partition handoff</li>
+ *   <li>{@code maxDeliveryAttempts} (10, 0 = unlimited), {@code deadLetterQueue} (DLQ),
+ *       {@code expiryQueue} (none: expired messages are dropped)</li>
+ * </ul>
  */
-public record QueueOptions(int partitions, long rebalanceDelayMillis, long maxHandoffMillis,
-                           int maxDeliveryAttempts, String deadLetterQueue, String expiryQueue) {
+public final class QueueOptions {
+    public static final String PRIORITY = "priority";
+    public static final String FANOUT = "fanout";
+    public static final String BROADCAST = "broadcast";
 
-    public static final QueueOptions DEFAULTS = new QueueOptions(1, 5000, 3000, 10, "DLQ", "");
+    private static final Map<String, Function<String, String>> CHECKS = new LinkedHashMap<>();
+
+    static {
+        CHECKS.put("partitions", v -> integer("partitions", v, 1));
+        CHECKS.put("mode", v -> oneOf("mode", v, PRIORITY, FANOUT, BROADCAST));
+        CHECKS.put("appIds", v -> v);
+        CHECKS.put("lastValue", v -> v);
+        CHECKS.put("subscriptions", v -> v);
+        CHECKS.put("maxDepthMessages", v -> integer("maxDepthMessages", v, 0));
+        CHECKS.put("maxDepthBytes", v -> integer("maxDepthBytes", v, 0));
+        CHECKS.put("rebalanceDelay", v -> integer("rebalanceDelay", v, 0));
+        CHECKS.put("maxHandoffTime", v -> integer("maxHandoffTime", v, 0));
+        CHECKS.put("maxDeliveryAttempts", v -> integer("maxDeliveryAttempts", v, 0));
+        CHECKS.put("deadLetterQueue", v -> v);
+        CHECKS.put("expiryQueue", v -> v);
+    }
+
+    public static final QueueOptions DEFAULTS = new QueueOptions(Map.of(
+            "partitions", "1", "mode", PRIORITY, "rebalanceDelay", "5000", "maxHandoffTime", "3000",
+            "maxDeliveryAttempts", "10", "deadLetterQueue", "DLQ", "expiryQueue", "",
+            "maxDepthMessages", "0", "maxDepthBytes", "0"));
 
     /** Options of the dead-letter and expiry queues themselves: never forward again. */
-    public static final QueueOptions TERMINAL = new QueueOptions(1, 5000, 3000, 0, "", "");
+    public static final QueueOptions TERMINAL = DEFAULTS.with("maxDeliveryAttempts", "0").with("deadLetterQueue", "");
+
+    private final Map<String, String> values;
+
+    private QueueOptions(Map<String, String> values) {
+        this.values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
+    }
 
     public static QueueOptions parse(String text, QueueOptions base) {
         QueueOptions o = base;
@@ -41,56 +79,127 @@ public record QueueOptions(int partitions, long rebalanceDelayMillis, long maxHa
         return o;
     }
 
-    /** True for the option names this record understands. */
     public static boolean isQueueOption(String name) {
-        return switch (name) {
-            case "partitions", "rebalanceDelay", "maxHandoffTime", "maxDeliveryAttempts", "deadLetterQueue",
-                 "expiryQueue" -> true;
-            default -> false;
-        };
+        return CHECKS.containsKey(name);
     }
 
     public QueueOptions with(String name, String value) {
-        return switch (name) {
-            case "partitions" -> new QueueOptions(atLeast(name, value, 1), rebalanceDelayMillis, maxHandoffMillis,
-                    maxDeliveryAttempts, deadLetterQueue, expiryQueue);
-            case "rebalanceDelay" -> new QueueOptions(partitions, atLeast(name, value, 0), maxHandoffMillis,
-                    maxDeliveryAttempts, deadLetterQueue, expiryQueue);
-            case "maxHandoffTime" -> new QueueOptions(partitions, rebalanceDelayMillis, atLeast(name, value, 0),
-                    maxDeliveryAttempts, deadLetterQueue, expiryQueue);
-            case "maxDeliveryAttempts" -> new QueueOptions(partitions, rebalanceDelayMillis, maxHandoffMillis,
-                    atLeast(name, value, 0), deadLetterQueue, expiryQueue);
-            case "deadLetterQueue" -> new QueueOptions(partitions, rebalanceDelayMillis, maxHandoffMillis,
-                    maxDeliveryAttempts, value, expiryQueue);
-            case "expiryQueue" -> new QueueOptions(partitions, rebalanceDelayMillis, maxHandoffMillis,
-                    maxDeliveryAttempts, deadLetterQueue, value);
-            default -> throw new IllegalArgumentException("unknown queue option '" + name
-                    + "'; known: partitions, rebalanceDelay, maxHandoffTime, maxDeliveryAttempts, deadLetterQueue, expiryQueue");
-        };
+        Function<String, String> check = CHECKS.get(name);
+        if (check == null) {
+            throw new IllegalArgumentException("unknown queue option '" + name + "'; known: " + String.join(", ", CHECKS.keySet()));
+        }
+        Map<String, String> m = new LinkedHashMap<>(values);
+        m.put(name, check.apply(value));
+        return new QueueOptions(m);
     }
 
     public String format() {
-        Map<String, String> m = new LinkedHashMap<>();
-        m.put("partitions", Integer.toString(partitions));
-        m.put("rebalanceDelay", Long.toString(rebalanceDelayMillis));
-        m.put("maxHandoffTime", Long.toString(maxHandoffMillis));
-        m.put("maxDeliveryAttempts", Integer.toString(maxDeliveryAttempts));
-        m.put("deadLetterQueue", deadLetterQueue);
-        m.put("expiryQueue", expiryQueue);
         StringBuilder sb = new StringBuilder();
-        m.forEach((k, v) -> sb.append(sb.length() == 0 ? "" : "&").append(k).append('=').append(v));
+        values.forEach((k, v) -> sb.append(sb.length() == 0 ? "" : "&").append(k).append('=').append(v));
         return sb.toString();
     }
 
-    private static int atLeast(String name, String value, int min) {
+    public Map<String, String> asMap() {
+        return values;
+    }
+
+    public int partitions() {
+        return intValue("partitions");
+    }
+
+    public String mode() {
+        return values.getOrDefault("mode", PRIORITY);
+    }
+
+    public List<String> appIds() {
+        return list("appIds");
+    }
+
+    /** Null when the queue is not a last value queue. */
+    public String lastValue() {
+        String v = values.get("lastValue");
+        return v == null || v.isEmpty() ? null : v;
+    }
+
+    public List<String> subscriptions() {
+        return list("subscriptions");
+    }
+
+    public int maxDepthMessages() {
+        return intValue("maxDepthMessages");
+    }
+
+    public long maxDepthBytes() {
+        return intValue("maxDepthBytes");
+    }
+
+    public long rebalanceDelayMillis() {
+        return intValue("rebalanceDelay");
+    }
+
+    public long maxHandoffMillis() {
+        return intValue("maxHandoffTime");
+    }
+
+    public int maxDeliveryAttempts() {
+        return intValue("maxDeliveryAttempts");
+    }
+
+    public String deadLetterQueue() {
+        return values.getOrDefault("deadLetterQueue", "");
+    }
+
+    public String expiryQueue() {
+        return values.getOrDefault("expiryQueue", "");
+    }
+
+    private int intValue(String name) {
+        String v = values.get(name);
+        return v == null || v.isEmpty() ? 0 : Integer.parseInt(v);
+    }
+
+    private List<String> list(String name) {
+        String v = values.get(name);
+        if (v == null || v.isBlank()) {
+            return List.of();
+        }
+        return Arrays.stream(v.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList();
+    }
+
+    private static String integer(String name, String value, int min) {
         try {
-            int v = Integer.parseInt(value);
+            int v = Integer.parseInt(value.strip());
             if (v >= min) {
-                return v;
+                return Integer.toString(v);
             }
         } catch (NumberFormatException ignored) {
-            // fall through to the error below
+            // reported below
         }
         throw new IllegalArgumentException("queue option " + name + " must be an integer of at least " + min + ", not '" + value + "'");
+    }
+
+    private static String oneOf(String name, String value, String... allowed) {
+        for (String a : allowed) {
+            if (a.equals(value)) {
+                return value;
+            }
+        }
+        throw new IllegalArgumentException("queue option " + name + " must be one of " + String.join(", ", allowed)
+                + ", not '" + value + "'");
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof QueueOptions other && other.values.equals(values);
+    }
+
+    @Override
+    public int hashCode() {
+        return values.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return format();
     }
 }

@@ -38,6 +38,11 @@ final class SharedQueueEngine implements DispatchEngine {
     }
 
     @Override
+    public void consumerChanged(ConsumerRef c, long now) {
+        // priorities are read at each pick
+    }
+
+    @Override
     public long dispatch(long now) {
         if (consumers.isEmpty() || backlog.isEmpty()) {
             return Long.MAX_VALUE;
@@ -47,7 +52,7 @@ final class SharedQueueEngine implements DispatchEngine {
 
     private boolean anyCredit() {
         for (ConsumerRef c : consumers) {
-            if (c.credits() > 0) {
+            if (c.hasRoom()) {
                 return true;
             }
         }
@@ -60,7 +65,7 @@ final class SharedQueueEngine implements DispatchEngine {
         for (int i = 0; i < n; i++) {
             int idx = (next + i) % n;
             ConsumerRef c = consumers.get(idx);
-            if (c.priority() == top && c.credits() > 0 && c.accepts(e)) {
+            if (c.priority() == top && c.canTake(e)) {
                 next = (idx + 1) % n;
                 return c;
             }
@@ -76,6 +81,11 @@ final class SharedQueueEngine implements DispatchEngine {
     @Override
     public int waitingCount() {
         return backlog.size();
+    }
+
+    @Override
+    public boolean remove(QueueEntry e) {
+        return backlog.remove(e);
     }
 
     @Override

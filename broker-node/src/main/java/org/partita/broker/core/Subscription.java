@@ -8,9 +8,17 @@ import org.partita.jms.protocol.selector.WireMessageContext;
  * selector accepts, is put into {@code queue}. JMS topic subscriptions (durable, shared, plain) are
  * subscriptions; so are queues that subscribe to topic patterns.
  *
- * @param noLocalOf when not null, messages sent by this connection are not taken (JMS noLocal)
+ * @param noLocalOf  when not null, messages sent by this connection are not taken (JMS noLocal)
+ * @param feedsQueue true when this is a queue's {@code subscriptions} option: messages go where
+ *                   the queue routes them (its AppIds for a fan-out queue)
  */
-public record Subscription(String name, BrokerQueue queue, TopicPattern pattern, Selector selector, Object noLocalOf) {
+public record Subscription(String name, BrokerQueue queue, TopicPattern pattern, Selector selector, Object noLocalOf,
+                           boolean feedsQueue) {
+
+    /** A JMS topic subscription (not a queue's own topic feed). */
+    public Subscription(String name, BrokerQueue queue, TopicPattern pattern, Selector selector, Object noLocalOf) {
+        this(name, queue, pattern, selector, noLocalOf, false);
+    }
 
     boolean takes(String topic, MessageRef m) {
         if (!pattern.matches(topic)) {

@@ -39,10 +39,28 @@ public final class Subscriptions {
         List<BrokerQueue> out = new ArrayList<>(4);
         for (Subscription s : all.values()) {
             if (s.takes(topic, m)) {
-                out.add(s.queue());
+                if (s.feedsQueue()) {
+                    out.addAll(broker.queueTargets(s.queue()));
+                } else {
+                    out.add(s.queue());
+                }
             }
         }
         return out;
+    }
+
+    /** A queue's {@code subscriptions} option: messages published to matching topics are spooled to it. */
+    void feedQueue(BrokerQueue queue, List<String> patterns) {
+        all.values().removeIf(s -> s.feedsQueue() && s.queue().name().equals(queue.name()));
+        for (String p : patterns) {
+            String name = "feed:" + queue.name() + ":" + p;
+            all.put(name, new Subscription(name, queue, TopicPattern.of(p), Selector.matchAll(), null, true));
+        }
+    }
+
+    /** Stops the topic feeds of a queue that is being deleted. */
+    void unfeedQueue(String queueName) {
+        all.values().removeIf(s -> s.feedsQueue() && s.queue().name().equals(queueName));
     }
 
     /** A plain (non-shared, non-durable) subscription for one consumer; gone when it closes. */

@@ -12,6 +12,7 @@ import org.partita.broker.core.ConsumerRef;
 import org.partita.broker.core.DestinationAddress;
 import org.partita.broker.core.MessageRef;
 import org.partita.broker.core.QueueEntry;
+import org.partita.broker.core.QueueFullException;
 import org.partita.broker.core.Subscription;
 import org.partita.broker.core.SubscriptionConflictException;
 import org.partita.broker.core.Subscriptions;
@@ -82,6 +83,9 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             reply(frame.requestId(), ErrorCode.UNKNOWN_DESTINATION, e.getMessage());
         } catch (SubscriptionConflictException e) {
             reply(frame.requestId(), ErrorCode.ILLEGAL_STATE, e.getMessage());
+        } catch (QueueFullException e) {
+            reply(frame.requestId(), frame instanceof Frame.Commit ? ErrorCode.TRANSACTION_ROLLED_BACK : ErrorCode.RESOURCE_EXHAUSTED,
+                    e.getMessage());
         } catch (IllegalArgumentException e) {
             reply(frame.requestId(), ErrorCode.INVALID_REQUEST, e.getMessage());
         }
@@ -99,6 +103,15 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             if (c != null) {
                 c.queue().credit(c.ref(), f.messages());
             }
+        } else if (frame instanceof Frame.ConsumerUpdate f) {
+            ServerConsumer c = consumers.get(f.consumerId());
+            if (c == null) {
+                reply(f.requestId(), ErrorCode.ILLEGAL_STATE, "consumer " + f.consumerId() + " is not open");
+                return;
+            }
+            c.queue().update(c.ref(), f.priority() == Integer.MIN_VALUE ? null : f.priority(),
+                    f.capacityMessages() < 0 ? null : f.capacityMessages(), f.capacityBytes() < 0 ? null : f.capacityBytes());
+            ok(f.requestId());
         } else if (frame instanceof Frame.Release f) {
             release(f);
         } else if (frame instanceof Frame.SessionOpen f) {
@@ -185,7 +198,8 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
     /** The queues a message sent to {@code dest} goes to: the queue itself, or a topic's subscriptions. */
     private List<BrokerQueue> targets(DestinationName dest, MessageRef message) {
         return switch (dest.kind()) {
-            case QUEUE, TEMP_QUEUE -> List.of(resolveQueue(dest));
+            case QUEUE -> broker.queueTargets(resolveQueue(dest));
+            case TEMP_QUEUE -> List.of(resolveQueue(dest));
             case TOPIC -> broker.subscriptions().routes(dest.name(), message);
             case TEMP_TOPIC -> {
                 if (!broker.subscriptions().temporaryTopicExists(dest.name())) {
@@ -217,10 +231,9 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         BrokerQueue queue;
         Selector consumerSelector = selector;
         Subscription subscription = null;
-        int priority = 0;
+        DestinationAddress address = DestinationAddress.parse(dest.name());
         if (dest.kind().isQueue()) {
-            queue = resolveQueue(dest);
-            priority = DestinationAddress.parse(dest.name()).priority();
+            queue = dest.kind() == DestinationName.Kind.QUEUE ? broker.consumerQueue(address) : resolveQueue(dest);
         } else {
             subscription = subscribe(f, dest);
             queue = subscription.queue();
@@ -228,7 +241,10 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         }
         ServerConsumer consumer = new ServerConsumer(f.consumerId(), session, queue, channel, subscription, broker.subscriptions());
         ConsumerRef ref = new ConsumerRef("consumer " + f.consumerId() + " of " + channel.remoteAddress(), consumer,
-                consumerSelector, connectionKey, f.noLocal(), f.credit(), priority);
+                consumerSelector, f.credit(), address.priority());
+        if (address.capacity() > 0 || address.capacityBytes() > 0) {
+            queue.update(ref, null, address.capacity(), address.capacityBytes());
+        }
         consumer.bind(ref);
         consumers.put(f.consumerId(), consumer);
         session.consumers().put(f.consumerId(), consumer);

@@ -61,6 +61,13 @@ final class ServerConsumer implements DeliverySink {
     }
 
     @Override
+    public void partitionsChanged(ConsumerRef consumer, int[] owned) {
+        if (!closed) {
+            channel.writeAndFlush(new Frame.Partitions(id, owned), channel.voidPromise());
+        }
+    }
+
+    @Override
     public void deliver(ConsumerRef consumer, QueueEntry entry) {
         if (closed) {
             queue.release(entry, consumer, false);

@@ -165,6 +165,7 @@ class MessageTypesOverBrokerTest {
         byte[] b = new byte[2];
         assertEquals(2, got.readBytes(b));
         assertArrayEquals(new byte[]{8, 9}, b);
+        assertEquals(-1, got.readBytes(b), "a byte[] that exactly filled the buffer ends with -1 (StreamMessage.readBytes)");
         assertThrows(jakarta.jms.MessageEOFException.class, got::readObject);
     }
 

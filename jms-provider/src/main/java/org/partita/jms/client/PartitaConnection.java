@@ -257,6 +257,14 @@ public class PartitaConnection implements QueueConnection, TopicConnection, Conn
     }
 
     @Override
+    public void onPartitions(int consumerId, int[] owned) {
+        PartitaMessageConsumer c = consumers.get(consumerId);
+        if (c != null) {
+            c.partitionsChanged(owned);
+        }
+    }
+
+    @Override
     public void onFailure(BrokerError cause) {
         JMSException e = JmsExceptions.from(cause);
         failure = e;

@@ -14,6 +14,10 @@ import org.partita.jms.destination.PartitaDestination;
 import org.partita.jms.message.PartitaMessage;
 
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.partita.jms.api.PartitaConsumer;
+import org.partita.jms.api.PartitionListener;
 import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -22,7 +26,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A consumer: a buffer of prefetched deliveries, filled by the transport within the credit it
  * granted, emptied by {@code receive} or by its listener on the session's thread.
  */
-public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber {
+public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, PartitaConsumer {
     private final PartitaSession session;
     private final int id;
     private final PartitaDestination destination;
@@ -33,14 +37,36 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber {
     /** Deliveries numbered up to this were voided by a recover or rollback. */
     private volatile long voidUpTo;
     private volatile MessageListener listener;
+    private volatile PartitionListener partitionListener;
+    private volatile Set<Integer> owned = Set.of();
+    private volatile int priority;
     private volatile boolean closed;
 
     PartitaMessageConsumer(PartitaSession session, int id, PartitaDestination destination, String selector) {
         this.session = session;
         this.id = id;
         this.destination = destination;
-        this.selector = selector;
+        this.selector = selector == null || selector.isBlank() ? null : selector; // "no selector" reads as null
         this.prefetch = Math.max(1, session.connection().options().prefetch());
+        this.priority = priorityIn(destination.name());
+    }
+
+    /** The {@code priority} option of a destination name such as {@code jobs?priority=10}, else 0. */
+    private static int priorityIn(String name) {
+        int q = name.indexOf('?');
+        if (q < 0) {
+            return 0;
+        }
+        for (String pair : name.substring(q + 1).split("&")) {
+            if (pair.startsWith("priority=")) {
+                try {
+                    return Integer.parseInt(pair.substring("priority=".length()));
+                } catch (NumberFormatException e) {
+                    return 0; // the node refuses the name with a clear error
+                }
+            }
+        }
+        return 0;
     }
 
     int id() {
@@ -283,6 +309,65 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber {
             }
         }
         session.connection().unregister(this);
+    }
+
+    @Override
+    public void setPriority(int p) throws JMSException {
+        checkOpen();
+        JmsExceptions.await(session.connection().transport().updateConsumer(id, p, null, null));
+        priority = p;
+    }
+
+    @Override
+    public int getPriority() throws JMSException {
+        checkOpen();
+        return priority;
+    }
+
+    @Override
+    public void setCapacity(int messages, long bytes) throws JMSException {
+        checkOpen();
+        if (messages < 0 || bytes < 0) {
+            throw new JMSException("capacity must not be negative");
+        }
+        JmsExceptions.await(session.connection().transport().updateConsumer(id, null, messages, bytes));
+    }
+
+    @Override
+    public Set<Integer> getOwnedPartitions() throws JMSException {
+        checkOpen();
+        return owned;
+    }
+
+    @Override
+    public void setPartitionListener(PartitionListener l) throws JMSException {
+        checkOpen();
+        partitionListener = l;
+    }
+
+    /** From the transport: the owned partitions changed; listeners hear of it on the session's thread. */
+    void partitionsChanged(int[] now) {
+        Set<Integer> after = new TreeSet<>();
+        for (int p : now) {
+            after.add(p);
+        }
+        Set<Integer> before = owned;
+        owned = java.util.Collections.unmodifiableSet(after);
+        Set<Integer> revoked = new TreeSet<>(before);
+        revoked.removeAll(after);
+        Set<Integer> assigned = new TreeSet<>(after);
+        assigned.removeAll(before);
+        PartitionListener l = partitionListener;
+        if (l != null && (!revoked.isEmpty() || !assigned.isEmpty())) {
+            session.dispatcher().execute(() -> {
+                if (!revoked.isEmpty()) {
+                    l.onPartitionsRevoked(revoked);
+                }
+                if (!assigned.isEmpty()) {
+                    l.onPartitionsAssigned(assigned);
+                }
+            });
+        }
     }
 
     @Override

@@ -140,6 +140,37 @@ public sealed interface Frame {
         }
     }
 
+    /**
+     * Changes a consumer while it is attached. {@code priority} Integer.MIN_VALUE and negative
+     * capacities mean "unchanged"; a capacity of 0 means no limit.
+     */
+    record ConsumerUpdate(int requestId, int consumerId, int priority, int capacityMessages, long capacityBytes)
+            implements Frame {
+        public FrameType type() { return FrameType.CONSUMER_UPDATE; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+            out.writeInt(consumerId());
+            out.writeInt(priority());
+            out.writeInt(capacityMessages());
+            out.writeLong(capacityBytes());
+        }
+    }
+
+    /** Node to client: the partitions of a partitioned queue this consumer owns now. */
+    record Partitions(int consumerId, int[] owned) implements Frame {
+        public Partitions {
+            java.util.Objects.requireNonNull(owned, "owned");
+        }
+        public FrameType type() { return FrameType.PARTITIONS; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(consumerId());
+            out.writeInt(owned().length);
+            for (int p : owned()) {
+                out.writeInt(p);
+            }
+        }
+    }
+
     /** Grants a consumer room for this many more messages. */
     record Credit(int consumerId, int messages) implements Frame {
         public FrameType type() { return FrameType.CREDIT; }

@@ -46,6 +46,8 @@ public final class FrameCodec {
             case RELEASE -> new Frame.Release(readInt(in), readInt(in), readLongs(in), readLongs(in));
             case COMMIT -> new Frame.Commit(readInt(in), readInt(in));
             case RECOVER -> new Frame.Recover(readInt(in), readInt(in), readLongs(in));
+            case CONSUMER_UPDATE -> new Frame.ConsumerUpdate(readInt(in), readInt(in), readInt(in), readInt(in), readLong(in));
+            case PARTITIONS -> new Frame.Partitions(readInt(in), readInts(in));
             case RECOVERED -> new Frame.Recovered(readInt(in), readLong(in));
             case ROLLBACK -> new Frame.Rollback(readInt(in), readInt(in));
             case BROWSE -> new Frame.Browse(readInt(in), requireString(in, "destination"), readString(in));
@@ -59,6 +61,18 @@ public final class FrameCodec {
             throw WireFormat.malformed(type + " frame has " + in.readableBytes() + " unexpected trailing bytes");
         }
         return frame;
+    }
+
+    private static int[] readInts(ByteBuf in) {
+        int n = readInt(in);
+        if (n < 0 || (long) n * Integer.BYTES > in.readableBytes()) {
+            throw WireFormat.malformed("int array of " + n + " elements does not fit in the frame");
+        }
+        int[] values = new int[n];
+        for (int i = 0; i < n; i++) {
+            values[i] = in.readInt();
+        }
+        return values;
     }
 
     private static Frame decodeBrowseChunk(ByteBuf in) {

@@ -10,7 +10,8 @@ public enum FrameType {
     BROWSE(16), BROWSE_CHUNK(17),
     DESTINATION_OP(18), CREATED(19),
     PING(20), CLOSE(21),
-    RECOVER(22), RECOVERED(23);
+    RECOVER(22), RECOVERED(23),
+    CONSUMER_UPDATE(24), PARTITIONS(25);
 
     private static final FrameType[] BY_CODE = new FrameType[32];
 

@@ -26,6 +26,9 @@ public interface BrokerConnection {
 
     CompletableFuture<Void> closeConsumer(int consumerId);
 
+    /** Changes priority and capacity of an attached consumer; null leaves a value unchanged. */
+    CompletableFuture<Void> updateConsumer(int consumerId, Integer priority, Integer capacityMessages, Long capacityBytes);
+
     /** Grants a consumer room for more messages. */
     void credit(int consumerId, int messages);
 

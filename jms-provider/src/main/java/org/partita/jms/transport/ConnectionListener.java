@@ -6,6 +6,10 @@ public interface ConnectionListener {
     /** A message for consumer {@code consumerId}. Called on a transport thread: do not block. */
     void onDelivery(int consumerId, long deliveryId, int deliveryCount, byte[] message);
 
+    /** The partitions consumer {@code consumerId} owns changed. Called on a transport thread. */
+    default void onPartitions(int consumerId, int[] owned) {
+    }
+
     /** The connection is gone (node closed it, network lost, protocol error). Called once. */
     void onFailure(BrokerError cause);
 }

@@ -106,6 +106,12 @@ public final class NettyBrokerConnection implements BrokerConnection {
     }
 
     @Override
+    public CompletableFuture<Void> updateConsumer(int consumerId, Integer priority, Integer capacityMessages, Long capacityBytes) {
+        return requestOk(id -> new Frame.ConsumerUpdate(id, consumerId, priority == null ? Integer.MIN_VALUE : priority,
+                capacityMessages == null ? -1 : capacityMessages, capacityBytes == null ? -1 : capacityBytes));
+    }
+
+    @Override
     public void credit(int consumerId, int messages) {
         write(new Frame.Credit(consumerId, messages));
     }
@@ -222,6 +228,11 @@ public final class NettyBrokerConnection implements BrokerConnection {
             ConnectionListener l = listener;
             if (l != null) {
                 l.onDelivery(d.consumerId(), d.deliveryId(), d.deliveryCount(), d.message());
+            }
+        } else if (frame instanceof Frame.Partitions p) {
+            ConnectionListener l = listener;
+            if (l != null) {
+                l.onPartitions(p.consumerId(), p.owned());
             }
         } else if (frame instanceof Frame.BrowseChunk c) {
             List<byte[]> acc = browsing.get(c.requestId());

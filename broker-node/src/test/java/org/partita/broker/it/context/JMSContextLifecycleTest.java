@@ -192,12 +192,13 @@ class JMSContextLifecycleTest {
 
         Queue q = first.createQueue("refcount");
         first.createProducer().send(q, "still open");
-        assertEquals("still open", third.createConsumer(q).receiveBody(String.class, Wait.ARRIVES));
+        JMSConsumer thirds = third.createConsumer(q);
+        assertEquals("still open", thirds.receiveBody(String.class, Wait.ARRIVES));
 
         first.close(); // the original goes first: the derived context keeps the connection
         assertThrows(IllegalStateRuntimeException.class, () -> first.createQueue("x"));
         third.createProducer().send(q, "third alone");
-        assertEquals("third alone", third.createConsumer(q).receiveBody(String.class, Wait.ARRIVES));
+        assertEquals("third alone", thirds.receiveBody(String.class, Wait.ARRIVES));
         try (JMSContext rival = node.factory().createContext()) {
             assertThrows(InvalidClientIDRuntimeException.class, () -> rival.setClientID("refcounted"),
                     "the connection is still open, so its client id is still taken");

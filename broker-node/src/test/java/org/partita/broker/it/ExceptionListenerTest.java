@@ -1,0 +1,108 @@
+package org.partita.broker.it;
+
+import jakarta.jms.Connection;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.Session;
+import jakarta.jms.TextMessage;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** JMS 6.1.8: the ExceptionListener hears of a connection problem, and only of one. */
+class ExceptionListenerTest {
+    @RegisterExtension
+    final NodeExtension node = new NodeExtension();
+
+    @Test
+    void listenerIsCalledAndABlockedReceiveEndsWhenTheNodeStops() throws Exception {
+        List<JMSException> told = new CopyOnWriteArrayList<>();
+        Connection c = node.factory().createConnection();
+        try {
+            c.setExceptionListener(told::add);
+            c.start();
+            Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            MessageConsumer consumer = s.createConsumer(s.createQueue("nothing-here"));
+            Thread[] receiver = new Thread[1];
+            CompletableFuture<Object> blocked = new CompletableFuture<>();
+            receiver[0] = new Thread(() -> {
+                try {
+                    blocked.complete(consumer.receive()); // no timeout: blocks until a message or the end
+                } catch (Throwable t) {
+                    blocked.complete(t);
+                }
+            }, "blocked-receive");
+            receiver[0].start();
+            await("the receive to block").atMost(Duration.ofSeconds(10))
+                    .until(() -> receiver[0].getState() == Thread.State.WAITING || receiver[0].getState() == Thread.State.TIMED_WAITING);
+            assertTrue(told.isEmpty());
+
+            node.node().close();
+
+            await("the ExceptionListener").atMost(Duration.ofSeconds(10)).until(() -> !told.isEmpty());
+            assertNotNull(told.get(0).getMessage(), "the exception says what happened");
+            Object outcome = blocked.get(10, TimeUnit.SECONDS);
+            assertTrue(outcome == null || outcome instanceof JMSException,
+                    "receive() returns null or throws a JMSException, not " + outcome);
+            assertEquals(1, told.size(), "called once: " + told);
+            assertThrows(JMSException.class, () -> s.createProducer(s.createQueue("x")).send(s.createTextMessage("after")),
+                    "a lost connection refuses further work");
+        } finally {
+            CrashRecoveryTest.closeQuietly(c);
+        }
+    }
+
+    @Test
+    void listenerHearsThatTheNodeIsShuttingDown() throws Exception {
+        // docs/protocol.md: "A node that is shutting down sends ERROR{0, SHUTTING_DOWN} and closes."
+        List<JMSException> told = new CopyOnWriteArrayList<>();
+        Connection c = node.factory().createConnection();
+        try {
+            c.setExceptionListener(told::add);
+            c.start();
+            node.node().close();
+            await("the ExceptionListener").atMost(Duration.ofSeconds(10)).until(() -> !told.isEmpty());
+            assertEquals("SHUTTING_DOWN", told.get(0).getErrorCode(),
+                    "error code of '" + told.get(0).getMessage() + "'");
+        } finally {
+            CrashRecoveryTest.closeQuietly(c);
+        }
+    }
+
+    @Test
+    void listenerIsNotCalledWhenTheApplicationClosesTheConnection() throws Exception {
+        List<JMSException> told = new CopyOnWriteArrayList<>();
+        Connection c = node.factory().createConnection();
+        c.setExceptionListener(told::add);
+        c.start();
+        Session s = c.createSession(false, Session.CLIENT_ACKNOWLEDGE);
+        s.createProducer(s.createQueue("normal")).send(s.createTextMessage("one"));
+        Message m = s.createConsumer(s.createQueue("normal")).receive(5000);
+        assertEquals("one", ((TextMessage) m).getText());
+        c.close();
+
+        await("no ExceptionListener call").during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(told::isEmpty);
+        // and the node is still there for others
+        try (Connection other = node.factory().createConnection()) {
+            other.start();
+            Session s2 = other.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            Message again = s2.createConsumer(s2.createQueue("normal")).receive(5000);
+            assertNotNull(again, "the unacknowledged message came back");
+            assertTrue(again.getJMSRedelivered());
+            assertNull(s2.createConsumer(s2.createQueue("normal")).receive(200));
+        }
+    }
+}

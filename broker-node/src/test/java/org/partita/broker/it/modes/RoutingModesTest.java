@@ -1,0 +1,242 @@
+package org.partita.broker.it.modes;
+
+import jakarta.jms.Connection;
+import jakarta.jms.DeliveryMode;
+import jakarta.jms.Message;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.Queue;
+import jakarta.jms.ResourceAllocationException;
+import jakarta.jms.Session;
+import jakarta.jms.TextMessage;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.partita.broker.it.NodeExtension;
+import org.partita.broker.store.StoreStats;
+import org.partita.jms.api.PartitaConsumer;
+import org.partita.jms.api.PartitaDestinations;
+import org.partita.jms.api.PartitionListener;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class RoutingModesTest {
+    @RegisterExtension
+    final NodeExtension node = new NodeExtension();
+
+    private static void send(Session s, String queue, int n, String prefix) throws Exception {
+        MessageProducer p = s.createProducer(s.createQueue(queue));
+        for (int i = 0; i < n; i++) {
+            p.send(s.createTextMessage(prefix + i));
+        }
+        p.close();
+    }
+
+    private static int drain(MessageConsumer c, long quietMillis) throws Exception {
+        int n = 0;
+        while (c.receive(quietMillis) != null) {
+            n++;
+        }
+        return n;
+    }
+
+    @Test
+    void onlyTheHighestPriorityPresentReceivesAndTheBackupTakesOverWhenThePrimaryLeaves() throws Exception {
+        try (Connection c1 = node.factory().createConnection(); Connection c2 = node.factory().createConnection()) {
+            Session primarySession = c1.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            Session backupSession = c2.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            MessageConsumer primary = primarySession.createConsumer(primarySession.createQueue("jobs?priority=10"));
+            MessageConsumer backup = backupSession.createConsumer(backupSession.createQueue("jobs?priority=1"));
+            c1.start();
+            c2.start();
+            send(primarySession, "jobs", 10, "a");
+            assertEquals(10, drain(primary, 300));
+            assertNull(backup.receive(300), "the backup gets nothing while the primary is there");
+            c1.close();
+            send(backupSession, "jobs", 5, "b");
+            assertEquals(5, drain(backup, 500), "the backup takes over");
+        }
+    }
+
+    @Test
+    void priorityChangesWhileAttachedElectANewLeader() throws Exception {
+        try (Connection c = node.factory().createConnection()) {
+            Session s1 = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            Session s2 = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            PartitaConsumer a = (PartitaConsumer) s1.createConsumer(s1.createQueue("leader"));
+            PartitaConsumer b = (PartitaConsumer) s2.createConsumer(s2.createQueue("leader"));
+            c.start();
+            a.setPriority(5);
+            assertEquals(5, a.getPriority());
+            send(s1, "leader", 4, "x");
+            assertEquals(4, drain(a, 300), "a leads");
+            assertNull(b.receive(200));
+            b.setPriority(9);
+            send(s1, "leader", 4, "y");
+            assertEquals(4, drain(b, 300), "b leads once its priority rose");
+            assertNull(a.receive(200));
+        }
+    }
+
+    @Test
+    void equalPrioritiesShareRoundRobinAndANewConsumerGetsItsShareAtOnce() throws Exception {
+        try (Connection c = node.factory().createConnection()) {
+            Session s1 = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            Session s2 = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            MessageConsumer a = s1.createConsumer(s1.createQueue("work"));
+            c.start();
+            MessageConsumer b = s2.createConsumer(s2.createQueue("work"));
+            send(s1, "work", 20, "w");
+            int na = drain(a, 300);
+            int nb = drain(b, 300);
+            assertEquals(20, na + nb);
+            assertEquals(10, na, "round-robin among equals");
+        }
+    }
+
+    @Test
+    void capacityBoundsUnacknowledgedMessagesAndASlowConsumerDoesNotSlowTheOthers() throws Exception {
+        try (Connection c = node.factory().createConnection()) {
+            Session slowSession = c.createSession(false, Session.CLIENT_ACKNOWLEDGE);
+            Session fastSession = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            MessageConsumer slow = slowSession.createConsumer(slowSession.createQueue("cap?capacity=2"));
+            MessageConsumer fast = fastSession.createConsumer(fastSession.createQueue("cap"));
+            c.start();
+            send(fastSession, "cap", 30, "c");
+            Message m1 = slow.receive(2000);
+            Message m2 = slow.receive(2000);
+            assertNotNull(m1);
+            assertNotNull(m2);
+            assertNull(slow.receive(300), "capacity 2: nothing more until it acknowledges");
+            assertEquals(28, drain(fast, 300), "the fast consumer takes the rest");
+            m2.acknowledge();
+        }
+    }
+
+    @Test
+    void fanOutGivesEveryAppIdEveryMessageAndStoresEachPayloadOnce() throws Exception {
+        try (Connection c = node.factory().createConnection()) {
+            Session s = c.createSession(false, Session.CLIENT_ACKNOWLEDGE);
+            node.node().broker().updateQueue("orders", "mode=fanout&appIds=billing,audit,shipping"); // the admin call
+            MessageProducer p = s.createProducer(s.createQueue("orders"));
+            p.setDeliveryMode(DeliveryMode.PERSISTENT);
+            StoreStats before = node.node().store().stats();
+            for (int i = 0; i < 10; i++) {
+                p.send(s.createTextMessage("order-" + i + "-" + "x".repeat(1000)));
+            }
+            StoreStats after = node.node().store().stats();
+            assertEquals(10, after.messageRows() - before.messageRows(), "one payload row per message");
+            assertEquals(30, after.entryRows() - before.entryRows(), "one delivery-state row per AppId");
+            long payload = after.payloadBytes() - before.payloadBytes();
+            assertTrue(payload < 10 * 1200, "payload bytes stored once: " + payload);
+
+            MessageConsumer billing = s.createConsumer(PartitaDestinations.forApp(s.createQueue("orders"), "billing"));
+            MessageConsumer audit = s.createConsumer(s.createQueue("orders?appId=audit"));
+            c.start();
+            List<Message> billed = new ArrayList<>();
+            Message m;
+            while ((m = billing.receive(300)) != null) {
+                billed.add(m);
+            }
+            assertEquals(10, billed.size());
+            assertEquals(10, drain(audit, 300));
+            billed.get(billed.size() - 1).acknowledge(); // acknowledges billing and audit (same session)
+            await().atMost(Duration.ofSeconds(5)).until(() -> node.node().store().stats().entryRows() - before.entryRows() == 10);
+            assertEquals(10, node.node().store().stats().messageRows() - before.messageRows(),
+                    "payloads stay while shipping has not acknowledged");
+
+            Session s2 = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            assertEquals(10, drain(s2.createConsumer(s2.createQueue("orders?appId=shipping")), 300));
+            await().atMost(Duration.ofSeconds(5)).until(() -> node.node().store().stats().messageRows() == before.messageRows());
+
+            assertThrows(jakarta.jms.JMSException.class, () -> s2.createConsumer(s2.createQueue("orders")),
+                    "a fan-out queue needs an appId");
+        }
+    }
+
+    @Test
+    void appIdsCanBeAddedAndRemovedThroughTheAdminCall() throws Exception {
+        try (Connection c = node.factory().createConnection()) {
+            Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            s.createProducer(s.createQueue("events?mode=fanout&appIds=a")).send(s.createTextMessage("creates it"));
+            node.node().broker().updateQueue("events", "appIds=a,b");
+            send(s, "events", 3, "e");
+            c.start();
+            assertEquals(3, drain(s.createConsumer(s.createQueue("events?appId=b")), 300));
+            node.node().broker().updateQueue("events", "appIds=b");
+            assertThrows(jakarta.jms.JMSException.class, () -> s.createConsumer(s.createQueue("events?appId=a")));
+        }
+    }
+
+    @Test
+    void broadcastGoesToEveryConsumerPresentAndKeepsNothing() throws Exception {
+        try (Connection c = node.factory().createConnection()) {
+            Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            Queue ticks = s.createQueue("ticks?mode=broadcast");
+            MessageProducer p = s.createProducer(ticks);
+            p.send(s.createTextMessage("nobody listens"));
+            Session s1 = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            Session s2 = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            MessageConsumer a = s1.createConsumer(s1.createQueue("ticks"));
+            MessageConsumer b = s2.createConsumer(s2.createQueue("ticks"));
+            c.start();
+            for (int i = 0; i < 5; i++) {
+                p.send(s.createTextMessage("t" + i));
+            }
+            for (MessageConsumer consumer : new MessageConsumer[]{a, b}) {
+                for (int i = 0; i < 5; i++) {
+                    assertEquals("t" + i, ((TextMessage) consumer.receive(2000)).getText());
+                }
+                assertNull(consumer.receive(200), "the message sent before anyone listened is gone");
+            }
+            assertEquals(0, node.node().store().stats().entryRows(), "broadcast stores nothing");
+        }
+    }
+
+    @Test
+    void aFullQueueRefusesSendsWithResourceAllocationExceptionAndKeepsWhatItHas() throws Exception {
+        try (Connection c = node.factory().createConnection()) {
+            Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            MessageProducer p = s.createProducer(s.createQueue("small?maxDepthMessages=3"));
+            for (int i = 0; i < 3; i++) {
+                p.send(s.createTextMessage("m" + i));
+            }
+            assertThrows(ResourceAllocationException.class, () -> p.send(s.createTextMessage("overflow")));
+            c.start();
+            assertEquals(3, drain(s.createConsumer(s.createQueue("small")), 300));
+            p.send(s.createTextMessage("room again"));
+        }
+    }
+
+    @Test
+    void partitionListenerHearsOfAssignment() throws Exception {
+        try (Connection c = node.factory().createConnection()) {
+            Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            PartitaConsumer consumer = (PartitaConsumer) s.createConsumer(s.createQueue("parts?partitions=4&rebalanceDelay=100"));
+            List<Set<Integer>> assigned = Collections.synchronizedList(new ArrayList<>());
+            consumer.setPartitionListener(new PartitionListener() {
+                @Override
+                public void onPartitionsAssigned(Set<Integer> partitions) {
+                    assigned.add(partitions);
+                }
+
+                @Override
+                public void onPartitionsRevoked(Set<Integer> partitions) {
+                }
+            });
+            c.start();
+            s.createProducer(s.createQueue("parts")).send(s.createTextMessage("poke"));
+            await().atMost(Duration.ofSeconds(5)).until(() -> consumer.getOwnedPartitions().equals(Set.of(0, 1, 2, 3)));
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package org.partita.jms.api;
+
+import jakarta.jms.JMSException;
+import jakarta.jms.MessageConsumer;
+
+import java.util.Set;
+
+/**
+ * What a Partita consumer offers beyond {@link MessageConsumer}. Every consumer created by a
+ * Partita session implements it:
+ *
+ * <pre>{@code
+ * PartitaConsumer c = (PartitaConsumer) session.createConsumer(session.createQueue("jobs?priority=5"));
+ * c.setPriority(10);            // become the primary: only the highest priority present receives
+ * c.setCapacity(20, 1 << 20);   // hold at most 20 unacknowledged messages and 1 MiB
+ * c.setPartitionListener(new PartitionListener() {
+ *     public void onPartitionsAssigned(Set<Integer> p) { loadState(p); }
+ *     public void onPartitionsRevoked(Set<Integer> p) { flushState(p); }
+ * });
+ * }</pre>
+ */
+public interface PartitaConsumer extends MessageConsumer {
+
+    /**
+     * Changes this consumer's priority while it is attached; it takes effect at the node's next
+     * dispatch. Only consumers of the highest priority present receive (on a partitioned queue:
+     * own partitions); the others wait as standbys.
+     */
+    void setPriority(int priority) throws JMSException;
+
+    int getPriority() throws JMSException;
+
+    /**
+     * Limits what this consumer holds unacknowledged: at most {@code messages} messages and
+     * {@code bytes} bytes (0 means no limit). The node never delivers beyond it, and one slow
+     * consumer's limit does not slow the others.
+     */
+    void setCapacity(int messages, long bytes) throws JMSException;
+
+    /** The partitions of a partitioned queue this consumer owns now (empty for other queues). */
+    Set<Integer> getOwnedPartitions() throws JMSException;
+
+    /** Hears of partitions assigned to and revoked from this consumer, on the session's thread. */
+    void setPartitionListener(PartitionListener listener) throws JMSException;
+}
