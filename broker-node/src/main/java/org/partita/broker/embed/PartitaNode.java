@@ -87,8 +87,8 @@ public final class PartitaNode implements AutoCloseable {
         }
         closed = true;
         server.close();
+        store.close(); // finishes pending writes while the broker can still take their completions
         broker.close();
-        store.close();
         LOG.info("Partita node {} stopped", config.nodeName());
     }
 }

@@ -12,15 +12,17 @@ final class Wait {
     static final long ARRIVES = 10_000;
     /** Long enough to be fairly sure that a message that should not come does not. */
     static final long ABSENT = 300;
+    /** The quiet time after which {@link #drain} decides that nothing more is coming. */
+    static final long QUIET = 750;
 
     private Wait() {
     }
 
-    /** Receives until nothing more comes within {@link #ABSENT}. */
+    /** Receives until nothing more comes within {@link #QUIET}. */
     static List<Message> drain(JMSConsumer consumer) {
         List<Message> all = new ArrayList<>();
         Message m;
-        while ((m = consumer.receive(ABSENT)) != null) {
+        while ((m = consumer.receive(QUIET)) != null) {
             all.add(m);
         }
         return all;
