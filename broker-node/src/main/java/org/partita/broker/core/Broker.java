@@ -240,6 +240,11 @@ public final class Broker implements QueueServices, AutoCloseable {
         }
     }
 
+    /** Names of every queue, sorted (AppId and subscription queues included). */
+    public List<String> queueNames() {
+        return queues.keySet().stream().sorted().toList();
+    }
+
     public BrokerQueue existingQueue(String name) {
         return queues.get(name);
     }

@@ -343,9 +343,9 @@ public final class BrokerQueue implements DispatchEngine.Host {
                     out.add(pe.figures(p, now));
                 }
             } else {
-                out.add(new PartitionFigures(0, engine.waitingCount(), inFlight, null, "SHARED", 0));
+                out.add(new PartitionFigures(0, engine.waitingCount(), inFlight, null, "SHARED", 0, 0, 0, false));
             }
-            result.complete(out);
+            result.complete(PartitionFigures.markHot(out));
         });
         return result;
     }

@@ -24,6 +24,7 @@ final class PartitionedQueueEngine implements DispatchEngine {
     private final Backlog[] backlogs;
     private final PartitionOwnership[] owners;
     private final List<Set<QueueEntry>> inFlight;
+    private final DeliveryRate[] rates;
     private final List<ConsumerRef> consumers = new ArrayList<>();
     private long rebalanceAt = Long.MAX_VALUE;
     /** What each consumer was last told it owns, to send only changes. */
@@ -41,7 +42,9 @@ final class PartitionedQueueEngine implements DispatchEngine {
         this.backlogs = new Backlog[partitions];
         this.owners = new PartitionOwnership[partitions];
         this.inFlight = new ArrayList<>(partitions);
+        this.rates = new DeliveryRate[partitions];
         for (int i = 0; i < partitions; i++) {
+            rates[i] = new DeliveryRate();
             backlogs[i] = new Backlog(Backlog.BY_ARRIVAL);
             owners[i] = new PartitionOwnership();
             inFlight.add(new LinkedHashSet<>());
@@ -226,6 +229,7 @@ final class PartitionedQueueEngine implements DispatchEngine {
 
         @Override
         public void deliver(ConsumerRef c, QueueEntry e) {
+            rates[e.partition()].count();
             held.add(e);
             host.deliver(c, e);
         }
@@ -274,7 +278,7 @@ final class PartitionedQueueEngine implements DispatchEngine {
         long age = oldest == null ? 0 : Math.max(0, now - oldest.message().wire().timestamp());
         ConsumerRef owner = owners[p].owner();
         return new PartitionFigures(p, backlogs[p].size(), inFlight.get(p).size(), owner == null ? null : owner.toString(),
-                owners[p].state().name(), age);
+                owners[p].state().name(), age, rates[p].total(), rates[p].perSecond(now), false);
     }
 
     Collection<ConsumerRef> consumers() {

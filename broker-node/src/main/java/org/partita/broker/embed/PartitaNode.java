@@ -1,5 +1,7 @@
 package org.partita.broker.embed;
 
+import org.partita.broker.admin.AdminCommands;
+import org.partita.broker.admin.NodeJmx;
 import org.partita.broker.config.NodeConfig;
 import org.partita.broker.core.Broker;
 import org.partita.broker.core.BrokerSettings;
@@ -29,6 +31,7 @@ public final class PartitaNode implements AutoCloseable {
     private final MessageStore store;
     private final Broker broker;
     private final NodeServer server;
+    private final NodeJmx jmx;
     private volatile boolean closed;
 
     private PartitaNode(NodeConfig config) throws InterruptedException {
@@ -40,7 +43,9 @@ public final class PartitaNode implements AutoCloseable {
         try {
             this.broker = new Broker(store, new BrokerSettings(config.autoCreateQueues(), QueueOptions.DEFAULTS));
             NodeContext context = new NodeContext(config.nodeName(), config.maxFrameSize(), Authenticator.ALLOW_ALL);
+            context.admin(new AdminCommands(broker));
             this.server = new NodeServer(config.host(), config.port(), broker, context);
+            this.jmx = new NodeJmx(broker, config.nodeName());
         } catch (InterruptedException | RuntimeException e) {
             store.close();
             throw e;
@@ -86,6 +91,7 @@ public final class PartitaNode implements AutoCloseable {
             return;
         }
         closed = true;
+        jmx.close();
         server.close();
         store.close(); // finishes pending writes while the broker can still take their completions
         broker.close();

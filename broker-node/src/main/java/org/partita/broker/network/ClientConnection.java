@@ -44,6 +44,8 @@ import java.util.concurrent.atomic.AtomicLong;
 final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
     private static final Logger LOG = LoggerFactory.getLogger(ClientConnection.class);
     private static final int BROWSE_CHUNK_BYTES = 1024 * 1024;
+    /** Bytes a DELIVER frame adds around a message: type, consumer id, delivery id, count, length. */
+    private static final int DELIVER_OVERHEAD = 1 + 4 + 8 + 4 + 4;
 
     private final Broker broker;
     private final NodeContext node;
@@ -78,7 +80,11 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         try {
             handle(frame);
         } catch (ProtocolException e) {
-            reply(frame.requestId(), e.code(), e.getMessage());
+            if (e.code() == ErrorCode.MALFORMED_FRAME) {
+                fail(e.code(), e.getMessage()); // a peer that sends garbage is not talked to further
+            } else {
+                reply(frame.requestId(), e.code(), e.getMessage());
+            }
         } catch (UnknownDestinationException e) {
             reply(frame.requestId(), ErrorCode.UNKNOWN_DESTINATION, e.getMessage());
         } catch (SubscriptionConflictException e) {
@@ -141,6 +147,15 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             browse(f);
         } else if (frame instanceof Frame.DestinationOp f) {
             destinationOp(f);
+        } else if (frame instanceof Frame.Admin f) {
+            node.admin().run(f.command(), f.argument()).whenComplete((body, t) -> {
+                if (t == null) {
+                    channel.writeAndFlush(new Frame.AdminReply(f.requestId(), body), channel.voidPromise());
+                } else {
+                    Throwable c = t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
+                    reply(f.requestId(), ErrorCode.INTERNAL, c.getMessage());
+                }
+            });
         } else if (frame instanceof Frame.Ping f) {
             ok(f.requestId());
         } else if (frame instanceof Frame.Close f) {
@@ -156,7 +171,8 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             return;
         }
         if (f.version() != Protocol.VERSION) {
-            fail(ErrorCode.UNSUPPORTED_VERSION, "protocol version " + f.version() + " is not supported; this node speaks " + Protocol.VERSION);
+            failRequest(f.requestId(), ErrorCode.UNSUPPORTED_VERSION,
+                    "protocol version " + f.version() + " is not supported; this node speaks " + Protocol.VERSION);
             return;
         }
         String refusal = node.authenticator().check(f.user(), f.password());
@@ -183,6 +199,11 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
 
     private void send(Frame.Send f) {
         ServerSession session = session(f.sessionId());
+        if (f.message().length > node.maxFrameSize() - DELIVER_OVERHEAD) {
+            reply(f.requestId(), ErrorCode.RESOURCE_EXHAUSTED, "message of " + f.message().length
+                    + " bytes is too large to be delivered within the maximum frame size of " + node.maxFrameSize() + " bytes");
+            return;
+        }
         WireMessage wire = MessageCodec.decode(f.message());
         DestinationName dest = DestinationName.parse(wire.destination());
         MessageRef message = broker.newMessage(f.message(), wire, connectionKey);

@@ -8,6 +8,7 @@ public final class NodeContext {
     private final String nodeName;
     private final int maxFrameSize;
     private final Authenticator authenticator;
+    private volatile org.partita.broker.admin.AdminCommands admin;
     private final Map<String, Object> clientIds = new ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicLong temporaryIds = new java.util.concurrent.atomic.AtomicLong();
 
@@ -23,6 +24,14 @@ public final class NodeContext {
 
     public int maxFrameSize() {
         return maxFrameSize;
+    }
+
+    public org.partita.broker.admin.AdminCommands admin() {
+        return admin;
+    }
+
+    public void admin(org.partita.broker.admin.AdminCommands commands) {
+        this.admin = commands;
     }
 
     public Authenticator authenticator() {

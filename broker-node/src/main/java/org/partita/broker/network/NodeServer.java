@@ -20,6 +20,8 @@ public final class NodeServer implements AutoCloseable {
     private final EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     private final EventLoopGroup workers = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
     private final Channel serverChannel;
+    private final io.netty.channel.group.ChannelGroup clients =
+            new io.netty.channel.group.DefaultChannelGroup(io.netty.util.concurrent.GlobalEventExecutor.INSTANCE);
 
     public NodeServer(String host, int port, Broker broker, NodeContext node) throws InterruptedException {
         FrameEncoder encoder = new FrameEncoder(node.maxFrameSize());
@@ -31,6 +33,7 @@ public final class NodeServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        clients.add(ch);
                         ch.pipeline().addLast(new FrameDecoder(node.maxFrameSize()), encoder, new ClientConnection(broker, node));
                     }
                 });
@@ -46,11 +49,15 @@ public final class NodeServer implements AutoCloseable {
         return ((InetSocketAddress) serverChannel.localAddress()).getPort();
     }
 
+    /** Tells every client the node is shutting down (ERROR SHUTTING_DOWN), then closes. */
     @Override
     public void close() {
         if (serverChannel != null) {
             serverChannel.close().syncUninterruptibly();
         }
+        clients.writeAndFlush(new org.partita.jms.protocol.Frame.Error(0, org.partita.jms.protocol.ErrorCode.SHUTTING_DOWN,
+                "the node is shutting down")).awaitUninterruptibly(2, java.util.concurrent.TimeUnit.SECONDS);
+        clients.close().awaitUninterruptibly(2, java.util.concurrent.TimeUnit.SECONDS);
         workers.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
         boss.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
     }

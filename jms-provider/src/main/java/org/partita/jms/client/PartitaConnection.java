@@ -78,6 +78,12 @@ public class PartitaConnection implements QueueConnection, TopicConnection, Conn
         sessions.remove(s);
     }
 
+    /** Runs an administrative command on the node (see {@link org.partita.jms.api.PartitaAdmin}). */
+    public String admin(String command, String argument) throws JMSException {
+        checkOpen();
+        return JmsExceptions.await(transport.admin(command, argument));
+    }
+
     @Override
     public Session createSession(boolean transacted, int acknowledgeMode) throws JMSException {
         checkOpen();

@@ -298,18 +298,21 @@ public class PartitaJMSContext implements JMSContext {
      */
     @Override
     public void close() {
-        PartitaSession s;
+        if (closed) {
+            return;
+        }
+        PartitaSession s = session;
+        if (s != null && s.isDispatchThread()) {
+            throw new IllegalStateRuntimeException("a message listener or completion listener may not close its own JMSContext");
+        }
+        awaitCallbacks(); // while they run, the context is still fully theirs
         synchronized (lock) {
             if (closed) {
                 return;
             }
-            s = session;
-            if (s != null && s.isDispatchThread()) {
-                throw new IllegalStateRuntimeException("a message listener or completion listener may not close its own JMSContext");
-            }
             closed = true;
+            s = session;
         }
-        awaitCallbacks();
         JMSException failure = null;
         try {
             if (s != null) {

@@ -156,6 +156,31 @@ public sealed interface Frame {
         }
     }
 
+    /**
+     * An administrative command (docs/admin.md), e.g. {@code queue.update} with argument
+     * {@code orders?partitions=8}. Answered by {@link AdminReply} or {@link Error}.
+     */
+    record Admin(int requestId, String command, String argument) implements Frame {
+        public Admin {
+            java.util.Objects.requireNonNull(command, "command");
+        }
+        public FrameType type() { return FrameType.ADMIN; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+            writeString(out, command());
+            writeString(out, argument());
+        }
+    }
+
+    /** The answer to {@link Admin}: text in {@code name=value} lines. */
+    record AdminReply(int requestId, String body) implements Frame {
+        public FrameType type() { return FrameType.ADMIN_REPLY; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+            writeString(out, body());
+        }
+    }
+
     /** Node to client: the partitions of a partitioned queue this consumer owns now. */
     record Partitions(int consumerId, int[] owned) implements Frame {
         public Partitions {

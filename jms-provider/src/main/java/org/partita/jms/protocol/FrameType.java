@@ -11,7 +11,8 @@ public enum FrameType {
     DESTINATION_OP(18), CREATED(19),
     PING(20), CLOSE(21),
     RECOVER(22), RECOVERED(23),
-    CONSUMER_UPDATE(24), PARTITIONS(25);
+    CONSUMER_UPDATE(24), PARTITIONS(25),
+    ADMIN(26), ADMIN_REPLY(27);
 
     private static final FrameType[] BY_CODE = new FrameType[32];
 

@@ -53,6 +53,9 @@ public interface BrokerConnection {
     /** Creates or deletes temporary destinations, removes durable subscriptions; answers a name when creating. */
     CompletableFuture<String> destinationOp(int op, String name);
 
+    /** Runs an administrative command on the node; completes with its text answer. */
+    CompletableFuture<String> admin(String command, String argument);
+
     /** Orderly close: tells the node, then drops the transport. */
     CompletableFuture<Void> close();
 

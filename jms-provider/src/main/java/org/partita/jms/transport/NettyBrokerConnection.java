@@ -37,8 +37,11 @@ public final class NettyBrokerConnection implements BrokerConnection {
     private volatile ConnectionListener listener;
     private volatile BrokerError failure;
 
-    private NettyBrokerConnection(Channel channel) {
+    private final int maxFrameSize;
+
+    private NettyBrokerConnection(Channel channel, int maxFrameSize) {
         this.channel = channel;
+        this.maxFrameSize = maxFrameSize;
     }
 
     /** Opens the TCP connection (not yet the handshake: see {@link #open}). */
@@ -61,7 +64,7 @@ public final class NettyBrokerConnection implements BrokerConnection {
             throw new BrokerError(ErrorCode.INTERNAL, "cannot connect to tcp://" + host + ":" + port + ": "
                     + (f.cause() == null ? "timed out" : f.cause().getMessage()));
         }
-        self[0] = new NettyBrokerConnection(f.channel());
+        self[0] = new NettyBrokerConnection(f.channel(), maxFrameSize);
         return self[0];
     }
 
@@ -72,7 +75,13 @@ public final class NettyBrokerConnection implements BrokerConnection {
 
     @Override
     public CompletableFuture<Void> open(String user, String password, String clientId) {
-        return request(id -> new Frame.Hello(id, Protocol.VERSION, user, password, clientId)).thenApply(f -> null);
+        return request(id -> new Frame.Hello(id, Protocol.VERSION, user, password, clientId)).thenApply(f -> {
+            if (f instanceof Frame.HelloOk ok && ok.maxFrameSize() < maxFrameSize) {
+                // Never send what the node would refuse: refuse it here, with the connection intact.
+                channel.pipeline().replace(FrameEncoder.class, "encoder", new FrameEncoder(ok.maxFrameSize()));
+            }
+            return null;
+        });
     }
 
     @Override
@@ -161,6 +170,11 @@ public final class NettyBrokerConnection implements BrokerConnection {
     }
 
     @Override
+    public CompletableFuture<String> admin(String command, String argument) {
+        return request(id -> new Frame.Admin(id, command, argument)).thenApply(f -> ((Frame.AdminReply) f).body());
+    }
+
+    @Override
     public CompletableFuture<Void> close() {
         if (!isOpen()) {
             return CompletableFuture.completedFuture(null);
@@ -215,6 +229,9 @@ public final class NettyBrokerConnection implements BrokerConnection {
                 CompletableFuture<Frame> answer = pending.remove(frame.requestId());
                 if (answer != null) {
                     Throwable c = f.cause();
+                    if (c instanceof io.netty.handler.codec.EncoderException && c.getCause() != null) {
+                        c = c.getCause();
+                    }
                     answer.completeExceptionally(c instanceof ProtocolException p
                             ? new BrokerError(p.code(), p.getMessage())
                             : new BrokerError(ErrorCode.INTERNAL, "write failed: " + c));
