@@ -78,6 +78,16 @@ class FrameCodecTest {
         f.add(new Frame.Ping(22));
         f.add(new Frame.Ping(0));
         f.add(new Frame.Close(23));
+        f.add(new Frame.Recover(24, 1, new long[] {7L, 9L}));
+        f.add(new Frame.Recover(25, 2, new long[0]));
+        f.add(new Frame.Recovered(24, 123L));
+        f.add(new Frame.ConsumerUpdate(26, 10, 7, 20, 1L << 20));
+        f.add(new Frame.ConsumerUpdate(27, 10, Integer.MIN_VALUE, -1, -1L));
+        f.add(new Frame.Partitions(10, new int[] {0, 3, 5}));
+        f.add(new Frame.Partitions(11, new int[0]));
+        f.add(new Frame.Admin(28, "queue.update", "orders?partitions=8"));
+        f.add(new Frame.Admin(29, "queue.list", null));
+        f.add(new Frame.AdminReply(28, "name=orders\npartitions=8\n"));
         return f;
     }
 
@@ -153,12 +163,14 @@ class FrameCodecTest {
 
     @Test
     void frameTypeCodesArePinned() {
-        int[] expected = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21};
+        int[] expected = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25,
+                26, 27};
         FrameType[] types = {FrameType.HELLO, FrameType.HELLO_OK, FrameType.OK, FrameType.ERROR,
                 FrameType.SESSION_OPEN, FrameType.SESSION_CLOSE, FrameType.SEND, FrameType.CONSUMER_OPEN,
                 FrameType.CONSUMER_CLOSE, FrameType.CREDIT, FrameType.DELIVER, FrameType.ACK, FrameType.RELEASE,
                 FrameType.COMMIT, FrameType.ROLLBACK, FrameType.BROWSE, FrameType.BROWSE_CHUNK,
-                FrameType.DESTINATION_OP, FrameType.CREATED, FrameType.PING, FrameType.CLOSE};
+                FrameType.DESTINATION_OP, FrameType.CREATED, FrameType.PING, FrameType.CLOSE, FrameType.RECOVER,
+                FrameType.RECOVERED, FrameType.CONSUMER_UPDATE, FrameType.PARTITIONS, FrameType.ADMIN, FrameType.ADMIN_REPLY};
         assertEquals(FrameType.values().length, types.length);
         for (int i = 0; i < types.length; i++) {
             assertEquals(expected[i], types[i].code(), types[i].name());
@@ -265,6 +277,8 @@ class FrameCodecTest {
                 assertArrayEquals(eb, (byte[]) a, what);
             } else if (e instanceof long[] el) {
                 assertArrayEquals(el, (long[]) a, what);
+            } else if (e instanceof int[] ei) {
+                assertArrayEquals(ei, (int[]) a, what);
             } else if (e instanceof List<?> el) {
                 List<?> al = (List<?>) a;
                 assertEquals(el.size(), al.size(), what + " size");

@@ -213,16 +213,29 @@ class MessageCodecTest {
         assertEquals(ErrorCode.MALFORMED_FRAME, e.code());
     }
 
+    /** A blob whose priority or delivery-mode byte was set to {@code value} after encoding. */
+    private static byte[] tampered(int offsetFromModeByte, int value) {
+        byte[] b = MessageCodec.encode(withModeAndPriority(WireMessage.PERSISTENT, 4));
+        // layout: version(1) id(4+4) timestamp(8) corr(4) replyTo(4) dest(4+7) type(4) mode(1) priority(1)
+        int modeIndex = 1 + 4 + 4 + 8 + 4 + 4 + 4 + 7 + 4;
+        b[modeIndex + offsetFromModeByte] = (byte) value;
+        return b;
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {-1, 10, 11, 127, -128})
     void invalidPriorityIsRejected(int priority) {
-        assertMalformed(MessageCodec.encode(withModeAndPriority(WireMessage.PERSISTENT, priority)));
+        assertThrows(IllegalArgumentException.class, () -> MessageCodec.encode(withModeAndPriority(WireMessage.PERSISTENT, priority)),
+                "the encoder refuses it");
+        assertMalformed(tampered(1, priority));
     }
 
     @ParameterizedTest
     @ValueSource(ints = {0, 3, 4, 127, -1})
     void invalidDeliveryModeIsRejected(int mode) {
-        assertMalformed(MessageCodec.encode(withModeAndPriority(mode, 4)));
+        assertThrows(IllegalArgumentException.class, () -> MessageCodec.encode(withModeAndPriority(mode, 4)),
+                "the encoder refuses it");
+        assertMalformed(tampered(0, mode));
     }
 
     @Test
