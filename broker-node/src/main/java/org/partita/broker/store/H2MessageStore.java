@@ -42,7 +42,7 @@ public final class H2MessageStore implements MessageStore {
         try {
             Files.createDirectories(dataDir);
             String url = "jdbc:h2:file:" + dataDir.toAbsolutePath().resolve("partita")
-                    + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0" + (syncOnCommit ? ";RETENTION_TIME=0" : "");
+                    + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0";
             Connection c = DriverManager.getConnection(url, "partita", "");
             try {
                 c.setAutoCommit(false);

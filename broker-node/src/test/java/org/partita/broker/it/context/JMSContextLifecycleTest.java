@@ -138,13 +138,14 @@ class JMSContextLifecycleTest {
              JMSContext second = first.createContext(JMSContext.AUTO_ACKNOWLEDGE)) {
             first.setAutoStart(false);
             assertTrue(second.getAutoStart(), "a new context has auto-start on, whatever its sibling says");
-            Queue q = first.createQueue("per-context");
-            first.createProducer().send(q, "one");
-            JMSConsumer stopped = first.createConsumer(q);
-            assertNull(stopped.receive(Wait.ABSENT));
-            stopped.close();
-            JMSConsumer started = second.createConsumer(q); // starts the shared connection
-            assertEquals("one", started.receiveBody(String.class, Wait.ARRIVES));
+            Queue q1 = first.createQueue("per-context-1");
+            Queue q2 = first.createQueue("per-context-2");
+            first.createProducer().send(q1, "one").send(q2, "two");
+            JMSConsumer firsts = first.createConsumer(q1);
+            assertNull(firsts.receive(Wait.ABSENT), "auto-start off: the shared connection stays stopped");
+            JMSConsumer seconds = second.createConsumer(q2); // auto-start on: starts the shared connection
+            assertEquals("two", seconds.receiveBody(String.class, Wait.ARRIVES));
+            assertEquals("one", firsts.receiveBody(String.class, Wait.ARRIVES), "started for every context on it");
         }
     }
 

@@ -250,7 +250,7 @@ class PartitionedQueueTest {
         List<PartitionFigures> figures = node.node().broker().existingQueue("restart").partitionFigures().get(5, TimeUnit.SECONDS);
         for (int k = 0; k < 3; k++) {
             int expected = PartitionKeys.partition("k" + k, 4);
-            assertTrue(figures.get(expected).depth() >= 4, "key k" + k + " is still in partition " + expected);
+            assertTrue(figures.get(expected).depth() >= 4, "key k" + k + " is still in partition " + expected + ": " + figures);
         }
         try (Connection c = node.factory().createConnection()) {
             Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
