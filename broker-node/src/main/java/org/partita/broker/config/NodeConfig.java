@@ -3,47 +3,73 @@ package org.partita.broker.config;
 import org.partita.jms.protocol.Protocol;
 
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * Everything a node is started with. {@link #defaults()} is the embedded default a newcomer gets:
- * 127.0.0.1:61700, H2 under ./data, queues created on first use, every send forced to disk.
+ * 127.0.0.1:61700, H2 under ./data, queues created on first use, every send forced to disk, no
+ * authentication.
  *
- * @param syncOnCommit force each group commit to disk before confirming sends (only turn off when
- *                     losing recent messages on power loss is acceptable)
+ * @param syncOnCommit   force each group commit to disk before confirming sends (only turn off when
+ *                       losing recent messages on power loss is acceptable)
+ * @param usersFile      users and salted password hashes; null means authentication is off
+ * @param allowAnonymous with a users file: whether a connection without credentials is accepted
+ * @param queues         queues declared in the config file: name to options ({@code partitions=8&...})
  */
 public record NodeConfig(String nodeName, String host, int port, Path dataDir, boolean autoCreateQueues,
-                         boolean syncOnCommit, int maxFrameSize) {
+                         boolean syncOnCommit, int maxFrameSize, Path usersFile, boolean allowAnonymous,
+                         Map<String, String> queues) {
+
+    public NodeConfig {
+        queues = Map.copyOf(queues);
+    }
 
     public static NodeConfig defaults() {
         return new NodeConfig("node1", "127.0.0.1", Protocol.DEFAULT_PORT, Path.of("data"), true, true,
-                Protocol.DEFAULT_MAX_FRAME_SIZE);
+                Protocol.DEFAULT_MAX_FRAME_SIZE, null, false, Map.of());
     }
 
     public NodeConfig withPort(int p) {
-        return new NodeConfig(nodeName, host, p, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize);
+        return new NodeConfig(nodeName, host, p, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues);
     }
 
     public NodeConfig withHost(String h) {
-        return new NodeConfig(nodeName, h, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize);
+        return new NodeConfig(nodeName, h, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues);
     }
 
     public NodeConfig withDataDir(Path d) {
-        return new NodeConfig(nodeName, host, port, d, autoCreateQueues, syncOnCommit, maxFrameSize);
+        return new NodeConfig(nodeName, host, port, d, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues);
     }
 
     public NodeConfig withNodeName(String n) {
-        return new NodeConfig(n, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize);
+        return new NodeConfig(n, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues);
     }
 
     public NodeConfig withAutoCreateQueues(boolean b) {
-        return new NodeConfig(nodeName, host, port, dataDir, b, syncOnCommit, maxFrameSize);
+        return new NodeConfig(nodeName, host, port, dataDir, b, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues);
     }
 
     public NodeConfig withSyncOnCommit(boolean b) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, b, maxFrameSize);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, b, maxFrameSize, usersFile, allowAnonymous, queues);
     }
 
     public NodeConfig withMaxFrameSize(int m) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, m);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, m, usersFile, allowAnonymous, queues);
+    }
+
+    public NodeConfig withUsersFile(Path f) {
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, f, allowAnonymous, queues);
+    }
+
+    public NodeConfig withAllowAnonymous(boolean b) {
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, b, queues);
+    }
+
+    /** Declares a queue (or adds options to one declared before): {@code options} as {@code name=value&...}. */
+    public NodeConfig withQueue(String name, String options) {
+        Map<String, String> q = new LinkedHashMap<>(queues);
+        q.merge(name, options, (a, b) -> a.isEmpty() ? b : a + "&" + b);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, q);
     }
 }

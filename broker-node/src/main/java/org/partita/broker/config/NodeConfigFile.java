@@ -17,6 +17,12 @@ import java.util.List;
  * autoCreateQueues = true
  * syncOnCommit = true
  * maxFrameSize = 16777216
+ * # authentication: a users file (see partita-node --hash-password) and what anonymous connections get
+ * users = ./users.properties
+ * allowAnonymous = false
+ * # queues declared here are created (or updated) at start: queue.NAME.OPTION = VALUE
+ * queue.orders.partitions = 8
+ * queue.orders.maxDeliveryAttempts = 5
  * </pre>
  */
 public final class NodeConfigFile {
@@ -57,9 +63,32 @@ public final class NodeConfigFile {
             case "autoCreateQueues" -> c.withAutoCreateQueues(bool(value, name, where));
             case "syncOnCommit" -> c.withSyncOnCommit(bool(value, name, where));
             case "maxFrameSize" -> c.withMaxFrameSize(integer(value, name, where, 1024, Integer.MAX_VALUE - 8));
-            default -> throw new ConfigException(where + ": unknown field '" + name
-                    + "'; known: nodeName, host, port, data, autoCreateQueues, syncOnCommit, maxFrameSize");
+            case "users" -> c.withUsersFile(Path.of(nonEmpty(value, name, where)));
+            case "allowAnonymous" -> c.withAllowAnonymous(bool(value, name, where));
+            default -> {
+                if (name.startsWith("queue.")) {
+                    yield queue(c, name, value, where);
+                }
+                throw new ConfigException(where + ": unknown field '" + name + "'; known: nodeName, host, port, data,"
+                        + " autoCreateQueues, syncOnCommit, maxFrameSize, users, allowAnonymous, queue.<name>.<option>");
+            }
         };
+    }
+
+    /** {@code queue.orders.partitions = 8}: the option is checked now, so errors name this line. */
+    private static NodeConfig queue(NodeConfig c, String field, String value, String where) {
+        int dot = field.lastIndexOf('.');
+        String queue = dot > "queue.".length() ? field.substring("queue.".length(), dot) : "";
+        String option = field.substring(dot + 1);
+        if (queue.isEmpty() || option.isEmpty()) {
+            throw new ConfigException(where + ": field '" + field + "' must look like queue.<name>.<option>");
+        }
+        try {
+            org.partita.broker.core.QueueOptions.DEFAULTS.with(option, value);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(where + ": field '" + field + "': " + e.getMessage());
+        }
+        return c.withQueue(queue, option + "=" + value);
     }
 
     private static String nonEmpty(String v, String name, String where) {

@@ -6,7 +6,10 @@ import org.partita.broker.config.NodeConfig;
 import org.partita.broker.core.Broker;
 import org.partita.broker.core.BrokerSettings;
 import org.partita.broker.core.QueueOptions;
-import org.partita.broker.network.Authenticator;
+import org.partita.broker.security.Authenticator;
+import org.partita.broker.security.UsersFileAuthenticator;
+
+import java.util.Map;
 import org.partita.broker.network.NodeContext;
 import org.partita.broker.network.NodeServer;
 import org.partita.broker.store.H2MessageStore;
@@ -40,14 +43,24 @@ public final class PartitaNode implements AutoCloseable {
             LOG.warn("syncOnCommit=false: confirmed persistent messages may be lost on power failure");
         }
         this.store = H2MessageStore.open(config.dataDir(), config.syncOnCommit());
+        Broker started = null;
         try {
-            this.broker = new Broker(store, new BrokerSettings(config.autoCreateQueues(), QueueOptions.DEFAULTS));
-            NodeContext context = new NodeContext(config.nodeName(), config.maxFrameSize(), Authenticator.ALLOW_ALL);
+            started = new Broker(store, new BrokerSettings(config.autoCreateQueues(), QueueOptions.DEFAULTS));
+            this.broker = started;
+            for (Map.Entry<String, String> q : config.queues().entrySet()) {
+                broker.updateQueue(q.getKey(), q.getValue());
+            }
+            Authenticator auth = config.usersFile() == null ? Authenticator.ALLOW_ALL
+                    : UsersFileAuthenticator.load(config.usersFile(), config.allowAnonymous());
+            NodeContext context = new NodeContext(config.nodeName(), config.maxFrameSize(), auth);
             context.admin(new AdminCommands(broker));
             this.server = new NodeServer(config.host(), config.port(), broker, context);
             this.jmx = new NodeJmx(broker, config.nodeName());
         } catch (InterruptedException | RuntimeException e) {
             store.close();
+            if (started != null) {
+                started.close();
+            }
             throw e;
         }
         LOG.info("Partita node {} listening on {}:{} with data in {}", config.nodeName(), config.host(), port(),

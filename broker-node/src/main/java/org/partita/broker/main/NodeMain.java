@@ -33,8 +33,15 @@ public final class NodeMain implements Callable<Integer> {
     @Option(names = "--data", description = "folder of the node's H2 database (default ./data)")
     Path data;
 
+    @Option(names = "--hash-password", paramLabel = "USER",
+            description = "read a password from standard input and print a users-file line for USER, then exit")
+    String hashPasswordFor;
+
     @Override
     public Integer call() throws InterruptedException {
+        if (hashPasswordFor != null) {
+            return hashPassword();
+        }
         NodeConfig c = NodeConfig.defaults();
         try {
             if (config != null) {
@@ -53,7 +60,13 @@ public final class NodeMain implements Callable<Integer> {
         if (data != null) {
             c = c.withDataDir(data);
         }
-        PartitaNode node = PartitaNode.start(c);
+        PartitaNode node;
+        try {
+            node = PartitaNode.start(c);
+        } catch (ConfigException | IllegalArgumentException e) {
+            System.err.println("partita-node: " + e.getMessage());
+            return 2;
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             node.close();
@@ -61,6 +74,30 @@ public final class NodeMain implements Callable<Integer> {
         }, "partita-shutdown"));
         System.out.println("Partita node " + c.nodeName() + " ready at " + node.url());
         stopped.await();
+        return 0;
+    }
+
+    private int hashPassword() {
+        java.io.Console console = System.console();
+        char[] password;
+        if (console != null) {
+            password = console.readPassword("password for %s: ", hashPasswordFor);
+        } else {
+            try {
+                String line = new java.io.BufferedReader(new java.io.InputStreamReader(System.in,
+                        java.nio.charset.StandardCharsets.UTF_8)).readLine();
+                password = line == null ? new char[0] : line.toCharArray();
+            } catch (java.io.IOException e) {
+                System.err.println("partita-node: cannot read the password: " + e.getMessage());
+                return 2;
+            }
+        }
+        if (password == null || password.length == 0) {
+            System.err.println("partita-node: empty password");
+            return 2;
+        }
+        System.out.println(hashPasswordFor + " = " + org.partita.broker.security.PasswordHash.create(password));
+        java.util.Arrays.fill(password, ' ');
         return 0;
     }
 

@@ -1,5 +1,7 @@
 package org.partita.broker.network;
 
+import org.partita.broker.security.Authenticator;
+
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 

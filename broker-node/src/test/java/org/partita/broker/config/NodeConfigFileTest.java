@@ -37,7 +37,7 @@ class NodeConfigFileTest {
                 "syncOnCommit = false",
                 "maxFrameSize = 1048576");
         NodeConfig c = NodeConfigFile.read(f, NodeConfig.defaults());
-        assertEquals(new NodeConfig("alpha", "0.0.0.0", 61801, Path.of("/var/lib/partita"), false, false, 1048576), c);
+        assertEquals(new NodeConfig("alpha", "0.0.0.0", 61801, Path.of("/var/lib/partita"), false, false, 1048576, null, false, java.util.Map.of()), c);
     }
 
     @Test

@@ -89,7 +89,7 @@ class ConfigFileTest {
                 "syncOnCommit = FALSE",
                 "maxFrameSize = 65536");
         NodeConfig c = NodeConfigFile.read(f, NodeConfig.defaults());
-        assertEquals(new NodeConfig("alpha", "127.0.0.1", 61799, data, false, false, 65536), c);
+        assertEquals(new NodeConfig("alpha", "127.0.0.1", 61799, data, false, false, 65536, null, false, java.util.Map.of()), c);
     }
 
     @Test

@@ -41,6 +41,7 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
     private volatile Set<Integer> owned = Set.of();
     private volatile int priority;
     private volatile boolean closed;
+    private final Object closeLock = new Object();
 
     PartitaMessageConsumer(PartitaSession session, int id, PartitaDestination destination, String selector) {
         this.session = session;
@@ -87,14 +88,16 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
 
     /** From the transport: false if this consumer no longer takes messages. */
     boolean accept(long deliveryId, int deliveryCount, byte[] message) {
-        if (closed) {
-            return false;
-        }
         if (deliveryId <= voidUpTo) {
             grantCredit(1); // voided by a recover the node already processed: it left the buffer
             return true;
         }
-        buffer.add(new Incoming(deliveryId, deliveryCount, message));
+        synchronized (closeLock) { // so close() cannot empty the buffer between the check and the add
+            if (closed) {
+                return false;
+            }
+            buffer.add(new Incoming(deliveryId, deliveryCount, message));
+        }
         if (listener != null) {
             scheduleListener();
         }
@@ -286,10 +289,12 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
 
     @Override
     public void close() throws JMSException {
-        if (closed) {
-            return;
+        synchronized (closeLock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
         }
-        closed = true;
         buffer.add(Incoming.WAKE_UP);
         if (!session.isDispatchThread()) {
             session.awaitListenersIdle();

@@ -1,4 +1,4 @@
-package org.partita.broker.network;
+package org.partita.broker.security;
 
 /** Decides whether a connection's user and password are acceptable. */
 public interface Authenticator {
