@@ -146,7 +146,8 @@ public final class Broker implements QueueServices, AutoCloseable {
 
     /**
      * Changes a queue's options (admin). AppIds may be added or removed, topic feeds changed, limits
-     * and timings adjusted; the partition count and the mode are fixed once the queue exists.
+     * and timings adjusted, the partition count changed (keys move only once drained, see
+     * {@link Repartitioning}); the mode is fixed once the queue exists.
      */
     public synchronized BrokerQueue updateQueue(String name, String optionText) {
         BrokerQueue q = queues.get(name);
@@ -155,11 +156,17 @@ public final class Broker implements QueueServices, AutoCloseable {
         }
         QueueOptions before = q.options();
         QueueOptions after = QueueOptions.parse(optionText, before);
-        if (after.partitions() != before.partitions() || !after.mode().equals(before.mode())) {
-            throw new IllegalArgumentException("queue '" + name + "': partitions and mode cannot change on a live queue ("
-                    + before.partitions() + " partitions, mode " + before.mode() + ")");
+        if (!after.mode().equals(before.mode())) {
+            throw new IllegalArgumentException("queue '" + name + "': the mode cannot change on a live queue (mode "
+                    + before.mode() + ")");
+        }
+        if (after.partitions() != before.partitions() && QueueOptions.FANOUT.equals(after.mode())) {
+            throw new IllegalArgumentException("queue '" + name + "': change the partition count of each AppId queue instead");
         }
         q.options(after);
+        if (after.partitions() != before.partitions()) {
+            q.repartition();
+        }
         for (String removed : before.appIds()) {
             if (!after.appIds().contains(removed)) {
                 deleteQueue(appQueueName(name, removed));

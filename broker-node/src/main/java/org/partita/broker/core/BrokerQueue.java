@@ -27,12 +27,14 @@ public final class BrokerQueue implements DispatchEngine.Host {
     private volatile QueueOptions options;
     private final QueueServices services;
     private final SerialExecutor executor;
-    private final DispatchEngine engine;
+    private DispatchEngine engine;
+    private Repartitioning repartitioning;
+    private final List<ConsumerRef> consumers = new ArrayList<>();
+    private final java.util.Set<QueueEntry> delivered = new java.util.HashSet<>();
     private final LastValueRule lastValue;
     private final boolean promotes;
     private final java.util.concurrent.atomic.AtomicInteger depthMessages = new java.util.concurrent.atomic.AtomicInteger();
     private final java.util.concurrent.atomic.AtomicLong depthBytes = new java.util.concurrent.atomic.AtomicLong();
-    private int inFlight;
     private ScheduledFuture<?> wakeUp;
     private long wakeUpAt = Long.MAX_VALUE;
 
@@ -141,7 +143,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
     private void add(QueueEntry e) {
         if (lastValue != null) {
             QueueEntry older = lastValue.supersede(e);
-            if (older != null && engine.remove(older)) {
+            if (older != null && engineOf(older).remove(older)) {
                 services.store().write(removal(older));
             }
         }
@@ -159,7 +161,11 @@ public final class BrokerQueue implements DispatchEngine.Host {
 
     public void attach(ConsumerRef c) {
         executor.execute(() -> {
+            consumers.add(c);
             engine.consumerAdded(c, now());
+            if (repartitioning != null) {
+                repartitioning.old().consumerAdded(c, now());
+            }
             dispatch();
         });
     }
@@ -167,7 +173,11 @@ public final class BrokerQueue implements DispatchEngine.Host {
     /** Removes a consumer; what it holds stays in flight until acknowledged or released by its session. */
     public void detach(ConsumerRef c) {
         executor.execute(() -> {
+            consumers.remove(c);
             engine.consumerRemoved(c, now());
+            if (repartitioning != null) {
+                repartitioning.old().consumerRemoved(c, now());
+            }
             dispatch();
         });
     }
@@ -182,6 +192,9 @@ public final class BrokerQueue implements DispatchEngine.Host {
                 c.capacity(capacityMessages == null ? 0 : capacityMessages, capacityBytes == null ? 0 : capacityBytes);
             }
             engine.consumerChanged(c, now());
+            if (repartitioning != null) {
+                repartitioning.old().consumerChanged(c, now());
+            }
             dispatch();
         });
     }
@@ -223,10 +236,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
             if (!settle(e, by)) {
                 return;
             }
-            unreserve(e.message());
-            if (lastValue != null) {
-                lastValue.removed(e);
-            }
+            left(e);
             if (e.message().release() && e.message().stored()) {
                 services.store().write(new StoreBatch().add(new StoreOp.DeleteMessage(e.id())));
             }
@@ -251,9 +261,9 @@ public final class BrokerQueue implements DispatchEngine.Host {
         if (e.holder() != by) {
             return false;
         }
-        inFlight--;
+        delivered.remove(e);
         by.settled(e);
-        engine.settled(e, now());
+        engineOf(e).settled(e, now());
         return true;
     }
 
@@ -272,12 +282,42 @@ public final class BrokerQueue implements DispatchEngine.Host {
         if (seen && storesEntryOf(e.message())) {
             services.store().write(new StoreBatch().add(new StoreOp.UpdateDeliveryCount(name, e.id(), e.deliveryCount())));
         }
-        engine.add(e);
+        engineOf(e).add(e);
+    }
+
+    /** The engine an entry belongs to: the old layout's while a partition count change drains it. */
+    private DispatchEngine engineOf(QueueEntry e) {
+        return repartitioning != null && repartitioning.owns(e) ? repartitioning.old() : engine;
+    }
+
+    /**
+     * Changes the partition count of the live queue (see {@link Repartitioning}); the options must
+     * already name the new count.
+     */
+    void repartition() {
+        executor.execute(() -> {
+            if (repartitioning != null) {
+                throw new IllegalStateException("queue " + name + " is still draining an earlier partition count change");
+            }
+            DispatchEngine old = engine;
+            List<QueueEntry> held = new ArrayList<>(delivered);
+            old.waiting().forEach(held::add);
+            engine = engineFor(options);
+            repartitioning = new Repartitioning(old, options.partitions(), held);
+            if (engine instanceof PartitionedQueueEngine pe) {
+                pe.hold(p -> repartitioning != null && repartitioning.held(p));
+            }
+            for (ConsumerRef c : consumers) {
+                engine.consumerAdded(c, now());
+            }
+            LOG.info("queue {} now has {} partitions; keys move once their old partition drained", name, options.partitions());
+            dispatch();
+        });
     }
 
     @Override
     public void revoke(QueueEntry e) {
-        inFlight--;
+        delivered.remove(e);
         if (e.holder() != null) {
             e.holder().settled(e);
         }
@@ -287,7 +327,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
 
     @Override
     public void deliver(ConsumerRef c, QueueEntry e) {
-        inFlight++;
+        delivered.add(e);
         e.deliveredTo(c);
         c.deliver(e);
     }
@@ -314,7 +354,12 @@ public final class BrokerQueue implements DispatchEngine.Host {
         executor.execute(() -> {
             List<MessageRef> out = new ArrayList<>();
             long now = now();
-            for (QueueEntry e : engine.waiting()) {
+            List<QueueEntry> waiting = new ArrayList<>();
+            if (repartitioning != null) {
+                repartitioning.old().waiting().forEach(waiting::add);
+            }
+            engine.waiting().forEach(waiting::add);
+            for (QueueEntry e : waiting) {
                 if (!isExpired(e, now) && e.message().wire().deliveryTime() <= now
                         && (selector.matchesAll() || selector.matches(new WireMessageContext(e.message().wire(), e.deliveryCount() + 1)))) {
                     out.add(e.message());
@@ -328,7 +373,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
     /** Messages waiting, and messages delivered and not yet acknowledged. */
     public CompletableFuture<int[]> depth() {
         CompletableFuture<int[]> result = new CompletableFuture<>();
-        executor.execute(() -> result.complete(new int[]{engine.waitingCount(), inFlight}));
+        executor.execute(() -> result.complete(new int[]{waitingCount(), delivered.size()}));
         return result;
     }
 
@@ -343,7 +388,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
                     out.add(pe.figures(p, now));
                 }
             } else {
-                out.add(new PartitionFigures(0, engine.waitingCount(), inFlight, null, "SHARED", 0, 0, 0, false));
+                out.add(new PartitionFigures(0, waitingCount(), delivered.size(), null, "SHARED", 0, 0, 0, false));
             }
             result.complete(PartitionFigures.markHot(out));
         });
@@ -354,7 +399,14 @@ public final class BrokerQueue implements DispatchEngine.Host {
     void purge() {
         executor.execute(() -> {
             StoreBatch batch = new StoreBatch();
-            for (QueueEntry e : engine.waiting()) {
+            List<QueueEntry> waiting = new ArrayList<>();
+            engine.waiting().forEach(waiting::add);
+            if (repartitioning != null) {
+                repartitioning.old().waiting().forEach(waiting::add);
+                repartitioning.old().clear();
+                repartitioning = null;
+            }
+            for (QueueEntry e : waiting) {
                 if (e.message().release() && e.message().stored()) {
                     batch.add(new StoreOp.DeleteMessage(e.id()));
                 }
@@ -366,20 +418,42 @@ public final class BrokerQueue implements DispatchEngine.Host {
         });
     }
 
+    private int waitingCount() {
+        return engine.waitingCount() + (repartitioning == null ? 0 : repartitioning.old().waitingCount());
+    }
+
     private void dispatch() {
         long now = now();
-        long next = engine.dispatch(now);
+        long next = Long.MAX_VALUE;
+        if (repartitioning != null) {
+            next = repartitioning.old().dispatch(now);
+            if (repartitioning.done()) {
+                LOG.info("queue {}: the old partition layout has drained", name);
+                repartitioning = null;
+            }
+        }
+        if (repartitioning == null || engine instanceof PartitionedQueueEngine || !repartitioning.holdsAnything()) {
+            next = Math.min(next, engine.dispatch(now));
+        }
         if (next != Long.MAX_VALUE) {
             wakeUpAt(next, now);
         }
     }
 
     /** Store ops that remove an entry, and the payload too when no other queue holds it. */
-    private StoreBatch removal(QueueEntry e) {
+    /** An entry leaves the queue for good. */
+    private void left(QueueEntry e) {
         unreserve(e.message());
         if (lastValue != null) {
             lastValue.removed(e);
         }
+        if (repartitioning != null) {
+            repartitioning.left(e);
+        }
+    }
+
+    private StoreBatch removal(QueueEntry e) {
+        left(e);
         StoreBatch batch = new StoreBatch();
         boolean last = e.message().release();
         if (storesEntryOf(e.message())) {
@@ -395,10 +469,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
         BrokerQueue to = services.terminalQueue(target);
         MessageRef m = e.message();
         m.retain(1);
-        unreserve(m);
-        if (lastValue != null) {
-            lastValue.removed(e);
-        }
+        left(e);
         to.depthMessages.incrementAndGet();
         to.depthBytes.addAndGet(m.encoded().length);
         StoreBatch batch = new StoreBatch();

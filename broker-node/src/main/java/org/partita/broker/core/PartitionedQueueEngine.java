@@ -30,6 +30,7 @@ final class PartitionedQueueEngine implements DispatchEngine {
     /** What each consumer was last told it owns, to send only changes. */
     private final java.util.Map<ConsumerRef, java.util.Set<Integer>> told = new java.util.HashMap<>();
     private boolean ownersDirty;
+    private java.util.function.IntPredicate held = p -> false;
 
     /** The queue's current options (they may change while it runs). */
     interface QueueOptionsSource {
@@ -49,6 +50,11 @@ final class PartitionedQueueEngine implements DispatchEngine {
             owners[i] = new PartitionOwnership();
             inFlight.add(new LinkedHashSet<>());
         }
+    }
+
+    /** Partitions for which {@code held} is true deliver nothing (their keys still drain elsewhere). */
+    void hold(java.util.function.IntPredicate held) {
+        this.held = held;
     }
 
     int partitionCount() {
@@ -163,7 +169,7 @@ final class PartitionedQueueEngine implements DispatchEngine {
             }
             next = Math.min(next, o.handoffDeadline());
             ConsumerRef owner = o.deliverable();
-            if (owner == null || backlogs[p].isEmpty()) {
+            if (owner == null || backlogs[p].isEmpty() || held.test(p)) {
                 continue;
             }
             Set<QueueEntry> held = inFlight.get(p);

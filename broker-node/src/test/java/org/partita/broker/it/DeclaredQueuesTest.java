@@ -63,8 +63,8 @@ class DeclaredQueuesTest {
             port = node.port();
             admin.updateQueue("jobs", Map.of("partitions", "4", "rebalanceDelay", "100"));
             admin.updateQueue("jobs", Map.of("maxDeliveryAttempts", "3"));
-            assertThrows(jakarta.jms.JMSException.class, () -> admin.updateQueue("jobs", Map.of("partitions", "2")),
-                    "the partition count of a live queue is fixed");
+            assertThrows(jakarta.jms.JMSException.class, () -> admin.updateQueue("jobs", Map.of("mode", "broadcast")),
+                    "the mode of a live queue is fixed");
             assertThrows(jakarta.jms.JMSException.class, () -> admin.updateQueue("jobs", Map.of("bogus", "1")));
             try (Connection c = new PartitaConnectionFactory(node.url()).createConnection()) {
                 Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
