@@ -30,6 +30,7 @@ final class PartitionedQueueEngine implements DispatchEngine {
     /** What each consumer was last told it owns, to send only changes. */
     private final java.util.Map<ConsumerRef, java.util.Set<Integer>> told = new java.util.HashMap<>();
     private boolean ownersDirty;
+    private int scanStart;
     private java.util.function.IntPredicate held = p -> false;
 
     /** The queue's current options (they may change while it runs). */
@@ -161,7 +162,11 @@ final class PartitionedQueueEngine implements DispatchEngine {
             rebalance(now);
         }
         long next = rebalanceAt;
-        for (int p = 0; p < backlogs.length; p++) {
+        // Start each pass at the next partition, so a consumer owning several partitions is served
+        // from all of them in turn and one partition's retries never keep the others waiting.
+        scanStart = (scanStart + 1) % backlogs.length;
+        for (int i = 0; i < backlogs.length; i++) {
+            int p = (scanStart + i) % backlogs.length;
             PartitionOwnership o = owners[p];
             if (o.tick(now, !inFlight.get(p).isEmpty())) {
                 ownersDirty = true;
