@@ -9,13 +9,19 @@ final class BacklogScan {
     private BacklogScan() {
     }
 
+    static long deliver(Backlog backlog, long now, DispatchEngine.Host host, Function<QueueEntry, ConsumerRef> chooser,
+                        BooleanSupplier more) {
+        return deliver(backlog, now, host, chooser, more, e -> true);
+    }
+
     /**
-     * @param chooser the consumer for an entry, or null to leave it waiting
+     * @param chooser the consumer for an entry, or null to leave it waiting and look further
      * @param more    whether delivering can go on (some consumer has credit)
+     * @param fits    false stops the walk at this entry (it must be delivered before any later one)
      * @return the earliest delivery time of a delayed entry, or Long.MAX_VALUE
      */
     static long deliver(Backlog backlog, long now, DispatchEngine.Host host, Function<QueueEntry, ConsumerRef> chooser,
-                        BooleanSupplier more) {
+                        BooleanSupplier more, java.util.function.Predicate<QueueEntry> fits) {
         long earliestDelayed = Long.MAX_VALUE;
         Iterator<QueueEntry> it = backlog.iterator();
         while (it.hasNext() && more.getAsBoolean()) {
@@ -31,6 +37,9 @@ final class BacklogScan {
                 continue;
             }
             ConsumerRef c = chooser.apply(e);
+            if (c != null && !fits.test(e)) {
+                break;
+            }
             if (c != null) {
                 it.remove();
                 host.deliver(c, e);

@@ -97,11 +97,15 @@ public final class Broker implements QueueServices, AutoCloseable {
                 throw new IllegalArgumentException("fan-out queue '" + queue.name() + "' needs appIds");
             }
             for (String appId : o.appIds()) {
-                queues.computeIfAbsent(appQueueName(queue.name(), appId),
-                        n -> new BrokerQueue(n, o.with("mode", QueueOptions.PRIORITY).with("appIds", ""), this, true));
+                BrokerQueue app = queues.computeIfAbsent(appQueueName(queue.name(), appId), n -> new BrokerQueue(n,
+                        o.with("mode", QueueOptions.PRIORITY).with("appIds", "").with("subscriptions", ""), this, true));
+                if (!o.subscriptions().isEmpty()) {
+                    app.promote();
+                }
             }
         }
         if (!o.subscriptions().isEmpty()) {
+            queue.promote();
             subscriptions.feedQueue(queue, o.subscriptions());
         }
     }
@@ -141,7 +145,11 @@ public final class Broker implements QueueServices, AutoCloseable {
             throw new IllegalArgumentException("fan-out queue '" + q.name() + "' needs a consumer appId, one of "
                     + q.options().appIds() + (appId == null ? "" : "; '" + appId + "' is not one"));
         }
-        return queues.get(appQueueName(q.name(), appId));
+        BrokerQueue app = queues.get(appQueueName(q.name(), appId));
+        if (app == null) {
+            throw new UnknownDestinationException("AppId '" + appId + "' of fan-out queue '" + q.name() + "' was removed");
+        }
+        return app;
     }
 
     /**
@@ -159,6 +167,12 @@ public final class Broker implements QueueServices, AutoCloseable {
         if (!after.mode().equals(before.mode())) {
             throw new IllegalArgumentException("queue '" + name + "': the mode cannot change on a live queue (mode "
                     + before.mode() + ")");
+        }
+        if (!java.util.Objects.equals(after.lastValue(), before.lastValue())) {
+            throw new IllegalArgumentException("queue '" + name + "': lastValue cannot change on a live queue");
+        }
+        if (after.partitions() != before.partitions() && q.repartitioning()) {
+            throw new IllegalArgumentException("queue '" + name + "' is still draining its previous partition count change");
         }
         if (after.partitions() != before.partitions() && QueueOptions.FANOUT.equals(after.mode())) {
             throw new IllegalArgumentException("queue '" + name + "': change the partition count of each AppId queue instead");

@@ -32,7 +32,9 @@ public final class BrokerQueue implements DispatchEngine.Host {
     private final List<ConsumerRef> consumers = new ArrayList<>();
     private final java.util.Set<QueueEntry> delivered = new java.util.HashSet<>();
     private final LastValueRule lastValue;
-    private final boolean promotes;
+    /** Once a queue is fed by topics, non-persistent messages are kept durably in it, for good. */
+    private volatile boolean promotes;
+    private volatile boolean repartitioningFlag;
     private final java.util.concurrent.atomic.AtomicInteger depthMessages = new java.util.concurrent.atomic.AtomicInteger();
     private final java.util.concurrent.atomic.AtomicLong depthBytes = new java.util.concurrent.atomic.AtomicLong();
     private ScheduledFuture<?> wakeUp;
@@ -50,7 +52,6 @@ public final class BrokerQueue implements DispatchEngine.Host {
         this.executor = new SerialExecutor(services.pool());
         this.engine = engineFor(options);
         this.lastValue = options.lastValue() == null ? null : new LastValueRule(options.lastValue());
-        this.promotes = !options.subscriptions().isEmpty();
     }
 
     private boolean isBroadcast() {
@@ -84,6 +85,16 @@ public final class BrokerQueue implements DispatchEngine.Host {
      */
     boolean storesEntryOf(MessageRef m) {
         return durable && (m.persistent() || promotes) && !isBroadcast();
+    }
+
+    /** From now on non-persistent messages put here are stored (the queue is fed by topics). */
+    void promote() {
+        promotes = true;
+    }
+
+    /** True while a partition count change still drains the old layout. */
+    boolean repartitioning() {
+        return repartitioningFlag;
     }
 
     /**
@@ -295,6 +306,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
      * already name the new count.
      */
     void repartition() {
+        repartitioningFlag = true;
         executor.execute(() -> {
             if (repartitioning != null) {
                 throw new IllegalStateException("queue " + name + " is still draining an earlier partition count change");
@@ -304,6 +316,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
             old.waiting().forEach(held::add);
             engine = engineFor(options);
             repartitioning = new Repartitioning(old, options.partitions(), held);
+            repartitioningFlag = true;
             if (engine instanceof PartitionedQueueEngine pe) {
                 pe.hold(p -> repartitioning != null && repartitioning.held(p));
             }
@@ -405,6 +418,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
                 repartitioning.old().waiting().forEach(waiting::add);
                 repartitioning.old().clear();
                 repartitioning = null;
+                repartitioningFlag = false;
             }
             for (QueueEntry e : waiting) {
                 if (e.message().release() && e.message().stored()) {
@@ -430,6 +444,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
             if (repartitioning.done()) {
                 LOG.info("queue {}: the old partition layout has drained", name);
                 repartitioning = null;
+                repartitioningFlag = false;
             }
         }
         if (repartitioning == null || engine instanceof PartitionedQueueEngine || !repartitioning.holdsAnything()) {

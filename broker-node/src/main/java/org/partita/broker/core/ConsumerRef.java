@@ -58,15 +58,14 @@ public final class ConsumerRef {
         return credits > 0 && (capacityMessages == 0 || unacked < capacityMessages);
     }
 
-    /** Whether this consumer can take this message: room, byte capacity (one message always fits when none is held), selector. */
+    /** Whether this consumer can take this message: room, byte capacity, selector. */
     boolean canTake(QueueEntry e) {
-        if (!hasRoom()) {
-            return false;
-        }
-        if (capacityBytes > 0 && unacked > 0 && unackedBytes + e.size() > capacityBytes) {
-            return false;
-        }
-        return accepts(e);
+        return hasRoom() && fits(e) && accepts(e);
+    }
+
+    /** Whether the message fits the byte capacity (one message always fits when none is held). */
+    boolean fits(QueueEntry e) {
+        return capacityBytes == 0 || unacked == 0 || unackedBytes + e.size() <= capacityBytes;
     }
 
     /** Whether this consumer's selector takes the entry (as it would be delivered next). */

@@ -41,8 +41,7 @@ public record DestinationAddress(String name, String queueOptions, Map<String, S
                 consumer.put(key, value);
             } else {
                 throw new IllegalArgumentException("unknown option '" + key + "' in destination '" + text
-                        + "'; queue options: partitions, rebalanceDelay, maxHandoffTime, maxDeliveryAttempts,"
-                        + " deadLetterQueue, expiryQueue; consumer options: " + CONSUMER_OPTIONS);
+                        + "'; queue options: " + QueueOptions.names() + "; consumer options: " + CONSUMER_OPTIONS);
             }
         }
         return new DestinationAddress(name, queueOptions.toString(), consumer);
@@ -50,12 +49,12 @@ public record DestinationAddress(String name, String queueOptions, Map<String, S
 
     /** The consumer priority named, or 0. */
     public int priority() {
-        return (int) number("priority", 0);
+        return Math.toIntExact(number("priority", 0));
     }
 
     /** The most unacknowledged messages the consumer will hold, or 0 for no limit. */
     public int capacity() {
-        return (int) number("capacity", 0);
+        return Math.toIntExact(number("capacity", 0));
     }
 
     /** The most unacknowledged bytes the consumer will hold, or 0 for no limit. */
@@ -69,7 +68,11 @@ public record DestinationAddress(String name, String queueOptions, Map<String, S
             return dflt;
         }
         try {
-            return Long.parseLong(p);
+            long v = Long.parseLong(p);
+            if (v < Integer.MIN_VALUE || (v > Integer.MAX_VALUE && !option.equals("capacityBytes"))) {
+                throw new NumberFormatException();
+            }
+            return v;
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("consumer option " + option + " must be an integer, not '" + p + "'");
         }

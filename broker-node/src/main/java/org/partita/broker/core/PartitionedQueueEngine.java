@@ -162,26 +162,28 @@ final class PartitionedQueueEngine implements DispatchEngine {
             rebalance(now);
         }
         long next = rebalanceAt;
+        for (int p = 0; p < owners.length; p++) {
+            if (owners[p].tick(now, !inFlight.get(p).isEmpty())) {
+                ownersDirty = true;
+                takeBack(p);
+            }
+            next = Math.min(next, owners[p].handoffDeadline());
+        }
+        tellOwners(); // before delivering: a new owner hears of its partition before its messages
         // Start each pass at the next partition, so a consumer owning several partitions is served
         // from all of them in turn and one partition's retries never keep the others waiting.
         scanStart = (scanStart + 1) % backlogs.length;
         for (int i = 0; i < backlogs.length; i++) {
             int p = (scanStart + i) % backlogs.length;
-            PartitionOwnership o = owners[p];
-            if (o.tick(now, !inFlight.get(p).isEmpty())) {
-                ownersDirty = true;
-                takeBack(p);
-            }
-            next = Math.min(next, o.handoffDeadline());
-            ConsumerRef owner = o.deliverable();
+            ConsumerRef owner = owners[p].deliverable();
             if (owner == null || backlogs[p].isEmpty() || held.test(p)) {
                 continue;
             }
-            Set<QueueEntry> held = inFlight.get(p);
-            next = Math.min(next, BacklogScan.deliver(backlogs[p], now, new TrackingHost(held),
-                    e -> owner.canTake(e) ? owner : null, owner::hasRoom));
+            // A message the owner's byte capacity cannot take yet stops the partition: skipping it
+            // would deliver a later message of the same key first. A selector mismatch skips.
+            next = Math.min(next, BacklogScan.deliver(backlogs[p], now, new TrackingHost(inFlight.get(p)),
+                    e -> owner.accepts(e) ? owner : null, owner::hasRoom, owner::fits));
         }
-        tellOwners();
         return next;
     }
 

@@ -79,6 +79,11 @@ public final class QueueOptions {
         return o;
     }
 
+    /** Every option name, in documentation order. */
+    public static String names() {
+        return String.join(", ", CHECKS.keySet());
+    }
+
     public static boolean isQueueOption(String name) {
         return CHECKS.containsKey(name);
     }

@@ -36,7 +36,8 @@ public final class Subscriptions {
 
     /** The queues a message published to {@code topic} goes to. */
     public List<BrokerQueue> routes(String topic, MessageRef m) {
-        List<BrokerQueue> out = new ArrayList<>(4);
+        // a set: one queue fed by overlapping patterns still takes a message once
+        java.util.Set<BrokerQueue> out = new java.util.LinkedHashSet<>(4);
         for (Subscription s : all.values()) {
             if (s.takes(topic, m)) {
                 if (s.feedsQueue()) {
@@ -46,7 +47,7 @@ public final class Subscriptions {
                 }
             }
         }
-        return out;
+        return new ArrayList<>(out);
     }
 
     /** A queue's {@code subscriptions} option: messages published to matching topics are spooled to it. */

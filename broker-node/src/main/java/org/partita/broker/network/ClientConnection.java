@@ -246,7 +246,12 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             return;
         }
         if (dest.kind().isTemporary() && !temporaryDestinations.contains(dest.name())) {
-            reply(f.requestId(), ErrorCode.ILLEGAL_STATE, "only the connection that created " + dest + " may consume from it");
+            boolean exists = dest.kind() == DestinationName.Kind.TEMP_QUEUE
+                    ? broker.existingQueue(dest.name()) != null
+                    : broker.subscriptions().temporaryTopicExists(dest.name());
+            reply(f.requestId(), exists ? ErrorCode.ILLEGAL_STATE : ErrorCode.UNKNOWN_DESTINATION,
+                    exists ? "only the connection that created " + dest + " may consume from it"
+                            : dest + " does not exist (deleted, or its connection closed)");
             return;
         }
         BrokerQueue queue;
@@ -340,10 +345,17 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
     private void commit(Frame.Commit f) {
         ServerSession session = session(f.sessionId());
         List<Broker.PendingSend> sends = new ArrayList<>(session.txSends());
-        List<Broker.Consumed> consumed = session.txConsumed().stream().map(Delivery::consumed).toList();
+        List<Delivery> consumedDeliveries = new ArrayList<>(session.txConsumed());
+        List<Broker.Consumed> consumed = consumedDeliveries.stream().map(Delivery::consumed).toList();
         session.txSends().clear();
         session.txConsumed().clear();
-        answer(f.requestId(), broker.commit(sends, consumed));
+        try {
+            answer(f.requestId(), broker.commit(sends, consumed));
+        } catch (QueueFullException e) {
+            // The transaction cannot commit: it is rolled back, so what it consumed comes back.
+            consumedDeliveries.forEach(d -> d.release(true));
+            reply(f.requestId(), ErrorCode.TRANSACTION_ROLLED_BACK, e.getMessage() + "; the transaction was rolled back");
+        }
     }
 
     private void rollback(Frame.Rollback f) {
@@ -440,6 +452,10 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
     }
 
     private BrokerQueue resolveQueue(DestinationName dest) {
+        if (dest.kind() == DestinationName.Kind.QUEUE && DestinationAddress.parse(dest.name()).name().contains("#")) {
+            throw new IllegalArgumentException("'" + dest.name() + "': queue names may not contain '#'; read an AppId"
+                    + " of a fan-out queue as <queue>?appId=<appId>");
+        }
         if (dest.kind() == DestinationName.Kind.TEMP_QUEUE) {
             BrokerQueue q = broker.existingQueue(dest.name());
             if (q == null) {

@@ -56,7 +56,7 @@ public final class PartitaAdmin implements AutoCloseable {
         StringBuilder arg = new StringBuilder(name);
         char sep = '?';
         for (Map.Entry<String, String> e : options.entrySet()) {
-            arg.append(sep).append(e.getKey()).append('=').append(e.getValue());
+            arg.append(sep).append(enc(e.getKey())).append('=').append(enc(e.getValue()));
             sep = '&';
         }
         return lines(connection.admin("queue.update", arg.toString()));
@@ -97,6 +97,10 @@ public final class PartitaAdmin implements AutoCloseable {
     /** One partition's figures, as {@code queue.figures} reports them. */
     public record Partition(int partition, int depth, int inFlight, String owner, String state, long oldestAgeMillis,
                             long delivered, double ratePerSecond, boolean hot) {
+    }
+
+    private static String enc(String s) {
+        return java.net.URLEncoder.encode(s, java.nio.charset.StandardCharsets.UTF_8);
     }
 
     private static Map<String, String> lines(String body) {

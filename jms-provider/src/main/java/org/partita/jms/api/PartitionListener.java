@@ -4,9 +4,11 @@ import java.util.Set;
 
 /**
  * Told when a consumer of a partitioned queue gains or loses partitions. A partition is revoked
- * only after its handoff: the consumer received nothing more of it once the move began, so a
- * consumer that keeps per-key state can flush it in {@link #onPartitionsRevoked} and the new owner
- * load it in {@link #onPartitionsAssigned}.
+ * when its handoff begins: from then on the consumer receives nothing more of it (it may still
+ * acknowledge what it holds). A partition is assigned once its handoff has completed, and the
+ * callback runs before any message of it reaches a listener of the same session. A consumer that
+ * keeps per-key state can flush it in {@link #onPartitionsRevoked} and the new owner load it in
+ * {@link #onPartitionsAssigned}.
  *
  * <pre>{@code
  * consumer.setPartitionListener(new PartitionListener() {

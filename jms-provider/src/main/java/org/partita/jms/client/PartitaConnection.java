@@ -36,6 +36,8 @@ public class PartitaConnection implements QueueConnection, TopicConnection, Conn
     private final ConnectionOptions options;
     private final List<PartitaSession> sessions = new CopyOnWriteArrayList<>();
     private final Map<Integer, PartitaMessageConsumer> consumers = new ConcurrentHashMap<>();
+    /** Session of each closed consumer, so a delivery that crossed its close can still be handed back. */
+    private final Map<Integer, Integer> closedConsumers = new ConcurrentHashMap<>();
     private final AtomicInteger sessionIds = new AtomicInteger();
     private final AtomicInteger consumerIds = new AtomicInteger();
     private final Object startLock = new Object();
@@ -46,7 +48,10 @@ public class PartitaConnection implements QueueConnection, TopicConnection, Conn
     private volatile ExceptionListener exceptionListener;
     private volatile JMSException failure;
 
-    PartitaConnection(BrokerConnection transport, ConnectionOptions options, String clientId) {
+    private final Domain domain;
+
+    PartitaConnection(BrokerConnection transport, ConnectionOptions options, String clientId, Domain domain) {
+        this.domain = domain;
         this.transport = transport;
         this.options = options;
         this.clientId = clientId;
@@ -71,6 +76,7 @@ public class PartitaConnection implements QueueConnection, TopicConnection, Conn
     }
 
     void unregister(PartitaMessageConsumer c) {
+        closedConsumers.put(c.id(), c.session().id());
         consumers.remove(c.id());
     }
 
@@ -86,6 +92,10 @@ public class PartitaConnection implements QueueConnection, TopicConnection, Conn
 
     @Override
     public Session createSession(boolean transacted, int acknowledgeMode) throws JMSException {
+        return openSession(transacted, acknowledgeMode, Domain.ANY);
+    }
+
+    private PartitaSession openSession(boolean transacted, int acknowledgeMode, Domain sessionDomain) throws JMSException {
         checkOpen();
         clientIdFixed = true;
         int mode = transacted ? Session.SESSION_TRANSACTED : acknowledgeMode;
@@ -95,7 +105,7 @@ public class PartitaConnection implements QueueConnection, TopicConnection, Conn
         }
         int id = sessionIds.incrementAndGet();
         JmsExceptions.await(transport.openSession(id, mode == Session.SESSION_TRANSACTED));
-        PartitaSession s = new PartitaSession(this, id, mode);
+        PartitaSession s = new PartitaSession(this, id, mode, sessionDomain);
         sessions.add(s);
         return s;
     }
@@ -112,12 +122,12 @@ public class PartitaConnection implements QueueConnection, TopicConnection, Conn
 
     @Override
     public QueueSession createQueueSession(boolean transacted, int acknowledgeMode) throws JMSException {
-        return (QueueSession) createSession(transacted, acknowledgeMode);
+        return openSession(transacted, acknowledgeMode, Domain.QUEUE);
     }
 
     @Override
     public TopicSession createTopicSession(boolean transacted, int acknowledgeMode) throws JMSException {
-        return (TopicSession) createSession(transacted, acknowledgeMode);
+        return openSession(transacted, acknowledgeMode, Domain.TOPIC);
     }
 
     @Override
@@ -213,8 +223,11 @@ public class PartitaConnection implements QueueConnection, TopicConnection, Conn
         }
         for (PartitaSession s : sessions) {
             if (s.isDispatchThread()) {
-                throw new IllegalStateException("a message listener may not close its own connection");
+                throw new IllegalStateException("a message or completion listener may not close its own connection");
             }
+        }
+        for (PartitaSession s : sessions) {
+            s.awaitPendingSends(); // JMS 7.3.4: close returns after outstanding completion callbacks
         }
         started = false;
         for (PartitaSession s : sessions) {
@@ -254,9 +267,8 @@ public class PartitaConnection implements QueueConnection, TopicConnection, Conn
         PartitaMessageConsumer c = consumers.get(consumerId);
         if (c == null || !c.accept(deliveryId, deliveryCount, message)) {
             // The consumer closed while this was on its way: hand it back untouched.
-            PartitaSession owner = c == null ? null : c.session();
-            int sessionId = owner != null ? owner.id() : -1;
-            if (sessionId >= 0) {
+            Integer sessionId = c != null ? Integer.valueOf(c.session().id()) : closedConsumers.get(consumerId);
+            if (sessionId != null) {
                 transport.release(sessionId, new long[0], new long[]{deliveryId});
             }
         }
@@ -312,18 +324,21 @@ public class PartitaConnection implements QueueConnection, TopicConnection, Conn
     @Override
     public ConnectionConsumer createSharedConnectionConsumer(Topic topic, String subscriptionName, String messageSelector,
                                                              ServerSessionPool sessionPool, int maxMessages) throws JMSException {
+        domain.topicOnly("createSharedConnectionConsumer");
         throw new jakarta.jms.JMSException("connection consumers are for application servers; use the Partita resource adapter");
     }
 
     @Override
     public ConnectionConsumer createDurableConnectionConsumer(Topic topic, String subscriptionName, String messageSelector,
                                                               ServerSessionPool sessionPool, int maxMessages) throws JMSException {
+        domain.topicOnly("createDurableConnectionConsumer");
         throw new jakarta.jms.JMSException("connection consumers are for application servers; use the Partita resource adapter");
     }
 
     @Override
     public ConnectionConsumer createSharedDurableConnectionConsumer(Topic topic, String subscriptionName, String messageSelector,
                                                                     ServerSessionPool sessionPool, int maxMessages) throws JMSException {
+        domain.topicOnly("createSharedDurableConnectionConsumer");
         throw new jakarta.jms.JMSException("connection consumers are for application servers; use the Partita resource adapter");
     }
 

@@ -50,22 +50,22 @@ public class PartitaConnectionFactory implements ConnectionFactory, QueueConnect
 
     @Override
     public QueueConnection createQueueConnection() throws JMSException {
-        return connect(null, null);
+        return connect(null, null, Domain.QUEUE);
     }
 
     @Override
     public QueueConnection createQueueConnection(String userName, String password) throws JMSException {
-        return connect(userName, password);
+        return connect(userName, password, Domain.QUEUE);
     }
 
     @Override
     public TopicConnection createTopicConnection() throws JMSException {
-        return connect(null, null);
+        return connect(null, null, Domain.TOPIC);
     }
 
     @Override
     public TopicConnection createTopicConnection(String userName, String password) throws JMSException {
-        return connect(userName, password);
+        return connect(userName, password, Domain.TOPIC);
     }
 
     /**
@@ -73,6 +73,10 @@ public class PartitaConnectionFactory implements ConnectionFactory, QueueConnect
      * {@link jakarta.jms.JMSSecurityException}. Credentials given to the call win over those in the URL.
      */
     PartitaConnection connect(String user, String password) throws JMSException {
+        return connect(user, password, Domain.ANY);
+    }
+
+    private PartitaConnection connect(String user, String password, Domain domain) throws JMSException {
         ConnectionOptions o = ConnectionOptions.parse(url);
         String u = user != null ? user : o.user();
         String p = user != null ? password : o.password();
@@ -88,7 +92,7 @@ public class PartitaConnectionFactory implements ConnectionFactory, QueueConnect
             transport.close();
             throw e;
         }
-        return new PartitaConnection(transport, o, o.clientId());
+        return new PartitaConnection(transport, o, o.clientId(), domain);
     }
 
     /** A context in AUTO_ACKNOWLEDGE mode, with the URL's credentials if it has any. */

@@ -301,6 +301,7 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
         }
         List<Long> unseen = new java.util.ArrayList<>();
         drainBuffer(unseen);
+        buffer.add(Incoming.WAKE_UP); // again: the drain may have taken the first one from a blocked receive()
         session.removeConsumer(this);
         var transport = session.connection().transport();
         if (transport.isOpen()) {

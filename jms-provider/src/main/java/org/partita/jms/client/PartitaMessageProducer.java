@@ -142,6 +142,11 @@ public class PartitaMessageProducer implements QueueSender, TopicPublisher {
 
     @Override
     public void close() throws JMSException {
+        if (closed) {
+            return;
+        }
+        session.refuseInCompletionListener("close a producer");
+        session.awaitPendingSends(); // JMS 7.3.4: close returns after outstanding callbacks
         closed = true;
         session.removeProducer(this);
     }

@@ -62,13 +62,20 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
     private final List<PartitaMessageConsumer> consumers = new CopyOnWriteArrayList<>();
     private final List<PartitaMessageProducer> producers = new CopyOnWriteArrayList<>();
     private final List<Long> unsettled = new ArrayList<>();
+    /** Sends still on their way; for asynchronous sends, each completes once its callback returned. */
     private final List<CompletableFuture<Void>> pendingSends = new ArrayList<>();
+    /** The same sends, completing when the node answered (what the session's own thread may wait for). */
+    private final List<CompletableFuture<Void>> pendingAcks = new ArrayList<>();
+    /** The session whose completion listener the current thread is running, if any. */
+    private static final ThreadLocal<PartitaSession> IN_COMPLETION_LISTENER = new ThreadLocal<>();
     private volatile boolean closed;
+    private final Domain domain;
 
-    PartitaSession(PartitaConnection connection, int id, int mode) {
+    PartitaSession(PartitaConnection connection, int id, int mode, Domain domain) {
         this.connection = connection;
         this.id = id;
         this.mode = mode;
+        this.domain = domain;
     }
 
     int id() {
@@ -101,18 +108,34 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
         byte[] encoded = MessageCodec.encode(message.toWire());
         if (listener != null) {
             CompletableFuture<Void> f = connection.transport().send(id, encoded, true);
-            track(f);
+            CompletableFuture<Void> callbackDone = new CompletableFuture<>();
+            synchronized (pendingSends) {
+                pendingAcks.removeIf(CompletableFuture::isDone);
+                pendingAcks.add(f);
+            }
+            track(callbackDone);
             f.whenComplete((v, t) -> dispatcher.execute(() -> {
-                if (t == null) {
-                    listener.onCompletion(asGiven);
-                } else {
-                    listener.onException(asGiven, JmsExceptions.from(t));
+                IN_COMPLETION_LISTENER.set(this);
+                try {
+                    if (t == null) {
+                        listener.onCompletion(asGiven);
+                    } else {
+                        listener.onException(asGiven, JmsExceptions.from(t));
+                    }
+                } finally {
+                    IN_COMPLETION_LISTENER.remove();
+                    callbackDone.complete(null);
                 }
             }));
             return;
         }
         if (mode == SESSION_TRANSACTED) {
-            track(connection.transport().send(id, encoded, true));
+            CompletableFuture<Void> f = connection.transport().send(id, encoded, true);
+            synchronized (pendingSends) {
+                pendingAcks.removeIf(CompletableFuture::isDone);
+                pendingAcks.add(f);
+            }
+            track(f);
         } else if (persistent) {
             JmsExceptions.await(connection.transport().send(id, encoded, true));
         } else {
@@ -127,12 +150,31 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
         }
     }
 
-    /** Waits for sends still on their way; returns the first failure, if any. */
-    private Throwable awaitPendingSends() {
+    /** True on the thread running one of this session's completion listeners. */
+    boolean inCompletionListener() {
+        return IN_COMPLETION_LISTENER.get() == this;
+    }
+
+    /** JMS 7.3.4: a completion listener may not close, commit or roll back its own session or producer. */
+    void refuseInCompletionListener(String what) throws JMSException {
+        if (inCompletionListener()) {
+            throw new IllegalStateException("a completion listener may not " + what + " of its own session");
+        }
+    }
+
+    /**
+     * Waits for sends still on their way (and for the completion listeners of asynchronous ones to
+     * return); returns the first failure, if any. On the session's own thread the listeners are
+     * queued behind the caller, so only the sends themselves are awaited there.
+     */
+    Throwable awaitPendingSends() {
         List<CompletableFuture<Void>> all;
         synchronized (pendingSends) {
-            all = new ArrayList<>(pendingSends);
-            pendingSends.clear();
+            all = new ArrayList<>(dispatcher.isDispatchThread() ? pendingAcks : pendingSends);
+            all.removeIf(CompletableFuture::isDone);
+            if (!dispatcher.isDispatchThread()) {
+                pendingSends.clear();
+            }
         }
         Throwable first = null;
         for (CompletableFuture<Void> f : all) {
@@ -236,6 +278,7 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
         if (mode != SESSION_TRANSACTED) {
             throw new IllegalStateException("commit() needs a transacted session");
         }
+        refuseInCompletionListener("commit the transaction");
         Throwable failedSend = awaitPendingSends();
         if (failedSend != null) {
             rollback();
@@ -257,6 +300,7 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
         if (mode != SESSION_TRANSACTED) {
             throw new IllegalStateException("rollback() needs a transacted session");
         }
+        refuseInCompletionListener("roll back the transaction");
         awaitPendingSends();
         releaseAll();
         JmsExceptions.await(connection.transport().rollback(id));
@@ -382,6 +426,7 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
 
     @Override
     public QueueBrowser createBrowser(Queue queue, String messageSelector) throws JMSException {
+        domain.queueOnly("createBrowser");
         checkOpen();
         PartitaDestination d = checkDestination(queue, false);
         validateSelector(messageSelector);
@@ -390,6 +435,7 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
 
     @Override
     public Queue createQueue(String queueName) throws JMSException {
+        domain.queueOnly("createQueue");
         checkOpen();
         if (queueName == null || queueName.isBlank()) {
             throw new InvalidDestinationException("queue name must not be empty");
@@ -399,6 +445,7 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
 
     @Override
     public Topic createTopic(String topicName) throws JMSException {
+        domain.topicOnly("createTopic");
         checkOpen();
         if (topicName == null || topicName.isBlank()) {
             throw new InvalidDestinationException("topic name must not be empty");
@@ -408,6 +455,7 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
 
     @Override
     public TemporaryQueue createTemporaryQueue() throws JMSException {
+        domain.queueOnly("createTemporaryQueue");
         checkOpen();
         String name = JmsExceptions.await(connection.transport().destinationOp(Frame.OP_CREATE_TEMP_QUEUE, null));
         return new PartitaTemporaryQueue(name, connection);
@@ -415,6 +463,7 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
 
     @Override
     public TemporaryTopic createTemporaryTopic() throws JMSException {
+        domain.topicOnly("createTemporaryTopic");
         checkOpen();
         String name = JmsExceptions.await(connection.transport().destinationOp(Frame.OP_CREATE_TEMP_TOPIC, null));
         return new PartitaTemporaryTopic(name, connection);
@@ -537,6 +586,7 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
     }
 
     private MessageConsumer subscribe(Topic topic, String name, String selector, int flags) throws JMSException {
+        domain.topicOnly("durable and shared subscriptions");
         checkOpen();
         PartitaDestination d = checkDestination(topic, false);
         if (name == null || name.isEmpty()) {
@@ -550,6 +600,7 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
 
     @Override
     public void unsubscribe(String name) throws JMSException {
+        domain.topicOnly("unsubscribe");
         checkOpen();
         JmsExceptions.await(connection.transport().destinationOp(Frame.OP_UNSUBSCRIBE, name));
     }
