@@ -249,7 +249,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
             }
             left(e);
             if (e.message().release() && e.message().stored()) {
-                services.store().write(new StoreBatch().add(new StoreOp.DeleteMessage(e.id())));
+                services.store().write(StoreBatch.relaxed().add(new StoreOp.DeleteMessage(e.id())));
             }
             dispatch();
         });
@@ -291,7 +291,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
             return;
         }
         if (seen && storesEntryOf(e.message())) {
-            services.store().write(new StoreBatch().add(new StoreOp.UpdateDeliveryCount(name, e.id(), e.deliveryCount())));
+            services.store().write(StoreBatch.relaxed().add(new StoreOp.UpdateDeliveryCount(name, e.id(), e.deliveryCount())));
         }
         engineOf(e).add(e);
     }
@@ -411,7 +411,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
     /** Drops every waiting message (the queue is being deleted); payloads no queue holds are freed. */
     void purge() {
         executor.execute(() -> {
-            StoreBatch batch = new StoreBatch();
+            StoreBatch batch = StoreBatch.relaxed();
             List<QueueEntry> waiting = new ArrayList<>();
             engine.waiting().forEach(waiting::add);
             if (repartitioning != null) {
@@ -469,7 +469,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
 
     private StoreBatch removal(QueueEntry e) {
         left(e);
-        StoreBatch batch = new StoreBatch();
+        StoreBatch batch = StoreBatch.relaxed(); // losing it on power failure only redelivers
         boolean last = e.message().release();
         if (storesEntryOf(e.message())) {
             batch.add(new StoreOp.DeleteEntry(name, e.id()));

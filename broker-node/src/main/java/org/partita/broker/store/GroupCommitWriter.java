@@ -169,17 +169,19 @@ final class GroupCommitWriter {
                 }
             }
         }
-        syncThenComplete(committed);
+        syncThenComplete(committed, writes.stream().anyMatch(p -> p.batch().forced()));
         writes.clear();
     }
 
     /** Confirms writes only once they are on the disk; a failed sync fails them all, without retry. */
-    private void syncThenComplete(List<Pending> committed) {
+    private void syncThenComplete(List<Pending> committed, boolean force) {
         if (committed.isEmpty()) {
             return;
         }
         try {
-            applier.sync();
+            if (force) {
+                applier.sync(); // one sync covers this group and every relaxed group before it
+            }
         } catch (Throwable t) {
             LOG.error("disk sync failed; {} writes are not confirmed", committed.size(), t);
             committed.forEach(p -> p.done().completeExceptionally(new StoreException("disk sync failed: " + t.getMessage(), t)));

@@ -88,15 +88,22 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
 
     /** From the transport: false if this consumer no longer takes messages. */
     boolean accept(long deliveryId, int deliveryCount, byte[] message) {
-        if (deliveryId <= voidUpTo) {
+        // Checked and added under the lock dropUpTo() takes: a delivery voided by a recover may
+        // arrive after the recover's answer (the node wrote it just after), and must never slip
+        // into the buffer between dropUpTo()'s fence and its sweep.
+        boolean voided;
+        synchronized (closeLock) {
+            voided = deliveryId <= voidUpTo;
+            if (!voided) {
+                if (closed) {
+                    return false;
+                }
+                buffer.add(new Incoming(deliveryId, deliveryCount, message));
+            }
+        }
+        if (voided) {
             grantCredit(1); // voided by a recover the node already processed: it left the buffer
             return true;
-        }
-        synchronized (closeLock) { // so close() cannot empty the buffer between the check and the add
-            if (closed) {
-                return false;
-            }
-            buffer.add(new Incoming(deliveryId, deliveryCount, message));
         }
         if (listener != null) {
             scheduleListener();
@@ -124,13 +131,15 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
 
     /** After a recover: deliveries up to {@code fence} went back to the node; drop them and give their room back. */
     void dropUpTo(long fence) {
-        voidUpTo = Math.max(voidUpTo, fence);
         int dropped = 0;
-        for (java.util.Iterator<Incoming> it = buffer.iterator(); it.hasNext(); ) {
-            Incoming in = it.next();
-            if (in != Incoming.WAKE_UP && in.deliveryId() <= fence) {
-                it.remove();
-                dropped++;
+        synchronized (closeLock) {
+            voidUpTo = Math.max(voidUpTo, fence);
+            for (java.util.Iterator<Incoming> it = buffer.iterator(); it.hasNext(); ) {
+                Incoming in = it.next();
+                if (in != Incoming.WAKE_UP && in.deliveryId() <= fence) {
+                    it.remove();
+                    dropped++;
+                }
             }
         }
         if (dropped > 0) {

@@ -63,9 +63,9 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
     private final List<PartitaMessageProducer> producers = new CopyOnWriteArrayList<>();
     private final List<Long> unsettled = new ArrayList<>();
     /** Sends still on their way; for asynchronous sends, each completes once its callback returned. */
-    private final List<CompletableFuture<Void>> pendingSends = new ArrayList<>();
+    private final java.util.Set<CompletableFuture<Void>> pendingSends = new java.util.LinkedHashSet<>();
     /** The same sends, completing when the node answered (what the session's own thread may wait for). */
-    private final List<CompletableFuture<Void>> pendingAcks = new ArrayList<>();
+    private final java.util.Set<CompletableFuture<Void>> pendingAcks = new java.util.LinkedHashSet<>();
     /** The session whose completion listener the current thread is running, if any. */
     private static final ThreadLocal<PartitaSession> IN_COMPLETION_LISTENER = new ThreadLocal<>();
     private volatile boolean closed;
@@ -109,10 +109,7 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
         if (listener != null) {
             CompletableFuture<Void> f = connection.transport().send(id, encoded, true);
             CompletableFuture<Void> callbackDone = new CompletableFuture<>();
-            synchronized (pendingSends) {
-                pendingAcks.removeIf(CompletableFuture::isDone);
-                pendingAcks.add(f);
-            }
+            trackAck(f);
             track(callbackDone);
             f.whenComplete((v, t) -> dispatcher.execute(() -> {
                 IN_COMPLETION_LISTENER.set(this);
@@ -131,10 +128,7 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
         }
         if (mode == SESSION_TRANSACTED) {
             CompletableFuture<Void> f = connection.transport().send(id, encoded, true);
-            synchronized (pendingSends) {
-                pendingAcks.removeIf(CompletableFuture::isDone);
-                pendingAcks.add(f);
-            }
+            trackAck(f);
             track(f);
         } else if (persistent) {
             JmsExceptions.await(connection.transport().send(id, encoded, true));
@@ -143,11 +137,26 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
         }
     }
 
+    /** Remembers a send until it completes; each drops itself when done, so big transactions stay linear. */
     private void track(CompletableFuture<Void> f) {
+        remember(pendingSends, f);
+    }
+
+    private void trackAck(CompletableFuture<Void> f) {
+        remember(pendingAcks, f);
+    }
+
+    private void remember(java.util.Set<CompletableFuture<Void>> list, CompletableFuture<Void> f) {
         synchronized (pendingSends) {
-            pendingSends.removeIf(CompletableFuture::isDone);
-            pendingSends.add(f);
+            list.add(f);
         }
+        f.whenComplete((v, t) -> {
+            if (t == null) { // failed ones stay, so commit() can see the failure
+                synchronized (pendingSends) {
+                    list.remove(f);
+                }
+            }
+        });
     }
 
     /** True on the thread running one of this session's completion listeners. */

@@ -124,6 +124,35 @@ class RoutingModesTest {
     }
 
     @Test
+    void byteCapacityBoundsUnacknowledgedBytesAndKeepsAKeysOrder() throws Exception {
+        try (Connection c = node.factory().createConnection()) {
+            Session s = c.createSession(false, Session.CLIENT_ACKNOWLEDGE);
+            MessageProducer p = s.createProducer(s.createQueue("bytes?partitions=2&rebalanceDelay=100"));
+            String big = "x".repeat(4000);
+            for (int i = 0; i < 6; i++) {
+                TextMessage m = s.createTextMessage(i % 2 == 0 ? big : "small");
+                m.setStringProperty("JMSXGroupID", "one-key");
+                m.setIntProperty("seq", i);
+                p.send(m);
+            }
+            MessageConsumer consumer = s.createConsumer(s.createQueue("bytes?capacityBytes=6000"));
+            c.start();
+            Message first = consumer.receive(2000);
+            Message second = consumer.receive(2000);
+            assertEquals(0, first.getIntProperty("seq"));
+            assertEquals(1, second.getIntProperty("seq"));
+            assertNull(consumer.receive(300), "the next big message does not fit, and nothing may overtake it");
+            second.acknowledge();
+            for (int i = 2; i < 6; i++) {
+                Message m = consumer.receive(2000);
+                assertNotNull(m);
+                assertEquals(i, m.getIntProperty("seq"), "the key's order holds under byte capacity");
+                m.acknowledge();
+            }
+        }
+    }
+
+    @Test
     void fanOutGivesEveryAppIdEveryMessageAndStoresEachPayloadOnce() throws Exception {
         try (Connection c = node.factory().createConnection()) {
             Session s = c.createSession(false, Session.CLIENT_ACKNOWLEDGE);
