@@ -1,0 +1,33 @@
+package org.partita.bench;
+
+import jakarta.jms.ConnectionFactory;
+
+/**
+ * One embedded broker started for one scenario run. The scenarios only see plain JMS through
+ * {@link #connectionFactory()}; the rest tells them how to name things and how much the broker stored.
+ */
+public interface BrokerUnderTest extends AutoCloseable {
+
+    ConnectionFactory connectionFactory();
+
+    /**
+     * The queue name to use. {@code partitaOptions} (for example {@code partitions=8}) are written
+     * into the name for Partita, which creates the queue on first use with them; Artemis gets the plain
+     * name (its message groups need no configuration).
+     */
+    String queueName(String base, String partitaOptions);
+
+    /** Bytes the broker's durable store holds now, as this broker can best tell; compare before and after. */
+    long storedBytes();
+
+    /** How {@link #storedBytes()} is measured, for the report. */
+    String storedBytesMethod();
+
+    /** Extra figures about the store (payload rows and bytes, for Partita); empty if none. */
+    default String storeDetails() {
+        return "";
+    }
+
+    @Override
+    void close();
+}

@@ -1,0 +1,201 @@
+package org.partita.bench;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * The load comparison: the same JMS client code against an embedded Partita node and an embedded
+ * ActiveMQ Artemis (built-in defaults, and tuned to the disk like {@code artemis create} does), one
+ * after the other in one JVM, every broker started fresh in a temporary folder for every run. Prints
+ * the medians and ratios and writes them to {@code benchmark-results.md}. See docs/performance.md.
+ */
+@Command(name = "partita-benchmarks", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Runs the scenarios against Partita and ActiveMQ Artemis and prints medians and ratios.")
+public final class Compare implements Callable<Integer> {
+
+    static {
+        // quiet brokers unless the user asked otherwise: the table is the output
+        setIfAbsent("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        setIfAbsent("org.slf4j.simpleLogger.log.org.apache.activemq", "error");
+    }
+
+    @Option(names = "--runs", description = "runs of each scenario per broker; medians are reported (default ${DEFAULT-VALUE})")
+    int runs = 3;
+
+    @Option(names = "--scale", description = "multiplies every scenario's message count (default ${DEFAULT-VALUE})")
+    double scale = 1.0;
+
+    @Option(names = "--scenarios", split = ",",
+            description = "scenarios to run (default S1,S2,S3,S4,S4J,S5,S6,S7)")
+    List<String> scenarioIds = List.of("S1", "S2", "S3", "S4", "S4J", "S5", "S6", "S7");
+
+    @Option(names = "--targets", split = ",",
+            description = "brokers to run (default partita,artemis-default,artemis-tuned)")
+    List<String> targetIds = List.of("partita", "artemis-default", "artemis-tuned");
+
+    @Option(names = "--rate", description = "S7 send rate in messages per second (default ${DEFAULT-VALUE})")
+    int s7Rate = 500;
+
+    @Option(names = "--time-cap", description = "seconds one scenario run may take before it is stopped (default ${DEFAULT-VALUE})")
+    long timeCapSeconds = 120;
+
+    @Option(names = "--settle", description = "milliseconds S4 waits after its consumers attach, before the clock starts "
+            + "(default ${DEFAULT-VALUE}; Partita moves partitions after rebalanceDelay=1000)")
+    long settleMillis = 1500;
+
+    @Option(names = "--sync-writes", description = "4 KiB writes per try of the disk sync test (default ${DEFAULT-VALUE})")
+    int syncWrites = 1000;
+
+    @Option(names = "--sync-tries", description = "tries of the disk sync test; the median counts (default ${DEFAULT-VALUE})")
+    int syncTries = 3;
+
+    @Option(names = "--no-warmup", description = "skip the short warm-up run on each broker")
+    boolean noWarmup;
+
+    @Option(names = "--work-dir", description = "where brokers keep their data (default: a new folder in java.io.tmpdir)")
+    Path workDir;
+
+    @Option(names = "--out", description = "Markdown report (default: benchmark-results.md next to the jar, else target/)")
+    Path out;
+
+    private final PrintStream log;
+    private Report report;
+
+    public Compare() {
+        this(System.out);
+    }
+
+    Compare(PrintStream log) {
+        this.log = log;
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new Compare()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        List<RunResult> results = runComparison();
+        return results.stream().allMatch(RunResult::passed) ? 0 : 1;
+    }
+
+    /** Runs everything the options ask for; the report is then available from {@link #report()}. */
+    public List<RunResult> runComparison() throws Exception {
+        List<Scenario> scenarios = scenarioIds.stream().map(Scenario::fromId).distinct().toList();
+        List<Target> targets = targetIds.stream().map(Target::fromId).distinct().toList();
+        if (runs < 1) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--runs must be at least 1");
+        }
+        boolean ownWorkDir = workDir == null;
+        Path dir = ownWorkDir ? Files.createTempDirectory("partita-bench") : Files.createDirectories(workDir);
+        long began = System.nanoTime();
+        try {
+            DiskSync.Result sync = DiskSync.measure(dir, syncWrites, syncTries);
+            log.printf(Locale.ROOT, "disk sync: %.0f syncs/s (%.1f µs per 4 KiB write + force); "
+                    + "tuned Artemis journal-buffer-timeout = %d ns%n", sync.syncsPerSecond(), sync.nanosPerSync() / 1e3,
+                    sync.nanosPerSync());
+            Scenarios.Settings settings = new Scenarios.Settings(Scenarios.nanos(timeCapSeconds), s7Rate, settleMillis);
+            if (!noWarmup) {
+                for (Target t : targets) {
+                    runOne(dir, sync, settings, Scenario.S3, t, 0, 5_000);
+                    runOne(dir, sync, settings, Scenario.S1, t, 0, 300);
+                }
+                log.println("warm-up done");
+            }
+            List<RunResult> results = new ArrayList<>();
+            for (int run = 1; run <= runs; run++) {
+                for (Scenario s : scenarios) {
+                    for (Target t : targets) {
+                        RunResult r = runOne(dir, sync, settings, s, t, run, s.count(scale));
+                        results.add(r);
+                        log.println(line(r));
+                    }
+                }
+            }
+            String header = String.format(Locale.ROOT, "## Partita vs ActiveMQ Artemis 2.40.0, %s%n%n"
+                            + "%d run(s) per scenario and broker, medians; scale %.2f (%s); %d cores, Java %s; took %.0f s.",
+                    LocalDate.now(), runs, scale, counts(scenarios), Runtime.getRuntime().availableProcessors(),
+                    System.getProperty("java.version"), (System.nanoTime() - began) / 1e9);
+            report = new Report(header, results, scenarios, targets, sync, s7Rate);
+            String md = report.markdown();
+            log.println();
+            log.println(md);
+            Path file = out != null ? out : defaultOut();
+            Files.createDirectories(file.toAbsolutePath().getParent());
+            Files.writeString(file, md);
+            log.println("written to " + file.toAbsolutePath());
+            return results;
+        } finally {
+            if (ownWorkDir) {
+                Files2.deleteRecursively(dir);
+            }
+        }
+    }
+
+    public Report report() {
+        return report;
+    }
+
+    private RunResult runOne(Path dir, DiskSync.Result sync, Scenarios.Settings settings, Scenario s, Target t, int run,
+                             int count) throws Exception {
+        Path data = Files.createTempDirectory(dir, s.name().toLowerCase(Locale.ROOT) + "-" + t.id() + "-");
+        try (BrokerUnderTest broker = t.start(data, sync.nanosPerSync())) {
+            return new Scenarios(broker, settings).run(s, t, run, count);
+        } finally {
+            Files2.deleteRecursively(data);
+        }
+    }
+
+    private String line(RunResult r) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "run %d %-4s %-16s", r.run(), r.scenario(), r.target().id()));
+        for (Map.Entry<String, Double> e : r.values().entrySet()) {
+            sb.append(' ').append(e.getKey()).append('=').append(Report.format(e.getValue()));
+        }
+        sb.append("  [").append(r.checkSummary());
+        r.notes().forEach((k, v) -> {
+            if (k.equals("orderViolations") || k.equals("consumersUsed") || k.equals("joinersUsed")) {
+                sb.append(", ").append(k).append(' ').append(v);
+            }
+        });
+        return sb.append(']').toString();
+    }
+
+    private String counts(List<Scenario> scenarios) {
+        StringBuilder sb = new StringBuilder();
+        for (Scenario s : scenarios) {
+            sb.append(sb.length() == 0 ? "" : ", ").append(s).append(' ').append(String.format(Locale.ROOT, "%,d", s.count(scale)));
+        }
+        return sb.append(" messages").toString();
+    }
+
+    /** Next to the jar when run from one (benchmarks/target), else ./target. */
+    private static Path defaultOut() {
+        try {
+            Path code = Path.of(Compare.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            if (Files.isRegularFile(code)) {
+                return code.getParent().resolve("benchmark-results.md");
+            }
+        } catch (Exception ignored) {
+            // fall through
+        }
+        return Path.of("target", "benchmark-results.md");
+    }
+
+    private static void setIfAbsent(String key, String value) {
+        if (System.getProperty(key) == null) {
+            System.setProperty(key, value);
+        }
+    }
+}

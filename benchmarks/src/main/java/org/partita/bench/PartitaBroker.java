@@ -1,0 +1,63 @@
+package org.partita.bench;
+
+import jakarta.jms.ConnectionFactory;
+import org.partita.broker.config.NodeConfig;
+import org.partita.broker.embed.PartitaNode;
+import org.partita.broker.store.StoreStats;
+import org.partita.jms.client.PartitaConnectionFactory;
+
+import java.nio.file.Path;
+
+/** An embedded Partita node on a free port, H2 in a temporary folder, every commit forced to disk. */
+final class PartitaBroker implements BrokerUnderTest {
+    private final PartitaNode node;
+    private final Path dir;
+    private final ConnectionFactory cf;
+
+    private PartitaBroker(PartitaNode node, Path dir) {
+        this.node = node;
+        this.dir = dir;
+        this.cf = new PartitaConnectionFactory(node.url());
+    }
+
+    static PartitaBroker start(Path dir) {
+        NodeConfig config = NodeConfig.defaults().withPort(0).withDataDir(dir).withSyncOnCommit(true);
+        return new PartitaBroker(PartitaNode.start(config), dir);
+    }
+
+    @Override
+    public ConnectionFactory connectionFactory() {
+        return cf;
+    }
+
+    @Override
+    public String queueName(String base, String partitaOptions) {
+        return partitaOptions == null || partitaOptions.isEmpty() ? base : base + "?" + partitaOptions;
+    }
+
+    @Override
+    public long storedBytes() {
+        return Files2.sizeOf(dir);
+    }
+
+    @Override
+    public String storedBytesMethod() {
+        return "growth of the H2 data folder";
+    }
+
+    @Override
+    public String storeDetails() {
+        StoreStats s = node.store().stats();
+        return s.messageRows() + " payload rows, " + s.payloadBytes() + " payload bytes, "
+                + s.entryRows() + " entry rows";
+    }
+
+    StoreStats stats() {
+        return node.store().stats();
+    }
+
+    @Override
+    public void close() {
+        node.close();
+    }
+}

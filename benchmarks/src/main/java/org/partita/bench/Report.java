@@ -1,0 +1,149 @@
+package org.partita.bench;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/** Medians of the runs, the ratios, and the checks, as a Markdown report. */
+final class Report {
+    private final List<RunResult> results;
+    private final List<Scenario> scenarios;
+    private final List<Target> targets;
+    private final DiskSync.Result sync;
+    private final int s7Rate;
+    private final String header;
+
+    Report(String header, List<RunResult> results, List<Scenario> scenarios, List<Target> targets,
+           DiskSync.Result sync, int s7Rate) {
+        this.header = header;
+        this.results = results;
+        this.scenarios = scenarios;
+        this.targets = targets;
+        this.sync = sync;
+        this.s7Rate = s7Rate;
+    }
+
+    /** Median of a row over the runs of one target; NaN if no run produced it. */
+    double median(String rowKey, Target target) {
+        double[] v = results.stream().filter(r -> r.target() == target)
+                .map(r -> r.values().get(rowKey)).filter(d -> d != null && !d.isNaN())
+                .mapToDouble(Double::doubleValue).sorted().toArray();
+        if (v.length == 0) {
+            return Double.NaN;
+        }
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+
+    boolean allPassed() {
+        return results.stream().allMatch(RunResult::passed);
+    }
+
+    String markdown() {
+        StringBuilder sb = new StringBuilder();
+        sb.append(header).append("\n\n");
+        sb.append(String.format(Locale.ROOT, "Disk sync rate: **%.0f syncs/s** (%.1f µs per sequential 4 KiB write + "
+                        + "force, median of %d tries of %d writes); Artemis tuned journal-buffer-timeout = %d ns.%n%n",
+                sync.syncsPerSecond(), sync.nanosPerSync() / 1000.0, sync.tries(), sync.writes(), sync.nanosPerSync()));
+        sb.append("| Scenario | Unit |");
+        for (Target t : targets) {
+            sb.append(' ').append(t.label()).append(" |");
+        }
+        boolean ratios = targets.contains(Target.PARTITA) && targets.size() > 1;
+        if (ratios) {
+            for (Target t : targets) {
+                if (t != Target.PARTITA) {
+                    sb.append(" Partita / ").append(t.label().replace("Artemis ", "")).append(" |");
+                }
+            }
+        }
+        sb.append("\n|---|---|");
+        sb.append("---:|".repeat(targets.size()));
+        if (ratios) {
+            sb.append("---:|".repeat(targets.size() - 1));
+        }
+        sb.append('\n');
+        for (Scenario s : scenarios) {
+            for (Scenario.Row row : s.rows(s7Rate)) {
+                sb.append("| ").append(row.label()).append(" | ").append(row.unit())
+                        .append(row.higherIsBetter() ? " ↑" : " ↓").append(" |");
+                for (Target t : targets) {
+                    sb.append(' ').append(format(median(row.key(), t))).append(" |");
+                }
+                if (ratios) {
+                    double p = median(row.key(), Target.PARTITA);
+                    for (Target t : targets) {
+                        if (t != Target.PARTITA) {
+                            double o = median(row.key(), t);
+                            sb.append(' ').append(ratio(p, o)).append(" |");
+                        }
+                    }
+                }
+                sb.append('\n');
+            }
+        }
+        sb.append("\n↑ higher is better, ↓ lower is better; ratios are Partita's median over the other's median.\n");
+        if (scenarios.contains(Scenario.S1)) {
+            sb.append("\nS1 as a fraction of the disk sync rate:");
+            for (Target t : targets) {
+                sb.append(String.format(Locale.ROOT, " %s %.1f%%;", t.label(),
+                        100 * median("S1", t) / sync.syncsPerSecond()));
+            }
+            sb.setLength(sb.length() - 1);
+            sb.append(".\n");
+        }
+        sb.append("\n### Checks\n\n");
+        if (allPassed()) {
+            sb.append("Every message of every run arrived exactly once");
+            if (scenarios.contains(Scenario.S4) || scenarios.contains(Scenario.S4J)) {
+                sb.append(", with no per-key order violation");
+            }
+            sb.append(".\n");
+        }
+        for (RunResult r : results) {
+            if (!r.passed()) {
+                sb.append("- FAILED ").append(r.scenario()).append(' ').append(r.target().label()).append(" run ")
+                        .append(r.run()).append(": ").append(r.checkSummary()).append(' ').append(r.notes()).append('\n');
+            }
+        }
+        sb.append('\n');
+        for (Scenario s : scenarios) {
+            Map<Target, List<String>> notes = new LinkedHashMap<>();
+            for (RunResult r : results) {
+                if (r.scenario() == s && !r.notes().isEmpty()) {
+                    notes.computeIfAbsent(r.target(), k -> new ArrayList<>()).add("run " + r.run() + ": "
+                            + r.notes().entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
+                            .collect(Collectors.joining(", ")));
+                }
+            }
+            for (Map.Entry<Target, List<String>> e : notes.entrySet()) {
+                sb.append("- ").append(s).append(' ').append(e.getKey().label()).append(": ")
+                        .append(String.join("; ", e.getValue())).append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
+    static String ratio(double p, double o) {
+        if (o == 0 || Double.isNaN(o) || Double.isNaN(p)) {
+            return "–";
+        }
+        double r = p / o;
+        return r < 0.01 ? "<0.01" : String.format(Locale.ROOT, "%.2f", r);
+    }
+
+    static String format(double v) {
+        if (Double.isNaN(v)) {
+            return "–";
+        }
+        if (Math.abs(v) >= 100) {
+            return String.format(Locale.ROOT, "%,.0f", v);
+        }
+        if (Math.abs(v) >= 10) {
+            return String.format(Locale.ROOT, "%.1f", v);
+        }
+        return String.format(Locale.ROOT, "%.2f", v);
+    }
+}

@@ -1,0 +1,41 @@
+package org.partita.bench;
+
+import java.util.Map;
+
+/**
+ * One scenario run against one broker.
+ *
+ * @param values    figures by row key ({@link Scenario.Row#key()})
+ * @param expected  messages (deliveries, for S5) that had to arrive
+ * @param arrived   distinct ones that did
+ * @param duplicates arrivals of a message that had already arrived
+ * @param notes     scenario-specific checks and figures (order violations, consumers used, store details)
+ * @param error     what went wrong, or null
+ */
+public record RunResult(Scenario scenario, Target target, int run, Map<String, Double> values, int expected,
+                        int arrived, int duplicates, boolean timedOut, Map<String, String> notes, String error) {
+
+    /** Every message arrived exactly once, within the time cap, without error (and, for S4, in key order). */
+    public boolean passed() {
+        if (error != null || timedOut || arrived != expected || duplicates != 0) {
+            return false;
+        }
+        String violations = notes.get("orderViolations");
+        return violations == null || "0".equals(violations);
+    }
+
+    public String checkSummary() {
+        StringBuilder sb = new StringBuilder();
+        sb.append(arrived).append('/').append(expected).append(" arrived");
+        if (duplicates > 0) {
+            sb.append(", ").append(duplicates).append(" duplicates");
+        }
+        if (timedOut) {
+            sb.append(", TIME CAP HIT");
+        }
+        if (error != null) {
+            sb.append(", ERROR ").append(error);
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,75 @@
+package org.partita.bench;
+
+import java.util.List;
+
+/**
+ * The scenarios of the comparison (issue 6), each with its default message count and the rows it reports.
+ * The counts keep a default comparison (3 runs, 3 brokers) near 10 minutes on 2 cores, most of it spent
+ * waiting for Artemis's default 3.33 ms journal timer; {@code --scale} multiplies them.
+ */
+public enum Scenario {
+    S1("persistent queue, 1 producer / 1 consumer", 5_000),
+    S2("persistent queue, 4 producers / 4 consumers, separate connections", 12_000),
+    S3("non-persistent queue, 1 producer / 1 consumer", 50_000),
+    S4("120 keys over 8 partitions (Artemis: message groups), 4 producers / 8 consumers", 12_000),
+    S4J("as S4, consumers join during the run (2, then up to 8)", 12_000),
+    S5("topic with 5 durable subscriptions: publish all, then drain", 3_000),
+    S6("transacted batches of 100 on both sides, persistent", 20_000),
+    S7("end-to-end latency at a fixed rate, persistent, 1 producer / 1 consumer", 3_000);
+
+    /** One line of the result table. */
+    public record Row(String key, String label, String unit, boolean higherIsBetter) {
+    }
+
+    private final String description;
+    private final int defaultCount;
+
+    Scenario(String description, int defaultCount) {
+        this.description = description;
+        this.defaultCount = defaultCount;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    public int defaultCount() {
+        return defaultCount;
+    }
+
+    /** The count at the given scale: at least one message per producer and batch, rounded as the scenario needs. */
+    public int count(double scale) {
+        int n = (int) Math.max(1, Math.round(defaultCount * scale));
+        int unit = switch (this) {
+            case S2 -> 4;
+            case S4, S4J -> 120; // 4 producers x 30 keys each
+            case S6 -> 100;
+            default -> 1;
+        };
+        return Math.max(unit, (n + unit - 1) / unit * unit);
+    }
+
+    public List<Row> rows(int s7Rate) {
+        return switch (this) {
+            case S1 -> List.of(new Row("S1", "S1 persistent, 1P/1C", "msg/s", true));
+            case S2 -> List.of(new Row("S2", "S2 persistent, 4P/4C", "msg/s", true));
+            case S3 -> List.of(new Row("S3", "S3 non-persistent, 1P/1C", "msg/s", true));
+            case S4 -> List.of(new Row("S4", "S4 120 keys / 8 partitions, 4P/8C", "msg/s", true));
+            case S4J -> List.of(new Row("S4J", "S4 consumers join 2 to 8", "msg/s", true));
+            case S5 -> List.of(new Row("S5", "S5 topic, 5 durable subs (publish + drain)", "msg/s", true),
+                    new Row("S5.disk", "S5 disk bytes per message (1 KiB payload)", "B/msg", false));
+            case S6 -> List.of(new Row("S6", "S6 transacted batches of 100", "msg/s", true));
+            case S7 -> List.of(new Row("S7.p50", "S7 latency p50 at " + s7Rate + " msg/s", "ms", false),
+                    new Row("S7.p99", "S7 latency p99 at " + s7Rate + " msg/s", "ms", false));
+        };
+    }
+
+    public static Scenario fromId(String id) {
+        for (Scenario s : values()) {
+            if (s.name().equalsIgnoreCase(id.trim())) {
+                return s;
+            }
+        }
+        throw new IllegalArgumentException("unknown scenario '" + id + "'; known: S1, S2, S3, S4, S4J, S5, S6, S7");
+    }
+}

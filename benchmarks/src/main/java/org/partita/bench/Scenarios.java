@@ -1,0 +1,461 @@
+package org.partita.bench;
+
+import jakarta.jms.BytesMessage;
+import jakarta.jms.Connection;
+import jakarta.jms.ConnectionFactory;
+import jakarta.jms.DeliveryMode;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.Queue;
+import jakarta.jms.Session;
+import jakarta.jms.Topic;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The scenarios, written once in plain JMS and run unchanged against every broker. Each message is a
+ * 1 KiB {@link BytesMessage} carrying its producer ({@code p}) and sequence ({@code s}); the consumers
+ * record every arrival in a {@link Tally}, so a lost or duplicated message shows in the result.
+ * Connections, sessions and consumers are set up before the clock starts; the clock stops when the
+ * last missing message arrives.
+ */
+final class Scenarios {
+    static final int PAYLOAD_BYTES = 1024;
+    static final int KEYS = 120;
+    private static final long RECEIVE_TIMEOUT_MS = 100;
+    /** After the last message arrived, consumers keep receiving this long, so late duplicates are seen. */
+    private static final long GRACE_MS = 200;
+
+    /**
+     * @param timeCapNanos   longest a scenario run may take before it is stopped and reported as capped
+     * @param s7Rate         messages per second of S7
+     * @param settleMillis   pause after S4's consumers attach, before the clock starts (Partita moves partitions
+     *                       after {@code rebalanceDelay}, 1000 ms here)
+     */
+    record Settings(long timeCapNanos, int s7Rate, long settleMillis) {
+    }
+
+    private final BrokerUnderTest broker;
+    private final ConnectionFactory cf;
+    private final Settings settings;
+    private final byte[] payload = new byte[PAYLOAD_BYTES];
+
+    Scenarios(BrokerUnderTest broker, Settings settings) {
+        this.broker = broker;
+        this.cf = broker.connectionFactory();
+        this.settings = settings;
+        new Random(42).nextBytes(payload);
+    }
+
+    RunResult run(Scenario s, Target target, int run, int count) {
+        try {
+            return switch (s) {
+                case S1 -> queueFlow(s, target, run, "s1", 1, 1, count, true);
+                case S2 -> queueFlow(s, target, run, "s2", 4, 4, count, true);
+                case S3 -> queueFlow(s, target, run, "s3", 1, 1, count, false);
+                case S4 -> keyed(s, target, run, count, false);
+                case S4J -> keyed(s, target, run, count, true);
+                case S5 -> topic(s, target, run, count);
+                case S6 -> transacted(s, target, run, count);
+                case S7 -> latency(s, target, run, count);
+            };
+        } catch (Exception e) {
+            return new RunResult(s, target, run, Map.of(), count, 0, 0, false, Map.of(), e.toString());
+        }
+    }
+
+    // ---- S1, S2, S3 ----------------------------------------------------------------------------
+
+    private RunResult queueFlow(Scenario s, Target target, int run, String base, int producers, int consumers,
+                                int total, boolean persistent) throws Exception {
+        int per = total / producers;
+        Tally tally = new Tally(per * producers);
+        Workers workers = new Workers();
+        try (Clients clients = new Clients(cf)) {
+            String name = broker.queueName(base, "");
+            for (int c = 0; c < consumers; c++) {
+                MessageConsumer mc = consumer(clients.open(), name);
+                workers.loop("consumer-" + c, () -> {
+                    Message m = mc.receive(RECEIVE_TIMEOUT_MS);
+                    if (m != null) {
+                        tally.record(m.getIntProperty("p") * per + m.getIntProperty("s"));
+                    }
+                });
+            }
+            List<Sender> senders = new ArrayList<>();
+            for (int p = 0; p < producers; p++) {
+                senders.add(sender(clients.open(), name, persistent, false));
+            }
+            long start = System.nanoTime();
+            long deadline = start + settings.timeCapNanos();
+            for (int p = 0; p < producers; p++) {
+                int producer = p;
+                Sender sender = senders.get(p);
+                workers.start("producer-" + p, () -> {
+                    for (int seq = 0; seq < per && before(deadline, workers); seq++) {
+                        sender.producer.send(message(sender.session, producer, seq));
+                    }
+                });
+            }
+            return finish(s, target, run, tally, workers, start, deadline, new LinkedHashMap<>(), s.name());
+        } finally {
+            workers.stopAndJoin(5_000);
+        }
+    }
+
+    // ---- S4 ------------------------------------------------------------------------------------
+
+    /**
+     * 120 keys, each sent by one producer in sequence ({@code ks}); a consumer that gets a message of a key
+     * with a lower sequence than one already seen of that key counts an order violation.
+     */
+    private RunResult keyed(Scenario s, Target target, int run, int total, boolean join) throws Exception {
+        int producers = 4;
+        int consumers = 8;
+        int keysPerProducer = KEYS / producers;
+        int per = total / producers;
+        Tally tally = new Tally(per * producers);
+        int[] lastSeq = new int[KEYS];
+        Arrays.fill(lastSeq, -1);
+        AtomicInteger violations = new AtomicInteger();
+        AtomicIntegerArray perConsumer = new AtomicIntegerArray(consumers);
+        Workers workers = new Workers();
+        String name = broker.queueName("s4", "partitions=8&rebalanceDelay=1000");
+        try (Clients clients = new Clients(cf)) {
+            Workers.Task[] attach = new Workers.Task[consumers];
+            for (int c = 0; c < consumers; c++) {
+                int index = c;
+                attach[c] = () -> {
+                    MessageConsumer mc = consumer(clients.open(), name);
+                    workers.loop("consumer-" + index, () -> {
+                        Message m = mc.receive(RECEIVE_TIMEOUT_MS);
+                        if (m == null) {
+                            return;
+                        }
+                        perConsumer.incrementAndGet(index);
+                        if (tally.record(m.getIntProperty("p") * per + m.getIntProperty("s"))) {
+                            int key = m.getIntProperty("k");
+                            int ks = m.getIntProperty("ks");
+                            synchronized (lastSeq) {
+                                if (ks < lastSeq[key]) {
+                                    violations.incrementAndGet();
+                                } else {
+                                    lastSeq[key] = ks;
+                                }
+                            }
+                        }
+                    });
+                };
+            }
+            int initial = join ? 2 : consumers;
+            for (int c = 0; c < initial; c++) {
+                attach[c].run();
+            }
+            List<Sender> senders = new ArrayList<>();
+            for (int p = 0; p < producers; p++) {
+                senders.add(sender(clients.open(), name, true, false));
+            }
+            Thread.sleep(settings.settleMillis());
+            long start = System.nanoTime();
+            long deadline = start + settings.timeCapNanos();
+            for (int p = 0; p < producers; p++) {
+                int producer = p;
+                Sender sender = senders.get(p);
+                workers.start("producer-" + p, () -> {
+                    for (int j = 0; j < per && before(deadline, workers); j++) {
+                        int key = producer + producers * (j % keysPerProducer);
+                        BytesMessage m = message(sender.session, producer, j);
+                        m.setStringProperty("JMSXGroupID", String.format("m-%03d", key + 1));
+                        m.setIntProperty("k", key);
+                        m.setIntProperty("ks", j / keysPerProducer);
+                        sender.producer.send(m);
+                    }
+                });
+            }
+            if (join) {
+                // one more consumer each time another twelfth of the messages arrived: all 8 by half-way
+                workers.start("joiner", () -> {
+                    for (int c = initial; c < consumers && before(deadline, workers); c++) {
+                        int threshold = (c - initial + 1) * tally.expected() / 12;
+                        while (tally.distinct() < threshold && before(deadline, workers)) {
+                            Thread.sleep(2);
+                        }
+                        attach[c].run();
+                    }
+                });
+            }
+            Map<String, String> notes = new LinkedHashMap<>();
+            RunResult r = finish(s, target, run, tally, workers, start, deadline, notes, s.name());
+            int used = 0;
+            int joinersUsed = 0;
+            StringBuilder spread = new StringBuilder();
+            for (int c = 0; c < consumers; c++) {
+                int n = perConsumer.get(c);
+                used += n > 0 ? 1 : 0;
+                joinersUsed += n > 0 && c >= initial ? 1 : 0;
+                spread.append(c == 0 ? "" : " ").append(n);
+            }
+            notes.put("orderViolations", Integer.toString(violations.get()));
+            notes.put("consumersUsed", used + "/" + consumers);
+            if (join) {
+                notes.put("joinersUsed", joinersUsed + "/" + (consumers - initial));
+            }
+            notes.put("perConsumer", spread.toString());
+            return r;
+        } finally {
+            workers.stopAndJoin(5_000);
+        }
+    }
+
+    // ---- S5 ------------------------------------------------------------------------------------
+
+    /**
+     * Five durable subscriptions are created and left without consumers; {@code total} persistent
+     * messages are published; the store's growth per message is measured; then all five drain.
+     */
+    private RunResult topic(Scenario s, Target target, int run, int total) throws Exception {
+        int subs = 5;
+        Tally tally = new Tally(subs * total);
+        Workers workers = new Workers();
+        try (Clients clients = new Clients(cf)) {
+            Session[] sessions = new Session[subs];
+            Topic topic = null;
+            for (int i = 0; i < subs; i++) {
+                sessions[i] = clients.open("s5-sub-" + i).createSession(false, Session.AUTO_ACKNOWLEDGE);
+                topic = sessions[i].createTopic("s5");
+                sessions[i].createDurableConsumer(topic, "sub").close();
+            }
+            Connection pc = clients.open();
+            Session ps = pc.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            MessageProducer producer = ps.createProducer(topic);
+            producer.setDeliveryMode(DeliveryMode.PERSISTENT);
+            long storedBefore = broker.storedBytes();
+
+            long start = System.nanoTime();
+            long deadline = start + settings.timeCapNanos();
+            int published = 0;
+            for (int seq = 0; seq < total && before(deadline, workers); seq++) {
+                producer.send(message(ps, 0, seq));
+                published++;
+            }
+            long publishedAt = System.nanoTime();
+            long storedAfter = broker.storedBytes();
+            String storeDetails = broker.storeDetails();
+
+            for (int i = 0; i < subs; i++) {
+                int sub = i;
+                MessageConsumer mc = sessions[i].createDurableConsumer(topic, "sub");
+                workers.loop("subscriber-" + i, () -> {
+                    Message m = mc.receive(RECEIVE_TIMEOUT_MS);
+                    if (m != null) {
+                        tally.record(sub * total + m.getIntProperty("s"));
+                    }
+                });
+            }
+            Map<String, String> notes = new LinkedHashMap<>();
+            RunResult r = finish(s, target, run, tally, workers, start, deadline, notes, null);
+            long end = r.timedOut() ? System.nanoTime() : tally.completedAt();
+            Map<String, Double> values = new LinkedHashMap<>();
+            values.put("S5", published / seconds(end - start));
+            values.put("S5.disk", published == 0 ? Double.NaN : (storedAfter - storedBefore) / (double) published);
+            notes.put("publishRate", String.format("%.0f msg/s", published / seconds(publishedAt - start)));
+            notes.put("storedBytes", (storedAfter - storedBefore) + " bytes for " + published + " messages, "
+                    + broker.storedBytesMethod());
+            if (!storeDetails.isEmpty()) {
+                notes.put("store", storeDetails);
+            }
+            return new RunResult(s, target, run, values, r.expected(), r.arrived(), r.duplicates(), r.timedOut(), notes,
+                    r.error());
+        } finally {
+            workers.stopAndJoin(5_000);
+        }
+    }
+
+    // ---- S6 ------------------------------------------------------------------------------------
+
+    private RunResult transacted(Scenario s, Target target, int run, int total) throws Exception {
+        int batch = 100;
+        Tally tally = new Tally(total);
+        Workers workers = new Workers();
+        try (Clients clients = new Clients(cf)) {
+            String name = broker.queueName("s6", "");
+            Session cs = clients.open().createSession(true, Session.SESSION_TRANSACTED);
+            MessageConsumer mc = cs.createConsumer(cs.createQueue(name));
+            int[] pending = new int[batch];
+            int[] count = {0};
+            workers.loop("consumer", () -> {
+                Message m = mc.receive(RECEIVE_TIMEOUT_MS);
+                if (m != null) {
+                    pending[count[0]++] = m.getIntProperty("s");
+                }
+                if (count[0] == batch || (m == null && count[0] > 0)) {
+                    cs.commit();
+                    for (int i = 0; i < count[0]; i++) {
+                        tally.record(pending[i]);
+                    }
+                    count[0] = 0;
+                }
+            });
+            Sender sender = sender(clients.open(), name, true, true);
+            long start = System.nanoTime();
+            long deadline = start + settings.timeCapNanos();
+            workers.start("producer", () -> {
+                for (int seq = 0; seq < total && before(deadline, workers); seq++) {
+                    sender.producer.send(message(sender.session, 0, seq));
+                    if ((seq + 1) % batch == 0 || seq == total - 1) {
+                        sender.session.commit();
+                    }
+                }
+            });
+            return finish(s, target, run, tally, workers, start, deadline, new LinkedHashMap<>(), s.name());
+        } finally {
+            workers.stopAndJoin(5_000);
+        }
+    }
+
+    // ---- S7 ------------------------------------------------------------------------------------
+
+    /**
+     * One producer sends at a fixed rate; each message carries the time it was due to be sent, and the
+     * latency runs from then (not from when the send actually happened, so a producer held up by a slow
+     * send does not hide the delay) to its arrival at the consumer.
+     */
+    private RunResult latency(Scenario s, Target target, int run, int total) throws Exception {
+        Tally tally = new Tally(total);
+        long[] latencies = new long[total];
+        Workers workers = new Workers();
+        try (Clients clients = new Clients(cf)) {
+            String name = broker.queueName("s7", "");
+            MessageConsumer mc = consumer(clients.open(), name);
+            workers.loop("consumer", () -> {
+                Message m = mc.receive(RECEIVE_TIMEOUT_MS);
+                if (m != null) {
+                    long now = System.nanoTime();
+                    int seq = m.getIntProperty("s");
+                    if (tally.record(seq)) {
+                        latencies[seq] = now - m.getLongProperty("t");
+                    }
+                }
+            });
+            Sender sender = sender(clients.open(), name, true, false);
+            long interval = 1_000_000_000L / Math.max(1, settings.s7Rate());
+            long start = System.nanoTime();
+            long deadline = start + settings.timeCapNanos();
+            workers.start("producer", () -> {
+                for (int seq = 0; seq < total && before(deadline, workers); seq++) {
+                    long due = start + seq * interval;
+                    long wait;
+                    while ((wait = due - System.nanoTime()) > 0) {
+                        LockSupport.parkNanos(wait);
+                    }
+                    BytesMessage m = message(sender.session, 0, seq);
+                    m.setLongProperty("t", due);
+                    sender.producer.send(m);
+                }
+            });
+            Map<String, String> notes = new LinkedHashMap<>();
+            RunResult r = finish(s, target, run, tally, workers, start, deadline, notes, null);
+            long[] got = new long[tally.distinct()];
+            int n = 0;
+            for (long l : latencies) {
+                if (l != 0 && n < got.length) {
+                    got[n++] = l;
+                }
+            }
+            Arrays.sort(got, 0, n);
+            Map<String, Double> values = new LinkedHashMap<>();
+            values.put("S7.p50", percentile(got, n, 0.50) / 1e6);
+            values.put("S7.p99", percentile(got, n, 0.99) / 1e6);
+            notes.put("max", String.format("%.2f ms", n == 0 ? Double.NaN : got[n - 1] / 1e6));
+            return new RunResult(s, target, run, values, r.expected(), r.arrived(), r.duplicates(), r.timedOut(), notes,
+                    r.error());
+        } finally {
+            workers.stopAndJoin(5_000);
+        }
+    }
+
+    static double percentile(long[] sorted, int n, double q) {
+        if (n == 0) {
+            return Double.NaN;
+        }
+        int i = (int) Math.ceil(q * n) - 1;
+        return sorted[Math.max(0, Math.min(n - 1, i))];
+    }
+
+    // ---- shared --------------------------------------------------------------------------------
+
+    private record Sender(Session session, MessageProducer producer) {
+    }
+
+    private static MessageConsumer consumer(Connection c, String queue) throws JMSException {
+        Session session = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        return session.createConsumer(session.createQueue(queue));
+    }
+
+    private static Sender sender(Connection c, String queue, boolean persistent, boolean transacted) throws JMSException {
+        Session session = transacted ? c.createSession(true, Session.SESSION_TRANSACTED)
+                : c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        Queue q = session.createQueue(queue);
+        MessageProducer producer = session.createProducer(q);
+        producer.setDeliveryMode(persistent ? DeliveryMode.PERSISTENT : DeliveryMode.NON_PERSISTENT);
+        return new Sender(session, producer);
+    }
+
+    private BytesMessage message(Session session, int producer, int seq) throws JMSException {
+        BytesMessage m = session.createBytesMessage();
+        m.writeBytes(payload);
+        m.setIntProperty("p", producer);
+        m.setIntProperty("s", seq);
+        return m;
+    }
+
+    private static boolean before(long deadline, Workers workers) {
+        return !workers.stopping() && System.nanoTime() - deadline < 0;
+    }
+
+    static double seconds(long nanos) {
+        return Math.max(1, nanos) / 1e9;
+    }
+
+    /**
+     * Waits for the last message (or the time cap), lets the consumers run a little longer to catch
+     * duplicates, stops every thread and builds the result; {@code throughputKey} (if not null) gets the
+     * arrived messages per second.
+     */
+    private static RunResult finish(Scenario s, Target target, int run, Tally tally, Workers workers, long start,
+                                    long deadline, Map<String, String> notes, String throughputKey)
+            throws InterruptedException {
+        boolean complete = tally.await(deadline, workers);
+        long end = complete ? tally.completedAt() : System.nanoTime();
+        if (complete) {
+            Thread.sleep(GRACE_MS);
+        }
+        workers.stopAndJoin(5_000);
+        Throwable failure = workers.failure();
+        Map<String, Double> values = new LinkedHashMap<>();
+        if (throughputKey != null) {
+            values.put(throughputKey, tally.distinct() / seconds(end - start));
+        }
+        if (tally.unexpected() > 0) {
+            notes.put("unexpected", tally.unexpected() + " messages that no producer of this run sent");
+        }
+        boolean timedOut = !complete && failure == null;
+        return new RunResult(s, target, run, values, tally.expected(), tally.distinct(), tally.duplicates(), timedOut,
+                notes, failure == null ? null : failure.toString());
+    }
+
+    static long nanos(long seconds) {
+        return TimeUnit.SECONDS.toNanos(seconds);
+    }
+}

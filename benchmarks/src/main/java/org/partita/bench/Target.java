@@ -1,0 +1,48 @@
+package org.partita.bench;
+
+import java.nio.file.Path;
+
+/** The brokers compared, each started fresh (in its own temporary folder) for every scenario run. */
+public enum Target {
+    PARTITA("partita", "Partita"),
+    ARTEMIS_DEFAULT("artemis-default", "Artemis default"),
+    ARTEMIS_TUNED("artemis-tuned", "Artemis tuned");
+
+    private final String id;
+    private final String label;
+
+    Target(String id, String label) {
+        this.id = id;
+        this.label = label;
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public String label() {
+        return label;
+    }
+
+    /**
+     * Starts the broker with its data in {@code dir}.
+     *
+     * @param tunedBufferTimeoutNanos the journal buffer timeout of the tuned Artemis (from the disk sync test)
+     */
+    public BrokerUnderTest start(Path dir, long tunedBufferTimeoutNanos) throws Exception {
+        return switch (this) {
+            case PARTITA -> PartitaBroker.start(dir);
+            case ARTEMIS_DEFAULT -> ArtemisBroker.start(dir, -1);
+            case ARTEMIS_TUNED -> ArtemisBroker.start(dir, tunedBufferTimeoutNanos);
+        };
+    }
+
+    public static Target fromId(String id) {
+        for (Target t : values()) {
+            if (t.id.equalsIgnoreCase(id.trim())) {
+                return t;
+            }
+        }
+        throw new IllegalArgumentException("unknown target '" + id + "'; known: partita, artemis-default, artemis-tuned");
+    }
+}

@@ -1,0 +1,54 @@
+package org.partita.bench;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The load tool's own code path, small: S1 and S3 against Partita only, every message exactly once.
+ * The real comparison is never run by the build (docs/performance.md).
+ */
+class CompareSmokeTest {
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void s1AndS3AgainstPartitaDeliverEveryMessageExactlyOnce(@TempDir Path tmp) throws Exception {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        Compare compare = new Compare(new PrintStream(log, true, StandardCharsets.UTF_8));
+        Path out = tmp.resolve("results.md");
+        new CommandLine(compare).parseArgs("--targets", "partita", "--scenarios", "S1,S3", "--runs", "1",
+                "--scale", "0.02", "--no-warmup", "--sync-writes", "20", "--sync-tries", "1", "--time-cap", "30",
+                "--work-dir", tmp.resolve("work").toString(), "--out", out.toString());
+
+        List<RunResult> results = compare.runComparison();
+
+        assertEquals(2, results.size(), log::toString);
+        RunResult s1 = results.get(0);
+        RunResult s3 = results.get(1);
+        assertEquals(Scenario.S1, s1.scenario());
+        assertEquals(100, s1.expected());
+        assertEquals(Scenario.S3, s3.scenario());
+        assertEquals(1_000, s3.expected());
+        for (RunResult r : results) {
+            assertTrue(r.passed(), () -> r.scenario() + ": " + r.checkSummary() + "\n" + log);
+            assertEquals(r.expected(), r.arrived());
+            assertEquals(0, r.duplicates());
+            assertTrue(r.values().get(r.scenario().name()) > 0, "a throughput is reported");
+        }
+        String md = Files.readString(out);
+        assertTrue(md.contains("| S1 persistent, 1P/1C |"), md);
+        assertTrue(md.contains("exactly once"), md);
+    }
+}
