@@ -96,9 +96,12 @@ public final class Broker implements QueueServices, AutoCloseable {
             if (o.appIds().isEmpty()) {
                 throw new IllegalArgumentException("fan-out queue '" + queue.name() + "' needs appIds");
             }
+            // AppId queues share the parent's options (limits, timings, partitions), not its routing.
+            QueueOptions appOptions = o.with("mode", QueueOptions.PRIORITY).with("appIds", "").with("subscriptions", "");
             for (String appId : o.appIds()) {
-                BrokerQueue app = queues.computeIfAbsent(appQueueName(queue.name(), appId), n -> new BrokerQueue(n,
-                        o.with("mode", QueueOptions.PRIORITY).with("appIds", "").with("subscriptions", ""), this, true));
+                BrokerQueue app = queues.computeIfAbsent(appQueueName(queue.name(), appId),
+                        n -> new BrokerQueue(n, appOptions, this, true));
+                app.options(appOptions); // a later update of the parent reaches its AppIds too
                 if (!o.subscriptions().isEmpty()) {
                     app.promote();
                 }

@@ -53,7 +53,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
     private final Map<Integer, ServerConsumer> consumers = new ConcurrentHashMap<>();
     private final AtomicLong deliveryIds = new AtomicLong();
     private final Object connectionKey = new Object();
-    private final java.util.Set<String> temporaryDestinations = ConcurrentHashMap.newKeySet();
+    private final ConnectionDestinations destinations;
     private final long connectionSerial;
     private Channel channel;
     private boolean open;
@@ -63,6 +63,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         this.broker = broker;
         this.node = node;
         this.connectionSerial = node.nextTemporaryId();
+        this.destinations = new ConnectionDestinations(broker, node);
     }
 
     @Override
@@ -207,28 +208,13 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         WireMessage wire = MessageCodec.decode(f.message());
         DestinationName dest = DestinationName.parse(wire.destination());
         MessageRef message = broker.newMessage(f.message(), wire, connectionKey);
-        Broker.PendingSend send = new Broker.PendingSend(targets(dest, message), message);
+        Broker.PendingSend send = new Broker.PendingSend(destinations.targets(dest, message), message);
         if (session.transacted()) {
             session.txSends().add(send);
             ok(f.requestId());
             return;
         }
         answer(f.requestId(), broker.send(send));
-    }
-
-    /** The queues a message sent to {@code dest} goes to: the queue itself, or a topic's subscriptions. */
-    private List<BrokerQueue> targets(DestinationName dest, MessageRef message) {
-        return switch (dest.kind()) {
-            case QUEUE -> broker.queueTargets(resolveQueue(dest));
-            case TEMP_QUEUE -> List.of(resolveQueue(dest));
-            case TOPIC -> broker.subscriptions().routes(dest.name(), message);
-            case TEMP_TOPIC -> {
-                if (!broker.subscriptions().temporaryTopicExists(dest.name())) {
-                    throw new UnknownDestinationException("temporary topic " + dest.name() + " does not exist (its connection closed or deleted it)");
-                }
-                yield broker.subscriptions().routes(dest.name(), message);
-            }
-        };
     }
 
     private void consumerOpen(Frame.ConsumerOpen f) {
@@ -245,21 +231,16 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             reply(f.requestId(), ErrorCode.ILLEGAL_STATE, "consumer " + f.consumerId() + " is already open");
             return;
         }
-        if (dest.kind().isTemporary() && !temporaryDestinations.contains(dest.name())) {
-            boolean exists = dest.kind() == DestinationName.Kind.TEMP_QUEUE
-                    ? broker.existingQueue(dest.name()) != null
-                    : broker.subscriptions().temporaryTopicExists(dest.name());
-            reply(f.requestId(), exists ? ErrorCode.ILLEGAL_STATE : ErrorCode.UNKNOWN_DESTINATION,
-                    exists ? "only the connection that created " + dest + " may consume from it"
-                            : dest + " does not exist (deleted, or its connection closed)");
-            return;
-        }
+        destinations.checkConsumable(dest);
         BrokerQueue queue;
         Selector consumerSelector = selector;
         Subscription subscription = null;
         DestinationAddress address = DestinationAddress.parse(dest.name());
+        int priority = address.priority(); // checked before anything is created
+        int capacity = address.capacity();
+        long capacityBytes = address.capacityBytes();
         if (dest.kind().isQueue()) {
-            queue = dest.kind() == DestinationName.Kind.QUEUE ? broker.consumerQueue(address) : resolveQueue(dest);
+            queue = destinations.consumerQueue(dest, address);
         } else {
             subscription = subscribe(f, dest);
             queue = subscription.queue();
@@ -267,9 +248,9 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         }
         ServerConsumer consumer = new ServerConsumer(f.consumerId(), session, queue, channel, subscription, broker.subscriptions());
         ConsumerRef ref = new ConsumerRef("consumer " + f.consumerId() + " of " + channel.remoteAddress(), consumer,
-                consumerSelector, f.credit(), address.priority());
-        if (address.capacity() > 0 || address.capacityBytes() > 0) {
-            queue.update(ref, null, address.capacity(), address.capacityBytes());
+                consumerSelector, f.credit(), priority);
+        if (capacity > 0 || capacityBytes > 0) {
+            queue.update(ref, null, capacity, capacityBytes);
         }
         consumer.bind(ref);
         consumers.put(f.consumerId(), consumer);
@@ -385,7 +366,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             reply(f.requestId(), ErrorCode.INVALID_REQUEST, "only queues can be browsed: " + dest);
             return;
         }
-        resolveQueue(dest).browse(selector).whenComplete((messages, t) -> {
+        destinations.queue(dest).browse(selector).whenComplete((messages, t) -> {
             if (t != null) {
                 reply(f.requestId(), ErrorCode.INTERNAL, t.toString());
                 return;
@@ -417,26 +398,17 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
                     ok(f.requestId());
                 }
             }
-            case Frame.OP_CREATE_TEMP_QUEUE -> {
-                String name = node.nodeName() + "-temp-queue-" + node.nextTemporaryId();
-                broker.createTemporaryQueue(name);
-                temporaryDestinations.add(name);
-                channel.writeAndFlush(new Frame.Created(f.requestId(), name), channel.voidPromise());
-            }
-            case Frame.OP_CREATE_TEMP_TOPIC -> {
-                String name = node.nodeName() + "-temp-topic-" + node.nextTemporaryId();
-                broker.subscriptions().createTemporaryTopic(name);
-                temporaryDestinations.add(name);
-                channel.writeAndFlush(new Frame.Created(f.requestId(), name), channel.voidPromise());
-            }
+            case Frame.OP_CREATE_TEMP_QUEUE ->
+                    channel.writeAndFlush(new Frame.Created(f.requestId(), destinations.createTemporaryQueue()), channel.voidPromise());
+            case Frame.OP_CREATE_TEMP_TOPIC ->
+                    channel.writeAndFlush(new Frame.Created(f.requestId(), destinations.createTemporaryTopic()), channel.voidPromise());
             case Frame.OP_DELETE_TEMP -> {
                 DestinationName d = DestinationName.parse(f.name());
-                if (!temporaryDestinations.remove(d.name())) {
+                if (destinations.deleteTemporary(d)) {
+                    ok(f.requestId());
+                } else {
                     reply(f.requestId(), ErrorCode.ILLEGAL_STATE, d + " is not a temporary destination of this connection");
-                    return;
                 }
-                deleteTemporary(d.name());
-                ok(f.requestId());
             }
             case Frame.OP_UNSUBSCRIBE -> {
                 broker.subscriptions().unsubscribe(clientId, f.name());
@@ -444,26 +416,6 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             }
             default -> reply(f.requestId(), ErrorCode.INVALID_REQUEST, "destination operation " + f.op() + " is not supported");
         }
-    }
-
-    private void deleteTemporary(String name) {
-        broker.deleteQueue(name);
-        broker.subscriptions().deleteTemporaryTopic(name);
-    }
-
-    private BrokerQueue resolveQueue(DestinationName dest) {
-        if (dest.kind() == DestinationName.Kind.QUEUE && DestinationAddress.parse(dest.name()).name().contains("#")) {
-            throw new IllegalArgumentException("'" + dest.name() + "': queue names may not contain '#'; read an AppId"
-                    + " of a fan-out queue as <queue>?appId=<appId>");
-        }
-        if (dest.kind() == DestinationName.Kind.TEMP_QUEUE) {
-            BrokerQueue q = broker.existingQueue(dest.name());
-            if (q == null) {
-                throw new UnknownDestinationException("temporary queue " + dest.name() + " does not exist (its connection closed or deleted it)");
-            }
-            return q;
-        }
-        return broker.queue(dest.name());
     }
 
     private ServerSession session(int id) {
@@ -498,10 +450,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         if (clientId != null) {
             node.releaseClientId(clientId, connectionKey);
         }
-        for (String d : temporaryDestinations) {
-            deleteTemporary(d);
-        }
-        temporaryDestinations.clear();
+        destinations.deleteAll();
         ctx.fireChannelInactive();
     }
 
