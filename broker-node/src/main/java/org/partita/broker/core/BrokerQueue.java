@@ -143,7 +143,15 @@ public final class BrokerQueue implements DispatchEngine.Host {
 
     /** A new message, already durable if it is persistent; the caller has retained it for this queue. */
     void enqueue(MessageRef message) {
+        enqueue(message, false);
+    }
+
+    /** @param expired the message already expired and was moved here: it is kept, not expired again */
+    private void enqueue(MessageRef message, boolean expired) {
         QueueEntry e = new QueueEntry(this, message, 0);
+        if (expired) {
+            e.keepPastExpiration();
+        }
         executor.execute(() -> {
             add(e);
             dispatch();
@@ -287,7 +295,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
         if (seen && max > 0 && e.deliveryCount() >= max && !options.deadLetterQueue().isEmpty()) {
             LOG.info("message {} of queue {} reached {} delivery attempts; moving it to {}",
                     e.message().wire().messageId(), name, e.deliveryCount(), options.deadLetterQueue());
-            moveTo(e, options.deadLetterQueue());
+            moveTo(e, options.deadLetterQueue(), false);
             return;
         }
         if (seen && storesEntryOf(e.message())) {
@@ -347,6 +355,9 @@ public final class BrokerQueue implements DispatchEngine.Host {
 
     @Override
     public boolean isExpired(QueueEntry e, long now) {
+        if (e.keptPastExpiration()) {
+            return false;
+        }
         long exp = e.message().wire().expiration();
         return exp > 0 && exp <= now;
     }
@@ -357,7 +368,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
         if (target.isEmpty() || target.equals(name)) {
             services.store().write(removal(e));
         } else {
-            moveTo(e, target);
+            moveTo(e, target, true);
         }
     }
 
@@ -480,7 +491,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
         return batch;
     }
 
-    private void moveTo(QueueEntry e, String target) {
+    private void moveTo(QueueEntry e, String target, boolean expired) {
         BrokerQueue to = services.terminalQueue(target);
         MessageRef m = e.message();
         m.retain(1);
@@ -502,7 +513,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
                 if (to.storesEntryOf(m)) {
                     m.markStored();
                 }
-                to.enqueue(m);
+                to.enqueue(m, expired);
                 m.release();
             } else {
                 m.release();

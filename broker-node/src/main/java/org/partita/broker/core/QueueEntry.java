@@ -11,6 +11,7 @@ public final class QueueEntry {
     private int deliveryCount;
     private ConsumerRef holder;
     private int partition = -1;
+    private boolean keptPastExpiration;
 
     QueueEntry(BrokerQueue queue, MessageRef message, int deliveryCount) {
         this.queue = queue;
@@ -53,6 +54,15 @@ public final class QueueEntry {
 
     ConsumerRef holder() {
         return holder;
+    }
+
+    /** In the expiry queue a message stays although its expiration passed. */
+    void keepPastExpiration() {
+        keptPastExpiration = true;
+    }
+
+    boolean keptPastExpiration() {
+        return keptPastExpiration;
     }
 
     /** The partition this entry belongs to in a partitioned queue; -1 until placed. */

@@ -233,6 +233,51 @@ class RoutingModesTest {
     }
 
     @Test
+    void expiredMessagesGoToTheExpiryQueueWhenOneIsConfigured() throws Exception {
+        try (Connection c = node.factory().createConnection()) {
+            Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            MessageProducer p = s.createProducer(s.createQueue("perishable?expiryQueue=expired"));
+            p.send(s.createTextMessage("milk"), DeliveryMode.PERSISTENT, 4, 100);
+            p.send(s.createTextMessage("salt"), DeliveryMode.PERSISTENT, 4, 0);
+            long sentAt = System.currentTimeMillis();
+            await().atMost(Duration.ofSeconds(5)).until(() -> System.currentTimeMillis() > sentAt + 150);
+            c.start();
+            MessageConsumer consumer = s.createConsumer(s.createQueue("perishable"));
+            assertEquals("salt", ((TextMessage) consumer.receive(2000)).getText());
+            assertNull(consumer.receive(200));
+            TextMessage expired = (TextMessage) s.createConsumer(s.createQueue("expired")).receive(2000);
+            assertNotNull(expired, "the expired message was moved, not dropped");
+            assertEquals("milk", expired.getText());
+        }
+    }
+
+    @Test
+    void selectorsWorkOnBroadcastAndFanOutQueues() throws Exception {
+        try (Connection c = node.factory().createConnection()) {
+            node.node().broker().updateQueue("alerts", "mode=fanout&appIds=ops,dev");
+            Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            MessageConsumer critical = s.createConsumer(s.createQueue("alerts?appId=ops"), "level = 'critical'");
+            MessageConsumer ticks = s.createConsumer(s.createQueue("ticks2?mode=broadcast"), "symbol = 'ACME'");
+            c.start();
+            MessageProducer p = s.createProducer(null);
+            for (String level : new String[]{"info", "critical", "info"}) {
+                TextMessage m = s.createTextMessage(level);
+                m.setStringProperty("level", level);
+                p.send(s.createQueue("alerts"), m);
+            }
+            for (String symbol : new String[]{"ACME", "OTHER"}) {
+                TextMessage m = s.createTextMessage(symbol);
+                m.setStringProperty("symbol", symbol);
+                p.send(s.createQueue("ticks2"), m);
+            }
+            assertEquals("critical", ((TextMessage) critical.receive(2000)).getText());
+            assertNull(critical.receive(200));
+            assertEquals("ACME", ((TextMessage) ticks.receive(2000)).getText());
+            assertNull(ticks.receive(200));
+        }
+    }
+
+    @Test
     void aFullQueueRefusesSendsWithResourceAllocationExceptionAndKeepsWhatItHas() throws Exception {
         try (Connection c = node.factory().createConnection()) {
             Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
