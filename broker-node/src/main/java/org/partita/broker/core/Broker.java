@@ -77,7 +77,7 @@ public final class Broker implements QueueServices, AutoCloseable {
             BrokerQueue q = queues.computeIfAbsent(e.queue(),
                     n -> new BrokerQueue(n, settings.defaultQueueOptions(), this, true));
             MessageRef ref = payloads.computeIfAbsent(e.messageId(), id -> {
-                MessageRef m = new MessageRef(id, e.payload(), MessageCodec.decode(e.payload()), null);
+                MessageRef m = new MessageRef(id, e.payload(), MessageCodec.decodeHeaders(e.payload()), null);
                 m.markStored();
                 return m;
             });

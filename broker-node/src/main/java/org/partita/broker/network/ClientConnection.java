@@ -205,7 +205,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
                     + " bytes is too large to be delivered within the maximum frame size of " + node.maxFrameSize() + " bytes");
             return;
         }
-        WireMessage wire = MessageCodec.decode(f.message());
+        WireMessage wire = MessageCodec.decodeHeaders(f.message());
         DestinationName dest = DestinationName.parse(wire.destination());
         MessageRef message = broker.newMessage(f.message(), wire, connectionKey);
         Broker.PendingSend send = new Broker.PendingSend(destinations.targets(dest, message), message);

@@ -14,6 +14,18 @@ public final class MessageCodec {
     private MessageCodec() {
     }
 
+    /** Skips a length-prefixed byte field after checking it fits; returns null. */
+    private static byte[] skipBytes(ByteBuf in) {
+        int len = WireFormat.readInt(in);
+        if (len < -1 || len > in.readableBytes()) {
+            throw WireFormat.malformed("field length " + len + " but only " + in.readableBytes() + " bytes left");
+        }
+        if (len > 0) {
+            in.skipBytes(len);
+        }
+        return null;
+    }
+
     public static byte[] encode(WireMessage m) {
         if (m.priority() < 0 || m.priority() > 9) {
             throw new IllegalArgumentException("priority must be 0 to 9, not " + m.priority());
@@ -45,6 +57,18 @@ public final class MessageCodec {
     }
 
     public static WireMessage decode(byte[] bytes) {
+        return decode(bytes, true);
+    }
+
+    /**
+     * Decodes headers and properties only: the body is checked but not copied (the node routes and
+     * selects on headers and forwards the encoded bytes as they came). {@code body()} is null.
+     */
+    public static WireMessage decodeHeaders(byte[] bytes) {
+        return decode(bytes, false);
+    }
+
+    private static WireMessage decode(byte[] bytes, boolean withBody) {
         ByteBuf in = Unpooled.wrappedBuffer(bytes);
         int version = WireFormat.readByte(in);
         if (version != LAYOUT_VERSION) {
@@ -75,7 +99,7 @@ public final class MessageCodec {
             properties.put(name, TypedValues.read(in));
         }
         int bodyType = WireFormat.readByte(in);
-        byte[] body = WireFormat.readBytes(in);
+        byte[] body = withBody ? WireFormat.readBytes(in) : skipBytes(in);
         if (in.isReadable()) {
             throw WireFormat.malformed("message has " + in.readableBytes() + " trailing bytes");
         }

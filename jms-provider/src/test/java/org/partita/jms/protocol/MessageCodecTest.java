@@ -429,4 +429,27 @@ class MessageCodecTest {
             }
         }
     }
+
+    @Test
+    void decodeHeadersReadsEverythingButTheBody() {
+        WireMessage m = new WireMessage("ID:9", 7L, "corr", "queue:reply", "queue:q", "type", WireMessage.PERSISTENT, 6, 99L,
+                5L, Map.of("JMSXGroupID", "k", "n", 3), WireMessage.BODY_TEXT, "body".getBytes(StandardCharsets.UTF_8));
+        WireMessage h = MessageCodec.decodeHeaders(MessageCodec.encode(m));
+        assertEquals("ID:9", h.messageId());
+        assertEquals("queue:q", h.destination());
+        assertEquals(6, h.priority());
+        assertEquals(99L, h.expiration());
+        assertEquals("k", h.partitionKey());
+        assertEquals(3, h.property("n"));
+        assertEquals(WireMessage.BODY_TEXT, h.bodyType());
+        assertNull(h.body(), "the body is not copied");
+    }
+
+    @Test
+    void decodeHeadersStillRejectsATruncatedBody() {
+        byte[] full = MessageCodec.encode(new WireMessage("ID:9", 7L, null, null, "queue:q", null, WireMessage.PERSISTENT, 4,
+                0L, 0L, Map.of(), WireMessage.BODY_BYTES, new byte[100]));
+        byte[] cut = Arrays.copyOf(full, full.length - 1);
+        assertThrows(ProtocolException.class, () -> MessageCodec.decodeHeaders(cut));
+    }
 }
