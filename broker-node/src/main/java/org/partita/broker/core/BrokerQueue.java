@@ -133,10 +133,6 @@ public final class BrokerQueue implements DispatchEngine.Host {
         options = o;
     }
 
-    public void execute(Runnable r) {
-        executor.execute(r);
-    }
-
     private long now() {
         return services.clock().getAsLong();
     }
@@ -391,13 +387,6 @@ public final class BrokerQueue implements DispatchEngine.Host {
             }
             result.complete(out);
         });
-        return result;
-    }
-
-    /** Messages waiting, and messages delivered and not yet acknowledged. */
-    public CompletableFuture<int[]> depth() {
-        CompletableFuture<int[]> result = new CompletableFuture<>();
-        executor.execute(() -> result.complete(new int[]{waitingCount(), delivered.size()}));
         return result;
     }
 

@@ -3,7 +3,6 @@ package org.partita.broker.core;
 import org.partita.jms.protocol.PartitionKeys;
 
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -292,9 +291,5 @@ final class PartitionedQueueEngine implements DispatchEngine {
         ConsumerRef owner = owners[p].owner();
         return new PartitionFigures(p, backlogs[p].size(), inFlight.get(p).size(), owner == null ? null : owner.toString(),
                 owners[p].state().name(), age, rates[p].total(), rates[p].perSecond(now), false);
-    }
-
-    Collection<ConsumerRef> consumers() {
-        return consumers;
     }
 }

@@ -36,8 +36,18 @@ public class PartitaConnection implements QueueConnection, TopicConnection, Conn
     private final ConnectionOptions options;
     private final List<PartitaSession> sessions = new CopyOnWriteArrayList<>();
     private final Map<Integer, PartitaMessageConsumer> consumers = new ConcurrentHashMap<>();
-    /** Session of each closed consumer, so a delivery that crossed its close can still be handed back. */
-    private final Map<Integer, Integer> closedConsumers = new ConcurrentHashMap<>();
+    /**
+     * Session of recently closed consumers, so a delivery that crossed a close can still be handed
+     * back. Such a delivery trails the close by microseconds, so the last few hundred closes are
+     * plenty; the map never grows with consumer churn.
+     */
+    private final Map<Integer, Integer> closedConsumers = java.util.Collections.synchronizedMap(
+            new java.util.LinkedHashMap<>(16, 0.75f, false) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<Integer, Integer> eldest) {
+                    return size() > 512;
+                }
+            });
     private final AtomicInteger sessionIds = new AtomicInteger();
     private final AtomicInteger consumerIds = new AtomicInteger();
     private final Object startLock = new Object();

@@ -21,10 +21,7 @@ public class PartitaTemporaryQueue extends PartitaQueue implements TemporaryQueu
 
     @Override
     public void delete() throws JMSException {
-        if (owner == null) {
-            throw new jakarta.jms.IllegalStateException("only the connection that created " + this + " can delete it");
-        }
-        owner.deleteTemporary(this);
+        TemporaryDestinationOwner.delete(owner, this);
     }
 
     @Override

@@ -20,10 +20,7 @@ public class PartitaTemporaryTopic extends PartitaTopic implements TemporaryTopi
 
     @Override
     public void delete() throws JMSException {
-        if (owner == null) {
-            throw new jakarta.jms.IllegalStateException("only the connection that created " + this + " can delete it");
-        }
-        owner.deleteTemporary(this);
+        TemporaryDestinationOwner.delete(owner, this);
     }
 
     @Override

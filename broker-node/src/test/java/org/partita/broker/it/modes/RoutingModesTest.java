@@ -311,6 +311,8 @@ class RoutingModesTest {
             c.start();
             s.createProducer(s.createQueue("parts")).send(s.createTextMessage("poke"));
             await().atMost(Duration.ofSeconds(5)).until(() -> consumer.getOwnedPartitions().equals(Set.of(0, 1, 2, 3)));
+            await().atMost(Duration.ofSeconds(5)).until(() -> !assigned.isEmpty());
+            assertEquals(Set.of(0, 1, 2, 3), assigned.get(0), "the listener heard of the assignment on the session's thread");
         }
     }
 }
