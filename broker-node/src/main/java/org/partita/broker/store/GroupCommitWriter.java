@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The store's single writer. It takes every batch that is waiting when it becomes free and commits
- * them as one H2 transaction with one disk sync: a lone producer waits one sync, many producers
+ * them as one commit with one disk sync: a lone producer waits one sync, many producers
  * share one. There is no timer; the group closes when the writer is ready.
  */
 final class GroupCommitWriter {
@@ -28,15 +28,18 @@ final class GroupCommitWriter {
         T run() throws SQLException;
     }
 
-    private final H2BatchApplier applier;
+    private final CommitTarget applier;
+    private final boolean syncOnCommit;
     private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
     private volatile boolean running = true;
     /** Transactions committed by this writer; written only by the writer thread. */
     private final AtomicLong commits = new AtomicLong();
 
-    GroupCommitWriter(H2BatchApplier applier) {
+    /** @param syncOnCommit false only when the node was told to trade power-loss safety for speed */
+    GroupCommitWriter(CommitTarget applier, boolean syncOnCommit) {
         this.applier = applier;
+        this.syncOnCommit = syncOnCommit;
         this.thread = new Thread(this::loop, "partita-store-writer");
         this.thread.setDaemon(true);
     }
@@ -118,6 +121,7 @@ final class GroupCommitWriter {
             group.clear();
             if (!running && queue.isEmpty()) {
                 failLeftovers();
+                applier.close();
                 return;
             }
         }
@@ -133,6 +137,7 @@ final class GroupCommitWriter {
 
     private void runRead(Pending p) {
         try {
+            applier.beforeRead();
             p.read().run();
             p.done().complete(null);
         } catch (Throwable t) {
@@ -179,7 +184,7 @@ final class GroupCommitWriter {
             return;
         }
         try {
-            if (force) {
+            if (force && syncOnCommit) {
                 applier.sync(); // one sync covers this group and every relaxed group before it
             }
         } catch (Throwable t) {

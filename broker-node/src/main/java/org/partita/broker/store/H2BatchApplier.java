@@ -9,7 +9,7 @@ import java.util.List;
  * Applies a group of batches in one H2 transaction with JDBC statement batching, then commits and
  * forces the commit to disk. Runs only on the writer thread.
  */
-final class H2BatchApplier {
+final class H2BatchApplier implements CommitTarget {
     private final Connection c;
     private final Runnable sync;
     private final PreparedStatement insertMessage;
@@ -25,9 +25,10 @@ final class H2BatchApplier {
         this.c = c;
         this.sync = sync;
         try {
-            insertMessage = c.prepareStatement("INSERT INTO MESSAGES(ID, PAYLOAD) VALUES(?, ?)");
+            // insert-or-replace, so a checkpoint interrupted by a crash can be applied again
+            insertMessage = c.prepareStatement("MERGE INTO MESSAGES(ID, PAYLOAD) KEY(ID) VALUES(?, ?)");
             deleteMessage = c.prepareStatement("DELETE FROM MESSAGES WHERE ID = ?");
-            insertEntry = c.prepareStatement("INSERT INTO ENTRIES(QUEUE, MESSAGE_ID, DELIVERY_COUNT) VALUES(?, ?, 0)");
+            insertEntry = c.prepareStatement("MERGE INTO ENTRIES(QUEUE, MESSAGE_ID, DELIVERY_COUNT) KEY(QUEUE, MESSAGE_ID) VALUES(?, ?, ?)");
             deleteEntry = c.prepareStatement("DELETE FROM ENTRIES WHERE QUEUE = ? AND MESSAGE_ID = ?");
             updateCount = c.prepareStatement("UPDATE ENTRIES SET DELIVERY_COUNT = ? WHERE QUEUE = ? AND MESSAGE_ID = ?");
             mergeQueue = c.prepareStatement("MERGE INTO QUEUES(NAME, KIND, OPTIONS) KEY(NAME) VALUES(?, ?, ?)");
@@ -47,7 +48,8 @@ final class H2BatchApplier {
      * Message and entry operations are batched per statement; a queue definition change is a
      * barrier, so "delete queue, recreate it, send to it" in one group keeps its submission order.
      */
-    void apply(List<StoreBatch> batches) throws SQLException {
+    @Override
+    public void apply(List<StoreBatch> batches) throws SQLException {
         try {
             for (StoreBatch b : batches) {
                 for (StoreOp op : b.ops()) {
@@ -72,7 +74,8 @@ final class H2BatchApplier {
     }
 
     /** Forces the committed group to disk; a failure here is not a batch's fault and is not retried. */
-    void sync() {
+    @Override
+    public void sync() {
         sync.run();
     }
 
@@ -97,6 +100,7 @@ final class H2BatchApplier {
         } else if (op instanceof StoreOp.InsertEntry e) {
             insertEntry.setString(1, e.queue());
             insertEntry.setLong(2, e.messageId());
+            insertEntry.setInt(3, e.deliveryCount());
             insertEntry.addBatch();
         } else if (op instanceof StoreOp.DeleteEntry e) {
             deleteEntry.setString(1, e.queue());

@@ -20,43 +20,83 @@ import java.util.function.Consumer;
 
 /**
  * The node's H2 database. All writes go through one {@link GroupCommitWriter} thread, which owns
- * the write connection; reads at start-up use their own connection before the writer starts.
+ * the write connection and every read.
+ *
+ * <p>By default ({@link Layout#JOURNALED}) message changes reach H2 through a write-ahead journal
+ * in the same folder ({@value #JOURNAL_FILE}); see {@link JournaledH2Target}. {@link Layout#DIRECT}
+ * commits every group into H2 itself.
  */
 public final class H2MessageStore implements MessageStore {
     private static final Logger LOG = LoggerFactory.getLogger(H2MessageStore.class);
+    static final String JOURNAL_FILE = "partita.journal";
+    /** Journal bytes after which its net effect is moved into H2 and the journal starts over. */
+    static final long DEFAULT_CHECKPOINT_BYTES = 64L << 20;
+
+    /** How message changes reach H2. */
+    public enum Layout {
+        /** Through the write-ahead journal, checkpointed into H2 (the default). */
+        JOURNALED,
+        /** Every group committed and forced in H2 itself. */
+        DIRECT
+    }
 
     private final Connection connection;
+    private final CommitTarget target;
     private final GroupCommitWriter writer;
 
-    private H2MessageStore(Connection connection, boolean syncOnCommit) {
+    private H2MessageStore(Connection connection, CommitTarget target, boolean syncOnCommit) {
         this.connection = connection;
-        this.writer = new GroupCommitWriter(new H2BatchApplier(connection, syncOnCommit ? syncer(connection) : () -> { }));
+        this.target = target;
+        this.writer = new GroupCommitWriter(target, syncOnCommit);
     }
 
     /**
-     * Opens (or creates) the database in {@code dataDir}. With {@code syncOnCommit} false, commits
-     * are not forced to disk: faster, but a power loss may lose confirmed messages. The node logs
-     * that choice loudly at start.
+     * Opens (or creates) the database in {@code dataDir}, journaled. With {@code syncOnCommit}
+     * false, commits are not forced to disk: faster, but a power loss may lose confirmed messages.
+     * The node logs that choice loudly at start.
      */
     public static H2MessageStore open(Path dataDir, boolean syncOnCommit) {
+        return open(dataDir, syncOnCommit, Layout.JOURNALED, DEFAULT_CHECKPOINT_BYTES);
+    }
+
+    public static H2MessageStore open(Path dataDir, boolean syncOnCommit, Layout layout) {
+        return open(dataDir, syncOnCommit, layout, DEFAULT_CHECKPOINT_BYTES);
+    }
+
+    static H2MessageStore open(Path dataDir, boolean syncOnCommit, Layout layout, long checkpointBytes) {
         try {
             Files.createDirectories(dataDir);
             String url = "jdbc:h2:file:" + dataDir.toAbsolutePath().resolve("partita")
                     + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0";
             Connection c = DriverManager.getConnection(url, "partita", "");
+            CommitTarget target;
             try {
                 c.setAutoCommit(false);
                 H2Schema.createOrCheck(c);
+                H2BatchApplier h2 = new H2BatchApplier(c, syncer(c));
+                target = layout == Layout.DIRECT ? h2 : journaled(h2, dataDir, checkpointBytes);
                 removeOrphanPayloads(c);
-            } catch (SQLException | RuntimeException e) {
+            } catch (SQLException | java.io.IOException | RuntimeException e) {
                 c.close();
                 throw e;
             }
-            H2MessageStore store = new H2MessageStore(c, syncOnCommit);
+            H2MessageStore store = new H2MessageStore(c, target, syncOnCommit);
             store.writer.start();
             return store;
         } catch (SQLException | java.io.IOException e) {
             throw new StoreException("cannot open the H2 store in " + dataDir.toAbsolutePath() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Opens the journal and replays what a crash left in it onto H2, before anything else reads H2. */
+    private static JournaledH2Target journaled(H2BatchApplier h2, Path dataDir, long checkpointBytes)
+            throws java.io.IOException, SQLException {
+        JournalFile file = JournalFile.open(dataDir.resolve(JOURNAL_FILE));
+        try {
+            return new JournaledH2Target(h2, file, checkpointBytes);
+        } catch (java.io.IOException | SQLException | RuntimeException e) {
+            file.close();
+            throw e;
         }
     }
 
@@ -154,6 +194,16 @@ public final class H2MessageStore implements MessageStore {
      */
     public long commitCount() {
         return writer.commitCount();
+    }
+
+    /** Bytes appended to the journal since the store opened (0 with {@link Layout#DIRECT}). */
+    public long journalBytesAppended() {
+        return target instanceof JournaledH2Target j ? j.appendedBytes() : 0;
+    }
+
+    /** Checkpoints that moved a non-empty net effect into H2; for tests. */
+    long checkpointCount() {
+        return writer.callOnWriter(() -> target instanceof JournaledH2Target j ? j.checkpoints() : 0L);
     }
 
     @Override

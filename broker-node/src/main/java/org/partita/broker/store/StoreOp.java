@@ -12,7 +12,11 @@ public sealed interface StoreOp {
     record DeleteMessage(long messageId) implements StoreOp {
     }
 
-    record InsertEntry(String queue, long messageId) implements StoreOp {
+    /** @param deliveryCount 0 for a new entry; the count so far when a journal checkpoint moves it to H2 */
+    record InsertEntry(String queue, long messageId, int deliveryCount) implements StoreOp {
+        public InsertEntry(String queue, long messageId) {
+            this(queue, messageId, 0);
+        }
     }
 
     record DeleteEntry(String queue, long messageId) implements StoreOp {

@@ -29,11 +29,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The H2 store against a real database file in a temporary folder, with every commit forced to
- * disk as a node does by default.
+ * disk as a node does by default: journaled here, committing into H2 directly in
+ * {@link DirectH2MessageStoreTest}. Both must behave the same to their users.
  */
 class H2MessageStoreTest {
     private static final String PARK_QUEUE = "park";
     private static final long PARK_ID = 1_000_000L;
+    private static final String TOO_LONG = "q".repeat(JournaledH2Target.MAX_QUEUE_NAME + 1);
 
     @TempDir
     Path tmp;
@@ -44,7 +46,12 @@ class H2MessageStoreTest {
     @BeforeEach
     void open() {
         dataDir = tmp.resolve("node");
-        store = H2MessageStore.open(dataDir, true);
+        store = openStore(dataDir);
+    }
+
+    /** The layout under test. */
+    H2MessageStore openStore(Path dir) {
+        return H2MessageStore.open(dir, true);
     }
 
     @AfterEach
@@ -76,7 +83,7 @@ class H2MessageStoreTest {
             assertEquals(List.of("ENTRIES", "MESSAGES", "PARTITA_SCHEMA", "QUEUES"), tables);
         }
         // A second open finds the schema and accepts it.
-        store = H2MessageStore.open(dataDir, true);
+        store = openStore(dataDir);
         assertEquals(new StoreStats(0, 0, 0), store.stats());
     }
 
@@ -86,7 +93,7 @@ class H2MessageStoreTest {
         store = null;
         setSchemaVersion(H2Schema.VERSION + 1);
 
-        StoreException e = assertThrows(StoreException.class, () -> H2MessageStore.open(dataDir, true));
+        StoreException e = assertThrows(StoreException.class, () -> openStore(dataDir));
         String m = e.getMessage();
         assertTrue(m.contains(dataDir.toAbsolutePath().toString()), m);
         assertTrue(m.contains("schema version " + (H2Schema.VERSION + 1)), m);
@@ -99,7 +106,7 @@ class H2MessageStoreTest {
         store.close();
         store = null;
         setSchemaVersion(H2Schema.VERSION + 1);
-        assertThrows(StoreException.class, () -> H2MessageStore.open(dataDir, true));
+        assertThrows(StoreException.class, () -> openStore(dataDir));
 
         try (Connection c = jdbc(); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM INFORMATION_SCHEMA.SESSIONS")) {
@@ -210,7 +217,7 @@ class H2MessageStoreTest {
         await(store.write(new StoreBatch().add(new StoreOp.DeleteEntry("orders", 1)).add(new StoreOp.DeleteMessage(1))));
         store.close();
 
-        store = H2MessageStore.open(dataDir, true);
+        store = openStore(dataDir);
         assertEquals(List.of(new StoredQueue("orders", "queue", "partitions=4")), store.loadQueues());
         List<StoredEntry> entries = entries();
         assertEquals(49, entries.size());
@@ -269,11 +276,11 @@ class H2MessageStoreTest {
     void failingBatchFailsOnlyItsOwnFuture() throws Exception {
         CountDownLatch release = parkWriter();
         CompletableFuture<Void> a = store.write(send("q", 10, "a"));
-        // Reuses the id of a stored payload: a primary key violation in the middle of the group.
+        // A queue name the store cannot hold, in the middle of the group.
         CompletableFuture<Void> b = store.write(new StoreBatch()
                 .add(new StoreOp.InsertMessage(11, bytes("b")))
                 .add(new StoreOp.InsertEntry("q", 11))
-                .add(new StoreOp.InsertMessage(PARK_ID, bytes("dup"))));
+                .add(new StoreOp.InsertEntry(TOO_LONG, 11)));
         CompletableFuture<Void> c = store.write(send("q", 12, "c"));
         release.countDown();
 
@@ -299,8 +306,7 @@ class H2MessageStoreTest {
                 .add(new StoreOp.InsertMessage(2, bytes("y")))
                 .add(new StoreOp.InsertEntry("r", 2))
                 .add(new StoreOp.DeleteEntry("q", 1))
-                .add(new StoreOp.InsertEntry("q", 1))
-                .add(new StoreOp.InsertEntry("q", 1)));
+                .add(new StoreOp.InsertEntry(TOO_LONG, 1)));
         assertThrows(ExecutionException.class, () -> f.get(30, TimeUnit.SECONDS));
         assertEquals(List.of("q:1"), keys(entries()));
         assertEquals(new StoreStats(1, 1, 1), store.stats());

@@ -1,0 +1,175 @@
+package org.partita.broker.store;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.function.Consumer;
+import java.util.zip.CRC32C;
+
+/**
+ * One append-only file of records, reused round after round. The header holds the current epoch;
+ * every record carries it, so after a rewind the records of an earlier round left further on in
+ * the file are recognised as stale and never replayed. Space is allocated ahead with real zeros, so
+ * a sync only flushes data blocks ({@code force(false)}, fdatasync) instead of also updating the
+ * file's size and block map for every commit.
+ *
+ * <pre>
+ * header (4 KiB): "PTJ1" magic, int version, long epoch
+ * record:         int bodyLength, int crc32c(epoch + body), long epoch, body
+ * </pre>
+ */
+final class JournalFile implements AutoCloseable {
+    static final int HEADER_SIZE = 4096;
+    static final int RECORD_OVERHEAD = 16;
+    private static final int MAGIC = 0x50544A31; // "PTJ1"
+    private static final int VERSION = 1;
+    private static final int ALLOCATION_STEP = 4 << 20;
+
+    private final Path path;
+    private final FileChannel channel;
+    private long epoch;
+    private long position = HEADER_SIZE;
+    private long allocated;
+    private final CRC32C crc = new CRC32C();
+
+    private JournalFile(Path path, FileChannel channel) throws IOException {
+        this.path = path;
+        this.channel = channel;
+        this.allocated = channel.size();
+    }
+
+    static JournalFile open(Path path) throws IOException {
+        FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        return new JournalFile(path, ch);
+    }
+
+    Path path() {
+        return path;
+    }
+
+    /** Bytes of records written in this epoch, the header excluded. */
+    long used() {
+        return position - HEADER_SIZE;
+    }
+
+    /**
+     * Reads every intact record of the epoch in the header and hands each body to {@code sink}.
+     * Reading stops at the first record that is short, torn (checksum), or of another epoch: the
+     * end of what was written before the stop. Leaves the write position after the last good record.
+     */
+    void replay(Consumer<ByteBuffer> sink) throws IOException {
+        ByteBuffer header = ByteBuffer.allocate(16);
+        if (channel.size() < HEADER_SIZE || channel.read(header, 0) < 16 || header.flip().getInt() != MAGIC) {
+            epoch = 0; // a new file, or one whose first header never reached the disk
+            position = HEADER_SIZE;
+            return;
+        }
+        int version = header.getInt();
+        if (version != VERSION) {
+            throw new StoreException("journal " + path + " has version " + version + ", this node reads " + VERSION, null);
+        }
+        epoch = header.getLong();
+        long pos = HEADER_SIZE;
+        long size = channel.size();
+        ByteBuffer head = ByteBuffer.allocate(RECORD_OVERHEAD);
+        while (pos + RECORD_OVERHEAD <= size) {
+            head.clear();
+            readFully(head, pos);
+            head.flip();
+            int length = head.getInt();
+            int checksum = head.getInt();
+            long recordEpoch = head.getLong();
+            if (length <= 0 || recordEpoch != epoch || pos + RECORD_OVERHEAD + length > size) {
+                break;
+            }
+            ByteBuffer body = ByteBuffer.allocate(length);
+            readFully(body, pos + RECORD_OVERHEAD);
+            body.flip();
+            if (checksum(recordEpoch, body.duplicate()) != checksum) {
+                break;
+            }
+            sink.accept(body);
+            pos += RECORD_OVERHEAD + length;
+        }
+        position = pos;
+    }
+
+    /**
+     * Appends one record (not yet forced). {@code record} holds {@link #RECORD_OVERHEAD} reserved
+     * bytes then the body, from index 0 to its position; the head is filled in here, so a group
+     * costs one write.
+     */
+    void append(ByteBuffer record) throws IOException {
+        int length = record.position() - RECORD_OVERHEAD;
+        ensureAllocated(position + RECORD_OVERHEAD + length);
+        ByteBuffer body = record.duplicate().position(RECORD_OVERHEAD).limit(record.position());
+        record.putInt(0, length).putInt(4, checksum(epoch, body)).putLong(8, epoch);
+        record.flip();
+        writeFully(record, position);
+        position += RECORD_OVERHEAD + length;
+    }
+
+    /** Flushes the records to the disk: data only, the allocation already made it there. */
+    void force() throws IOException {
+        channel.force(false);
+    }
+
+    /**
+     * Starts a new epoch at the beginning of the file, with the header forced before any record of
+     * the new epoch can be confirmed. Call only once everything in the file is safe elsewhere.
+     */
+    void rewind() throws IOException {
+        epoch++;
+        ByteBuffer header = ByteBuffer.allocate(16).putInt(MAGIC).putInt(VERSION).putLong(epoch).flip();
+        ensureAllocated(HEADER_SIZE);
+        writeFully(header, 0);
+        channel.force(false);
+        position = HEADER_SIZE;
+    }
+
+    @Override
+    public void close() throws IOException {
+        channel.close();
+    }
+
+    /** Extends the file with zeros in steps, forcing the new size once per step, not once per commit. */
+    private void ensureAllocated(long end) throws IOException {
+        if (end <= allocated) {
+            return;
+        }
+        long target = Math.max(end, allocated + ALLOCATION_STEP);
+        ByteBuffer zeros = ByteBuffer.allocateDirect(64 * 1024);
+        for (long at = allocated; at < target; ) {
+            zeros.clear();
+            zeros.limit((int) Math.min(zeros.capacity(), target - at));
+            at += channel.write(zeros, at);
+        }
+        channel.force(true);
+        allocated = target;
+    }
+
+    private int checksum(long recordEpoch, ByteBuffer body) {
+        crc.reset();
+        crc.update(ByteBuffer.allocate(8).putLong(0, recordEpoch));
+        crc.update(body);
+        return (int) crc.getValue();
+    }
+
+    private void readFully(ByteBuffer dst, long at) throws IOException {
+        while (dst.hasRemaining()) {
+            int n = channel.read(dst, at);
+            if (n < 0) {
+                throw new IOException("unexpected end of " + path);
+            }
+            at += n;
+        }
+    }
+
+    private void writeFully(ByteBuffer src, long at) throws IOException {
+        while (src.hasRemaining()) {
+            at += channel.write(src, at);
+        }
+    }
+}

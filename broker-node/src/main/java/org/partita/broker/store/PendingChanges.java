@@ -1,0 +1,101 @@
+package org.partita.broker.store;
+
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The net effect of the journal's current epoch on H2: what a checkpoint must still write. A
+ * message sent and acknowledged within one epoch cancels out and never reaches H2; only what is
+ * still alive at the checkpoint is written there, in one transaction.
+ *
+ * <p>Every operation it produces sets a row to its final state (insert-or-replace, update,
+ * delete), so applying it again over an H2 that already holds part of it gives the same result:
+ * that is what lets a checkpoint interrupted by a crash simply run again from the journal.
+ */
+final class PendingChanges {
+    private record EntryKey(String queue, long messageId) {
+    }
+
+    /**
+     * An entry's final delivery count. {@code created}: (re)inserted in this epoch, written with
+     * insert-or-replace; otherwise only its count changed. {@code inH2}: H2 may hold an older row
+     * of it, which a delete in this epoch must remove.
+     */
+    private record EntryState(int deliveryCount, boolean created, boolean inH2) {
+    }
+
+    private final Map<Long, byte[]> createdMessages = new LinkedHashMap<>();
+    private final Set<Long> deletedMessages = new HashSet<>();
+    private final Map<EntryKey, EntryState> entries = new LinkedHashMap<>();
+    private final Set<EntryKey> deletedEntries = new HashSet<>();
+    private long payloadBytes;
+
+    void add(StoreOp op) {
+        if (op instanceof StoreOp.InsertMessage m) {
+            createdMessages.put(m.messageId(), m.payload());
+            payloadBytes += m.payload().length;
+        } else if (op instanceof StoreOp.DeleteMessage m) {
+            byte[] created = createdMessages.remove(m.messageId());
+            if (created != null) {
+                payloadBytes -= created.length;
+            } else {
+                deletedMessages.add(m.messageId());
+            }
+        } else if (op instanceof StoreOp.InsertEntry e) {
+            EntryKey key = new EntryKey(e.queue(), e.messageId());
+            EntryState before = entries.get(key);
+            boolean inH2 = deletedEntries.remove(key) || (before != null && before.inH2());
+            entries.put(key, new EntryState(e.deliveryCount(), true, inH2));
+        } else if (op instanceof StoreOp.DeleteEntry e) {
+            EntryKey key = new EntryKey(e.queue(), e.messageId());
+            EntryState before = entries.remove(key);
+            if (before == null || before.inH2()) {
+                deletedEntries.add(key);
+            }
+        } else if (op instanceof StoreOp.UpdateDeliveryCount u) {
+            EntryKey key = new EntryKey(u.queue(), u.messageId());
+            EntryState before = entries.get(key);
+            entries.put(key, before == null
+                    ? new EntryState(u.deliveryCount(), false, true)
+                    : new EntryState(u.deliveryCount(), before.created(), before.inH2()));
+        } else {
+            throw new IllegalArgumentException("not a journaled operation: " + op);
+        }
+    }
+
+    boolean isEmpty() {
+        return createdMessages.isEmpty() && deletedMessages.isEmpty() && entries.isEmpty() && deletedEntries.isEmpty();
+    }
+
+    /** Payload bytes held until the next checkpoint. */
+    long payloadBytes() {
+        return payloadBytes;
+    }
+
+    /** The payload of a message created in this epoch and not deleted since, or null. */
+    byte[] payload(long messageId) {
+        return createdMessages.get(messageId);
+    }
+
+    /** The net effect as one batch, in an order {@link H2BatchApplier} applies safely. */
+    StoreBatch toBatch() {
+        StoreBatch batch = new StoreBatch();
+        createdMessages.forEach((id, payload) -> batch.add(new StoreOp.InsertMessage(id, payload)));
+        entries.forEach((key, state) -> batch.add(state.created()
+                ? new StoreOp.InsertEntry(key.queue(), key.messageId(), state.deliveryCount())
+                : new StoreOp.UpdateDeliveryCount(key.queue(), key.messageId(), state.deliveryCount())));
+        deletedEntries.forEach(key -> batch.add(new StoreOp.DeleteEntry(key.queue(), key.messageId())));
+        deletedMessages.forEach(id -> batch.add(new StoreOp.DeleteMessage(id)));
+        return batch;
+    }
+
+    void clear() {
+        createdMessages.clear();
+        deletedMessages.clear();
+        entries.clear();
+        deletedEntries.clear();
+        payloadBytes = 0;
+    }
+}

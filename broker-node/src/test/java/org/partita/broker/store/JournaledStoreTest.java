@@ -1,0 +1,172 @@
+package org.partita.broker.store;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * What the write-ahead journal adds to the H2 store: message changes reach H2 only at a
+ * checkpoint and only if still alive then, and what the journal confirmed survives a crash that
+ * came before any checkpoint.
+ */
+class JournaledStoreTest {
+    @TempDir
+    Path tmp;
+
+    private H2MessageStore store;
+
+    @AfterEach
+    void close() {
+        if (store != null) {
+            store.close();
+        }
+    }
+
+    @Test
+    void whatTheJournalConfirmedSurvivesACrashBeforeAnyCheckpoint() throws Exception {
+        Path dir = tmp.resolve("node");
+        H2MessageStore.open(dir, true).close(); // schema and journal exist, as after any first start
+
+        Connection c = jdbc(dir);
+        c.setAutoCommit(false);
+        JournalFile file = JournalFile.open(dir.resolve(H2MessageStore.JOURNAL_FILE));
+        JournaledH2Target target = new JournaledH2Target(new H2BatchApplier(c, () -> { }), file, 64L << 20);
+        for (long id = 1; id <= 50; id++) {
+            target.apply(List.of(send("q", id, 1000)));
+        }
+        for (long id = 1; id <= 10; id++) {
+            target.apply(List.of(ack("q", id)));
+        }
+        target.apply(List.of(StoreBatch.relaxed().add(new StoreOp.UpdateDeliveryCount("q", 11, 3))));
+        target.sync();
+        assertEquals(0, count(c, "MESSAGES"), "nothing was checkpointed: H2 holds none of it");
+
+        // The process dies: H2 closes without cleanup, the journal is left as it is.
+        try (Statement s = c.createStatement()) {
+            s.execute("SHUTDOWN IMMEDIATELY");
+        } catch (SQLException expectedAsTheDatabaseGoesAway) {
+            // the connection may report its own closing
+        }
+        file.close();
+
+        store = H2MessageStore.open(dir, true);
+        List<StoredEntry> entries = entries();
+        assertEquals(40, entries.size());
+        assertEquals(11, entries.get(0).messageId());
+        assertEquals(3, entries.get(0).deliveryCount());
+        assertArrayEquals(payload(11, 1000), entries.get(0).payload());
+        assertEquals(50, entries.get(39).messageId());
+    }
+
+    @Test
+    void messageChangesReachH2OnlyAtACheckpoint() throws Exception {
+        Path dir = tmp.resolve("node");
+        store = H2MessageStore.open(dir, true);
+        try (Connection c = jdbc(dir)) {
+            List<CompletableFuture<Void>> sent = new ArrayList<>();
+            for (long id = 1; id <= 100; id++) {
+                sent.add(store.write(send("q", id, 100)));
+            }
+            await(sent);
+            assertEquals(0, count(c, "ENTRIES"), "confirmed by the journal, not yet in H2");
+            assertEquals(100, store.stats().entryRows(), "a read checkpoints first");
+            assertEquals(100, count(c, "ENTRIES"));
+        }
+    }
+
+    @Test
+    void messagesAcknowledgedBeforeTheCheckpointNeverCostH2AWrite() throws Exception {
+        store = H2MessageStore.open(tmp.resolve("node"), true);
+        long before = store.checkpointCount();
+        List<CompletableFuture<Void>> writes = new ArrayList<>();
+        for (long id = 1; id <= 200; id++) {
+            writes.add(store.write(send("q", id, 1000)));
+            writes.add(store.write(ack("q", id)));
+        }
+        await(writes);
+        assertEquals(new StoreStats(0, 0, 0), store.stats());
+        assertEquals(before, store.checkpointCount(), "the net effect was empty: nothing was written to H2");
+        assertTrue(store.journalBytesAppended() > 200 * 1000, "every payload went through the journal");
+    }
+
+    @Test
+    void aFullJournalIsCheckpointedAndReusedWhileNothingIsLost() throws Exception {
+        Path dir = tmp.resolve("node");
+        store = H2MessageStore.open(dir, true, H2MessageStore.Layout.JOURNALED, 64 * 1024);
+        for (long id = 1; id <= 800; id++) { // one at a time, like a producer waiting for each confirmation
+            await(List.of(store.write(send(id % 2 == 0 ? "even" : "odd", id, 8192))));
+            if (id % 2 == 1) {
+                await(List.of(store.write(ack("odd", id))));
+            }
+        }
+        assertTrue(store.checkpointCount() >= 5, "checkpoints: " + store.checkpointCount());
+        long journalSize = Files.size(dir.resolve(H2MessageStore.JOURNAL_FILE));
+        assertTrue(journalSize <= 4 << 20, "6.5 MiB went through a journal reused in place, now " + journalSize + " bytes");
+        store.close();
+
+        store = H2MessageStore.open(dir, true);
+        List<StoredEntry> entries = entries();
+        assertEquals(400, entries.size());
+        for (StoredEntry e : entries) {
+            assertEquals("even", e.queue());
+            assertArrayEquals(payload(e.messageId(), 8192), e.payload());
+        }
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private static StoreBatch send(String queue, long id, int size) {
+        return new StoreBatch().add(new StoreOp.InsertMessage(id, payload(id, size))).add(new StoreOp.InsertEntry(queue, id));
+    }
+
+    private static StoreBatch ack(String queue, long id) {
+        return StoreBatch.relaxed().add(new StoreOp.DeleteEntry(queue, id)).add(new StoreOp.DeleteMessage(id));
+    }
+
+    private static byte[] payload(long id, int size) {
+        byte[] b = new byte[size];
+        Arrays.fill(b, (byte) id);
+        return b;
+    }
+
+    private List<StoredEntry> entries() {
+        List<StoredEntry> out = new ArrayList<>();
+        store.loadEntries(out::add);
+        return out;
+    }
+
+    private static void await(List<CompletableFuture<Void>> fs) throws Exception {
+        for (CompletableFuture<Void> f : fs) {
+            f.get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    private static Connection jdbc(Path dir) throws SQLException {
+        return DriverManager.getConnection("jdbc:h2:file:" + dir.toAbsolutePath().resolve("partita")
+                + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0", "partita", "");
+    }
+
+    private static long count(Connection c, String table) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + table)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+}

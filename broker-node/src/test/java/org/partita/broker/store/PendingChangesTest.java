@@ -1,0 +1,63 @@
+package org.partita.broker.store;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The net effect a checkpoint writes into H2. */
+class PendingChangesTest {
+    private final PendingChanges pending = new PendingChanges();
+
+    @Test
+    void aMessageSentAndAcknowledgedInOneEpochNeverReachesH2() {
+        pending.add(new StoreOp.InsertMessage(1, new byte[100]));
+        pending.add(new StoreOp.InsertEntry("q", 1));
+        pending.add(new StoreOp.UpdateDeliveryCount("q", 1, 1));
+        pending.add(new StoreOp.DeleteEntry("q", 1));
+        pending.add(new StoreOp.DeleteMessage(1));
+        assertTrue(pending.isEmpty());
+        assertEquals(List.of(), pending.toBatch().ops());
+        assertEquals(0, pending.payloadBytes());
+    }
+
+    @Test
+    void aLiveMessageIsWrittenOnceWithItsLatestDeliveryCount() {
+        byte[] payload = {1, 2, 3};
+        pending.add(new StoreOp.InsertMessage(1, payload));
+        pending.add(new StoreOp.InsertEntry("q", 1));
+        pending.add(new StoreOp.UpdateDeliveryCount("q", 1, 2));
+        List<StoreOp> ops = pending.toBatch().ops();
+        assertEquals(2, ops.size());
+        assertEquals(new StoreOp.InsertEntry("q", 1, 2), ops.get(1));
+        assertEquals(payload, pending.payload(1));
+        assertEquals(3, pending.payloadBytes());
+    }
+
+    @Test
+    void changesToRowsAlreadyInH2AreKeptAsUpdatesAndDeletes() {
+        pending.add(new StoreOp.UpdateDeliveryCount("q", 7, 3));
+        pending.add(new StoreOp.DeleteEntry("r", 8));
+        pending.add(new StoreOp.DeleteMessage(8));
+        assertEquals(List.of(new StoreOp.UpdateDeliveryCount("q", 7, 3), new StoreOp.DeleteEntry("r", 8),
+                new StoreOp.DeleteMessage(8)), pending.toBatch().ops());
+    }
+
+    @Test
+    void anOlderEntryDeletedThenInsertedAgainThenDeletedIsDeletedInH2() {
+        pending.add(new StoreOp.DeleteEntry("q", 5));
+        pending.add(new StoreOp.InsertEntry("q", 5));
+        assertEquals(List.of(new StoreOp.InsertEntry("q", 5, 0)), pending.toBatch().ops());
+        pending.add(new StoreOp.DeleteEntry("q", 5));
+        assertEquals(List.of(new StoreOp.DeleteEntry("q", 5)), pending.toBatch().ops());
+    }
+
+    @Test
+    void anOlderEntryWhoseCountChangedThenDeletedIsDeletedInH2() {
+        pending.add(new StoreOp.UpdateDeliveryCount("q", 5, 1));
+        pending.add(new StoreOp.DeleteEntry("q", 5));
+        assertEquals(List.of(new StoreOp.DeleteEntry("q", 5)), pending.toBatch().ops());
+    }
+}
