@@ -28,11 +28,18 @@ final class ArtemisBroker implements BrokerUnderTest {
     private final EmbeddedActiveMQ server;
     private final Path dir;
     private final ActiveMQConnectionFactory cf;
+    private final String url;
 
     private ArtemisBroker(EmbeddedActiveMQ server, Path dir, int port) {
         this.server = server;
         this.dir = dir;
-        this.cf = new ActiveMQConnectionFactory("tcp://127.0.0.1:" + port);
+        this.url = "tcp://127.0.0.1:" + port;
+        this.cf = new ActiveMQConnectionFactory(url);
+    }
+
+    @Override
+    public String url() {
+        return url;
     }
 
     /** @param bufferTimeoutNanos the NIO journal buffer timeout, or a negative number for Artemis's default */

@@ -10,6 +10,9 @@ public interface BrokerUnderTest extends AutoCloseable {
 
     ConnectionFactory connectionFactory();
 
+    /** Where clients connect, in the broker's own URL form (for a client in another process). */
+    String url();
+
     /**
      * The queue name to use. {@code partitaOptions} (for example {@code partitions=8}) are written
      * into the name for Partita, which creates the queue on first use with them; Artemis gets the plain

@@ -37,6 +37,12 @@ public enum Target {
         };
     }
 
+    /** A client connection factory for a broker of this kind at {@code url} (see {@link BrokerUnderTest#url()}). */
+    public jakarta.jms.ConnectionFactory connectionFactory(String url) {
+        return this == PARTITA ? new org.partita.jms.client.PartitaConnectionFactory(url)
+                : new org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory(url);
+    }
+
     public static Target fromId(String id) {
         for (Target t : values()) {
             if (t.id.equalsIgnoreCase(id.trim())) {

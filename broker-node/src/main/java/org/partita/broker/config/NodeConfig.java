@@ -16,13 +16,30 @@ import java.util.Map;
  * @param usersFile      users and salted password hashes; null means authentication is off
  * @param allowAnonymous with a users file: whether a connection without credentials is accepted
  * @param queues         queues declared in the config file: name to options ({@code partitions=8&...})
+ * @param residentBytes  payload bytes of stored messages the node keeps in memory; beyond that,
+ *                       stored messages keep only their routing summary and are read back from
+ *                       the store when delivered
  */
 public record NodeConfig(String nodeName, String host, int port, Path dataDir, boolean autoCreateQueues,
                          boolean syncOnCommit, int maxFrameSize, Path usersFile, boolean allowAnonymous,
-                         Map<String, String> queues) {
+                         Map<String, String> queues, long residentBytes) {
+
+    /** 64 MiB of payloads: with the journal's own share, a node stays well inside a 512 MiB heap. */
+    public static final long DEFAULT_RESIDENT_BYTES = 64L << 20;
 
     public NodeConfig {
         queues = Map.copyOf(queues);
+        if (residentBytes < 0) {
+            throw new IllegalArgumentException("residentBytes must not be negative: " + residentBytes);
+        }
+    }
+
+    /** Every setting but {@code residentBytes}, which takes its default. */
+    public NodeConfig(String nodeName, String host, int port, Path dataDir, boolean autoCreateQueues,
+                      boolean syncOnCommit, int maxFrameSize, Path usersFile, boolean allowAnonymous,
+                      Map<String, String> queues) {
+        this(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous,
+                queues, DEFAULT_RESIDENT_BYTES);
     }
 
     public static NodeConfig defaults() {
@@ -31,45 +48,49 @@ public record NodeConfig(String nodeName, String host, int port, Path dataDir, b
     }
 
     public NodeConfig withPort(int p) {
-        return new NodeConfig(nodeName, host, p, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues);
+        return new NodeConfig(nodeName, host, p, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes);
     }
 
     public NodeConfig withHost(String h) {
-        return new NodeConfig(nodeName, h, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues);
+        return new NodeConfig(nodeName, h, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes);
     }
 
     public NodeConfig withDataDir(Path d) {
-        return new NodeConfig(nodeName, host, port, d, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues);
+        return new NodeConfig(nodeName, host, port, d, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes);
     }
 
     public NodeConfig withNodeName(String n) {
-        return new NodeConfig(n, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues);
+        return new NodeConfig(n, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes);
     }
 
     public NodeConfig withAutoCreateQueues(boolean b) {
-        return new NodeConfig(nodeName, host, port, dataDir, b, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues);
+        return new NodeConfig(nodeName, host, port, dataDir, b, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes);
     }
 
     public NodeConfig withSyncOnCommit(boolean b) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, b, maxFrameSize, usersFile, allowAnonymous, queues);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, b, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes);
     }
 
     public NodeConfig withMaxFrameSize(int m) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, m, usersFile, allowAnonymous, queues);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, m, usersFile, allowAnonymous, queues, residentBytes);
     }
 
     public NodeConfig withUsersFile(Path f) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, f, allowAnonymous, queues);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, f, allowAnonymous, queues, residentBytes);
     }
 
     public NodeConfig withAllowAnonymous(boolean b) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, b, queues);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, b, queues, residentBytes);
+    }
+
+    public NodeConfig withResidentBytes(long b) {
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, b);
     }
 
     /** Declares a queue (or adds options to one declared before): {@code options} as {@code name=value&...}. */
     public NodeConfig withQueue(String name, String options) {
         Map<String, String> q = new LinkedHashMap<>(queues);
         q.merge(name, options, (a, b) -> a.isEmpty() ? b : a + "&" + b);
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, q);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, q, residentBytes);
     }
 }

@@ -65,12 +65,13 @@ public final class NodeConfigFile {
             case "maxFrameSize" -> c.withMaxFrameSize(integer(value, name, where, 1024, Integer.MAX_VALUE - 8));
             case "users" -> c.withUsersFile(Path.of(nonEmpty(value, name, where)));
             case "allowAnonymous" -> c.withAllowAnonymous(bool(value, name, where));
+            case "residentBytes" -> c.withResidentBytes(integer(value, name, where, 0, Integer.MAX_VALUE));
             default -> {
                 if (name.startsWith("queue.")) {
                     yield queue(c, name, value, where);
                 }
                 throw new ConfigException(where + ": unknown field '" + name + "'; known: nodeName, host, port, data,"
-                        + " autoCreateQueues, syncOnCommit, maxFrameSize, users, allowAnonymous, queue.<name>.<option>");
+                        + " autoCreateQueues, syncOnCommit, maxFrameSize, users, allowAnonymous, residentBytes, queue.<name>.<option>");
             }
         };
     }

@@ -26,7 +26,7 @@ final class BacklogScan {
         Iterator<QueueEntry> it = backlog.iterator();
         while (it.hasNext() && more.getAsBoolean()) {
             QueueEntry e = it.next();
-            long deliveryTime = e.message().wire().deliveryTime();
+            long deliveryTime = e.message().deliveryTime();
             if (deliveryTime > now) {
                 earliestDelayed = Math.min(earliestDelayed, deliveryTime);
                 continue;

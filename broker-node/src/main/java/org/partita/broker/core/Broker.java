@@ -36,6 +36,7 @@ public final class Broker implements QueueServices, AutoCloseable {
     private final LongSupplier clock = System::currentTimeMillis;
     private final Map<String, BrokerQueue> queues = new ConcurrentHashMap<>();
     private final AtomicLong messageIds;
+    private final PayloadMemory payloadMemory;
     private final Subscriptions subscriptions = new Subscriptions(this);
 
     public Broker(MessageStore store, BrokerSettings settings) {
@@ -44,6 +45,7 @@ public final class Broker implements QueueServices, AutoCloseable {
         int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
         this.pool = Executors.newFixedThreadPool(threads, daemon("partita-core"));
         this.timers = Executors.newSingleThreadScheduledExecutor(daemon("partita-timers"));
+        this.payloadMemory = new PayloadMemory(settings.residentBytes(), store::readPayload);
         this.messageIds = new AtomicLong(store.maxMessageId());
         recover();
     }
@@ -78,7 +80,7 @@ public final class Broker implements QueueServices, AutoCloseable {
                     n -> new BrokerQueue(n, settings.defaultQueueOptions(), this, true));
             MessageRef ref = payloads.computeIfAbsent(e.messageId(), id -> {
                 MessageRef m = new MessageRef(id, e.payload(), MessageCodec.decodeHeaders(e.payload()), null);
-                m.markStored();
+                m.markStored(payloadMemory);
                 return m;
             });
             q.restore(ref, e.deliveryCount());
@@ -310,7 +312,7 @@ public final class Broker implements QueueServices, AutoCloseable {
             c.entry().queue().addRemoval(c.entry(), batch);
         }
         Runnable apply = () -> {
-            toStore.forEach(MessageRef::markStored);
+            toStore.forEach(m -> m.markStored(payloadMemory));
             for (PendingSend s : sends) {
                 for (BrokerQueue q : s.targets()) {
                     q.enqueue(s.message());
@@ -354,6 +356,11 @@ public final class Broker implements QueueServices, AutoCloseable {
     @Override
     public MessageStore store() {
         return store;
+    }
+
+    @Override
+    public PayloadMemory payloadMemory() {
+        return payloadMemory;
     }
 
     @Override

@@ -108,7 +108,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
         int maxMessages = options.maxDepthMessages();
         long maxBytes = options.maxDepthBytes();
         int n = depthMessages.incrementAndGet();
-        long b = depthBytes.addAndGet(m.encoded().length);
+        long b = depthBytes.addAndGet(m.size());
         if ((maxMessages > 0 && n > maxMessages) || (maxBytes > 0 && b > maxBytes && n > 1)) {
             unreserve(m);
             return false;
@@ -122,7 +122,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
             return;
         }
         depthMessages.decrementAndGet();
-        depthBytes.addAndGet(-m.encoded().length);
+        depthBytes.addAndGet(-m.size());
     }
 
     public QueueOptions options() {
@@ -170,7 +170,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
         message.retain(1);
         QueueEntry e = new QueueEntry(this, message, deliveryCount);
         depthMessages.incrementAndGet();
-        depthBytes.addAndGet(message.encoded().length);
+        depthBytes.addAndGet(message.size());
         executor.execute(() -> add(e));
     }
 
@@ -354,7 +354,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
         if (e.keptPastExpiration()) {
             return false;
         }
-        long exp = e.message().wire().expiration();
+        long exp = e.message().expiration();
         return exp > 0 && exp <= now;
     }
 
@@ -380,7 +380,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
             }
             engine.waiting().forEach(waiting::add);
             for (QueueEntry e : waiting) {
-                if (!isExpired(e, now) && e.message().wire().deliveryTime() <= now
+                if (!isExpired(e, now) && e.message().deliveryTime() <= now
                         && (selector.matchesAll() || selector.matches(new WireMessageContext(e.message().wire(), e.deliveryCount() + 1)))) {
                     out.add(e.message());
                 }
@@ -486,7 +486,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
         m.retain(1);
         left(e);
         to.depthMessages.incrementAndGet();
-        to.depthBytes.addAndGet(m.encoded().length);
+        to.depthBytes.addAndGet(m.size());
         StoreBatch batch = new StoreBatch();
         if (to.storesEntryOf(m)) {
             if (!m.stored()) {
@@ -500,7 +500,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
         services.store().write(batch).whenComplete((v, t) -> {
             if (t == null) {
                 if (to.storesEntryOf(m)) {
-                    m.markStored();
+                    m.markStored(services.payloadMemory());
                 }
                 to.enqueue(m, expired);
                 m.release();

@@ -1,5 +1,7 @@
 package org.partita.broker.core;
 
+import org.partita.jms.protocol.MessageCodec;
+import org.partita.jms.protocol.PartitionKeys;
 import org.partita.jms.protocol.WireMessage;
 
 import java.util.concurrent.atomic.AtomicInteger;
@@ -8,14 +10,30 @@ import java.util.concurrent.atomic.AtomicInteger;
  * One stored payload, shared by every queue entry that holds it (fan-out stores it once). The
  * encoded bytes are forwarded to consumers as they came; the decoded view serves routing and
  * selectors.
+ *
+ * <p>A stored message may be <em>paged out</em> when the node holds more payload bytes than its
+ * budget ({@link PayloadMemory}): it then keeps only the summary that dispatch reads for every
+ * waiting message (size, priority, expiration, delivery time, partition key hash), and reads its
+ * bytes back from the store when it is delivered, browsed or matched against a selector.
  */
 public final class MessageRef {
     private final long id;
-    private final byte[] encoded;
-    private final WireMessage wire;
+    private final int size;
+    private final int priority;
+    private final boolean persistent;
+    private final long expiration;
+    private final long deliveryTime;
+    private final int keyHash;
+    private final boolean keyed;
     private final AtomicInteger holders = new AtomicInteger();
     private final Object origin;
+    private volatile byte[] encoded;
+    private volatile WireMessage wire;
     private volatile boolean stored;
+    /** Set once stored; counts this payload while it is resident. Guarded by {@code this}. */
+    private PayloadMemory memory;
+    private boolean pagedOut;
+    private boolean gone;
 
     /**
      * @param origin the connection that sent it (for noLocal subscriptions), or null
@@ -25,6 +43,14 @@ public final class MessageRef {
         this.encoded = encoded;
         this.wire = wire;
         this.origin = origin;
+        this.size = encoded.length;
+        this.priority = wire.priority();
+        this.persistent = wire.persistent();
+        this.expiration = wire.expiration();
+        this.deliveryTime = wire.deliveryTime();
+        String key = wire.partitionKey();
+        this.keyed = key != null;
+        this.keyHash = keyed ? PartitionKeys.hash(key) : 0;
     }
 
     public Object origin() {
@@ -36,28 +62,67 @@ public final class MessageRef {
         return stored;
     }
 
-    void markStored() {
-        stored = true;
+    /** The payload is durable: from now on it counts against {@code memory} and may be paged out. */
+    void markStored(PayloadMemory memory) {
+        synchronized (this) {
+            if (stored) {
+                return;
+            }
+            stored = true;
+            this.memory = memory;
+        }
+        memory.admitted(this);
     }
 
     public long id() {
         return id;
     }
 
+    /** The encoded message; read back from the store if it was paged out. */
     public byte[] encoded() {
-        return encoded;
+        byte[] e = encoded;
+        if (e != null) {
+            return e;
+        }
+        byte[] read = memory.read(id);
+        if (read == null) {
+            throw new IllegalStateException("message " + id + " is no longer stored");
+        }
+        return read;
     }
 
+    /** The decoded headers and properties; decoded again from the store's copy if paged out. */
     public WireMessage wire() {
-        return wire;
+        WireMessage w = wire;
+        return w != null ? w : MessageCodec.decodeHeaders(encoded());
+    }
+
+    /** Encoded length in bytes, for capacity and depth limits; known without the payload. */
+    public int size() {
+        return size;
     }
 
     public boolean persistent() {
-        return wire.persistent();
+        return persistent;
     }
 
     public int priority() {
-        return wire.priority();
+        return priority;
+    }
+
+    /** Absolute expiration in epoch millis, 0 for never. */
+    public long expiration() {
+        return expiration;
+    }
+
+    /** Epoch millis before which the message is not delivered. */
+    public long deliveryTime() {
+        return deliveryTime;
+    }
+
+    /** The partition of this message's key among {@code partitions}, or -1 if it has no key. */
+    public int partition(int partitions) {
+        return keyed ? PartitionKeys.partitionOfHash(keyHash, partitions) : -1;
     }
 
     /** Counts queues that will hold this payload; done before any of them can drop it. */
@@ -67,6 +132,33 @@ public final class MessageRef {
 
     /** @return true when no entry holds this payload any more, so it can be deleted. */
     boolean release() {
-        return holders.decrementAndGet() == 0;
+        if (holders.decrementAndGet() != 0) {
+            return false;
+        }
+        boolean wasCounted;
+        synchronized (this) {
+            wasCounted = memory != null && !pagedOut && !gone;
+            gone = true;
+        }
+        if (wasCounted) {
+            memory.released(this);
+        }
+        return true;
+    }
+
+    /** Drops the bytes and the decoded view, keeping the summary; false if not resident and stored. */
+    synchronized boolean pageOut() {
+        if (memory == null || pagedOut || gone) {
+            return false;
+        }
+        pagedOut = true;
+        encoded = null;
+        wire = null;
+        return true;
+    }
+
+    /** True while the payload is held in memory. */
+    public boolean resident() {
+        return encoded != null;
     }
 }

@@ -1,6 +1,5 @@
 package org.partita.broker.core;
 
-import org.partita.jms.protocol.PartitionKeys;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -63,9 +62,8 @@ final class PartitionedQueueEngine implements DispatchEngine {
 
     int partitionOf(QueueEntry e) {
         if (e.partition() < 0) {
-            String key = e.message().wire().partitionKey();
-            e.partition(key == null ? ThreadLocalRandom.current().nextInt(backlogs.length)
-                    : PartitionKeys.partition(key, backlogs.length));
+            int keyed = e.message().partition(backlogs.length);
+            e.partition(keyed < 0 ? ThreadLocalRandom.current().nextInt(backlogs.length) : keyed);
         }
         return e.partition();
     }

@@ -29,7 +29,7 @@ public final class QueueEntry {
 
     /** Bytes the message takes, for capacity and depth limits. */
     public int size() {
-        return message.encoded().length;
+        return message.size();
     }
 
     public long id() {

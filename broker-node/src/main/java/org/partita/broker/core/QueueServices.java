@@ -10,6 +10,9 @@ import java.util.function.LongSupplier;
 public interface QueueServices {
     MessageStore store();
 
+    /** The node's budget of payload bytes held in memory. */
+    PayloadMemory payloadMemory();
+
     Executor pool();
 
     ScheduledExecutorService timers();

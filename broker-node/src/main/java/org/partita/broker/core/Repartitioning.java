@@ -1,6 +1,5 @@
 package org.partita.broker.core;
 
-import org.partita.jms.protocol.PartitionKeys;
 
 import java.util.HashSet;
 import java.util.Set;
@@ -37,8 +36,7 @@ final class Repartitioning {
     }
 
     private int target(QueueEntry e) {
-        String key = e.message().wire().partitionKey();
-        return key == null ? -1 : PartitionKeys.partition(key, newPartitions);
+        return e.message().partition(newPartitions);
     }
 
     boolean owns(QueueEntry e) {

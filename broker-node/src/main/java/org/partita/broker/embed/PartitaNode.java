@@ -45,7 +45,7 @@ public final class PartitaNode implements AutoCloseable {
         this.store = H2MessageStore.open(config.dataDir(), config.syncOnCommit());
         Broker started = null;
         try {
-            started = new Broker(store, new BrokerSettings(config.autoCreateQueues(), QueueOptions.DEFAULTS));
+            started = new Broker(store, new BrokerSettings(config.autoCreateQueues(), QueueOptions.DEFAULTS, config.residentBytes()));
             this.broker = started;
             for (Map.Entry<String, String> q : config.queues().entrySet()) {
                 broker.updateQueue(q.getKey(), q.getValue());

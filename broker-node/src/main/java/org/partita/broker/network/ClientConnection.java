@@ -374,16 +374,30 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             List<byte[]> chunk = new ArrayList<>();
             int bytes = 0;
             for (MessageRef m : messages) {
-                if (!chunk.isEmpty() && bytes + m.encoded().length > BROWSE_CHUNK_BYTES) {
-                    channel.write(new Frame.BrowseChunk(f.requestId(), chunk, false));
+                byte[] encoded = browsable(m);
+                if (encoded == null) {
+                    continue;
+                }
+                if (!chunk.isEmpty() && bytes + encoded.length > BROWSE_CHUNK_BYTES) {
+                    // flushed chunk by chunk: a deep backlog of paged-out messages must not pile up here
+                    channel.writeAndFlush(new Frame.BrowseChunk(f.requestId(), chunk, false), channel.voidPromise());
                     chunk = new ArrayList<>();
                     bytes = 0;
                 }
-                chunk.add(m.encoded());
-                bytes += m.encoded().length;
+                chunk.add(encoded);
+                bytes += encoded.length;
             }
             channel.writeAndFlush(new Frame.BrowseChunk(f.requestId(), chunk, true));
         });
+    }
+
+    /** The bytes of a browsed message, or null if it was consumed and deleted since the snapshot. */
+    private static byte[] browsable(MessageRef m) {
+        try {
+            return m.encoded();
+        } catch (IllegalStateException consumedMeanwhile) {
+            return null;
+        }
     }
 
     private void destinationOp(Frame.DestinationOp f) {

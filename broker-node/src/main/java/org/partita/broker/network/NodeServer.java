@@ -9,6 +9,7 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.flush.FlushConsolidationHandler;
 import org.partita.broker.core.Broker;
 import org.partita.jms.protocol.FrameDecoder;
 import org.partita.jms.protocol.FrameEncoder;
@@ -17,6 +18,8 @@ import java.net.InetSocketAddress;
 
 /** The node's network front: accepts client connections and gives each its protocol handler. */
 public final class NodeServer implements AutoCloseable {
+    private static final int FLUSHES_PER_WRITE = 64;
+
     private final EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     private final EventLoopGroup workers = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
     private final Channel serverChannel;
@@ -34,7 +37,10 @@ public final class NodeServer implements AutoCloseable {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         clients.add(ch);
-                        ch.pipeline().addLast(new FrameDecoder(node.maxFrameSize()), encoder, new ClientConnection(broker, node));
+                        // Deliveries are written from queue threads, one message at a time; consolidating
+                        // their flushes turns a burst of them into one socket write instead of one each.
+                        ch.pipeline().addLast(new FlushConsolidationHandler(FLUSHES_PER_WRITE, true),
+                                new FrameDecoder(node.maxFrameSize()), encoder, new ClientConnection(broker, node));
                     }
                 });
         try {

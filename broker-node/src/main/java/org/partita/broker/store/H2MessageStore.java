@@ -28,9 +28,9 @@ import java.util.function.Consumer;
  */
 public final class H2MessageStore implements MessageStore {
     private static final Logger LOG = LoggerFactory.getLogger(H2MessageStore.class);
-    static final String JOURNAL_FILE = "partita.journal";
+    public static final String JOURNAL_FILE = "partita.journal";
     /** Journal bytes after which its net effect is moved into H2 and the journal starts over. */
-    static final long DEFAULT_CHECKPOINT_BYTES = 64L << 20;
+    static final long DEFAULT_CHECKPOINT_BYTES = 32L << 20;
 
     /** How message changes reach H2. */
     public enum Layout {
@@ -43,10 +43,13 @@ public final class H2MessageStore implements MessageStore {
     private final Connection connection;
     private final CommitTarget target;
     private final GroupCommitWriter writer;
+    /** Reads paged-out payloads from queue threads, beside the writer's connection. */
+    private final PayloadReader reader;
 
-    private H2MessageStore(Connection connection, CommitTarget target, boolean syncOnCommit) {
+    private H2MessageStore(Connection connection, CommitTarget target, PayloadReader reader, boolean syncOnCommit) {
         this.connection = connection;
         this.target = target;
+        this.reader = reader;
         this.writer = new GroupCommitWriter(target, syncOnCommit);
     }
 
@@ -70,17 +73,19 @@ public final class H2MessageStore implements MessageStore {
                     + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0";
             Connection c = DriverManager.getConnection(url, "partita", "");
             CommitTarget target;
+            PayloadReader reader;
             try {
                 c.setAutoCommit(false);
                 H2Schema.createOrCheck(c);
                 H2BatchApplier h2 = new H2BatchApplier(c, syncer(c));
                 target = layout == Layout.DIRECT ? h2 : journaled(h2, dataDir, checkpointBytes);
                 removeOrphanPayloads(c);
+                reader = new PayloadReader(DriverManager.getConnection(url, "partita", ""));
             } catch (SQLException | java.io.IOException | RuntimeException e) {
                 c.close();
                 throw e;
             }
-            H2MessageStore store = new H2MessageStore(c, target, syncOnCommit);
+            H2MessageStore store = new H2MessageStore(c, target, reader, syncOnCommit);
             store.writer.start();
             return store;
         } catch (SQLException | java.io.IOException e) {
@@ -173,6 +178,17 @@ public final class H2MessageStore implements MessageStore {
     }
 
     @Override
+    public byte[] readPayload(long messageId) {
+        if (target instanceof JournaledH2Target j) {
+            byte[] pending = j.pendingPayload(messageId);
+            if (pending != null) {
+                return pending;
+            }
+        }
+        return reader.read(messageId);
+    }
+
+    @Override
     public StoreStats stats() {
         return writer.callOnWriter(() -> {
             try (Statement s = connection.createStatement();
@@ -209,6 +225,7 @@ public final class H2MessageStore implements MessageStore {
     @Override
     public void close() {
         writer.stop();
+        reader.close();
         try {
             connection.createStatement().execute("SHUTDOWN");
         } catch (SQLException e) {

@@ -10,7 +10,8 @@ import java.util.Map;
 /**
  * Encodes the message and entry operations of a group into one journal record body, and back.
  * Queue names are written once per journal epoch and referred to by a small number after that,
- * so the five entries of a message published to five subscriptions cost a few bytes each.
+ * and numbers are variable-length (7 bits a byte), so the five entries of a message published to
+ * five subscriptions cost about six bytes each: the journal stays close to the payload size.
  */
 final class JournalCodec {
     private static final byte DEFINE_NAME = 1;
@@ -19,6 +20,7 @@ final class JournalCodec {
     private static final byte INSERT_ENTRY = 4;
     private static final byte DELETE_ENTRY = 5;
     private static final byte UPDATE_COUNT = 6;
+    private static final int MAX_VARLONG = 10;
 
     /** Names already written in this epoch (encoding side) or read (decoding side). */
     private final Map<String, Integer> idsByName = new HashMap<>();
@@ -38,27 +40,36 @@ final class JournalCodec {
     /** An upper bound of the encoded size, to size the buffer before writing. */
     static int maxSize(StoreOp op) {
         if (op instanceof StoreOp.InsertMessage m) {
-            return 1 + 8 + 4 + m.payload().length;
+            return 1 + MAX_VARLONG + MAX_VARLONG + m.payload().length;
         }
         String queue = queueOf(op);
-        // a name definition (1 + 4 + 2 + up to 3 bytes per char) may precede the entry itself
-        return (queue == null ? 0 : 7 + queue.length() * 3) + 1 + 4 + 8 + 4;
+        // a name definition (type, id, length, up to 3 bytes per char) may precede the entry itself
+        return (queue == null ? 0 : 1 + 2 * MAX_VARLONG + queue.length() * 3) + 1 + 3 * MAX_VARLONG;
     }
 
     void encode(StoreOp op, ByteBuffer out) {
         if (op instanceof StoreOp.InsertMessage m) {
-            out.put(INSERT_MESSAGE).putLong(m.messageId()).putInt(m.payload().length).put(m.payload());
+            out.put(INSERT_MESSAGE);
+            putVar(out, m.messageId());
+            putVar(out, m.payload().length);
+            out.put(m.payload());
         } else if (op instanceof StoreOp.DeleteMessage m) {
-            out.put(DELETE_MESSAGE).putLong(m.messageId());
+            out.put(DELETE_MESSAGE);
+            putVar(out, m.messageId());
         } else if (op instanceof StoreOp.InsertEntry e) {
             int q = nameId(e.queue(), out);
-            out.put(INSERT_ENTRY).putInt(q).putLong(e.messageId()).putInt(e.deliveryCount());
+            putVar(out.put(INSERT_ENTRY), q);
+            putVar(out, e.messageId());
+            putVar(out, e.deliveryCount());
         } else if (op instanceof StoreOp.DeleteEntry e) {
             int q = nameId(e.queue(), out);
-            out.put(DELETE_ENTRY).putInt(q).putLong(e.messageId());
+            putVar(out.put(DELETE_ENTRY), q);
+            putVar(out, e.messageId());
         } else if (op instanceof StoreOp.UpdateDeliveryCount u) {
             int q = nameId(u.queue(), out);
-            out.put(UPDATE_COUNT).putInt(q).putLong(u.messageId()).putInt(u.deliveryCount());
+            putVar(out.put(UPDATE_COUNT), q);
+            putVar(out, u.messageId());
+            putVar(out, u.deliveryCount());
         } else {
             throw new IllegalArgumentException("not a journaled operation: " + op);
         }
@@ -72,8 +83,8 @@ final class JournalCodec {
                 byte type = in.get();
                 switch (type) {
                     case DEFINE_NAME -> {
-                        int id = in.getInt();
-                        byte[] name = new byte[in.getShort() & 0xFFFF];
+                        int id = getInt(in);
+                        byte[] name = new byte[getInt(in)];
                         in.get(name);
                         String text = new String(name, StandardCharsets.UTF_8);
                         if (id == namesById.size()) {
@@ -85,15 +96,15 @@ final class JournalCodec {
                         }
                     }
                     case INSERT_MESSAGE -> {
-                        long id = in.getLong();
-                        byte[] payload = new byte[in.getInt()];
+                        long id = getVar(in);
+                        byte[] payload = new byte[getInt(in)];
                         in.get(payload);
                         ops.add(new StoreOp.InsertMessage(id, payload));
                     }
-                    case DELETE_MESSAGE -> ops.add(new StoreOp.DeleteMessage(in.getLong()));
-                    case INSERT_ENTRY -> ops.add(new StoreOp.InsertEntry(name(in.getInt()), in.getLong(), in.getInt()));
-                    case DELETE_ENTRY -> ops.add(new StoreOp.DeleteEntry(name(in.getInt()), in.getLong()));
-                    case UPDATE_COUNT -> ops.add(new StoreOp.UpdateDeliveryCount(name(in.getInt()), in.getLong(), in.getInt()));
+                    case DELETE_MESSAGE -> ops.add(new StoreOp.DeleteMessage(getVar(in)));
+                    case INSERT_ENTRY -> ops.add(new StoreOp.InsertEntry(name(getInt(in)), getVar(in), getInt(in)));
+                    case DELETE_ENTRY -> ops.add(new StoreOp.DeleteEntry(name(getInt(in)), getVar(in)));
+                    case UPDATE_COUNT -> ops.add(new StoreOp.UpdateDeliveryCount(name(getInt(in)), getVar(in), getInt(in)));
                     default -> throw new IllegalStateException("unknown journal operation " + type);
                 }
             }
@@ -117,12 +128,40 @@ final class JournalCodec {
         }
         int id = idsByName.size();
         byte[] bytes = queue.getBytes(StandardCharsets.UTF_8);
-        if (bytes.length > 0xFFFF) {
-            throw new IllegalArgumentException("queue name too long for the journal: " + bytes.length + " bytes");
-        }
-        out.put(DEFINE_NAME).putInt(id).putShort((short) bytes.length).put(bytes);
+        putVar(out.put(DEFINE_NAME), id);
+        putVar(out, bytes.length);
+        out.put(bytes);
         idsByName.put(queue, id);
         return id;
+    }
+
+    /** Unsigned variable-length number, 7 bits a byte, low bits first; ids and counts are never negative. */
+    private static void putVar(ByteBuffer out, long v) {
+        while ((v & ~0x7FL) != 0) {
+            out.put((byte) ((v & 0x7F) | 0x80));
+            v >>>= 7;
+        }
+        out.put((byte) v);
+    }
+
+    private static long getVar(ByteBuffer in) {
+        long v = 0;
+        for (int shift = 0; shift < 64; shift += 7) {
+            byte b = in.get();
+            v |= (long) (b & 0x7F) << shift;
+            if (b >= 0) {
+                return v;
+            }
+        }
+        throw new IllegalStateException("variable-length number too long");
+    }
+
+    private static int getInt(ByteBuffer in) {
+        long v = getVar(in);
+        if (v > Integer.MAX_VALUE) {
+            throw new IllegalStateException("number out of range: " + v);
+        }
+        return (int) v;
     }
 
     private static String queueOf(StoreOp op) {

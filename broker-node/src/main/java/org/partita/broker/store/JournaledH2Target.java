@@ -125,7 +125,10 @@ final class JournaledH2Target implements CommitTarget {
         return checkpoints;
     }
 
-    /** The payload of a message not yet moved to H2, or null. */
+    /**
+     * The payload of a message not yet moved to H2, or null; any thread. A checkpoint commits
+     * to H2 before it forgets the pending payloads, so a reader that misses here finds it in H2.
+     */
     byte[] pendingPayload(long messageId) {
         return pending.payload(messageId);
     }

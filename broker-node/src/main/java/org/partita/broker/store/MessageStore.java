@@ -21,6 +21,12 @@ public interface MessageStore extends AutoCloseable {
     /** Streams every entry, ordered by queue then message id. */
     void loadEntries(Consumer<StoredEntry> sink);
 
+    /**
+     * The payload of a stored message, or null if it is not stored (any more). Safe from any
+     * thread, and never waits for the writer: a node reads back messages it paged out of memory.
+     */
+    byte[] readPayload(long messageId);
+
     /** Figures for tests and admin: rows and payload bytes held. */
     StoreStats stats();
 

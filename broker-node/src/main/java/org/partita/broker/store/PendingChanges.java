@@ -4,6 +4,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The net effect of the journal's current epoch on H2: what a checkpoint must still write. A
@@ -26,7 +27,8 @@ final class PendingChanges {
     private record EntryState(int deliveryCount, boolean created, boolean inH2) {
     }
 
-    private final Map<Long, byte[]> createdMessages = new LinkedHashMap<>();
+    /** Concurrent: {@link #payload} is read by queue threads while the writer changes it. */
+    private final Map<Long, byte[]> createdMessages = new ConcurrentHashMap<>();
     private final Set<Long> deletedMessages = new HashSet<>();
     private final Map<EntryKey, EntryState> entries = new LinkedHashMap<>();
     private final Set<EntryKey> deletedEntries = new HashSet<>();
@@ -74,7 +76,7 @@ final class PendingChanges {
         return payloadBytes;
     }
 
-    /** The payload of a message created in this epoch and not deleted since, or null. */
+    /** The payload of a message created in this epoch and not deleted since, or null; any thread. */
     byte[] payload(long messageId) {
         return createdMessages.get(messageId);
     }

@@ -11,18 +11,30 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
 /** Starts a real node on a free loopback port with H2 in a temporary folder, for each test. */
 public final class NodeExtension implements BeforeEachCallback, AfterEachCallback {
+    private final UnaryOperator<NodeConfig> customize;
     private Path dataDir;
     private PartitaNode node;
     private NodeConfig config;
 
+    /** A node on embedded defaults (a free port, a temporary data folder). */
+    public NodeExtension() {
+        this(c -> c);
+    }
+
+    /** A node whose defaults {@code customize} changes first. */
+    public NodeExtension(UnaryOperator<NodeConfig> customize) {
+        this.customize = customize;
+    }
+
     @Override
     public void beforeEach(ExtensionContext context) throws IOException {
         dataDir = Files.createTempDirectory("partita-test");
-        config = NodeConfig.defaults().withPort(0).withDataDir(dataDir);
+        config = customize.apply(NodeConfig.defaults()).withPort(0).withDataDir(dataDir);
         node = PartitaNode.start(config);
     }
 

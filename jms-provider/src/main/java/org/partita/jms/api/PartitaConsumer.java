@@ -40,6 +40,10 @@ public interface PartitaConsumer extends MessageConsumer {
     /** The partitions of a partitioned queue this consumer owns now (empty for other queues). */
     Set<Integer> getOwnedPartitions() throws JMSException;
 
-    /** Hears of partitions assigned to and revoked from this consumer, on the session's thread. */
+    /**
+     * Hears of partitions assigned to and revoked from this consumer, on the session's thread. If
+     * the consumer already owns partitions when the listener is set, the listener first hears of
+     * them as assigned, so it never misses the first assignment however fast it came.
+     */
     void setPartitionListener(PartitionListener listener) throws JMSException;
 }

@@ -38,6 +38,8 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
     private volatile long voidUpTo;
     private volatile MessageListener listener;
     private volatile PartitionListener partitionListener;
+    /** Orders a listener being set with partition changes, so that it misses none and hears none twice. */
+    private final Object partitionLock = new Object();
     private volatile Set<Integer> owned = Set.of();
     private volatile int priority;
     private volatile boolean closed;
@@ -357,11 +359,24 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
     @Override
     public void setPartitionListener(PartitionListener l) throws JMSException {
         checkOpen();
-        partitionListener = l;
+        synchronized (partitionLock) {
+            partitionListener = l;
+            Set<Integer> current = owned;
+            // partitions may have been assigned before the listener was set: it hears of them first
+            if (l != null && !current.isEmpty()) {
+                session.dispatcher().execute(() -> l.onPartitionsAssigned(current));
+            }
+        }
     }
 
     /** From the transport: the owned partitions changed; listeners hear of it on the session's thread. */
     void partitionsChanged(int[] now) {
+        synchronized (partitionLock) {
+            announcePartitions(now);
+        }
+    }
+
+    private void announcePartitions(int[] now) {
         Set<Integer> after = new TreeSet<>();
         for (int p : now) {
             after.add(p);

@@ -25,9 +25,14 @@ public final class PartitionKeys {
     }
 
     public static int partition(String key, int partitionCount) {
+        return partitionOfHash(hash(key), partitionCount);
+    }
+
+    /** The partition of a key whose {@link #hash} was computed before (a node keeps only the hash of a paged-out message). */
+    public static int partitionOfHash(int hash, int partitionCount) {
         if (partitionCount < 1) {
             throw new IllegalArgumentException("partition count must be at least 1, not " + partitionCount);
         }
-        return (int) (Integer.toUnsignedLong(hash(key)) % partitionCount);
+        return (int) (Integer.toUnsignedLong(hash) % partitionCount);
     }
 }

@@ -1,0 +1,48 @@
+package org.partita.broker.core;
+
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongFunction;
+
+/**
+ * The node's budget for payloads of stored messages held in memory. Below it every message stays
+ * resident; above it, each newly stored message is paged out at once, so the oldest messages,
+ * which are delivered first, stay in memory and a deep backlog costs only its summaries. A
+ * message that is not stored (non-persistent) is never paged out and not counted here.
+ */
+public final class PayloadMemory {
+    private final long budget;
+    private final LongFunction<byte[]> store;
+    private final AtomicLong residentBytes = new AtomicLong();
+    private final AtomicLong pagedOut = new AtomicLong();
+
+    /** @param store reads a stored payload back by message id; null if it is no longer stored */
+    public PayloadMemory(long budget, LongFunction<byte[]> store) {
+        this.budget = budget;
+        this.store = store;
+    }
+
+    void admitted(MessageRef m) {
+        if (residentBytes.addAndGet(m.size()) > budget && m.pageOut()) {
+            residentBytes.addAndGet(-m.size());
+            pagedOut.incrementAndGet();
+        }
+    }
+
+    void released(MessageRef m) {
+        residentBytes.addAndGet(-m.size());
+    }
+
+    byte[] read(long messageId) {
+        return store.apply(messageId);
+    }
+
+    /** Payload bytes of stored messages held in memory now. */
+    public long residentBytes() {
+        return residentBytes.get();
+    }
+
+    /** Messages paged out since the node started. */
+    public long pagedOutCount() {
+        return pagedOut.get();
+    }
+}
