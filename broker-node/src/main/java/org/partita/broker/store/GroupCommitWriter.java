@@ -93,7 +93,7 @@ final class GroupCommitWriter {
         running = false;
         queue.add(new Pending(null, new CompletableFuture<>(), null));
         try {
-            thread.join(10_000);
+            thread.join(120_000); // the final checkpoint may move a large net effect into H2
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -79,7 +79,9 @@ public final class H2MessageStore implements MessageStore {
                 H2Schema.createOrCheck(c);
                 H2BatchApplier h2 = new H2BatchApplier(c, syncer(c));
                 target = layout == Layout.DIRECT ? h2 : journaled(h2, dataDir, checkpointBytes);
-                removeOrphanPayloads(c);
+                if (!(target instanceof JournaledH2Target j && j.previousStopWasClean())) {
+                    removeOrphanPayloads(c); // a full scan of the payloads: only after a crash
+                }
                 reader = new PayloadReader(DriverManager.getConnection(url, "partita", ""));
             } catch (SQLException | java.io.IOException | RuntimeException e) {
                 c.close();
@@ -163,6 +165,11 @@ public final class H2MessageStore implements MessageStore {
     @Override
     public void loadEntries(Consumer<StoredEntry> sink) {
         writer.callOnWriter(() -> {
+            // Lazy: rows stream as the index yields them. Otherwise H2 first copies the whole
+            // result, payloads and all, into a temporary file once it passes its in-memory row limit.
+            try (Statement lazy = connection.createStatement()) {
+                lazy.execute("SET LAZY_QUERY_EXECUTION TRUE");
+            }
             try (PreparedStatement ps = connection.prepareStatement(
                     "SELECT E.QUEUE, E.MESSAGE_ID, E.DELIVERY_COUNT, M.PAYLOAD FROM ENTRIES E"
                             + " JOIN MESSAGES M ON M.ID = E.MESSAGE_ID ORDER BY E.QUEUE, E.MESSAGE_ID")) {
@@ -171,6 +178,10 @@ public final class H2MessageStore implements MessageStore {
                     while (rs.next()) {
                         sink.accept(new StoredEntry(rs.getString(1), rs.getLong(2), rs.getInt(3), rs.getBytes(4)));
                     }
+                }
+            } finally {
+                try (Statement eager = connection.createStatement()) {
+                    eager.execute("SET LAZY_QUERY_EXECUTION FALSE");
                 }
             }
             return null;

@@ -16,7 +16,7 @@ import java.util.zip.CRC32C;
  * file's size and block map for every commit.
  *
  * <pre>
- * header (4 KiB): "PTJ1" magic, int version, long epoch
+ * header (4 KiB): "PTJ1" magic, int version, long epoch, byte closedCleanly
  * record:         int bodyLength, int crc32c(epoch + body), long epoch, body
  * </pre>
  */
@@ -29,7 +29,10 @@ final class JournalFile implements AutoCloseable {
 
     private final Path path;
     private final FileChannel channel;
+    private static final int HEADER_BYTES = 17;
+
     private long epoch;
+    private boolean closedCleanly;
     private long position = HEADER_SIZE;
     private long allocated;
     private final CRC32C crc = new CRC32C();
@@ -60,8 +63,9 @@ final class JournalFile implements AutoCloseable {
      * end of what was written before the stop. Leaves the write position after the last good record.
      */
     void replay(Consumer<ByteBuffer> sink) throws IOException {
-        ByteBuffer header = ByteBuffer.allocate(16);
-        if (channel.size() < HEADER_SIZE || channel.read(header, 0) < 16 || header.flip().getInt() != MAGIC) {
+        ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
+        closedCleanly = false;
+        if (channel.size() < HEADER_SIZE || channel.read(header, 0) < HEADER_BYTES || header.flip().getInt() != MAGIC) {
             epoch = 0; // a new file, or one whose first header never reached the disk
             position = HEADER_SIZE;
             return;
@@ -71,6 +75,7 @@ final class JournalFile implements AutoCloseable {
             throw new StoreException("journal " + path + " has version " + version + ", this node reads " + VERSION, null);
         }
         epoch = header.getLong();
+        closedCleanly = header.get() == 1;
         long pos = HEADER_SIZE;
         long size = channel.size();
         ByteBuffer head = ByteBuffer.allocate(RECORD_OVERHEAD);
@@ -121,8 +126,26 @@ final class JournalFile implements AutoCloseable {
      * the new epoch can be confirmed. Call only once everything in the file is safe elsewhere.
      */
     void rewind() throws IOException {
+        rewind(false);
+    }
+
+    /**
+     * The last rewind of a clean stop: everything is in H2, and the next start may skip the checks
+     * a crash makes necessary.
+     */
+    void rewindAtCleanStop() throws IOException {
+        rewind(true);
+    }
+
+    /** True if the header read by {@link #replay} was written by {@link #rewindAtCleanStop}. */
+    boolean closedCleanly() {
+        return closedCleanly;
+    }
+
+    private void rewind(boolean clean) throws IOException {
         epoch++;
-        ByteBuffer header = ByteBuffer.allocate(16).putInt(MAGIC).putInt(VERSION).putLong(epoch).flip();
+        ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).putInt(MAGIC).putInt(VERSION).putLong(epoch)
+                .put((byte) (clean ? 1 : 0)).flip();
         ensureAllocated(HEADER_SIZE);
         writeFully(header, 0);
         channel.force(false);

@@ -34,6 +34,7 @@ final class JournaledH2Target implements CommitTarget {
     private final JournalCodec codec = new JournalCodec();
     private final PendingChanges pending = new PendingChanges();
     private ByteBuffer buffer = ByteBuffer.allocateDirect(256 * 1024);
+    private final boolean previousStopWasClean;
     private boolean h2Dirty;
     private boolean journalDirty;
     private long checkpoints;
@@ -55,8 +56,17 @@ final class JournaledH2Target implements CommitTarget {
         if (records[0] > 0) {
             LOG.info("replaying {} journal records ({} bytes) into H2", records[0], journal.used());
         }
+        this.previousStopWasClean = journal.closedCleanly() && records[0] == 0;
         moveToH2();
         startEpoch();
+    }
+
+    /**
+     * True if the node stopped cleanly last time: the final checkpoint ran and nothing can be left
+     * half done (such as a payload whose last entry was deleted but not the payload itself).
+     */
+    boolean previousStopWasClean() {
+        return previousStopWasClean;
     }
 
     @Override
@@ -106,11 +116,12 @@ final class JournaledH2Target implements CommitTarget {
         }
     }
 
-    /** A clean stop leaves an empty journal: the next start reads H2 alone. */
+    /** A clean stop leaves an empty journal marked clean: the next start reads H2 alone. */
     @Override
     public void close() {
         try {
-            checkpoint();
+            moveToH2();
+            journal.rewindAtCleanStop();
             journal.close();
         } catch (IOException | SQLException e) {
             LOG.warn("final checkpoint failed; the journal will be replayed at the next start: {}", e.toString());

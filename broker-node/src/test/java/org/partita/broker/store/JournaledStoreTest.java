@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -58,13 +59,7 @@ class JournaledStoreTest {
         target.sync();
         assertEquals(0, count(c, "MESSAGES"), "nothing was checkpointed: H2 holds none of it");
 
-        // The process dies: H2 closes without cleanup, the journal is left as it is.
-        try (Statement s = c.createStatement()) {
-            s.execute("SHUTDOWN IMMEDIATELY");
-        } catch (SQLException expectedAsTheDatabaseGoesAway) {
-            // the connection may report its own closing
-        }
-        file.close();
+        crash(c, file);
 
         store = H2MessageStore.open(dir, true);
         List<StoredEntry> entries = entries();
@@ -130,7 +125,57 @@ class JournaledStoreTest {
         }
     }
 
+    @Test
+    void aPayloadACrashLeftWithoutEntriesIsRemovedAtTheNextStart() throws Exception {
+        Path dir = tmp.resolve("node");
+        H2MessageStore.open(dir, true).close();
+        Connection c = jdbc(dir);
+        c.setAutoCommit(false);
+        JournalFile file = JournalFile.open(dir.resolve(H2MessageStore.JOURNAL_FILE));
+        JournaledH2Target target = new JournaledH2Target(new H2BatchApplier(c, () -> { }), file, 64L << 20);
+        target.apply(List.of(send("q", 1, 10), send("q", 2, 10)));
+        // the entry's deletion was written, the crash came before the payload's own deletion
+        target.apply(List.of(StoreBatch.relaxed().add(new StoreOp.DeleteEntry("q", 1))));
+        target.sync();
+        crash(c, file);
+
+        store = H2MessageStore.open(dir, true);
+        assertEquals(new StoreStats(1, 10, 1), store.stats(), "message 1's payload went with the crash's leftovers");
+    }
+
+    @Test
+    void onlyACleanStopIsRecordedAsClean() throws Exception {
+        Path dir = tmp.resolve("node");
+        Path journal = dir.resolve(H2MessageStore.JOURNAL_FILE);
+        store = H2MessageStore.open(dir, true);
+        await(List.of(store.write(send("q", 1, 10))));
+        assertFalse(headerSaysClean(journal), "a running node's journal would not be trusted after a crash");
+        store.close();
+        assertTrue(headerSaysClean(journal));
+        store = H2MessageStore.open(dir, true);
+        assertFalse(headerSaysClean(journal));
+        assertEquals(1, entries().size());
+    }
+
     // ---------------------------------------------------------------- helpers
+
+    private static boolean headerSaysClean(Path journal) throws Exception {
+        try (JournalFile f = JournalFile.open(journal)) {
+            f.replay(b -> { });
+            return f.closedCleanly();
+        }
+    }
+
+    /** The process dies: H2 closes without cleanup, the journal is left as it is. */
+    private static void crash(Connection c, JournalFile file) throws Exception {
+        try (Statement s = c.createStatement()) {
+            s.execute("SHUTDOWN IMMEDIATELY");
+        } catch (SQLException expectedAsTheDatabaseGoesAway) {
+            // the connection may report its own closing
+        }
+        file.close();
+    }
+
 
     private static StoreBatch send(String queue, long id, int size) {
         return new StoreBatch().add(new StoreOp.InsertMessage(id, payload(id, size))).add(new StoreOp.InsertEntry(queue, id));
