@@ -15,7 +15,7 @@ public enum Scenario {
     S4J("as S4, consumers join during the run (2, then up to 8)", 12_000),
     S5("topic with 5 durable subscriptions: publish all, then drain", 3_000),
     S6("transacted batches of 100 on both sides, persistent", 20_000),
-    S7("end-to-end latency at a fixed rate, persistent, 1 producer / 1 consumer", 3_000);
+    S7("end-to-end latency at a fixed rate, persistent, 1 producer / 1 consumer", 5_000);
 
     /** One line of the result table. */
     public record Row(String key, String label, String unit, boolean higherIsBetter) {

@@ -38,9 +38,9 @@ final class JournalCodec {
     }
 
     /** An upper bound of the encoded size, to size the buffer before writing. */
-    static int maxSize(StoreOp op) {
+    static long maxSize(StoreOp op) {
         if (op instanceof StoreOp.InsertMessage m) {
-            return 1 + MAX_VARLONG + MAX_VARLONG + m.payload().length;
+            return 1L + MAX_VARLONG + MAX_VARLONG + m.payload().length;
         }
         String queue = queueOf(op);
         // a name definition (type, id, length, up to 3 bytes per char) may precede the entry itself

@@ -25,6 +25,8 @@ final class JournaledH2Target implements CommitTarget {
     private static final Logger LOG = LoggerFactory.getLogger(JournaledH2Target.class);
     /** Longest queue name H2's QUEUE column holds; refused here so a checkpoint can never fail on it. */
     static final int MAX_QUEUE_NAME = 1024;
+    /** A group larger than this is written as several records (of whole batches). */
+    private static final int RECORD_TARGET = 8 << 20;
 
     private final H2BatchApplier h2;
     private final JournalFile journal;
@@ -166,28 +168,42 @@ final class JournaledH2Target implements CommitTarget {
         codec.reset();
     }
 
+    /**
+     * Appends the batches as few records as possible: one per group, unless the group is larger
+     * than {@link #RECORD_TARGET}; a record always holds whole batches, so each stays atomic.
+     */
     private void append(List<StoreBatch> batches) throws IOException {
-        if (batches.isEmpty()) {
-            return;
+        int from = 0;
+        while (from < batches.size()) {
+            long size = JournalFile.RECORD_OVERHEAD;
+            int to = from;
+            while (to < batches.size()) {
+                long next = encodedBound(batches.get(to));
+                if (to > from && size + next > RECORD_TARGET) {
+                    break;
+                }
+                size += next;
+                to++;
+            }
+            appendRecord(batches.subList(from, to), Math.toIntExact(size));
+            from = to;
         }
-        int size = JournalFile.RECORD_OVERHEAD;
+    }
+
+    private void appendRecord(List<StoreBatch> batches, int bound) throws IOException {
+        ByteBuffer record = bound <= buffer.capacity() ? buffer : ByteBuffer.allocateDirect(bound);
+        if (record != buffer && bound <= RECORD_TARGET) {
+            buffer = record; // keep the larger buffer for next time, up to the target size
+        }
+        record.clear().position(JournalFile.RECORD_OVERHEAD);
         for (StoreBatch b : batches) {
             for (StoreOp op : b.ops()) {
-                size += JournalCodec.maxSize(op);
+                codec.encode(op, record);
             }
         }
-        if (buffer.capacity() < size) {
-            buffer = ByteBuffer.allocateDirect(Integer.highestOneBit(size) << 1);
-        }
-        buffer.clear().position(JournalFile.RECORD_OVERHEAD);
-        for (StoreBatch b : batches) {
-            for (StoreOp op : b.ops()) {
-                codec.encode(op, buffer);
-            }
-        }
-        int recordBytes = buffer.position();
+        int recordBytes = record.position();
         try {
-            journal.append(buffer);
+            journal.append(record);
         } catch (IOException e) {
             codec.reset(); // names defined in the lost record are defined again in the next one
             throw e;
@@ -197,6 +213,14 @@ final class JournaledH2Target implements CommitTarget {
         for (StoreBatch b : batches) {
             b.ops().forEach(pending::add);
         }
+    }
+
+    private static long encodedBound(StoreBatch b) {
+        long size = 0;
+        for (StoreOp op : b.ops()) {
+            size += JournalCodec.maxSize(op);
+        }
+        return size;
     }
 
     private static boolean touchesQueues(StoreBatch b) {

@@ -71,7 +71,7 @@ class JournalCodecTest {
     }
 
     private static ByteBuffer encode(JournalCodec codec, List<StoreOp> ops) {
-        int size = ops.stream().mapToInt(JournalCodec::maxSize).sum();
+        int size = (int) ops.stream().mapToLong(JournalCodec::maxSize).sum();
         ByteBuffer out = ByteBuffer.allocate(size);
         ops.forEach(op -> codec.encode(op, out));
         return out.flip();

@@ -144,6 +144,33 @@ class JournaledStoreTest {
     }
 
     @Test
+    void aLargeGroupIsWrittenAsSeveralRecordsOfWholeBatches() throws Exception {
+        Path dir = tmp.resolve("node");
+        H2MessageStore.open(dir, true).close();
+        Connection c = jdbc(dir);
+        c.setAutoCommit(false);
+        JournalFile file = JournalFile.open(dir.resolve(H2MessageStore.JOURNAL_FILE));
+        JournaledH2Target target = new JournaledH2Target(new H2BatchApplier(c, () -> { }), file, 1L << 30);
+        List<StoreBatch> group = new ArrayList<>();
+        for (long id = 1; id <= 20; id++) {
+            group.add(send("q", id, 1 << 20));
+        }
+        target.apply(group);
+        target.sync();
+        crash(c, file);
+
+        int[] records = new int[1];
+        try (JournalFile f = JournalFile.open(dir.resolve(H2MessageStore.JOURNAL_FILE))) {
+            f.replay(body -> records[0]++);
+        }
+        assertEquals(3, records[0], "20 MiB in records of at most 8 MiB");
+        store = H2MessageStore.open(dir, true);
+        List<StoredEntry> entries = entries();
+        assertEquals(20, entries.size());
+        assertArrayEquals(payload(20, 1 << 20), entries.get(19).payload());
+    }
+
+    @Test
     void onlyACleanStopIsRecordedAsClean() throws Exception {
         Path dir = tmp.resolve("node");
         Path journal = dir.resolve(H2MessageStore.JOURNAL_FILE);
