@@ -39,6 +39,8 @@ public final class BrokerQueue implements DispatchEngine.Host {
     private final java.util.concurrent.atomic.AtomicLong depthBytes = new java.util.concurrent.atomic.AtomicLong();
     private ScheduledFuture<?> wakeUp;
     private long wakeUpAt = Long.MAX_VALUE;
+    /** Set on the executor when the queue is deleted: what comes back afterwards is let go. */
+    private boolean purged;
 
     /**
      * @param durable whether its entries are kept in the store; non-durable subscriptions and
@@ -283,6 +285,10 @@ public final class BrokerQueue implements DispatchEngine.Host {
     }
 
     private void putBack(QueueEntry e, boolean seen) {
+        if (purged) {
+            services.store().write(removal(e)); // handed back after its queue was deleted: let it go
+            return;
+        }
         if (isBroadcast() || (lastValue != null && lastValue.superseded(e))) {
             services.store().write(removal(e)); // at most once, or a newer value exists
             return;
@@ -411,6 +417,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
     /** Drops every waiting message (the queue is being deleted); payloads no queue holds are freed. */
     void purge() {
         executor.execute(() -> {
+            purged = true;
             StoreBatch batch = StoreBatch.relaxed();
             List<QueueEntry> waiting = new ArrayList<>();
             engine.waiting().forEach(waiting::add);

@@ -39,8 +39,16 @@ final class H2BatchApplier implements CommitTarget {
         }
     }
 
-    Connection connection() {
-        return c;
+    /**
+     * Deletes payload rows no entry refers to: left by a crash between a transaction's commit and
+     * its cleanup, or held only by queues that keep no entries (non-durable subscriptions), which
+     * do not outlive the node. A full scan of the payloads.
+     */
+    void removeOrphanPayloads() throws SQLException {
+        try (java.sql.Statement s = c.createStatement()) {
+            s.executeUpdate("DELETE FROM MESSAGES M WHERE NOT EXISTS (SELECT 1 FROM ENTRIES E WHERE E.MESSAGE_ID = M.ID)");
+        }
+        c.commit();
     }
 
     /**

@@ -72,7 +72,7 @@ public final class H2MessageStore implements MessageStore {
             String url = "jdbc:h2:file:" + dataDir.toAbsolutePath().resolve("partita")
                     + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0";
             Connection c = DriverManager.getConnection(url, "partita", "");
-            CommitTarget target;
+            CommitTarget target = null;
             PayloadReader reader;
             try {
                 c.setAutoCommit(false);
@@ -80,10 +80,13 @@ public final class H2MessageStore implements MessageStore {
                 H2BatchApplier h2 = new H2BatchApplier(c, syncer(c));
                 target = layout == Layout.DIRECT ? h2 : journaled(h2, dataDir, checkpointBytes);
                 if (!(target instanceof JournaledH2Target j && j.previousStopWasClean())) {
-                    removeOrphanPayloads(c); // a full scan of the payloads: only after a crash
+                    h2.removeOrphanPayloads(); // a full scan of the payloads: after a crash (a clean stop ran it)
                 }
                 reader = new PayloadReader(DriverManager.getConnection(url, "partita", ""));
             } catch (SQLException | java.io.IOException | RuntimeException e) {
+                if (target instanceof JournaledH2Target j) {
+                    j.closeFile();
+                }
                 c.close();
                 throw e;
             }
@@ -105,14 +108,6 @@ public final class H2MessageStore implements MessageStore {
             file.close();
             throw e;
         }
-    }
-
-    /** Payload rows no entry refers to (a crash between a transaction's commit and its cleanup). */
-    private static void removeOrphanPayloads(Connection c) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            s.executeUpdate("DELETE FROM MESSAGES M WHERE NOT EXISTS (SELECT 1 FROM ENTRIES E WHERE E.MESSAGE_ID = M.ID)");
-        }
-        c.commit();
     }
 
     /** Forces committed data to the disk through H2's own sync (FileChannel.force). */

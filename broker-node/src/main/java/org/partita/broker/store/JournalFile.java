@@ -142,13 +142,15 @@ final class JournalFile implements AutoCloseable {
         return closedCleanly;
     }
 
+    /** The new epoch takes effect only once its header is on the disk; a failure leaves the old one. */
     private void rewind(boolean clean) throws IOException {
-        epoch++;
-        ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).putInt(MAGIC).putInt(VERSION).putLong(epoch)
+        long next = epoch + 1;
+        ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).putInt(MAGIC).putInt(VERSION).putLong(next)
                 .put((byte) (clean ? 1 : 0)).flip();
         ensureAllocated(HEADER_SIZE);
         writeFully(header, 0);
         channel.force(false);
+        epoch = next;
         position = HEADER_SIZE;
     }
 

@@ -38,6 +38,8 @@ final class JournaledH2Target implements CommitTarget {
     private ByteBuffer buffer = ByteBuffer.allocateDirect(256 * 1024);
     private final boolean previousStopWasClean;
     private boolean h2Dirty;
+    /** A checkpoint moved everything to H2 but could not start the new epoch: retry before appending. */
+    private boolean rewindNeeded;
     private boolean journalDirty;
     private long checkpoints;
 
@@ -75,6 +77,9 @@ final class JournaledH2Target implements CommitTarget {
     public void apply(List<StoreBatch> batches) throws Exception {
         for (StoreBatch b : batches) {
             check(b);
+        }
+        if (rewindNeeded) {
+            startEpoch();
         }
         int start = 0;
         for (int i = 0; i < batches.size(); i++) {
@@ -118,15 +123,31 @@ final class JournaledH2Target implements CommitTarget {
         }
     }
 
-    /** A clean stop leaves an empty journal marked clean: the next start reads H2 alone. */
+    /**
+     * A clean stop leaves an empty journal marked clean: the next start reads H2 alone and skips the
+     * scan for payloads without entries, which runs here instead (payloads held only by queues that
+     * keep no entries, such as non-durable subscriptions, end with the node).
+     */
     @Override
     public void close() {
         try {
             moveToH2();
+            h2.removeOrphanPayloads();
+            h2.sync(); // before the header says clean: the next start will not look for orphans again
             journal.rewindAtCleanStop();
-            journal.close();
         } catch (IOException | SQLException e) {
             LOG.warn("final checkpoint failed; the journal will be replayed at the next start: {}", e.toString());
+        } finally {
+            closeFile();
+        }
+    }
+
+    /** Releases the file without a checkpoint, when the store could not finish opening. */
+    void closeFile() {
+        try {
+            journal.close();
+        } catch (IOException e) {
+            LOG.debug("journal close: {}", e.toString());
         }
     }
 
@@ -153,19 +174,29 @@ final class JournaledH2Target implements CommitTarget {
         }
     }
 
-    /** Writes the net effect into H2 and forces it there: from now on the journal's records are redundant. */
+    /**
+     * Writes the net effect into H2 and forces it there: from now on the journal's records are
+     * redundant. The pending changes are forgotten only after the sync, so a failed sync leaves
+     * them for the next checkpoint (applying them again is harmless) and the journal unrewound.
+     */
     private void moveToH2() throws SQLException {
         if (!pending.isEmpty()) {
             h2.apply(List.of(pending.toBatch()));
-            pending.clear();
             h2.sync();
+            pending.clear();
             checkpoints++;
         }
     }
 
+    /**
+     * A new epoch at the start of the file. Until one succeeds nothing is appended: records written
+     * after the old epoch's, under a header that never changed, would be lost to a replay.
+     */
     private void startEpoch() throws IOException {
+        rewindNeeded = true;
         journal.rewind();
         codec.reset();
+        rewindNeeded = false;
     }
 
     /**

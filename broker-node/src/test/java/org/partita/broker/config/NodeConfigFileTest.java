@@ -35,9 +35,17 @@ class NodeConfigFileTest {
                 "data = /var/lib/partita",
                 "autoCreateQueues = false",
                 "syncOnCommit = false",
-                "maxFrameSize = 1048576");
+                "maxFrameSize = 1048576",
+                "residentBytes = 0");
         NodeConfig c = NodeConfigFile.read(f, NodeConfig.defaults());
-        assertEquals(new NodeConfig("alpha", "0.0.0.0", 61801, Path.of("/var/lib/partita"), false, false, 1048576, null, false, java.util.Map.of()), c);
+        assertEquals(new NodeConfig("alpha", "0.0.0.0", 61801, Path.of("/var/lib/partita"), false, false, 1048576, null, false,
+                java.util.Map.of(), 0), c);
+    }
+
+    @Test
+    void aNegativeMemoryBudgetIsRefused() throws IOException {
+        String m = error("residentBytes = -1").getMessage();
+        assertTrue(m.contains("node.conf:1") && m.contains("'residentBytes'"), m);
     }
 
     @Test

@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -168,6 +169,30 @@ class JournaledStoreTest {
         List<StoredEntry> entries = entries();
         assertEquals(20, entries.size());
         assertArrayEquals(payload(20, 1 << 20), entries.get(19).payload());
+    }
+
+    @Test
+    void aCheckpointWhoseH2SyncFailedKeepsTheJournalAndIsRetried() throws Exception {
+        Path dir = tmp.resolve("node");
+        H2MessageStore.open(dir, true).close();
+        Connection c = jdbc(dir);
+        c.setAutoCommit(false);
+        java.util.concurrent.atomic.AtomicInteger syncs = new java.util.concurrent.atomic.AtomicInteger();
+        Runnable failingOnce = () -> {
+            if (syncs.incrementAndGet() == 1) {
+                throw new StoreException("disk full", null);
+            }
+        };
+        JournalFile file = JournalFile.open(dir.resolve(H2MessageStore.JOURNAL_FILE));
+        JournaledH2Target target = new JournaledH2Target(new H2BatchApplier(c, failingOnce), file, 64L << 20);
+        target.apply(List.of(send("q", 1, 10)));
+        target.sync();
+        assertThrows(StoreException.class, target::beforeRead);
+        assertTrue(file.used() > 0, "the journal still holds the send: H2 never confirmed it");
+        target.beforeRead();
+        assertEquals(2, syncs.get(), "the next checkpoint forces H2 again instead of trusting the failed one");
+        assertEquals(0, file.used());
+        crash(c, file);
     }
 
     @Test
