@@ -46,7 +46,8 @@ final class JournaledH2Target implements CommitTarget {
     /**
      * Replays what the journal holds onto H2 and starts a new epoch.
      *
-     * @param checkpointBytes journal bytes after which the net effect is moved into H2
+     * @param checkpointBytes journal bytes, or estimated heap of the pending net effect, after which
+     *                        the net effect is moved into H2
      */
     JournaledH2Target(H2BatchApplier h2, JournalFile journal, long checkpointBytes) throws IOException, SQLException {
         this.h2 = h2;
@@ -92,7 +93,7 @@ final class JournaledH2Target implements CommitTarget {
             }
         }
         append(batches.subList(start, batches.size()));
-        if (journal.used() >= checkpointBytes) {
+        if (journal.used() >= checkpointBytes || pending.heapEstimate() >= checkpointBytes) {
             checkpoint();
         }
     }

@@ -33,6 +33,8 @@ final class PendingChanges {
     private final Map<EntryKey, EntryState> entries = new LinkedHashMap<>();
     private final Set<EntryKey> deletedEntries = new HashSet<>();
     private long payloadBytes;
+    /** Map node, key, boxed id and state of one pending row, roughly. */
+    static final int BYTES_PER_ROW = 128;
 
     void add(StoreOp op) {
         if (op instanceof StoreOp.InsertMessage m) {
@@ -74,6 +76,16 @@ final class PendingChanges {
     /** Payload bytes held until the next checkpoint. */
     long payloadBytes() {
         return payloadBytes;
+    }
+
+    /**
+     * About how much heap the pending changes take: their payloads plus a fixed cost per changed
+     * row. Draining a deep backlog appends only small deletions, so the journal's size alone would
+     * let millions of them pile up here before a checkpoint.
+     */
+    long heapEstimate() {
+        long rows = createdMessages.size() + deletedMessages.size() + entries.size() + deletedEntries.size();
+        return payloadBytes + rows * BYTES_PER_ROW;
     }
 
     /** The payload of a message created in this epoch and not deleted since, or null; any thread. */

@@ -145,6 +145,26 @@ class JournaledStoreTest {
     }
 
     @Test
+    void manySmallDeletionsAreCheckpointedBeforeTheyFillTheHeap() throws Exception {
+        Path dir = tmp.resolve("node");
+        store = H2MessageStore.open(dir, true, H2MessageStore.Layout.JOURNALED, 64 * 1024);
+        List<CompletableFuture<Void>> writes = new ArrayList<>();
+        for (long id = 1; id <= 2000; id++) {
+            writes.add(store.write(send("q", id, 10)));
+        }
+        await(writes);
+        store.stats(); // the 2,000 messages are in H2 now
+        long before = store.checkpointCount();
+        for (long id = 1; id <= 2000; id++) { // acknowledged one by one, as a consumer drains a backlog
+            await(List.of(store.write(ack("q", id))));
+        }
+        // 4,000 deleted rows take about 500 KB of pending changes, far past the 64 KiB budget,
+        // while their journal records take about 40 KB, under it
+        assertTrue(store.checkpointCount() - before >= 3, "checkpoints while draining: " + (store.checkpointCount() - before));
+        assertEquals(new StoreStats(0, 0, 0), store.stats());
+    }
+
+    @Test
     void aLargeGroupIsWrittenAsSeveralRecordsOfWholeBatches() throws Exception {
         Path dir = tmp.resolve("node");
         H2MessageStore.open(dir, true).close();

@@ -55,6 +55,18 @@ class PendingChangesTest {
     }
 
     @Test
+    void deletionsOfOlderRowsCountTowardsTheHeapEstimate() {
+        long before = pending.heapEstimate();
+        for (long id = 1; id <= 1000; id++) {
+            pending.add(new StoreOp.DeleteEntry("q", id));
+            pending.add(new StoreOp.DeleteMessage(id));
+        }
+        assertEquals(before + 2000L * PendingChanges.BYTES_PER_ROW, pending.heapEstimate());
+        pending.clear();
+        assertEquals(0, pending.heapEstimate());
+    }
+
+    @Test
     void anOlderEntryWhoseCountChangedThenDeletedIsDeletedInH2() {
         pending.add(new StoreOp.UpdateDeliveryCount("q", 5, 1));
         pending.add(new StoreOp.DeleteEntry("q", 5));
