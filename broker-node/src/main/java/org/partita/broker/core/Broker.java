@@ -79,6 +79,9 @@ public final class Broker implements QueueServices, AutoCloseable {
             BrokerQueue q = queues.computeIfAbsent(e.queue(),
                     n -> new BrokerQueue(n, settings.defaultQueueOptions(), this, true));
             MessageRef ref = payloads.computeIfAbsent(e.messageId(), id -> {
+                if (e.head() != null) {
+                    return MessageRef.restored(id, e.head(), payloadMemory);
+                }
                 MessageRef m = new MessageRef(id, e.payload(), MessageCodec.decodeHeaders(e.payload()), null);
                 m.markStored(payloadMemory);
                 return m;

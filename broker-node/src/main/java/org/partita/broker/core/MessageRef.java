@@ -39,18 +39,36 @@ public final class MessageRef {
      * @param origin the connection that sent it (for noLocal subscriptions), or null
      */
     public MessageRef(long id, byte[] encoded, WireMessage wire, Object origin) {
+        this(id, MessageSummary.of(wire, encoded.length), encoded, wire, origin);
+    }
+
+    private MessageRef(long id, MessageSummary s, byte[] encoded, WireMessage wire, Object origin) {
         this.id = id;
         this.encoded = encoded;
         this.wire = wire;
         this.origin = origin;
-        this.size = encoded.length;
-        this.priority = wire.priority();
-        this.persistent = wire.persistent();
-        this.expiration = wire.expiration();
-        this.deliveryTime = wire.deliveryTime();
-        String key = wire.partitionKey();
-        this.keyed = key != null;
-        this.keyHash = keyed ? PartitionKeys.hash(key) : 0;
+        this.size = s.size();
+        this.priority = s.priority();
+        this.persistent = s.persistent();
+        this.expiration = s.expiration();
+        this.deliveryTime = s.deliveryTime();
+        this.keyed = s.keyed();
+        this.keyHash = s.keyHash();
+    }
+
+    /**
+     * A stored message read back at start-up from its head alone: paged out from the start, its
+     * bytes are read from the store when needed, and it takes nothing from the memory budget.
+     */
+    static MessageRef restored(long id, byte[] head, PayloadMemory memory) {
+        MessageRef m = new MessageRef(id, MessageSummary.decode(head), null, null, null);
+        synchronized (m) {
+            m.stored = true;
+            m.memory = memory;
+            m.pagedOut = true;
+        }
+        memory.restoredPagedOut();
+        return m;
     }
 
     public Object origin() {

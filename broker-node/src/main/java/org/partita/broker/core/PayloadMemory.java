@@ -28,6 +28,11 @@ public final class PayloadMemory {
         }
     }
 
+    /** A message read back at start-up from its head: paged out without ever being resident. */
+    void restoredPagedOut() {
+        pagedOut.incrementAndGet();
+    }
+
     void released(MessageRef m) {
         residentBytes.addAndGet(-m.size());
     }
@@ -41,7 +46,7 @@ public final class PayloadMemory {
         return residentBytes.get();
     }
 
-    /** Messages paged out since the node started. */
+    /** Messages paged out since the node started, those restored from their heads included. */
     public long pagedOutCount() {
         return pagedOut.get();
     }

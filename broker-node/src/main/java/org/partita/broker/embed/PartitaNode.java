@@ -5,6 +5,7 @@ import org.partita.broker.admin.NodeJmx;
 import org.partita.broker.config.NodeConfig;
 import org.partita.broker.core.Broker;
 import org.partita.broker.core.BrokerSettings;
+import org.partita.broker.core.MessageSummary;
 import org.partita.broker.core.QueueOptions;
 import org.partita.broker.security.Authenticator;
 import org.partita.broker.security.UsersFileAuthenticator;
@@ -42,7 +43,7 @@ public final class PartitaNode implements AutoCloseable {
         if (!config.syncOnCommit()) {
             LOG.warn("syncOnCommit=false: confirmed persistent messages may be lost on power failure");
         }
-        this.store = H2MessageStore.open(config.dataDir(), config.syncOnCommit());
+        this.store = H2MessageStore.open(config.dataDir(), config.syncOnCommit(), MessageSummary::headOf);
         Broker started = null;
         try {
             started = new Broker(store, new BrokerSettings(config.autoCreateQueues(), QueueOptions.DEFAULTS, config.residentBytes()));

@@ -13,7 +13,16 @@ final class H2BatchApplier implements CommitTarget {
     private final Connection c;
     private final Runnable sync;
     private final PreparedStatement insertMessage;
+    private final PreparedStatement insertHead;
     private final PreparedStatement deleteMessage;
+    private final PreparedStatement deleteHead;
+    private final PreparedStatement deleteMessageRange;
+    private final PreparedStatement deleteHeadRange;
+    private final PreparedStatement deleteEntryRange;
+    /** Deletions are collected and issued as ranges where ids run on (see {@link DeletionRuns}). */
+    private final DeletionRuns deletedEntries = new DeletionRuns();
+    private final DeletionRuns deletedMessages = new DeletionRuns();
+    private final MessageHeads heads;
     private final PreparedStatement insertEntry;
     private final PreparedStatement deleteEntry;
     private final PreparedStatement updateCount;
@@ -22,12 +31,22 @@ final class H2BatchApplier implements CommitTarget {
     private final PreparedStatement deleteQueueEntries;
 
     H2BatchApplier(Connection c, Runnable sync) {
+        this(c, sync, MessageHeads.NONE);
+    }
+
+    H2BatchApplier(Connection c, Runnable sync, MessageHeads heads) {
         this.c = c;
         this.sync = sync;
+        this.heads = heads;
         try {
             // insert-or-replace, so a checkpoint interrupted by a crash can be applied again
             insertMessage = c.prepareStatement("MERGE INTO MESSAGES(ID, PAYLOAD) KEY(ID) VALUES(?, ?)");
             deleteMessage = c.prepareStatement("DELETE FROM MESSAGES WHERE ID = ?");
+            insertHead = c.prepareStatement("MERGE INTO MESSAGE_HEADS(ID, HEAD) KEY(ID) VALUES(?, ?)");
+            deleteHead = c.prepareStatement("DELETE FROM MESSAGE_HEADS WHERE ID = ?");
+            deleteMessageRange = c.prepareStatement("DELETE FROM MESSAGES WHERE ID BETWEEN ? AND ?");
+            deleteHeadRange = c.prepareStatement("DELETE FROM MESSAGE_HEADS WHERE ID BETWEEN ? AND ?");
+            deleteEntryRange = c.prepareStatement("DELETE FROM ENTRIES WHERE QUEUE = ? AND MESSAGE_ID BETWEEN ? AND ?");
             insertEntry = c.prepareStatement("MERGE INTO ENTRIES(QUEUE, MESSAGE_ID, DELIVERY_COUNT) KEY(QUEUE, MESSAGE_ID) VALUES(?, ?, ?)");
             deleteEntry = c.prepareStatement("DELETE FROM ENTRIES WHERE QUEUE = ? AND MESSAGE_ID = ?");
             updateCount = c.prepareStatement("UPDATE ENTRIES SET DELIVERY_COUNT = ? WHERE QUEUE = ? AND MESSAGE_ID = ?");
@@ -47,6 +66,7 @@ final class H2BatchApplier implements CommitTarget {
     void removeOrphanPayloads() throws SQLException {
         try (java.sql.Statement s = c.createStatement()) {
             s.executeUpdate("DELETE FROM MESSAGES M WHERE NOT EXISTS (SELECT 1 FROM ENTRIES E WHERE E.MESSAGE_ID = M.ID)");
+            s.executeUpdate("DELETE FROM MESSAGE_HEADS H WHERE NOT EXISTS (SELECT 1 FROM MESSAGES M WHERE M.ID = H.ID)");
         }
         c.commit();
     }
@@ -91,10 +111,44 @@ final class H2BatchApplier implements CommitTarget {
     // the payloads they free.
     private void flushMessageOps() throws SQLException {
         insertMessage.executeBatch();
+        insertHead.executeBatch();
         insertEntry.executeBatch();
         updateCount.executeBatch();
+        deletedEntries.forEachRun((queue, from, to) -> {
+            if (from == to) {
+                deleteEntry.setString(1, queue);
+                deleteEntry.setLong(2, from);
+                deleteEntry.addBatch();
+            } else {
+                deleteEntryRange.setString(1, queue);
+                deleteEntryRange.setLong(2, from);
+                deleteEntryRange.setLong(3, to);
+                deleteEntryRange.addBatch();
+            }
+        });
+        deletedEntries.clear();
         deleteEntry.executeBatch();
+        deleteEntryRange.executeBatch();
+        deletedMessages.forEachRun((unused, from, to) -> {
+            deleteById(deleteHead, deleteHeadRange, from, to);
+            deleteById(deleteMessage, deleteMessageRange, from, to);
+        });
+        deletedMessages.clear();
+        deleteHead.executeBatch();
+        deleteHeadRange.executeBatch();
         deleteMessage.executeBatch();
+        deleteMessageRange.executeBatch();
+    }
+
+    private static void deleteById(PreparedStatement one, PreparedStatement range, long from, long to) throws SQLException {
+        if (from == to) {
+            one.setLong(1, from);
+            one.addBatch();
+        } else {
+            range.setLong(1, from);
+            range.setLong(2, to);
+            range.addBatch();
+        }
     }
 
     private void add(StoreOp op) throws SQLException {
@@ -102,18 +156,21 @@ final class H2BatchApplier implements CommitTarget {
             insertMessage.setLong(1, m.messageId());
             insertMessage.setBytes(2, m.payload());
             insertMessage.addBatch();
+            byte[] head = heads.of(m.payload());
+            if (head != null) {
+                insertHead.setLong(1, m.messageId());
+                insertHead.setBytes(2, head);
+                insertHead.addBatch();
+            }
         } else if (op instanceof StoreOp.DeleteMessage m) {
-            deleteMessage.setLong(1, m.messageId());
-            deleteMessage.addBatch();
+            deletedMessages.add("", m.messageId());
         } else if (op instanceof StoreOp.InsertEntry e) {
             insertEntry.setString(1, e.queue());
             insertEntry.setLong(2, e.messageId());
             insertEntry.setInt(3, e.deliveryCount());
             insertEntry.addBatch();
         } else if (op instanceof StoreOp.DeleteEntry e) {
-            deleteEntry.setString(1, e.queue());
-            deleteEntry.setLong(2, e.messageId());
-            deleteEntry.addBatch();
+            deletedEntries.add(e.queue(), e.messageId());
         } else if (op instanceof StoreOp.UpdateDeliveryCount u) {
             updateCount.setInt(1, u.deliveryCount());
             updateCount.setString(2, u.queue());
@@ -133,8 +190,10 @@ final class H2BatchApplier implements CommitTarget {
     }
 
     private void clearBatches() throws SQLException {
-        for (PreparedStatement ps : List.of(insertMessage, deleteMessage, insertEntry, deleteEntry, updateCount,
-                mergeQueue, deleteQueue, deleteQueueEntries)) {
+        deletedEntries.clear();
+        deletedMessages.clear();
+        for (PreparedStatement ps : List.of(insertMessage, insertHead, deleteMessage, deleteHead, insertEntry, deleteEntry, updateCount,
+                mergeQueue, deleteQueue, deleteQueueEntries, deleteMessageRange, deleteHeadRange, deleteEntryRange)) {
             ps.clearBatch();
         }
     }

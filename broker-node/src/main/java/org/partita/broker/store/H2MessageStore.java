@@ -59,14 +59,24 @@ public final class H2MessageStore implements MessageStore {
      * The node logs that choice loudly at start.
      */
     public static H2MessageStore open(Path dataDir, boolean syncOnCommit) {
-        return open(dataDir, syncOnCommit, Layout.JOURNALED, DEFAULT_CHECKPOINT_BYTES);
+        return open(dataDir, syncOnCommit, Layout.JOURNALED, DEFAULT_CHECKPOINT_BYTES, MessageHeads.NONE);
     }
 
     public static H2MessageStore open(Path dataDir, boolean syncOnCommit, Layout layout) {
-        return open(dataDir, syncOnCommit, layout, DEFAULT_CHECKPOINT_BYTES);
+        return open(dataDir, syncOnCommit, layout, DEFAULT_CHECKPOINT_BYTES, MessageHeads.NONE);
+    }
+
+    /** Journaled, keeping the head {@code heads} derives from each payload beside it. */
+    public static H2MessageStore open(Path dataDir, boolean syncOnCommit, MessageHeads heads) {
+        return open(dataDir, syncOnCommit, Layout.JOURNALED, DEFAULT_CHECKPOINT_BYTES, heads);
     }
 
     static H2MessageStore open(Path dataDir, boolean syncOnCommit, Layout layout, long checkpointBytes) {
+        return open(dataDir, syncOnCommit, layout, checkpointBytes, MessageHeads.NONE);
+    }
+
+    static H2MessageStore open(Path dataDir, boolean syncOnCommit, Layout layout, long checkpointBytes,
+                               MessageHeads heads) {
         try {
             Files.createDirectories(dataDir);
             String url = "jdbc:h2:file:" + dataDir.toAbsolutePath().resolve("partita")
@@ -77,7 +87,7 @@ public final class H2MessageStore implements MessageStore {
             try {
                 c.setAutoCommit(false);
                 H2Schema.createOrCheck(c);
-                H2BatchApplier h2 = new H2BatchApplier(c, syncer(c));
+                H2BatchApplier h2 = new H2BatchApplier(c, syncer(c), heads);
                 target = layout == Layout.DIRECT ? h2 : journaled(h2, dataDir, checkpointBytes);
                 if (!(target instanceof JournaledH2Target j && j.previousStopWasClean())) {
                     h2.removeOrphanPayloads(); // a full scan of the payloads: after a crash (a clean stop ran it)
@@ -165,13 +175,20 @@ public final class H2MessageStore implements MessageStore {
             try (Statement lazy = connection.createStatement()) {
                 lazy.execute("SET LAZY_QUERY_EXECUTION TRUE");
             }
+            // Heads only: the pages that hold payloads are read just for messages stored without one.
             try (PreparedStatement ps = connection.prepareStatement(
-                    "SELECT E.QUEUE, E.MESSAGE_ID, E.DELIVERY_COUNT, M.PAYLOAD FROM ENTRIES E"
-                            + " JOIN MESSAGES M ON M.ID = E.MESSAGE_ID ORDER BY E.QUEUE, E.MESSAGE_ID")) {
+                    "SELECT E.QUEUE, E.MESSAGE_ID, E.DELIVERY_COUNT, H.HEAD FROM ENTRIES E"
+                            + " LEFT JOIN MESSAGE_HEADS H ON H.ID = E.MESSAGE_ID ORDER BY E.QUEUE, E.MESSAGE_ID")) {
                 ps.setFetchSize(1000);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        sink.accept(new StoredEntry(rs.getString(1), rs.getLong(2), rs.getInt(3), rs.getBytes(4)));
+                        long id = rs.getLong(2);
+                        byte[] head = rs.getBytes(4);
+                        byte[] payload = head == null ? reader.read(id) : null;
+                        if (head == null && payload == null) {
+                            continue; // an entry whose payload a crash took: nothing to deliver
+                        }
+                        sink.accept(new StoredEntry(rs.getString(1), id, rs.getInt(3), payload, head));
                     }
                 }
             } finally {

@@ -10,7 +10,8 @@ import java.sql.Statement;
  * is stored once in MESSAGES; ENTRIES holds per-queue (per-subscription) delivery state apart from it.
  */
 final class H2Schema {
-    static final int VERSION = 1;
+    /** 1: queues, payloads, entries. 2: message heads beside the payloads (a version 1 folder is upgraded). */
+    static final int VERSION = 2;
 
     private H2Schema() {
     }
@@ -21,6 +22,11 @@ final class H2Schema {
             try (ResultSet rs = s.executeQuery("SELECT VERSION FROM PARTITA_SCHEMA")) {
                 if (rs.next()) {
                     int found = rs.getInt(1);
+                    if (found == 1) {
+                        upgradeFrom1(s);
+                        c.commit();
+                        return;
+                    }
                     if (found != VERSION) {
                         throw new SQLException("the data folder holds schema version " + found
                                 + " but this node understands version " + VERSION);
@@ -35,8 +41,20 @@ final class H2Schema {
             s.execute("CREATE TABLE IF NOT EXISTS ENTRIES(QUEUE VARCHAR(1024) NOT NULL, MESSAGE_ID BIGINT NOT NULL,"
                     + " DELIVERY_COUNT INT NOT NULL, PRIMARY KEY(QUEUE, MESSAGE_ID))");
             s.execute("CREATE INDEX IF NOT EXISTS ENTRIES_BY_MESSAGE ON ENTRIES(MESSAGE_ID)");
+            createHeads(s);
             s.execute("INSERT INTO PARTITA_SCHEMA(VERSION) VALUES(" + VERSION + ")");
         }
         c.commit();
+    }
+
+    /** Payloads stored before heads existed keep none: a start reads those payloads instead. */
+    private static void upgradeFrom1(Statement s) throws SQLException {
+        createHeads(s);
+        s.executeUpdate("UPDATE PARTITA_SCHEMA SET VERSION = " + VERSION);
+    }
+
+    /** Apart from MESSAGES, so that reading heads never reads the pages that hold payloads. */
+    private static void createHeads(Statement s) throws SQLException {
+        s.execute("CREATE TABLE IF NOT EXISTS MESSAGE_HEADS(ID BIGINT PRIMARY KEY, HEAD VARBINARY NOT NULL)");
     }
 }

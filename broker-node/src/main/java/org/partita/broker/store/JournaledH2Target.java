@@ -27,6 +27,12 @@ final class JournaledH2Target implements CommitTarget {
     static final int MAX_QUEUE_NAME = 1024;
     /** A group larger than this is written as several records (of whole batches). */
     private static final int RECORD_TARGET = 8 << 20;
+    /**
+     * A checkpoint commits its net effect in parts: one huge H2 transaction keeps every deleted
+     * payload in H2's undo log and writes it out mid-way. Parts are safe: the journal is rewound
+     * only once every part is committed and forced, and applying a part again is harmless.
+     */
+    private static final int OPS_PER_CHECKPOINT_TRANSACTION = 1000;
 
     private final H2BatchApplier h2;
     private final JournalFile journal;
@@ -182,7 +188,12 @@ final class JournaledH2Target implements CommitTarget {
      */
     private void moveToH2() throws SQLException {
         if (!pending.isEmpty()) {
-            h2.apply(List.of(pending.toBatch()));
+            List<StoreOp> ops = pending.toBatch().ops();
+            for (int from = 0; from < ops.size(); from += OPS_PER_CHECKPOINT_TRANSACTION) {
+                StoreBatch part = new StoreBatch();
+                ops.subList(from, Math.min(ops.size(), from + OPS_PER_CHECKPOINT_TRANSACTION)).forEach(part::add);
+                h2.apply(List.of(part));
+            }
             h2.sync();
             pending.clear();
             checkpoints++;

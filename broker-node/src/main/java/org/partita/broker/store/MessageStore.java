@@ -18,7 +18,7 @@ public interface MessageStore extends AutoCloseable {
 
     List<StoredQueue> loadQueues();
 
-    /** Streams every entry, ordered by queue then message id. */
+    /** Streams every entry, ordered by queue then message id, each with its message's head or payload. */
     void loadEntries(Consumer<StoredEntry> sink);
 
     /**

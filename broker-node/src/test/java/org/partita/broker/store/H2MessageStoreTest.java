@@ -80,7 +80,7 @@ class H2MessageStoreTest {
                     tables.add(rs.getString(1));
                 }
             }
-            assertEquals(List.of("ENTRIES", "MESSAGES", "PARTITA_SCHEMA", "QUEUES"), tables);
+            assertEquals(List.of("ENTRIES", "MESSAGES", "MESSAGE_HEADS", "PARTITA_SCHEMA", "QUEUES"), tables);
         }
         // A second open finds the schema and accepts it.
         store = openStore(dataDir);
