@@ -72,6 +72,44 @@ class JournaledStoreTest {
     }
 
     @Test
+    void aCheckpointCutShortByACrashIsCompletedByTheReplay() throws Exception {
+        Path dir = tmp.resolve("node");
+        H2MessageStore.open(dir, true).close();
+        Connection c = jdbc(dir);
+        c.setAutoCommit(false);
+        H2BatchApplier h2 = new H2BatchApplier(c, () -> { });
+        JournalFile file = JournalFile.open(dir.resolve(H2MessageStore.JOURNAL_FILE));
+        JournaledH2Target target = new JournaledH2Target(h2, file, 64L << 20);
+        PendingChanges sameNetEffect = new PendingChanges();
+        List<StoreBatch> batches = new ArrayList<>();
+        for (long id = 1; id <= 300; id++) {
+            batches.add(send("q", id, 100));
+        }
+        for (long id = 1; id <= 100; id++) {
+            batches.add(ack("q", id));
+        }
+        batches.add(StoreBatch.relaxed().add(new StoreOp.UpdateDeliveryCount("q", 200, 4)));
+        for (StoreBatch b : batches) {
+            target.apply(List.of(b));
+            b.ops().forEach(sameNetEffect::add);
+        }
+        target.sync();
+        // The checkpoint had committed its first part when the process died.
+        List<StoreOp> netEffect = sameNetEffect.toBatch().ops();
+        StoreBatch firstPart = new StoreBatch();
+        netEffect.subList(0, netEffect.size() / 2).forEach(firstPart::add);
+        h2.apply(List.of(firstPart));
+        crash(c, file);
+
+        store = H2MessageStore.open(dir, true);
+        List<StoredEntry> entries = entries();
+        assertEquals(200, entries.size(), "messages 101 to 300, each once");
+        assertEquals(101, entries.get(0).messageId());
+        assertEquals(4, entries.stream().filter(e -> e.messageId() == 200).findFirst().orElseThrow().deliveryCount());
+        assertEquals(new StoreStats(200, 200 * 100, 200), store.stats());
+    }
+
+    @Test
     void messageChangesReachH2OnlyAtACheckpoint() throws Exception {
         Path dir = tmp.resolve("node");
         store = H2MessageStore.open(dir, true);
