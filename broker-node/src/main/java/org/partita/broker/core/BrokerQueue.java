@@ -109,8 +109,8 @@ public final class BrokerQueue implements DispatchEngine.Host {
         }
         int maxMessages = options.maxDepthMessages();
         long maxBytes = options.maxDepthBytes();
-        int n = depthMessages.incrementAndGet();
-        long b = depthBytes.addAndGet(m.size());
+        int n = countIn(m);
+        long b = depthBytes.get();
         if ((maxMessages > 0 && n > maxMessages) || (maxBytes > 0 && b > maxBytes && n > 1)) {
             unreserve(m);
             return false;
@@ -125,6 +125,19 @@ public final class BrokerQueue implements DispatchEngine.Host {
         }
         depthMessages.decrementAndGet();
         depthBytes.addAndGet(-m.size());
+        if (lastValue != null) {
+            lastValue.unhold(m);
+        }
+    }
+
+    /**
+     * Counts a message into the queue's depth; returns the depth in messages the limits apply to
+     * (for a last value queue the number of keys held: a new value replaces the older one).
+     */
+    private int countIn(MessageRef m) {
+        int n = depthMessages.incrementAndGet();
+        depthBytes.addAndGet(m.size());
+        return lastValue == null ? n : lastValue.hold(m);
     }
 
     public QueueOptions options() {
@@ -171,8 +184,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
     void restore(MessageRef message, int deliveryCount) {
         message.retain(1);
         QueueEntry e = new QueueEntry(this, message, deliveryCount);
-        depthMessages.incrementAndGet();
-        depthBytes.addAndGet(message.size());
+        countIn(message);
         executor.execute(() -> add(e));
     }
 
@@ -492,8 +504,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
         MessageRef m = e.message();
         m.retain(1);
         left(e);
-        to.depthMessages.incrementAndGet();
-        to.depthBytes.addAndGet(m.size());
+        to.countIn(m);
         StoreBatch batch = new StoreBatch();
         if (to.storesEntryOf(m)) {
             if (!m.stored()) {

@@ -2,6 +2,8 @@ package org.partita.broker.core;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The storage rule of a last value queue: a new message replaces the waiting one with the same
@@ -11,7 +13,15 @@ import java.util.Map;
  */
 final class LastValueRule {
     private final String property;
+    /** The newest waiting entry of each key; touched only on the queue's executor. */
     private final Map<String, QueueEntry> latest = new HashMap<>();
+    /**
+     * Messages the queue holds per key (reserved, waiting or in flight), counted from the sending
+     * thread on: the queue's depth in messages is the number of keys, since a new message of a key
+     * replaces the older one.
+     */
+    private final Map<String, Integer> held = new ConcurrentHashMap<>();
+    private final AtomicInteger heldWithoutKey = new AtomicInteger();
 
     /** @param option the queue's {@code lastValue} option */
     LastValueRule(String option) {
@@ -19,11 +29,36 @@ final class LastValueRule {
     }
 
     private String key(QueueEntry e) {
+        return key(e.message());
+    }
+
+    private String key(MessageRef m) {
         if (property == null) {
             return "";
         }
-        Object v = e.message().wire().property(property);
+        Object v = m.wire().property(property);
         return v == null ? null : v.toString();
+    }
+
+    /** Counts {@code m} in; returns the queue's depth as this rule sees it: keys held, plus keyless messages. */
+    int hold(MessageRef m) {
+        String k = key(m);
+        if (k == null) {
+            heldWithoutKey.incrementAndGet();
+        } else {
+            held.merge(k, 1, Integer::sum);
+        }
+        return held.size() + heldWithoutKey.get();
+    }
+
+    /** Counts {@code m} out again: it left the queue, or its send was refused. */
+    void unhold(MessageRef m) {
+        String k = key(m);
+        if (k == null) {
+            heldWithoutKey.decrementAndGet();
+        } else {
+            held.computeIfPresent(k, (key, n) -> n == 1 ? null : n - 1);
+        }
     }
 
     /** Records {@code e} as the newest of its key; returns the entry it supersedes, or null. */

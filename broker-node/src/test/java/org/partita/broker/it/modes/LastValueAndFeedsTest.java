@@ -20,6 +20,7 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class LastValueAndFeedsTest {
     @RegisterExtension
@@ -51,6 +52,36 @@ class LastValueAndFeedsTest {
             assertNull(consumer.receive(200));
             assertEquals(List.of(), browse(s, "recipe-line1"), "consuming and acknowledging removes it");
         }
+    }
+
+    @Test
+    void aDepthLimitCountsKeysSoANewValueAlwaysReplacesTheOld() throws Exception {
+        try (Connection c = node.factory().createConnection()) {
+            Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            MessageProducer one = s.createProducer(s.createQueue("setpoint?lastValue=queue&maxDepthMessages=1"));
+            for (String v : new String[]{"v1", "v2", "v3", "v4"}) {
+                one.send(s.createTextMessage(v)); // each replaces the previous: never more than one held
+            }
+            assertEquals(List.of("v4"), browse(s, "setpoint"));
+
+            MessageProducer p = s.createProducer(s.createQueue("machines?lastValue=machine&maxDepthMessages=2"));
+            p.send(state(s, "m1", "idle"));
+            p.send(state(s, "m2", "idle"));
+            p.send(state(s, "m1", "running")); // a new value of a held key
+            jakarta.jms.ResourceAllocationException full = org.junit.jupiter.api.Assertions.assertThrows(
+                    jakarta.jms.ResourceAllocationException.class, () -> p.send(state(s, "m3", "idle")));
+            assertTrue(full.getMessage().contains("machines"), full.getMessage());
+            List<String> held = browse(s, "machines");
+            Collections.sort(held);
+            assertEquals(List.of("m1 running", "m2 idle"), held);
+
+        }
+    }
+
+    private static TextMessage state(Session s, String machine, String state) throws Exception {
+        TextMessage m = s.createTextMessage(machine + " " + state);
+        m.setStringProperty("machine", machine);
+        return m;
     }
 
     @Test
