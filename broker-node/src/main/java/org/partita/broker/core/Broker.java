@@ -73,6 +73,7 @@ public final class Broker implements QueueServices, AutoCloseable {
                 wire(queue);
             }
         }
+        java.util.Set<String> expiryQueues = expiryQueues();
         Map<Long, MessageRef> payloads = new java.util.HashMap<>();
         long[] count = new long[1];
         store.loadEntries((StoredEntry e) -> {
@@ -86,12 +87,21 @@ public final class Broker implements QueueServices, AutoCloseable {
                 m.markStored(payloadMemory);
                 return m;
             });
-            q.restore(ref, e.deliveryCount());
+            q.restore(ref, e.deliveryCount(), expiryQueues.contains(q.name()));
             count[0]++;
         });
         if (count[0] > 0 || !queues.isEmpty()) {
             LOG.info("recovered {} queues holding {} messages", queues.size(), count[0]);
         }
+    }
+
+    /** Names of the queues some queue sends its expired messages to. */
+    private java.util.Set<String> expiryQueues() {
+        java.util.Set<String> names = new java.util.HashSet<>();
+        names.add(settings.defaultQueueOptions().expiryQueue());
+        queues.values().forEach(q -> names.add(q.options().expiryQueue()));
+        names.remove("");
+        return names;
     }
 
     /** Creates what a queue's options imply: AppId queues of a fan-out queue, topic feeds. */

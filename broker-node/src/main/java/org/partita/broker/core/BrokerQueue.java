@@ -180,10 +180,18 @@ public final class BrokerQueue implements DispatchEngine.Host {
         engine.add(e);
     }
 
-    /** A message read back from the store at start-up. */
-    void restore(MessageRef message, int deliveryCount) {
+    /**
+     * A message read back from the store at start-up.
+     *
+     * @param expiryQueue this queue receives other queues' expired messages: one that had expired
+     *                    when it was moved here stays, as it did before the restart
+     */
+    void restore(MessageRef message, int deliveryCount, boolean expiryQueue) {
         message.retain(1);
         QueueEntry e = new QueueEntry(this, message, deliveryCount);
+        if (expiryQueue && message.expiration() > 0 && message.expiration() <= now()) {
+            e.keepPastExpiration();
+        }
         countIn(message);
         executor.execute(() -> add(e));
     }

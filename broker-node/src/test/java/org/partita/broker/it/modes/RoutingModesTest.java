@@ -252,6 +252,29 @@ class RoutingModesTest {
     }
 
     @Test
+    void expiredMessagesStayInTheExpiryQueueAcrossARestart() throws Exception {
+        try (Connection c = node.factory().createConnection()) {
+            Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            MessageProducer p = s.createProducer(s.createQueue("perishable2?expiryQueue=expired2"));
+            p.send(s.createTextMessage("cream"), DeliveryMode.PERSISTENT, 4, 100);
+            long sentAt = System.currentTimeMillis();
+            await().atMost(Duration.ofSeconds(5)).until(() -> System.currentTimeMillis() > sentAt + 150);
+            c.start();
+            assertNull(s.createConsumer(s.createQueue("perishable2")).receive(300)); // expires it, moving it
+            await().atMost(Duration.ofSeconds(5)).until(() -> node.node().broker().existingQueue("expired2") != null
+                    && node.node().store().stats().entryRows() == 1);
+        }
+        node.restart();
+        try (Connection c = node.factory().createConnection()) {
+            Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            c.start();
+            TextMessage kept = (TextMessage) s.createConsumer(s.createQueue("expired2")).receive(2000);
+            assertNotNull(kept, "an expiry queue keeps what expired elsewhere, restart or not");
+            assertEquals("cream", kept.getText());
+        }
+    }
+
+    @Test
     void selectorsWorkOnBroadcastAndFanOutQueues() throws Exception {
         try (Connection c = node.factory().createConnection()) {
             node.node().broker().updateQueue("alerts", "mode=fanout&appIds=ops,dev");
