@@ -31,7 +31,7 @@ public final class Subscriptions {
     void restore(String name, BrokerQueue queue, String definition) {
         SubscriptionDefinition d = SubscriptionDefinition.parse(definition);
         definitions.put(name, d);
-        all.put(name, new Subscription(name, queue, TopicPattern.of(d.topic()), parse(d.selector()), null));
+        all.put(name, new Subscription(name, queue, TopicPattern.stored(d.topic()), parse(d.selector()), null));
     }
 
     /** The queues a message published to {@code topic} goes to. */

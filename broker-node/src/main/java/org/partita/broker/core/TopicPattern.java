@@ -27,7 +27,25 @@ public final class TopicPattern {
         if (text == null || text.isEmpty()) {
             throw new IllegalArgumentException("topic name must not be empty");
         }
+        checkNoOptions(text);
         return new TopicPattern(text);
+    }
+
+    /** A pattern read back from the store: accepted as it was when stored, by older versions too. */
+    static TopicPattern stored(String text) {
+        return new TopicPattern(text);
+    }
+
+    /**
+     * Topics take no options: a name like {@code news?partitions=4} is refused rather than read as
+     * a topic whose name ends in "?partitions=4". Queue options belong on a queue, which a topic
+     * can feed ({@code subscriptions=news}).
+     */
+    public static void checkNoOptions(String topic) {
+        if (topic.indexOf('?') >= 0) {
+            throw new IllegalArgumentException("'" + topic + "': topic names take no options ('?'); put options on a"
+                    + " queue that subscribes to the topic, such as <queue>?subscriptions=" + topic.substring(0, topic.indexOf('?')));
+        }
     }
 
     public String text() {

@@ -4,6 +4,7 @@ import org.partita.broker.core.Broker;
 import org.partita.broker.core.BrokerQueue;
 import org.partita.broker.core.DestinationAddress;
 import org.partita.broker.core.MessageRef;
+import org.partita.broker.core.TopicPattern;
 import org.partita.broker.core.UnknownDestinationException;
 import org.partita.jms.protocol.DestinationName;
 import org.partita.jms.protocol.ErrorCode;
@@ -32,7 +33,10 @@ final class ConnectionDestinations {
         return switch (dest.kind()) {
             case QUEUE -> broker.queueTargets(queue(dest));
             case TEMP_QUEUE -> List.of(queue(dest));
-            case TOPIC -> broker.subscriptions().routes(dest.name(), message);
+            case TOPIC -> {
+                TopicPattern.checkNoOptions(dest.name());
+                yield broker.subscriptions().routes(dest.name(), message);
+            }
             case TEMP_TOPIC -> {
                 if (!broker.subscriptions().temporaryTopicExists(dest.name())) {
                     throw new UnknownDestinationException("temporary topic " + dest.name()

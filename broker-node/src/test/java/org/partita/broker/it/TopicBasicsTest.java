@@ -18,6 +18,25 @@ class TopicBasicsTest {
     final NodeExtension node = new NodeExtension();
 
     @Test
+    void aTopicNameWithOptionsIsRefusedForPublishingAndSubscribing() throws Exception {
+        try (Connection c = node.factory().createConnection()) {
+            Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            Topic withOptions = s.createTopic("news?partitions=4");
+            jakarta.jms.JMSException sub = org.junit.jupiter.api.Assertions.assertThrows(jakarta.jms.JMSException.class,
+                    () -> s.createConsumer(withOptions));
+            org.junit.jupiter.api.Assertions.assertTrue(sub.getMessage().contains("topic names take no options"), sub.getMessage());
+            jakarta.jms.JMSException pub = org.junit.jupiter.api.Assertions.assertThrows(jakarta.jms.JMSException.class,
+                    () -> s.createProducer(withOptions).send(s.createTextMessage("x")));
+            org.junit.jupiter.api.Assertions.assertTrue(pub.getMessage().contains("subscriptions=news"), pub.getMessage());
+            // the connection is still usable
+            MessageConsumer ok = s.createConsumer(s.createTopic("news"));
+            c.start();
+            s.createProducer(s.createTopic("news")).send(s.createTextMessage("fine"));
+            assertEquals("fine", ((TextMessage) ok.receive(2000)).getText());
+        }
+    }
+
+    @Test
     void everySubscriberGetsEveryMessageAndWildcardsMatchLevels() throws Exception {
         try (Connection c = node.factory().createConnection()) {
             c.start();
