@@ -1,7 +1,9 @@
 package org.partita.jms.api;
 
+import jakarta.jms.JMSConsumer;
 import jakarta.jms.JMSException;
 import jakarta.jms.MessageConsumer;
+import org.partita.jms.client.PartitaJMSConsumer;
 
 import java.util.Set;
 
@@ -18,8 +20,28 @@ import java.util.Set;
  *     public void onPartitionsRevoked(Set<Integer> p) { flushState(p); }
  * });
  * }</pre>
+ *
+ * A {@link JMSConsumer} of a {@code JMSContext} offers the same through {@link #of(JMSConsumer)}:
+ *
+ * <pre>{@code
+ * JMSConsumer jc = context.createConsumer(context.createQueue("orders?partitions=8"));
+ * PartitaConsumer.of(jc).setPartitionListener(listener);
+ * }</pre>
  */
 public interface PartitaConsumer extends MessageConsumer {
+
+    /**
+     * The Partita controls of a {@code JMSContext}'s consumer: the same consumer, so what is set
+     * here applies to what {@code consumer} receives.
+     *
+     * @throws IllegalArgumentException if {@code consumer} was not created by Partita
+     */
+    static PartitaConsumer of(JMSConsumer consumer) {
+        if (consumer instanceof PartitaJMSConsumer p) {
+            return p.partitaConsumer();
+        }
+        throw new IllegalArgumentException("not a Partita consumer: " + (consumer == null ? null : consumer.getClass().getName()));
+    }
 
     /**
      * Changes this consumer's priority while it is attached; it takes effect at the node's next

@@ -22,6 +22,11 @@ public class PartitaJMSConsumer implements JMSConsumer {
         this.consumer = consumer;
     }
 
+    /** The consumer underneath, with Partita's controls (priority, capacity, partitions). */
+    public org.partita.jms.api.PartitaConsumer partitaConsumer() {
+        return consumer;
+    }
+
     @Override
     public String getMessageSelector() {
         try {

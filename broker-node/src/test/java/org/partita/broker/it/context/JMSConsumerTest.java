@@ -46,6 +46,32 @@ class JMSConsumerTest {
     }
 
     @Test
+    void aContextsConsumerOffersPartitasControls() throws Exception {
+        try (JMSContext ctx = node.factory().createContext()) {
+            JMSConsumer consumer = ctx.createConsumer(ctx.createQueue("ctx-parts?partitions=4&rebalanceDelay=100"));
+            org.partita.jms.api.PartitaConsumer controls = org.partita.jms.api.PartitaConsumer.of(consumer);
+            List<java.util.Set<Integer>> assigned = Collections.synchronizedList(new ArrayList<>());
+            controls.setPartitionListener(new org.partita.jms.api.PartitionListener() {
+                @Override
+                public void onPartitionsAssigned(java.util.Set<Integer> partitions) {
+                    assigned.add(partitions);
+                }
+
+                @Override
+                public void onPartitionsRevoked(java.util.Set<Integer> partitions) {
+                }
+            });
+            controls.setPriority(7);
+            assertEquals(7, controls.getPriority());
+            await().atMost(Duration.ofSeconds(10)).until(() -> controls.getOwnedPartitions().equals(java.util.Set.of(0, 1, 2, 3)));
+            await().atMost(Duration.ofSeconds(10)).until(() -> !assigned.isEmpty());
+            ctx.createProducer().send(ctx.createQueue("ctx-parts"), "through the context");
+            assertEquals("through the context", consumer.receiveBody(String.class, 5000), "the same consumer receives");
+        }
+        assertThrows(IllegalArgumentException.class, () -> org.partita.jms.api.PartitaConsumer.of(null));
+    }
+
+    @Test
     void receiveBodyReturnsTheBodyOfEachKindAsItsType() {
         try (JMSContext ctx = node.factory().createContext()) {
             Queue q = ctx.createQueue("bodies");
