@@ -339,7 +339,19 @@ public final class Broker implements QueueServices, AutoCloseable {
             apply.run();
             return CompletableFuture.completedFuture(null);
         }
-        return store.write(batch).thenRun(apply);
+        return store.write(batch).whenComplete((v, t) -> {
+            if (t != null) {
+                unreserveAll(sends); // nothing was stored: the sends no longer count against the queues
+            }
+        }).thenRun(apply);
+    }
+
+    private static void unreserveAll(List<PendingSend> sends) {
+        for (PendingSend s : sends) {
+            for (BrokerQueue q : s.targets()) {
+                q.unreserve(s.message());
+            }
+        }
     }
 
     /** Counts every send against its queues' depth limits, all or nothing. */

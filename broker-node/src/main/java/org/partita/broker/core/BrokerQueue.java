@@ -532,9 +532,11 @@ public final class BrokerQueue implements DispatchEngine.Host {
                 m.release();
             } else {
                 m.release();
+                to.unreserve(m);
                 LOG.error("could not move message {} from {} to {}; keeping it here", m.id(), name, target, t);
                 executor.execute(() -> {
-                    engine.add(e);
+                    countIn(m); // left(e) counted it out
+                    add(e);
                     dispatch();
                 });
             }

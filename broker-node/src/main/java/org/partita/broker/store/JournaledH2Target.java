@@ -46,6 +46,8 @@ final class JournaledH2Target implements CommitTarget {
     private boolean h2Dirty;
     /** A checkpoint moved everything to H2 but could not start the new epoch: retry before appending. */
     private boolean rewindNeeded;
+    /** A checkpoint committed some of its parts, then failed: it must complete before anything is appended. */
+    private boolean checkpointIncomplete;
     private boolean journalDirty;
     private long checkpoints;
 
@@ -84,6 +86,9 @@ final class JournaledH2Target implements CommitTarget {
     public void apply(List<StoreBatch> batches) throws Exception {
         for (StoreBatch b : batches) {
             check(b);
+        }
+        if (checkpointIncomplete) {
+            checkpoint(); // nothing is added on top of a half-applied net effect
         }
         if (rewindNeeded) {
             startEpoch();
@@ -188,6 +193,9 @@ final class JournaledH2Target implements CommitTarget {
      */
     private void moveToH2() throws SQLException {
         if (!pending.isEmpty()) {
+            // Until this checkpoint completes, H2 may hold rows the pending changes think it lacks
+            // (a message created and deleted in this epoch cancels out only while H2 has none of it).
+            checkpointIncomplete = true;
             List<StoreOp> ops = pending.toBatch().ops();
             for (int from = 0; from < ops.size(); from += OPS_PER_CHECKPOINT_TRANSACTION) {
                 StoreBatch part = new StoreBatch();
@@ -196,6 +204,7 @@ final class JournaledH2Target implements CommitTarget {
             }
             h2.sync();
             pending.clear();
+            checkpointIncomplete = false;
             checkpoints++;
         }
     }

@@ -254,6 +254,29 @@ class JournaledStoreTest {
     }
 
     @Test
+    void aMessageAcknowledgedAfterAFailedCheckpointIsDeletedFromH2() throws Exception {
+        Path dir = tmp.resolve("node");
+        H2MessageStore.open(dir, true).close();
+        Connection c = jdbc(dir);
+        c.setAutoCommit(false);
+        java.util.concurrent.atomic.AtomicInteger syncs = new java.util.concurrent.atomic.AtomicInteger();
+        Runnable failingOnce = () -> {
+            if (syncs.incrementAndGet() == 1) {
+                throw new StoreException("disk full", null);
+            }
+        };
+        JournalFile file = JournalFile.open(dir.resolve(H2MessageStore.JOURNAL_FILE));
+        JournaledH2Target target = new JournaledH2Target(new H2BatchApplier(c, failingOnce), file, 64L << 20);
+        target.apply(List.of(send("q", 1, 10)));
+        assertThrows(StoreException.class, target::beforeRead); // H2 now holds message 1, unconfirmed
+        target.apply(List.of(ack("q", 1)));
+        target.beforeRead();
+        assertEquals(0, count(c, "MESSAGES"), "the acknowledgement reached the rows H2 already had");
+        assertEquals(0, count(c, "ENTRIES"));
+        crash(c, file);
+    }
+
+    @Test
     void onlyACleanStopIsRecordedAsClean() throws Exception {
         Path dir = tmp.resolve("node");
         Path journal = dir.resolve(H2MessageStore.JOURNAL_FILE);
