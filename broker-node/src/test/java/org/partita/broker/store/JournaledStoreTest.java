@@ -231,18 +231,15 @@ class JournaledStoreTest {
 
     @Test
     void aCheckpointWhoseH2SyncFailedKeepsTheJournalAndIsRetried() throws Exception {
-        Path dir = tmp.resolve("node");
-        H2MessageStore.open(dir, true).close();
-        Connection c = jdbc(dir);
-        c.setAutoCommit(false);
         java.util.concurrent.atomic.AtomicInteger syncs = new java.util.concurrent.atomic.AtomicInteger();
-        Runnable failingOnce = () -> {
+        Opened o = openTarget(() -> {
             if (syncs.incrementAndGet() == 1) {
                 throw new StoreException("disk full", null);
             }
-        };
-        JournalFile file = JournalFile.open(dir.resolve(H2MessageStore.JOURNAL_FILE));
-        JournaledH2Target target = new JournaledH2Target(new H2BatchApplier(c, failingOnce), file, 64L << 20);
+        });
+        Connection c = o.connection();
+        JournalFile file = o.file();
+        JournaledH2Target target = o.target();
         target.apply(List.of(send("q", 1, 10)));
         target.sync();
         assertThrows(StoreException.class, target::beforeRead);
@@ -255,18 +252,15 @@ class JournaledStoreTest {
 
     @Test
     void aMessageAcknowledgedAfterAFailedCheckpointIsDeletedFromH2() throws Exception {
-        Path dir = tmp.resolve("node");
-        H2MessageStore.open(dir, true).close();
-        Connection c = jdbc(dir);
-        c.setAutoCommit(false);
         java.util.concurrent.atomic.AtomicInteger syncs = new java.util.concurrent.atomic.AtomicInteger();
-        Runnable failingOnce = () -> {
+        Opened o = openTarget(() -> {
             if (syncs.incrementAndGet() == 1) {
                 throw new StoreException("disk full", null);
             }
-        };
-        JournalFile file = JournalFile.open(dir.resolve(H2MessageStore.JOURNAL_FILE));
-        JournaledH2Target target = new JournaledH2Target(new H2BatchApplier(c, failingOnce), file, 64L << 20);
+        });
+        Connection c = o.connection();
+        JournalFile file = o.file();
+        JournaledH2Target target = o.target();
         target.apply(List.of(send("q", 1, 10)));
         assertThrows(StoreException.class, target::beforeRead); // H2 now holds message 1, unconfirmed
         target.apply(List.of(ack("q", 1)));
@@ -291,6 +285,19 @@ class JournaledStoreTest {
     }
 
     // ---------------------------------------------------------------- helpers
+
+    private record Opened(Connection connection, JournalFile file, JournaledH2Target target) {
+    }
+
+    /** A journaled target over a node folder, driven directly, with {@code h2Sync} as H2's disk sync. */
+    private Opened openTarget(Runnable h2Sync) throws Exception {
+        Path dir = tmp.resolve("node");
+        H2MessageStore.open(dir, true).close(); // schema and journal exist, as after any first start
+        Connection c = jdbc(dir);
+        c.setAutoCommit(false);
+        JournalFile file = JournalFile.open(dir.resolve(H2MessageStore.JOURNAL_FILE));
+        return new Opened(c, file, new JournaledH2Target(new H2BatchApplier(c, h2Sync), file, 64L << 20));
+    }
 
     private static boolean headerSaysClean(Path journal) throws Exception {
         try (JournalFile f = JournalFile.open(journal)) {
