@@ -174,9 +174,4 @@ public final class MessageRef {
         wire = null;
         return true;
     }
-
-    /** True while the payload is held in memory. */
-    public boolean resident() {
-        return encoded != null;
-    }
 }

@@ -366,7 +366,9 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             reply(f.requestId(), ErrorCode.INVALID_REQUEST, "only queues can be browsed: " + dest);
             return;
         }
-        destinations.queue(dest).browse(selector).whenComplete((messages, t) -> {
+        // Async on the broker's pool, never inline on this event loop: reading paged-out messages
+        // back is an H2 call, and a browse that finished fast would otherwise run it right here.
+        destinations.queue(dest).browse(selector).whenCompleteAsync((messages, t) -> {
             if (t != null) {
                 reply(f.requestId(), ErrorCode.INTERNAL, t.toString());
                 return;
@@ -388,7 +390,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
                 bytes += encoded.length;
             }
             channel.writeAndFlush(new Frame.BrowseChunk(f.requestId(), chunk, true));
-        });
+        }, broker.pool());
     }
 
     /** The bytes of a browsed message, or null if it was consumed and deleted since the snapshot. */

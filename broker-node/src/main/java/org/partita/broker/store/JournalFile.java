@@ -48,10 +48,6 @@ final class JournalFile implements AutoCloseable {
         return new JournalFile(path, ch);
     }
 
-    Path path() {
-        return path;
-    }
-
     /** Bytes of records written in this epoch, the header excluded. */
     long used() {
         return position - HEADER_SIZE;
