@@ -49,7 +49,7 @@ public class CodecBenchmark {
         encodedSendFrame = Unpooled.buffer();
         FrameCodec.encode(send, encodedSendFrame);
         encodedDeliverFrame = Unpooled.buffer();
-        FrameCodec.encode(new Frame.Deliver(3, 123_456L, 1, encodedMessage), encodedDeliverFrame);
+        FrameCodec.encode(new Frame.Deliver(3, 123_456L, 1, -1, encodedMessage), encodedDeliverFrame);
     }
 
     static WireMessage sample() {

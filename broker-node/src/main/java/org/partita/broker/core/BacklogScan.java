@@ -9,11 +9,6 @@ final class BacklogScan {
     private BacklogScan() {
     }
 
-    static long deliver(Backlog backlog, long now, DispatchEngine.Host host, Function<QueueEntry, ConsumerRef> chooser,
-                        BooleanSupplier more) {
-        return deliver(backlog, now, host, chooser, more, e -> true);
-    }
-
     /**
      * @param chooser the consumer for an entry, or null to leave it waiting and look further
      * @param more    whether delivering can go on (some consumer has credit)

@@ -342,6 +342,9 @@ public final class BrokerQueue implements DispatchEngine.Host {
                 throw new IllegalStateException("queue " + name + " is still draining an earlier partition count change");
             }
             DispatchEngine old = engine;
+            if (old instanceof PartitionedQueueEngine retired) {
+                retired.retire();
+            }
             List<QueueEntry> held = new ArrayList<>(delivered);
             old.waiting().forEach(held::add);
             engine = engineFor(options);
@@ -372,7 +375,10 @@ public final class BrokerQueue implements DispatchEngine.Host {
     public void deliver(ConsumerRef c, QueueEntry e) {
         delivered.add(e);
         e.deliveredTo(c);
-        c.deliver(e);
+        // An old layout still draining after a partition count change has partitions the client
+        // was never told of: its deliveries name none.
+        boolean oldLayout = repartitioning != null && repartitioning.owns(e);
+        c.deliver(e, oldLayout ? -1 : e.partition());
     }
 
     @Override

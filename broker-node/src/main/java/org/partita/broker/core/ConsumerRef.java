@@ -81,11 +81,11 @@ public final class ConsumerRef {
         return top;
     }
 
-    void deliver(QueueEntry e) {
+    void deliver(QueueEntry e, int partition) {
         credits--;
         unacked++;
         unackedBytes += e.size();
-        sink.deliver(this, e);
+        sink.deliver(this, e, partition);
     }
 
     /** The delivery of {@code e} ended (acknowledged, handed back or taken back). */

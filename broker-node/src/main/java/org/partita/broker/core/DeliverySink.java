@@ -6,7 +6,11 @@ package org.partita.broker.core;
  * must not block.
  */
 public interface DeliverySink {
-    void deliver(ConsumerRef consumer, QueueEntry entry);
+    /**
+     * @param partition the partition the client is told the message comes from, so it can give back
+     *                  what it prefetched of a partition it loses; -1 when there is none to tell
+     */
+    void deliver(ConsumerRef consumer, QueueEntry entry, int partition);
 
     /** The partitions this consumer owns changed (partitioned queues only). */
     default void partitionsChanged(ConsumerRef consumer, int[] owned) {

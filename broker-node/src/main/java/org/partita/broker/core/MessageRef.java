@@ -138,6 +138,19 @@ public final class MessageRef {
         return deliveryTime;
     }
 
+    /** Whether the message carries a key ({@code JMSXGroupID}). */
+    boolean keyed() {
+        return keyed;
+    }
+
+    /**
+     * The key's hash, which stands for the key on a plain queue: two keys with the same 32-bit hash
+     * are ordered together, which costs some parallelism and never breaks an order.
+     */
+    int keyHash() {
+        return keyHash;
+    }
+
     /** The partition of this message's key among {@code partitions}, or -1 if it has no key. */
     public int partition(int partitions) {
         return keyed ? PartitionKeys.partitionOfHash(keyHash, partitions) : -1;

@@ -12,11 +12,20 @@ import java.util.concurrent.ThreadLocalRandom;
  * has no key), and each partition is delivered, in arrival order, to one owner consumer at a time.
  *
  * <p>When consumers come or go, partitions without a target are given one at once (a new queue's
- * first consumer starts at once; a departed owner's partitions are not left stranded). Moving
- * partitions between present consumers waits until the set has been stable for the rebalance
- * delay, then hands each moving partition off through {@link PartitionOwnership}.
+ * first consumer starts at once; a departed owner's partitions are not left stranded), and so are
+ * partitions with nothing in flight, since moving them cannot reorder anything. Consumers that
+ * attach while no partition has an owner, or within {@link #SETTLE_WINDOW_MILLIS} of the previous
+ * change, arrive together: the whole even spread is made at once, busy partitions handed off
+ * through {@link PartitionOwnership} (the old owner's client gives back what it only prefetched, so
+ * that takes milliseconds). Other moves between present consumers wait until the set has been
+ * stable for the rebalance delay, so a consumer that restarts does not shuffle every key twice.
  */
 final class PartitionedQueueEngine implements DispatchEngine {
+    /**
+     * Consumers whose attach (or detach) follows the previous change within this window are taken
+     * as started together and spread at once (bounded by the queue's rebalance delay).
+     */
+    static final long SETTLE_WINDOW_MILLIS = 1_000;
     private final Host host;
     private final QueueOptionsSource options;
     private final Backlog[] backlogs;
@@ -25,11 +34,15 @@ final class PartitionedQueueEngine implements DispatchEngine {
     private final DeliveryRate[] rates;
     private final List<ConsumerRef> consumers = new ArrayList<>();
     private long rebalanceAt = Long.MAX_VALUE;
+    private long lastChangeAt;
+    private boolean changedBefore;
     /** What each consumer was last told it owns, to send only changes. */
     private final java.util.Map<ConsumerRef, java.util.Set<Integer>> told = new java.util.HashMap<>();
     private boolean ownersDirty;
     private int scanStart;
     private java.util.function.IntPredicate held = p -> false;
+    /** False for an old layout draining after a partition count change: clients hear of the new one only. */
+    private boolean announces = true;
 
     /** The queue's current options (they may change while it runs). */
     interface QueueOptionsSource {
@@ -49,6 +62,11 @@ final class PartitionedQueueEngine implements DispatchEngine {
             owners[i] = new PartitionOwnership();
             inFlight.add(new LinkedHashSet<>());
         }
+    }
+
+    /** This layout is being replaced: its partitions are no longer announced to consumers. */
+    void retire() {
+        announces = false;
     }
 
     /** Partitions for which {@code held} is true deliver nothing (their keys still drain elsewhere). */
@@ -91,16 +109,37 @@ final class PartitionedQueueEngine implements DispatchEngine {
 
     private void membershipChanged(long now) {
         ownersDirty = true;
-        assignTargetless(now);
-        rebalanceAt = now + options.get().rebalanceDelayMillis();
+        long delay = options.get().rebalanceDelayMillis();
+        boolean together = !anyOwner() || (changedBefore && now - lastChangeAt <= Math.min(SETTLE_WINDOW_MILLIS, delay));
+        changedBefore = true;
+        lastChangeAt = now;
+        if (together) {
+            rebalance(now);
+        } else {
+            moveWhatIsFree(now);
+            rebalanceAt = now + delay;
+        }
     }
 
-    /** Partitions with nowhere to go get a consumer now, without moving any other partition. */
-    private void assignTargetless(long now) {
+    private boolean anyOwner() {
+        for (PartitionOwnership o : owners) {
+            if (o.target() != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Partitions with nowhere to go, and partitions with nothing in flight, go to their place in the
+     * even spread now; a busy partition waits for the rebalance delay.
+     */
+    private void moveWhatIsFree(long now) {
         ConsumerRef[] target = PartitionAssignor.assign(eligible(), currentTargets());
         long maxHandoff = options.get().maxHandoffMillis();
         for (int p = 0; p < owners.length; p++) {
-            if (owners[p].target() == null && target[p] != null) {
+            boolean free = owners[p].target() == null || inFlight.get(p).isEmpty();
+            if (target[p] != null && owners[p].target() != target[p] && free) {
                 owners[p].moveTo(target[p], now, maxHandoff);
             }
         }
@@ -186,7 +225,7 @@ final class PartitionedQueueEngine implements DispatchEngine {
 
     /** Tells each consumer whose owned partitions changed (assign and revoke callbacks on the client). */
     private void tellOwners() {
-        if (!ownersDirty) {
+        if (!ownersDirty || !announces) {
             return;
         }
         ownersDirty = false;

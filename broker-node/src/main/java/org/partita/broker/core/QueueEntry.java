@@ -65,8 +65,8 @@ public final class QueueEntry {
         return keptPastExpiration;
     }
 
-    /** The partition this entry belongs to in a partitioned queue; -1 until placed. */
-    int partition() {
+    /** The partition this entry belongs to in a partitioned queue; -1 until placed, and on plain queues. */
+    public int partition() {
         return partition;
     }
 

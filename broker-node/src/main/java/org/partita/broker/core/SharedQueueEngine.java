@@ -4,12 +4,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The work-queue behaviour: every message goes to the next consumer, round-robin, among the
- * consumers of the highest priority present that have credit and whose selector takes it.
+ * The work-queue behaviour of a plain queue: every message goes to the next consumer, round-robin,
+ * among the consumers of the highest priority present that have room and whose selector takes it.
+ * A message with a key ({@code JMSXGroupID}) goes to the consumer that holds its key while that
+ * consumer still has unsettled messages of it, else to the next consumer like any other; so each
+ * key stays in order and every consumer shares the keys ({@link KeyedBacklog}).
  */
 final class SharedQueueEngine implements DispatchEngine {
     private final Host host;
-    private final Backlog backlog = new Backlog(Backlog.BY_PRIORITY);
+    private final KeyedBacklog backlog = new KeyedBacklog();
     private final List<ConsumerRef> consumers = new ArrayList<>();
     private int next;
 
@@ -29,12 +32,14 @@ final class SharedQueueEngine implements DispatchEngine {
 
     @Override
     public void consumerRemoved(ConsumerRef c, long now) {
+        // Keys it still holds stay with it until its session settles them: a later message of such
+        // a key must not overtake the ones it holds, which come back redelivered if not acknowledged.
         consumers.remove(c);
     }
 
     @Override
     public void settled(QueueEntry e, long now) {
-        // nothing to track: any consumer may take any message
+        backlog.settled(e);
     }
 
     @Override
@@ -44,13 +49,42 @@ final class SharedQueueEngine implements DispatchEngine {
 
     @Override
     public long dispatch(long now) {
-        if (consumers.isEmpty() || backlog.isEmpty()) {
-            return Long.MAX_VALUE;
+        long earliestDelayed = Long.MAX_VALUE;
+        QueueEntry e = consumers.isEmpty() ? null : backlog.first();
+        while (e != null && anyRoom()) {
+            QueueEntry current = e;
+            long deliveryTime = current.message().deliveryTime();
+            if (deliveryTime > now) {
+                earliestDelayed = Math.min(earliestDelayed, deliveryTime); // its key's later messages wait too
+            } else if (host.isExpired(current, now)) {
+                backlog.remove(current);
+                host.expire(current);
+            } else {
+                ConsumerRef c = consumerFor(current);
+                if (c != null) {
+                    backlog.delivered(current, c);
+                    backlog.remove(current);
+                    host.deliver(c, current);
+                }
+            }
+            e = backlog.after(current);
         }
-        return BacklogScan.deliver(backlog, now, host, this::pick, this::anyCredit);
+        return earliestDelayed;
     }
 
-    private boolean anyCredit() {
+    /** The holder of the entry's key if it can take it now; a free key or no key: the next in turn. */
+    private ConsumerRef consumerFor(QueueEntry e) {
+        ConsumerRef holder = backlog.holder(e);
+        if (holder == null) {
+            return pick(e);
+        }
+        // A holder that has left, or that a higher priority consumer now outranks, gets nothing more:
+        // the key waits until the holder's session has settled what it holds.
+        boolean eligible = consumers.contains(holder) && holder.priority() == ConsumerRef.highestPriority(consumers);
+        return eligible && holder.canTake(e) ? holder : null;
+    }
+
+    private boolean anyRoom() {
         for (ConsumerRef c : consumers) {
             if (c.hasRoom()) {
                 return true;
@@ -75,7 +109,7 @@ final class SharedQueueEngine implements DispatchEngine {
 
     @Override
     public Iterable<QueueEntry> waiting() {
-        return backlog;
+        return backlog.all();
     }
 
     @Override

@@ -68,13 +68,13 @@ final class ServerConsumer implements DeliverySink {
     }
 
     @Override
-    public void deliver(ConsumerRef consumer, QueueEntry entry) {
+    public void deliver(ConsumerRef consumer, QueueEntry entry, int partition) {
         if (closed) {
             queue.release(entry, consumer, false);
             return;
         }
         long deliveryId = session.track(entry, this);
-        channel.writeAndFlush(new Frame.Deliver(id, deliveryId, entry.deliveryCount(), entry.message().encoded()),
+        channel.writeAndFlush(new Frame.Deliver(id, deliveryId, entry.deliveryCount(), partition, entry.message().encoded()),
                 channel.voidPromise());
     }
 }

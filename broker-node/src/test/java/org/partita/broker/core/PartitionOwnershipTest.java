@@ -16,7 +16,7 @@ class PartitionOwnershipTest {
     private final ConsumerRef b = consumer("b");
 
     static ConsumerRef consumer(String name) {
-        return new ConsumerRef(name, (c, e) -> { }, Selector.matchAll(), 10, 0);
+        return new ConsumerRef(name, (c, e, p) -> { }, Selector.matchAll(), 10, 0);
     }
 
     @Test

@@ -273,9 +273,9 @@ public class PartitaConnection implements QueueConnection, TopicConnection, Conn
     }
 
     @Override
-    public void onDelivery(int consumerId, long deliveryId, int deliveryCount, byte[] message) {
+    public void onDelivery(int consumerId, long deliveryId, int deliveryCount, int partition, byte[] message) {
         PartitaMessageConsumer c = consumers.get(consumerId);
-        if (c == null || !c.accept(deliveryId, deliveryCount, message)) {
+        if (c == null || !c.accept(new Incoming(deliveryId, deliveryCount, partition, message))) {
             // The consumer closed while this was on its way: hand it back untouched.
             Integer sessionId = c != null ? Integer.valueOf(c.session().id()) : closedConsumers.get(consumerId);
             if (sessionId != null) {

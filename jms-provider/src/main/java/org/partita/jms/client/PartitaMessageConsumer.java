@@ -89,7 +89,8 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
     }
 
     /** From the transport: false if this consumer no longer takes messages. */
-    boolean accept(long deliveryId, int deliveryCount, byte[] message) {
+    boolean accept(Incoming delivery) {
+        long deliveryId = delivery.deliveryId();
         // Checked and added under the lock dropUpTo() takes: a delivery voided by a recover may
         // arrive after the recover's answer (the node wrote it just after), and must never slip
         // into the buffer between dropUpTo()'s fence and its sweep.
@@ -100,7 +101,7 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
                 if (closed) {
                     return false;
                 }
-                buffer.add(new Incoming(deliveryId, deliveryCount, message));
+                buffer.add(delivery);
             }
         }
         if (voided) {
@@ -163,6 +164,10 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
                 return;
             }
             if (in == Incoming.WAKE_UP) {
+                continue;
+            }
+            if (!stillOwned(in)) {
+                giveBack(List.of(in.deliveryId()));
                 continue;
             }
             PartitaMessage m;
@@ -244,6 +249,10 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
                 }
                 if (!session.connection().isStarted()) {
                     buffer.addFirst(in); // stopped meanwhile: keep it for after start()
+                    continue;
+                }
+                if (!stillOwned(in)) {
+                    giveBack(List.of(in.deliveryId()));
                     continue;
                 }
                 PartitaMessage m = session.take(this, in);
@@ -372,7 +381,45 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
     /** From the transport: the owned partitions changed; listeners hear of it on the session's thread. */
     void partitionsChanged(int[] now) {
         synchronized (partitionLock) {
+            giveBackRevoked(now);
             announcePartitions(now);
+        }
+    }
+
+    /**
+     * A partition this consumer no longer owns is moving to another consumer: what it prefetched of
+     * it and the application has not taken goes back to the node at once, unflagged, so the handoff
+     * need not wait for it, and none of it reaches the application after the partition moved.
+     */
+    private void giveBackRevoked(int[] now) {
+        Set<Integer> keep = new java.util.HashSet<>();
+        for (int p : now) {
+            keep.add(p);
+        }
+        List<Long> unseen = new java.util.ArrayList<>();
+        synchronized (closeLock) {
+            for (java.util.Iterator<Incoming> it = buffer.iterator(); it.hasNext(); ) {
+                Incoming in = it.next();
+                if (in != Incoming.WAKE_UP && in.partition() >= 0 && !keep.contains(in.partition())) {
+                    it.remove();
+                    unseen.add(in.deliveryId());
+                }
+            }
+        }
+        giveBack(unseen);
+    }
+
+    /** Whether a delivery may reach the application: not if its partition has moved away meanwhile. */
+    private boolean stillOwned(Incoming in) {
+        return in.partition() < 0 || owned.contains(in.partition());
+    }
+
+    /** Hands prefetched deliveries back unseen (they keep their delivery count) and frees their room. */
+    private void giveBack(List<Long> unseen) {
+        if (!unseen.isEmpty()) {
+            session.connection().transport().release(session.id(), new long[0],
+                    unseen.stream().mapToLong(Long::longValue).toArray());
+            grantCredit(unseen.size());
         }
     }
 

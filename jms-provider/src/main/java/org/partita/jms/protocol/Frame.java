@@ -205,8 +205,12 @@ public sealed interface Frame {
         }
     }
 
-    /** A message for a consumer. {@code deliveryCount} is 1 on first delivery. */
-    record Deliver(int consumerId, long deliveryId, int deliveryCount, byte[] message) implements Frame {
+    /**
+     * A message for a consumer. {@code deliveryCount} is 1 on first delivery; {@code partition} is the
+     * partition of a partitioned queue it comes from (-1 otherwise), so that a client can give back
+     * what it prefetched of a partition that moves to another consumer.
+     */
+    record Deliver(int consumerId, long deliveryId, int deliveryCount, int partition, byte[] message) implements Frame {
         public Deliver {
             java.util.Objects.requireNonNull(message, "message");
         }
@@ -215,6 +219,7 @@ public sealed interface Frame {
             out.writeInt(consumerId());
             out.writeLong(deliveryId());
             out.writeInt(deliveryCount());
+            out.writeInt(partition());
             writeBytes(out, message());
         }
     }

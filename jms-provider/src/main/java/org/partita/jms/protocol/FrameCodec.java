@@ -41,7 +41,7 @@ public final class FrameCodec {
                     requireString(in, "destination"), readString(in), readString(in), readInt(in), readInt(in));
             case CONSUMER_CLOSE -> new Frame.ConsumerClose(readInt(in), readInt(in));
             case CREDIT -> new Frame.Credit(readInt(in), readInt(in));
-            case DELIVER -> new Frame.Deliver(readInt(in), readLong(in), readInt(in), requireBytes(in, "message"));
+            case DELIVER -> new Frame.Deliver(readInt(in), readLong(in), readInt(in), readInt(in), requireBytes(in, "message"));
             case ACK -> new Frame.Ack(readInt(in), readInt(in), readLongs(in));
             case RELEASE -> new Frame.Release(readInt(in), readInt(in), readLongs(in), readLongs(in));
             case COMMIT -> new Frame.Commit(readInt(in), readInt(in));

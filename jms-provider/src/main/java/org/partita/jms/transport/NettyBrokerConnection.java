@@ -244,7 +244,7 @@ public final class NettyBrokerConnection implements BrokerConnection {
         if (frame instanceof Frame.Deliver d) {
             ConnectionListener l = listener;
             if (l != null) {
-                l.onDelivery(d.consumerId(), d.deliveryId(), d.deliveryCount(), d.message());
+                l.onDelivery(d.consumerId(), d.deliveryId(), d.deliveryCount(), d.partition(), d.message());
             }
         } else if (frame instanceof Frame.Partitions p) {
             ConnectionListener l = listener;

@@ -57,8 +57,8 @@ class FrameCodecTest {
         f.add(new Frame.ConsumerClose(9, 10));
         f.add(new Frame.Credit(10, 250));
         f.add(new Frame.Credit(11, 0));
-        f.add(new Frame.Deliver(10, Long.MAX_VALUE, 1, msg));
-        f.add(new Frame.Deliver(10, Long.MIN_VALUE, 17, new byte[] {0, -1, 127, -128}));
+        f.add(new Frame.Deliver(10, Long.MAX_VALUE, 1, -1, msg));
+        f.add(new Frame.Deliver(10, Long.MIN_VALUE, 17, 7, new byte[] {0, -1, 127, -128}));
         f.add(new Frame.Ack(11, 1, new long[] {1L, 2L, Long.MAX_VALUE, -5L}));
         f.add(new Frame.Ack(0, 1, new long[0]));
         f.add(new Frame.Release(12, 1, new long[] {3L}, new long[] {4L, 5L}));

@@ -78,7 +78,7 @@ class FrameDecoderTest {
                 new Frame.Hello(1, Protocol.VERSION, "user", "pw", "client"),
                 new Frame.Send(2, 1, msg),
                 new Frame.ConsumerOpen(3, 1, 7, "queue:orders", "a > 1", null, 0, 100),
-                new Frame.Deliver(7, 99L, 1, msg),
+                new Frame.Deliver(7, 99L, 1, -1, msg),
                 new Frame.Ack(0, 1, new long[] {99L}),
                 new Frame.BrowseChunk(4, List.of(msg, msg), true),
                 new Frame.Ping(5),

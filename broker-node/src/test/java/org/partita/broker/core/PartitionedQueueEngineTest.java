@@ -1,0 +1,128 @@
+package org.partita.broker.core;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * When partitions move: consumers that start together are spread at once, idle partitions move at
+ * once, busy ones wait for the rebalance delay. Times are set by hand.
+ */
+class PartitionedQueueEngineTest {
+    private static final QueueOptions OPTIONS = QueueOptions.DEFAULTS.with("partitions", "4")
+            .with("rebalanceDelay", "5000").with("maxHandoffTime", "3000");
+    private final EngineFixture f = new EngineFixture();
+    private final Map<ConsumerRef, Set<Integer>> told = new HashMap<>();
+    private final PartitionedQueueEngine engine = new PartitionedQueueEngine(f, 4, () -> OPTIONS);
+
+    @BeforeEach
+    void wire() {
+        f.engine = engine;
+    }
+
+    private ConsumerRef consumer(String name) {
+        return new ConsumerRef(name, new DeliverySink() {
+            @Override
+            public void deliver(ConsumerRef consumer, QueueEntry entry, int partition) {
+            }
+
+            @Override
+            public void partitionsChanged(ConsumerRef consumer, int[] owned) {
+                Set<Integer> s = new TreeSet<>();
+                for (int p : owned) {
+                    s.add(p);
+                }
+                told.put(consumer, s);
+            }
+        }, org.partita.jms.protocol.selector.Selector.matchAll(), 100, 0);
+    }
+
+    private List<Integer> owners(ConsumerRef c, long now) {
+        List<Integer> out = new ArrayList<>();
+        for (int p = 0; p < 4; p++) {
+            PartitionFigures fig = engine.figures(p, now);
+            if (c.toString().equals(fig.owner()) && fig.state().equals("ASSIGNED")) {
+                out.add(p);
+            }
+        }
+        return out;
+    }
+
+    /** One message in every partition, so each has something in flight once delivered. */
+    private void onePerPartition() {
+        for (int p = 0; p < 4; p++) {
+            for (int i = 0; ; i++) {
+                QueueEntry e = f.entry("p" + p, "key" + i);
+                if (e.message().partition(4) == p) {
+                    engine.add(e);
+                    break;
+                }
+            }
+        }
+    }
+
+    @Test
+    void consumersStartingTogetherAreSpreadAtOnceEvenWithMessagesInFlight() {
+        ConsumerRef a = consumer("a");
+        engine.consumerAdded(a, 0);
+        onePerPartition();
+        engine.dispatch(0);
+        assertEquals(List.of(0, 1, 2, 3), owners(a, 0), "the first consumer starts at once with everything");
+        assertEquals(4, f.heldBy(a).size());
+
+        ConsumerRef b = consumer("b");
+        engine.consumerAdded(b, 300); // within the settle window of a
+        engine.dispatch(300);
+        assertEquals(2, owners(a, 300).size(), "a keeps its share");
+        assertTrue(owners(b, 300).isEmpty(), "b waits until a has settled what it holds of the moving partitions");
+        f.ackAll(engine, a, 310);
+        engine.dispatch(310);
+        assertEquals(2, owners(b, 310).size(), "the handoff ends with a's acknowledgements, not after the rebalance delay");
+        assertEquals(Set.copyOf(owners(b, 310)), told.get(b), "b was told its partitions");
+    }
+
+    @Test
+    void aLateJoinerGetsIdlePartitionsAtOnceAndBusyOnesAfterTheDelay() {
+        ConsumerRef a = consumer("a");
+        engine.consumerAdded(a, 0);
+        engine.dispatch(0);
+        // only partition 3 has a message in flight; the even spread gives partitions 2 and 3 to b
+        for (int i = 0; ; i++) {
+            QueueEntry e = f.entry("m", "key" + i);
+            if (e.message().partition(4) == 3) {
+                engine.add(e);
+                break;
+            }
+        }
+        engine.dispatch(10);
+        ConsumerRef b = consumer("b");
+        engine.consumerAdded(b, 10_000); // long after a: a scale-up, not a start
+        engine.dispatch(10_000);
+        assertEquals(List.of(2), owners(b, 10_000), "the idle partition moves at once: nothing of it can be reordered");
+        assertEquals(List.of(0, 1, 3), owners(a, 10_000), "the busy partition stays until the rebalance delay");
+        assertEquals(15_000, engine.dispatch(10_001), "the engine wants to run again when the rebalance delay ends");
+        engine.dispatch(15_000);
+        assertEquals("DRAINING", engine.figures(3, 15_000).state(), "then it is handed off");
+        f.ackAll(engine, a, 15_010);
+        engine.dispatch(15_010);
+        assertEquals(List.of(2, 3), owners(b, 15_010));
+        assertEquals(List.of(0, 1), owners(a, 15_010));
+    }
+
+    @Test
+    void aPartitionWithoutConsumersIsUnassigned() {
+        PartitionFigures fig = engine.figures(0, 0);
+        assertNull(fig.owner());
+        assertEquals("UNASSIGNED", fig.state());
+    }
+}
