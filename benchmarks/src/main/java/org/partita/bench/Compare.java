@@ -37,8 +37,8 @@ public final class Compare implements Callable<Integer> {
     double scale = 1.0;
 
     @Option(names = "--scenarios", split = ",",
-            description = "scenarios to run (default S1,S2,S3,S4,S4J,S5,S6,S7)")
-    List<String> scenarioIds = List.of("S1", "S2", "S3", "S4", "S4J", "S5", "S6", "S7");
+            description = "scenarios to run (default S1,S2,S3,S4,S4K,S4B,S4J,S5,S6,S7)")
+    List<String> scenarioIds = List.of("S1", "S2", "S3", "S4", "S4K", "S4B", "S4J", "S5", "S6", "S7");
 
     @Option(names = "--targets", split = ",",
             description = "brokers to run (default partita,artemis-default,artemis-tuned)")
@@ -49,10 +49,6 @@ public final class Compare implements Callable<Integer> {
 
     @Option(names = "--time-cap", description = "seconds one scenario run may take before it is stopped (default ${DEFAULT-VALUE})")
     long timeCapSeconds = 120;
-
-    @Option(names = "--settle", description = "milliseconds S4 waits after its consumers attach, before the clock starts "
-            + "(default ${DEFAULT-VALUE}; Partita moves partitions after rebalanceDelay=1000)")
-    long settleMillis = 1500;
 
     @Option(names = "--sync-writes", description = "4 KiB writes per try of the disk sync test (default ${DEFAULT-VALUE})")
     int syncWrites = 1000;
@@ -105,7 +101,7 @@ public final class Compare implements Callable<Integer> {
             log.printf(Locale.ROOT, "disk sync: %.0f syncs/s (%.1f µs per 4 KiB write + force); "
                     + "tuned Artemis journal-buffer-timeout = %d ns%n", sync.syncsPerSecond(), sync.nanosPerSync() / 1e3,
                     sync.nanosPerSync());
-            Scenarios.Settings settings = new Scenarios.Settings(Scenarios.nanos(timeCapSeconds), s7Rate, settleMillis);
+            Scenarios.Settings settings = new Scenarios.Settings(Scenarios.nanos(timeCapSeconds), s7Rate);
             if (!noWarmup) {
                 for (Target t : targets) {
                     runOne(dir, sync, settings, Scenario.S3, t, 0, 5_000);

@@ -12,6 +12,8 @@ public enum Scenario {
     S2("persistent queue, 4 producers / 4 consumers, separate connections", 12_000),
     S3("non-persistent queue, 1 producer / 1 consumer", 50_000),
     S4("120 keys over 8 partitions (Artemis: message groups), 4 producers / 8 consumers", 12_000),
+    S4K("as S4 on a plain queue with JMSXGroupID, consumers and producers created together", 10_000),
+    S4B("as S4, a short burst: consumers and producers created together", 10_000),
     S4J("as S4, consumers join during the run (2, then up to 8)", 12_000),
     S5("topic with 5 durable subscriptions: publish all, then drain", 3_000),
     S6("transacted batches of 100 on both sides, persistent", 20_000),
@@ -42,7 +44,7 @@ public enum Scenario {
         int n = (int) Math.max(1, Math.round(defaultCount * scale));
         int unit = switch (this) {
             case S2 -> 4;
-            case S4, S4J -> 120; // 4 producers x 30 keys each
+            case S4, S4K, S4B, S4J -> 120; // 4 producers x 30 keys each
             case S6 -> 100;
             default -> 1;
         };
@@ -55,6 +57,8 @@ public enum Scenario {
             case S2 -> List.of(new Row("S2", "S2 persistent, 4P/4C", "msg/s", true));
             case S3 -> List.of(new Row("S3", "S3 non-persistent, 1P/1C", "msg/s", true));
             case S4 -> List.of(new Row("S4", "S4 120 keys / 8 partitions, 4P/8C", "msg/s", true));
+            case S4K -> List.of(new Row("S4K", "S4 plain queue, keys, started together", "msg/s", true));
+            case S4B -> List.of(new Row("S4B", "S4 8 partitions, burst, started together", "msg/s", true));
             case S4J -> List.of(new Row("S4J", "S4 consumers join 2 to 8", "msg/s", true));
             case S5 -> List.of(new Row("S5", "S5 topic, 5 durable subs (publish + drain)", "msg/s", true),
                     new Row("S5.disk", "S5 disk bytes per message (1 KiB payload)", "B/msg", false));
@@ -70,6 +74,6 @@ public enum Scenario {
                 return s;
             }
         }
-        throw new IllegalArgumentException("unknown scenario '" + id + "'; known: S1, S2, S3, S4, S4J, S5, S6, S7");
+        throw new IllegalArgumentException("unknown scenario '" + id + "'; known: S1, S2, S3, S4, S4K, S4B, S4J, S5, S6, S7");
     }
 }

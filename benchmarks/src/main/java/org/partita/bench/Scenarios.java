@@ -40,10 +40,8 @@ final class Scenarios {
     /**
      * @param timeCapNanos   longest a scenario run may take before it is stopped and reported as capped
      * @param s7Rate         messages per second of S7
-     * @param settleMillis   pause after S4's consumers attach, before the clock starts (Partita moves partitions
-     *                       after {@code rebalanceDelay}, 1000 ms here)
      */
-    record Settings(long timeCapNanos, int s7Rate, long settleMillis) {
+    record Settings(long timeCapNanos, int s7Rate) {
     }
 
     private final BrokerUnderTest broker;
@@ -64,8 +62,10 @@ final class Scenarios {
                 case S1 -> queueFlow(s, target, run, "s1", 1, 1, count, true);
                 case S2 -> queueFlow(s, target, run, "s2", 4, 4, count, true);
                 case S3 -> queueFlow(s, target, run, "s3", 1, 1, count, false);
-                case S4 -> keyed(s, target, run, count, false);
-                case S4J -> keyed(s, target, run, count, true);
+                case S4 -> keyed(s, target, run, count, Keyed.PARTITIONED_ATTACHED);
+                case S4K -> keyed(s, target, run, count, Keyed.PLAIN_BURST);
+                case S4B -> keyed(s, target, run, count, Keyed.PARTITIONED_BURST);
+                case S4J -> keyed(s, target, run, count, Keyed.PARTITIONED_JOINING);
                 case S5 -> topic(s, target, run, count);
                 case S6 -> transacted(s, target, run, count);
                 case S7 -> latency(s, target, run, count);
@@ -116,11 +116,35 @@ final class Scenarios {
 
     // ---- S4 ------------------------------------------------------------------------------------
 
+    /** How S4's consumers meet the load, and on which queue. */
+    enum Keyed {
+        /** 8 partitions; the consumers attach, then the producers start. */
+        PARTITIONED_ATTACHED(true, false, false),
+        /** 8 partitions; 2 consumers at the start, one more each twelfth of the run. */
+        PARTITIONED_JOINING(true, true, false),
+        /** 8 partitions; consumers and producers are all created at the same moment. */
+        PARTITIONED_BURST(true, false, true),
+        /** A plain queue whose messages carry JMSXGroupID; all created at the same moment. */
+        PLAIN_BURST(false, false, true);
+
+        final boolean partitioned;
+        final boolean join;
+        final boolean burst;
+
+        Keyed(boolean partitioned, boolean join, boolean burst) {
+            this.partitioned = partitioned;
+            this.join = join;
+            this.burst = burst;
+        }
+    }
+
     /**
      * 120 keys, each sent by one producer in sequence ({@code ks}); a consumer that gets a message of a key
-     * with a lower sequence than one already seen of that key counts an order violation.
+     * with a lower sequence than one already seen of that key counts an order violation. Partita runs with
+     * its default queue options, and the clock starts when the first message is sent.
      */
-    private RunResult keyed(Scenario s, Target target, int run, int total, boolean join) throws Exception {
+    private RunResult keyed(Scenario s, Target target, int run, int total, Keyed mode) throws Exception {
+        boolean join = mode.join;
         int producers = 4;
         int consumers = 8;
         int keysPerProducer = KEYS / producers;
@@ -131,7 +155,7 @@ final class Scenarios {
         AtomicInteger violations = new AtomicInteger();
         AtomicIntegerArray perConsumer = new AtomicIntegerArray(consumers);
         Workers workers = new Workers();
-        String name = broker.queueName("s4", "partitions=8&rebalanceDelay=1000");
+        String name = mode.partitioned ? broker.queueName("s4", "partitions=8") : "s4";
         try (Clients clients = new Clients(cf)) {
             Workers.Task[] attach = new Workers.Task[consumers];
             for (int c = 0; c < consumers; c++) {
@@ -159,26 +183,33 @@ final class Scenarios {
                 };
             }
             int initial = join ? 2 : consumers;
+            long deadline = System.nanoTime() + settings.timeCapNanos();
+            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
             for (int c = 0; c < initial; c++) {
-                attach[c].run();
+                Workers.Task a = attach[c];
+                if (mode.burst) {
+                    workers.start("attach-" + c, () -> {
+                        go.await();
+                        a.run();
+                    });
+                } else {
+                    a.run();
+                }
             }
-            List<Sender> senders = new ArrayList<>();
-            for (int p = 0; p < producers; p++) {
-                senders.add(sender(clients.open(), name, true, false));
-            }
-            Thread.sleep(settings.settleMillis());
-            long start = System.nanoTime();
-            long deadline = start + settings.timeCapNanos();
+            java.util.concurrent.atomic.AtomicLong firstSend = new java.util.concurrent.atomic.AtomicLong();
             for (int p = 0; p < producers; p++) {
                 int producer = p;
-                Sender sender = senders.get(p);
+                Sender ready = mode.burst ? null : sender(clients.open(), name, true, false);
                 workers.start("producer-" + p, () -> {
+                    go.await();
+                    Sender sender = ready != null ? ready : sender(clients.open(), name, true, false);
                     for (int j = 0; j < per && before(deadline, workers); j++) {
                         int key = producer + producers * (j % keysPerProducer);
                         BytesMessage m = message(sender.session, producer, j);
                         m.setStringProperty("JMSXGroupID", String.format("m-%03d", key + 1));
                         m.setIntProperty("k", key);
                         m.setIntProperty("ks", j / keysPerProducer);
+                        firstSend.compareAndSet(0, System.nanoTime());
                         sender.producer.send(m);
                     }
                 });
@@ -195,8 +226,9 @@ final class Scenarios {
                     }
                 });
             }
+            go.countDown();
             Map<String, String> notes = new LinkedHashMap<>();
-            RunResult r = finish(s, target, run, tally, workers, start, deadline, notes, s.name());
+            RunResult r = finish(s, target, run, tally, workers, firstSend::get, deadline, notes, s.name());
             int used = 0;
             int joinersUsed = 0;
             StringBuilder spread = new StringBuilder();
@@ -436,7 +468,15 @@ final class Scenarios {
     private static RunResult finish(Scenario s, Target target, int run, Tally tally, Workers workers, long start,
                                     long deadline, Map<String, String> notes, String throughputKey)
             throws InterruptedException {
+        return finish(s, target, run, tally, workers, () -> start, deadline, notes, throughputKey);
+    }
+
+    /** @param startClock when the clock started; read once every message arrived (the first send, for S4) */
+    private static RunResult finish(Scenario s, Target target, int run, Tally tally, Workers workers,
+                                    java.util.function.LongSupplier startClock, long deadline, Map<String, String> notes,
+                                    String throughputKey) throws InterruptedException {
         boolean complete = tally.await(deadline, workers);
+        long start = startClock.getAsLong();
         long end = complete ? tally.completedAt() : System.nanoTime();
         if (complete) {
             Thread.sleep(GRACE_MS);
