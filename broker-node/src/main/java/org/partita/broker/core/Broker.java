@@ -76,6 +76,10 @@ public final class Broker implements QueueServices, AutoCloseable {
         java.util.Set<String> expiryQueues = expiryQueues();
         Map<Long, MessageRef> payloads = new java.util.HashMap<>();
         long[] count = new long[1];
+        // A delivery's count reaches the store only when the message comes back, so after a crash
+        // any message may have been delivered unacknowledged: each comes back flagged redelivered
+        // (JMS allows the flag on a message that "may have been delivered"), counts never lowered.
+        boolean crashed = store.recoveredFromCrash();
         store.loadEntries((StoredEntry e) -> {
             BrokerQueue q = queues.computeIfAbsent(e.queue(),
                     n -> new BrokerQueue(n, settings.defaultQueueOptions(), this, true));
@@ -87,11 +91,12 @@ public final class Broker implements QueueServices, AutoCloseable {
                 m.markStored(payloadMemory);
                 return m;
             });
-            q.restore(ref, e.deliveryCount(), expiryQueues.contains(q.name()));
+            q.restore(ref, crashed ? Math.max(1, e.deliveryCount()) : e.deliveryCount(), expiryQueues.contains(q.name()));
             count[0]++;
         });
         if (count[0] > 0 || !queues.isEmpty()) {
-            LOG.info("recovered {} queues holding {} messages", queues.size(), count[0]);
+            LOG.info("recovered {} queues holding {} messages{}", queues.size(), count[0],
+                    crashed && count[0] > 0 ? "; the node had not stopped cleanly, so they come back flagged redelivered" : "");
         }
     }
 

@@ -236,6 +236,19 @@ public final class BrokerQueue implements DispatchEngine.Host {
         });
     }
 
+    /**
+     * Takes back all of a consumer's credit. The future completes on the queue's executor after
+     * every delivery made to it so far, so an answer written then follows those deliveries on the wire.
+     */
+    public CompletableFuture<Void> drain(ConsumerRef c) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        executor.execute(() -> {
+            c.clearCredits();
+            done.complete(null);
+        });
+        return done;
+    }
+
     public void credit(ConsumerRef c, int messages) {
         executor.execute(() -> {
             c.addCredits(messages);
@@ -289,6 +302,27 @@ public final class BrokerQueue implements DispatchEngine.Host {
             }
             e.returned(seen);
             putBack(e, seen);
+            dispatch();
+        });
+    }
+
+    /** A delivery handed back: {@code seen} if the application saw it (it comes back redelivered). */
+    public record Returned(QueueEntry entry, ConsumerRef by, boolean seen) {
+    }
+
+    /**
+     * Hands several entries back at once (a recover or rollback), then dispatches once: the next
+     * pass starts afresh rather than replaying the old delivery order message by message, so a
+     * message that keeps failing does not keep the consumer's other partitions behind it.
+     */
+    public void releaseAll(List<Returned> returned) {
+        executor.execute(() -> {
+            for (Returned r : returned) {
+                if (settle(r.entry(), r.by())) {
+                    r.entry().returned(r.seen());
+                    putBack(r.entry(), r.seen());
+                }
+            }
             dispatch();
         });
     }

@@ -40,6 +40,10 @@ public final class ConsumerRef {
         credits = (int) Math.min(Integer.MAX_VALUE, (long) credits + n);
     }
 
+    void clearCredits() {
+        credits = 0;
+    }
+
     public int priority() {
         return priority;
     }

@@ -110,6 +110,13 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             if (c != null) {
                 c.queue().credit(c.ref(), f.messages());
             }
+        } else if (frame instanceof Frame.Drain f) {
+            ServerConsumer c = consumers.get(f.consumerId());
+            if (c == null) {
+                ok(f.requestId());
+            } else {
+                c.queue().drain(c.ref()).thenRun(() -> ok(f.requestId()));
+            }
         } else if (frame instanceof Frame.ConsumerUpdate f) {
             ServerConsumer c = consumers.get(f.consumerId());
             if (c == null) {
@@ -317,9 +324,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         List<Delivery> all = new ArrayList<>();
         long fence = session.voidAll(all);
         all.sort(java.util.Comparator.comparingLong(Delivery::id));
-        for (Delivery d : all) {
-            d.release(seen.contains(d.id()));
-        }
+        Delivery.releaseAll(all, d -> seen.contains(d.id()));
         channel.writeAndFlush(new Frame.Recovered(f.requestId(), fence), channel.voidPromise());
     }
 
@@ -347,9 +352,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
 
     private void rollback(ServerSession session) {
         session.txSends().clear();
-        for (Delivery d : session.txConsumed()) {
-            d.release(true);
-        }
+        Delivery.releaseAll(session.txConsumed(), d -> true);
         session.txConsumed().clear();
     }
 

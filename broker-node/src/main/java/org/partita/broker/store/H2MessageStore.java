@@ -45,11 +45,14 @@ public final class H2MessageStore implements MessageStore {
     private final GroupCommitWriter writer;
     /** Reads paged-out payloads from queue threads, beside the writer's connection. */
     private final PayloadReader reader;
+    private final boolean recoveredFromCrash;
 
-    private H2MessageStore(Connection connection, CommitTarget target, PayloadReader reader, boolean syncOnCommit) {
+    private H2MessageStore(Connection connection, CommitTarget target, PayloadReader reader, boolean syncOnCommit,
+                           boolean recoveredFromCrash) {
         this.connection = connection;
         this.target = target;
         this.reader = reader;
+        this.recoveredFromCrash = recoveredFromCrash;
         this.writer = new GroupCommitWriter(target, syncOnCommit);
     }
 
@@ -84,12 +87,15 @@ public final class H2MessageStore implements MessageStore {
             Connection c = DriverManager.getConnection(url, "partita", "");
             CommitTarget target = null;
             PayloadReader reader;
+            boolean crashed;
             try {
                 c.setAutoCommit(false);
                 H2Schema.createOrCheck(c);
                 H2BatchApplier h2 = new H2BatchApplier(c, syncer(c), heads);
                 target = layout == Layout.DIRECT ? h2 : journaled(h2, dataDir, checkpointBytes);
-                if (!(target instanceof JournaledH2Target j && j.previousStopWasClean())) {
+                // only the journal records a clean stop; without it, assume the worst
+                crashed = !(target instanceof JournaledH2Target j && j.previousStopWasClean());
+                if (crashed) {
                     h2.removeOrphanPayloads(); // a full scan of the payloads: after a crash (a clean stop ran it)
                 }
                 reader = new PayloadReader(DriverManager.getConnection(url, "partita", ""));
@@ -100,7 +106,7 @@ public final class H2MessageStore implements MessageStore {
                 c.close();
                 throw e;
             }
-            H2MessageStore store = new H2MessageStore(c, target, reader, syncOnCommit);
+            H2MessageStore store = new H2MessageStore(c, target, reader, syncOnCommit, crashed);
             store.writer.start();
             return store;
         } catch (SQLException | java.io.IOException e) {
@@ -141,6 +147,11 @@ public final class H2MessageStore implements MessageStore {
     @Override
     public CompletableFuture<Void> write(StoreBatch batch) {
         return writer.submit(batch);
+    }
+
+    @Override
+    public boolean recoveredFromCrash() {
+        return recoveredFromCrash;
     }
 
     @Override

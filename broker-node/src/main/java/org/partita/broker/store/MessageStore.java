@@ -13,6 +13,12 @@ public interface MessageStore extends AutoCloseable {
 
     CompletableFuture<Void> write(StoreBatch batch);
 
+    /**
+     * Whether the node did not stop cleanly last time (or this store cannot tell). Then any stored
+     * message may have been delivered without its delivery count reaching the disk.
+     */
+    boolean recoveredFromCrash();
+
     /** The highest message id in the store, so new ids continue after it. */
     long maxMessageId();
 

@@ -98,7 +98,10 @@ class CrashRecoveryTest {
         }
 
         ChildNode second = startNode("run2");
-        List<Integer> seqs = drain(second, "crash", SENT - ACKED);
+        List<Integer> redelivered = new ArrayList<>();
+        List<Integer> seqs = drain(second, "crash", SENT - ACKED, redelivered);
+        assertTrue(redelivered.containsAll(IntStream.range(ACKED, ACKED + SEEN_NOT_ACKED).boxed().toList()),
+                "every message delivered before the crash and not acknowledged comes back flagged redelivered: " + redelivered);
         List<Integer> expected = IntStream.range(ACKED, SENT).boxed().toList();
         assertEquals(new HashSet<>(expected), new HashSet<>(seqs),
                 "after the crash: every confirmed, unacknowledged message, and no acknowledged one");
@@ -184,6 +187,11 @@ class CrashRecoveryTest {
 
     /** Receives exactly {@code n} messages (each within 10 s), acknowledges them, then checks nothing is left. */
     private static List<Integer> drain(ChildNode node, String queue, int n) throws JMSException {
+        return drain(node, queue, n, new ArrayList<>());
+    }
+
+    /** As {@link #drain(ChildNode, String, int)}, also collecting the sequence of each message flagged redelivered. */
+    private static List<Integer> drain(ChildNode node, String queue, int n, List<Integer> redelivered) throws JMSException {
         List<Integer> seqs = new ArrayList<>();
         try (Connection c = node.factory().createConnection()) {
             c.start();
@@ -198,6 +206,10 @@ class CrashRecoveryTest {
                 int seq = m.getIntProperty("seq");
                 assertEquals("m-" + seq, ((TextMessage) m).getText(), "body of message " + seq);
                 seqs.add(seq);
+                if (m.getJMSRedelivered()) {
+                    assertTrue(m.getIntProperty("JMSXDeliveryCount") >= 2, "a redelivered message counts at least 2 deliveries");
+                    redelivered.add(seq);
+                }
                 last = m;
             }
             Message extra = consumer.receive(1000);

@@ -189,7 +189,7 @@ public class PartitaConnection implements QueueConnection, TopicConnection, Conn
             startLock.notifyAll();
         }
         for (PartitaSession s : sessions) {
-            s.resumeDelivery();
+            s.connectionStarted();
         }
     }
 
@@ -205,6 +205,14 @@ public class PartitaConnection implements QueueConnection, TopicConnection, Conn
         started = false;
         for (PartitaSession s : sessions) {
             s.awaitListenersIdle();
+        }
+        // JMS 6.1.4: a stopped connection's consumers take no messages; what they buffered goes back
+        List<java.util.concurrent.CompletableFuture<Void>> drained = new java.util.ArrayList<>();
+        for (PartitaSession s : sessions) {
+            drained.addAll(s.connectionStopped());
+        }
+        for (java.util.concurrent.CompletableFuture<Void> d : drained) {
+            JmsExceptions.await(d);
         }
     }
 

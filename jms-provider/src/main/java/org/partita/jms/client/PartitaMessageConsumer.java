@@ -20,7 +20,7 @@ import org.partita.jms.api.PartitaConsumer;
 import org.partita.jms.api.PartitionListener;
 import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A consumer: a buffer of prefetched deliveries, filled by the transport within the credit it
@@ -31,9 +31,8 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
     private final int id;
     private final PartitaDestination destination;
     private final String selector;
-    private final int prefetch;
+    private final ConsumerCredit credit;
     private final LinkedBlockingDeque<Incoming> buffer = new LinkedBlockingDeque<>();
-    private final AtomicInteger creditOwed = new AtomicInteger();
     /** Deliveries numbered up to this were voided by a recover or rollback. */
     private volatile long voidUpTo;
     private volatile MessageListener listener;
@@ -50,7 +49,7 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
         this.id = id;
         this.destination = destination;
         this.selector = selector == null || selector.isBlank() ? null : selector; // "no selector" reads as null
-        this.prefetch = Math.max(1, session.connection().options().prefetch());
+        this.credit = new ConsumerCredit(session.connection().transport(), id, session.connection().options().prefetch());
         this.priority = priorityIn(destination.name());
     }
 
@@ -76,8 +75,8 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
         return id;
     }
 
-    int prefetch() {
-        return prefetch;
+    ConsumerCredit credit() {
+        return credit;
     }
 
     PartitaSession session() {
@@ -94,6 +93,7 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
         // Checked and added under the lock dropUpTo() takes: a delivery voided by a recover may
         // arrive after the recover's answer (the node wrote it just after), and must never slip
         // into the buffer between dropUpTo()'s fence and its sweep.
+        credit.arrived();
         boolean voided;
         synchronized (closeLock) {
             voided = deliveryId <= voidUpTo;
@@ -114,12 +114,36 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
         return true;
     }
 
-    /** Returns credit to the node in batches of half the prefetch, so a busy consumer never starves. */
+    /** Deliveries left the buffer: their room goes back to the node (in batches, while started). */
     void grantCredit(int n) {
-        int owed = creditOwed.addAndGet(n);
-        if (owed >= Math.max(1, prefetch / 2) && creditOwed.compareAndSet(owed, 0) && !closed) {
-            session.connection().transport().credit(id, owed);
+        if (!closed) {
+            credit.freed(n);
         }
+    }
+
+    /** The connection started: the node may deliver again, and a listener with prefetch 0 asks for a message. */
+    void connectionStarted() {
+        credit.start();
+        if (listener != null) {
+            credit.pull();
+        }
+    }
+
+    /**
+     * The connection stopped: the node's credit is taken back, then what the buffer holds goes back
+     * to the node unseen (not counted as delivered), so a stopped consumer holds nothing.
+     */
+    CompletableFuture<Void> connectionStopped() {
+        return credit.drain().thenRun(() -> {
+            List<Long> unseen = new java.util.ArrayList<>();
+            synchronized (closeLock) {
+                drainBuffer(unseen);
+            }
+            if (!unseen.isEmpty() && !closed) {
+                session.connection().transport().release(session.id(), new long[0],
+                        unseen.stream().mapToLong(Long::longValue).toArray());
+            }
+        });
     }
 
     /** Moves buffered deliveries into {@code into} (to be released unseen). */
@@ -161,6 +185,7 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
         while ((l = listener) != null && !closed && session.connection().isStarted()) {
             Incoming in = buffer.poll();
             if (in == null) {
+                credit.pull(); // prefetch 0: one message at a time for a listener
                 return;
             }
             if (in == Incoming.WAKE_UP) {
@@ -235,8 +260,7 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
                 if (!session.connection().awaitStarted(deadline)) {
                     return null;
                 }
-                long left = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - System.nanoTime();
-                Incoming in = left == Long.MAX_VALUE ? buffer.take() : buffer.poll(Math.max(0, left), TimeUnit.NANOSECONDS);
+                Incoming in = next(deadline);
                 if (in == null) {
                     return null;
                 }
@@ -262,7 +286,8 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
                 } catch (MessageFormatException e) {
                     int mode = session.getAcknowledgeMode();
                     if (mode == Session.AUTO_ACKNOWLEDGE || mode == Session.DUPS_OK_ACKNOWLEDGE) {
-                        creditOwed.decrementAndGet(); // take() granted credit for a message that stays buffered
+                        credit.unfree(); // take() freed room for a message that stays buffered
+                        session.untake(in);
                         buffer.addFirst(in);
                     }
                     throw e;
@@ -275,6 +300,26 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
             Thread.currentThread().interrupt();
             return null;
         }
+    }
+
+    /**
+     * The next buffered delivery, waiting until the deadline. With prefetch 0 the node is asked for
+     * one message first, and when the wait ends empty the request is taken back; a message that
+     * crossed it is returned rather than left behind.
+     */
+    private Incoming next(long deadline) throws InterruptedException, JMSException {
+        Incoming in = buffer.poll();
+        if (in != null) {
+            return in;
+        }
+        credit.pull();
+        long left = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - System.nanoTime();
+        in = left == Long.MAX_VALUE ? buffer.take() : buffer.poll(Math.max(0, left), TimeUnit.NANOSECONDS);
+        if (in == null && credit.pullsOneByOne() && !closed) {
+            JmsExceptions.await(credit.drain());
+            in = buffer.poll();
+        }
+        return in;
     }
 
     void connectionFailed() {
@@ -304,6 +349,9 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
     public void setMessageListener(MessageListener l) throws JMSException {
         checkOpen();
         this.listener = l;
+        if (l != null && session.connection().isStarted()) {
+            credit.pull();
+        }
         scheduleListener();
     }
 

@@ -200,32 +200,49 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
 
     // ---- receiving -----------------------------------------------------------------------
 
-    /** Turns a delivery into a message handed to the application, and records what must be settled. */
+    /**
+     * Turns a delivery into a message handed to the application, and records it as seen and not yet
+     * settled. In the auto modes it stays so only until {@link #consumed}: a {@code recover()} called
+     * meanwhile (from {@code onMessage}) hands it back as redelivered, and then it is not acknowledged.
+     */
     PartitaMessage take(PartitaMessageConsumer consumer, Incoming in) throws JMSException {
         PartitaMessage m = MessageFactory.fromWire(MessageCodec.decode(in.message()), in.deliveryCount());
         consumer.grantCredit(1);
-        if (mode == CLIENT_ACKNOWLEDGE || mode == SESSION_TRANSACTED) {
-            synchronized (unsettled) {
-                unsettled.add(in.deliveryId());
-            }
-            if (mode == CLIENT_ACKNOWLEDGE) {
-                m.setAcknowledger(this::acknowledgeAll);
-            }
+        synchronized (unsettled) {
+            unsettled.add(in.deliveryId());
+        }
+        if (mode == CLIENT_ACKNOWLEDGE) {
+            m.setAcknowledger(this::acknowledgeAll);
         }
         return m;
     }
 
-    /** After receive() returned or onMessage() completed: auto modes acknowledge now. */
+    /** A message taken by {@link #take} goes back to the buffer untouched (receiveBody could not convert it). */
+    void untake(Incoming in) {
+        settleAuto(in);
+    }
+
+    /** After receive() returned or onMessage() completed: auto modes acknowledge now, unless recovered meanwhile. */
     void consumed(Incoming in) {
-        if (mode == AUTO_ACKNOWLEDGE || mode == DUPS_OK_ACKNOWLEDGE) {
+        if (settleAuto(in)) {
             connection.transport().ack(id, new long[]{in.deliveryId()}, false);
         }
     }
 
     /** onMessage() threw: in the auto modes the message comes straight back, redelivered (JMS 8.7). */
     void listenerFailed(Incoming in) {
-        if (mode == AUTO_ACKNOWLEDGE || mode == DUPS_OK_ACKNOWLEDGE) {
+        if (settleAuto(in)) {
             connection.transport().release(id, new long[]{in.deliveryId()}, new long[0]);
+        }
+    }
+
+    /** In the auto modes: takes the delivery out of the unsettled ones; false if a recover already handed it back. */
+    private boolean settleAuto(Incoming in) {
+        if (mode != AUTO_ACKNOWLEDGE && mode != DUPS_OK_ACKNOWLEDGE) {
+            return false;
+        }
+        synchronized (unsettled) {
+            return unsettled.remove(Long.valueOf(in.deliveryId()));
         }
     }
 
@@ -261,6 +278,23 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
         for (PartitaMessageConsumer c : consumers) {
             c.scheduleListener();
         }
+    }
+
+    /** The connection started: consumers give the node room again. */
+    void connectionStarted() {
+        for (PartitaMessageConsumer c : consumers) {
+            c.connectionStarted();
+        }
+        resumeDelivery();
+    }
+
+    /** The connection stopped: consumers take their room back and return what they buffered. */
+    List<CompletableFuture<Void>> connectionStopped() {
+        List<CompletableFuture<Void>> done = new ArrayList<>();
+        for (PartitaMessageConsumer c : consumers) {
+            done.add(c.connectionStopped());
+        }
+        return done;
     }
 
     void awaitListenersIdle() {
@@ -389,8 +423,9 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
         connection.register(c);
         consumers.add(c);
         try {
-            JmsExceptions.await(connection.transport().openConsumer(new org.partita.jms.transport.BrokerConnection.ConsumerSpec(
-                    id, c.id(), d.encode(), blankToNull(selector), subscription, flags, c.prefetch())));
+            JmsExceptions.await(c.credit().announce(connection.isStarted(), credit -> connection.transport().openConsumer(
+                    new org.partita.jms.transport.BrokerConnection.ConsumerSpec(id, c.id(), d.encode(), blankToNull(selector),
+                            subscription, flags, credit))));
         } catch (JMSException e) {
             consumers.remove(c);
             connection.unregister(c);

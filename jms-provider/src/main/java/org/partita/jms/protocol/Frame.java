@@ -206,6 +206,19 @@ public sealed interface Frame {
     }
 
     /**
+     * Takes back every credit the node holds for a consumer (its connection stopped, or a pull with
+     * prefetch 0 timed out). Answered by {@link Ok} once no delivery allowed by that credit can still
+     * follow on the wire.
+     */
+    record Drain(int requestId, int consumerId) implements Frame {
+        public FrameType type() { return FrameType.DRAIN; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+            out.writeInt(consumerId());
+        }
+    }
+
+    /**
      * A message for a consumer. {@code deliveryCount} is 1 on first delivery; {@code partition} is the
      * partition of a partitioned queue it comes from (-1 otherwise), so that a client can give back
      * what it prefetched of a partition that moves to another consumer.

@@ -58,6 +58,7 @@ public final class FrameCodec {
             case CREATED -> new Frame.Created(readInt(in), readString(in));
             case PING -> new Frame.Ping(readInt(in));
             case CLOSE -> new Frame.Close(readInt(in));
+            case DRAIN -> new Frame.Drain(readInt(in), readInt(in));
         };
         if (in.isReadable()) {
             throw WireFormat.malformed(type + " frame has " + in.readableBytes() + " unexpected trailing bytes");

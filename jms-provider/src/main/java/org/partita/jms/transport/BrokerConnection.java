@@ -32,6 +32,9 @@ public interface BrokerConnection {
     /** Grants a consumer room for more messages. */
     void credit(int consumerId, int messages);
 
+    /** Takes back a consumer's credit; completes when no delivery it allowed can still arrive. */
+    CompletableFuture<Void> drain(int consumerId);
+
     /** With {@code confirm} the future completes when the acknowledgement is durable. */
     CompletableFuture<Void> ack(int sessionId, long[] deliveryIds, boolean confirm);
 

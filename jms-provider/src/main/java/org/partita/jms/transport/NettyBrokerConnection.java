@@ -126,6 +126,11 @@ public final class NettyBrokerConnection implements BrokerConnection {
     }
 
     @Override
+    public CompletableFuture<Void> drain(int consumerId) {
+        return requestOk(id -> new Frame.Drain(id, consumerId));
+    }
+
+    @Override
     public CompletableFuture<Void> ack(int sessionId, long[] deliveryIds, boolean confirm) {
         if (!confirm) {
             write(new Frame.Ack(0, sessionId, deliveryIds));

@@ -1,0 +1,109 @@
+package org.partita.jms.client;
+
+import org.partita.jms.transport.BrokerConnection;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.function.IntFunction;
+
+/**
+ * The room one consumer gives the node, which delivers only within it. With a prefetch window of
+ * {@code n}: credit for {@code n} messages while the connection is started, topped up in batches as
+ * the application takes them. With prefetch 0: one message at a time, asked for when the
+ * application waits for one, so an idle consumer holds nothing. A consumer of a stopped connection
+ * holds no credit at the node, so it takes nothing from a queue that another consumer could have.
+ */
+final class ConsumerCredit {
+    private final BrokerConnection transport;
+    private final int consumerId;
+    private final int prefetch;
+    /** The node knows the consumer: credit sent before its CONSUMER_OPEN would be lost. */
+    private boolean announced;
+    /** A prefetch window is granted at the node. */
+    private boolean open;
+    /** Taken deliveries whose room is not yet given back. */
+    private int owed;
+    /** Prefetch 0: one message was asked for and has not arrived. */
+    private boolean pulling;
+
+    ConsumerCredit(BrokerConnection transport, int consumerId, int prefetch) {
+        this.transport = transport;
+        this.consumerId = consumerId;
+        this.prefetch = prefetch;
+    }
+
+    int prefetch() {
+        return prefetch;
+    }
+
+    /**
+     * Opens the consumer at the node with the credit it may have now. Under this object's lock, so
+     * that a {@link #start} racing with it cannot send credit ahead of the open.
+     */
+    synchronized CompletableFuture<Void> announce(boolean started, IntFunction<CompletableFuture<Void>> openAtNode) {
+        announced = true;
+        open = started && prefetch > 0;
+        return openAtNode.apply(open ? prefetch : 0);
+    }
+
+    /** The connection started: the node may fill the window. */
+    synchronized void start() {
+        if (announced && prefetch > 0 && !open) {
+            open = true;
+            owed = 0;
+            transport.credit(consumerId, prefetch);
+        }
+    }
+
+    /** Deliveries left the buffer (taken by the application or given back): their room returns, in batches. */
+    synchronized void freed(int n) {
+        if (!open) {
+            return;
+        }
+        owed += n;
+        if (owed >= Math.max(1, prefetch / 2)) {
+            transport.credit(consumerId, owed);
+            owed = 0;
+        }
+    }
+
+    /** {@link #freed} counted a delivery that went back into the buffer. */
+    synchronized void unfree() {
+        if (open) {
+            owed--;
+        }
+    }
+
+    /** Prefetch 0: asks the node for one message, unless one was asked for already. */
+    synchronized void pull() {
+        if (announced && prefetch == 0 && !pulling) {
+            pulling = true;
+            transport.credit(consumerId, 1);
+        }
+    }
+
+    /** A delivery arrived: with prefetch 0 it answers the pull. */
+    synchronized void arrived() {
+        pulling = false;
+    }
+
+    boolean pullsOneByOne() {
+        return prefetch == 0;
+    }
+
+    /**
+     * Takes back whatever credit the node still has; completes once no delivery it allowed can still
+     * be on its way, so the buffer then holds everything the consumer was given.
+     */
+    CompletableFuture<Void> drain() {
+        synchronized (this) {
+            boolean outstanding = open || pulling;
+            open = false;
+            pulling = false;
+            owed = 0;
+            if (!outstanding) {
+                return CompletableFuture.completedFuture(null);
+            }
+        }
+        return transport.drain(consumerId);
+    }
+}
