@@ -49,6 +49,11 @@ public final class SampleQueues implements AutoCloseable {
         return admin.partitions(queue).stream().mapToInt(PartitaAdmin.Partition::depth).sum();
     }
 
+    /** Messages of {@code queue} not acknowledged yet: waiting, or delivered (perhaps still in a prefetch buffer). */
+    public int unacknowledged(String queue) throws JMSException {
+        return admin.partitions(queue).stream().mapToInt(p -> p.depth() + p.inFlight()).sum();
+    }
+
     public List<String> queues() throws JMSException {
         return admin.queues();
     }
