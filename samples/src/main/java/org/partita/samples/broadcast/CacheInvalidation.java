@@ -30,7 +30,7 @@ import java.util.stream.IntStream;
  * when nobody listens is gone and an instance that starts later gets only what is sent from then on
  * (it loads fresh data when it starts anyway).
  */
-@Command(name = "cache-invalidation", mixinStandardHelpOptions = true,
+@Command(name = "cache-invalidation",
         description = "Broadcast: cache invalidations reach every live instance; nothing is stored")
 public final class CacheInvalidation extends Sample {
     private static final Duration LIMIT = Duration.ofSeconds(30);

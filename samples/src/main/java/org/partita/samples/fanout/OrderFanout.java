@@ -29,7 +29,7 @@ import java.util.stream.IntStream;
  * audit slow, shipping starts only after every order was sent and still finds them all. The node
  * stores each order's payload once, with a small entry per AppId.
  */
-@Command(name = "order-fanout", mixinStandardHelpOptions = true,
+@Command(name = "order-fanout",
         description = "Fan-out: billing, audit and shipping each receive every order at their own pace from one stored copy")
 public final class OrderFanout extends Sample {
     private static final Duration LIMIT = Duration.ofSeconds(30);

@@ -37,7 +37,7 @@ import java.util.concurrent.TimeUnit;
  * shift change while the machines keep publishing. The sample checks that every change was applied
  * once and no machine's changes out of order, and that every instance got its share.
  */
-@Command(name = "plant-floor", mixinStandardHelpOptions = true,
+@Command(name = "plant-floor",
         description = "Plant floor: a downtime service scales from 2 to 8 instances on a partitioned queue; "
                 + "each machine's changes stay in order")
 public final class PlantFloor extends Sample {

@@ -31,7 +31,7 @@ import java.util.stream.IntStream;
  * primary receives while it is there; when it leaves the backup takes over, and when it comes back
  * it receives again and the backup goes idle.
  */
-@Command(name = "primary-backup", mixinStandardHelpOptions = true,
+@Command(name = "primary-backup",
         description = "Primary and backup by consumer priority: the backup takes over when the primary leaves "
                 + "and gives back when it returns")
 public final class PrimaryBackup extends Sample {

@@ -33,7 +33,7 @@ import java.util.Map;
  * and the correlation id tells which request each one answers. The temporary queue goes away with
  * the requester's connection.
  */
-@Command(name = "price-quotes", mixinStandardHelpOptions = true,
+@Command(name = "price-quotes",
         description = "Request and reply with a temporary queue and JMSCorrelationID")
 public final class PriceQuotes extends Sample {
     private static final List<String> ASKED = List.of("steel", "copper", "resin", "paper", "steel", "copper", "resin", "paper");

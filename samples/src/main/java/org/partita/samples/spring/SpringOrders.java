@@ -25,7 +25,7 @@ import java.util.Map;
  * partition to one thread at a time, so each order's events are handled in order while four
  * threads work.
  */
-@Command(name = "spring-orders", mixinStandardHelpOptions = true,
+@Command(name = "spring-orders",
         description = "Spring without Boot: JmsTemplate and DefaultMessageListenerContainer (4 threads) on a "
                 + "partitioned queue; each order's events stay in order")
 public final class SpringOrders extends Sample {

@@ -27,7 +27,7 @@ import java.util.stream.Collectors;
  * binds to its change queue and processes changes from that point. Partita's
  * {@code lastValue=machine} keeps the newest message per machine in one queue.
  */
-@Command(name = "startup-state", mixinStandardHelpOptions = true,
+@Command(name = "startup-state",
         description = "Start-up state: a new service instance browses a last value queue for every machine's state, "
                 + "then consumes changes")
 public final class StartupState extends Sample {

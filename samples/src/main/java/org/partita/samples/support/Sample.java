@@ -19,6 +19,9 @@ public abstract class Sample implements Callable<Integer> {
             description = "A running node to use. Default: start an embedded node (port 0, data in a temporary folder).")
     private String url;
 
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    private boolean help;
+
     @Spec
     private CommandSpec spec;
 
