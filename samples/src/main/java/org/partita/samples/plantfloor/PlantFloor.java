@@ -41,11 +41,11 @@ import java.util.concurrent.TimeUnit;
         description = "Plant floor: a downtime service scales from 2 to 8 instances on a partitioned queue; "
                 + "each machine's changes stay in order")
 public final class PlantFloor extends Sample {
-    /** Generous: a rebalance waits rebalanceDelay (5 s) after the last arrival, then up to maxHandoffTime (3 s). */
+    /** Generous: at worst a rebalance waits rebalanceDelay (5 s) after the last arrival, then up to maxHandoffTime (3 s). */
     private static final Duration SPREAD_LIMIT = Duration.ofSeconds(60);
 
-    /** Rounds published after the shift change's spread, so that the new instances visibly share the work. */
-    private static final int PEAK_ROUNDS = 15;
+    /** Rounds published with each spread, so that every instance visibly shares the work. */
+    private static final int ROUNDS_PER_PHASE = 15;
 
     @Option(names = "--machines", defaultValue = "120", description = "Machines publishing (default: ${DEFAULT-VALUE}).")
     int machines;
@@ -78,8 +78,6 @@ public final class PlantFloor extends Sample {
         }
         Hashtable<String, Object> env = node.jndiEnvironment();
         env.put("queue.downtime", "downtime");
-        // a small prefetch keeps the number of changes at stake in a handoff low (docs/partitions.md)
-        env.put("connectionFactory.DowntimeCF", node.url() + "?prefetch=20");
         Context jndi = new InitialContext(env);
         KeyOrderLedger records = new KeyOrderLedger();
         List<DowntimeInstance> instances = new ArrayList<>();
@@ -92,26 +90,24 @@ public final class PlantFloor extends Sample {
             queues.declare("downtime", Map.of("partitions", String.valueOf(partitions), "subscriptions", "mfg/machine/>"));
             story.say("declared queue downtime: %d partitions, subscribed to mfg/machine/> (default rebalanceDelay 5 s, "
                     + "maxHandoffTime 3 s)", partitions);
-            ConnectionFactory serviceFactory = (ConnectionFactory) jndi.lookup("DowntimeCF");
+            ConnectionFactory serviceFactory = (ConnectionFactory) jndi.lookup("ConnectionFactory");
             Queue downtime = (Queue) jndi.lookup("downtime");
 
             story.part("Night: " + night + " instances of the downtime service");
             addInstances(instances, night, serviceFactory, downtime, records, story);
             publisher.scheduleAtFixedRate(gateway::publishRound, 0, roundMillis, TimeUnit.MILLISECONDS);
             story.say("%d machines publish a state change every %d ms, keyed by machine id", machines, roundMillis);
-            boolean nightSpread = Waiting.until(SPREAD_LIMIT, () -> everyOneOwns(instances));
+            boolean nightSpread = Waiting.until(SPREAD_LIMIT, () -> evenSpread(instances));
             tellSpread(story, instances);
+            boolean nightServed = runRounds(gateway, instances, story);
 
             story.part("Shift change: " + (peak - night) + " more instances start while the machines keep publishing");
+            story.say("a partition moves only once its old owner has finished the changes it was applying, so no "
+                    + "machine's changes overtake each other");
             addInstances(instances, peak - night, serviceFactory, downtime, records, story);
-            story.say("partitions move once the set of instances has been stable for rebalanceDelay; each move first "
-                    + "waits for the old owner to acknowledge what it holds of the partition");
-            boolean peakSpread = Waiting.until(SPREAD_LIMIT, () -> everyOneOwns(instances));
+            boolean peakSpread = Waiting.until(SPREAD_LIMIT, () -> evenSpread(instances));
             tellSpread(story, instances);
-            int peakStart = gateway.rounds();
-            story.say("the peak runs for %d more rounds with the new spread", PEAK_ROUNDS);
-            boolean everyoneServed = Waiting.until(SPREAD_LIMIT, () -> gateway.rounds() >= peakStart + PEAK_ROUNDS
-                    && instances.stream().allMatch(i -> i.applied() > 0));
+            boolean everyoneServed = runRounds(gateway, instances, story);
 
             story.part("The machines stop; the service drains the queue");
             publisher.shutdown();
@@ -126,8 +122,9 @@ public final class PlantFloor extends Sample {
             }
 
             return new Verdict()
-                    .check("the night instances shared the partitions", nightSpread, "each owned at least one")
-                    .check("after the shift change every instance owned a partition", peakSpread,
+                    .check("the night instances shared the partitions evenly", nightSpread && nightServed,
+                            night + " instances, " + partitions + " partitions")
+                    .check("after the shift change the partitions were spread evenly over every instance", peakSpread,
                             instances.size() + " instances, " + partitions + " partitions")
                     .check("every instance applied changes", everyoneServed, appliedPerInstance(instances))
                     .check("every change was applied exactly once", drained && records.holdsExactly(gateway.sent()),
@@ -151,8 +148,28 @@ public final class PlantFloor extends Sample {
         }
     }
 
-    private static boolean everyOneOwns(List<DowntimeInstance> instances) {
-        return instances.stream().noneMatch(i -> i.ownedPartitions().isEmpty());
+    /** Whether every partition has an owner and the instances' shares differ by at most one. */
+    private boolean evenSpread(List<DowntimeInstance> instances) {
+        int fewest = partitions / instances.size();
+        int most = fewest + (partitions % instances.size() == 0 ? 0 : 1);
+        int owned = 0;
+        for (DowntimeInstance i : instances) {
+            int n = i.ownedPartitions().size();
+            if (n < fewest || n > most) {
+                return false;
+            }
+            owned += n;
+        }
+        return owned == partitions;
+    }
+
+    /** Lets the machines publish a few more rounds with the current spread, until every instance has applied changes. */
+    private static boolean runRounds(MachineGateway gateway, List<DowntimeInstance> instances, Story story)
+            throws InterruptedException {
+        int start = gateway.rounds();
+        story.say("the machines publish %d rounds with this spread", ROUNDS_PER_PHASE);
+        return Waiting.until(SPREAD_LIMIT, () -> gateway.rounds() >= start + ROUNDS_PER_PHASE
+                && instances.stream().allMatch(i -> i.applied() > 0));
     }
 
     private static void tellSpread(Story story, List<DowntimeInstance> instances) {

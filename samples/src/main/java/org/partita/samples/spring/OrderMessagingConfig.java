@@ -17,7 +17,7 @@ import org.springframework.jms.listener.DefaultMessageListenerContainer;
  */
 @Configuration
 public class OrderMessagingConfig {
-    /** Four partitions, one per listener thread once the node has spread them; created on first use. */
+    /** Four partitions, one per listener thread once the node has spread them; created so by whoever names it first. */
     static final String ORDER_EVENTS = "order-events?partitions=4";
     static final int LISTENER_THREADS = 4;
 
@@ -25,8 +25,7 @@ public class OrderMessagingConfig {
     @Bean
     @Primary
     public ConnectionFactory partitaConnectionFactory(@Value("${partita.url}") String url) {
-        // a small prefetch keeps what a listener thread holds small when a partition moves
-        return new PartitaConnectionFactory(url + "?prefetch=10");
+        return new PartitaConnectionFactory(url);
     }
 
     /** Sends reuse one connection and session instead of opening a connection per send. */

@@ -34,7 +34,7 @@ public final class SpringOrders extends Sample {
     @Option(names = "--orders", defaultValue = "40", description = "Orders (default: ${DEFAULT-VALUE}).")
     int orders;
 
-    @Option(names = "--pace-millis", defaultValue = "50",
+    @Option(names = "--pace-millis", defaultValue = "10",
             description = "Pause between two sends, in milliseconds (default: ${DEFAULT-VALUE}).")
     long paceMillis;
 
@@ -52,8 +52,11 @@ public final class SpringOrders extends Sample {
             spring.refresh();
             story.say("Spring started: a JmsTemplate and a DefaultMessageListenerContainer with %d threads on %s",
                     OrderMessagingConfig.LISTENER_THREADS, OrderMessagingConfig.ORDER_EVENTS);
-            story.say("the node gives each partition to one consumer at a time and spreads the partitions over the "
-                    + "consumers once their set has been stable for rebalanceDelay (5 s by default)");
+            // the container opens its consumers in the background: wait until the node has spread the
+            // partitions over all of them, so that the run shows four threads at work
+            boolean spread = Waiting.until(LIMIT, () -> owners(queues) == OrderMessagingConfig.LISTENER_THREADS);
+            story.say("the node gave each of the %d consumers one partition (each partition has one owner at a time)",
+                    owners(queues));
 
             story.part("The order desk sends " + OrderDesk.EVENTS.length + " events for each of " + orders + " orders");
             OrderDesk desk = spring.getBean(OrderDesk.class);
@@ -82,7 +85,15 @@ public final class SpringOrders extends Sample {
                             ledger.applied() + " of " + total)
                     .check("each order's events were handled in order", ledger.faults() == 0, ledger.faultSummary())
                     .check("all " + OrderMessagingConfig.LISTENER_THREADS + " listener threads handled events",
-                            perThread.size() == OrderMessagingConfig.LISTENER_THREADS, perThread.toString());
+                            spread && perThread.size() == OrderMessagingConfig.LISTENER_THREADS, perThread.toString());
+        }
+    }
+
+    private static int owners(SampleQueues queues) {
+        try {
+            return queues.owners("order-events").size();
+        } catch (jakarta.jms.JMSException e) {
+            throw new IllegalStateException("cannot read the figures of order-events", e);
         }
     }
 }

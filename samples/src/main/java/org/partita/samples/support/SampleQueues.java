@@ -7,6 +7,8 @@ import org.partita.jms.api.PartitaAdmin;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Declares the queues a sample needs through {@link PartitaAdmin}, as an operator would (or a
@@ -52,6 +54,20 @@ public final class SampleQueues implements AutoCloseable {
     /** Messages of {@code queue} not acknowledged yet: waiting, or delivered (perhaps still in a prefetch buffer). */
     public int unacknowledged(String queue) throws JMSException {
         return admin.partitions(queue).stream().mapToInt(p -> p.depth() + p.inFlight()).sum();
+    }
+
+    /** The consumers that own partitions of {@code queue} now (none while the queue does not exist yet). */
+    public Set<String> owners(String queue) throws JMSException {
+        if (!admin.queues().contains(queue)) {
+            return Set.of();
+        }
+        Set<String> owners = new TreeSet<>();
+        for (PartitaAdmin.Partition p : admin.partitions(queue)) {
+            if (p.owner() != null && "ASSIGNED".equals(p.state())) {
+                owners.add(p.owner());
+            }
+        }
+        return owners;
     }
 
     public List<String> queues() throws JMSException {
