@@ -79,8 +79,8 @@ public final class CacheInvalidation extends Sample {
             expected.put(stopped, running.remove(stopped));
             dropped.add(invalidate("product-1", producer, invalidations, running, story));
             expected.putAll(running);
-            int kept = queues.unacknowledged("cache-invalidation");
-            story.say("the node holds %d invalidations for anyone", kept);
+            int kept = queues.depth("cache-invalidation");
+            story.say("invalidations waiting in the queue for anyone: %d", kept);
 
             Verdict verdict = new Verdict().check("every running instance dropped each entry invalidated while it ran",
                     dropped.stream().allMatch(d -> d), dropped.size() + " invalidations");
@@ -88,7 +88,7 @@ public final class CacheInvalidation extends Sample {
                 verdict.check(c.name() + " received exactly what was sent while it ran",
                         c.invalidations().equals(expected.get(c)), "got " + c.invalidations() + ", expected " + expected.get(c));
             }
-            return verdict.check("nothing is stored", kept == 0, kept + " held by the node");
+            return verdict.check("nothing is stored", kept == 0, kept + " waiting in the queue");
         } finally {
             for (PriceCache c : all) {
                 c.close();
