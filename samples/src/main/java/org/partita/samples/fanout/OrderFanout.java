@@ -42,6 +42,11 @@ public final class OrderFanout extends Sample {
     }
 
     @Override
+    protected void checkOptions() {
+        requireAtLeast("--orders", orders, 1);
+    }
+
+    @Override
     protected Verdict run(SampleNode node, Story story) throws Exception {
         Hashtable<String, Object> env = node.jndiEnvironment();
         // each application's jndi.properties names the queue with its own AppId

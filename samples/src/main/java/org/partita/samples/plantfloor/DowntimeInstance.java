@@ -24,6 +24,7 @@ final class DowntimeInstance implements AutoCloseable {
     private final Connection connection;
     private final PartitaConsumer consumer;
     private final AtomicLong applied = new AtomicLong();
+    private volatile boolean quiet;
 
     DowntimeInstance(String name, ConnectionFactory factory, Queue downtime, KeyOrderLedger records, Story story)
             throws JMSException {
@@ -35,12 +36,16 @@ final class DowntimeInstance implements AutoCloseable {
         consumer.setPartitionListener(new PartitionListener() {
             @Override
             public void onPartitionsAssigned(Set<Integer> partitions) {
-                story.say("%s takes partitions %s", name, new TreeSet<>(partitions));
+                if (!quiet) {
+                    story.say("%s takes partitions %s", name, new TreeSet<>(partitions));
+                }
             }
 
             @Override
             public void onPartitionsRevoked(Set<Integer> partitions) {
-                story.say("%s hands off partitions %s", name, new TreeSet<>(partitions));
+                if (!quiet) {
+                    story.say("%s hands off partitions %s", name, new TreeSet<>(partitions));
+                }
             }
         });
         consumer.setMessageListener(message -> {
@@ -72,6 +77,11 @@ final class DowntimeInstance implements AutoCloseable {
         } catch (JMSException e) {
             throw new IllegalStateException(name + " cannot tell its partitions", e);
         }
+    }
+
+    /** Stops telling the story of partition moves (when the whole service shuts down). */
+    void quiet() {
+        quiet = true;
     }
 
     @Override

@@ -2,7 +2,6 @@ package org.partita.samples.plantfloor;
 
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.DeliveryMode;
-import jakarta.jms.JMSException;
 import jakarta.jms.Queue;
 import org.partita.jms.api.PartitaAdmin;
 import org.partita.samples.support.KeyOrderLedger;
@@ -15,14 +14,10 @@ import org.partita.samples.support.Verdict;
 import org.partita.samples.support.Waiting;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 import javax.naming.Context;
 import javax.naming.InitialContext;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Hashtable;
 import java.util.List;
 import java.util.Map;
@@ -63,121 +58,92 @@ public final class PlantFloor extends Sample {
             description = "Every machine reports a change this often, in milliseconds (default: ${DEFAULT-VALUE}).")
     long roundMillis;
 
-    @Spec
-    CommandSpec spec;
-
     public static void main(String[] args) {
         exit(new PlantFloor(), args);
     }
 
     @Override
-    protected Verdict run(SampleNode node, Story story) throws Exception {
+    protected void checkOptions() {
         if (machines < 1 || night < 1 || peak < night || peak > partitions || roundMillis < 1) {
-            throw new ParameterException(spec.commandLine(),
-                    "need --machines >= 1, --round-millis >= 1 and 1 <= --night <= --peak <= --partitions");
+            throw badOptions("need --machines >= 1, --round-millis >= 1 and 1 <= --night <= --peak <= --partitions");
         }
+    }
+
+    @Override
+    protected Verdict run(SampleNode node, Story story) throws Exception {
         Hashtable<String, Object> env = node.jndiEnvironment();
         env.put("queue.downtime", "downtime");
         Context jndi = new InitialContext(env);
-        KeyOrderLedger records = new KeyOrderLedger();
-        List<DowntimeInstance> instances = new ArrayList<>();
         ScheduledExecutorService publisher = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "gateway"));
-        try (SampleQueues queues = SampleQueues.on((ConnectionFactory) jndi.lookup("ConnectionFactory"));
-             MachineGateway gateway = new MachineGateway((ConnectionFactory) jndi.lookup("ConnectionFactory"), machines,
-                     // plant gateways usually publish without waiting for the disk; the downtime queue's
-                     // subscription stores each change durably anyway (promotion)
-                     DeliveryMode.NON_PERSISTENT)) {
-            queues.declare("downtime", Map.of("partitions", String.valueOf(partitions), "subscriptions", "mfg/machine/>"));
-            story.say("declared queue downtime: %d partitions, subscribed to mfg/machine/> (default rebalanceDelay 5 s, "
-                    + "maxHandoffTime 3 s)", partitions);
-            ConnectionFactory serviceFactory = (ConnectionFactory) jndi.lookup("ConnectionFactory");
-            Queue downtime = (Queue) jndi.lookup("downtime");
+        try {
+            ConnectionFactory factory = (ConnectionFactory) jndi.lookup("ConnectionFactory");
+            try (SampleQueues queues = SampleQueues.on(factory);
+                 // plant gateways usually publish without waiting for the disk; the downtime queue's
+                 // subscription stores each change durably anyway (promotion)
+                 MachineGateway gateway = new MachineGateway(factory, machines, DeliveryMode.NON_PERSISTENT);
+                 DowntimeService service = new DowntimeService(factory, (Queue) jndi.lookup("downtime"), story)) {
+                queues.declare("downtime", Map.of("partitions", String.valueOf(partitions), "subscriptions", "mfg/machine/>"));
+                story.say("declared queue downtime: %d partitions, subscribed to mfg/machine/> (default rebalanceDelay 5 s, "
+                        + "maxHandoffTime 3 s)", partitions);
 
-            story.part("Night: " + night + " instances of the downtime service");
-            addInstances(instances, night, serviceFactory, downtime, records, story);
-            publisher.scheduleAtFixedRate(gateway::publishRound, 0, roundMillis, TimeUnit.MILLISECONDS);
-            story.say("%d machines publish a state change every %d ms, keyed by machine id", machines, roundMillis);
-            boolean nightSpread = Waiting.until(SPREAD_LIMIT, () -> evenSpread(instances));
-            tellSpread(story, instances);
-            boolean nightServed = runRounds(gateway, instances, story);
+                story.part("Night: " + night + " instances of the downtime service");
+                service.scaleTo(night);
+                publisher.scheduleAtFixedRate(() -> publish(gateway, story), 0, roundMillis, TimeUnit.MILLISECONDS);
+                story.say("%d machines publish a state change every %d ms, keyed by machine id", machines, roundMillis);
+                boolean nightSpread = Waiting.until(SPREAD_LIMIT, () -> service.evenlySpread(partitions));
+                story.say("spread: %s", service.spread());
+                boolean nightServed = runRounds(gateway, service, story);
 
-            story.part("Shift change: " + (peak - night) + " more instances start while the machines keep publishing");
-            story.say("a partition moves only once its old owner has finished the changes it was applying, so no "
-                    + "machine's changes overtake each other");
-            addInstances(instances, peak - night, serviceFactory, downtime, records, story);
-            boolean peakSpread = Waiting.until(SPREAD_LIMIT, () -> evenSpread(instances));
-            tellSpread(story, instances);
-            boolean everyoneServed = runRounds(gateway, instances, story);
+                story.part("Shift change: " + (peak - night) + " more instances start while the machines keep publishing");
+                story.say("a partition moves only once its old owner has finished the changes it was applying, so no "
+                        + "machine's changes overtake each other");
+                service.scaleTo(peak);
+                boolean peakSpread = Waiting.until(SPREAD_LIMIT, () -> service.evenlySpread(partitions));
+                story.say("spread: %s", service.spread());
+                boolean everyoneServed = runRounds(gateway, service, story);
 
-            story.part("The machines stop; the service drains the queue");
-            publisher.shutdown();
-            publisher.awaitTermination(10, TimeUnit.SECONDS);
-            int published = gateway.total();
-            boolean drained = Waiting.until(SPREAD_LIMIT, () -> records.applied() >= published);
-            story.say("%d changes published, %d applied, %d redelivered duplicates ignored", published, records.applied(),
-                    records.duplicatesIgnored());
-            tellPartitions(story, queues.partitions("downtime"));
-            for (DowntimeInstance i : instances) {
-                story.plain("%-12s owns %-12s applied %5d changes", i.name(), i.ownedPartitions(), i.applied());
+                story.part("The machines stop; the service drains the queue");
+                publisher.shutdown();
+                publisher.awaitTermination(10, TimeUnit.SECONDS);
+                int published = gateway.total();
+                KeyOrderLedger records = service.records();
+                boolean drained = Waiting.until(SPREAD_LIMIT, () -> records.applied() >= published);
+                story.say("%d changes published, %d applied, %d redelivered duplicates ignored", published, records.applied(),
+                        records.duplicatesIgnored());
+                tellPartitions(story, queues.partitions("downtime"));
+                service.tellInstances();
+
+                return new Verdict()
+                        .check("the night instances shared the partitions evenly", nightSpread && nightServed,
+                                night + " instances, " + partitions + " partitions")
+                        .check("after the shift change the partitions were spread evenly over every instance", peakSpread,
+                                service.size() + " instances, " + partitions + " partitions")
+                        .check("every instance applied changes", everyoneServed, service.appliedPerInstance())
+                        .check("every change was applied exactly once", drained && records.holdsExactly(gateway.sent()),
+                                published + " published, " + records.applied() + " applied")
+                        .check("no machine's changes were applied out of order", records.faults() == 0, records.faultSummary());
             }
-
-            return new Verdict()
-                    .check("the night instances shared the partitions evenly", nightSpread && nightServed,
-                            night + " instances, " + partitions + " partitions")
-                    .check("after the shift change the partitions were spread evenly over every instance", peakSpread,
-                            instances.size() + " instances, " + partitions + " partitions")
-                    .check("every instance applied changes", everyoneServed, appliedPerInstance(instances))
-                    .check("every change was applied exactly once", drained && records.holdsExactly(gateway.sent()),
-                            published + " published, " + records.applied() + " applied")
-                    .check("no machine's changes were applied out of order", records.faults() == 0, records.faultSummary());
         } finally {
             publisher.shutdownNow();
-            for (DowntimeInstance i : instances) {
-                i.close();
-            }
             jndi.close();
         }
     }
 
-    private static void addInstances(List<DowntimeInstance> instances, int count, ConnectionFactory factory, Queue downtime,
-                                     KeyOrderLedger records, Story story) throws JMSException {
-        for (int n = 0; n < count; n++) {
-            String name = "instance-" + (instances.size() + 1);
-            instances.add(new DowntimeInstance(name, factory, downtime, records, story));
-            story.say("%s attached", name);
+    private static void publish(MachineGateway gateway, Story story) {
+        try {
+            gateway.publishRound();
+        } catch (RuntimeException e) {
+            story.say("the gateway stopped publishing: %s", e); // the rounds stop, and the checks fail
+            throw e;
         }
-    }
-
-    /** Whether every partition has an owner and the instances' shares differ by at most one. */
-    private boolean evenSpread(List<DowntimeInstance> instances) {
-        int fewest = partitions / instances.size();
-        int most = fewest + (partitions % instances.size() == 0 ? 0 : 1);
-        int owned = 0;
-        for (DowntimeInstance i : instances) {
-            int n = i.ownedPartitions().size();
-            if (n < fewest || n > most) {
-                return false;
-            }
-            owned += n;
-        }
-        return owned == partitions;
     }
 
     /** Lets the machines publish a few more rounds with the current spread, until every instance has applied changes. */
-    private static boolean runRounds(MachineGateway gateway, List<DowntimeInstance> instances, Story story)
+    private static boolean runRounds(MachineGateway gateway, DowntimeService service, Story story)
             throws InterruptedException {
         int start = gateway.rounds();
         story.say("the machines publish %d rounds with this spread", ROUNDS_PER_PHASE);
-        return Waiting.until(SPREAD_LIMIT, () -> gateway.rounds() >= start + ROUNDS_PER_PHASE
-                && instances.stream().allMatch(i -> i.applied() > 0));
-    }
-
-    private static void tellSpread(Story story, List<DowntimeInstance> instances) {
-        StringBuilder spread = new StringBuilder();
-        for (DowntimeInstance i : instances) {
-            spread.append(spread.isEmpty() ? "" : ", ").append(i.name()).append(' ').append(i.ownedPartitions());
-        }
-        story.say("spread: %s", spread);
+        return Waiting.until(SPREAD_LIMIT, () -> gateway.rounds() >= start + ROUNDS_PER_PHASE && service.everyInstanceApplied());
     }
 
     private static void tellPartitions(Story story, List<PartitaAdmin.Partition> figures) {
@@ -185,9 +151,5 @@ public final class PlantFloor extends Sample {
         for (PartitaAdmin.Partition p : figures) {
             story.plain("%9d  %-8s  %5d  %9d", p.partition(), p.state(), p.depth(), p.delivered());
         }
-    }
-
-    private static String appliedPerInstance(List<DowntimeInstance> instances) {
-        return instances.stream().map(i -> i.name() + "=" + i.applied()).reduce((a, b) -> a + " " + b).orElse("none");
     }
 }

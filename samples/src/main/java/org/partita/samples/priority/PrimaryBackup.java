@@ -47,6 +47,11 @@ public final class PrimaryBackup extends Sample {
     }
 
     @Override
+    protected void checkOptions() {
+        requireAtLeast("--jobs", jobsPerPhase, 1);
+    }
+
+    @Override
     protected Verdict run(SampleNode node, Story story) throws Exception {
         Hashtable<String, Object> env = node.jndiEnvironment();
         env.put("queue.jobs", "jobs");

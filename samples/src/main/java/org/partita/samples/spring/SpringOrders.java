@@ -43,6 +43,12 @@ public final class SpringOrders extends Sample {
     }
 
     @Override
+    protected void checkOptions() {
+        requireAtLeast("--orders", orders, 1);
+        requireAtLeast("--pace-millis", paceMillis, 0);
+    }
+
+    @Override
     protected Verdict run(SampleNode node, Story story) throws Exception {
         try (SampleQueues queues = SampleQueues.on(new PartitaConnectionFactory(node.url()));
              AnnotationConfigApplicationContext spring = new AnnotationConfigApplicationContext()) {

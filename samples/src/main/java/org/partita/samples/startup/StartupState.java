@@ -45,6 +45,12 @@ public final class StartupState extends Sample {
     }
 
     @Override
+    protected void checkOptions() {
+        requireAtLeast("--machines", machines, 1);
+        requireAtLeast("--history", history, 1);
+    }
+
+    @Override
     protected Verdict run(SampleNode node, Story story) throws Exception {
         Hashtable<String, Object> env = node.jndiEnvironment();
         env.put("queue.machineState", "machine-state");

@@ -30,8 +30,13 @@ public abstract class Sample implements Callable<Integer> {
     /** Runs the scenario against {@code node}, telling {@code story} what happens, and checks its outcome. */
     protected abstract Verdict run(SampleNode node, Story story) throws Exception;
 
+    /** Refuses bad option values before anything starts; samples with options override it. */
+    protected void checkOptions() {
+    }
+
     @Override
     public final Integer call() throws Exception {
+        checkOptions();
         Story story = new Story(spec.commandLine().getOut());
         story.part(spec.usageMessage().description().length > 0 ? spec.usageMessage().description()[0] : spec.name());
         try (SampleNode node = open(story)) {
@@ -53,6 +58,18 @@ public abstract class Sample implements Callable<Integer> {
             return SampleNode.remote(url, story);
         } catch (JMSException | RuntimeException e) {
             throw new ParameterException(spec.commandLine(), "--url " + url + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** An error about the options given, reported with the usage and exit status 2. */
+    protected ParameterException badOptions(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+
+    /** Refuses {@code value} of {@code option} if it is below {@code min}. */
+    protected void requireAtLeast(String option, long value, long min) {
+        if (value < min) {
+            throw badOptions(option + " must be at least " + min + ", not " + value);
         }
     }
 
