@@ -1,0 +1,19 @@
+package org.partita.samples.fanout;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.partita.samples.support.SampleRun;
+
+class OrderFanoutTest {
+
+    @Test
+    @Timeout(60)
+    void billingAuditAndShippingEachReceiveEveryOrder() {
+        SampleRun.of(new OrderFanout()).assertPassed(
+                "billing received every order once, in the order sent",
+                "audit received every order once, in the order sent",
+                "shipping received every order once, in the order sent",
+                "orders waited for shipping until it started",
+                "nothing is left");
+    }
+}

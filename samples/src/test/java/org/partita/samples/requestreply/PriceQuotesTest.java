@@ -1,0 +1,17 @@
+package org.partita.samples.requestreply;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.partita.samples.support.SampleRun;
+
+class PriceQuotesTest {
+
+    @Test
+    @Timeout(60)
+    void everyRequestGetsItsReplyThroughATemporaryQueue() {
+        SampleRun.of(new PriceQuotes()).assertPassed(
+                "every request got exactly one reply",
+                "the correlation id matched each reply to its request",
+                "the temporary reply queue went away");
+    }
+}
