@@ -12,7 +12,8 @@ public enum FrameType {
     PING(20), CLOSE(21),
     RECOVER(22), RECOVERED(23),
     CONSUMER_UPDATE(24), PARTITIONS(25),
-    ADMIN(26), ADMIN_REPLY(27);
+    ADMIN(26), ADMIN_REPLY(27),
+    REQUEST_FAILED(28);
 
     private static final FrameType[] BY_CODE = new FrameType[32];
 

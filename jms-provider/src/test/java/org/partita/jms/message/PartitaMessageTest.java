@@ -208,6 +208,23 @@ class PartitaMessageTest {
         assertFalse(m.propertyExists("p"));
     }
 
+    /** 3.5.1: only null and empty names are refused; selector words and other characters are names too. */
+    @ParameterizedTest
+    @ValueSource(strings = {"true", "and", "between", "NULL", "Escape", "order-id", "1st", "a b", "JMS_vendor"})
+    void anyNonEmptyPropertyNameIsAccepted(String name) throws JMSException {
+        PartitaMessage m = new PartitaMessage();
+        m.setStringProperty(name, "v");
+        assertEquals("v", m.getStringProperty(name));
+        assertTrue(Collections.list(m.getPropertyNames()).contains(name));
+    }
+
+    @Test
+    void nullOrEmptyPropertyNameIsRefused() {
+        PartitaMessage m = new PartitaMessage();
+        assertThrows(IllegalArgumentException.class, () -> m.setIntProperty(null, 1));
+        assertThrows(IllegalArgumentException.class, () -> m.setIntProperty("", 1));
+    }
+
     @Test
     void propertyNamesEnumeratesInInsertionOrderAndIsASnapshot() throws JMSException {
         PartitaMessage m = new PartitaMessage();

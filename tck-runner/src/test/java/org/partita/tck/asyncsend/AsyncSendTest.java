@@ -322,6 +322,115 @@ class AsyncSendTest extends TckTest {
     }
 
     @Test
+    @DisplayName("7.3.4, 6.1.4: a CompletionListener may stop its own connection (only close, commit and rollback "
+            + "are forbidden in a callback)")
+    void callbackMayStopConnection() throws Exception {
+        Queue q = queue();
+        Connection c = connection();
+        c.start();
+        Session s = c.createSession();
+        MessageProducer p = s.createProducer(q);
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        CountDownLatch done = new CountDownLatch(1);
+        p.send(s.createTextMessage("x"), new CompletionListener() {
+            @Override
+            public void onCompletion(Message message) {
+                try {
+                    c.stop();
+                } catch (Throwable e) {
+                    thrown.set(e);
+                }
+                done.countDown();
+            }
+
+            @Override
+            public void onException(Message message, Exception exception) {
+                thrown.set(exception);
+                done.countDown();
+            }
+        });
+        assertTrue(done.await(RECEIVE_TIMEOUT, TimeUnit.MILLISECONDS), "completion listener not called");
+        assertNull(thrown.get(), "stop() from the callback failed");
+        MessageConsumer consumer = s.createConsumer(q);
+        assertNull(consumer.receive(ABSENCE_TIMEOUT), "the connection was stopped: nothing is delivered");
+        c.start();
+        assertReceivesText(consumer, "x");
+    }
+
+    @Test
+    @DisplayName("7.3.4, 6.1.4: a CompletionListener may stop its own JMSContext")
+    void callbackMayStopContext() throws Exception {
+        JMSContext ctx = context();
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        CountDownLatch done = new CountDownLatch(1);
+        ctx.createProducer().setAsync(new CompletionListener() {
+            @Override
+            public void onCompletion(Message message) {
+                try {
+                    ctx.stop();
+                } catch (Throwable e) {
+                    thrown.set(e);
+                }
+                done.countDown();
+            }
+
+            @Override
+            public void onException(Message message, Exception exception) {
+                thrown.set(exception);
+                done.countDown();
+            }
+        }).send(queue(), "x");
+        assertTrue(done.await(RECEIVE_TIMEOUT, TimeUnit.MILLISECONDS), "completion listener not called");
+        assertNull(thrown.get(), "JMSContext.stop() from the callback failed");
+    }
+
+    @Test
+    @DisplayName("7.3.8: an asynchronous send from a MessageListener gets its callback on another thread, so the "
+            + "listener may wait for it")
+    void callbackOfSendFromMessageListenerRunsElsewhere() throws Exception {
+        Queue in = queue("in");
+        Queue out = queue("out");
+        Connection c = connection();
+        Session s = c.createSession();
+        MessageProducer forward = s.createProducer(out);
+        AtomicReference<Object> outcome = new AtomicReference<>();
+        CountDownLatch handled = new CountDownLatch(1);
+        s.createConsumer(in).setMessageListener(m -> {
+            Thread listenerThread = Thread.currentThread();
+            CountDownLatch completed = new CountDownLatch(1);
+            AtomicReference<Thread> callbackThread = new AtomicReference<>();
+            try {
+                forward.send(m, new CompletionListener() {
+                    @Override
+                    public void onCompletion(Message message) {
+                        callbackThread.set(Thread.currentThread());
+                        completed.countDown();
+                    }
+
+                    @Override
+                    public void onException(Message message, Exception exception) {
+                        outcome.set(exception);
+                        completed.countDown();
+                    }
+                });
+                if (!completed.await(RECEIVE_TIMEOUT, TimeUnit.MILLISECONDS)) {
+                    outcome.compareAndSet(null, "the callback did not run while the listener waited for it");
+                } else if (callbackThread.get() == listenerThread) {
+                    outcome.compareAndSet(null, "the callback ran on the message listener's thread");
+                }
+            } catch (Exception e) {
+                outcome.set(e);
+            }
+            handled.countDown();
+        });
+        c.start();
+        send(in, "forward me");
+        assertTrue(handled.await(2 * RECEIVE_TIMEOUT, TimeUnit.MILLISECONDS), "listener not called");
+        assertNull(outcome.get(), () -> "outcome: " + outcome.get());
+        assertReceivesText(session().createConsumer(out), "forward me");
+    }
+
+    @Test
     @DisplayName("MessageProducer.send(..., CompletionListener): a null listener throws IllegalArgumentException")
     void nullListenerRefused() throws JMSException {
         Session s = connection().createSession();

@@ -429,6 +429,40 @@ class MessageSelectorTest extends TckTest {
     }
 
     @Test
+    @DisplayName("3.8.1.1: exact numeric literals use Java integer literal syntax: L suffix, octal, hexadecimal")
+    void javaExactLiterals() throws JMSException {
+        Setup[] values = {m -> m.setLongProperty("n", Long.MIN_VALUE), integer("n", 29), integer("n", 30)};
+        assertSelected("n = -9223372036854775808L", List.of(0), values);
+        assertSelected("n = 035", List.of(1), values);
+        assertSelected("n = 0x1d", List.of(1), values);
+        assertSelected("n = 0X1E OR n = 29l", List.of(1, 2), values);
+    }
+
+    @Test
+    @DisplayName("3.8.1.1: approximate numeric literals use Java floating-point literal syntax: exponents, "
+            + "f and d suffixes")
+    void javaApproximateLiterals() throws JMSException {
+        Setup[] values = {dbl("x", 2.5), dbl("x", 250), dbl("x", 0.5)};
+        assertSelected("x = 25e-1", List.of(0), values);
+        assertSelected("x = 2.5E2", List.of(1), values);
+        assertSelected("x = 2.5d OR x = .5f", List.of(0, 2), values);
+        assertSelected("x > 1e+2D", List.of(1), values);
+        assertSelected("x < 5.F", List.of(0, 2), values);
+    }
+
+    @Test
+    @DisplayName("3.8.1.1: a selector comparing a boolean with a number is refused with InvalidSelectorException "
+            + "when the consumer or browser is created")
+    void booleanComparedWithNumberIsInvalid() throws JMSException {
+        Session s = connection().createSession();
+        Queue q = queue();
+        for (String bad : List.of("TRUE = 0", "FALSE <> 1", "TRUE = a + 1", "(a > 1) = 1", "1.5 = FALSE")) {
+            assertThrows(InvalidSelectorException.class, () -> s.createConsumer(q, bad), bad);
+            assertThrows(InvalidSelectorException.class, () -> s.createBrowser(q, bad), bad);
+        }
+    }
+
+    @Test
     @DisplayName("4.1.2: messages a selector does not select stay on the queue for other consumers")
     void unselectedMessagesRemainOnQueue() throws JMSException {
         Queue q = queue();
