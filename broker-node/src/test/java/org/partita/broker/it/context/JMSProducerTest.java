@@ -1,5 +1,6 @@
 package org.partita.broker.it.context;
 
+import org.junit.jupiter.api.Tag;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.CompletionListener;
 import jakarta.jms.DeliveryMode;
@@ -47,6 +48,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** JMSProducer: bodies, send options, properties and their conversions, headers, asynchronous sends. */
+@Tag("slow")
 class JMSProducerTest {
     @RegisterExtension
     final NodeExtension node = new NodeExtension();
