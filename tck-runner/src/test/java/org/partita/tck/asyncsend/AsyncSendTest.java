@@ -321,6 +321,44 @@ class AsyncSendTest extends TckTest {
         assertCallbackCallIsRefused("commit", (c, s, p) -> s.commit());
     }
 
+    /** A completion listener that runs an action in onCompletion and records what it threw, or the send's failure. */
+    static final class CallbackOutcome implements CompletionListener {
+        private final CallbackBody action;
+        private final AtomicReference<Throwable> thrown = new AtomicReference<>();
+        private final CountDownLatch done = new CountDownLatch(1);
+
+        CallbackOutcome(CallbackBody action) {
+            this.action = action;
+        }
+
+        @Override
+        public void onCompletion(Message message) {
+            try {
+                action.run();
+            } catch (Throwable e) {
+                thrown.set(e);
+            }
+            done.countDown();
+        }
+
+        @Override
+        public void onException(Message message, Exception exception) {
+            thrown.set(exception);
+            done.countDown();
+        }
+
+        /** What the action threw, or null; fails if the listener was not called. */
+        Throwable await() throws InterruptedException {
+            assertTrue(done.await(RECEIVE_TIMEOUT, TimeUnit.MILLISECONDS), "completion listener not called");
+            return thrown.get();
+        }
+    }
+
+    @FunctionalInterface
+    interface CallbackBody {
+        void run() throws Exception;
+    }
+
     @Test
     @DisplayName("7.3.4, 6.1.4: a CompletionListener may stop its own connection (only close, commit and rollback "
             + "are forbidden in a callback)")
@@ -330,27 +368,9 @@ class AsyncSendTest extends TckTest {
         c.start();
         Session s = c.createSession();
         MessageProducer p = s.createProducer(q);
-        AtomicReference<Throwable> thrown = new AtomicReference<>();
-        CountDownLatch done = new CountDownLatch(1);
-        p.send(s.createTextMessage("x"), new CompletionListener() {
-            @Override
-            public void onCompletion(Message message) {
-                try {
-                    c.stop();
-                } catch (Throwable e) {
-                    thrown.set(e);
-                }
-                done.countDown();
-            }
-
-            @Override
-            public void onException(Message message, Exception exception) {
-                thrown.set(exception);
-                done.countDown();
-            }
-        });
-        assertTrue(done.await(RECEIVE_TIMEOUT, TimeUnit.MILLISECONDS), "completion listener not called");
-        assertNull(thrown.get(), "stop() from the callback failed");
+        CallbackOutcome outcome = new CallbackOutcome(c::stop);
+        p.send(s.createTextMessage("x"), outcome);
+        assertNull(outcome.await(), "stop() from the callback failed");
         MessageConsumer consumer = s.createConsumer(q);
         assertNull(consumer.receive(ABSENCE_TIMEOUT), "the connection was stopped: nothing is delivered");
         c.start();
@@ -361,27 +381,9 @@ class AsyncSendTest extends TckTest {
     @DisplayName("7.3.4, 6.1.4: a CompletionListener may stop its own JMSContext")
     void callbackMayStopContext() throws Exception {
         JMSContext ctx = context();
-        AtomicReference<Throwable> thrown = new AtomicReference<>();
-        CountDownLatch done = new CountDownLatch(1);
-        ctx.createProducer().setAsync(new CompletionListener() {
-            @Override
-            public void onCompletion(Message message) {
-                try {
-                    ctx.stop();
-                } catch (Throwable e) {
-                    thrown.set(e);
-                }
-                done.countDown();
-            }
-
-            @Override
-            public void onException(Message message, Exception exception) {
-                thrown.set(exception);
-                done.countDown();
-            }
-        }).send(queue(), "x");
-        assertTrue(done.await(RECEIVE_TIMEOUT, TimeUnit.MILLISECONDS), "completion listener not called");
-        assertNull(thrown.get(), "JMSContext.stop() from the callback failed");
+        CallbackOutcome outcome = new CallbackOutcome(ctx::stop);
+        ctx.createProducer().setAsync(outcome).send(queue(), "x");
+        assertNull(outcome.await(), "JMSContext.stop() from the callback failed");
     }
 
     @Test
