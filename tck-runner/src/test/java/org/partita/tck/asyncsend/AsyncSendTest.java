@@ -267,27 +267,9 @@ class AsyncSendTest extends TckTest {
         Connection c = connection();
         Session s = c.createSession(what.equals("commit") ? Session.SESSION_TRANSACTED : Session.AUTO_ACKNOWLEDGE);
         MessageProducer p = s.createProducer(queue());
-        AtomicReference<Throwable> thrown = new AtomicReference<>();
-        CountDownLatch done = new CountDownLatch(1);
-        p.send(s.createTextMessage("x"), new CompletionListener() {
-            @Override
-            public void onCompletion(Message message) {
-                try {
-                    action.run(c, s, p);
-                } catch (Throwable e) {
-                    thrown.set(e);
-                }
-                done.countDown();
-            }
-
-            @Override
-            public void onException(Message message, Exception exception) {
-                thrown.set(exception);
-                done.countDown();
-            }
-        });
-        assertTrue(done.await(RECEIVE_TIMEOUT, TimeUnit.MILLISECONDS));
-        assertInstanceOf(IllegalStateException.class, thrown.get(), what + " from the callback must be refused");
+        CallbackOutcome outcome = new CallbackOutcome(() -> action.run(c, s, p));
+        p.send(s.createTextMessage("x"), outcome);
+        assertInstanceOf(IllegalStateException.class, outcome.await(), what + " from the callback must be refused");
     }
 
     @FunctionalInterface
