@@ -1,5 +1,6 @@
 package org.partita.bench;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,6 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The load tool's own code path, small: S1 and S3 against Partita only, every message exactly once.
  * The real comparison is never run by the build (docs/performance.md).
  */
+@Tag("slow")
 class CompareSmokeTest {
 
     @Test

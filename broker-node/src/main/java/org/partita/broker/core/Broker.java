@@ -222,14 +222,29 @@ public final class Broker implements QueueServices, AutoCloseable {
     /** The queue an address names; created on first use with the address's queue options. */
     public BrokerQueue queue(DestinationAddress address) {
         BrokerQueue q = queues.get(address.name());
-        if (q != null) {
-            return q;
+        if (q == null) {
+            if (!settings.autoCreateQueues()) {
+                throw new UnknownDestinationException("queue '" + address.name()
+                        + "' does not exist and this node does not create queues on first use");
+            }
+            q = createQueue(address.name(), QueueOptions.parse(address.queueOptions(), settings.defaultQueueOptions()));
         }
-        if (!settings.autoCreateQueues()) {
-            throw new UnknownDestinationException("queue '" + address.name()
-                    + "' does not exist and this node does not create queues on first use");
+        checkAgrees(q, address);
+        return q;
+    }
+
+    /** A name's queue options must agree with the queue it names: they are never silently ignored. */
+    private static void checkAgrees(BrokerQueue q, DestinationAddress address) {
+        if (address.queueOptions().isEmpty()) {
+            return;
         }
-        return createQueue(address.name(), QueueOptions.parse(address.queueOptions(), settings.defaultQueueOptions()));
+        List<String> conflicts = q.options().conflicts(address.queueOptions());
+        if (!conflicts.isEmpty()) {
+            throw new QueueOptionConflictException("queue '" + q.name() + "' already exists with other options than '"
+                    + address.name() + "?" + address.queueOptions() + "' asks for: " + String.join(", ", conflicts)
+                    + ". Queue options only apply when a name creates the queue: name it without them, or change"
+                    + " the queue with the admin command queue.update (PartitaAdmin.updateQueue)");
+        }
     }
 
     public BrokerQueue createQueue(String name, QueueOptions options) {

@@ -98,6 +98,44 @@ public final class QueueOptions {
         return new QueueOptions(m);
     }
 
+    /**
+     * The options {@code text} names whose value differs from this queue's, each as
+     * {@code option (queue: value, name: value)}; empty when the text agrees with the queue. Values
+     * are compared as the queue keeps them (numbers normalized, lists as sets), so {@code 08} agrees
+     * with {@code 8} and {@code a,b} with {@code b, a}.
+     */
+    public List<String> conflicts(String text) {
+        QueueOptions requested = parse(text, this);
+        List<String> out = new java.util.ArrayList<>();
+        for (String name : named(text)) {
+            String have = values.getOrDefault(name, "");
+            String want = requested.values.getOrDefault(name, "");
+            boolean same = LIST_OPTIONS.contains(name)
+                    ? new java.util.HashSet<>(requested.list(name)).equals(new java.util.HashSet<>(list(name)))
+                    : have.equals(want);
+            if (!same) {
+                out.add(name + " (queue: '" + have + "', name: '" + want + "')");
+            }
+        }
+        return out;
+    }
+
+    private static final java.util.Set<String> LIST_OPTIONS = java.util.Set.of("appIds", "subscriptions");
+
+    /** The option names in {@code name=value&...}, in order, each once. */
+    private static java.util.Set<String> named(String text) {
+        java.util.Set<String> names = new java.util.LinkedHashSet<>();
+        if (text != null) {
+            for (String pair : text.split("&")) {
+                int eq = pair.indexOf('=');
+                if (eq > 0) {
+                    names.add(pair.substring(0, eq).trim());
+                }
+            }
+        }
+        return names;
+    }
+
     public String format() {
         StringBuilder sb = new StringBuilder();
         values.forEach((k, v) -> sb.append(sb.length() == 0 ? "" : "&").append(k).append('=').append(v));

@@ -10,6 +10,7 @@ import org.partita.broker.core.QueueOptions;
 import org.partita.broker.security.Authenticator;
 import org.partita.broker.security.UsersFileAuthenticator;
 
+import java.nio.file.Path;
 import java.util.Map;
 import org.partita.broker.network.NodeContext;
 import org.partita.broker.network.NodeServer;
@@ -36,6 +37,7 @@ public final class PartitaNode implements AutoCloseable {
     private final Broker broker;
     private final NodeServer server;
     private final NodeJmx jmx;
+    private final DataFolderLock folderLock;
     private volatile boolean closed;
 
     private PartitaNode(NodeConfig config) throws InterruptedException {
@@ -43,9 +45,13 @@ public final class PartitaNode implements AutoCloseable {
         if (!config.syncOnCommit()) {
             LOG.warn("syncOnCommit=false: confirmed persistent messages may be lost on power failure");
         }
-        this.store = H2MessageStore.open(config.dataDir(), config.syncOnCommit(), MessageSummary::headOf);
+        Path data = config.dataDir().toAbsolutePath().normalize();
+        this.folderLock = DataFolderLock.acquire(data);
+        MessageStore openedStore = null;
         Broker started = null;
         try {
+            openedStore = H2MessageStore.open(data, config.syncOnCommit(), MessageSummary::headOf);
+            this.store = openedStore;
             started = new Broker(store, new BrokerSettings(config.autoCreateQueues(), QueueOptions.DEFAULTS, config.residentBytes()));
             this.broker = started;
             for (Map.Entry<String, String> q : config.queues().entrySet()) {
@@ -55,17 +61,45 @@ public final class PartitaNode implements AutoCloseable {
                     : UsersFileAuthenticator.load(config.usersFile(), config.allowAnonymous());
             NodeContext context = new NodeContext(config.nodeName(), config.maxFrameSize(), auth);
             context.admin(new AdminCommands(broker));
-            this.server = new NodeServer(config.host(), config.port(), broker, context);
+            this.server = listen(config, broker, context);
             this.jmx = new NodeJmx(broker, config.nodeName());
         } catch (InterruptedException | RuntimeException e) {
-            store.close();
+            if (openedStore != null) {
+                openedStore.close();
+            }
             if (started != null) {
                 started.close();
             }
+            folderLock.close();
             throw e;
         }
-        LOG.info("Partita node {} listening on {}:{} with data in {}", config.nodeName(), config.host(), port(),
-                config.dataDir().toAbsolutePath());
+        LOG.info("Partita node {} listening on {}:{} with data in {}", config.nodeName(), config.host(), port(), data);
+        LOG.info("authentication {}", authentication(config));
+    }
+
+    /** How the start-up log states whether connections must authenticate, and against what. */
+    private static String authentication(NodeConfig config) {
+        if (config.usersFile() == null) {
+            return "off: no users file is set, so every connection is accepted";
+        }
+        return "on: users from " + config.usersFile().toAbsolutePath().normalize() + "; connections without"
+                + " credentials are " + (config.allowAnonymous() ? "accepted (allowAnonymous = true)" : "refused");
+    }
+
+    /** Binds the port; an address in use is one line naming it, not a stack trace. */
+    private static NodeServer listen(NodeConfig config, Broker broker, NodeContext context) throws InterruptedException {
+        try {
+            return new NodeServer(config.host(), config.port(), broker, context);
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) { // Netty rethrows the BindException unchecked
+            String where = config.host() + ":" + config.port();
+            if (e instanceof java.net.BindException) {
+                throw new NodeStartException("cannot listen on " + where + ": the address is in use (another node or"
+                        + " program listens there); stop it or choose another port (--port)", e);
+            }
+            throw new NodeStartException("cannot listen on " + where + ": " + e.getMessage(), e);
+        }
     }
 
     public static PartitaNode start(NodeConfig config) {
@@ -109,6 +143,7 @@ public final class PartitaNode implements AutoCloseable {
         server.close();
         store.close(); // finishes pending writes while the broker can still take their completions
         broker.close();
+        folderLock.close();
         LOG.info("Partita node {} stopped", config.nodeName());
     }
 }

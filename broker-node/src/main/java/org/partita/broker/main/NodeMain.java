@@ -4,6 +4,7 @@ import org.partita.broker.config.ConfigException;
 import org.partita.broker.config.NodeConfig;
 import org.partita.broker.config.NodeConfigFile;
 import org.partita.broker.embed.PartitaNode;
+import org.partita.broker.security.UserNames;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -20,6 +21,7 @@ import java.util.concurrent.CountDownLatch;
 @Command(name = "partita-node", mixinStandardHelpOptions = true, version = "Partita 0.1.0",
         description = "Starts a Partita broker node.")
 public final class NodeMain implements Callable<Integer> {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(NodeMain.class);
 
     @Option(names = "--config", description = "node config file (name = value lines)")
     Path config;
@@ -60,12 +62,19 @@ public final class NodeMain implements Callable<Integer> {
         if (data != null) {
             c = c.withDataDir(data);
         }
+        LOG.info(config == null ? "no config file: embedded defaults and command-line options"
+                : "config file " + config.toAbsolutePath().normalize());
         PartitaNode node;
         try {
             node = PartitaNode.start(c);
         } catch (ConfigException | IllegalArgumentException e) {
             System.err.println("partita-node: " + e.getMessage());
             return 2;
+        } catch (RuntimeException e) {
+            // one line an operator can act on (port in use, data folder in use, store unreadable)
+            System.err.println("partita-node: cannot start: " + e.getMessage());
+            LOG.debug("start-up failure", e);
+            return 1;
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -78,6 +87,11 @@ public final class NodeMain implements Callable<Integer> {
     }
 
     private int hashPassword() {
+        String refusal = UserNames.refusal(hashPasswordFor);
+        if (refusal != null) {
+            System.err.println("partita-node: " + refusal);
+            return 2;
+        }
         java.io.Console console = System.console();
         char[] password;
         if (console != null) {

@@ -13,6 +13,7 @@ import org.partita.broker.core.DestinationAddress;
 import org.partita.broker.core.MessageRef;
 import org.partita.broker.core.QueueEntry;
 import org.partita.broker.core.QueueFullException;
+import org.partita.broker.core.QueueOptionConflictException;
 import org.partita.broker.core.Subscription;
 import org.partita.broker.core.SubscriptionConflictException;
 import org.partita.broker.core.Subscriptions;
@@ -84,17 +85,19 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             if (e.code() == ErrorCode.MALFORMED_FRAME) {
                 fail(e.code(), e.getMessage()); // a peer that sends garbage is not talked to further
             } else {
-                reply(frame.requestId(), e.code(), e.getMessage());
+                reply(frame, e.code(), e.getMessage());
             }
         } catch (UnknownDestinationException e) {
-            reply(frame.requestId(), ErrorCode.UNKNOWN_DESTINATION, e.getMessage());
+            reply(frame, ErrorCode.UNKNOWN_DESTINATION, e.getMessage());
         } catch (SubscriptionConflictException e) {
-            reply(frame.requestId(), ErrorCode.ILLEGAL_STATE, e.getMessage());
+            reply(frame, ErrorCode.ILLEGAL_STATE, e.getMessage());
         } catch (QueueFullException e) {
-            reply(frame.requestId(), frame instanceof Frame.Commit ? ErrorCode.TRANSACTION_ROLLED_BACK : ErrorCode.RESOURCE_EXHAUSTED,
+            reply(frame, frame instanceof Frame.Commit ? ErrorCode.TRANSACTION_ROLLED_BACK : ErrorCode.RESOURCE_EXHAUSTED,
                     e.getMessage());
+        } catch (QueueOptionConflictException e) {
+            reply(frame, ErrorCode.INVALID_DESTINATION, e.getMessage());
         } catch (IllegalArgumentException e) {
-            reply(frame.requestId(), ErrorCode.INVALID_REQUEST, e.getMessage());
+            reply(frame, ErrorCode.INVALID_REQUEST, e.getMessage());
         }
     }
 
@@ -120,7 +123,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         } else if (frame instanceof Frame.ConsumerUpdate f) {
             ServerConsumer c = consumers.get(f.consumerId());
             if (c == null) {
-                reply(f.requestId(), ErrorCode.ILLEGAL_STATE, "consumer " + f.consumerId() + " is not open");
+                reply(f, ErrorCode.ILLEGAL_STATE, "consumer " + f.consumerId() + " is not open");
                 return;
             }
             c.queue().update(c.ref(), f.priority() == Integer.MIN_VALUE ? null : f.priority(),
@@ -161,7 +164,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
                     channel.writeAndFlush(new Frame.AdminReply(f.requestId(), body), channel.voidPromise());
                 } else {
                     Throwable c = t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
-                    reply(f.requestId(), ErrorCode.INTERNAL, c.getMessage());
+                    reply(f, ErrorCode.INTERNAL, c.getMessage());
                 }
             });
         } else if (frame instanceof Frame.Ping f) {
@@ -169,13 +172,13 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         } else if (frame instanceof Frame.Close f) {
             channel.writeAndFlush(new Frame.Ok(f.requestId())).addListener(ChannelFutureListener.CLOSE);
         } else {
-            reply(frame.requestId(), ErrorCode.INVALID_REQUEST, "a client may not send " + frame.type());
+            reply(frame, ErrorCode.INVALID_REQUEST, "a client may not send " + frame.type());
         }
     }
 
     private void hello(Frame.Hello f) {
         if (open) {
-            reply(f.requestId(), ErrorCode.ILLEGAL_STATE, "HELLO was already received");
+            reply(f, ErrorCode.ILLEGAL_STATE, "HELLO was already received");
             return;
         }
         if (f.version() != Protocol.VERSION) {
@@ -199,7 +202,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
 
     private void sessionOpen(Frame.SessionOpen f) {
         if (sessions.putIfAbsent(f.sessionId(), new ServerSession(f.sessionId(), f.transacted(), deliveryIds)) != null) {
-            reply(f.requestId(), ErrorCode.ILLEGAL_STATE, "session " + f.sessionId() + " is already open");
+            reply(f, ErrorCode.ILLEGAL_STATE, "session " + f.sessionId() + " is already open");
             return;
         }
         ok(f.requestId());
@@ -208,7 +211,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
     private void send(Frame.Send f) {
         ServerSession session = session(f.sessionId());
         if (f.message().length > node.maxFrameSize() - DELIVER_OVERHEAD) {
-            reply(f.requestId(), ErrorCode.RESOURCE_EXHAUSTED, "message of " + f.message().length
+            reply(f, ErrorCode.RESOURCE_EXHAUSTED, "message of " + f.message().length
                     + " bytes is too large to be delivered within the maximum frame size of " + node.maxFrameSize() + " bytes");
             return;
         }
@@ -221,7 +224,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             ok(f.requestId());
             return;
         }
-        answer(f.requestId(), broker.send(send));
+        answer(f, broker.send(send));
     }
 
     private void consumerOpen(Frame.ConsumerOpen f) {
@@ -230,12 +233,12 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         try {
             selector = Selector.parse(f.selector());
         } catch (SelectorException e) {
-            reply(f.requestId(), ErrorCode.INVALID_SELECTOR, e.getMessage());
+            reply(f, ErrorCode.INVALID_SELECTOR, e.getMessage());
             return;
         }
         DestinationName dest = DestinationName.parse(f.destination());
         if (consumers.containsKey(f.consumerId())) {
-            reply(f.requestId(), ErrorCode.ILLEGAL_STATE, "consumer " + f.consumerId() + " is already open");
+            reply(f, ErrorCode.ILLEGAL_STATE, "consumer " + f.consumerId() + " is already open");
             return;
         }
         destinations.checkConsumable(dest);
@@ -295,7 +298,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
                 done.add(d.ack());
             }
         }
-        answer(f.requestId(), CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)));
+        answer(f, CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)));
     }
 
     private void release(Frame.Release f) {
@@ -336,11 +339,11 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         session.txSends().clear();
         session.txConsumed().clear();
         try {
-            answer(f.requestId(), broker.commit(sends, consumed));
+            answer(f, broker.commit(sends, consumed));
         } catch (QueueFullException e) {
             // The transaction cannot commit: it is rolled back, so what it consumed comes back.
             consumedDeliveries.forEach(d -> d.release(true));
-            reply(f.requestId(), ErrorCode.TRANSACTION_ROLLED_BACK, e.getMessage() + "; the transaction was rolled back");
+            reply(f, ErrorCode.TRANSACTION_ROLLED_BACK, e.getMessage() + "; the transaction was rolled back");
         }
     }
 
@@ -361,19 +364,19 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         try {
             selector = Selector.parse(f.selector());
         } catch (SelectorException e) {
-            reply(f.requestId(), ErrorCode.INVALID_SELECTOR, e.getMessage());
+            reply(f, ErrorCode.INVALID_SELECTOR, e.getMessage());
             return;
         }
         DestinationName dest = DestinationName.parse(f.destination());
         if (!dest.kind().isQueue()) {
-            reply(f.requestId(), ErrorCode.INVALID_REQUEST, "only queues can be browsed: " + dest);
+            reply(f, ErrorCode.INVALID_REQUEST, "only queues can be browsed: " + dest);
             return;
         }
         // Async on the broker's pool, never inline on this event loop: reading paged-out messages
         // back is an H2 call, and a browse that finished fast would otherwise run it right here.
         destinations.queue(dest).browse(selector).whenCompleteAsync((messages, t) -> {
             if (t != null) {
-                reply(f.requestId(), ErrorCode.INTERNAL, t.toString());
+                reply(f, ErrorCode.INTERNAL, t.toString());
                 return;
             }
             List<byte[]> chunk = new ArrayList<>();
@@ -409,9 +412,9 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         switch (f.op()) {
             case Frame.OP_SET_CLIENT_ID -> {
                 if (clientId != null) {
-                    reply(f.requestId(), ErrorCode.ILLEGAL_STATE, "this connection already has client id '" + clientId + "'");
+                    reply(f, ErrorCode.ILLEGAL_STATE, "this connection already has client id '" + clientId + "'");
                 } else if (f.name() == null || f.name().isEmpty() || !node.claimClientId(f.name(), connectionKey)) {
-                    reply(f.requestId(), ErrorCode.INVALID_CLIENT_ID, "client id '" + f.name() + "' is already in use on this node");
+                    reply(f, ErrorCode.INVALID_CLIENT_ID, "client id '" + f.name() + "' is already in use on this node");
                 } else {
                     clientId = f.name();
                     ok(f.requestId());
@@ -426,14 +429,23 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
                 if (destinations.deleteTemporary(d)) {
                     ok(f.requestId());
                 } else {
-                    reply(f.requestId(), ErrorCode.ILLEGAL_STATE, d + " is not a temporary destination of this connection");
+                    reply(f, ErrorCode.ILLEGAL_STATE, d + " is not a temporary destination of this connection");
+                }
+            }
+            case Frame.OP_DECLARE_QUEUE -> {
+                DestinationName d = DestinationName.parse(f.name());
+                if (d.kind() != DestinationName.Kind.QUEUE) {
+                    reply(f, ErrorCode.INVALID_REQUEST, "only queues are declared, not " + d);
+                } else {
+                    destinations.queue(d);
+                    ok(f.requestId());
                 }
             }
             case Frame.OP_UNSUBSCRIBE -> {
                 broker.subscriptions().unsubscribe(clientId, f.name());
                 ok(f.requestId());
             }
-            default -> reply(f.requestId(), ErrorCode.INVALID_REQUEST, "destination operation " + f.op() + " is not supported");
+            default -> reply(f, ErrorCode.INVALID_REQUEST, "destination operation " + f.op() + " is not supported");
         }
     }
 
@@ -489,21 +501,13 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         }
     }
 
-    private void answer(int requestId, CompletableFuture<Void> future) {
-        if (requestId == 0) {
-            future.whenComplete((v, t) -> {
-                if (t != null) {
-                    LOG.warn("unconfirmed request failed: {}", t.toString());
-                }
-            });
-            return;
-        }
+    private void answer(Frame request, CompletableFuture<Void> future) {
         future.whenComplete((v, t) -> {
             if (t == null) {
-                ok(requestId);
+                ok(request.requestId());
             } else {
                 Throwable cause = t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
-                reply(requestId, ErrorCode.INTERNAL, cause.getMessage());
+                reply(request, ErrorCode.INTERNAL, cause.getMessage());
             }
         });
     }
@@ -514,12 +518,17 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         }
     }
 
-    private void reply(int requestId, ErrorCode code, String message) {
-        if (requestId == 0) {
-            LOG.info("request without answer from {} failed: {} {}", channel.remoteAddress(), code, message);
+    /**
+     * Answers a failed request with ERROR; a request that asked for no answer (request id 0, such as
+     * a non-persistent send) is told of with REQUEST_FAILED, so the client's ExceptionListener hears of it.
+     */
+    private void reply(Frame request, ErrorCode code, String message) {
+        if (request.requestId() == 0) {
+            LOG.debug("request without answer from {} failed: {} {}", channel.remoteAddress(), code, message);
+            channel.writeAndFlush(new Frame.RequestFailed(request.type().code(), code, message), channel.voidPromise());
             return;
         }
-        channel.writeAndFlush(new Frame.Error(requestId, code, message), channel.voidPromise());
+        channel.writeAndFlush(new Frame.Error(request.requestId(), code, message), channel.voidPromise());
     }
 
     /** Answers a request with an error, then closes the connection (handshake refusals). */

@@ -1,5 +1,6 @@
 package org.partita.broker.it;
 
+import org.junit.jupiter.api.Tag;
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSException;
@@ -27,6 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** JMS 6.2.7 acknowledge modes and redelivery (JMS 6.2.10, 8.7), end to end through a node. */
+@Tag("slow")
 class AcknowledgeModesTest {
     private static final long RECEIVE_MS = 5000;
 

@@ -1,5 +1,6 @@
 package org.partita.broker.it;
 
+import org.junit.jupiter.api.Tag;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import jakarta.jms.BytesMessage;
@@ -55,6 +56,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * disconnected; other clients and stored messages are not affected." Raw sockets speak the wire
  * protocol of docs/protocol.md; client A is a healthy JMS connection that must not notice anything.
  */
+@Tag("slow")
 class BadInputTest {
     private static final int MAX_FRAME = 64 * 1024;
     private static final int STORED = 20;

@@ -1,5 +1,6 @@
 package org.partita.broker.it;
 
+import org.junit.jupiter.api.Tag;
 import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
@@ -32,6 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * exits with 143 (128 + 15), which is what this test observes for NodeMain; 0 is accepted too, for a
  * node that catches the signal and exits normally.
  */
+@Tag("slow")
 class CleanShutdownTest {
     private static final Duration EXIT_BOUND = Duration.ofSeconds(20);
 

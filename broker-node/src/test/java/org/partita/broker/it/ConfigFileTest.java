@@ -1,5 +1,6 @@
 package org.partita.broker.it;
 
+import org.junit.jupiter.api.Tag;
 import jakarta.jms.Connection;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
@@ -18,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** README: "an error names the file, the line and the field". */
+@Tag("slow")
 class ConfigFileTest {
     @TempDir
     Path tmp;

@@ -1,5 +1,6 @@
 package org.partita.broker.it;
 
+import org.junit.jupiter.api.Tag;
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSException;
@@ -36,6 +37,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * README: "A node killed with SIGKILL loses no message whose send had returned; it redelivers what
  * was not acknowledged." The node runs in a child JVM so that it can really be killed.
  */
+@Tag("slow")
 class CrashRecoveryTest {
     private static final int SENT = 500;
     private static final int ACKED = 100;

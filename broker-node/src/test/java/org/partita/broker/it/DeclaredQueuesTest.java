@@ -1,5 +1,6 @@
 package org.partita.broker.it;
 
+import org.junit.jupiter.api.Tag;
 import jakarta.jms.Connection;
 import jakarta.jms.Session;
 import org.junit.jupiter.api.Test;
@@ -21,6 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Queue options in the config file and through the admin call, surviving restarts. */
+@Tag("slow")
 class DeclaredQueuesTest {
     @TempDir
     Path dir;

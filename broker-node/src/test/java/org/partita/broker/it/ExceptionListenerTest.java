@@ -1,6 +1,10 @@
 package org.partita.broker.it;
 
+import org.junit.jupiter.api.Tag;
 import jakarta.jms.Connection;
+import jakarta.jms.DeliveryMode;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.ResourceAllocationException;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
@@ -17,12 +21,14 @@ import java.util.concurrent.TimeUnit;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** JMS 6.1.8: the ExceptionListener hears of a connection problem, and only of one. */
+@Tag("slow")
 class ExceptionListenerTest {
     @RegisterExtension
     final NodeExtension node = new NodeExtension();
@@ -79,6 +85,33 @@ class ExceptionListenerTest {
                     "error code of '" + told.get(0).getMessage() + "'");
         } finally {
             CrashRecoveryTest.closeQuietly(c);
+        }
+    }
+
+    @Test
+    void aFailedNonPersistentSendReachesTheListenerAndTheConnectionStaysUp() throws Exception {
+        List<JMSException> told = new CopyOnWriteArrayList<>();
+        try (Connection c = node.factory().createConnection()) {
+            c.setExceptionListener(told::add);
+            Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            MessageProducer full = s.createProducer(s.createQueue("tiny?maxDepthMessages=1"));
+            full.setDeliveryMode(DeliveryMode.NON_PERSISTENT);
+            full.send(s.createTextMessage("fits"));
+            full.send(s.createTextMessage("does not fit"));
+            await("the ExceptionListener").atMost(Duration.ofSeconds(10)).until(() -> !told.isEmpty());
+            assertInstanceOf(ResourceAllocationException.class, told.get(0), told.get(0).toString());
+            assertTrue(told.get(0).getMessage().contains("tiny"), told.get(0).getMessage());
+
+            MessageProducer anonymous = s.createProducer(null);
+            anonymous.send(s.createQueue("q?colour=red"), s.createTextMessage("bad option"),
+                    DeliveryMode.NON_PERSISTENT, 4, 0);
+            await("the second report").atMost(Duration.ofSeconds(10)).until(() -> told.size() == 2);
+            assertTrue(told.get(1).getMessage().contains("colour"), told.get(1).getMessage());
+
+            // the connection is still up: a persistent send and a receive work
+            s.createProducer(s.createQueue("after")).send(s.createTextMessage("still up"));
+            c.start();
+            assertEquals("still up", ((TextMessage) s.createConsumer(s.createQueue("after")).receive(5000)).getText());
         }
     }
 

@@ -1,5 +1,6 @@
 package org.partita.broker.it;
 
+import org.junit.jupiter.api.Tag;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.IllegalStateException;
@@ -23,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** The README's JNDI walk-through, against a real node. */
+@Tag("slow")
 class JndiEndToEndTest {
     @RegisterExtension
     final NodeExtension node = new NodeExtension();

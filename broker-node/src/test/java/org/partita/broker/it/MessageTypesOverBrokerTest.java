@@ -1,5 +1,6 @@
 package org.partita.broker.it;
 
+import org.junit.jupiter.api.Tag;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
@@ -42,6 +43,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Every message type, the headers, expiry, delivery delay and temporary queues, through a real node. */
+@Tag("slow")
 class MessageTypesOverBrokerTest {
     private static final long RECEIVE_MS = 5000;
 

@@ -1,5 +1,6 @@
 package org.partita.broker.it;
 
+import org.junit.jupiter.api.Tag;
 import jakarta.jms.Connection;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
@@ -31,6 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Stored messages beyond the node's payload budget are paged out of memory and read back from the
  * store: users see exactly the same messages, order, selectors, browsing and redelivery.
  */
+@Tag("slow")
 class PagedMessagesTest {
     private static final int COUNT = 300;
 

@@ -1,5 +1,6 @@
 package org.partita.broker.it;
 
+import org.junit.jupiter.api.Tag;
 import jakarta.jms.Connection;
 import jakarta.jms.JMSContext;
 import jakarta.jms.JMSSecurityException;
@@ -21,6 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+@Tag("slow")
 class SecurityTest {
     @TempDir
     Path dir;

@@ -1,5 +1,6 @@
 package org.partita.broker.it;
 
+import org.junit.jupiter.api.Tag;
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.Message;
@@ -18,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 /** Stored payloads go away once nothing can deliver them any more: no row, no memory is left behind. */
+@Tag("slow")
 class StoreHousekeepingTest {
     @RegisterExtension
     final NodeExtension node = new NodeExtension();

@@ -1,5 +1,6 @@
 package org.partita.broker.it;
 
+import org.junit.jupiter.api.Tag;
 import jakarta.jms.Connection;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
@@ -13,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+@Tag("slow")
 class TopicBasicsTest {
     @RegisterExtension
     final NodeExtension node = new NodeExtension();

@@ -244,12 +244,16 @@ class H2MessageStoreTest {
     void writeReturnsAtOnceWhileTheWriterIsBusy() throws Exception {
         CountDownLatch release = parkWriter();
         try {
+            long commitsBefore = store.commitCount();
             CompletableFuture<Void> f = assertTimeoutPreemptively(Duration.ofSeconds(2),
                     () -> store.write(send("q", 1, "x")));
-            Thread.sleep(50);
+            // The writer is provably parked (it is inside the parking read until released), so the
+            // batch can only be committed after the release below: no waiting needed to show it.
             assertFalse(f.isDone(), "the batch cannot be committed while the writer is parked");
+            assertEquals(commitsBefore, store.commitCount(), "nothing was committed while the writer was parked");
             release.countDown();
             await(f);
+            assertEquals(commitsBefore + 1, store.commitCount(), "the release let the batch commit");
         } finally {
             release.countDown();
         }

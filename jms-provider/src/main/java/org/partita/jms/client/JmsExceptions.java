@@ -32,7 +32,7 @@ public final class JmsExceptions {
         if (c instanceof BrokerError e) {
             JMSException j = switch (e.code()) {
                 case AUTHENTICATION_FAILED, NOT_AUTHORIZED -> new JMSSecurityException(e.getMessage(), e.code().name());
-                case UNKNOWN_DESTINATION -> new InvalidDestinationException(e.getMessage(), e.code().name());
+                case UNKNOWN_DESTINATION, INVALID_DESTINATION -> new InvalidDestinationException(e.getMessage(), e.code().name());
                 case INVALID_SELECTOR -> new InvalidSelectorException(e.getMessage(), e.code().name());
                 case INVALID_CLIENT_ID -> new InvalidClientIDException(e.getMessage(), e.code().name());
                 case RESOURCE_EXHAUSTED -> new ResourceAllocationException(e.getMessage(), e.code().name());

@@ -32,6 +32,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * that gates them, and tells the {@link ExceptionListener} when the node is lost.
  */
 public class PartitaConnection implements QueueConnection, TopicConnection, ConnectionListener, TemporaryDestinationOwner {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PartitaConnection.class);
     private final BrokerConnection transport;
     private final ConnectionOptions options;
     private final List<PartitaSession> sessions = new CopyOnWriteArrayList<>();
@@ -59,6 +60,8 @@ public class PartitaConnection implements QueueConnection, TopicConnection, Conn
     private volatile JMSException failure;
 
     private final Domain domain;
+    /** Calls the ExceptionListener one report at a time, off the transport's threads. */
+    private final SessionDispatcher exceptionReports = new SessionDispatcher();
 
     PartitaConnection(BrokerConnection transport, ConnectionOptions options, String clientId, Domain domain) {
         this.domain = domain;
@@ -240,7 +243,7 @@ public class PartitaConnection implements QueueConnection, TopicConnection, Conn
             return;
         }
         for (PartitaSession s : sessions) {
-            if (s.isDispatchThread()) {
+            if (s.inListener()) {
                 throw new IllegalStateException("a message or completion listener may not close its own connection");
             }
         }
@@ -261,8 +264,10 @@ public class PartitaConnection implements QueueConnection, TopicConnection, Conn
         }
         try {
             transport.close().get(10, java.util.concurrent.TimeUnit.SECONDS);
-        } catch (Exception e) {
-            // closing a connection never fails for the caller
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the transport is dropped anyway; the caller hears of the interrupt
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            // closing a connection never fails for the caller: the transport is gone either way
         }
     }
 
@@ -310,11 +315,44 @@ public class PartitaConnection implements QueueConnection, TopicConnection, Conn
         synchronized (startLock) {
             startLock.notifyAll();
         }
+        if (!closed) {
+            tellExceptionListener(e);
+        }
+    }
+
+    /** A request sent without an answer failed on the node (a non-persistent send): the connection stays up. */
+    @Override
+    public void onRequestFailed(BrokerError cause) {
+        JMSException e = JmsExceptions.from(cause);
+        if (exceptionListener == null) {
+            LOG.warn("the node refused a request sent without confirmation (no ExceptionListener is set): {}",
+                    e.getMessage());
+        } else {
+            LOG.debug("the node refused a request sent without confirmation: {}", e.getMessage());
+        }
+        tellExceptionListener(e);
+    }
+
+    /**
+     * A close the node refused or did not answer while this connection is up: the node may still
+     * hold what was closed, so the failure is logged and the ExceptionListener hears of it. An
+     * interrupted close is the caller's own doing, with the interrupt flag kept; it is not reported.
+     */
+    void closeFailed(String what, JMSException e) {
+        if (Thread.currentThread().isInterrupted() || closed || failure != null || !transport.isOpen()) {
+            return;
+        }
+        LOG.warn("closing {} failed while the connection stays open: {}", what, e.getMessage());
+        JMSException reported = new JMSException("closing " + what + " failed: " + e.getMessage(), e.getErrorCode());
+        reported.initCause(e);
+        reported.setLinkedException(e);
+        tellExceptionListener(reported);
+    }
+
+    private void tellExceptionListener(JMSException e) {
         ExceptionListener l = exceptionListener;
-        if (l != null && !closed) {
-            Thread t = new Thread(() -> l.onException(e), "partita-exception-listener");
-            t.setDaemon(true);
-            t.start();
+        if (l != null) {
+            exceptionReports.execute(() -> l.onException(e));
         }
     }
 

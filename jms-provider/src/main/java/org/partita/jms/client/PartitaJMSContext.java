@@ -174,8 +174,8 @@ public class PartitaJMSContext implements JMSContext {
     /** Waits until every completion listener of an earlier asynchronous send has returned. */
     private void awaitCallbacks() {
         PartitaSession s = session;
-        if (s != null && s.isDispatchThread()) {
-            return; // the callbacks queue behind the listener that is running on this very thread
+        if (callbackThread == Thread.currentThread() || (s != null && s.inCompletionListener())) {
+            return; // the other callbacks queue behind the one that is running on this very thread
         }
         long deadline = System.nanoTime() + CALLBACK_WAIT_NANOS;
         synchronized (callbacks) {
@@ -302,7 +302,7 @@ public class PartitaJMSContext implements JMSContext {
             return;
         }
         PartitaSession s = session;
-        if (s != null && s.isDispatchThread()) {
+        if (callbackThread == Thread.currentThread() || (s != null && s.inListener())) {
             throw new IllegalStateRuntimeException("a message listener or completion listener may not close its own JMSContext");
         }
         awaitCallbacks(); // while they run, the context is still fully theirs

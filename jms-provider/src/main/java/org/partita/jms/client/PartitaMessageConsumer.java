@@ -379,7 +379,7 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
             try {
                 JmsExceptions.await(transport.closeConsumer(id));
             } catch (JMSException e) {
-                // the node forgets the consumer with the session or connection anyway
+                session.connection().closeFailed("consumer " + id, e);
             }
         }
         session.connection().unregister(this);

@@ -266,9 +266,6 @@ public class PartitaMessageProducer implements QueueSender, TopicPublisher {
         if (message == null) {
             throw new MessageFormatException("message must not be null");
         }
-        if (listener != null && session.isDispatchThread()) {
-            throw new IllegalStateException("a completion listener's session may not send asynchronously from its own listener");
-        }
         checkMode(mode);
         checkPriority(prio);
         long now = System.currentTimeMillis();

@@ -58,7 +58,14 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
     private final PartitaConnection connection;
     private final int id;
     private final int mode;
+    /** Runs the message listeners of this session's consumers, one at a time (JMS 6.2.4). */
     private final SessionDispatcher dispatcher = new SessionDispatcher();
+    /**
+     * Runs completion listeners, one at a time in send order (JMS 7.3.8), on a thread of their own:
+     * never the message listener's, so a completion listener may stop the connection (6.1.4) and a
+     * message listener may wait for callbacks of its own sends.
+     */
+    private final SessionDispatcher completions = new SessionDispatcher();
     private final List<PartitaMessageConsumer> consumers = new CopyOnWriteArrayList<>();
     private final List<PartitaMessageProducer> producers = new CopyOnWriteArrayList<>();
     private final List<Long> unsettled = new ArrayList<>();
@@ -111,7 +118,7 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
             CompletableFuture<Void> callbackDone = new CompletableFuture<>();
             trackAck(f);
             track(callbackDone);
-            f.whenComplete((v, t) -> dispatcher.execute(() -> {
+            f.whenComplete((v, t) -> completions.execute(() -> {
                 IN_COMPLETION_LISTENER.set(this);
                 try {
                     if (t == null) {
@@ -164,6 +171,11 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
         return IN_COMPLETION_LISTENER.get() == this;
     }
 
+    /** True on the thread running one of this session's message or completion listeners. */
+    boolean inListener() {
+        return dispatcher.isDispatchThread() || inCompletionListener();
+    }
+
     /** JMS 7.3.4: a completion listener may not close, commit or roll back its own session or producer. */
     void refuseInCompletionListener(String what) throws JMSException {
         if (inCompletionListener()) {
@@ -173,15 +185,16 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
 
     /**
      * Waits for sends still on their way (and for the completion listeners of asynchronous ones to
-     * return); returns the first failure, if any. On the session's own thread the listeners are
-     * queued behind the caller, so only the sends themselves are awaited there.
+     * return); returns the first failure, if any. On the completion listeners' own thread the other
+     * listeners are queued behind the caller, so only the sends themselves are awaited there.
      */
     Throwable awaitPendingSends() {
         List<CompletableFuture<Void>> all;
+        boolean onCompletionThread = completions.isDispatchThread();
         synchronized (pendingSends) {
-            all = new ArrayList<>(dispatcher.isDispatchThread() ? pendingAcks : pendingSends);
+            all = new ArrayList<>(onCompletionThread ? pendingAcks : pendingSends);
             all.removeIf(CompletableFuture::isDone);
-            if (!dispatcher.isDispatchThread()) {
+            if (!onCompletionThread) {
                 pendingSends.clear();
             }
         }
@@ -368,6 +381,9 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
         if (dispatcher.isDispatchThread()) {
             throw new IllegalStateException("a message listener may not close its own session");
         }
+        if (inCompletionListener()) {
+            throw new IllegalStateException("a completion listener may not close its own session");
+        }
         for (PartitaMessageConsumer c : consumers) {
             c.close();
         }
@@ -380,7 +396,7 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
             try {
                 JmsExceptions.await(connection.transport().closeSession(id));
             } catch (JMSException e) {
-                // the node drops the session's state with the connection anyway
+                connection.closeFailed("session " + id, e);
             }
         }
     }
@@ -390,9 +406,22 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
     @Override
     public MessageProducer createProducer(Destination destination) throws JMSException {
         checkOpen();
-        PartitaMessageProducer p = new PartitaMessageProducer(this, checkDestination(destination, true));
+        PartitaDestination d = checkDestination(destination, true);
+        declareIfOptioned(d);
+        PartitaMessageProducer p = new PartitaMessageProducer(this, d);
         producers.add(p);
         return p;
+    }
+
+    /**
+     * A queue name with options creates the queue (or is checked against it) when a producer is
+     * created, as when a consumer is: a consumer of an AppId created next finds the fan-out queue,
+     * and conflicting options fail here rather than on the first send.
+     */
+    private void declareIfOptioned(PartitaDestination d) throws JMSException {
+        if (d != null && d.kind() == org.partita.jms.protocol.DestinationName.Kind.QUEUE && d.name().indexOf('?') >= 0) {
+            JmsExceptions.await(connection.transport().destinationOp(Frame.OP_DECLARE_QUEUE, d.encode()));
+        }
     }
 
     void removeProducer(PartitaMessageProducer p) {
@@ -567,9 +596,16 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
         return null;
     }
 
+    /**
+     * Null is the state every session is in, so setting it succeeds (pooled-jms resets every session
+     * it takes back this way); a listener itself is for application servers.
+     */
     @Override
     public void setMessageListener(MessageListener listener) throws JMSException {
-        throw new JMSException("session-level message listeners are for application servers; set a listener on a consumer");
+        checkOpen();
+        if (listener != null) {
+            throw new JMSException("session-level message listeners are for application servers; set a listener on a consumer");
+        }
     }
 
     @Override

@@ -32,7 +32,9 @@ public enum ErrorCode {
     /** A request that is valid in form but not in content (bad option value, bad name). */
     INVALID_REQUEST(13),
     /** The node is shutting down. */
-    SHUTTING_DOWN(14);
+    SHUTTING_DOWN(14),
+    /** The destination name cannot be used as written, e.g. its queue options conflict with the existing queue. */
+    INVALID_DESTINATION(15);
 
     private final int wire;
 

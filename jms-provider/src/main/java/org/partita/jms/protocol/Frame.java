@@ -40,6 +40,11 @@ public sealed interface Frame {
     int OP_UNSUBSCRIBE = 4;
     /** Claims a client id after the handshake (Connection.setClientID). */
     int OP_SET_CLIENT_ID = 5;
+    /**
+     * Names a queue with options, as a producer does when it is created: the queue is created with
+     * them if it does not exist, and they are checked against it if it does.
+     */
+    int OP_DECLARE_QUEUE = 6;
 
     record Hello(int requestId, int version, String user, String password, String clientId) implements Frame {
         public FrameType type() { return FrameType.HELLO; }
@@ -178,6 +183,21 @@ public sealed interface Frame {
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
             writeString(out, body());
+        }
+    }
+
+    /**
+     * Node to client: a request sent without an answer ({@code requestId} 0, such as a non-persistent
+     * send) failed. Not a connection error: the connection stays open.
+     *
+     * @param requestType the frame type code of the request that failed
+     */
+    record RequestFailed(int requestType, ErrorCode code, String message) implements Frame {
+        public FrameType type() { return FrameType.REQUEST_FAILED; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestType());
+            out.writeInt(code().wire());
+            writeString(out, message());
         }
     }
 

@@ -50,6 +50,7 @@ public final class FrameCodec {
             case PARTITIONS -> new Frame.Partitions(readInt(in), readInts(in));
             case ADMIN -> new Frame.Admin(readInt(in), requireString(in, "command"), readString(in));
             case ADMIN_REPLY -> new Frame.AdminReply(readInt(in), readString(in));
+            case REQUEST_FAILED -> new Frame.RequestFailed(readInt(in), ErrorCode.fromWire(readInt(in)), readString(in));
             case RECOVERED -> new Frame.Recovered(readInt(in), readLong(in));
             case ROLLBACK -> new Frame.Rollback(readInt(in), readInt(in));
             case BROWSE -> new Frame.Browse(readInt(in), requireString(in, "destination"), readString(in));

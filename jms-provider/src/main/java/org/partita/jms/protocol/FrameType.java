@@ -13,7 +13,8 @@ public enum FrameType {
     RECOVER(22), RECOVERED(23),
     CONSUMER_UPDATE(24), PARTITIONS(25),
     ADMIN(26), ADMIN_REPLY(27),
-    DRAIN(28);
+    REQUEST_FAILED(28),
+    DRAIN(29);
 
     private static final FrameType[] BY_CODE = new FrameType[32];
 

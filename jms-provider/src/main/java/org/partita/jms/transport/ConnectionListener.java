@@ -13,6 +13,13 @@ public interface ConnectionListener {
     default void onPartitions(int consumerId, int[] owned) {
     }
 
+    /**
+     * A request sent without an answer (a non-persistent send, an unconfirmed acknowledgement) failed
+     * on the node. The connection stays open. Called on a transport thread.
+     */
+    default void onRequestFailed(BrokerError cause) {
+    }
+
     /** The connection is gone (node closed it, network lost, protocol error). Called once. */
     void onFailure(BrokerError cause);
 }

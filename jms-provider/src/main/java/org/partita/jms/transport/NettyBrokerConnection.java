@@ -38,10 +38,13 @@ public final class NettyBrokerConnection implements BrokerConnection {
     private volatile BrokerError failure;
 
     private final int maxFrameSize;
+    /** host:port, as the application named it. */
+    private final String address;
 
-    private NettyBrokerConnection(Channel channel, int maxFrameSize) {
+    private NettyBrokerConnection(Channel channel, int maxFrameSize, String address) {
         this.channel = channel;
         this.maxFrameSize = maxFrameSize;
+        this.address = address;
     }
 
     /** Opens the TCP connection (not yet the handshake: see {@link #open}). */
@@ -64,7 +67,7 @@ public final class NettyBrokerConnection implements BrokerConnection {
             throw new BrokerError(ErrorCode.INTERNAL, "cannot connect to tcp://" + host + ":" + port + ": "
                     + (f.cause() == null ? "timed out" : f.cause().getMessage()));
         }
-        self[0] = new NettyBrokerConnection(f.channel(), maxFrameSize);
+        self[0] = new NettyBrokerConnection(f.channel(), maxFrameSize, host + ":" + port);
         return self[0];
     }
 
@@ -73,15 +76,55 @@ public final class NettyBrokerConnection implements BrokerConnection {
         this.listener = listener;
     }
 
+    /**
+     * The handshake. What answers it with anything but a Partita frame (a banner, garbage, a close)
+     * is not a Partita node, and the failure says so rather than naming a protocol detail.
+     */
     @Override
     public CompletableFuture<Void> open(String user, String password, String clientId) {
-        return request(id -> new Frame.Hello(id, Protocol.VERSION, user, password, clientId)).thenApply(f -> {
-            if (f instanceof Frame.HelloOk ok && ok.maxFrameSize() < maxFrameSize) {
-                // Never send what the node would refuse: refuse it here, with the connection intact.
-                channel.pipeline().replace(FrameEncoder.class, "encoder", new FrameEncoder(ok.maxFrameSize()));
+        CompletableFuture<Void> opened = new CompletableFuture<>();
+        request(id -> new Frame.Hello(id, Protocol.VERSION, user, password, clientId)).whenComplete((f, t) -> {
+            if (t != null) {
+                opened.completeExceptionally(notPartita(t));
+            } else if (!(f instanceof Frame.HelloOk ok)) {
+                opened.completeExceptionally(notPartita(new BrokerError(ErrorCode.MALFORMED_FRAME,
+                        "it answered the handshake with " + f.type())));
+            } else {
+                if (ok.maxFrameSize() < maxFrameSize) {
+                    // Never send what the node would refuse: refuse it here, with the connection intact.
+                    channel.pipeline().replace(FrameEncoder.class, "encoder", new FrameEncoder(ok.maxFrameSize()));
+                }
+                opened.complete(null);
             }
-            return null;
         });
+        return opened;
+    }
+
+    private Throwable notPartita(Throwable t) {
+        if (t instanceof BrokerError e && (e.code() == ErrorCode.MALFORMED_FRAME || e.code() == ErrorCode.FRAME_TOO_LARGE)) {
+            return new BrokerError(e.code(), noNodeAt() + ": what listens there sent bytes that are not Partita frames");
+        }
+        if (t instanceof BrokerError e && e.code() == ErrorCode.INTERNAL) {
+            return new BrokerError(e.code(), noNodeAt() + ": what listens there ended the connection during the"
+                    + " handshake (" + e.getMessage() + ")");
+        }
+        return t;
+    }
+
+    /** host:port of the peer, as the application named it. */
+    public String address() {
+        return address;
+    }
+
+    /** What a failed handshake says: the peer at this address does not speak the Partita protocol. */
+    public String noNodeAt() {
+        return "no Partita node at " + address;
+    }
+
+    /** Drops the transport at once, without telling the peer (a handshake that never completed). */
+    public void abort() {
+        closing = true;
+        channel.close();
     }
 
     @Override
@@ -263,6 +306,11 @@ public final class NettyBrokerConnection implements BrokerConnection {
             }
             if (c.last()) {
                 complete(c.requestId(), c);
+            }
+        } else if (frame instanceof Frame.RequestFailed r) {
+            ConnectionListener l = listener;
+            if (l != null) {
+                l.onRequestFailed(new BrokerError(r.code(), r.message()));
             }
         } else if (frame instanceof Frame.Error e) {
             if (e.requestId() == 0) {

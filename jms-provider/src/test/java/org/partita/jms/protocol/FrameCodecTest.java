@@ -88,6 +88,7 @@ class FrameCodecTest {
         f.add(new Frame.Admin(28, "queue.update", "orders?partitions=8"));
         f.add(new Frame.Admin(29, "queue.list", null));
         f.add(new Frame.AdminReply(28, "name=orders\npartitions=8\n"));
+        f.add(new Frame.RequestFailed(FrameType.SEND.code(), ErrorCode.RESOURCE_EXHAUSTED, "queue 'q' is full"));
         f.add(new Frame.Drain(29, 4));
         return f;
     }
@@ -165,14 +166,14 @@ class FrameCodecTest {
     @Test
     void frameTypeCodesArePinned() {
         int[] expected = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25,
-                26, 27, 28};
+                26, 27, 28, 29};
         FrameType[] types = {FrameType.HELLO, FrameType.HELLO_OK, FrameType.OK, FrameType.ERROR,
                 FrameType.SESSION_OPEN, FrameType.SESSION_CLOSE, FrameType.SEND, FrameType.CONSUMER_OPEN,
                 FrameType.CONSUMER_CLOSE, FrameType.CREDIT, FrameType.DELIVER, FrameType.ACK, FrameType.RELEASE,
                 FrameType.COMMIT, FrameType.ROLLBACK, FrameType.BROWSE, FrameType.BROWSE_CHUNK,
                 FrameType.DESTINATION_OP, FrameType.CREATED, FrameType.PING, FrameType.CLOSE, FrameType.RECOVER,
                 FrameType.RECOVERED, FrameType.CONSUMER_UPDATE, FrameType.PARTITIONS, FrameType.ADMIN, FrameType.ADMIN_REPLY,
-                FrameType.DRAIN};
+                FrameType.REQUEST_FAILED, FrameType.DRAIN};
         assertEquals(FrameType.values().length, types.length);
         for (int i = 0; i < types.length; i++) {
             assertEquals(expected[i], types[i].code(), types[i].name());
@@ -186,7 +187,7 @@ class FrameCodecTest {
                 ErrorCode.UNSUPPORTED_VERSION, ErrorCode.AUTHENTICATION_FAILED, ErrorCode.NOT_AUTHORIZED,
                 ErrorCode.UNKNOWN_DESTINATION, ErrorCode.ILLEGAL_STATE, ErrorCode.INVALID_SELECTOR,
                 ErrorCode.INVALID_CLIENT_ID, ErrorCode.RESOURCE_EXHAUSTED, ErrorCode.TRANSACTION_ROLLED_BACK,
-                ErrorCode.INVALID_REQUEST, ErrorCode.SHUTTING_DOWN};
+                ErrorCode.INVALID_REQUEST, ErrorCode.SHUTTING_DOWN, ErrorCode.INVALID_DESTINATION};
         assertEquals(ErrorCode.values().length, codes.length);
         for (int i = 0; i < codes.length; i++) {
             assertEquals(i + 1, codes[i].wire(), codes[i].name());

@@ -267,27 +267,9 @@ class AsyncSendTest extends TckTest {
         Connection c = connection();
         Session s = c.createSession(what.equals("commit") ? Session.SESSION_TRANSACTED : Session.AUTO_ACKNOWLEDGE);
         MessageProducer p = s.createProducer(queue());
-        AtomicReference<Throwable> thrown = new AtomicReference<>();
-        CountDownLatch done = new CountDownLatch(1);
-        p.send(s.createTextMessage("x"), new CompletionListener() {
-            @Override
-            public void onCompletion(Message message) {
-                try {
-                    action.run(c, s, p);
-                } catch (Throwable e) {
-                    thrown.set(e);
-                }
-                done.countDown();
-            }
-
-            @Override
-            public void onException(Message message, Exception exception) {
-                thrown.set(exception);
-                done.countDown();
-            }
-        });
-        assertTrue(done.await(RECEIVE_TIMEOUT, TimeUnit.MILLISECONDS));
-        assertInstanceOf(IllegalStateException.class, thrown.get(), what + " from the callback must be refused");
+        CallbackOutcome outcome = new CallbackOutcome(() -> action.run(c, s, p));
+        p.send(s.createTextMessage("x"), outcome);
+        assertInstanceOf(IllegalStateException.class, outcome.await(), what + " from the callback must be refused");
     }
 
     @FunctionalInterface
@@ -319,6 +301,117 @@ class AsyncSendTest extends TckTest {
     @DisplayName("7.3.4: a CompletionListener committing its own session gets IllegalStateException")
     void callbackCommitting() throws Exception {
         assertCallbackCallIsRefused("commit", (c, s, p) -> s.commit());
+    }
+
+    /** A completion listener that runs an action in onCompletion and records what it threw, or the send's failure. */
+    static final class CallbackOutcome implements CompletionListener {
+        private final CallbackBody action;
+        private final AtomicReference<Throwable> thrown = new AtomicReference<>();
+        private final CountDownLatch done = new CountDownLatch(1);
+
+        CallbackOutcome(CallbackBody action) {
+            this.action = action;
+        }
+
+        @Override
+        public void onCompletion(Message message) {
+            try {
+                action.run();
+            } catch (Throwable e) {
+                thrown.set(e);
+            }
+            done.countDown();
+        }
+
+        @Override
+        public void onException(Message message, Exception exception) {
+            thrown.set(exception);
+            done.countDown();
+        }
+
+        /** What the action threw, or null; fails if the listener was not called. */
+        Throwable await() throws InterruptedException {
+            assertTrue(done.await(RECEIVE_TIMEOUT, TimeUnit.MILLISECONDS), "completion listener not called");
+            return thrown.get();
+        }
+    }
+
+    @FunctionalInterface
+    interface CallbackBody {
+        void run() throws Exception;
+    }
+
+    @Test
+    @DisplayName("7.3.4, 6.1.4: a CompletionListener may stop its own connection (only close, commit and rollback "
+            + "are forbidden in a callback)")
+    void callbackMayStopConnection() throws Exception {
+        Queue q = queue();
+        Connection c = connection();
+        c.start();
+        Session s = c.createSession();
+        MessageProducer p = s.createProducer(q);
+        CallbackOutcome outcome = new CallbackOutcome(c::stop);
+        p.send(s.createTextMessage("x"), outcome);
+        assertNull(outcome.await(), "stop() from the callback failed");
+        MessageConsumer consumer = s.createConsumer(q);
+        assertNull(consumer.receive(ABSENCE_TIMEOUT), "the connection was stopped: nothing is delivered");
+        c.start();
+        assertReceivesText(consumer, "x");
+    }
+
+    @Test
+    @DisplayName("7.3.4, 6.1.4: a CompletionListener may stop its own JMSContext")
+    void callbackMayStopContext() throws Exception {
+        JMSContext ctx = context();
+        CallbackOutcome outcome = new CallbackOutcome(ctx::stop);
+        ctx.createProducer().setAsync(outcome).send(queue(), "x");
+        assertNull(outcome.await(), "JMSContext.stop() from the callback failed");
+    }
+
+    @Test
+    @DisplayName("7.3.8: an asynchronous send from a MessageListener gets its callback on another thread, so the "
+            + "listener may wait for it")
+    void callbackOfSendFromMessageListenerRunsElsewhere() throws Exception {
+        Queue in = queue("in");
+        Queue out = queue("out");
+        Connection c = connection();
+        Session s = c.createSession();
+        MessageProducer forward = s.createProducer(out);
+        AtomicReference<Object> outcome = new AtomicReference<>();
+        CountDownLatch handled = new CountDownLatch(1);
+        s.createConsumer(in).setMessageListener(m -> {
+            Thread listenerThread = Thread.currentThread();
+            CountDownLatch completed = new CountDownLatch(1);
+            AtomicReference<Thread> callbackThread = new AtomicReference<>();
+            try {
+                forward.send(m, new CompletionListener() {
+                    @Override
+                    public void onCompletion(Message message) {
+                        callbackThread.set(Thread.currentThread());
+                        completed.countDown();
+                    }
+
+                    @Override
+                    public void onException(Message message, Exception exception) {
+                        outcome.set(exception);
+                        completed.countDown();
+                    }
+                });
+                if (!completed.await(RECEIVE_TIMEOUT, TimeUnit.MILLISECONDS)) {
+                    outcome.compareAndSet(null, "the callback did not run while the listener waited for it");
+                } else if (callbackThread.get() == listenerThread) {
+                    outcome.compareAndSet(null, "the callback ran on the message listener's thread");
+                }
+            } catch (Exception e) {
+                outcome.set(e);
+            }
+            handled.countDown();
+        });
+        c.start();
+        send(in, "forward me");
+        assertTrue(handled.await(2 * RECEIVE_TIMEOUT, TimeUnit.MILLISECONDS), "listener not called");
+        assertNull(outcome.get(), () -> "outcome: " + outcome.get());
+        assertReceivesText(session().createConsumer(out), "forward me");
     }
 
     @Test

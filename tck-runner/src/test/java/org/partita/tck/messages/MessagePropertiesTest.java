@@ -281,6 +281,21 @@ class MessagePropertiesTest extends TckTest {
     }
 
     @Test
+    @DisplayName("3.5.1: property names other than null and empty are accepted, selector words such as "
+            + "'true', 'and' and 'between' included, and arrive with the message")
+    void selectorWordsAreValidPropertyNames() throws JMSException {
+        Session s = session();
+        Message m = s.createTextMessage("x");
+        m.setBooleanProperty("true", false);
+        m.setStringProperty("and", "a");
+        m.setIntProperty("between", 3);
+        Message r = roundTrip(s, m);
+        assertFalse(r.getBooleanProperty("true"));
+        assertEquals("a", r.getStringProperty("and"));
+        assertEquals(3, r.getIntProperty("between"));
+    }
+
+    @Test
     @DisplayName("3.12: a null String property value is allowed and reads back as null")
     void nullStringValue() throws JMSException {
         Message m = connection().createSession().createMessage();

@@ -10,6 +10,7 @@ import jakarta.jms.Queue;
 import jakarta.jms.Session;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.partita.tck.support.KnownDeviation;
 import org.partita.tck.support.TckTest;
 
 import java.util.ArrayList;
@@ -425,6 +426,53 @@ class MessageSelectorTest extends TckTest {
         for (String bad : List.of("a = ", "a == 1", "(a = 1", "a LIKE 5", "a IN (1, 2)", "NOT", "'x' 'y'",
                 "a = 1 AND", "AND = 1", "a BETWEEN 1", "a IS 5")) {
             assertThrows(InvalidSelectorException.class, () -> s.createConsumer(q, bad), bad);
+        }
+    }
+
+    @Test
+    @DisplayName("3.8.1.1: exact numeric literals use Java integer literal syntax: L suffix, octal, hexadecimal")
+    void javaExactLiterals() throws JMSException {
+        Setup[] values = {m -> m.setLongProperty("n", Long.MIN_VALUE), integer("n", 29), integer("n", 30)};
+        assertSelected("n = -9223372036854775808L", List.of(0), values);
+        assertSelected("n = 035", List.of(1), values);
+        assertSelected("n = 0x1d", List.of(1), values);
+        assertSelected("n = 0X1E OR n = 29l", List.of(1, 2), values);
+    }
+
+    @Test
+    @KnownDeviation(provider = "artemis", reason = "3.8.1.1: Artemis's selector grammar has no f/F/d/D suffixes on "
+            + "approximate literals, which Java floating-point literal syntax has (AMQ229020 Invalid filter: x = 2.5d)")
+    @DisplayName("3.8.1.1: approximate numeric literals use Java floating-point literal syntax: f and d suffixes")
+    void javaApproximateLiteralsWithSuffixes() throws JMSException {
+        Setup[] values = {dbl("x", 2.5), dbl("x", 250), dbl("x", 0.5)};
+        assertSelected("x = 2.5d OR x = .5f", List.of(0, 2), values);
+        assertSelected("x > 1e+2D", List.of(1), values);
+        assertSelected("x < 5.F AND x <> 25e-1f", List.of(2), values);
+    }
+
+    @Test
+    @DisplayName("3.8.1.1: a selector comparing a boolean literal with a numeric literal is refused with "
+            + "InvalidSelectorException when the consumer or browser is created")
+    void booleanLiteralComparedWithNumberIsInvalid() throws JMSException {
+        assertInvalid("TRUE = 0", "FALSE <> 1");
+    }
+
+    @Test
+    @KnownDeviation(provider = "artemis", reason = "3.8.1.1: Artemis refuses TRUE = 0 but accepts a number compared "
+            + "with a boolean literal (1.5 = FALSE), a boolean compared with an arithmetic expression (TRUE = a + 1) "
+            + "and a comparison compared with a number ((a > 1) = 1)")
+    @DisplayName("3.8.1.1: a selector comparing a boolean with a numeric expression (either side, arithmetic "
+            + "included) is refused with InvalidSelectorException when the consumer or browser is created")
+    void booleanComparedWithNumericExpressionIsInvalid() throws JMSException {
+        assertInvalid("1.5 = FALSE", "TRUE = a + 1", "(a > 1) = 1", "FALSE <> 2 * b");
+    }
+
+    private void assertInvalid(String... selectors) throws JMSException {
+        Session s = connection().createSession();
+        Queue q = queue();
+        for (String bad : selectors) {
+            assertThrows(InvalidSelectorException.class, () -> s.createConsumer(q, bad), bad);
+            assertThrows(InvalidSelectorException.class, () -> s.createBrowser(q, bad), bad);
         }
     }
 

@@ -27,6 +27,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -55,6 +56,18 @@ class SessionTest extends TckTest {
         Session s = connection().createSession(true, Session.CLIENT_ACKNOWLEDGE);
         assertTrue(s.getTransacted());
         assertEquals(Session.SESSION_TRANSACTED, s.getAcknowledgeMode());
+    }
+
+    @Test
+    @DisplayName("Session.setMessageListener / getMessageListener: null, the state of every session, can be set "
+            + "and is what getMessageListener returns; the session stays usable")
+    void nullSessionListener() throws JMSException {
+        Queue q = queue();
+        Session s = session();
+        s.setMessageListener(null);
+        assertNull(s.getMessageListener());
+        s.createProducer(q).send(s.createTextMessage("still usable"));
+        assertReceivesText(s.createConsumer(q), "still usable");
     }
 
     @Test

@@ -15,6 +15,7 @@ import jakarta.jms.TextMessage;
 import jakarta.jms.Topic;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -43,6 +44,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * <p>Each test gets destinations with unique names, and everything it opens through these helpers
  * is closed after it, newest first.
  */
+@Tag("slow")
 @ExtendWith({ProviderExtension.class, KnownDeviationCondition.class})
 public abstract class TckTest {
 

@@ -1,5 +1,6 @@
 package org.partita.broker.it.context;
 
+import org.junit.jupiter.api.Tag;
 import jakarta.jms.IllegalStateException;
 import jakarta.jms.IllegalStateRuntimeException;
 import jakarta.jms.InvalidClientIDException;
@@ -41,6 +42,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** Every failure of the simplified API is the unchecked exception the spec names. */
+@Tag("slow")
 class ContextExceptionsTest {
     @RegisterExtension
     final NodeExtension node = new NodeExtension();

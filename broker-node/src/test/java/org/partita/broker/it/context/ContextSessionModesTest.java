@@ -1,5 +1,6 @@
 package org.partita.broker.it.context;
 
+import org.junit.jupiter.api.Tag;
 import jakarta.jms.IllegalStateRuntimeException;
 import jakarta.jms.JMSConsumer;
 import jakarta.jms.JMSContext;
@@ -24,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The four session modes of a context: acknowledgement, recover, commit and rollback. */
+@Tag("slow")
 class ContextSessionModesTest {
     @RegisterExtension
     final NodeExtension node = new NodeExtension();

@@ -1,5 +1,6 @@
 package org.partita.broker.it.context;
 
+import org.junit.jupiter.api.Tag;
 import jakarta.jms.IllegalStateRuntimeException;
 import jakarta.jms.InvalidDestinationRuntimeException;
 import jakarta.jms.JMSConsumer;
@@ -21,6 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** Topics through a context: plain, no-local, durable, shared and shared durable consumers, unsubscribe. */
+@Tag("slow")
 class ContextSubscriptionsTest {
     @RegisterExtension
     final NodeExtension node = new NodeExtension();

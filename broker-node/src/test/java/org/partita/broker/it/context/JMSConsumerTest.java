@@ -1,5 +1,6 @@
 package org.partita.broker.it.context;
 
+import org.junit.jupiter.api.Tag;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.IllegalStateRuntimeException;
 import jakarta.jms.JMSConsumer;
@@ -38,6 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** JMSConsumer: the receive and receiveBody variants, receiveBody's type rules, listeners, selectors. */
+@Tag("slow")
 class JMSConsumerTest {
     @RegisterExtension
     final NodeExtension node = new NodeExtension();
@@ -135,14 +137,17 @@ class JMSConsumerTest {
         try (JMSContext ctx = node.factory().createContext(); JMSContext sender = node.factory().createContext()) {
             Queue q = ctx.createQueue("blocking");
             JMSConsumer c = ctx.createConsumer(q);
-            CompletableFuture<Void> later = CompletableFuture.runAsync(() -> {
-                sleep(300);
-                sender.createProducer().send(q, "one").send(q, "two").send(q, "three");
-            });
-            assertEquals("one", ((TextMessage) c.receive()).getText());
-            assertEquals("two", c.receiveBody(String.class));
-            assertEquals("three", c.receiveBody(String.class, 0), "a timeout of zero never expires");
-            later.get(10, TimeUnit.SECONDS);
+            CompletableFuture<Object> first = new CompletableFuture<>();
+            Thread receiver = blockedCall(() -> ((TextMessage) c.receive()).getText(), first);
+            assertFalse(first.isDone(), "receive() returned while the queue was empty: " + first.getNow(null));
+            sender.createProducer().send(q, "one");
+            assertEquals("one", first.get(10, TimeUnit.SECONDS));
+            receiver.join(10_000);
+            CompletableFuture<Object> rest = new CompletableFuture<>();
+            blockedCall(() -> c.receiveBody(String.class) + "," + c.receiveBody(String.class, 0), rest);
+            assertFalse(rest.isDone(), "receiveBody returned while the queue was empty: " + rest.getNow(null));
+            sender.createProducer().send(q, "two").send(q, "three");
+            assertEquals("two,three", rest.get(10, TimeUnit.SECONDS), "a timeout of zero never expires");
         }
     }
 
@@ -150,9 +155,9 @@ class JMSConsumerTest {
     void closingAConsumerReleasesABlockedReceiveWithNull() throws Exception {
         try (JMSContext ctx = node.factory().createContext()) {
             JMSConsumer c = ctx.createConsumer(ctx.createQueue("released"));
-            CompletableFuture<Object> blocked = CompletableFuture.supplyAsync(() -> c.receiveBody(String.class));
-            sleep(300);
-            assertFalse(blocked.isDone());
+            CompletableFuture<Object> blocked = new CompletableFuture<>();
+            blockedCall(() -> c.receiveBody(String.class), blocked);
+            assertFalse(blocked.isDone(), "receiveBody returned while the queue was empty: " + blocked.getNow(null));
             c.close();
             assertNull(blocked.get(10, TimeUnit.SECONDS));
             assertThrows(IllegalStateRuntimeException.class, () -> c.receive(10));
@@ -347,11 +352,23 @@ class JMSConsumerTest {
         }
     }
 
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+    /**
+     * Runs {@code call} on a thread of its own, its outcome (result or exception) completing
+     * {@code outcome}, and returns once that thread is blocked waiting (or has finished), which is
+     * the event a "the call blocks" test means.
+     */
+    private static Thread blockedCall(java.util.concurrent.Callable<Object> call, CompletableFuture<Object> outcome) {
+        Thread t = new Thread(() -> {
+            try {
+                outcome.complete(call.call());
+            } catch (Throwable e) {
+                outcome.complete(e);
+            }
+        }, "blocked-call");
+        t.setDaemon(true);
+        t.start();
+        await("the call to block").atMost(Duration.ofSeconds(10)).until(() -> !t.isAlive()
+                || t.getState() == Thread.State.WAITING || t.getState() == Thread.State.TIMED_WAITING);
+        return t;
     }
 }

@@ -1,5 +1,6 @@
 package org.partita.broker.it.context;
 
+import org.junit.jupiter.api.Tag;
 import jakarta.jms.ConnectionMetaData;
 import jakarta.jms.ExceptionListener;
 import jakarta.jms.IllegalStateRuntimeException;
@@ -42,6 +43,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Creating, sharing, starting, stopping and closing JMSContexts, client ids, metadata and exception listeners. */
+@Tag("slow")
 class JMSContextLifecycleTest {
     @RegisterExtension
     final NodeExtension node = new NodeExtension();

@@ -1,5 +1,6 @@
 package org.partita.broker.it.keys;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -15,6 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * key stays in order and every consumer works from the first second, on a plain queue (keys carried
  * by {@code JMSXGroupID}, as ActiveMQ and Artemis users send them) and on a partitioned one.
  */
+@Tag("slow")
 @Timeout(120)
 class KeyOrderUnderLoadTest {
     private static final int MESSAGES = 4_000;

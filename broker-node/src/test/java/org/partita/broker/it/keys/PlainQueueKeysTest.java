@@ -1,5 +1,6 @@
 package org.partita.broker.it.keys;
 
+import org.junit.jupiter.api.Tag;
 import jakarta.jms.Connection;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
@@ -23,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code JMSXGroupID} on a plain queue: a key is with one consumer at a time, only while that
  * consumer holds unacknowledged messages of it; other keys and unkeyed messages flow meanwhile.
  */
+@Tag("slow")
 @Timeout(60)
 class PlainQueueKeysTest {
     private static final String QUEUE = "keys";

@@ -1,5 +1,6 @@
 package org.partita.broker.it.modes;
 
+import org.junit.jupiter.api.Tag;
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.Message;
@@ -30,6 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+@Tag("slow")
 class RoutingModesTest {
     @RegisterExtension
     final NodeExtension node = new NodeExtension();

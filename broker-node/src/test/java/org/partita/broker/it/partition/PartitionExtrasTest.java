@@ -1,5 +1,6 @@
 package org.partita.broker.it.partition;
 
+import org.junit.jupiter.api.Tag;
 import jakarta.jms.Connection;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
@@ -21,6 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+@Tag("slow")
 class PartitionExtrasTest {
     @RegisterExtension
     final NodeExtension node = new NodeExtension();

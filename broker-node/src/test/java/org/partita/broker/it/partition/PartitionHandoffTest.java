@@ -1,5 +1,6 @@
 package org.partita.broker.it.partition;
 
+import org.junit.jupiter.api.Tag;
 import jakarta.jms.Connection;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
@@ -30,6 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * what its application has not taken, at once and unflagged, so the handoff waits only for what
  * the application holds; and nothing of the partition reaches that application after it moved.
  */
+@Tag("slow")
 @Timeout(60)
 class PartitionHandoffTest {
     @RegisterExtension

@@ -1,5 +1,6 @@
 package org.partita.broker.it.partition;
 
+import org.junit.jupiter.api.Tag;
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.Message;
@@ -29,6 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+@Tag("slow")
 class PartitionedQueueTest {
     private static final String QUEUE = "machines?partitions=8&rebalanceDelay=300&maxHandoffTime=1000";
 

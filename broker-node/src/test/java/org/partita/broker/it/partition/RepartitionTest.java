@@ -1,5 +1,6 @@
 package org.partita.broker.it.partition;
 
+import org.junit.jupiter.api.Tag;
 import jakarta.jms.Connection;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
@@ -17,6 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 /** Changing the partition count of a live queue never breaks a key's order. */
+@Tag("slow")
 class RepartitionTest {
     @RegisterExtension
     final NodeExtension node = new NodeExtension();

@@ -110,44 +110,36 @@ final class Lexer {
         }
     }
 
+    /**
+     * A numeric literal in Java syntax ({@link NumericLiteral}): the token runs over letters, digits,
+     * underscores and dots, and over a sign right after an exponent marker; then it must be a
+     * literal as a whole.
+     */
     private Token number(int start) throws SelectorException {
-        boolean approximate = false;
-        skipDigits();
-        if (pos < src.length() && src.charAt(pos) == '.') {
-            approximate = true;
-            pos++;
-            skipDigits();
-        }
-        if (pos < src.length() && (src.charAt(pos) == 'e' || src.charAt(pos) == 'E')) {
-            approximate = true;
-            pos++;
-            if (pos < src.length() && (src.charAt(pos) == '+' || src.charAt(pos) == '-')) {
+        boolean hex = src.startsWith("0x", start) || src.startsWith("0X", start);
+        while (pos < src.length()) {
+            char c = src.charAt(pos);
+            if (Character.isJavaIdentifierPart(c) || c == '.') {
                 pos++;
+            } else if ((c == '+' || c == '-') && isExponentMarker(src.charAt(pos - 1), hex)) {
+                pos++;
+            } else {
+                break;
             }
-            int digits = pos;
-            skipDigits();
-            if (digits == pos) {
-                throw new SelectorException("malformed exponent in numeric literal '"
-                        + src.substring(start, pos) + "'", start);
-            }
-        }
-        if (pos < src.length() && (Character.isJavaIdentifierPart(src.codePointAt(pos))
-                || src.charAt(pos) == '.')) {
-            int end = pos;
-            while (end < src.length() && (Character.isJavaIdentifierPart(src.charAt(end))
-                    || src.charAt(end) == '.')) {
-                end++;
-            }
-            throw new SelectorException("invalid numeric literal '" + src.substring(start, end) + "'", start);
         }
         String text = src.substring(start, pos);
-        return new Token(approximate ? Kind.APPROX : Kind.EXACT, text, text, start);
+        if (!NumericLiteral.isValid(text)) {
+            char last = text.charAt(text.length() - 1);
+            boolean danglingExponent = isExponentMarker(last, hex) || ((last == '+' || last == '-')
+                    && isExponentMarker(text.charAt(text.length() - 2), hex));
+            throw new SelectorException((danglingExponent ? "malformed exponent in numeric literal '"
+                    : "invalid numeric literal '") + text + "'", start);
+        }
+        return new Token(NumericLiteral.isApproximate(text) ? Kind.APPROX : Kind.EXACT, text, text, start);
     }
 
-    private void skipDigits() {
-        while (pos < src.length() && isDigit(src.charAt(pos))) {
-            pos++;
-        }
+    private static boolean isExponentMarker(char c, boolean hex) {
+        return hex ? c == 'p' || c == 'P' : c == 'e' || c == 'E';
     }
 
     /** Keywords are matched on ASCII only: no locale or Unicode case folding can create one. */

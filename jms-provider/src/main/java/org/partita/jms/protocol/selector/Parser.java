@@ -151,6 +151,8 @@ final class Parser {
         if (op.ordering()) {
             requireNumeric(left, "operator '" + op.symbol + "'");
             requireNumeric(right, "operator '" + op.symbol + "'");
+        } else {
+            requireComparable(left, right, op);
         }
         return built(new Comparison(op, left, right), left, right);
     }
@@ -249,8 +251,7 @@ final class Parser {
         if (peek().kind() == Kind.EXACT) {
             // Folded here so that -9223372036854775808 (Long.MIN_VALUE) is representable.
             Token number = next();
-            return new Literal(exact((negate ? "-" : "") + number.value(), number), Type.NUMERIC,
-                    sign.position());
+            return new Literal(exact(number, negate), Type.NUMERIC, sign.position());
         }
         enter(sign);
         Node operand = unary();
@@ -271,7 +272,7 @@ final class Parser {
             case STRING:
                 return new Literal(token.value(), Type.STRING, token.position());
             case EXACT:
-                return new Literal(exact(token.value(), token), Type.NUMERIC, token.position());
+                return new Literal(exact(token, false), Type.NUMERIC, token.position());
             case APPROX:
                 return new Literal(approximate(token), Type.NUMERIC, token.position());
             case TRUE:
@@ -294,22 +295,22 @@ final class Parser {
         }
     }
 
-    private static Long exact(String text, Token token) throws SelectorException {
+    private static Long exact(Token token, boolean negative) throws SelectorException {
         try {
-            return Long.parseLong(text);
-        } catch (NumberFormatException e) {
-            throw new SelectorException("numeric literal " + token.describe() + " is out of the range of long",
+            return NumericLiteral.exact(token.value(), negative);
+        } catch (ArithmeticException e) {
+            throw new SelectorException("numeric literal " + token.describe() + " is " + e.getMessage(),
                     token.position());
         }
     }
 
-    private static Double approximate(Token token) throws SelectorException {
-        double value = Double.parseDouble(token.value());
-        if (Double.isInfinite(value)) {
-            throw new SelectorException("numeric literal " + token.describe() + " is out of the range of double",
+    private static Number approximate(Token token) throws SelectorException {
+        try {
+            return NumericLiteral.approximate(token.value());
+        } catch (ArithmeticException e) {
+            throw new SelectorException("numeric literal " + token.describe() + " is " + e.getMessage(),
                     token.position());
         }
-        return value;
     }
 
     /** A condition is needed; anything else means a comparison operator was missing before here. */
@@ -323,6 +324,20 @@ final class Parser {
         if (node.type() == Type.STRING || node.type() == Type.BOOLEAN) {
             throw new SelectorException(operator + " requires numeric operands, found a "
                     + node.type().name().toLowerCase(Locale.ROOT) + " expression", node.position());
+        }
+    }
+
+    /**
+     * A boolean never equals a number (3.8.1.1 compares like types only), so a selector that says
+     * so, such as {@code TRUE = 0}, is a mistake the application hears of when it creates the
+     * consumer, not a condition that silently never matches.
+     */
+    private static void requireComparable(Node left, Node right, Values.Op op) throws SelectorException {
+        boolean booleanAndNumber = (left.type() == Type.BOOLEAN && right.type() == Type.NUMERIC)
+                || (left.type() == Type.NUMERIC && right.type() == Type.BOOLEAN);
+        if (booleanAndNumber) {
+            throw new SelectorException("operator '" + op.symbol + "' cannot compare a boolean expression with a"
+                    + " numeric one", right.position());
         }
     }
 

@@ -9,7 +9,9 @@ package org.partita.jms.protocol.selector;
  * LIKE UNKNOWN; comparing values of unlike types (string, numeric, boolean) is FALSE, whatever the
  * operator, the negated forms of BETWEEN, IN and LIKE included; arithmetic on a non-numeric value
  * or a division by zero is NULL. Numbers compare after Java numeric promotion, strings never
- * convert to numbers.
+ * convert to numbers. Numeric literals are written as in Java ({@code 10L}, {@code 035},
+ * {@code 0x1d}, {@code 2.5e3}, {@code 1.5f}). Comparing a boolean with a number ({@code TRUE = 0})
+ * is a mistake the parser refuses, as are ordering comparisons and arithmetic on non-numbers.
  */
 public final class Selector {
 

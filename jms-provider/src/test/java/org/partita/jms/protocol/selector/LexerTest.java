@@ -46,6 +46,15 @@ class LexerTest {
     }
 
     @Test
+    void javaNumericLiteralsAreOneTokenEach() throws SelectorException {
+        assertEquals(List.of(Kind.EXACT, Kind.EXACT, Kind.EXACT, Kind.EXACT, Kind.APPROX, Kind.APPROX, Kind.APPROX,
+                        Kind.APPROX, Kind.EOF),
+                kinds("12L 035 0x1d 1_000 1.5f 7d 1e+3F 0x1.8p-1"));
+        // in a hexadecimal literal 'e' is a digit, so a sign after it is an operator
+        assertEquals(List.of(Kind.EXACT, Kind.PLUS, Kind.EXACT, Kind.EOF), kinds("0x1e+5"));
+    }
+
+    @Test
     void endOfSelectorIsAtTheEnd() throws SelectorException {
         List<Token> tokens = Lexer.tokenize("a  ");
         assertEquals(3, tokens.get(1).position());

@@ -188,6 +188,48 @@ class SelectorEvaluationTest {
         check(selector, expected);
     }
 
+    /** 3.8.1.1: numeric literals use Java literal syntax. */
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+            i = 10L                      | T
+            i = 10l                      | T
+            i = 012                      | T
+            i = 0xA                      | T
+            i = 0Xa                      | T
+            i = 0b1010                   | T
+            i = 1_0                      | T
+            i = 0x0000_000AL             | T
+            29 = 035                     | T
+            29 = 0x1d                    | T
+            -9223372036854775808L < neg  | T
+            -9223372036854775808 = -9223372036854775807 - 1 | T
+            0xFFFFFFFFFFFFFFFFL = -1     | T
+            -0x8000000000000000L < 0     | T
+            big = 0x7fffffffffffffffL    | T
+            d = 2.5d                     | T
+            d = 2.5D                     | T
+            d = 25e-1                    | T
+            d = 0.25E1                   | T
+            d = 2.5f                     | T
+            d = 0x1.4p1                  | T
+            d = 0x1.4p1d                 | T
+            d = 5e-1 * 5                 | T
+            fl1 = 1.1f                   | T
+            fl1 = 1.1                    | F
+            fl1 = 1.1d                   | F
+            i = 10f                      | T
+            i = 10d                      | T
+            i = 1e1                      | T
+            i = 10.                      | T
+            zero = 0e0                   | T
+            zero = 0                     | T
+            zero = 00                    | T
+            i = 09.5e0 + 0.5             | T
+            """)
+    void javaNumericLiterals(String selector, String expected) throws SelectorException {
+        check(selector, expected);
+    }
+
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
             t                            | T
@@ -226,7 +268,6 @@ class SelectorEvaluationTest {
             t <> 1                       | F
             t = 'TRUE'                   | F
             'a' = 1                      | F
-            TRUE <> 1                    | F
             s > i                        | F
             t < i                        | F
             s >= str10                   | F

@@ -43,8 +43,19 @@ class SelectorParseErrorTest {
             a # 1                        | 2  | invalid character '#'
             a != 1                       | 2  | invalid operator '!=' (use '<>')
             a == 1                       | 3  | expected an operand but found '='
-            a = 0x1F                     | 4  | invalid numeric literal '0x1F'
-            a = 12L                      | 4  | invalid numeric literal '12L'
+            a = 08                       | 4  | invalid numeric literal '08'
+            a = 0x                       | 4  | invalid numeric literal '0x'
+            a = 0xG1                     | 4  | invalid numeric literal '0xG1'
+            a = 12LL                     | 4  | invalid numeric literal '12LL'
+            a = 1.5L                     | 4  | invalid numeric literal '1.5L'
+            a = 1_                       | 4  | invalid numeric literal '1_'
+            a = 0b102                    | 4  | invalid numeric literal '0b102'
+            a = 0x1.8                    | 4  | invalid numeric literal '0x1.8'
+            a = 0x1p                     | 4  | malformed exponent in numeric literal '0x1p'
+            a = 0x1FFFFFFFFFFFFFFFF      | 4  | out of the range of long
+            a = 9223372036854775808L     | 4  | out of the range of long
+            a = 1e-999                   | 4  | too small for a double
+            a = 1e39f                    | 4  | out of the range of float
             a = 1e                       | 4  | malformed exponent in numeric literal '1e'
             a = 1e+ AND b                | 4  | malformed exponent
             a = 1.2.3                    | 4  | invalid numeric literal '1.2.3'
@@ -75,6 +86,12 @@ class SelectorParseErrorTest {
             a BETWEEN 'a' AND 'z'        | 10 | BETWEEN requires numeric operands
             'm' BETWEEN 1 AND 2          | 0  | BETWEEN requires numeric operands
             a BETWEEN 1 AND TRUE         | 16 | BETWEEN requires numeric operands
+            TRUE = 0                     | 7  | operator '=' cannot compare a boolean expression with a numeric one
+            FALSE <> 1                   | 9  | operator '<>' cannot compare a boolean expression with a numeric one
+            0 = TRUE                     | 4  | operator '=' cannot compare a boolean expression with a numeric one
+            TRUE = a + 1                 | 7  | cannot compare a boolean expression with a numeric one
+            (a > 1) = 1.5                | 10 | cannot compare a boolean expression with a numeric one
+            -a = (b = 1)                 | 6  | cannot compare a boolean expression with a numeric one
             """)
     void typeErrors(String selector, int position, String message) {
         assertError(selector, position, message);
