@@ -2,6 +2,7 @@ package org.partita.broker.embed;
 
 import org.partita.broker.admin.AdminCommands;
 import org.partita.broker.admin.NodeJmx;
+import org.partita.broker.admin.NodeReader;
 import org.partita.broker.config.NodeConfig;
 import org.partita.broker.core.Broker;
 import org.partita.broker.core.BrokerSettings;
@@ -36,6 +37,7 @@ public final class PartitaNode implements AutoCloseable {
     private final Broker broker;
     private final NodeServer server;
     private final NodeJmx jmx;
+    private final NodeReader reader;
     private volatile boolean closed;
 
     private PartitaNode(NodeConfig config) throws InterruptedException {
@@ -54,9 +56,10 @@ public final class PartitaNode implements AutoCloseable {
             Authenticator auth = config.usersFile() == null ? Authenticator.ALLOW_ALL
                     : UsersFileAuthenticator.load(config.usersFile(), config.allowAnonymous());
             NodeContext context = new NodeContext(config.nodeName(), config.maxFrameSize(), auth);
-            context.admin(new AdminCommands(broker));
+            this.reader = new NodeReader(broker, config, context, this::url, this::metricsPort);
+            context.admin(new AdminCommands(reader));
             this.server = new NodeServer(config.host(), config.port(), broker, context);
-            this.jmx = new NodeJmx(broker, config.nodeName());
+            this.jmx = new NodeJmx(reader, config.nodeName());
         } catch (InterruptedException | RuntimeException e) {
             store.close();
             if (started != null) {
@@ -85,6 +88,16 @@ public final class PartitaNode implements AutoCloseable {
     /** A connection factory URL for this node. */
     public String url() {
         return "tcp://" + config.host() + ":" + port();
+    }
+
+    /** The port of the metrics endpoint and console, or -1 when they are off. */
+    public int metricsPort() {
+        return -1;
+    }
+
+    /** The node's figures, as admin, console and metrics read them. */
+    public NodeReader reader() {
+        return reader;
     }
 
     public NodeConfig config() {
