@@ -82,7 +82,7 @@ public final class AdminCommands {
 
     /** One info line per accepted change: who, from where, what. */
     private static void changed(AdminCaller caller, String command, String argument, String outcome) {
-        LOG.atInfo().addKeyValue("event", "admin").addKeyValue("user", caller.user())
+        LOG.atInfo().addKeyValue("event", "admin").addKeyValue("user", caller.userOrAnonymous())
                 .addKeyValue("remote", caller.remote()).addKeyValue("command", command)
                 .addKeyValue("argument", argument).addKeyValue("outcome", outcome)
                 .log("admin {} {} by {} from {}: {}", command, argument, caller.userOrAnonymous(), caller.remote(), outcome);

@@ -13,7 +13,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * {@code java -jar partita-node.jar [--config FILE] [--port N] [--data DIR]}: starts one node on
+ * {@code java -jar partita-node.jar [--config FILE] [--port N] [--data DIR] [--metrics-port N] [--log-json]}: starts one node on
  * embedded defaults, overridden by the config file, overridden by the options. Stops cleanly on
  * SIGTERM or Ctrl-C.
  */
@@ -33,6 +33,16 @@ public final class NodeMain implements Callable<Integer> {
     @Option(names = "--data", description = "folder of the node's H2 database (default ./data)")
     Path data;
 
+    @Option(names = "--metrics-port", paramLabel = "N",
+            description = "HTTP port of the Prometheus endpoint (/metrics) and the web console (/) on the node's host (off by default)")
+    Integer metricsPort;
+
+    @Option(names = "--log-json", description = "log one JSON object per line instead of text")
+    boolean logJson;
+
+    @Option(names = "--log-level", paramLabel = "LEVEL", description = "ERROR, WARN, INFO (default) or DEBUG (connections opened and closed)")
+    String logLevel;
+
     @Option(names = "--hash-password", paramLabel = "USER",
             description = "read a password from standard input and print a users-file line for USER, then exit")
     String hashPasswordFor;
@@ -41,6 +51,13 @@ public final class NodeMain implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         if (hashPasswordFor != null) {
             return hashPassword();
+        }
+        // before anything logs: the logging configuration is chosen once, at the first logger
+        if (logJson) {
+            System.setProperty("logback.configurationFile", "logback-json.xml");
+        }
+        if (logLevel != null) {
+            System.setProperty("partita.log.level", logLevel.toUpperCase(java.util.Locale.ROOT));
         }
         NodeConfig c = NodeConfig.defaults();
         try {
@@ -59,6 +76,14 @@ public final class NodeMain implements Callable<Integer> {
         }
         if (data != null) {
             c = c.withDataDir(data);
+        }
+        if (metricsPort != null) {
+            try {
+                c = c.withMetricsPort(metricsPort);
+            } catch (IllegalArgumentException e) {
+                System.err.println("partita-node: --metrics-port: " + e.getMessage());
+                return 2;
+            }
         }
         PartitaNode node;
         try {

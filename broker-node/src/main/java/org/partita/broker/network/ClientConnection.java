@@ -196,7 +196,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         }
         String refusal = node.authenticator().check(f.user(), f.password());
         if (refusal != null) {
-            LOG.atInfo().addKeyValue("event", "login.failed").addKeyValue("user", f.user()).addKeyValue("remote", remote())
+            LOG.atInfo().addKeyValue("event", "login.failed").addKeyValue("user", f.user() == null ? "(none)" : f.user()).addKeyValue("remote", remote())
                     .addKeyValue("reason", refusal)
                     .log("login refused for user {} from {}: {}", f.user() == null ? "(none)" : f.user(), remote(), refusal);
             failRequest(f.requestId(), ErrorCode.AUTHENTICATION_FAILED, refusal);
@@ -390,7 +390,11 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         }
         // Async on the broker's pool, never inline on this event loop: reading paged-out messages
         // back is an H2 call, and a browse that finished fast would otherwise run it right here.
-        destinations.queue(dest).browse(selector).whenCompleteAsync((messages, t) -> {
+        DestinationAddress address = DestinationAddress.parse(dest.name());
+        // orders?appId=billing browses the AppId's queue; plain names browse the queue itself
+        BrokerQueue browsed = dest.kind() == DestinationName.Kind.QUEUE && address.consumerOptions().containsKey("appId")
+                ? destinations.consumerQueue(dest, address) : destinations.queue(dest);
+        browsed.browse(selector).whenCompleteAsync((messages, t) -> {
             if (t != null) {
                 reply(f.requestId(), ErrorCode.INTERNAL, t.toString());
                 return;
@@ -482,7 +486,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         node.closed(this);
-        LOG.atDebug().addKeyValue("event", "connection.closed").addKeyValue("remote", remote()).addKeyValue("user", user)
+        LOG.atDebug().addKeyValue("event", "connection.closed").addKeyValue("remote", remote()).addKeyValue("user", user == null ? "(anonymous)" : user)
                 .addKeyValue("bytesIn", traffic.bytesIn()).addKeyValue("bytesOut", traffic.bytesOut())
                 .log("connection from {} closed (user {}, {} bytes in, {} bytes out)", remote(),
                         user == null ? "(anonymous)" : user, traffic.bytesIn(), traffic.bytesOut());
