@@ -1,13 +1,16 @@
 package org.partita.broker.metrics;
 
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongFunction;
 
 /**
  * Registers each meter in every registry the node publishes to (Prometheus and JMX), so the two
@@ -34,6 +37,17 @@ final class Meters {
         for (MeterRegistry r : registries) {
             id = FunctionCounter.builder(name, source, value).description(description).baseUnit(baseUnit).tags(tags)
                     .register(r).getId();
+        }
+        return id;
+    }
+
+    /** A count of events and their total time in nanoseconds, as {@code _count} and {@code _sum} seconds. */
+    <T> Meter.Id functionTimer(String name, String description, Tags tags, T source, ToLongFunction<T> count,
+                               ToDoubleFunction<T> totalNanos) {
+        Meter.Id id = null;
+        for (MeterRegistry r : registries) {
+            id = FunctionTimer.builder(name, source, count, totalNanos, TimeUnit.NANOSECONDS).description(description)
+                    .tags(tags).register(r).getId();
         }
         return id;
     }

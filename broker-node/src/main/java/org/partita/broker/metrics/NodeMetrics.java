@@ -11,6 +11,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.partita.broker.admin.ConnectionInfo;
 import org.partita.broker.admin.ConnectionRegistry;
 import org.partita.broker.admin.NodeReader;
+import org.partita.broker.store.StoreFigures;
 
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -76,6 +77,16 @@ public final class NodeMetrics implements AutoCloseable {
                 NodeReader::residentBudgetBytes);
         meters.counter("partita.paged.out.messages", "messages paged out of memory (restored ones included)", null, none,
                 reader, r -> r.broker().payloadMemory().pagedOutCount());
+        reader.broker().store().figures().ifPresent(f -> {
+            meters.counter("partita.store.commit.groups", "group commits: one transaction (and at most one disk sync) each",
+                    null, none, f, StoreFigures::groups);
+            meters.counter("partita.store.commit.batches", "batches committed; divided by the groups, the group size",
+                    null, none, f, StoreFigures::batches);
+            meters.counter("partita.store.syncs", "disk syncs forced to confirm persistent sends", null, none, f,
+                    StoreFigures::syncs);
+            meters.functionTimer("partita.store.checkpoint", "checkpoints moving the journal's net effect into H2",
+                    none, f, StoreFigures::checkpoints, StoreFigures::checkpointNanos);
+        });
         meters.gauge("partita.direct.memory.limit", "the most direct (off-heap) memory the JVM allows", "bytes", none,
                 reader, r -> io.netty.util.internal.PlatformDependent.maxDirectMemory());
     }

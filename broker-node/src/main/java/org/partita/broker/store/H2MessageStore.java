@@ -45,12 +45,21 @@ public final class H2MessageStore implements MessageStore {
     private final GroupCommitWriter writer;
     /** Reads paged-out payloads from queue threads, beside the writer's connection. */
     private final PayloadReader reader;
+    private final StoreFigures figures = new StoreFigures();
 
     private H2MessageStore(Connection connection, CommitTarget target, PayloadReader reader, boolean syncOnCommit) {
         this.connection = connection;
         this.target = target;
         this.reader = reader;
-        this.writer = new GroupCommitWriter(target, syncOnCommit);
+        if (target instanceof JournaledH2Target j) {
+            j.figures(figures);
+        }
+        this.writer = new GroupCommitWriter(target, syncOnCommit, figures);
+    }
+
+    @Override
+    public java.util.Optional<StoreFigures> figures() {
+        return java.util.Optional.of(figures);
     }
 
     /**
