@@ -101,6 +101,17 @@ class MetricsEndpointTest {
             assertTrue(sample(text, "partita_store_commit_batches_total", "") >= sample(text, "partita_store_commit_groups_total", ""));
             assertTrue(sample(text, "partita_store_checkpoint_seconds_count", "") >= 0);
 
+            // the Grafana dashboard in docs/ is built on names the node exports
+            String dashboard = Files.readString(Path.of("..", "docs", "grafana-dashboard.json"));
+            Matcher used = Pattern.compile("partita_[a-z_]+").matcher(dashboard);
+            int found = 0;
+            while (used.find()) {
+                found++;
+                assertTrue(text.contains("\n" + used.group() + "{") || text.contains("\n" + used.group() + " "),
+                        "the dashboard uses " + used.group() + ", which the node does not export");
+            }
+            assertTrue(found > 20, "the dashboard's queries were read");
+
             // the same figure over JMX, under the org.partita.metrics domain
             MBeanServer server = ManagementFactory.getPlatformMBeanServer();
             Set<ObjectName> names = server.queryNames(new ObjectName("org.partita.metrics:*"), null);
