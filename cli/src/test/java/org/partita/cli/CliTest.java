@@ -146,6 +146,17 @@ class CliTest {
     }
 
     @Test
+    void anAppIdQueueIsBrowsedByItsName() throws Exception {
+        assertEquals(0, cli("queue", "create", "events", "-o", "mode=fanout", "-o", "appIds=billing,audit").code());
+        send("events", 2);
+        Run billing = cli("queue", "browse", "events#billing");
+        assertEquals(0, billing.code(), billing.err());
+        assertEquals(3, billing.lines().size(), "a heading and the two messages: " + billing.out());
+        Run stat = cli("queue", "stat", "events#audit", "--json");
+        assertTrue(stat.out().contains("\"depth\": 2"), stat.out());
+    }
+
+    @Test
     void deadLettersAreListedAndMovedBack() throws Exception {
         try (Connection c = new PartitaConnectionFactory(node.url()).createConnection()) {
             Session s = c.createSession(false, Session.CLIENT_ACKNOWLEDGE);
