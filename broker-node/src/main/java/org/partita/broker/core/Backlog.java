@@ -58,6 +58,11 @@ final class Backlog implements Iterable<QueueEntry> {
         if (entries.isEmpty() || entries.comparator() == BY_ARRIVAL) {
             return first();
         }
+        return oldestByPriority(entries);
+    }
+
+    /** The lowest id of a set in {@link #BY_PRIORITY} order: at most ten look-ups, one per priority run. */
+    static QueueEntry oldestByPriority(java.util.NavigableSet<QueueEntry> entries) {
         QueueEntry oldest = null;
         for (int p = PRIORITY_HEADS.length - 1; p >= 0; p--) {
             QueueEntry head = entries.ceiling(PRIORITY_HEADS[p]);

@@ -36,7 +36,7 @@ interface DispatchEngine {
 
     /** The waiting entry that arrived first, for the figures; null if none (or the engine cannot tell). */
     default QueueEntry oldestWaiting() {
-        return waiting() instanceof Backlog b ? b.oldest() : null;
+        return null;
     }
 
     /** What the queue asks of the engine's surroundings. */

@@ -12,8 +12,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 /** The oldest waiting entry, whichever order the backlog delivers in, and its age. */
 class BacklogTest {
     private static QueueEntry entry(long id, int priority, long timestamp) {
+        return entry(id, priority, timestamp, Map.of());
+    }
+
+    private static QueueEntry entry(long id, int priority, long timestamp, Map<String, Object> properties) {
         WireMessage wire = new WireMessage("ID:" + id, timestamp, null, null, "queue:q", null, WireMessage.PERSISTENT,
-                priority, 0L, 0L, Map.of(), WireMessage.BODY_TEXT, new byte[]{1});
+                priority, 0L, 0L, properties, WireMessage.BODY_TEXT, new byte[]{1});
         return new QueueEntry(null, new MessageRef(id, MessageCodec.encode(wire), wire, null), 0);
     }
 
@@ -30,6 +34,18 @@ class BacklogTest {
         assertEquals(2, b.oldest().id(), "but the oldest is the lowest id, at priority 0");
         b.remove(b.oldest());
         assertEquals(3, b.oldest().id());
+    }
+
+    @Test
+    void aKeyedBacklogFindsTheOldestAmongItsFront() {
+        KeyedBacklog b = new KeyedBacklog();
+        assertNull(b.oldest());
+        b.add(entry(6, 9, 600));
+        b.add(entry(3, 2, 300, Map.of("JMSXGroupID", "k")));
+        b.add(entry(4, 8, 400, Map.of("JMSXGroupID", "k")));
+        assertEquals(3, b.oldest().id());
+        b.remove(b.oldest());
+        assertEquals(4, b.oldest().id(), "the key's next message is promoted to the front");
     }
 
     @Test
