@@ -2,59 +2,90 @@ package org.partita.broker.admin;
 
 import org.partita.broker.core.Broker;
 import org.partita.broker.core.BrokerQueue;
+import org.partita.broker.core.ConsumerReport;
 import org.partita.broker.core.DestinationAddress;
+import org.partita.broker.core.PartitionCounts;
 import org.partita.broker.core.PartitionFigures;
-import org.partita.broker.core.UnknownDestinationException;
+import org.partita.broker.core.PartitionReport;
+import org.partita.broker.core.QueueReport;
+import org.partita.broker.core.SubscriptionView;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * The node's administrative commands (docs/admin.md). Answers are {@code name=value} lines so
- * that scripts and the client's {@code PartitaAdmin} read them alike.
- *
- * <ul>
- *   <li>{@code queue.update name?option=value&...}: creates the queue or changes its options</li>
- *   <li>{@code queue.options name}: the queue's options</li>
- *   <li>{@code queue.figures name}: depth, in flight, owner, state, oldest age, rate, hot, per partition</li>
- *   <li>{@code queue.delete name}: removes the queue and its messages</li>
- *   <li>{@code queue.list}: every queue with its depth</li>
- * </ul>
+ * that scripts, the {@code partita} CLI and the client's {@code PartitaAdmin} read them alike.
+ * Every change is logged at info with who made it and from where.
  */
 public final class AdminCommands {
-    private final Broker broker;
+    private static final Logger LOG = LoggerFactory.getLogger("org.partita.admin");
+    static final List<String> COMMANDS = List.of("queue.update", "queue.options", "queue.figures", "queue.stat",
+            "queue.purge", "queue.delete", "queue.list", "message.move", "consumer.list", "subscription.list",
+            "connection.list", "node.status");
 
-    public AdminCommands(Broker broker) {
-        this.broker = broker;
+    private final Broker broker;
+    private final NodeReader reader;
+    private final MessageMoves moves;
+
+    public AdminCommands(NodeReader reader) {
+        this.reader = reader;
+        this.broker = reader.broker();
+        this.moves = new MessageMoves(broker);
     }
 
+    /** Runs a command for a local caller (tests, embedding). */
     public CompletableFuture<String> run(String command, String argument) {
+        return run(command, argument, AdminCaller.LOCAL);
+    }
+
+    public CompletableFuture<String> run(String command, String argument, AdminCaller caller) {
         return switch (command) {
             case "queue.update" -> {
                 DestinationAddress a = DestinationAddress.parse(require(argument, command));
                 BrokerQueue q = broker.updateQueue(a.name(), a.queueOptions());
+                changed(caller, command, argument, "applied");
                 yield CompletableFuture.completedFuture(options(q));
             }
-            case "queue.options" -> CompletableFuture.completedFuture(options(existing(argument, command)));
-            case "queue.figures" -> existing(argument, command).partitionFigures().thenApply(AdminCommands::figures);
+            case "queue.options" -> CompletableFuture.completedFuture(options(reader.existing(require(argument, command))));
+            case "queue.figures" -> reader.queue(require(argument, command)).thenApply(AdminCommands::figures);
+            case "queue.stat" -> argument == null || argument.isBlank()
+                    ? reader.queues().thenApply(AdminCommands::stats)
+                    : reader.queue(argument).thenApply(q -> stats(List.of(q)));
+            case "queue.purge" -> reader.existing(require(argument, command)).purgeWaiting().thenApply(n -> {
+                changed(caller, command, argument, n + " messages removed");
+                return "purged=" + n + "\n";
+            });
             case "queue.delete" -> {
-                existing(argument, command);
+                reader.existing(require(argument, command));
                 broker.deleteQueue(argument);
+                changed(caller, command, argument, "deleted");
                 yield CompletableFuture.completedFuture("deleted=" + argument);
             }
             case "queue.list" -> CompletableFuture.completedFuture(list());
-            default -> throw new IllegalArgumentException("unknown admin command '" + command
-                    + "'; known: queue.update, queue.options, queue.figures, queue.delete, queue.list");
+            case "message.move" -> moves.move(require(argument, command)).thenApply(r -> {
+                changed(caller, command, argument, r.moved() + " moved, " + r.left() + " left");
+                return new ReplyLines().put("moved", r.moved()).put("left", r.left()).toString();
+            });
+            case "consumer.list" -> consumers(argument);
+            case "subscription.list" -> CompletableFuture.completedFuture(subscriptions(reader.subscriptions()));
+            case "connection.list" -> CompletableFuture.completedFuture(connections(reader.connections()));
+            case "node.status" -> reader.status().thenApply(AdminCommands::status);
+            default -> throw new IllegalArgumentException("unknown admin command '" + command + "'; known: "
+                    + String.join(", ", COMMANDS));
         };
     }
 
-    private BrokerQueue existing(String name, String command) {
-        BrokerQueue q = broker.existingQueue(require(name, command));
-        if (q == null) {
-            throw new UnknownDestinationException("queue '" + name + "' does not exist");
-        }
-        return q;
+    /** One info line per accepted change: who, from where, what. */
+    private static void changed(AdminCaller caller, String command, String argument, String outcome) {
+        LOG.atInfo().addKeyValue("event", "admin").addKeyValue("user", caller.userOrAnonymous())
+                .addKeyValue("remote", caller.remote()).addKeyValue("command", command)
+                .addKeyValue("argument", argument).addKeyValue("outcome", outcome)
+                .log("admin {} {} by {} from {}: {}", command, argument, caller.userOrAnonymous(), caller.remote(), outcome);
     }
 
     private static String require(String argument, String command) {
@@ -72,20 +103,92 @@ public final class AdminCommands {
         return sb.toString();
     }
 
-    static String figures(List<PartitionFigures> figures) {
-        StringBuilder sb = new StringBuilder();
-        for (PartitionFigures f : figures) {
+    static String figures(QueueReport q) {
+        ReplyLines out = new ReplyLines();
+        for (PartitionReport r : q.partitions()) {
+            PartitionFigures f = r.figures();
+            PartitionCounts c = r.counts();
             String p = "partition." + f.partition() + ".";
-            sb.append(p).append("depth=").append(f.depth()).append('\n')
-                    .append(p).append("inFlight=").append(f.inFlight()).append('\n')
-                    .append(p).append("owner=").append(f.owner() == null ? "" : f.owner()).append('\n')
-                    .append(p).append("state=").append(f.state()).append('\n')
-                    .append(p).append("oldestAgeMillis=").append(f.oldestAgeMillis()).append('\n')
-                    .append(p).append("delivered=").append(f.delivered()).append('\n')
-                    .append(p).append("ratePerSecond=").append(String.format(java.util.Locale.ROOT, "%.1f", f.ratePerSecond())).append('\n')
-                    .append(p).append("hot=").append(f.hot()).append('\n');
+            out.put(p + "depth", f.depth()).put(p + "inFlight", f.inFlight())
+                    .put(p + "owner", f.owner()).put(p + "state", f.state())
+                    .putIfPresent(p + "oldestAgeMillis", r.oldestAgeMillis());
+            counts(out, p, c);
+            out.put(p + "hot", f.hot());
         }
-        return sb.toString();
+        return out.toString();
+    }
+
+    private static void counts(ReplyLines out, String prefix, PartitionCounts c) {
+        out.put(prefix + "enqueued", c.enqueued()).put(prefix + "delivered", c.delivered())
+                .put(prefix + "acknowledged", c.acknowledged()).put(prefix + "redelivered", c.redelivered())
+                .put(prefix + "deadLettered", c.deadLettered()).put(prefix + "expired", c.expired())
+                .put(prefix + "handoffs", c.handoffs()).putDecimal(prefix + "ratePerSecond", c.ratePerSecond());
+    }
+
+    static String stats(List<QueueReport> queues) {
+        ReplyLines out = new ReplyLines();
+        for (QueueReport q : queues) {
+            out.put("queue", q.name()).put("mode", q.options().mode()).put("partitions", q.partitions().size())
+                    .put("durable", q.durable()).put("depth", q.depth()).put("inFlight", q.inFlight())
+                    .put("heldBytes", q.heldBytes()).put("consumers", q.consumers().size())
+                    .putIfPresent("oldestAgeMillis", q.oldestAgeMillis());
+            counts(out, "", q.totals());
+        }
+        return out.toString();
+    }
+
+    private CompletableFuture<String> consumers(String queue) {
+        CompletableFuture<List<QueueReport>> reports = queue == null || queue.isBlank()
+                ? reader.queues() : reader.queue(queue).thenApply(List::of);
+        return reports.thenApply(qs -> {
+            ReplyLines out = new ReplyLines();
+            for (QueueReport q : qs) {
+                for (ConsumerReport c : q.consumers()) {
+                    out.put("consumer", c.consumer()).put("queue", q.name()).put("priority", c.priority())
+                            .put("credits", c.credits()).put("inFlight", c.inFlight())
+                            .put("inFlightBytes", c.inFlightBytes()).put("delivered", c.delivered())
+                            .put("acknowledged", c.acknowledged())
+                            .put("partitions", String.join(",", c.partitions().stream().map(String::valueOf).toList()))
+                            .put("selector", c.selector());
+                }
+            }
+            return out.toString();
+        });
+    }
+
+    private static String subscriptions(List<SubscriptionView> subs) {
+        ReplyLines out = new ReplyLines();
+        for (SubscriptionView s : subs) {
+            out.put("subscription", s.name()).put("kind", s.kind()).put("queue", s.queue()).put("topic", s.topic())
+                    .put("selector", s.selector()).put("consumers", s.consumers());
+        }
+        return out.toString();
+    }
+
+    private static String connections(List<ConnectionInfo> conns) {
+        ReplyLines out = new ReplyLines();
+        for (ConnectionInfo c : conns) {
+            out.put("connection", c.remote()).put("user", c.user()).put("clientId", c.clientId())
+                    .put("sessions", c.sessions()).put("consumers", c.consumers())
+                    .put("openedAt", Instant.ofEpochMilli(c.openedAt())).put("bytesIn", c.bytesIn())
+                    .put("bytesOut", c.bytesOut());
+        }
+        return out.toString();
+    }
+
+    private static String status(NodeStatus s) {
+        ReplyLines out = new ReplyLines().put("node", s.name()).put("url", s.url()).put("dataDir", s.dataDir())
+                .put("uptimeSeconds", s.uptimeMillis() / 1000).put("authentication", s.authentication() ? "on" : "off")
+                .put("queues", s.queues()).put("connections", s.connections()).put("sessions", s.sessions())
+                .put("consumers", s.consumers()).put("heldMessages", s.heldMessages()).put("heldBytes", s.heldBytes())
+                .put("storeBytes", s.storeBytes()).put("residentBytes", s.residentBytes())
+                .put("residentBudgetBytes", s.residentBudgetBytes()).put("heapUsedBytes", s.heapUsedBytes())
+                .put("heapMaxBytes", s.heapMaxBytes()).put("directUsedBytes", s.directUsedBytes())
+                .put("directMaxBytes", s.directMaxBytes());
+        if (s.metricsPort() >= 0) {
+            out.put("metricsPort", s.metricsPort());
+        }
+        return out.toString();
     }
 
     private String list() {

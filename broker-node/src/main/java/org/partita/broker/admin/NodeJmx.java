@@ -1,8 +1,7 @@
 package org.partita.broker.admin;
 
-import org.partita.broker.core.Broker;
-import org.partita.broker.core.BrokerQueue;
-import org.partita.broker.core.PartitionFigures;
+import org.partita.broker.core.QueueReport;
+import org.partita.broker.core.UnknownDestinationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -11,17 +10,18 @@ import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import java.lang.management.ManagementFactory;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /** Publishes {@link NodeMXBean} on the platform MBean server while the node runs. */
 public final class NodeJmx implements NodeMXBean, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NodeJmx.class);
 
-    private final Broker broker;
+    private final NodeReader reader;
     private final ObjectName name;
 
-    public NodeJmx(Broker broker, String nodeName) {
-        this.broker = broker;
+    public NodeJmx(NodeReader reader, String nodeName) {
+        this.reader = reader;
         ObjectName n = null;
         try {
             n = ObjectName.getInstance("org.partita:type=Node,name=" + ObjectName.quote(nodeName));
@@ -41,32 +41,63 @@ public final class NodeJmx implements NodeMXBean, AutoCloseable {
 
     @Override
     public String[] getQueueNames() {
-        return broker.queueNames().toArray(String[]::new);
+        return reader.broker().queueNames().toArray(String[]::new);
+    }
+
+    @Override
+    public String[] queueTable() {
+        return lines(AdminCommands.stats(await(reader.queues(), "the queues")), "queue");
     }
 
     @Override
     public String[] partitionTable(String queue) {
-        return figures(queue).stream().map(f -> "partition=" + f.partition() + " depth=" + f.depth() + " inFlight="
-                + f.inFlight() + " owner=" + f.owner() + " state=" + f.state() + " oldestAgeMillis=" + f.oldestAgeMillis()
-                + " delivered=" + f.delivered() + " ratePerSecond=" + String.format(java.util.Locale.ROOT, "%.1f", f.ratePerSecond())
-                + " hot=" + f.hot()).toArray(String[]::new);
+        String figures = AdminCommands.figures(report(queue));
+        // partition.3.depth=30 lines become one line per partition: partition=3 depth=30 ...
+        StringBuilder text = new StringBuilder();
+        String current = null;
+        for (String line : figures.split("\n")) {
+            String[] parts = line.split("\\.", 3);
+            if (!parts[1].equals(current)) {
+                current = parts[1];
+                text.append('\n').append("partition=").append(current);
+            }
+            text.append(' ').append(parts[2]);
+        }
+        return text.substring(1).split("\n");
     }
 
     @Override
     public int hotPartition(String queue) {
-        return figures(queue).stream().filter(PartitionFigures::hot)
-                .max(java.util.Comparator.comparingInt(PartitionFigures::depth)).map(PartitionFigures::partition).orElse(-1);
+        return report(queue).partitions().stream().filter(p -> p.figures().hot())
+                .max(java.util.Comparator.comparingInt(p -> p.figures().depth())).map(p -> p.partition()).orElse(-1);
     }
 
-    private List<PartitionFigures> figures(String queue) {
-        BrokerQueue q = broker.existingQueue(queue);
-        if (q == null) {
-            throw new IllegalArgumentException("queue '" + queue + "' does not exist");
+    /** Joins the {@code name=value} lines of each block (opened by {@code key=...}) into one line. */
+    private static String[] lines(String blocks, String key) {
+        List<String> out = new java.util.ArrayList<>();
+        for (String line : blocks.split("\n")) {
+            if (line.startsWith(key + "=") || out.isEmpty()) {
+                out.add(line);
+            } else {
+                out.set(out.size() - 1, out.get(out.size() - 1) + " " + line);
+            }
         }
+        return out.stream().filter(s -> !s.isEmpty()).toArray(String[]::new);
+    }
+
+    private QueueReport report(String queue) {
         try {
-            return q.partitionFigures().get(10, TimeUnit.SECONDS);
+            return await(reader.queue(queue), "queue '" + queue + "'");
+        } catch (UnknownDestinationException e) {
+            throw new IllegalArgumentException(e.getMessage());
+        }
+    }
+
+    private static <T> T await(CompletableFuture<T> f, String what) {
+        try {
+            return f.get(10, TimeUnit.SECONDS);
         } catch (Exception e) {
-            throw new IllegalStateException("could not read the figures of queue '" + queue + "': " + e);
+            throw new IllegalStateException("could not read the figures of " + what + ": " + e);
         }
     }
 

@@ -2,11 +2,18 @@ package org.partita.broker.admin;
 
 /**
  * The node's figures over JMX ({@code org.partita:type=Node,name=<nodeName>}), the same as the
- * admin commands give: every queue, and per partition its depth, in flight, owner, state, age of
- * the oldest message, delivery rate and whether it is hot.
+ * admin commands give. A figure that is not measured (the age of the oldest message of an empty
+ * partition) is left out of a line, never written as zero. The meters of the metrics endpoint are
+ * on JMX too, under the {@code metrics} domain.
  */
 public interface NodeMXBean {
     String[] getQueueNames();
+
+    /**
+     * One line per queue: {@code queue=orders mode=priority partitions=8 depth=12 inFlight=3 consumers=2
+     * oldestAgeMillis=420 enqueued=... delivered=... acknowledged=... ratePerSecond=...}.
+     */
+    String[] queueTable();
 
     /** One line per partition: {@code partition=0 depth=12 inFlight=3 owner=... state=ASSIGNED ... hot=false}. */
     String[] partitionTable(String queue);

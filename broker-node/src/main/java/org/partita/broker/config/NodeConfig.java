@@ -19,10 +19,15 @@ import java.util.Map;
  * @param residentBytes  payload bytes of stored messages the node keeps in memory; beyond that,
  *                       stored messages keep only their routing summary and are read back from
  *                       the store when delivered
+ * @param metricsPort    HTTP port of the Prometheus endpoint and the web console, on {@code host};
+ *                       {@link #METRICS_OFF} (the default) for none, 0 for any free port
  */
 public record NodeConfig(String nodeName, String host, int port, Path dataDir, boolean autoCreateQueues,
                          boolean syncOnCommit, int maxFrameSize, Path usersFile, boolean allowAnonymous,
-                         Map<String, String> queues, long residentBytes) {
+                         Map<String, String> queues, long residentBytes, int metricsPort) {
+
+    /** No metrics endpoint and no console. */
+    public static final int METRICS_OFF = -1;
 
     /** 64 MiB of payloads: with the journal's own share, a node stays well inside a 512 MiB heap. */
     public static final long DEFAULT_RESIDENT_BYTES = 64L << 20;
@@ -32,6 +37,17 @@ public record NodeConfig(String nodeName, String host, int port, Path dataDir, b
         if (residentBytes < 0) {
             throw new IllegalArgumentException("residentBytes must not be negative: " + residentBytes);
         }
+        if (metricsPort < METRICS_OFF || metricsPort > 65535) {
+            throw new IllegalArgumentException("metricsPort must be from 0 to 65535 (or off): " + metricsPort);
+        }
+    }
+
+    /** Every setting but {@code metricsPort}, which is off. */
+    public NodeConfig(String nodeName, String host, int port, Path dataDir, boolean autoCreateQueues,
+                      boolean syncOnCommit, int maxFrameSize, Path usersFile, boolean allowAnonymous,
+                      Map<String, String> queues, long residentBytes) {
+        this(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous,
+                queues, residentBytes, METRICS_OFF);
     }
 
     /** Every setting but {@code residentBytes}, which takes its default. */
@@ -48,49 +64,53 @@ public record NodeConfig(String nodeName, String host, int port, Path dataDir, b
     }
 
     public NodeConfig withPort(int p) {
-        return new NodeConfig(nodeName, host, p, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes);
+        return new NodeConfig(nodeName, host, p, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort);
     }
 
     public NodeConfig withHost(String h) {
-        return new NodeConfig(nodeName, h, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes);
+        return new NodeConfig(nodeName, h, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort);
     }
 
     public NodeConfig withDataDir(Path d) {
-        return new NodeConfig(nodeName, host, port, d, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes);
+        return new NodeConfig(nodeName, host, port, d, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort);
     }
 
     public NodeConfig withNodeName(String n) {
-        return new NodeConfig(n, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes);
+        return new NodeConfig(n, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort);
     }
 
     public NodeConfig withAutoCreateQueues(boolean b) {
-        return new NodeConfig(nodeName, host, port, dataDir, b, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes);
+        return new NodeConfig(nodeName, host, port, dataDir, b, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort);
     }
 
     public NodeConfig withSyncOnCommit(boolean b) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, b, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, b, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort);
     }
 
     public NodeConfig withMaxFrameSize(int m) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, m, usersFile, allowAnonymous, queues, residentBytes);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, m, usersFile, allowAnonymous, queues, residentBytes, metricsPort);
     }
 
     public NodeConfig withUsersFile(Path f) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, f, allowAnonymous, queues, residentBytes);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, f, allowAnonymous, queues, residentBytes, metricsPort);
     }
 
     public NodeConfig withAllowAnonymous(boolean b) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, b, queues, residentBytes);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, b, queues, residentBytes, metricsPort);
     }
 
     public NodeConfig withResidentBytes(long b) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, b);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, b, metricsPort);
+    }
+
+    public NodeConfig withMetricsPort(int p) {
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, p);
     }
 
     /** Declares a queue (or adds options to one declared before): {@code options} as {@code name=value&...}. */
     public NodeConfig withQueue(String name, String options) {
         Map<String, String> q = new LinkedHashMap<>(queues);
         q.merge(name, options, (a, b) -> a.isEmpty() ? b : a + "&" + b);
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, q, residentBytes);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, q, residentBytes, metricsPort);
     }
 }

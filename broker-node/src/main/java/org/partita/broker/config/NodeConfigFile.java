@@ -20,6 +20,8 @@ import java.util.List;
  * # authentication: a users file (see partita-node --hash-password) and what anonymous connections get
  * users = ./users.properties
  * allowAnonymous = false
+ * # the Prometheus endpoint and the web console (off unless set)
+ * metricsPort = 9100
  * # queues declared here are created (or updated) at start: queue.NAME.OPTION = VALUE
  * queue.orders.partitions = 8
  * queue.orders.maxDeliveryAttempts = 5
@@ -66,12 +68,13 @@ public final class NodeConfigFile {
             case "users" -> c.withUsersFile(Path.of(nonEmpty(value, name, where)));
             case "allowAnonymous" -> c.withAllowAnonymous(bool(value, name, where));
             case "residentBytes" -> c.withResidentBytes(integer(value, name, where, 0, Integer.MAX_VALUE));
+            case "metricsPort" -> c.withMetricsPort(integer(value, name, where, 0, 65535));
             default -> {
                 if (name.startsWith("queue.")) {
                     yield queue(c, name, value, where);
                 }
                 throw new ConfigException(where + ": unknown field '" + name + "'; known: nodeName, host, port, data,"
-                        + " autoCreateQueues, syncOnCommit, maxFrameSize, users, allowAnonymous, residentBytes, queue.<name>.<option>");
+                        + " autoCreateQueues, syncOnCommit, maxFrameSize, users, allowAnonymous, residentBytes, metricsPort, queue.<name>.<option>");
             }
         };
     }

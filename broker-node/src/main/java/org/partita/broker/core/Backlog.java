@@ -45,6 +45,34 @@ final class Backlog implements Iterable<QueueEntry> {
         return entries.isEmpty() ? null : entries.first();
     }
 
+    private static final QueueEntry[] PRIORITY_HEADS = new QueueEntry[10];
+
+    static {
+        for (int p = 0; p < PRIORITY_HEADS.length; p++) {
+            PRIORITY_HEADS[p] = new QueueEntry(null, MessageRef.probe(p), 0);
+        }
+    }
+
+    /** The entry that arrived first (lowest id): the first in arrival order, else the oldest head of a priority run. */
+    QueueEntry oldest() {
+        if (entries.isEmpty() || entries.comparator() == BY_ARRIVAL) {
+            return first();
+        }
+        return oldestByPriority(entries);
+    }
+
+    /** The lowest id of a set in {@link #BY_PRIORITY} order: at most ten look-ups, one per priority run. */
+    static QueueEntry oldestByPriority(java.util.NavigableSet<QueueEntry> entries) {
+        QueueEntry oldest = null;
+        for (int p = PRIORITY_HEADS.length - 1; p >= 0; p--) {
+            QueueEntry head = entries.ceiling(PRIORITY_HEADS[p]);
+            if (head != null && head.message().priority() == p && (oldest == null || head.id() < oldest.id())) {
+                oldest = head;
+            }
+        }
+        return oldest;
+    }
+
     @Override
     public Iterator<QueueEntry> iterator() {
         return entries.iterator();

@@ -32,6 +32,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
     private final List<ConsumerRef> consumers = new ArrayList<>();
     private final java.util.Set<QueueEntry> delivered = new java.util.HashSet<>();
     private final LastValueRule lastValue;
+    private final QueueCounters counters;
     /** Once a queue is fed by topics, non-persistent messages are kept durably in it, for good. */
     private volatile boolean promotes;
     private volatile boolean repartitioningFlag;
@@ -54,6 +55,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
         this.executor = new SerialExecutor(services.pool());
         this.engine = engineFor(options);
         this.lastValue = options.lastValue() == null ? null : new LastValueRule(options.lastValue());
+        this.counters = new QueueCounters(services.clock().getAsLong());
     }
 
     private boolean isBroadcast() {
@@ -165,6 +167,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
         }
         executor.execute(() -> {
             add(e);
+            counters.enqueued(e.partition());
             dispatch();
         });
     }
@@ -267,6 +270,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
                 done.complete(null);
                 return;
             }
+            consumed(e, by);
             services.store().write(removal(e)).whenComplete((v, t) -> complete(done, t));
             dispatch();
         });
@@ -286,6 +290,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
             if (!settle(e, by)) {
                 return;
             }
+            consumed(e, by);
             left(e);
             if (e.message().release() && e.message().stored()) {
                 services.store().write(StoreBatch.relaxed().add(new StoreOp.DeleteMessage(e.id())));
@@ -327,6 +332,11 @@ public final class BrokerQueue implements DispatchEngine.Host {
         });
     }
 
+    private void consumed(QueueEntry e, ConsumerRef by) {
+        counters.acknowledged(e.partition());
+        by.acknowledged();
+    }
+
     /** Ends an in-flight delivery; false if {@code by} no longer holds the entry. */
     private boolean settle(QueueEntry e, ConsumerRef by) {
         if (e.holder() != by) {
@@ -351,6 +361,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
         if (seen && max > 0 && e.deliveryCount() >= max && !options.deadLetterQueue().isEmpty()) {
             LOG.info("message {} of queue {} reached {} delivery attempts; moving it to {}",
                     e.message().wire().messageId(), name, e.deliveryCount(), options.deadLetterQueue());
+            counters.deadLettered(e.partition());
             moveTo(e, options.deadLetterQueue(), false);
             return;
         }
@@ -406,7 +417,13 @@ public final class BrokerQueue implements DispatchEngine.Host {
     }
 
     @Override
+    public void handedOff(int partition) {
+        counters.handedOff(partition);
+    }
+
+    @Override
     public void deliver(ConsumerRef c, QueueEntry e) {
+        counters.delivered(e.partition(), e.deliveryCount() > 0, now());
         delivered.add(e);
         e.deliveredTo(c);
         // An old layout still draining after a partition count change has partitions the client
@@ -426,6 +443,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
 
     @Override
     public void expire(QueueEntry e) {
+        counters.expired(e.partition());
         String target = options.expiryQueue();
         if (target.isEmpty() || target.equals(name)) {
             services.store().write(removal(e));
@@ -456,20 +474,116 @@ public final class BrokerQueue implements DispatchEngine.Host {
         return result;
     }
 
-    /** Per-partition figures of a partitioned queue (one row for a plain queue). */
+    /**
+     * Per-partition figures of a partitioned queue (one row for a plain queue), with the delivered
+     * count and rate of the queue's counters; an unknown oldest age is -1.
+     */
     public CompletableFuture<List<PartitionFigures>> partitionFigures() {
-        CompletableFuture<List<PartitionFigures>> result = new CompletableFuture<>();
+        return report().thenApply(r -> r.partitions().stream().map(PartitionReport::figures).toList());
+    }
+
+    /** Everything admin and metrics show of this queue, read at one moment on its executor. */
+    public CompletableFuture<QueueReport> report() {
+        CompletableFuture<QueueReport> result = new CompletableFuture<>();
         executor.execute(() -> {
-            List<PartitionFigures> out = new ArrayList<>();
-            long now = now();
-            if (engine instanceof PartitionedQueueEngine pe) {
-                for (int p = 0; p < pe.partitionCount(); p++) {
-                    out.add(pe.figures(p, now));
-                }
-            } else {
-                out.add(new PartitionFigures(0, waitingCount(), delivered.size(), null, "SHARED", 0, 0, 0, false));
+            try {
+                result.complete(reportNow());
+            } catch (RuntimeException e) {
+                result.completeExceptionally(e);
             }
-            result.complete(PartitionFigures.markHot(out));
+        });
+        return result;
+    }
+
+    private QueueReport reportNow() {
+        long now = now();
+        List<PartitionFigures> live = new ArrayList<>();
+        if (engine instanceof PartitionedQueueEngine pe) {
+            for (int p = 0; p < pe.partitionCount(); p++) {
+                live.add(pe.figures(p, now));
+            }
+        } else {
+            QueueEntry oldest = engine.oldestWaiting();
+            live.add(new PartitionFigures(0, waitingCount(), delivered.size(), null, "SHARED",
+                    oldest == null ? -1 : oldest.message().ageMillis(now), 0, 0, false));
+        }
+        List<PartitionReport> partitions = new ArrayList<>(live.size());
+        for (PartitionFigures f : PartitionFigures.markHot(live)) {
+            PartitionCounts c = counters.read(f.partition(), now);
+            partitions.add(new PartitionReport(new PartitionFigures(f.partition(), f.depth(), f.inFlight(), f.owner(),
+                    f.state(), f.oldestAgeMillis(), c.delivered(), c.ratePerSecond(), f.hot()), c));
+        }
+        List<ConsumerReport> consumerReports = new ArrayList<>(consumers.size());
+        for (ConsumerRef c : consumers) {
+            List<Integer> owned = new ArrayList<>();
+            for (PartitionFigures f : live) {
+                if ("ASSIGNED".equals(f.state()) && c.toString().equals(f.owner())) {
+                    owned.add(f.partition());
+                }
+            }
+            consumerReports.add(c.report(owned));
+        }
+        return new QueueReport(name, options, durable, depthMessages.get(), depthBytes.get(), partitions, consumerReports);
+    }
+
+    /** Removes every waiting message (not those in flight); completes with how many went. */
+    public CompletableFuture<Integer> purgeWaiting() {
+        return takeWaiting(e -> {
+            services.store().write(removal(e));
+            return true;
+        });
+    }
+
+    /**
+     * Moves waiting messages to other queues, as dead-lettering does (admin: a dead-letter queue
+     * back to the sources): {@code target} names the queue for a message, or null to leave it.
+     * Completes with how many moved.
+     */
+    public CompletableFuture<Integer> moveWaiting(java.util.function.Function<MessageRef, String> target) {
+        return takeWaiting(e -> {
+            String to = target.apply(e.message());
+            if (to == null || to.equals(name)) {
+                return false;
+            }
+            moveTo(e, to, false);
+            return true;
+        });
+    }
+
+    /** Offers each waiting message to {@code action} once it is out of the engine; puts back those it declines. */
+    private CompletableFuture<Integer> takeWaiting(java.util.function.Predicate<QueueEntry> action) {
+        CompletableFuture<Integer> result = new CompletableFuture<>();
+        executor.execute(() -> {
+            try {
+                List<QueueEntry> waiting = new ArrayList<>();
+                if (repartitioning != null) {
+                    repartitioning.old().waiting().forEach(waiting::add);
+                }
+                engine.waiting().forEach(waiting::add);
+                int taken = 0;
+                for (QueueEntry e : waiting) {
+                    DispatchEngine from = engineOf(e);
+                    if (!from.remove(e)) {
+                        continue;
+                    }
+                    boolean took;
+                    try {
+                        took = action.test(e);
+                    } catch (RuntimeException failure) {
+                        from.add(e);
+                        throw failure;
+                    }
+                    if (took) {
+                        taken++;
+                    } else {
+                        from.add(e);
+                    }
+                }
+                dispatch();
+                result.complete(taken);
+            } catch (RuntimeException e) {
+                result.completeExceptionally(e);
+            }
         });
         return result;
     }

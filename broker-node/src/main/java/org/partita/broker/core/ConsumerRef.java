@@ -3,6 +3,8 @@ package org.partita.broker.core;
 import org.partita.jms.protocol.selector.Selector;
 import org.partita.jms.protocol.selector.WireMessageContext;
 
+import java.util.List;
+
 /**
  * A consumer as its queue sees it: where to deliver, its selector and priority, and its room:
  * credits (messages its client buffer can still take) and capacity (the most unacknowledged
@@ -19,6 +21,8 @@ public final class ConsumerRef {
     private long capacityBytes;
     private int unacked;
     private long unackedBytes;
+    private long delivered;
+    private long acknowledged;
 
     public ConsumerRef(String description, DeliverySink sink, Selector selector, int initialCredits, int priority) {
         this.description = description;
@@ -87,6 +91,7 @@ public final class ConsumerRef {
 
     void deliver(QueueEntry e, int partition) {
         credits--;
+        delivered++;
         unacked++;
         unackedBytes += e.size();
         sink.deliver(this, e, partition);
@@ -96,6 +101,17 @@ public final class ConsumerRef {
     void settled(QueueEntry e) {
         unacked--;
         unackedBytes -= e.size();
+    }
+
+    /** A message delivered to it was consumed. */
+    void acknowledged() {
+        acknowledged++;
+    }
+
+    /** Its figures, with the partitions it owns. */
+    ConsumerReport report(List<Integer> partitions) {
+        return new ConsumerReport(description, priority, credits, unacked, unackedBytes, delivered, acknowledged,
+                selector.text(), partitions);
     }
 
     void partitionsChanged(int[] owned) {

@@ -34,6 +34,11 @@ interface DispatchEngine {
     /** Forgets every waiting entry (queue deletion). */
     void clear();
 
+    /** The waiting entry that arrived first, for the figures; null if none (or the engine cannot tell). */
+    default QueueEntry oldestWaiting() {
+        return null;
+    }
+
     /** What the queue asks of the engine's surroundings. */
     interface Host {
         boolean isExpired(QueueEntry e, long now);
@@ -46,5 +51,9 @@ interface DispatchEngine {
 
         /** Takes back an entry from a consumer that lost its partition; it comes back redelivered. */
         void revoke(QueueEntry e);
+
+        /** A partition finished moving away from its owner (counted for the figures). */
+        default void handedOff(int partition) {
+        }
     }
 }

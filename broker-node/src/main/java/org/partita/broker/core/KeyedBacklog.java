@@ -135,6 +135,11 @@ final class KeyedBacklog {
         return front.isEmpty() ? null : front.first();
     }
 
+    /** The entry that arrived first: a key's earliest message is its lane's head, so it is in the front. */
+    QueueEntry oldest() {
+        return Backlog.oldestByPriority(front);
+    }
+
     /**
      * The front entry after {@code e} in delivery order; {@code e} need not be waiting any more, so
      * a walk can go on after taking it (a key's next message, promoted behind it, comes next).

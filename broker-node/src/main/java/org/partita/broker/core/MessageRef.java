@@ -115,6 +115,17 @@ public final class MessageRef {
         return w != null ? w : MessageCodec.decodeHeaders(encoded());
     }
 
+    /** Milliseconds since its JMS timestamp, or -1 if it has none (the producer disabled timestamps). */
+    public long ageMillis(long now) {
+        long timestamp = wire().timestamp();
+        return timestamp <= 0 ? -1 : Math.max(0, now - timestamp);
+    }
+
+    /** A stand-in that sorts before every message of this priority, for look-ups in a {@link Backlog}. */
+    static MessageRef probe(int priority) {
+        return new MessageRef(Long.MIN_VALUE, new MessageSummary(0, priority, false, 0, 0, false, 0), null, null, null);
+    }
+
     /** Encoded length in bytes, for capacity and depth limits; known without the payload. */
     public int size() {
         return size;

@@ -250,6 +250,7 @@ final class PartitionedQueueEngine implements DispatchEngine {
 
     /** The handoff deadline passed: what the old owner still holds comes back, redelivered, for the new one. */
     private void takeBack(int p) {
+        host.handedOff(p);
         Set<QueueEntry> held = inFlight.get(p);
         List<QueueEntry> revoked = new ArrayList<>(held);
         held.clear();
@@ -324,7 +325,7 @@ final class PartitionedQueueEngine implements DispatchEngine {
     /** Figures of one partition, for admin and metrics. */
     PartitionFigures figures(int p, long now) {
         QueueEntry oldest = backlogs[p].first();
-        long age = oldest == null ? 0 : Math.max(0, now - oldest.message().wire().timestamp());
+        long age = oldest == null ? -1 : oldest.message().ageMillis(now);
         ConsumerRef owner = owners[p].owner();
         return new PartitionFigures(p, backlogs[p].size(), inFlight.get(p).size(), owner == null ? null : owner.toString(),
                 owners[p].state().name(), age, rates[p].total(), rates[p].perSecond(now), false);

@@ -113,6 +113,11 @@ final class SharedQueueEngine implements DispatchEngine {
     }
 
     @Override
+    public QueueEntry oldestWaiting() {
+        return backlog.oldest();
+    }
+
+    @Override
     public int waitingCount() {
         return backlog.size();
     }

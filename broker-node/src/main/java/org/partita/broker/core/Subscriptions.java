@@ -158,6 +158,21 @@ public final class Subscriptions {
         remove(name);
     }
 
+    /** Every topic subscription and queue feed, for admin. */
+    public List<SubscriptionView> describe() {
+        List<SubscriptionView> out = new ArrayList<>();
+        for (Subscription s : all.values()) {
+            SubscriptionDefinition d = definitions.get(s.name());
+            String kind = s.feedsQueue() ? "queue-feed"
+                    : d != null ? (d.shared() ? "shared-durable" : "durable")
+                    : s.name().startsWith("shared:") ? "shared" : "private";
+            out.add(new SubscriptionView(s.name(), kind, s.queue().name(), s.pattern().text(), s.selector().text(),
+                    s.feedsQueue() ? 0 : consumers.getOrDefault(s.name(), 0)));
+        }
+        out.sort(java.util.Comparator.comparing(SubscriptionView::name));
+        return out;
+    }
+
     public void createTemporaryTopic(String name) {
         temporaryTopics.add(name);
     }

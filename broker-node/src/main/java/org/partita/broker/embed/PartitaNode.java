@@ -2,6 +2,12 @@ package org.partita.broker.embed;
 
 import org.partita.broker.admin.AdminCommands;
 import org.partita.broker.admin.NodeJmx;
+import org.partita.broker.admin.NodeReader;
+import org.partita.broker.console.ConsoleApi;
+import org.partita.broker.console.ConsoleResources;
+import org.partita.broker.http.OpsHttpServer;
+import org.partita.broker.metrics.NodeMetrics;
+import org.partita.broker.metrics.ScrapeHandler;
 import org.partita.broker.config.NodeConfig;
 import org.partita.broker.core.Broker;
 import org.partita.broker.core.BrokerSettings;
@@ -35,8 +41,11 @@ public final class PartitaNode implements AutoCloseable {
     private final NodeConfig config;
     private final MessageStore store;
     private final Broker broker;
-    private final NodeServer server;
-    private final NodeJmx jmx;
+    private NodeServer server;
+    private NodeJmx jmx;
+    private final NodeReader reader;
+    private NodeMetrics metrics;
+    private OpsHttpServer http;
     private final DataFolderLock folderLock;
     private volatile boolean closed;
 
@@ -60,10 +69,22 @@ public final class PartitaNode implements AutoCloseable {
             Authenticator auth = config.usersFile() == null ? Authenticator.ALLOW_ALL
                     : UsersFileAuthenticator.load(config.usersFile(), config.allowAnonymous());
             NodeContext context = new NodeContext(config.nodeName(), config.maxFrameSize(), auth);
-            context.admin(new AdminCommands(broker));
+            this.reader = new NodeReader(broker, config, context, this::url, this::metricsPort);
+            context.admin(new AdminCommands(reader));
             this.server = listen(config, broker, context);
-            this.jmx = new NodeJmx(broker, config.nodeName());
+            this.jmx = new NodeJmx(reader, config.nodeName());
+            this.metrics = new NodeMetrics(reader);
+            this.http = config.metricsPort() == NodeConfig.METRICS_OFF ? null : startHttp(config, auth);
         } catch (InterruptedException | RuntimeException e) {
+            if (jmx != null) {
+                jmx.close();
+            }
+            if (metrics != null) {
+                metrics.close();
+            }
+            if (server != null) {
+                server.close();
+            }
             if (openedStore != null) {
                 openedStore.close();
             }
@@ -75,6 +96,17 @@ public final class PartitaNode implements AutoCloseable {
         }
         LOG.info("Partita node {} listening on {}:{} with data in {}", config.nodeName(), config.host(), port(), data);
         LOG.info("authentication {}", authentication(config));
+    }
+
+    /** The Prometheus endpoint and the console, on the node's host, behind the node's users if it has any. */
+    private OpsHttpServer startHttp(NodeConfig config, Authenticator auth) {
+        OpsHttpServer ops = OpsHttpServer.start(config.host(), config.metricsPort(),
+                config.usersFile() == null ? null : auth, "Partita node " + config.nodeName());
+        ops.route("/metrics", new ScrapeHandler(metrics)).route("/api/", new ConsoleApi(reader))
+                .route("/", new ConsoleResources());
+        LOG.info("metrics at http://{}:{}/metrics and the console at http://{}:{}/{}", config.host(), ops.port(),
+                config.host(), ops.port(), config.usersFile() == null ? "" : " (users of " + config.usersFile() + ")");
+        return ops;
     }
 
     /** How the start-up log states whether connections must authenticate, and against what. */
@@ -121,6 +153,21 @@ public final class PartitaNode implements AutoCloseable {
         return "tcp://" + config.host() + ":" + port();
     }
 
+    /** The port of the metrics endpoint and console, or -1 when they are off. */
+    public int metricsPort() {
+        return http == null ? NodeConfig.METRICS_OFF : http.port();
+    }
+
+    /** The node's meters (Prometheus and JMX). */
+    public NodeMetrics metrics() {
+        return metrics;
+    }
+
+    /** The node's figures, as admin, console and metrics read them. */
+    public NodeReader reader() {
+        return reader;
+    }
+
     public NodeConfig config() {
         return config;
     }
@@ -139,6 +186,10 @@ public final class PartitaNode implements AutoCloseable {
             return;
         }
         closed = true;
+        if (http != null) {
+            http.close();
+        }
+        metrics.close();
         jmx.close();
         server.close();
         store.close(); // finishes pending writes while the broker can still take their completions

@@ -14,14 +14,17 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * {@code java -jar partita-node.jar [--config FILE] [--port N] [--data DIR]}: starts one node on
+ * {@code java -jar partita-node.jar [--config FILE] [--port N] [--data DIR] [--metrics-port N] [--log-json]}: starts one node on
  * embedded defaults, overridden by the config file, overridden by the options. Stops cleanly on
  * SIGTERM or Ctrl-C.
  */
 @Command(name = "partita-node", mixinStandardHelpOptions = true, version = "Partita 0.1.0",
         description = "Starts a Partita broker node.")
 public final class NodeMain implements Callable<Integer> {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(NodeMain.class);
+    /** Looked up only once the options chose the logging configuration (--log-json, --log-level). */
+    private static org.slf4j.Logger log() {
+        return org.slf4j.LoggerFactory.getLogger(NodeMain.class);
+    }
 
     @Option(names = "--config", description = "node config file (name = value lines)")
     Path config;
@@ -35,6 +38,16 @@ public final class NodeMain implements Callable<Integer> {
     @Option(names = "--data", description = "folder of the node's H2 database (default ./data)")
     Path data;
 
+    @Option(names = "--metrics-port", paramLabel = "N",
+            description = "HTTP port of the Prometheus endpoint (/metrics) and the web console (/) on the node's host (off by default)")
+    Integer metricsPort;
+
+    @Option(names = "--log-json", description = "log one JSON object per line instead of text")
+    boolean logJson;
+
+    @Option(names = "--log-level", paramLabel = "LEVEL", description = "ERROR, WARN, INFO (default) or DEBUG (connections opened and closed)")
+    String logLevel;
+
     @Option(names = "--hash-password", paramLabel = "USER",
             description = "read a password from standard input and print a users-file line for USER, then exit")
     String hashPasswordFor;
@@ -43,6 +56,13 @@ public final class NodeMain implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         if (hashPasswordFor != null) {
             return hashPassword();
+        }
+        // before anything logs: the logging configuration is chosen once, at the first logger
+        if (logJson) {
+            System.setProperty("logback.configurationFile", "logback-json.xml");
+        }
+        if (logLevel != null) {
+            System.setProperty("partita.log.level", logLevel.toUpperCase(java.util.Locale.ROOT));
         }
         NodeConfig c = NodeConfig.defaults();
         try {
@@ -62,7 +82,15 @@ public final class NodeMain implements Callable<Integer> {
         if (data != null) {
             c = c.withDataDir(data);
         }
-        LOG.info(config == null ? "no config file: embedded defaults and command-line options"
+        if (metricsPort != null) {
+            try {
+                c = c.withMetricsPort(metricsPort);
+            } catch (IllegalArgumentException e) {
+                System.err.println("partita-node: --metrics-port: " + e.getMessage());
+                return 2;
+            }
+        }
+        log().info(config == null ? "no config file: embedded defaults and command-line options"
                 : "config file " + config.toAbsolutePath().normalize());
         PartitaNode node;
         try {
@@ -73,7 +101,7 @@ public final class NodeMain implements Callable<Integer> {
         } catch (RuntimeException e) {
             // one line an operator can act on (port in use, data folder in use, store unreadable)
             System.err.println("partita-node: cannot start: " + e.getMessage());
-            LOG.debug("start-up failure", e);
+            log().debug("start-up failure", e);
             return 1;
         }
         CountDownLatch stopped = new CountDownLatch(1);

@@ -56,13 +56,17 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
     private final Object connectionKey = new Object();
     private final ConnectionDestinations destinations;
     private final long connectionSerial;
+    private final TrafficCounter traffic;
+    private final long openedAt = System.currentTimeMillis();
     private Channel channel;
     private boolean open;
-    private String clientId;
+    private volatile String clientId;
+    private volatile String user;
 
-    ClientConnection(Broker broker, NodeContext node) {
+    ClientConnection(Broker broker, NodeContext node, TrafficCounter traffic) {
         this.broker = broker;
         this.node = node;
+        this.traffic = traffic;
         this.connectionSerial = node.nextTemporaryId();
         this.destinations = new ConnectionDestinations(broker, node);
     }
@@ -70,7 +74,21 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         channel = ctx.channel();
+        node.opened(this);
+        LOG.atDebug().addKeyValue("event", "connection.opened").addKeyValue("remote", remote())
+                .log("connection opened from {}", remote());
         ctx.fireChannelActive();
+    }
+
+    /** The client's address as {@code host:port}. */
+    private String remote() {
+        return channel.remoteAddress() instanceof java.net.InetSocketAddress a
+                ? a.getAddress().getHostAddress() + ":" + a.getPort() : String.valueOf(channel.remoteAddress());
+    }
+
+    org.partita.broker.admin.ConnectionInfo info() {
+        return new org.partita.broker.admin.ConnectionInfo(remote(), user, clientId, sessions.size(), consumers.size(),
+                openedAt, traffic.bytesIn(), traffic.bytesOut());
     }
 
     @Override
@@ -159,7 +177,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         } else if (frame instanceof Frame.DestinationOp f) {
             destinationOp(f);
         } else if (frame instanceof Frame.Admin f) {
-            node.admin().run(f.command(), f.argument()).whenComplete((body, t) -> {
+            node.admin().run(f.command(), f.argument(), new org.partita.broker.admin.AdminCaller(user, remote())).whenComplete((body, t) -> {
                 if (t == null) {
                     channel.writeAndFlush(new Frame.AdminReply(f.requestId(), body), channel.voidPromise());
                 } else {
@@ -188,6 +206,9 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         }
         String refusal = node.authenticator().check(f.user(), f.password());
         if (refusal != null) {
+            LOG.atInfo().addKeyValue("event", "login.failed").addKeyValue("user", f.user() == null ? "(none)" : f.user()).addKeyValue("remote", remote())
+                    .addKeyValue("reason", refusal)
+                    .log("login refused for user {} from {}: {}", f.user() == null ? "(none)" : f.user(), remote(), refusal);
             failRequest(f.requestId(), ErrorCode.AUTHENTICATION_FAILED, refusal);
             return;
         }
@@ -196,6 +217,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             return;
         }
         clientId = f.clientId();
+        user = f.user() == null || f.user().isEmpty() ? null : f.user();
         open = true;
         channel.writeAndFlush(new Frame.HelloOk(f.requestId(), Protocol.VERSION, node.nodeName(), node.maxFrameSize()));
     }
@@ -374,7 +396,11 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         }
         // Async on the broker's pool, never inline on this event loop: reading paged-out messages
         // back is an H2 call, and a browse that finished fast would otherwise run it right here.
-        destinations.queue(dest).browse(selector).whenCompleteAsync((messages, t) -> {
+        DestinationAddress address = DestinationAddress.parse(dest.name());
+        // orders?appId=billing browses the AppId's queue; plain names browse the queue itself
+        BrokerQueue browsed = dest.kind() == DestinationName.Kind.QUEUE && address.consumerOptions().containsKey("appId")
+                ? destinations.consumerQueue(dest, address) : destinations.queue(dest);
+        browsed.browse(selector).whenCompleteAsync((messages, t) -> {
             if (t != null) {
                 reply(f, ErrorCode.INTERNAL, t.toString());
                 return;
@@ -474,6 +500,11 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        node.closed(this);
+        LOG.atDebug().addKeyValue("event", "connection.closed").addKeyValue("remote", remote()).addKeyValue("user", user == null ? "(anonymous)" : user)
+                .addKeyValue("bytesIn", traffic.bytesIn()).addKeyValue("bytesOut", traffic.bytesOut())
+                .log("connection from {} closed (user {}, {} bytes in, {} bytes out)", remote(),
+                        user == null ? "(anonymous)" : user, traffic.bytesIn(), traffic.bytesOut());
         for (ServerSession s : sessions.values()) {
             closeSession(s);
         }

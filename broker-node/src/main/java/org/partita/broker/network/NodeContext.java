@@ -5,14 +5,20 @@ import org.partita.broker.security.Authenticator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** Node-wide facts and registries the connections share: name, limits, authentication, client ids. */
-public final class NodeContext {
+/**
+ * Node-wide facts and registries the connections share: name, limits, authentication, client ids,
+ * the open connections and the bytes they moved.
+ */
+public final class NodeContext implements org.partita.broker.admin.ConnectionRegistry {
     private final String nodeName;
     private final int maxFrameSize;
     private final Authenticator authenticator;
     private volatile org.partita.broker.admin.AdminCommands admin;
     private final Map<String, Object> clientIds = new ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicLong temporaryIds = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.Set<ClientConnection> open = ConcurrentHashMap.newKeySet();
+    private final java.util.concurrent.atomic.LongAdder bytesIn = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder bytesOut = new java.util.concurrent.atomic.LongAdder();
 
     public NodeContext(String nodeName, int maxFrameSize, Authenticator authenticator) {
         this.nodeName = nodeName;
@@ -38,6 +44,34 @@ public final class NodeContext {
 
     public Authenticator authenticator() {
         return authenticator;
+    }
+
+    @Override
+    public java.util.List<org.partita.broker.admin.ConnectionInfo> connections() {
+        return open.stream().map(ClientConnection::info)
+                .sorted(java.util.Comparator.comparingLong(org.partita.broker.admin.ConnectionInfo::openedAt)).toList();
+    }
+
+    @Override
+    public long bytesIn() {
+        return bytesIn.sum();
+    }
+
+    @Override
+    public long bytesOut() {
+        return bytesOut.sum();
+    }
+
+    TrafficCounter newTrafficCounter() {
+        return new TrafficCounter(bytesIn, bytesOut);
+    }
+
+    void opened(ClientConnection c) {
+        open.add(c);
+    }
+
+    void closed(ClientConnection c) {
+        open.remove(c);
     }
 
     long nextTemporaryId() {

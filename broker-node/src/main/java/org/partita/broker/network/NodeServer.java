@@ -37,10 +37,11 @@ public final class NodeServer implements AutoCloseable {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         clients.add(ch);
+                        TrafficCounter traffic = node.newTrafficCounter();
                         // Deliveries are written from queue threads, one message at a time; consolidating
                         // their flushes turns a burst of them into one socket write instead of one each.
-                        ch.pipeline().addLast(new FlushConsolidationHandler(FLUSHES_PER_WRITE, true),
-                                new FrameDecoder(node.maxFrameSize()), encoder, new ClientConnection(broker, node));
+                        ch.pipeline().addLast(traffic, new FlushConsolidationHandler(FLUSHES_PER_WRITE, true),
+                                new FrameDecoder(node.maxFrameSize()), encoder, new ClientConnection(broker, node, traffic));
                     }
                 });
         try {

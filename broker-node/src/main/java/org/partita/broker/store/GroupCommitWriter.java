@@ -35,9 +35,15 @@ final class GroupCommitWriter {
     private volatile boolean running = true;
     /** Transactions committed by this writer; written only by the writer thread. */
     private final AtomicLong commits = new AtomicLong();
+    private final StoreFigures figures;
 
     /** @param syncOnCommit false only when the node was told to trade power-loss safety for speed */
     GroupCommitWriter(CommitTarget applier, boolean syncOnCommit) {
+        this(applier, syncOnCommit, new StoreFigures());
+    }
+
+    GroupCommitWriter(CommitTarget applier, boolean syncOnCommit, StoreFigures figures) {
+        this.figures = figures;
         this.applier = applier;
         this.syncOnCommit = syncOnCommit;
         this.thread = new Thread(this::loop, "partita-store-writer");
@@ -161,6 +167,7 @@ final class GroupCommitWriter {
         try {
             applier.apply(batches);
             commits.incrementAndGet();
+            figures.committedGroup(batches.size());
         } catch (Throwable groupFailure) {
             LOG.warn("group commit of {} batches failed ({}); retrying one by one", writes.size(), groupFailure.toString());
             committed = new ArrayList<>();
@@ -168,6 +175,7 @@ final class GroupCommitWriter {
                 try {
                     applier.apply(List.of(p.batch()));
                     commits.incrementAndGet();
+                    figures.committedGroup(1);
                     committed.add(p);
                 } catch (Throwable t) {
                     p.done().completeExceptionally(new StoreException("store write failed: " + t.getMessage(), t));
@@ -186,6 +194,7 @@ final class GroupCommitWriter {
         try {
             if (force && syncOnCommit) {
                 applier.sync(); // one sync covers this group and every relaxed group before it
+                figures.synced();
             }
         } catch (Throwable t) {
             LOG.error("disk sync failed; {} writes are not confirmed", committed.size(), t);

@@ -46,6 +46,7 @@ public final class H2MessageStore implements MessageStore {
     /** Reads paged-out payloads from queue threads, beside the writer's connection. */
     private final PayloadReader reader;
     private final boolean recoveredFromCrash;
+    private final StoreFigures figures = new StoreFigures();
 
     private H2MessageStore(Connection connection, CommitTarget target, PayloadReader reader, boolean syncOnCommit,
                            boolean recoveredFromCrash) {
@@ -53,7 +54,15 @@ public final class H2MessageStore implements MessageStore {
         this.target = target;
         this.reader = reader;
         this.recoveredFromCrash = recoveredFromCrash;
-        this.writer = new GroupCommitWriter(target, syncOnCommit);
+        if (target instanceof JournaledH2Target j) {
+            j.figures(figures);
+        }
+        this.writer = new GroupCommitWriter(target, syncOnCommit, figures);
+    }
+
+    @Override
+    public java.util.Optional<StoreFigures> figures() {
+        return java.util.Optional.of(figures);
     }
 
     /**

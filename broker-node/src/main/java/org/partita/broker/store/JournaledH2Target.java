@@ -48,6 +48,7 @@ final class JournaledH2Target implements CommitTarget {
     private boolean rewindNeeded;
     /** A checkpoint committed some of its parts, then failed: it must complete before anything is appended. */
     private boolean checkpointIncomplete;
+    private StoreFigures figures = new StoreFigures();
     private boolean journalDirty;
     private long checkpoints;
 
@@ -167,6 +168,11 @@ final class JournaledH2Target implements CommitTarget {
         return appendedBytes;
     }
 
+    /** Where checkpoints are counted (the store's figures). */
+    void figures(StoreFigures f) {
+        figures = f;
+    }
+
     long checkpoints() {
         return checkpoints;
     }
@@ -193,6 +199,7 @@ final class JournaledH2Target implements CommitTarget {
      */
     private void moveToH2() throws SQLException {
         if (!pending.isEmpty()) {
+            long started = System.nanoTime();
             // Until this checkpoint completes, H2 may hold rows the pending changes think it lacks
             // (a message created and deleted in this epoch cancels out only while H2 has none of it).
             checkpointIncomplete = true;
@@ -206,6 +213,7 @@ final class JournaledH2Target implements CommitTarget {
             pending.clear();
             checkpointIncomplete = false;
             checkpoints++;
+            figures.checkpointed(System.nanoTime() - started);
         }
     }
 

@@ -33,6 +33,11 @@ public interface MessageStore extends AutoCloseable {
      */
     byte[] readPayload(long messageId);
 
+    /** What the store counts of its work, for the metrics; empty if this store counts nothing. */
+    default java.util.Optional<StoreFigures> figures() {
+        return java.util.Optional.empty();
+    }
+
     /** Figures for tests and admin: rows and payload bytes held. */
     StoreStats stats();
 

@@ -43,6 +43,14 @@ class NodeConfigFileTest {
     }
 
     @Test
+    void theMetricsPortIsOffUnlessSetAndCheckedWhenSet() throws IOException {
+        assertEquals(NodeConfig.METRICS_OFF, NodeConfigFile.read(file("port = 1"), NodeConfig.defaults()).metricsPort());
+        assertEquals(9100, NodeConfigFile.read(file("metricsPort = 9100"), NodeConfig.defaults()).metricsPort());
+        String m = error("metricsPort = 70000").getMessage();
+        assertTrue(m.contains("node.conf:1") && m.contains("'metricsPort'") && m.contains("0 to 65535"), m);
+    }
+
+    @Test
     void aNegativeMemoryBudgetIsRefused() throws IOException {
         String m = error("residentBytes = -1").getMessage();
         assertTrue(m.contains("node.conf:1") && m.contains("'residentBytes'"), m);

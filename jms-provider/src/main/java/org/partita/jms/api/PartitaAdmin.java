@@ -6,9 +6,11 @@ import jakarta.jms.JMSException;
 import org.partita.jms.client.PartitaConnection;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
@@ -59,11 +61,11 @@ public final class PartitaAdmin implements AutoCloseable {
             arg.append(sep).append(enc(e.getKey())).append('=').append(enc(e.getValue()));
             sep = '&';
         }
-        return lines(connection.admin("queue.update", arg.toString()));
+        return AdminReplies.lines(connection.admin("queue.update", arg.toString()));
     }
 
     public Map<String, String> queueOptions(String name) throws JMSException {
-        return lines(connection.admin("queue.options", name));
+        return AdminReplies.lines(connection.admin("queue.options", name));
     }
 
     public void deleteQueue(String name) throws JMSException {
@@ -83,35 +85,88 @@ public final class PartitaAdmin implements AutoCloseable {
     /** Per-partition figures; a plain queue answers one row with state SHARED. */
     public List<Partition> partitions(String queue) throws JMSException {
         Map<Integer, Map<String, String>> rows = new TreeMap<>();
-        for (Map.Entry<String, String> e : lines(connection.admin("queue.figures", queue)).entrySet()) {
+        for (Map.Entry<String, String> e : AdminReplies.lines(connection.admin("queue.figures", queue)).entrySet()) {
             String[] parts = e.getKey().split("\\.", 3);
             rows.computeIfAbsent(Integer.parseInt(parts[1]), k -> new LinkedHashMap<>()).put(parts[2], e.getValue());
         }
         List<Partition> out = new ArrayList<>();
         rows.forEach((p, r) -> out.add(new Partition(p, Integer.parseInt(r.get("depth")), Integer.parseInt(r.get("inFlight")),
-                r.get("owner").isEmpty() ? null : r.get("owner"), r.get("state"), Long.parseLong(r.get("oldestAgeMillis")),
-                Long.parseLong(r.get("delivered")), Double.parseDouble(r.get("ratePerSecond")), Boolean.parseBoolean(r.get("hot")))));
+                r.get("owner").isEmpty() ? null : r.get("owner"), r.get("state"), AdminReplies.optionalLong(r, "oldestAgeMillis"),
+                Long.parseLong(r.get("enqueued")), Long.parseLong(r.get("delivered")), Long.parseLong(r.get("acknowledged")),
+                Long.parseLong(r.get("redelivered")), Long.parseLong(r.get("deadLettered")), Long.parseLong(r.get("expired")),
+                Long.parseLong(r.get("handoffs")), Double.parseDouble(r.get("ratePerSecond")), Boolean.parseBoolean(r.get("hot")))));
         return out;
     }
 
-    /** One partition's figures, as {@code queue.figures} reports them. */
-    public record Partition(int partition, int depth, int inFlight, String owner, String state, long oldestAgeMillis,
-                            long delivered, double ratePerSecond, boolean hot) {
+    /**
+     * One partition's figures, as {@code queue.figures} reports them. The counts start when the
+     * node starts; {@code oldestAgeMillis} is empty when nothing waits or the oldest message has no
+     * JMS timestamp; {@code ratePerSecond} is deliveries per second over the last minute.
+     */
+    public record Partition(int partition, int depth, int inFlight, String owner, String state, OptionalLong oldestAgeMillis,
+                            long enqueued, long delivered, long acknowledged, long redelivered, long deadLettered,
+                            long expired, long handoffs, double ratePerSecond, boolean hot) {
+    }
+
+    /** A queue's figures ({@code queue.stat}). */
+    public QueueStats queueStats(String queue) throws JMSException {
+        return QueueStats.of(AdminReplies.blocks(connection.admin("queue.stat", queue), "queue").get(0));
+    }
+
+    /** Every queue's figures, sorted by name. */
+    public List<QueueStats> queueStats() throws JMSException {
+        return AdminReplies.blocks(connection.admin("queue.stat", null), "queue").stream().map(QueueStats::of).toList();
+    }
+
+    /** Removes the messages waiting in a queue (not those delivered and unacknowledged); returns how many. */
+    public int purgeQueue(String queue) throws JMSException {
+        return Integer.parseInt(AdminReplies.lines(connection.admin("queue.purge", queue)).get("purged"));
+    }
+
+    /**
+     * Moves waiting messages of {@code from} (a dead-letter queue, usually) to {@code to}, or with a
+     * null {@code to} each back to the queue it was sent to. An empty {@code messageIds} moves all.
+     */
+    public Moved moveMessages(String from, String to, Collection<String> messageIds) throws JMSException {
+        StringBuilder arg = new StringBuilder(from);
+        char sep = '?';
+        if (to != null) {
+            arg.append(sep).append("to=").append(enc(to));
+            sep = '&';
+        }
+        if (!messageIds.isEmpty()) {
+            arg.append(sep).append("messageIds=").append(String.join(",", messageIds.stream().map(PartitaAdmin::enc).toList()));
+        }
+        Map<String, String> r = AdminReplies.lines(connection.admin("message.move", arg.toString()));
+        return new Moved(Integer.parseInt(r.get("moved")), Integer.parseInt(r.get("left")));
+    }
+
+    /** @param left messages selected that stayed: they name no queue that can take them back */
+    public record Moved(int moved, int left) {
+    }
+
+    /** Consumers of one queue, or of every queue with a null {@code queue}: one map per consumer ({@code consumer.list}). */
+    public List<Map<String, String>> consumers(String queue) throws JMSException {
+        return AdminReplies.blocks(connection.admin("consumer.list", queue), "consumer");
+    }
+
+    /** Topic subscriptions and queue feeds: one map each ({@code subscription.list}). */
+    public List<Map<String, String>> subscriptions() throws JMSException {
+        return AdminReplies.blocks(connection.admin("subscription.list", null), "subscription");
+    }
+
+    /** Open client connections: one map each ({@code connection.list}). */
+    public List<Map<String, String>> connections() throws JMSException {
+        return AdminReplies.blocks(connection.admin("connection.list", null), "connection");
+    }
+
+    /** The node's name, address, uptime, sizes and memory ({@code node.status}). */
+    public Map<String, String> nodeStatus() throws JMSException {
+        return AdminReplies.lines(connection.admin("node.status", null));
     }
 
     private static String enc(String s) {
         return java.net.URLEncoder.encode(s, java.nio.charset.StandardCharsets.UTF_8);
-    }
-
-    private static Map<String, String> lines(String body) {
-        Map<String, String> m = new LinkedHashMap<>();
-        for (String line : body.split("\n")) {
-            int eq = line.indexOf('=');
-            if (eq > 0) {
-                m.put(line.substring(0, eq), line.substring(eq + 1));
-            }
-        }
-        return m;
     }
 
     @Override

@@ -1,0 +1,65 @@
+package org.partita.broker.http;
+
+import com.sun.net.httpserver.BasicAuthenticator;
+import org.partita.broker.security.Authenticator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * HTTP basic authentication against the node's users file. Checking a password costs a PBKDF2
+ * derivation (about a tenth of a second), and a console or a scraper asks on every request, so a
+ * password found right is remembered, as an HMAC under a key made at start, until the node stops
+ * (the users file is only read at start anyway). A wrong password is always checked in full.
+ */
+final class NodeUserAuthenticator extends BasicAuthenticator {
+    private static final Logger LOG = LoggerFactory.getLogger(NodeUserAuthenticator.class);
+    private static final int MAX_REMEMBERED = 1024;
+
+    private final Authenticator users;
+    private final byte[] key = new byte[32];
+    private final Map<String, String> remembered = new ConcurrentHashMap<>();
+
+    NodeUserAuthenticator(String realm, Authenticator users) {
+        super(realm);
+        this.users = users;
+        new SecureRandom().nextBytes(key);
+    }
+
+    @Override
+    public boolean checkCredentials(String user, String password) {
+        String mark = mark(user, password);
+        if (mark.equals(remembered.get(user))) {
+            return true;
+        }
+        String refusal = users.check(user, password);
+        if (refusal != null) {
+            LOG.atInfo().addKeyValue("event", "login.failed").addKeyValue("user", user).addKeyValue("via", "http")
+                    .addKeyValue("reason", refusal).log("HTTP login refused for user {}: {}", user, refusal);
+            return false;
+        }
+        if (remembered.size() < MAX_REMEMBERED) {
+            remembered.put(user, mark);
+        }
+        return true;
+    }
+
+    private String mark(String user, String password) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(key, "HmacSHA256"));
+            mac.update(user.getBytes(StandardCharsets.UTF_8));
+            mac.update((byte) 0);
+            return java.util.HexFormat.of().formatHex(mac.doFinal(password.getBytes(StandardCharsets.UTF_8)));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package org.partita.broker.http;
+
+import com.sun.net.httpserver.HttpHandler;
+import com.sun.net.httpserver.HttpServer;
+import org.partita.broker.security.Authenticator;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The node's small HTTP server for operators (the JDK's own): the Prometheus endpoint and the
+ * read-only console. It listens on the node's host, and when the node has users every path
+ * asks for HTTP basic authentication with a node user.
+ */
+public final class OpsHttpServer implements AutoCloseable {
+    private final HttpServer server;
+    private final ExecutorService executor;
+    private final com.sun.net.httpserver.Authenticator auth;
+
+    /** @param users the node's users, or null when the node has no users file (then nothing is asked) */
+    private OpsHttpServer(HttpServer server, ExecutorService executor, Authenticator users, String realm) {
+        this.server = server;
+        this.executor = executor;
+        this.auth = users == null ? null : new NodeUserAuthenticator(realm, users);
+    }
+
+    public static OpsHttpServer start(String host, int port, Authenticator users, String realm) {
+        AtomicLong n = new AtomicLong();
+        ExecutorService executor = Executors.newFixedThreadPool(2, r -> {
+            Thread t = new Thread(r, "partita-http-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 16);
+            server.setExecutor(executor);
+            OpsHttpServer ops = new OpsHttpServer(server, executor, users, realm);
+            server.start();
+            return ops;
+        } catch (IOException e) {
+            executor.shutdownNow();
+            throw new UncheckedIOException("cannot listen for HTTP on " + host + ":" + port + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Serves {@code path} (and what is under it) with {@code handler}, behind the node's users if any. */
+    public OpsHttpServer route(String path, HttpHandler handler) {
+        var context = server.createContext(path, handler);
+        if (auth != null) {
+            context.setAuthenticator(auth);
+        }
+        return this;
+    }
+
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+}

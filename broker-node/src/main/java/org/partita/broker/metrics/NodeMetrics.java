@@ -1,0 +1,107 @@
+package org.partita.broker.metrics;
+
+import io.micrometer.core.instrument.Clock;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.jmx.JmxConfig;
+import io.micrometer.jmx.JmxMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.partita.broker.admin.ConnectionInfo;
+import org.partita.broker.admin.ConnectionRegistry;
+import org.partita.broker.admin.NodeReader;
+import org.partita.broker.store.StoreFigures;
+
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The node's meters (Micrometer), published to Prometheus (scraped through {@link #scrape()}) and
+ * to JMX under the {@code org.partita.metrics} domain, with the same names and values. Names
+ * follow Prometheus conventions: {@code partita_queue_messages}, base units, {@code _total} for
+ * counters. Queue meters are refreshed at each scrape and every {@link #REFRESH_SECONDS} seconds
+ * for JMX readers.
+ */
+public final class NodeMetrics implements AutoCloseable {
+    static final int REFRESH_SECONDS = 10;
+
+    private final PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final JmxMeterRegistry jmx = new JmxMeterRegistry(new JmxConfig() {
+        @Override
+        public String get(String key) {
+            return null;
+        }
+
+        @Override
+        public String domain() {
+            return "org.partita.metrics";
+        }
+    }, Clock.SYSTEM);
+    private final QueueMeters queues;
+    private final ScheduledExecutorService refresher;
+
+    public NodeMetrics(NodeReader reader) {
+        List<MeterRegistry> registries = List.of(prometheus, jmx);
+        Meters meters = new Meters(registries);
+        this.queues = new QueueMeters(reader, meters);
+        nodeMeters(reader, meters);
+        for (MeterRegistry r : registries) {
+            new JvmMemoryMetrics().bindTo(r);
+        }
+        queues.refresh();
+        this.refresher = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "partita-metrics");
+            t.setDaemon(true);
+            return t;
+        });
+        refresher.scheduleWithFixedDelay(queues::refresh, REFRESH_SECONDS, REFRESH_SECONDS, TimeUnit.SECONDS);
+    }
+
+    private static void nodeMeters(NodeReader reader, Meters meters) {
+        ConnectionRegistry conns = reader.connectionRegistry();
+        Tags none = Tags.empty();
+        meters.gauge("partita.connections", "open client connections", null, none, conns, c -> c.connections().size());
+        meters.gauge("partita.sessions", "open sessions of all connections", null, none, conns,
+                c -> c.connections().stream().mapToInt(ConnectionInfo::sessions).sum());
+        meters.counter("partita.network.received", "bytes received from clients", "bytes", none, conns,
+                ConnectionRegistry::bytesIn);
+        meters.counter("partita.network.sent", "bytes sent to clients", "bytes", none, conns, ConnectionRegistry::bytesOut);
+        meters.gauge("partita.store.size", "bytes of the node's data folder on disk", "bytes", none, reader,
+                NodeReader::storeBytes);
+        meters.gauge("partita.resident.payload", "payload bytes of stored messages held in memory", "bytes", none, reader,
+                r -> r.broker().payloadMemory().residentBytes());
+        meters.gauge("partita.resident.payload.limit", "the node's residentBytes setting", "bytes", none, reader,
+                NodeReader::residentBudgetBytes);
+        meters.counter("partita.paged.out.messages", "messages paged out of memory (restored ones included)", null, none,
+                reader, r -> r.broker().payloadMemory().pagedOutCount());
+        reader.broker().store().figures().ifPresent(f -> {
+            meters.counter("partita.store.commit.groups", "group commits: one transaction (and at most one disk sync) each",
+                    null, none, f, StoreFigures::groups);
+            meters.counter("partita.store.commit.batches", "batches committed; divided by the groups, the group size",
+                    null, none, f, StoreFigures::batches);
+            meters.counter("partita.store.syncs", "disk syncs forced to confirm persistent sends", null, none, f,
+                    StoreFigures::syncs);
+            meters.functionTimer("partita.store.checkpoint", "checkpoints moving the journal's net effect into H2",
+                    none, f, StoreFigures::checkpoints, StoreFigures::checkpointNanos);
+        });
+        meters.gauge("partita.direct.memory.limit", "the most direct (off-heap) memory the JVM allows", "bytes", none,
+                reader, r -> io.netty.util.internal.PlatformDependent.maxDirectMemory());
+    }
+
+    /** The Prometheus text exposition, with queue meters brought up to date first. */
+    public String scrape() {
+        queues.refresh();
+        return prometheus.scrape();
+    }
+
+    @Override
+    public void close() {
+        refresher.shutdownNow();
+        queues.close();
+        prometheus.close();
+        jmx.close();
+    }
+}

@@ -1,0 +1,55 @@
+package org.partita.broker.store;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Counts the store's work for the metrics: group commits and the batches in them (their ratio is
+ * the group size), disk syncs, and checkpoints with their durations. The writer thread counts;
+ * anyone reads.
+ */
+public final class StoreFigures {
+    private final LongAdder groups = new LongAdder();
+    private final LongAdder batches = new LongAdder();
+    private final LongAdder syncs = new LongAdder();
+    private final LongAdder checkpoints = new LongAdder();
+    private final LongAdder checkpointNanos = new LongAdder();
+
+    void committedGroup(int batchesInGroup) {
+        groups.increment();
+        batches.add(batchesInGroup);
+    }
+
+    void synced() {
+        syncs.increment();
+    }
+
+    void checkpointed(long nanos) {
+        checkpoints.increment();
+        checkpointNanos.add(nanos);
+    }
+
+    /** Group commits (one transaction each). */
+    public long groups() {
+        return groups.sum();
+    }
+
+    /** Batches committed, over all groups. */
+    public long batches() {
+        return batches.sum();
+    }
+
+    /** Disk syncs forced to confirm persistent sends. */
+    public long syncs() {
+        return syncs.sum();
+    }
+
+    /** Checkpoints that moved the journal's net effect into H2. */
+    public long checkpoints() {
+        return checkpoints.sum();
+    }
+
+    /** Time spent in those checkpoints, in nanoseconds. */
+    public long checkpointNanos() {
+        return checkpointNanos.sum();
+    }
+}

@@ -1,0 +1,57 @@
+package org.partita.cli;
+
+import org.partita.jms.api.PartitaAdmin;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** {@code partita dlq list|move}: dead letters, and sending them back. */
+@Command(name = "dlq", description = "Dead-letter queue: list its messages, move them back to their queue.",
+        subcommands = {DlqCommand.ListDead.class, DlqCommand.Move.class})
+final class DlqCommand {
+
+    @Command(name = "list", description = "Messages in a dead-letter queue, with the destination they were sent to.")
+    static final class ListDead extends NodeCommand {
+        @Option(names = "--queue", defaultValue = "DLQ", description = "the dead-letter queue (default ${DEFAULT-VALUE})")
+        String queue;
+
+        @Option(names = "--limit", defaultValue = "50", description = "the most messages shown (default ${DEFAULT-VALUE})")
+        int limit;
+
+        @Override
+        void run(NodeOptions.NodeSession s, Output out) throws Exception {
+            out.table(QueueCommand.browse(s, queue, null, limit), Output.columns("MESSAGE ID", "messageId",
+                    "SENT TO", "destination", "TIMESTAMP", "timestamp", "GROUP", "group", "BODY", "body"),
+                    "no messages in " + queue);
+        }
+    }
+
+    @Command(name = "move", description = "Moves dead letters back to the queue each was sent to (or to --to). "
+            + "Without message ids, moves them all.")
+    static final class Move extends NodeCommand {
+        @Option(names = "--queue", defaultValue = "DLQ", description = "the dead-letter queue (default ${DEFAULT-VALUE})")
+        String queue;
+
+        @Option(names = "--to", description = "the queue to move them to, instead of the one each was sent to")
+        String to;
+
+        @Parameters(paramLabel = "MESSAGE_ID", arity = "0..*", description = "JMSMessageIDs to move (default: all)")
+        List<String> ids = new ArrayList<>();
+
+        @Override
+        void run(NodeOptions.NodeSession s, Output out) throws Exception {
+            PartitaAdmin.Moved moved = s.admin().moveMessages(queue, to, ids);
+            String where = to == null ? "back to their queues" : "to " + to;
+            out.done("moved " + moved.moved() + " messages from " + queue + " " + where
+                            + (moved.left() > 0 ? "; " + moved.left() + " stayed (sent to a topic, a fan-out queue or a"
+                            + " queue that is gone: move them with --to)" : ""),
+                    Output.map("moved", moved.moved(), "left", moved.left()));
+            if (moved.left() > 0 && moved.moved() == 0) {
+                throw new ExitCodes.Refusal(ExitCodes.REFUSED, moved.left() + " messages could not be moved back; name a queue with --to");
+            }
+        }
+    }
+}

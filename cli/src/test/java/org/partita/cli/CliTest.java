@@ -1,0 +1,218 @@
+package org.partita.cli;
+
+import jakarta.jms.Connection;
+import jakarta.jms.Message;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.Session;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.broker.config.NodeConfig;
+import org.partita.broker.embed.PartitaNode;
+import org.partita.jms.client.PartitaConnectionFactory;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The CLI against a real embedded node: what an operator types, what it prints, what it exits with. */
+@Timeout(60)
+class CliTest {
+    @TempDir
+    Path dir;
+    PartitaNode node;
+
+    record Run(int code, String out, String err) {
+        List<String> lines() {
+            return List.of(out.split("\n"));
+        }
+    }
+
+    @BeforeEach
+    void start() {
+        node = PartitaNode.start(NodeConfig.defaults().withPort(0).withDataDir(dir.resolve("data")));
+    }
+
+    @AfterEach
+    void stop() {
+        node.close();
+    }
+
+    Run cli(String... args) {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.add("--url");
+        all.add(node.url());
+        return raw(all.toArray(String[]::new));
+    }
+
+    static Run raw(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = PartitaCli.run(new PrintWriter(out), new PrintWriter(err), args);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    private void send(String queue, int n) throws Exception {
+        try (Connection c = new PartitaConnectionFactory(node.url()).createConnection()) {
+            Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            MessageProducer p = s.createProducer(s.createQueue(queue));
+            for (int i = 0; i < n; i++) {
+                Message m = s.createTextMessage("hello " + i);
+                m.setStringProperty("JMSXGroupID", "key-" + i);
+                p.send(m);
+            }
+        }
+    }
+
+    @Test
+    void createListStatUpdatePurgeAndDeleteAQueue() throws Exception {
+        Run created = cli("queue", "create", "orders", "-o", "partitions=4", "-o", "maxDeliveryAttempts=5");
+        assertEquals(0, created.code(), created.err());
+        assertTrue(created.out().contains("created queue orders") && created.out().contains("partitions=4"), created.out());
+        assertEquals(1, cli("queue", "create", "orders").code(), "creating it twice is refused");
+
+        send("orders", 6);
+        Run list = cli("queue", "list");
+        assertEquals(0, list.code(), list.err());
+        assertTrue(list.lines().get(0).startsWith("QUEUE") && list.lines().get(0).contains("WAITING"), list.out());
+        String row = list.lines().stream().filter(l -> l.startsWith("orders ")).findFirst().orElseThrow();
+        assertTrue(row.matches("orders\\s+priority\\s+4\\s+6\\s+0\\s+0\\s+\\d+\\s+.*"), row);
+
+        Run stat = cli("queue", "stat", "orders", "--json");
+        assertEquals(0, stat.code(), stat.err());
+        assertTrue(stat.out().contains("\"depth\": 6") && stat.out().contains("\"enqueued\": 6")
+                && stat.out().contains("\"oldestAgeMillis\""), stat.out());
+
+        Run update = cli("queue", "update", "orders", "-o", "maxDeliveryAttempts=7");
+        assertEquals(0, update.code(), update.err());
+        assertTrue(update.out().contains("maxDeliveryAttempts=7"), update.out());
+        assertEquals(4, cli("queue", "update", "ghost", "-o", "partitions=2").code(), "no queue is created by an update");
+
+        Run partitions = cli("partitions", "orders");
+        assertEquals(0, partitions.code(), partitions.err());
+        assertEquals(5, partitions.lines().size(), "a heading and four partitions: " + partitions.out());
+
+        Run purge = cli("queue", "purge", "orders");
+        assertEquals("purged 6 messages from orders", purge.out().strip());
+        Run delete = cli("queue", "delete", "orders");
+        assertEquals(0, delete.code(), delete.err());
+        Run gone = cli("queue", "stat", "orders");
+        assertEquals(4, gone.code());
+        assertEquals(1, gone.err().strip().lines().count(), "one line: " + gone.err());
+        assertTrue(gone.err().startsWith("partita: queue 'orders' does not exist"), gone.err());
+    }
+
+    @Test
+    void browseConsumersConnectionsSubscriptionsAndNodeStatus() throws Exception {
+        send("work", 3);
+        Run browse = cli("queue", "browse", "work");
+        assertEquals(0, browse.code(), browse.err());
+        assertEquals(4, browse.lines().size(), browse.out());
+        assertTrue(browse.out().contains("hello 0") && browse.out().contains("key-2"), browse.out());
+
+        try (Connection c = new PartitaConnectionFactory(node.url()).createConnection()) {
+            c.setClientID("watcher");
+            Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            MessageConsumer consumer = s.createConsumer(s.createQueue("work"));
+            s.createDurableSubscriber(s.createTopic("alerts/>"), "pager");
+            c.start();
+            for (int i = 0; i < 3; i++) {
+                assertTrue(consumer.receive(5000) != null);
+            }
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+                Run consumers = cli("consumers", "work", "--json");
+                assertTrue(consumers.out().contains("\"acknowledged\": 3"), consumers.out());
+            });
+            Run conns = cli("connections");
+            assertTrue(conns.out().contains("watcher"), conns.out());
+            Run subs = cli("subscriptions");
+            assertTrue(subs.out().contains("durable:watcher:pager") && subs.out().contains("alerts/>"), subs.out());
+        }
+        Run status = cli("node", "status");
+        assertEquals(0, status.code(), status.err());
+        assertTrue(status.out().contains("node:") && status.out().contains("node1") && status.out().contains("authentication:"),
+                status.out());
+    }
+
+    @Test
+    void anAppIdQueueIsBrowsedByItsName() throws Exception {
+        assertEquals(0, cli("queue", "create", "events", "-o", "mode=fanout", "-o", "appIds=billing,audit").code());
+        send("events", 2);
+        Run billing = cli("queue", "browse", "events#billing");
+        assertEquals(0, billing.code(), billing.err());
+        assertEquals(3, billing.lines().size(), "a heading and the two messages: " + billing.out());
+        Run stat = cli("queue", "stat", "events#audit", "--json");
+        assertTrue(stat.out().contains("\"depth\": 2"), stat.out());
+    }
+
+    @Test
+    void deadLettersAreListedAndMovedBack() throws Exception {
+        try (Connection c = new PartitaConnectionFactory(node.url()).createConnection()) {
+            Session s = c.createSession(false, Session.CLIENT_ACKNOWLEDGE);
+            s.createProducer(s.createQueue("jobs?maxDeliveryAttempts=1")).send(s.createTextMessage("poison"));
+            c.start();
+            MessageConsumer consumer = s.createConsumer(s.createQueue("jobs"));
+            assertTrue(consumer.receive(5000) != null);
+            s.recover();
+            consumer.close();
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> cli("dlq", "list").out().contains("poison"));
+        Run list = cli("dlq", "list");
+        assertTrue(list.out().contains("queue:jobs"), "the destination it was sent to: " + list.out());
+        Run move = cli("dlq", "move");
+        assertEquals(0, move.code(), move.err());
+        assertTrue(move.out().startsWith("moved 1 messages from DLQ back to their queues"), move.out());
+        assertTrue(cli("queue", "browse", "jobs").out().contains("poison"));
+        assertTrue(cli("dlq", "list").out().contains("no messages in DLQ"));
+    }
+
+    @Test
+    void exitCodesTellFailuresApart() {
+        Run unreachable = raw("queue", "list", "--url", "tcp://127.0.0.1:1");
+        assertEquals(ExitCodes.UNREACHABLE, unreachable.code(), unreachable.err());
+        assertTrue(unreachable.err().startsWith("partita: cannot use the node at tcp://127.0.0.1:1"), unreachable.err());
+        Run usage = cli("queue", "frobnicate");
+        assertEquals(ExitCodes.USAGE, usage.code());
+        assertTrue(usage.err().startsWith("partita: "), usage.err());
+        Run badOption = cli("queue", "create", "q", "-o", "partitions=many");
+        assertEquals(ExitCodes.REFUSED, badOption.code());
+        assertTrue(badOption.err().contains("partitions"), badOption.err());
+        assertFalse(cli("queue", "list").out().contains("q "), "nothing was created");
+    }
+
+    @Test
+    void userHashPrintsALineTheNodeAccepts() throws Exception {
+        java.io.InputStream stdin = System.in;
+        try {
+            System.setIn(new java.io.ByteArrayInputStream("s3cret\n".getBytes()));
+            Run hash = raw("user", "hash", "alice");
+            assertEquals(0, hash.code(), hash.err());
+            assertTrue(hash.out().startsWith("alice = pbkdf2-sha256:"), hash.out());
+            Path users = dir.resolve("users.properties");
+            java.nio.file.Files.writeString(users, hash.out());
+            try (PartitaNode secured = PartitaNode.start(NodeConfig.defaults().withPort(0).withDataDir(dir.resolve("d2"))
+                    .withUsersFile(users))) {
+                String url = secured.url();
+                Run ok = raw("node", "status", "--url", url, "--user", "alice", "--password", "s3cret");
+                assertEquals(0, ok.code(), ok.err());
+                assertTrue(ok.out().matches("(?s).*\\nauthentication: +on\\n.*"), ok.out());
+                Run wrong = raw("node", "status", "--url", url, "--user", "alice", "--password", "nope");
+                assertEquals(ExitCodes.AUTHENTICATION, wrong.code(), wrong.err());
+            }
+        } finally {
+            System.setIn(stdin);
+        }
+        assertEquals(ExitCodes.USAGE, raw("user", "hash", "a=b").code());
+    }
+}
