@@ -92,7 +92,7 @@ class QueueFiguresTest {
             admin.updateQueue("lvq", Map.of("lastValue", "machine"));
             Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
             c.start();
-            sendAndReceive(s, "parts?partitions=4", "parts", 8, 8);
+            sendAndReceive(s, "parts", "parts?partitions=4", 8, 8);
             assertMeasured(admin, "parts", 8, 8);
             sendAndReceive(s, "fan", "fan?appId=billing", 4, 4);
             assertMeasured(admin, "fan#billing", 4, 4);
