@@ -98,7 +98,7 @@ class QueueFiguresTest {
             assertMeasured(admin, "fan#billing", 4, 4);
             sendAndReceive(s, "lvq", "lvq", 3, 3);
             assertMeasured(admin, "lvq", 3, 3);
-            sendAndReceive(s, "wide?mode=broadcast", "wide", 3, 3);
+            sendAndReceive(s, "wide", "wide?mode=broadcast", 3, 3);
             assertMeasured(admin, "wide", 3, 3);
 
         }
