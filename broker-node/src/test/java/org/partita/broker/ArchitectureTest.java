@@ -86,9 +86,20 @@ class ArchitectureTest {
     @Test
     void brokerUsesOnlyTheProtocolPackageOfTheProvider() {
         ArchRule rule = noClasses().that().resideInAPackage("org.partita.broker..")
+                .and().resideOutsideOfPackage("org.partita.broker.cluster..")
                 .should().dependOnClassesThat(resideInAPackage("org.partita.jms..").and(not(resideInAPackage(PROTOCOL))))
                 .because("broker-node uses only the protocol package of jms-provider, never the client, "
                         + "messages, JNDI, transport or destinations");
+        rule.check(broker);
+    }
+
+    @Test
+    void nodeLinksUseTheProtocolAndItsTransportOnly() {
+        ArchRule rule = noClasses().that().resideInAPackage("org.partita.broker.cluster..")
+                .should().dependOnClassesThat(resideInAPackage("org.partita.jms..")
+                        .and(not(resideInAnyPackage(PROTOCOL, "org.partita.jms.transport.."))))
+                .because("a node links to another as a client of its protocol does, through the same transport,"
+                        + " but never through the JMS facade");
         rule.check(broker);
     }
 

@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * The node's administrative commands (docs/admin.md). Answers are {@code name=value} lines so
@@ -26,11 +27,19 @@ public final class AdminCommands {
     private static final Logger LOG = LoggerFactory.getLogger("org.partita.admin");
     static final List<String> COMMANDS = List.of("queue.update", "queue.options", "queue.figures", "queue.stat",
             "queue.purge", "queue.delete", "queue.list", "message.move", "consumer.list", "subscription.list",
-            "connection.list", "node.status");
+            "connection.list", "node.status", "cluster.status");
 
     private final Broker broker;
     private final NodeReader reader;
+    private volatile Supplier<String> clusterStatus = () -> {
+        throw new IllegalArgumentException("this node is not a member of a cluster");
+    };
     private final MessageMoves moves;
+
+    /** The answer of {@code cluster.status} on a node that belongs to a cluster. */
+    public void clusterStatus(Supplier<String> status) {
+        this.clusterStatus = status;
+    }
 
     public AdminCommands(NodeReader reader) {
         this.reader = reader;
@@ -47,9 +56,10 @@ public final class AdminCommands {
         return switch (command) {
             case "queue.update" -> {
                 DestinationAddress a = DestinationAddress.parse(require(argument, command));
-                BrokerQueue q = broker.updateQueue(a.name(), a.queueOptions());
-                changed(caller, command, argument, "applied");
-                yield CompletableFuture.completedFuture(options(q));
+                yield broker.changeQueue(a.name(), a.queueOptions()).thenApply(q -> {
+                    changed(caller, command, argument, "applied");
+                    return options(q);
+                });
             }
             case "queue.options" -> CompletableFuture.completedFuture(options(reader.existing(require(argument, command))));
             case "queue.figures" -> reader.queue(require(argument, command)).thenApply(AdminCommands::figures);
@@ -75,6 +85,7 @@ public final class AdminCommands {
             case "subscription.list" -> CompletableFuture.completedFuture(subscriptions(reader.subscriptions()));
             case "connection.list" -> CompletableFuture.completedFuture(connections(reader.connections()));
             case "node.status" -> reader.status().thenApply(AdminCommands::status);
+            case "cluster.status" -> CompletableFuture.completedFuture(clusterStatus.get());
             default -> throw new IllegalArgumentException("unknown admin command '" + command + "'; known: "
                     + String.join(", ", COMMANDS));
         };

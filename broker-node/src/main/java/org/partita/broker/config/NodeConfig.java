@@ -21,10 +21,11 @@ import java.util.Map;
  *                       the store when delivered
  * @param metricsPort    HTTP port of the Prometheus endpoint and the web console, on {@code host};
  *                       {@link #METRICS_OFF} (the default) for none, 0 for any free port
+ * @param cluster        the cluster this node is a member of, or null for a node on its own
  */
 public record NodeConfig(String nodeName, String host, int port, Path dataDir, boolean autoCreateQueues,
                          boolean syncOnCommit, int maxFrameSize, Path usersFile, boolean allowAnonymous,
-                         Map<String, String> queues, long residentBytes, int metricsPort) {
+                         Map<String, String> queues, long residentBytes, int metricsPort, ClusterConfig cluster) {
 
     /** No metrics endpoint and no console. */
     public static final int METRICS_OFF = -1;
@@ -47,7 +48,7 @@ public record NodeConfig(String nodeName, String host, int port, Path dataDir, b
                       boolean syncOnCommit, int maxFrameSize, Path usersFile, boolean allowAnonymous,
                       Map<String, String> queues, long residentBytes) {
         this(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous,
-                queues, residentBytes, METRICS_OFF);
+                queues, residentBytes, METRICS_OFF, null);
     }
 
     /** Every setting but {@code residentBytes}, which takes its default. */
@@ -64,53 +65,58 @@ public record NodeConfig(String nodeName, String host, int port, Path dataDir, b
     }
 
     public NodeConfig withPort(int p) {
-        return new NodeConfig(nodeName, host, p, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort);
+        return new NodeConfig(nodeName, host, p, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster);
     }
 
     public NodeConfig withHost(String h) {
-        return new NodeConfig(nodeName, h, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort);
+        return new NodeConfig(nodeName, h, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster);
     }
 
     public NodeConfig withDataDir(Path d) {
-        return new NodeConfig(nodeName, host, port, d, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort);
+        return new NodeConfig(nodeName, host, port, d, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster);
     }
 
     public NodeConfig withNodeName(String n) {
-        return new NodeConfig(n, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort);
+        return new NodeConfig(n, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster);
     }
 
     public NodeConfig withAutoCreateQueues(boolean b) {
-        return new NodeConfig(nodeName, host, port, dataDir, b, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort);
+        return new NodeConfig(nodeName, host, port, dataDir, b, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster);
     }
 
     public NodeConfig withSyncOnCommit(boolean b) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, b, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, b, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster);
     }
 
     public NodeConfig withMaxFrameSize(int m) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, m, usersFile, allowAnonymous, queues, residentBytes, metricsPort);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, m, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster);
     }
 
     public NodeConfig withUsersFile(Path f) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, f, allowAnonymous, queues, residentBytes, metricsPort);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, f, allowAnonymous, queues, residentBytes, metricsPort, cluster);
     }
 
     public NodeConfig withAllowAnonymous(boolean b) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, b, queues, residentBytes, metricsPort);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, b, queues, residentBytes, metricsPort, cluster);
     }
 
     public NodeConfig withResidentBytes(long b) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, b, metricsPort);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, b, metricsPort, cluster);
     }
 
     public NodeConfig withMetricsPort(int p) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, p);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, p, cluster);
+    }
+
+    /** Makes this node a member of {@code c} (its {@code nodeName} must be one of the members), or standalone with null. */
+    public NodeConfig withCluster(ClusterConfig c) {
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, c);
     }
 
     /** Declares a queue (or adds options to one declared before): {@code options} as {@code name=value&...}. */
     public NodeConfig withQueue(String name, String options) {
         Map<String, String> q = new LinkedHashMap<>(queues);
         q.merge(name, options, (a, b) -> a.isEmpty() ? b : a + "&" + b);
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, q, residentBytes, metricsPort);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, q, residentBytes, metricsPort, cluster);
     }
 }

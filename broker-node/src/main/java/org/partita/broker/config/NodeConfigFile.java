@@ -39,6 +39,7 @@ public final class NodeConfigFile {
             throw new ConfigException("cannot read config file " + file + ": " + e.getMessage());
         }
         NodeConfig c = base;
+        ClusterFields cluster = new ClusterFields(file);
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i).strip();
             if (line.isEmpty() || line.startsWith("#")) {
@@ -51,9 +52,13 @@ public final class NodeConfigFile {
             }
             String name = line.substring(0, eq).strip();
             String value = line.substring(eq + 1).strip();
-            c = apply(c, name, value, where);
+            if (name.startsWith("cluster.")) {
+                cluster.set(name, value, where);
+            } else {
+                c = apply(c, name, value, where);
+            }
         }
-        return c;
+        return cluster.applyTo(c);
     }
 
     private static NodeConfig apply(NodeConfig c, String name, String value, String where) {
@@ -74,7 +79,8 @@ public final class NodeConfigFile {
                     yield queue(c, name, value, where);
                 }
                 throw new ConfigException(where + ": unknown field '" + name + "'; known: nodeName, host, port, data,"
-                        + " autoCreateQueues, syncOnCommit, maxFrameSize, users, allowAnonymous, residentBytes, metricsPort, queue.<name>.<option>");
+                        + " autoCreateQueues, syncOnCommit, maxFrameSize, users, allowAnonymous, residentBytes, metricsPort,"
+                        + " queue.<name>.<option>, " + ClusterFields.NAMES);
             }
         };
     }
@@ -102,7 +108,7 @@ public final class NodeConfigFile {
         return v;
     }
 
-    private static int integer(String v, String name, String where, int min, int max) {
+    static int integer(String v, String name, String where, int min, int max) {
         try {
             int i = Integer.parseInt(v);
             if (i >= min && i <= max) {

@@ -38,10 +38,17 @@ public final class Broker implements QueueServices, AutoCloseable {
     private final AtomicLong messageIds;
     private final PayloadMemory payloadMemory;
     private final Subscriptions subscriptions = new Subscriptions(this);
+    private final ClusterHooks cluster;
 
     public Broker(MessageStore store, BrokerSettings settings) {
+        this(store, settings, ClusterHooks.STANDALONE);
+    }
+
+    /** @param cluster the cluster the node belongs to: known before the queues are read back, so clustered ones recover as such */
+    public Broker(MessageStore store, BrokerSettings settings, ClusterHooks cluster) {
         this.store = store;
         this.settings = settings;
+        this.cluster = cluster;
         int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
         this.pool = Executors.newFixedThreadPool(threads, daemon("partita-core"));
         this.timers = Executors.newSingleThreadScheduledExecutor(daemon("partita-timers"));
@@ -137,9 +144,29 @@ public final class Broker implements QueueServices, AutoCloseable {
         return queue + "#" + appId;
     }
 
-    /** Where a message sent to {@code queue} goes: the queue itself, or each AppId of a fan-out queue. */
-    public List<BrokerQueue> queueTargets(BrokerQueue queue) {
+    public ClusterHooks cluster() {
+        return cluster;
+    }
+
+    @Override
+    public PartitionScope scope(String queue, QueueOptions options) {
+        return cluster.scope(queue, options);
+    }
+
+    @Override
+    public boolean clustered(QueueOptions options) {
+        return cluster.clustered(options);
+    }
+
+    /**
+     * Where a message sent to {@code queue} goes: the queue itself, each AppId of a fan-out queue, or,
+     * for a queue spread over a cluster, the queue that forwards it to the node hosting its partition.
+     */
+    public List<BrokerQueue> queueTargets(BrokerQueue queue, MessageRef message) {
         QueueOptions o = queue.options();
+        if (cluster.clustered(o)) {
+            return List.of(cluster.route(queue, message));
+        }
         if (!QueueOptions.FANOUT.equals(o.mode())) {
             return List.of(queue);
         }
@@ -182,11 +209,61 @@ public final class Broker implements QueueServices, AutoCloseable {
      */
     public synchronized BrokerQueue updateQueue(String name, String optionText) {
         BrokerQueue q = queues.get(name);
+        QueueOptions after = QueueOptions.parse(optionText, q == null ? settings.defaultQueueOptions() : q.options());
+        if (cluster.clustered(after) || (q != null && cluster.clustered(q.options()))) {
+            throw new IllegalArgumentException("queue '" + name + "' is spread over the cluster: change it with"
+                    + " changeQueue, which agrees the change with the other nodes");
+        }
+        return applyQueue(name, after);
+    }
+
+    /**
+     * Creates or changes a queue (admin, config file); for a queue spread over the cluster, once the
+     * other nodes agreed. Hosts and partition count of a clustered queue are fixed once it exists.
+     */
+    public CompletableFuture<BrokerQueue> changeQueue(String name, String optionText) {
+        BrokerQueue q = queues.get(name);
+        QueueOptions base = q == null ? settings.defaultQueueOptions() : q.options();
+        QueueOptions after = QueueOptions.parse(optionText, base);
+        boolean clustered = cluster.clustered(after) || (q != null && cluster.clustered(base));
+        if (!clustered) {
+            try {
+                return CompletableFuture.completedFuture(updateQueue(name, optionText));
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        }
+        if (q != null && (after.partitions() != base.partitions() || !after.hosts().equals(base.hosts()))) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException("queue '" + name + "' is spread over the"
+                    + " cluster: its partitions and hosts are fixed once it exists (partitions " + base.partitions()
+                    + ", hosts " + base.hosts() + ")"));
+        }
+        return cluster.define(name, after).thenApply(v -> applyClusteredQueue(name, after.format()));
+    }
+
+    /**
+     * The cluster agreed a clustered queue's definition: create or change the local queue. Idempotent,
+     * since a definition is applied both when this node proposed it and when its commit is heard.
+     */
+    public synchronized BrokerQueue applyClusteredQueue(String name, String optionText) {
+        if (optionText == null) {
+            deleteQueue(name);
+            return null;
+        }
+        BrokerQueue q = queues.get(name);
+        QueueOptions after = QueueOptions.parse(optionText, q == null ? settings.defaultQueueOptions() : q.options());
+        if (q != null && q.options().equals(after)) {
+            return q;
+        }
+        return applyQueue(name, after);
+    }
+
+    private BrokerQueue applyQueue(String name, QueueOptions after) {
+        BrokerQueue q = queues.get(name);
         if (q == null) {
-            return createQueue(name, QueueOptions.parse(optionText, settings.defaultQueueOptions()));
+            return createQueue(name, after);
         }
         QueueOptions before = q.options();
-        QueueOptions after = QueueOptions.parse(optionText, before);
         if (!after.mode().equals(before.mode())) {
             throw new IllegalArgumentException("queue '" + name + "': the mode cannot change on a live queue (mode "
                     + before.mode() + ")");
@@ -227,7 +304,11 @@ public final class Broker implements QueueServices, AutoCloseable {
                 throw new UnknownDestinationException("queue '" + address.name()
                         + "' does not exist and this node does not create queues on first use");
             }
-            q = createQueue(address.name(), QueueOptions.parse(address.queueOptions(), settings.defaultQueueOptions()));
+            QueueOptions options = QueueOptions.parse(address.queueOptions(), settings.defaultQueueOptions());
+            if (cluster.clustered(options)) {
+                throw new DefinitionPendingException(address.name(), changeQueue(address.name(), address.queueOptions()));
+            }
+            q = createQueue(address.name(), options);
         }
         checkAgrees(q, address);
         return q;
@@ -337,7 +418,7 @@ public final class Broker implements QueueServices, AutoCloseable {
                         toStore.add(m);
                         payloadAdded = true;
                     }
-                    batch.add(new StoreOp.InsertEntry(q.name(), m.id()));
+                    batch.add(new StoreOp.InsertEntry(q.name(), m.id(), s.deliveryCount()));
                 }
             }
         }
@@ -348,7 +429,7 @@ public final class Broker implements QueueServices, AutoCloseable {
             toStore.forEach(m -> m.markStored(payloadMemory));
             for (PendingSend s : sends) {
                 for (BrokerQueue q : s.targets()) {
-                    q.enqueue(s.message());
+                    q.enqueue(s.message(), s.deliveryCount());
                 }
             }
             for (Consumed c : consumed) {
@@ -394,8 +475,16 @@ public final class Broker implements QueueServices, AutoCloseable {
     public record Consumed(QueueEntry entry, ConsumerRef by) {
     }
 
-    /** A send held by a transaction until it commits. */
-    public record PendingSend(List<BrokerQueue> targets, MessageRef message) {
+    /**
+     * A send (held by a transaction until it commits).
+     *
+     * @param deliveryCount 0 for a new message; above 0 for one forwarded from another node that may
+     *                      have been forwarded before, so that it comes flagged redelivered
+     */
+    public record PendingSend(List<BrokerQueue> targets, MessageRef message, int deliveryCount) {
+        public PendingSend(List<BrokerQueue> targets, MessageRef message) {
+            this(targets, message, 0);
+        }
     }
 
     @Override

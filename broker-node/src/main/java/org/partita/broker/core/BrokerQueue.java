@@ -67,8 +67,8 @@ public final class BrokerQueue implements DispatchEngine.Host {
         if (QueueOptions.BROADCAST.equals(o.mode())) {
             return new BroadcastEngine(this);
         }
-        if (o.partitions() > 1) {
-            return new PartitionedQueueEngine(this, o.partitions(), () -> this.options);
+        if (o.partitions() > 1 || services.clustered(o)) {
+            return new PartitionedQueueEngine(this, o.partitions(), () -> this.options, services.scope(name, o));
         }
         return new SharedQueueEngine(this);
     }
@@ -120,6 +120,18 @@ public final class BrokerQueue implements DispatchEngine.Host {
         return true;
     }
 
+    /** Whether the queue is at its depth limit now (a clustered queue then sends unkeyed messages elsewhere). */
+    public boolean full() {
+        int maxMessages = options.maxDepthMessages();
+        long maxBytes = options.maxDepthBytes();
+        return (maxMessages > 0 && depthMessages.get() >= maxMessages) || (maxBytes > 0 && depthBytes.get() >= maxBytes);
+    }
+
+    /** Messages held: waiting and delivered but not acknowledged. */
+    public int depth() {
+        return depthMessages.get();
+    }
+
     /** Undoes {@link #reserve} for a message that left the queue or never entered it. */
     void unreserve(MessageRef m) {
         if (isBroadcast()) {
@@ -156,12 +168,17 @@ public final class BrokerQueue implements DispatchEngine.Host {
 
     /** A new message, already durable if it is persistent; the caller has retained it for this queue. */
     void enqueue(MessageRef message) {
-        enqueue(message, false);
+        enqueue(message, 0, false);
+    }
+
+    /** @param deliveryCount deliveries it may have had already (a message forwarded again after a crash) */
+    void enqueue(MessageRef message, int deliveryCount) {
+        enqueue(message, deliveryCount, false);
     }
 
     /** @param expired the message already expired and was moved here: it is kept, not expired again */
-    private void enqueue(MessageRef message, boolean expired) {
-        QueueEntry e = new QueueEntry(this, message, 0);
+    private void enqueue(MessageRef message, int deliveryCount, boolean expired) {
+        QueueEntry e = new QueueEntry(this, message, deliveryCount);
         if (expired) {
             e.keepPastExpiration();
         }
@@ -682,7 +699,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
                 if (to.storesEntryOf(m)) {
                     m.markStored(services.payloadMemory());
                 }
-                to.enqueue(m, expired);
+                to.enqueue(m, 0, expired);
                 m.release();
             } else {
                 m.release();

@@ -15,6 +15,10 @@ public final class ConsumerRef {
     private final String description;
     private final DeliverySink sink;
     private final Selector selector;
+    /** The cluster node a consumer attached through a node link lives on; null for this node's own. */
+    private volatile String origin;
+    /** Takes a key's next message only once it settled the previous one (a forwarder keeps keys in order so). */
+    private volatile boolean onePerKey;
     private int credits;
     private int priority;
     private int capacityMessages;
@@ -30,6 +34,27 @@ public final class ConsumerRef {
         this.selector = selector;
         this.credits = initialCredits;
         this.priority = priority;
+    }
+
+    public String origin() {
+        return origin;
+    }
+
+    /** This consumer is another node's, attached here over a node link. */
+    public void origin(String node) {
+        origin = node;
+    }
+
+    /**
+     * From now on this consumer holds at most one message of a key at a time: it may hand messages
+     * on in a way that does not keep the order of several in flight (a forwarder whose send can fail).
+     */
+    public void onePerKey() {
+        onePerKey = true;
+    }
+
+    boolean takesOnePerKey() {
+        return onePerKey;
     }
 
     public Selector selector() {

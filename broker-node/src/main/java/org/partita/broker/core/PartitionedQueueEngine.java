@@ -28,6 +28,7 @@ final class PartitionedQueueEngine implements DispatchEngine {
     static final long SETTLE_WINDOW_MILLIS = 1_000;
     private final Host host;
     private final QueueOptionsSource options;
+    private final PartitionScope scope;
     private final Backlog[] backlogs;
     private final PartitionOwnership[] owners;
     private final List<Set<QueueEntry>> inFlight;
@@ -50,8 +51,14 @@ final class PartitionedQueueEngine implements DispatchEngine {
     }
 
     PartitionedQueueEngine(Host host, int partitions, QueueOptionsSource options) {
+        this(host, partitions, options, PartitionScope.ALL);
+    }
+
+    /** @param scope the partitions this node hosts (the others stay empty and unowned here), and owner preferences */
+    PartitionedQueueEngine(Host host, int partitions, QueueOptionsSource options, PartitionScope scope) {
         this.host = host;
         this.options = options;
+        this.scope = scope;
         this.backlogs = new Backlog[partitions];
         this.owners = new PartitionOwnership[partitions];
         this.inFlight = new ArrayList<>(partitions);
@@ -81,9 +88,42 @@ final class PartitionedQueueEngine implements DispatchEngine {
     int partitionOf(QueueEntry e) {
         if (e.partition() < 0) {
             int keyed = e.message().partition(backlogs.length);
-            e.partition(keyed < 0 ? ThreadLocalRandom.current().nextInt(backlogs.length) : keyed);
+            e.partition(keyed < 0 ? randomHosted() : keyed);
         }
         return e.partition();
+    }
+
+    /** An unkeyed message goes to a random partition this node hosts. */
+    private int randomHosted() {
+        int[] hosted = hostedPartitions();
+        return hosted.length == 0 ? ThreadLocalRandom.current().nextInt(backlogs.length)
+                : hosted[ThreadLocalRandom.current().nextInt(hosted.length)];
+    }
+
+    private int[] hostedPartitions() {
+        int n = 0;
+        int[] out = new int[backlogs.length];
+        for (int p = 0; p < backlogs.length; p++) {
+            if (scope.hosted(p)) {
+                out[n++] = p;
+            }
+        }
+        return java.util.Arrays.copyOf(out, n);
+    }
+
+    /** The even, sticky spread of the hosted partitions over the eligible consumers; null for the others. */
+    private ConsumerRef[] spread() {
+        int[] hosted = hostedPartitions();
+        ConsumerRef[] current = new ConsumerRef[hosted.length];
+        for (int i = 0; i < hosted.length; i++) {
+            current[i] = owners[hosted[i]].target();
+        }
+        ConsumerRef[] assigned = PartitionAssignor.assign(eligible(), current);
+        ConsumerRef[] target = new ConsumerRef[owners.length];
+        for (int i = 0; i < hosted.length; i++) {
+            target[hosted[i]] = assigned[i];
+        }
+        return target;
     }
 
     @Override
@@ -135,7 +175,7 @@ final class PartitionedQueueEngine implements DispatchEngine {
      * even spread now; a busy partition waits for the rebalance delay.
      */
     private void moveWhatIsFree(long now) {
-        ConsumerRef[] target = PartitionAssignor.assign(eligible(), currentTargets());
+        ConsumerRef[] target = spread();
         long maxHandoff = options.get().maxHandoffMillis();
         for (int p = 0; p < owners.length; p++) {
             boolean free = owners[p].target() == null || inFlight.get(p).isEmpty();
@@ -149,7 +189,7 @@ final class PartitionedQueueEngine implements DispatchEngine {
     private void rebalance(long now) {
         rebalanceAt = Long.MAX_VALUE;
         ownersDirty = true;
-        ConsumerRef[] target = PartitionAssignor.assign(eligible(), currentTargets());
+        ConsumerRef[] target = spread();
         long maxHandoff = options.get().maxHandoffMillis();
         for (int p = 0; p < owners.length; p++) {
             if (target[p] != null && owners[p].target() != target[p]) {
@@ -158,20 +198,33 @@ final class PartitionedQueueEngine implements DispatchEngine {
         }
     }
 
-    private ConsumerRef[] currentTargets() {
-        ConsumerRef[] current = new ConsumerRef[owners.length];
-        for (int p = 0; p < owners.length; p++) {
-            current[p] = owners[p].target();
-        }
-        return current;
-    }
-
-    /** Only consumers of the highest priority present own partitions; the others are standbys. */
+    /**
+     * Only consumers of the highest priority present own partitions; the others are standbys. Among
+     * them, the most preferred tier of the scope (on a cluster: this node's consumers and those of
+     * nodes that host nothing, before consumers of other hosting nodes), this node's own first.
+     */
     private List<ConsumerRef> eligible() {
-        int top = ConsumerRef.highestPriority(consumers);
+        int top = Integer.MIN_VALUE;
+        int bestTier = Integer.MAX_VALUE;
+        for (ConsumerRef c : consumers) {
+            if (scope.tier(c) != PartitionScope.EXCLUDED) {
+                top = Math.max(top, c.priority());
+            }
+        }
+        for (ConsumerRef c : consumers) {
+            int tier = scope.tier(c);
+            if (tier != PartitionScope.EXCLUDED && c.priority() == top) {
+                bestTier = Math.min(bestTier, tier);
+            }
+        }
         List<ConsumerRef> out = new ArrayList<>(consumers.size());
         for (ConsumerRef c : consumers) {
-            if (c.priority() == top) {
+            if (c.priority() == top && scope.tier(c) == bestTier && c.origin() == null) {
+                out.add(c);
+            }
+        }
+        for (ConsumerRef c : consumers) {
+            if (c.priority() == top && scope.tier(c) == bestTier && c.origin() != null) {
                 out.add(c);
             }
         }

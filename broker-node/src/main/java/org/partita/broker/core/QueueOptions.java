@@ -45,6 +45,8 @@ public final class QueueOptions {
         CHECKS.put("maxDeliveryAttempts", v -> integer("maxDeliveryAttempts", v, 0));
         CHECKS.put("deadLetterQueue", v -> v);
         CHECKS.put("expiryQueue", v -> v);
+        CHECKS.put("hosts", v -> v);
+        CHECKS.put("localOnly", v -> oneOf("localOnly", v, "true", "false"));
     }
 
     public static final QueueOptions DEFAULTS = new QueueOptions(Map.of(
@@ -120,7 +122,7 @@ public final class QueueOptions {
         return out;
     }
 
-    private static final java.util.Set<String> LIST_OPTIONS = java.util.Set.of("appIds", "subscriptions");
+    private static final java.util.Set<String> LIST_OPTIONS = java.util.Set.of("appIds", "subscriptions", "hosts");
 
     /** The option names in {@code name=value&...}, in order, each once. */
     private static java.util.Set<String> named(String text) {
@@ -166,6 +168,19 @@ public final class QueueOptions {
 
     public List<String> subscriptions() {
         return list("subscriptions");
+    }
+
+    /**
+     * The cluster nodes a queue's partitions are spread over, in the order placement uses; {@code *}
+     * for every node of the cluster; empty for a queue of this node alone.
+     */
+    public List<String> hosts() {
+        return list("hosts");
+    }
+
+    /** A clustered queue's partitions go only to consumers of their own node or of nodes hosting none. */
+    public boolean localOnly() {
+        return "true".equals(values.get("localOnly"));
     }
 
     public int maxDepthMessages() {

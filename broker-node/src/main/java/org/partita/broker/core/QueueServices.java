@@ -21,4 +21,14 @@ public interface QueueServices {
 
     /** The queue named, created if needed, for dead letters and expired messages. */
     BrokerQueue terminalQueue(String name);
+
+    /** The partitions of the queue this node hosts (all, unless the queue is spread over a cluster). */
+    default PartitionScope scope(String queue, QueueOptions options) {
+        return PartitionScope.ALL;
+    }
+
+    /** Whether the queue is spread over a cluster (it then always partitions, even with one partition). */
+    default boolean clustered(QueueOptions options) {
+        return false;
+    }
 }

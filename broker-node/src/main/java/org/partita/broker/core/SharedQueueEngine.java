@@ -80,7 +80,8 @@ final class SharedQueueEngine implements DispatchEngine {
         }
         // A holder that has left, or that a higher priority consumer now outranks, gets nothing more:
         // the key waits until the holder's session has settled what it holds.
-        boolean eligible = consumers.contains(holder) && holder.priority() == ConsumerRef.highestPriority(consumers);
+        boolean eligible = consumers.contains(holder) && holder.priority() == ConsumerRef.highestPriority(consumers)
+                && !holder.takesOnePerKey();
         return eligible && holder.canTake(e) ? holder : null;
     }
 

@@ -41,7 +41,7 @@ public final class Subscriptions {
         for (Subscription s : all.values()) {
             if (s.takes(topic, m)) {
                 if (s.feedsQueue()) {
-                    out.addAll(broker.queueTargets(s.queue()));
+                    out.addAll(broker.queueTargets(s.queue(), m));
                 } else {
                     out.add(s.queue());
                 }

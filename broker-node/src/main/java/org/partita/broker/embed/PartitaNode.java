@@ -9,7 +9,9 @@ import org.partita.broker.http.OpsHttpServer;
 import org.partita.broker.metrics.NodeMetrics;
 import org.partita.broker.metrics.ScrapeHandler;
 import org.partita.broker.config.NodeConfig;
+import org.partita.broker.cluster.ClusterNode;
 import org.partita.broker.core.Broker;
+import org.partita.broker.core.ClusterHooks;
 import org.partita.broker.core.BrokerSettings;
 import org.partita.broker.core.MessageSummary;
 import org.partita.broker.core.QueueOptions;
@@ -47,6 +49,7 @@ public final class PartitaNode implements AutoCloseable {
     private NodeMetrics metrics;
     private OpsHttpServer http;
     private final DataFolderLock folderLock;
+    private ClusterNode cluster;
     private volatile boolean closed;
 
     private PartitaNode(NodeConfig config) throws InterruptedException {
@@ -61,17 +64,29 @@ public final class PartitaNode implements AutoCloseable {
         try {
             openedStore = H2MessageStore.open(data, config.syncOnCommit(), MessageSummary::headOf);
             this.store = openedStore;
-            started = new Broker(store, new BrokerSettings(config.autoCreateQueues(), QueueOptions.DEFAULTS, config.residentBytes()));
+            this.cluster = config.cluster() == null ? null : new ClusterNode(config);
+            started = new Broker(store, new BrokerSettings(config.autoCreateQueues(), QueueOptions.DEFAULTS, config.residentBytes()),
+                    cluster == null ? ClusterHooks.STANDALONE : cluster);
             this.broker = started;
             for (Map.Entry<String, String> q : config.queues().entrySet()) {
-                broker.updateQueue(q.getKey(), q.getValue());
+                if (!isClustered(q.getValue())) {
+                    broker.updateQueue(q.getKey(), q.getValue());
+                }
             }
             Authenticator auth = config.usersFile() == null ? Authenticator.ALLOW_ALL
                     : UsersFileAuthenticator.load(config.usersFile(), config.allowAnonymous());
             NodeContext context = new NodeContext(config.nodeName(), config.maxFrameSize(), auth);
             this.reader = new NodeReader(broker, config, context, this::url, this::metricsPort);
-            context.admin(new AdminCommands(reader));
+            AdminCommands admin = new AdminCommands(reader);
+            context.admin(admin);
+            if (cluster != null) {
+                context.cluster(cluster);
+                admin.clusterStatus(() -> cluster.status().format());
+            }
             this.server = listen(config, broker, context);
+            if (cluster != null) {
+                joinCluster(config);
+            }
             this.jmx = new NodeJmx(reader, config.nodeName());
             this.metrics = new NodeMetrics(reader);
             this.http = config.metricsPort() == NodeConfig.METRICS_OFF ? null : startHttp(config, auth);
@@ -84,6 +99,9 @@ public final class PartitaNode implements AutoCloseable {
             }
             if (server != null) {
                 server.close();
+            }
+            if (cluster != null) {
+                cluster.close();
             }
             if (openedStore != null) {
                 openedStore.close();
@@ -107,6 +125,29 @@ public final class PartitaNode implements AutoCloseable {
         LOG.info("metrics at http://{}:{}/metrics and the console at http://{}:{}/{}", config.host(), ops.port(),
                 config.host(), ops.port(), config.usersFile() == null ? "" : " (users of " + config.usersFile() + ")");
         return ops;
+    }
+
+    private boolean isClustered(String options) {
+        return cluster != null && cluster.clustered(QueueOptions.parse(options, QueueOptions.DEFAULTS));
+    }
+
+    /** Joins the cluster once clients can connect (other nodes link to this port); declares clustered config queues. */
+    private void joinCluster(NodeConfig config) {
+        try {
+            cluster.start(broker);
+        } catch (Exception e) {
+            throw new NodeStartException("cannot join cluster " + config.cluster().name() + ": " + e.getMessage(), e);
+        }
+        for (Map.Entry<String, String> q : config.queues().entrySet()) {
+            if (isClustered(q.getValue())) {
+                cluster.declare(q.getKey(), q.getValue());
+            }
+        }
+    }
+
+    /** The node's part in its cluster, or null for a node on its own. */
+    public ClusterNode cluster() {
+        return cluster;
     }
 
     /** How the start-up log states whether connections must authenticate, and against what. */
@@ -188,6 +229,9 @@ public final class PartitaNode implements AutoCloseable {
         closed = true;
         if (http != null) {
             http.close();
+        }
+        if (cluster != null) {
+            cluster.close();
         }
         metrics.close();
         jmx.close();

@@ -45,8 +45,8 @@ import java.util.concurrent.atomic.AtomicLong;
 final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
     private static final Logger LOG = LoggerFactory.getLogger(ClientConnection.class);
     private static final int BROWSE_CHUNK_BYTES = 1024 * 1024;
-    /** Bytes a DELIVER frame adds around a message: type, consumer id, delivery id, count, length. */
-    private static final int DELIVER_OVERHEAD = 1 + 4 + 8 + 4 + 4;
+    /** Bytes a DELIVER frame adds around a message: type, consumer id, delivery id, count, partition, length. */
+    private static final int DELIVER_OVERHEAD = 1 + 4 + 8 + 4 + 4 + 4;
 
     private final Broker broker;
     private final NodeContext node;
@@ -62,6 +62,14 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
     private boolean open;
     private volatile String clientId;
     private volatile String user;
+    /** The cluster member this connection is the node link of; null for a client. */
+    private volatile String peerNode;
+    /**
+     * Frames that arrived while an earlier one waits for the cluster to agree on a queue definition:
+     * handled in order once it is agreed, so a client's frames never overtake each other.
+     */
+    private final java.util.ArrayDeque<Frame> deferred = new java.util.ArrayDeque<>();
+    private boolean deferring;
 
     ClientConnection(Broker broker, NodeContext node, TrafficCounter traffic) {
         this.broker = broker;
@@ -97,8 +105,21 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             fail(ErrorCode.ILLEGAL_STATE, "the first frame must be HELLO, not " + frame.type());
             return;
         }
+        if (deferring) {
+            deferred.add(frame);
+            return;
+        }
+        process(frame);
+    }
+
+    /** Handles one frame; a frame that must wait for the cluster stops the ones after it until it is done. */
+    private void process(Frame frame) {
         try {
             handle(frame);
+        } catch (org.partita.broker.core.DefinitionPendingException e) {
+            deferring = true;
+            deferred.addFirst(frame);
+            e.agreed().whenComplete((v, t) -> channel.eventLoop().execute(() -> resume(t)));
         } catch (ProtocolException e) {
             if (e.code() == ErrorCode.MALFORMED_FRAME) {
                 fail(e.code(), e.getMessage()); // a peer that sends garbage is not talked to further
@@ -119,6 +140,20 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         }
     }
 
+    /** The cluster agreed (or failed to); the held frames are handled in order. */
+    private void resume(Throwable failure) {
+        deferring = false;
+        if (failure != null) {
+            Frame first = deferred.poll();
+            Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
+            reply(first, ErrorCode.INVALID_DESTINATION, cause.getMessage());
+        }
+        while (!deferring && !deferred.isEmpty() && channel.isActive()) {
+            process(deferred.poll());
+        }
+    }
+
     private void handle(Frame frame) {
         if (frame instanceof Frame.Hello f) {
             hello(f);
@@ -129,14 +164,14 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         } else if (frame instanceof Frame.Credit f) {
             ServerConsumer c = consumers.get(f.consumerId());
             if (c != null) {
-                c.queue().credit(c.ref(), f.messages());
+                c.credit(f.messages());
             }
         } else if (frame instanceof Frame.Drain f) {
             ServerConsumer c = consumers.get(f.consumerId());
             if (c == null) {
                 ok(f.requestId());
             } else {
-                c.queue().drain(c.ref()).thenRun(() -> ok(f.requestId()));
+                c.drain().thenRun(() -> ok(f.requestId()));
             }
         } else if (frame instanceof Frame.ConsumerUpdate f) {
             ServerConsumer c = consumers.get(f.consumerId());
@@ -144,7 +179,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
                 reply(f, ErrorCode.ILLEGAL_STATE, "consumer " + f.consumerId() + " is not open");
                 return;
             }
-            c.queue().update(c.ref(), f.priority() == Integer.MIN_VALUE ? null : f.priority(),
+            c.update(f.priority() == Integer.MIN_VALUE ? null : f.priority(),
                     f.capacityMessages() < 0 ? null : f.capacityMessages(), f.capacityBytes() < 0 ? null : f.capacityBytes());
             ok(f.requestId());
         } else if (frame instanceof Frame.Release f) {
@@ -166,6 +201,8 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
                 c.close();
             }
             ok(f.requestId());
+        } else if (frame instanceof Frame.Forward f) {
+            forward(f);
         } else if (frame instanceof Frame.Recover f) {
             recover(f);
         } else if (frame instanceof Frame.Commit f) {
@@ -204,7 +241,16 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
                     "protocol version " + f.version() + " is not supported; this node speaks " + Protocol.VERSION);
             return;
         }
-        String refusal = node.authenticator().check(f.user(), f.password());
+        ClusterFront cluster = node.cluster();
+        if (cluster != null) {
+            try {
+                peerNode = cluster.linkingNode(f.user(), f.password());
+            } catch (SecurityException e) {
+                failRequest(f.requestId(), ErrorCode.AUTHENTICATION_FAILED, e.getMessage());
+                return;
+            }
+        }
+        String refusal = peerNode != null ? null : node.authenticator().check(f.user(), f.password());
         if (refusal != null) {
             LOG.atInfo().addKeyValue("event", "login.failed").addKeyValue("user", f.user() == null ? "(none)" : f.user()).addKeyValue("remote", remote())
                     .addKeyValue("reason", refusal)
@@ -249,6 +295,33 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         answer(f, broker.send(send));
     }
 
+    /**
+     * Another node hands over a message of a clustered queue whose partition this node hosts. Stored
+     * like a persistent send; a message that node forwarded before (it may repeat one after a crash)
+     * is taken once.
+     */
+    private void forward(Frame.Forward f) {
+        if (peerNode == null) {
+            reply(f, ErrorCode.INVALID_REQUEST, "only the nodes of the cluster forward messages");
+            return;
+        }
+        WireMessage wire = MessageCodec.decodeHeaders(f.message());
+        ClusterFront cluster = node.cluster();
+        if (cluster.alreadyForwarded(peerNode, wire.messageId())) {
+            ok(f.requestId());
+            return;
+        }
+        BrokerQueue queue = broker.existingQueue(f.queue());
+        if (queue == null) {
+            reply(f, ErrorCode.UNKNOWN_DESTINATION, "queue '" + f.queue() + "' is not defined on node " + node.nodeName() + " yet");
+            return;
+        }
+        MessageRef message = broker.newMessage(f.message(), wire, connectionKey);
+        String from = peerNode;
+        answer(f, broker.send(new Broker.PendingSend(List.of(queue), message, f.deliveryCount()))
+                .thenRun(() -> cluster.forwarded(from, wire.messageId())));
+    }
+
     private void consumerOpen(Frame.ConsumerOpen f) {
         ServerSession session = session(f.sessionId());
         Selector selector;
@@ -285,6 +358,11 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             queue.update(ref, null, capacity, capacityBytes);
         }
         consumer.bind(ref);
+        if (peerNode != null) {
+            ref.origin(peerNode); // another node's consumer: the scope of a clustered queue ranks it
+        } else if (node.cluster() != null && dest.kind().isQueue()) {
+            consumer.feed(node.cluster().openFeed(queue, f.destination(), f.selector(), f.credit(), consumer));
+        }
         consumers.put(f.consumerId(), consumer);
         session.consumers().put(f.consumerId(), consumer);
         ok(f.requestId());
@@ -346,10 +424,41 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         for (long id : f.seen()) {
             seen.add(id);
         }
+        // Other nodes' deliveries still on the wire are held before the fence is taken; each feed is then
+        // recovered as a whole on its nodes, which fence it as this node fences the session.
+        java.util.Set<RemoteFeed> feeds = new java.util.LinkedHashSet<>();
+        for (ServerConsumer c : session.consumers().values()) {
+            if (c.feed() != null) {
+                c.feed().holdDeliveries();
+                feeds.add(c.feed());
+            }
+        }
         List<Delivery> all = new ArrayList<>();
         long fence = session.voidAll(all);
         all.sort(java.util.Comparator.comparingLong(Delivery::id));
-        Delivery.releaseAll(all, d -> seen.contains(d.id()));
+        List<Delivery> local = new ArrayList<>();
+        java.util.Map<RemoteFeed, List<RemoteFeed.Handle>> seenRemote = new java.util.HashMap<>();
+        for (Delivery d : all) {
+            if (d instanceof RemoteDelivery r) {
+                if (seen.contains(d.id())) {
+                    seenRemote.computeIfAbsent(r.handle().feed(), k -> new ArrayList<>()).add(r.handle());
+                }
+            } else {
+                local.add(d);
+            }
+        }
+        // what a transaction acknowledged from other nodes is given back now, as seen, with its feed
+        session.txConsumed().removeIf(d -> {
+            if (d instanceof RemoteDelivery r && feeds.contains(r.handle().feed())) {
+                seenRemote.computeIfAbsent(r.handle().feed(), k -> new ArrayList<>()).add(r.handle());
+                return true;
+            }
+            return false;
+        });
+        Delivery.releaseAll(local, d -> seen.contains(d.id()));
+        for (RemoteFeed feed : feeds) {
+            feed.recover(seenRemote.getOrDefault(feed, List.of()));
+        }
         channel.writeAndFlush(new Frame.Recovered(f.requestId(), fence), channel.voidPromise());
     }
 
@@ -357,11 +466,14 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         ServerSession session = session(f.sessionId());
         List<Broker.PendingSend> sends = new ArrayList<>(session.txSends());
         List<Delivery> consumedDeliveries = new ArrayList<>(session.txConsumed());
-        List<Broker.Consumed> consumed = consumedDeliveries.stream().map(Delivery::consumed).toList();
+        List<Broker.Consumed> consumed = Delivery.localConsumed(consumedDeliveries);
         session.txSends().clear();
         session.txConsumed().clear();
         try {
-            answer(f, broker.commit(sends, consumed));
+            // What came from other nodes is acknowledged there once the commit here is durable: a crash
+            // in between redelivers it (at least once across nodes; docs/cluster.md).
+            answer(f, broker.commit(sends, consumed).thenCompose(v -> CompletableFuture.allOf(consumedDeliveries.stream()
+                    .filter(d -> d instanceof RemoteDelivery).map(Delivery::ack).toArray(CompletableFuture[]::new))));
         } catch (QueueFullException e) {
             // The transaction cannot commit: it is rolled back, so what it consumed comes back.
             consumedDeliveries.forEach(d -> d.release(true));

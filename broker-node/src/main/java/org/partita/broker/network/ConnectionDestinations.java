@@ -31,7 +31,7 @@ final class ConnectionDestinations {
     /** The queues a message sent to {@code dest} goes to: the queue (its AppIds), or a topic's subscriptions. */
     List<BrokerQueue> targets(DestinationName dest, MessageRef message) {
         return switch (dest.kind()) {
-            case QUEUE -> broker.queueTargets(queue(dest));
+            case QUEUE -> broker.queueTargets(queue(dest), message);
             case TEMP_QUEUE -> List.of(queue(dest));
             case TOPIC -> {
                 TopicPattern.checkNoOptions(dest.name());

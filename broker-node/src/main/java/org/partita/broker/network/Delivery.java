@@ -1,30 +1,57 @@
 package org.partita.broker.network;
 
-import org.partita.broker.core.QueueEntry;
+import org.partita.broker.core.Broker;
+import org.partita.broker.core.BrokerQueue;
 
-/** A message handed to a consumer of a session and not yet acknowledged or released. */
-record Delivery(long id, QueueEntry entry, ServerConsumer consumer) {
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
 
-    java.util.concurrent.CompletableFuture<Void> ack() {
-        return entry.queue().ack(entry, consumer.ref());
-    }
+/**
+ * A message handed to a consumer of a session and not yet acknowledged or released: from a queue of
+ * this node ({@link LocalDelivery}), or from another node of the cluster ({@link RemoteDelivery}).
+ */
+sealed interface Delivery permits LocalDelivery, RemoteDelivery {
 
-    void release(boolean seen) {
-        entry.queue().release(entry, consumer.ref(), seen);
-    }
+    long id();
 
-    /** Hands deliveries back queue by queue, each queue's in one go (see {@link org.partita.broker.core.BrokerQueue#releaseAll}). */
-    static void releaseAll(java.util.Collection<Delivery> deliveries, java.util.function.Predicate<Delivery> seen) {
-        java.util.Map<org.partita.broker.core.BrokerQueue, java.util.List<org.partita.broker.core.BrokerQueue.Returned>> byQueue =
-                new java.util.LinkedHashMap<>();
+    ServerConsumer consumer();
+
+    /** Consumes it; completes once that is durable where the message lives. */
+    CompletableFuture<Void> ack();
+
+    /** Hands it back; {@code seen}: the application saw it, so it comes back redelivered. */
+    void release(boolean seen);
+
+    /**
+     * Hands deliveries back: each local queue's in one go (see {@link BrokerQueue#releaseAll}), so the
+     * next dispatch starts afresh; remote ones to their nodes.
+     */
+    static void releaseAll(Collection<Delivery> deliveries, Predicate<Delivery> seen) {
+        Map<BrokerQueue, List<BrokerQueue.Returned>> byQueue = new LinkedHashMap<>();
         for (Delivery d : deliveries) {
-            byQueue.computeIfAbsent(d.entry().queue(), q -> new java.util.ArrayList<>())
-                    .add(new org.partita.broker.core.BrokerQueue.Returned(d.entry(), d.consumer().ref(), seen.test(d)));
+            if (d instanceof LocalDelivery l) {
+                byQueue.computeIfAbsent(l.entry().queue(), q -> new ArrayList<>())
+                        .add(new BrokerQueue.Returned(l.entry(), l.consumer().ref(), seen.test(d)));
+            } else {
+                d.release(seen.test(d));
+            }
         }
-        byQueue.forEach(org.partita.broker.core.BrokerQueue::releaseAll);
+        byQueue.forEach(BrokerQueue::releaseAll);
     }
 
-    org.partita.broker.core.Broker.Consumed consumed() {
-        return new org.partita.broker.core.Broker.Consumed(entry, consumer.ref());
+    /** What a committed transaction consumed here (remote deliveries are acknowledged after the commit). */
+    static List<Broker.Consumed> localConsumed(Collection<Delivery> deliveries) {
+        List<Broker.Consumed> out = new ArrayList<>();
+        for (Delivery d : deliveries) {
+            if (d instanceof LocalDelivery l) {
+                out.add(new Broker.Consumed(l.entry(), l.consumer().ref()));
+            }
+        }
+        return out;
     }
 }

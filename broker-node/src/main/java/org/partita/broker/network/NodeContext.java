@@ -14,6 +14,7 @@ public final class NodeContext implements org.partita.broker.admin.ConnectionReg
     private final int maxFrameSize;
     private final Authenticator authenticator;
     private volatile org.partita.broker.admin.AdminCommands admin;
+    private volatile ClusterFront cluster;
     private final Map<String, Object> clientIds = new ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicLong temporaryIds = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.Set<ClientConnection> open = ConcurrentHashMap.newKeySet();
@@ -40,6 +41,15 @@ public final class NodeContext implements org.partita.broker.admin.ConnectionReg
 
     public void admin(org.partita.broker.admin.AdminCommands commands) {
         this.admin = commands;
+    }
+
+    /** The cluster this node belongs to, or null on a node of its own. */
+    public ClusterFront cluster() {
+        return cluster;
+    }
+
+    public void cluster(ClusterFront front) {
+        this.cluster = front;
     }
 
     public Authenticator authenticator() {

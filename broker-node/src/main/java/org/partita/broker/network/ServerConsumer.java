@@ -9,8 +9,12 @@ import org.partita.broker.core.Subscription;
 import org.partita.broker.core.Subscriptions;
 import org.partita.jms.protocol.Frame;
 
-/** A client's consumer on this node: bridges its queue's dispatch to Deliver frames. */
-final class ServerConsumer implements DeliverySink {
+/**
+ * A client's consumer on this node: bridges its queue's dispatch to Deliver frames. For a queue
+ * spread over the cluster it also relays what the other hosting nodes deliver to it (its
+ * {@link RemoteFeed}), and tells the client the union of the partitions it owns on every node.
+ */
+final class ServerConsumer implements DeliverySink, RemoteFeed.Sink {
     private final int id;
     private final ServerSession session;
     private final BrokerQueue queue;
@@ -18,7 +22,12 @@ final class ServerConsumer implements DeliverySink {
     private final Subscription subscription;
     private final Subscriptions subscriptions;
     private ConsumerRef ref;
+    private volatile RemoteFeed feed;
     private volatile boolean closed;
+    /** Partitions owned here and on the other nodes; the client is told their union. */
+    private java.util.Set<Integer> ownedHere = java.util.Set.of();
+    private java.util.Set<Integer> ownedThere = java.util.Set.of();
+    private java.util.Set<Integer> told = java.util.Set.of();
 
     /** @param subscription the topic subscription consumed, or null for a queue */
     ServerConsumer(int id, ServerSession session, BrokerQueue queue, Channel channel, Subscription subscription,
@@ -51,9 +60,46 @@ final class ServerConsumer implements DeliverySink {
         return ref;
     }
 
+    void feed(RemoteFeed f) {
+        this.feed = f;
+    }
+
+    /** The other nodes' part of this consumer, or null when its queue is not spread over the cluster. */
+    RemoteFeed feed() {
+        return feed;
+    }
+
+    /** The client granted credit: here and on every node of the feed. */
+    void credit(int messages) {
+        queue.credit(ref, messages);
+        RemoteFeed f = feed;
+        if (f != null) {
+            f.credit(messages);
+        }
+    }
+
+    /** Takes the credit back here and on every node of the feed. */
+    java.util.concurrent.CompletableFuture<Void> drain() {
+        java.util.concurrent.CompletableFuture<Void> here = queue.drain(ref);
+        RemoteFeed f = feed;
+        return f == null ? here : java.util.concurrent.CompletableFuture.allOf(here, f.drain());
+    }
+
+    void update(Integer priority, Integer capacityMessages, Long capacityBytes) {
+        queue.update(ref, priority, capacityMessages, capacityBytes);
+        RemoteFeed f = feed;
+        if (f != null) {
+            f.update(priority, capacityMessages, capacityBytes);
+        }
+    }
+
     /** Stops deliveries: the queue forgets the consumer, and anything dispatched meanwhile goes back. */
     void close() {
         closed = true;
+        RemoteFeed f = feed;
+        if (f != null) {
+            f.close();
+        }
         queue.detach(ref);
         if (subscription != null) {
             subscriptions.consumerClosed(subscription);
@@ -62,9 +108,43 @@ final class ServerConsumer implements DeliverySink {
 
     @Override
     public void partitionsChanged(ConsumerRef consumer, int[] owned) {
-        if (!closed) {
-            channel.writeAndFlush(new Frame.Partitions(id, owned), channel.voidPromise());
+        java.util.Set<Integer> s = new java.util.TreeSet<>();
+        for (int p : owned) {
+            s.add(p);
         }
+        synchronized (this) {
+            ownedHere = s;
+            tellOwned();
+        }
+    }
+
+    @Override
+    public void partitionsChanged(java.util.Set<Integer> owned) {
+        synchronized (this) {
+            ownedThere = java.util.Set.copyOf(owned);
+            tellOwned();
+        }
+    }
+
+    /** Under this object's lock, so that two nodes' changes reach the client in the order they were made. */
+    private void tellOwned() {
+        java.util.Set<Integer> union = new java.util.TreeSet<>(ownedHere);
+        union.addAll(ownedThere);
+        if (!closed && !union.equals(told)) {
+            told = union;
+            channel.writeAndFlush(new Frame.Partitions(id, union.stream().mapToInt(Integer::intValue).toArray()),
+                    channel.voidPromise());
+        }
+    }
+
+    @Override
+    public void deliver(RemoteFeed.Handle handle, int deliveryCount, int partition, byte[] message) {
+        if (closed) {
+            handle.release(false);
+            return;
+        }
+        long deliveryId = session.track(handle, this);
+        channel.writeAndFlush(new Frame.Deliver(id, deliveryId, deliveryCount, partition, message), channel.voidPromise());
     }
 
     @Override

@@ -40,7 +40,14 @@ final class ServerSession {
     /** Numbers and records a delivery; atomic with {@link #voidAll} so a recover's fence is exact. */
     synchronized long track(QueueEntry entry, ServerConsumer consumer) {
         long deliveryId = deliveryIds.incrementAndGet();
-        deliveries.put(deliveryId, new Delivery(deliveryId, entry, consumer));
+        deliveries.put(deliveryId, new LocalDelivery(deliveryId, entry, consumer));
+        return deliveryId;
+    }
+
+    /** Numbers and records a delivery relayed from another node of the cluster. */
+    synchronized long track(RemoteFeed.Handle handle, ServerConsumer consumer) {
+        long deliveryId = deliveryIds.incrementAndGet();
+        deliveries.put(deliveryId, new RemoteDelivery(deliveryId, handle, consumer));
         return deliveryId;
     }
 

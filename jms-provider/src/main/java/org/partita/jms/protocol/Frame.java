@@ -226,6 +226,26 @@ public sealed interface Frame {
     }
 
     /**
+     * Node to node only: a message for {@code queue}, a queue spread over the cluster whose partition
+     * for this message the receiving node hosts. {@code deliveryCount} is above 0 when the sending
+     * node may have forwarded it before (it restarted after a crash), so a copy comes flagged
+     * redelivered. Answered by {@link Ok} once stored, as a persistent send is.
+     */
+    record Forward(int requestId, String queue, int deliveryCount, byte[] message) implements Frame {
+        public Forward {
+            java.util.Objects.requireNonNull(queue, "queue");
+            java.util.Objects.requireNonNull(message, "message");
+        }
+        public FrameType type() { return FrameType.FORWARD; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+            writeString(out, queue());
+            out.writeInt(deliveryCount());
+            writeBytes(out, message());
+        }
+    }
+
+    /**
      * Takes back every credit the node holds for a consumer (its connection stopped, or a pull with
      * prefetch 0 timed out). Answered by {@link Ok} once no delivery allowed by that credit can still
      * follow on the wire.

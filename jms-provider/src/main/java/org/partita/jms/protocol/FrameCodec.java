@@ -60,6 +60,7 @@ public final class FrameCodec {
             case PING -> new Frame.Ping(readInt(in));
             case CLOSE -> new Frame.Close(readInt(in));
             case DRAIN -> new Frame.Drain(readInt(in), readInt(in));
+            case FORWARD -> new Frame.Forward(readInt(in), requireString(in, "queue"), readInt(in), requireBytes(in, "message"));
         };
         if (in.isReadable()) {
             throw WireFormat.malformed(type + " frame has " + in.readableBytes() + " unexpected trailing bytes");

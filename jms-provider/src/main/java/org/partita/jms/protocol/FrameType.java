@@ -14,7 +14,8 @@ public enum FrameType {
     CONSUMER_UPDATE(24), PARTITIONS(25),
     ADMIN(26), ADMIN_REPLY(27),
     REQUEST_FAILED(28),
-    DRAIN(29);
+    DRAIN(29),
+    FORWARD(30);
 
     private static final FrameType[] BY_CODE = new FrameType[32];
 

@@ -238,6 +238,19 @@ public final class NettyBrokerConnection implements BrokerConnection {
         return channel.isActive() && !failed.get();
     }
 
+    /**
+     * Node links only: hands a message of a clustered queue to the node hosting its partition;
+     * completes once that node stored it.
+     */
+    public CompletableFuture<Void> forward(String queue, int deliveryCount, byte[] message) {
+        return requestOk(id -> new Frame.Forward(id, queue, deliveryCount, message));
+    }
+
+    /** A round trip to the node: node links use it as their heartbeat. */
+    public CompletableFuture<Void> ping() {
+        return requestOk(Frame.Ping::new);
+    }
+
     private CompletableFuture<Void> requestOk(IntFunction<Frame> frame) {
         return request(frame).thenApply(f -> null);
     }

@@ -90,6 +90,7 @@ class FrameCodecTest {
         f.add(new Frame.AdminReply(28, "name=orders\npartitions=8\n"));
         f.add(new Frame.RequestFailed(FrameType.SEND.code(), ErrorCode.RESOURCE_EXHAUSTED, "queue 'q' is full"));
         f.add(new Frame.Drain(29, 4));
+        f.add(new Frame.Forward(30, "orders", 1, new byte[] {1, 2, 3}));
         return f;
     }
 
@@ -166,14 +167,14 @@ class FrameCodecTest {
     @Test
     void frameTypeCodesArePinned() {
         int[] expected = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25,
-                26, 27, 28, 29};
+                26, 27, 28, 29, 30};
         FrameType[] types = {FrameType.HELLO, FrameType.HELLO_OK, FrameType.OK, FrameType.ERROR,
                 FrameType.SESSION_OPEN, FrameType.SESSION_CLOSE, FrameType.SEND, FrameType.CONSUMER_OPEN,
                 FrameType.CONSUMER_CLOSE, FrameType.CREDIT, FrameType.DELIVER, FrameType.ACK, FrameType.RELEASE,
                 FrameType.COMMIT, FrameType.ROLLBACK, FrameType.BROWSE, FrameType.BROWSE_CHUNK,
                 FrameType.DESTINATION_OP, FrameType.CREATED, FrameType.PING, FrameType.CLOSE, FrameType.RECOVER,
                 FrameType.RECOVERED, FrameType.CONSUMER_UPDATE, FrameType.PARTITIONS, FrameType.ADMIN, FrameType.ADMIN_REPLY,
-                FrameType.REQUEST_FAILED, FrameType.DRAIN};
+                FrameType.REQUEST_FAILED, FrameType.DRAIN, FrameType.FORWARD};
         assertEquals(FrameType.values().length, types.length);
         for (int i = 0; i < types.length; i++) {
             assertEquals(expected[i], types[i].code(), types[i].name());

@@ -1,0 +1,174 @@
+package org.partita.broker.cluster;
+
+import org.jgroups.JChannel;
+import org.jgroups.protocols.FD_ALL3;
+import org.jgroups.protocols.FRAG4;
+import org.jgroups.protocols.MERGE3;
+import org.jgroups.protocols.MFC;
+import org.jgroups.protocols.TCP;
+import org.jgroups.protocols.TCPPING;
+import org.jgroups.protocols.UFC;
+import org.jgroups.protocols.UNICAST3;
+import org.jgroups.protocols.VERIFY_SUSPECT2;
+import org.jgroups.protocols.pbcast.GMS;
+import org.jgroups.protocols.pbcast.NAKACK2;
+import org.jgroups.protocols.pbcast.STABLE;
+import org.jgroups.protocols.raft.ELECTION;
+import org.jgroups.protocols.raft.RAFT;
+import org.jgroups.protocols.raft.REDIRECT;
+import org.jgroups.raft.blocks.ReplicatedStateMachine;
+import org.jgroups.stack.Protocol;
+import org.partita.broker.config.ClusterConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.BiConsumer;
+
+/**
+ * What every node of the cluster agrees on: the definition of each clustered queue (its options,
+ * among them its partition count and hosting nodes, from which {@link Placement} derives where each
+ * partition lives). Agreement goes through jgroups-raft, a Raft implementation: a definition is
+ * changed through the Raft leader, applied in the same order on every node, and kept in a Raft log
+ * in the node's data folder, so it survives restarts. A change needs a majority of the members;
+ * reading is local. Message data never goes through here: it moves over the node links.
+ */
+final class ClusterMetadata implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterMetadata.class);
+    private static final String QUEUE_KEY = "queue:";
+    /** How long a change waits for the Raft leader to commit it. */
+    private static final long CHANGE_TIMEOUT_MILLIS = 10_000;
+
+    private final JChannel channel;
+    private final ReplicatedStateMachine<String, String> state;
+    private final Map<String, String> queues = new ConcurrentHashMap<>();
+    /** Raft calls block until committed: they run here, never on a network or queue thread. */
+    private final ExecutorService changes = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "partita-cluster-changes");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /**
+     * Joins the consensus group of the cluster. {@code onQueue} hears of every clustered queue
+     * definition applied, first those replayed from the Raft log, then changes as they commit
+     * (a null definition: the queue was removed).
+     */
+    ClusterMetadata(ClusterConfig cluster, String nodeName, Path dataDir, BiConsumer<String, String> onQueue)
+            throws Exception {
+        ClusterConfig.Member self = cluster.member(nodeName);
+        Path raftDir = dataDir.resolve("raft");
+        Files.createDirectories(raftDir);
+        channel = new JChannel(stack(cluster, self, raftDir)).name(nodeName);
+        state = new ReplicatedStateMachine<String, String>(channel).raftId(nodeName).timeout(CHANGE_TIMEOUT_MILLIS);
+        state.addNotificationListener(new ReplicatedStateMachine.Notification<>() {
+            @Override
+            public void put(String key, String value, String old) {
+                if (key.startsWith(QUEUE_KEY)) {
+                    String queue = key.substring(QUEUE_KEY.length());
+                    queues.put(queue, value);
+                    onQueue.accept(queue, value);
+                }
+            }
+
+            @Override
+            public void remove(String key, String old) {
+                if (key.startsWith(QUEUE_KEY)) {
+                    String queue = key.substring(QUEUE_KEY.length());
+                    queues.remove(queue);
+                    onQueue.accept(queue, null);
+                }
+            }
+
+            @Override
+            public void get(String key, String value) {
+            }
+        });
+        channel.connect("partita-" + cluster.name());
+        LOG.info("joined the consensus group of cluster {} as {} (port {})", cluster.name(), nodeName,
+                self.port() + cluster.consensusPortOffset());
+    }
+
+    private static List<Protocol> stack(ClusterConfig cluster, ClusterConfig.Member self, Path raftDir) throws Exception {
+        List<InetSocketAddress> peers = new ArrayList<>();
+        for (ClusterConfig.Member m : cluster.members()) {
+            peers.add(new InetSocketAddress(m.host(), m.port() + cluster.consensusPortOffset()));
+        }
+        TCP transport = new TCP();
+        transport.setBindAddr(InetAddress.getByName(self.host()));
+        transport.setBindPort(self.port() + cluster.consensusPortOffset());
+        transport.setPortRange(0);
+        List<Protocol> p = new ArrayList<>();
+        p.add(transport);
+        p.add(new TCPPING().setInitialHosts(peers).setPortRange(0));
+        p.add(new MERGE3().setMinInterval(2_000).setMaxInterval(5_000));
+        p.add(new FD_ALL3().setTimeout(cluster.downAfterMillis()).setInterval(cluster.heartbeatMillis()));
+        p.add(new VERIFY_SUSPECT2());
+        p.add(new NAKACK2());
+        p.add(new UNICAST3());
+        p.add(new STABLE());
+        p.add(new GMS().setJoinTimeout(1_000));
+        p.add(new UFC());
+        p.add(new MFC());
+        p.add(new FRAG4());
+        p.add(new ELECTION());
+        p.add(new RAFT().members(cluster.memberNames()).raftId(self.name()).logDir(raftDir.toString()));
+        p.add(new REDIRECT());
+        return p;
+    }
+
+    /** The agreed definition of a clustered queue, or null if there is none. */
+    String queue(String name) {
+        return queues.get(name);
+    }
+
+    Map<String, String> queues() {
+        return Map.copyOf(queues);
+    }
+
+    /** Defines or changes a clustered queue; completes once a majority committed it. */
+    CompletableFuture<Void> defineQueue(String name, String options) {
+        return CompletableFuture.runAsync(() -> {
+            try {
+                state.put(QUEUE_KEY + name, options);
+            } catch (Exception e) {
+                throw new IllegalStateException("cluster could not agree on queue '" + name + "' (a majority of "
+                        + "its nodes must be up): " + e.getMessage(), e);
+            }
+        }, changes);
+    }
+
+    /** Removes a clustered queue's definition everywhere. */
+    CompletableFuture<Void> removeQueue(String name) {
+        return CompletableFuture.runAsync(() -> {
+            try {
+                state.remove(QUEUE_KEY + name);
+            } catch (Exception e) {
+                throw new IllegalStateException("cluster could not agree on removing queue '" + name + "': "
+                        + e.getMessage(), e);
+            }
+        }, changes);
+    }
+
+    /** The node the Raft group currently follows, for the admin view; null while there is none. */
+    String leader() {
+        RAFT raft = channel.getProtocolStack().findProtocol(RAFT.class);
+        return raft == null || raft.leader() == null ? null : raft.leader().toString();
+    }
+
+    @Override
+    public void close() {
+        changes.shutdownNow();
+        channel.close();
+    }
+}

@@ -1,0 +1,325 @@
+package org.partita.broker.cluster;
+
+import org.partita.broker.config.ClusterConfig;
+import org.partita.broker.config.NodeConfig;
+import org.partita.broker.core.Broker;
+import org.partita.broker.core.BrokerQueue;
+import org.partita.broker.core.ClusterHooks;
+import org.partita.broker.core.ConsumerRef;
+import org.partita.broker.core.MessageRef;
+import org.partita.broker.core.PartitionScope;
+import org.partita.broker.core.QueueOptions;
+import org.partita.broker.network.ClusterFront;
+import org.partita.broker.network.RemoteFeed;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A node's part in its cluster: the agreed definitions of clustered queues ({@link ClusterMetadata},
+ * through Raft), the links to the other members ({@link PeerLink}), where each message of a
+ * clustered queue goes ({@link Placement}: its partition's node, through a store-and-forward log
+ * and a {@link Forwarder} when that is another node), and the feeds that let a client consumer here
+ * receive the partitions other nodes host ({@link ConsumerFeed}). The broker core sees it as its
+ * {@link ClusterHooks}, the network front as its {@link ClusterFront}.
+ */
+public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.Events, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterNode.class);
+    /** A node link says so in its HELLO: user {@code $node:<name>}. */
+    static final String LINK_USER_PREFIX = "$node:";
+    /** Forwarded message ids remembered per node, to take a repeated forward once. */
+    private static final int FORWARDS_REMEMBERED = 100_000;
+
+    private final ClusterConfig cluster;
+    private final String self;
+    private final Path dataDir;
+    private final int maxFrameSize;
+    private final Map<String, PeerLink> links = new LinkedHashMap<>();
+    private final Map<String, Forwarder> forwarders = new ConcurrentHashMap<>();
+    private final Set<ConsumerFeed> feeds = ConcurrentHashMap.newKeySet();
+    private final Map<String, Map<String, Boolean>> forwardedIds = new ConcurrentHashMap<>();
+    private final AtomicInteger spread = new AtomicInteger();
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "partita-cluster");
+        t.setDaemon(true);
+        return t;
+    });
+    private volatile Broker broker;
+    private volatile ClusterMetadata metadata;
+
+    public ClusterNode(NodeConfig config) {
+        this.cluster = config.cluster();
+        this.self = config.nodeName();
+        this.dataDir = config.dataDir();
+        this.maxFrameSize = config.maxFrameSize();
+        cluster.member(self); // refuses a node name the cluster does not list
+    }
+
+    /** Joins the cluster: reads the agreed definitions, links to the other members, forwards what waits. */
+    public void start(Broker broker) throws Exception {
+        this.broker = broker;
+        for (ClusterConfig.Member m : cluster.members()) {
+            if (!m.name().equals(self)) {
+                links.put(m.name(), new PeerLink(cluster, m, self, maxFrameSize, this));
+            }
+        }
+        for (String name : broker.queueNames()) {
+            if (name.startsWith("$forward:")) {
+                String[] parts = name.split(":", 3);
+                forwarderFor(parts[1], parts[2]); // what waited to be forwarded before a restart
+            }
+        }
+        metadata = new ClusterMetadata(cluster, self, dataDir, this::applied);
+        links.values().forEach(PeerLink::start);
+    }
+
+    /**
+     * A clustered queue declared in the config file: defined once a majority of the members is up
+     * (tried again until then; agreeing again on the same definition changes nothing).
+     */
+    public void declare(String queue, String options) {
+        broker.changeQueue(queue, options).whenComplete((q, t) -> {
+            if (t != null) {
+                LOG.info("queue {} is not agreed by the cluster yet ({}); trying again", queue,
+                        t.getCause() != null ? t.getCause().getMessage() : t.getMessage());
+                timer.schedule(() -> declare(queue, options), 2, java.util.concurrent.TimeUnit.SECONDS);
+            }
+        });
+    }
+
+    /** A clustered queue's agreed definition was applied here (null: removed). */
+    private void applied(String queue, String options) {
+        Broker b = broker;
+        if (b == null) {
+            return;
+        }
+        try {
+            b.applyClusteredQueue(queue, options);
+        } catch (RuntimeException e) {
+            LOG.error("cannot apply the agreed definition of queue {} ({}): {}", queue, options, e.getMessage());
+        }
+    }
+
+    // ---- ClusterHooks: what the core asks --------------------------------------------------------
+
+    @Override
+    public boolean clustered(QueueOptions options) {
+        return !options.hosts().isEmpty();
+    }
+
+    @Override
+    public CompletableFuture<Void> define(String queue, QueueOptions options) {
+        String problem = Placement.problem(queue, options, cluster);
+        if (problem != null) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException(problem));
+        }
+        ClusterMetadata m = metadata;
+        if (m == null) {
+            return CompletableFuture.failedFuture(new IllegalStateException("node " + self + " has not joined cluster "
+                    + cluster.name() + " yet"));
+        }
+        return m.defineQueue(queue, options.format());
+    }
+
+    @Override
+    public BrokerQueue route(BrokerQueue queue, MessageRef message) {
+        QueueOptions o = queue.options();
+        List<String> hosts = Placement.hosts(o, cluster);
+        int keyed = message.partition(o.partitions());
+        if (keyed >= 0) {
+            return towards(Placement.hostOf(hosts, keyed), queue);
+        }
+        if (hosts.contains(self) && !queue.full()) {
+            return queue; // an unkeyed message stays on a hosting node while it has room
+        }
+        List<String> candidates = new ArrayList<>();
+        for (String h : hosts) {
+            if (!h.equals(self) && (links.get(h) != null && links.get(h).isUp())) {
+                candidates.add(h);
+            }
+        }
+        if (candidates.isEmpty()) {
+            return hosts.contains(self) ? queue : towards(hosts.get(Math.floorMod(spread.getAndIncrement(), hosts.size())), queue);
+        }
+        // spread message by message over the other hosts (weighted by the partitions each hosts)
+        return towards(candidates.get(Math.floorMod(spread.getAndIncrement(), candidates.size())), queue);
+    }
+
+    private BrokerQueue towards(String host, BrokerQueue queue) {
+        return host.equals(self) ? queue : forwarderFor(host, queue.name()).log();
+    }
+
+    private Forwarder forwarderFor(String peer, String queue) {
+        return forwarders.computeIfAbsent(Forwarder.logName(peer, queue), name -> {
+            BrokerQueue log = broker.createQueue(name, QueueOptions.TERMINAL);
+            PeerLink link = links.get(peer);
+            Forwarder f = new Forwarder(log, queue, link != null ? link : placeholder(peer), timer);
+            f.start();
+            return f;
+        });
+    }
+
+    /** A forward log read back for a node no longer in the cluster list: it keeps its messages, unsent. */
+    private PeerLink placeholder(String peer) {
+        LOG.warn("messages wait for node {}, which is not in the cluster's node list any more", peer);
+        return new PeerLink(cluster, new ClusterConfig.Member(peer, "0.0.0.0", 1), self, maxFrameSize, this);
+    }
+
+    @Override
+    public PartitionScope scope(String queue, QueueOptions options) {
+        List<String> hosts = Placement.hosts(options, cluster);
+        boolean localOnly = options.localOnly();
+        return new PartitionScope() {
+            @Override
+            public boolean hosted(int partition) {
+                return Placement.hostOf(hosts, partition).equals(self);
+            }
+
+            @Override
+            public int tier(ConsumerRef consumer) {
+                String origin = consumer.origin();
+                if (origin == null || !hosts.contains(origin)) {
+                    return PREFERRED; // this node's own consumers, and those of nodes that host none
+                }
+                return localOnly ? EXCLUDED : PREFERRED + 1; // another hosting node's: only if nobody closer
+            }
+        };
+    }
+
+    // ---- ClusterFront: what the network front asks -------------------------------------------------
+
+    @Override
+    public String linkingNode(String user, String password) {
+        if (user == null || !user.startsWith(LINK_USER_PREFIX)) {
+            return null;
+        }
+        String node = user.substring(LINK_USER_PREFIX.length());
+        if (!cluster.isMember(node) || node.equals(self)) {
+            throw new SecurityException("'" + node + "' is not another node of cluster " + cluster.name());
+        }
+        if (!cluster.secret().equals(password == null ? "" : password)) {
+            throw new SecurityException("node " + node + " did not present the cluster's secret");
+        }
+        return node;
+    }
+
+    @Override
+    public RemoteFeed openFeed(BrokerQueue queue, String destination, String selector, int credit, RemoteFeed.Sink sink) {
+        if (!clustered(queue.options())) {
+            return null;
+        }
+        ConsumerFeed[] holder = new ConsumerFeed[1];
+        ConsumerFeed feed = new ConsumerFeed(queue.name(), destination, selector, credit, sink, () -> feeds.remove(holder[0]));
+        holder[0] = feed;
+        feeds.add(feed);
+        for (String host : Placement.hosts(queue.options(), cluster)) {
+            PeerLink link = links.get(host);
+            if (link != null && link.isUp()) {
+                feed.peerUp(link);
+            }
+        }
+        return feed;
+    }
+
+    @Override
+    public boolean alreadyForwarded(String from, String messageId) {
+        Map<String, Boolean> ids = forwardedIds.get(from);
+        return messageId != null && ids != null && ids.containsKey(messageId);
+    }
+
+    @Override
+    public void forwarded(String from, String messageId) {
+        if (messageId == null) {
+            return;
+        }
+        forwardedIds.computeIfAbsent(from, k -> java.util.Collections.synchronizedMap(new LinkedHashMap<>(1024, 0.75f, false) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+                return size() > FORWARDS_REMEMBERED;
+            }
+        })).put(messageId, Boolean.TRUE);
+    }
+
+    // ---- links -------------------------------------------------------------------------------------
+
+    @Override
+    public void linkUp(PeerLink link) {
+        for (Forwarder f : forwarders.values()) {
+            if (f.peer().equals(link.peer())) {
+                f.start();
+            }
+        }
+        for (ConsumerFeed feed : feeds) {
+            BrokerQueue q = broker.existingQueue(feed.queue());
+            if (q != null && Placement.hosts(q.options(), cluster).contains(link.peer())) {
+                feed.peerUp(link);
+            }
+        }
+    }
+
+    @Override
+    public void linkDown(PeerLink link) {
+        for (Forwarder f : forwarders.values()) {
+            if (f.peer().equals(link.peer())) {
+                f.stop();
+            }
+        }
+        for (ConsumerFeed feed : feeds) {
+            feed.peerDown(link.peer());
+        }
+    }
+
+    // ---- the admin view ----------------------------------------------------------------------------
+
+    /** The cluster as this node sees it: members and their state, the Raft leader, partition hosts, forward backlogs. */
+    public ClusterStatus status() {
+        List<ClusterStatus.Member> members = new ArrayList<>();
+        for (ClusterConfig.Member m : cluster.members()) {
+            PeerLink l = links.get(m.name());
+            String state = m.name().equals(self) ? "self" : l != null && l.isUp() ? "up" : "down";
+            members.add(new ClusterStatus.Member(m.name(), m.host() + ":" + m.port(), state,
+                    l == null ? null : l.lastFailure()));
+        }
+        List<ClusterStatus.Queue> queues = new ArrayList<>();
+        ClusterMetadata md = metadata;
+        if (md != null) {
+            md.queues().forEach((name, options) -> {
+                QueueOptions o = QueueOptions.parse(options, QueueOptions.DEFAULTS);
+                List<String> hosts = Placement.hosts(o, cluster);
+                List<String> placement = new ArrayList<>();
+                for (int p = 0; p < o.partitions(); p++) {
+                    placement.add(Placement.hostOf(hosts, p));
+                }
+                Map<String, Integer> backlog = new LinkedHashMap<>();
+                for (Forwarder f : forwarders.values()) {
+                    if (f.log().name().endsWith(":" + name)) {
+                        backlog.put(f.peer(), f.log().depth());
+                    }
+                }
+                queues.add(new ClusterStatus.Queue(name, o.partitions(), placement, backlog));
+            });
+        }
+        return new ClusterStatus(cluster.name(), self, md == null ? null : md.leader(), members, queues);
+    }
+
+    @Override
+    public void close() {
+        links.values().forEach(PeerLink::close);
+        timer.shutdownNow();
+        ClusterMetadata m = metadata;
+        if (m != null) {
+            m.close();
+        }
+    }
+}

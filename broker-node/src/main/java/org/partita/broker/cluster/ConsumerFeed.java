@@ -1,0 +1,117 @@
+package org.partita.broker.cluster;
+
+import org.partita.broker.network.RemoteFeed;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The other hosting nodes' side of one client consumer of a clustered queue: a consumer opened on
+ * each of them over its link ({@link FeedPart}), whose deliveries this node relays to the client.
+ * The client's credit goes to every part (so the client may hold up to its prefetch from each node).
+ */
+final class ConsumerFeed implements RemoteFeed {
+    private final String queue;
+    private final String destination;
+    private final String selector;
+    private final Sink sink;
+    private final Runnable onClose;
+    private final Map<String, FeedPart> parts = new ConcurrentHashMap<>();
+    /** Credit the client granted since its last drain: what a part opened later starts with. */
+    private int granted;
+    private Integer priority;
+    private boolean closed;
+
+    ConsumerFeed(String queue, String destination, String selector, int credit, Sink sink, Runnable onClose) {
+        this.queue = queue;
+        this.destination = destination;
+        this.selector = selector;
+        this.granted = credit;
+        this.sink = sink;
+        this.onClose = onClose;
+    }
+
+    String queue() {
+        return queue;
+    }
+
+    /** A hosting node is reachable: its part opens with the credit the client has granted. */
+    synchronized void peerUp(PeerLink link) {
+        if (closed || parts.containsKey(link.peer())) {
+            return;
+        }
+        FeedPart part = new FeedPart(this, link, sink);
+        parts.put(link.peer(), part);
+        part.open(destination, selector, granted, priority);
+    }
+
+    /** A hosting node is gone: what it owned is no longer this consumer's (it redelivers it itself). */
+    synchronized void peerDown(String peer) {
+        FeedPart part = parts.remove(peer);
+        if (part != null) {
+            part.lost();
+            ownedChanged();
+        }
+    }
+
+    /** The union of what the parts own, told to the client with what this node's queue gives it. */
+    void ownedChanged() {
+        Set<Integer> union = new TreeSet<>();
+        for (FeedPart p : parts.values()) {
+            union.addAll(p.owned());
+        }
+        sink.partitionsChanged(union);
+    }
+
+    @Override
+    public synchronized void credit(int messages) {
+        granted += messages;
+        parts.values().forEach(p -> p.credit(messages));
+    }
+
+    @Override
+    public synchronized CompletableFuture<Void> drain() {
+        granted = 0;
+        return CompletableFuture.allOf(parts.values().stream().map(FeedPart::drain).toArray(CompletableFuture[]::new));
+    }
+
+    @Override
+    public synchronized void update(Integer priority, Integer capacityMessages, Long capacityBytes) {
+        if (priority != null) {
+            this.priority = priority;
+        }
+        parts.values().forEach(p -> p.update(priority, capacityMessages, capacityBytes));
+    }
+
+    @Override
+    public void holdDeliveries() {
+        parts.values().forEach(FeedPart::hold);
+    }
+
+    @Override
+    public void recover(Collection<Handle> seen) {
+        for (FeedPart part : parts.values()) {
+            List<Long> ids = new ArrayList<>();
+            for (Handle h : seen) {
+                if (h instanceof FeedPart.Delivered d && d.part() == part) {
+                    ids.add(d.deliveryId());
+                }
+            }
+            part.recover(ids);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        closed = true;
+        parts.values().forEach(FeedPart::close);
+        parts.clear();
+        onClose.run();
+    }
+}

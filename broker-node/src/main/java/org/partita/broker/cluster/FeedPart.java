@@ -1,0 +1,179 @@
+package org.partita.broker.cluster;
+
+import org.partita.broker.network.RemoteFeed;
+import org.partita.jms.transport.BrokerConnection;
+import org.partita.jms.transport.NettyBrokerConnection;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The consumer one client consumer has on one other hosting node, over the link: its own session
+ * there, so that a recover can be fenced there as a client's is here. Deliveries still on the wire
+ * when the client recovers are held until that node's fence is known, then the voided ones dropped.
+ */
+final class FeedPart implements PeerLink.Receiver {
+    private final ConsumerFeed feed;
+    private final PeerLink link;
+    private final RemoteFeed.Sink sink;
+    private NettyBrokerConnection connection;
+    private int sessionId;
+    private int consumerId;
+    private volatile Set<Integer> owned = Set.of();
+    private boolean holding;
+    private long voidUpTo;
+    private final List<Object[]> held = new ArrayList<>();
+
+    /** A delivery relayed from this part's node. */
+    record Delivered(FeedPart part, NettyBrokerConnection connection, long deliveryId) implements RemoteFeed.Handle {
+        @Override
+        public CompletableFuture<Void> ack() {
+            return part.live(connection) ? connection.ack(part.sessionId, new long[]{deliveryId}, true)
+                    : CompletableFuture.completedFuture(null); // its node restarted: it redelivers the message itself
+        }
+
+        @Override
+        public void release(boolean seen) {
+            if (part.live(connection)) {
+                long[] one = {deliveryId};
+                connection.release(part.sessionId, seen ? one : new long[0], seen ? new long[0] : one);
+            }
+        }
+
+        @Override
+        public RemoteFeed feed() {
+            return part.feed;
+        }
+    }
+
+    FeedPart(ConsumerFeed feed, PeerLink link, RemoteFeed.Sink sink) {
+        this.feed = feed;
+        this.link = link;
+        this.sink = sink;
+    }
+
+    synchronized void open(String destination, String selector, int credit, Integer priority) {
+        NettyBrokerConnection c = link.connection();
+        if (c == null) {
+            return;
+        }
+        connection = c;
+        sessionId = link.nextId();
+        consumerId = link.nextId();
+        link.register(consumerId, this);
+        String name = priority == null ? destination : withPriority(destination, priority);
+        c.openSession(sessionId, false);
+        c.openConsumer(new BrokerConnection.ConsumerSpec(sessionId, consumerId, name, selector, null, 0, credit));
+    }
+
+    /** The consumer's current priority replaces the one its name gave. */
+    private static String withPriority(String destination, int priority) {
+        int q = destination.indexOf('?');
+        String base = q < 0 ? destination : destination.substring(0, q);
+        StringBuilder options = new StringBuilder();
+        if (q >= 0) {
+            for (String pair : destination.substring(q + 1).split("&")) {
+                if (!pair.startsWith("priority=") && !pair.isEmpty()) {
+                    options.append(options.length() == 0 ? "" : "&").append(pair);
+                }
+            }
+        }
+        options.append(options.length() == 0 ? "" : "&").append("priority=").append(priority);
+        return base + "?" + options;
+    }
+
+    private boolean live(NettyBrokerConnection c) {
+        return c != null && c == link.connection();
+    }
+
+    Set<Integer> owned() {
+        return owned;
+    }
+
+    /** Under this part's lock, so that deliveries released after a recover keep their order with new ones. */
+    @Override
+    public synchronized void delivered(long deliveryId, int deliveryCount, int partition, byte[] message) {
+        if (deliveryId <= voidUpTo) {
+            return; // voided by a recover that node already processed
+        }
+        if (holding) {
+            held.add(new Object[]{deliveryId, deliveryCount, partition, message});
+            return;
+        }
+        sink.deliver(new Delivered(this, connection, deliveryId), deliveryCount, partition, message);
+    }
+
+    @Override
+    public void partitions(int[] now) {
+        Set<Integer> s = new TreeSet<>();
+        for (int p : now) {
+            s.add(p);
+        }
+        owned = s;
+        feed.ownedChanged();
+    }
+
+    void credit(int n) {
+        NettyBrokerConnection c = connection;
+        if (live(c) && n > 0) {
+            c.credit(consumerId, n);
+        }
+    }
+
+    CompletableFuture<Void> drain() {
+        NettyBrokerConnection c = connection;
+        return live(c) ? c.drain(consumerId).exceptionally(t -> null) : CompletableFuture.completedFuture(null);
+    }
+
+    void update(Integer priority, Integer capacityMessages, Long capacityBytes) {
+        NettyBrokerConnection c = connection;
+        if (live(c)) {
+            c.updateConsumer(consumerId, priority, capacityMessages, capacityBytes);
+        }
+    }
+
+    synchronized void hold() {
+        holding = true;
+    }
+
+    /** Gives back what this node delivered, {@code seen} redelivered, then lets later deliveries through. */
+    void recover(List<Long> seen) {
+        NettyBrokerConnection c = connection;
+        if (!live(c)) {
+            release(Long.MAX_VALUE);
+            return;
+        }
+        c.recover(sessionId, seen.stream().mapToLong(Long::longValue).toArray())
+                .whenComplete((fence, t) -> release(t == null ? fence : Long.MAX_VALUE));
+    }
+
+    private synchronized void release(long fence) {
+        voidUpTo = Math.max(voidUpTo, fence);
+        holding = false;
+        for (Object[] d : held) {
+            if ((long) d[0] > voidUpTo) {
+                sink.deliver(new Delivered(this, connection, (long) d[0]), (int) d[1], (int) d[2], (byte[]) d[3]);
+            }
+        }
+        held.clear();
+    }
+
+    /** Its node is gone: it takes back what it delivered by itself (the link's session ended there). */
+    void lost() {
+        owned = Set.of();
+        link.unregister(consumerId);
+    }
+
+    void close() {
+        link.unregister(consumerId);
+        NettyBrokerConnection c = connection;
+        if (live(c)) {
+            c.closeConsumer(consumerId);
+            c.closeSession(sessionId);
+        }
+        owned = Set.of();
+    }
+}

@@ -1,0 +1,96 @@
+package org.partita.broker.cluster;
+
+import org.partita.broker.core.BrokerQueue;
+import org.partita.broker.core.ConsumerRef;
+import org.partita.broker.core.DeliverySink;
+import org.partita.broker.core.QueueEntry;
+import org.partita.jms.protocol.selector.Selector;
+import org.partita.jms.transport.NettyBrokerConnection;
+
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Moves the messages this node took for one clustered queue's partitions on another node to that
+ * node: the store-and-forward log is a durable queue of this node ({@code $forward:<node>:<queue>}),
+ * and the forwarder is its consumer while the link is up. A message leaves the log only once the
+ * other node has stored it. A key has one message on its way at a time, so a failed or interrupted
+ * forward is retried before the key's next one: the key's order holds across nodes. While the other
+ * node is down the log fills and waits; when it returns, the log drains in order.
+ */
+final class Forwarder implements DeliverySink {
+    /** Messages on their way at once (over all keys). */
+    static final int WINDOW = 256;
+    private static final long RETRY_MILLIS = 500;
+
+    private final BrokerQueue log;
+    private final String queue;
+    private final PeerLink link;
+    private final ScheduledExecutorService timer;
+    private ConsumerRef ref;
+
+    Forwarder(BrokerQueue log, String queue, PeerLink link, ScheduledExecutorService timer) {
+        this.log = log;
+        this.queue = queue;
+        this.link = link;
+        this.timer = timer;
+    }
+
+    static String logName(String peer, String queue) {
+        return "$forward:" + peer + ":" + queue;
+    }
+
+    BrokerQueue log() {
+        return log;
+    }
+
+    String peer() {
+        return link.peer();
+    }
+
+    /** The link came up: forwarding starts. */
+    synchronized void start() {
+        if (ref == null && link.isUp()) {
+            ref = new ConsumerRef("forwarder of " + queue + " to " + link.peer(), this, Selector.matchAll(), WINDOW, 0);
+            ref.onePerKey();
+            log.attach(ref);
+        }
+    }
+
+    /** The link went down, or the other node refused: forwarding stops (what is on its way comes back). */
+    synchronized void stop() {
+        if (ref != null) {
+            log.detach(ref);
+            ref = null;
+        }
+    }
+
+    @Override
+    public void deliver(ConsumerRef consumer, QueueEntry entry, int partition) {
+        NettyBrokerConnection c = link.connection();
+        if (c == null) {
+            giveBack(consumer, entry);
+            return;
+        }
+        c.forward(queue, entry.deliveryCount(), entry.message().encoded()).whenComplete((v, t) -> {
+            if (t == null) {
+                log.ack(entry, consumer);
+                log.credit(consumer, 1);
+            } else {
+                giveBack(consumer, entry);
+            }
+        });
+    }
+
+    /** Back into the log, in its place; forwarding pauses a moment so that a full or restarting node is not hammered. */
+    private void giveBack(ConsumerRef consumer, QueueEntry entry) {
+        log.release(entry, consumer, false);
+        synchronized (this) {
+            if (ref != consumer) {
+                return; // already paused
+            }
+            stop();
+        }
+        timer.schedule(this::start, RETRY_MILLIS, TimeUnit.MILLISECONDS);
+    }
+}

@@ -1,0 +1,186 @@
+package org.partita.broker.cluster;
+
+import org.partita.broker.config.ClusterConfig;
+import org.partita.jms.transport.BrokerError;
+import org.partita.jms.transport.ConnectionListener;
+import org.partita.jms.transport.NettyBrokerConnection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * This node's link to one other member: a connection over the node's own protocol, opened as a
+ * node ({@code $node:<name>} and the cluster's secret), kept alive by a heartbeat, marked down when
+ * the other node has not answered for {@code downAfterMillis}, and opened again by itself. What this
+ * node sends the other one (forwarded messages, consumers of its partitions) goes over this link;
+ * deliveries come back on it.
+ */
+final class PeerLink implements ConnectionListener, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(PeerLink.class);
+
+    /** Hears when a link comes up or goes down. Called on the link's own thread. */
+    interface Events {
+        void linkUp(PeerLink link);
+
+        void linkDown(PeerLink link);
+    }
+
+    /** What a consumer opened over the link receives. Called on a transport thread. */
+    interface Receiver {
+        void delivered(long deliveryId, int deliveryCount, int partition, byte[] message);
+
+        void partitions(int[] owned);
+    }
+
+    private final ClusterConfig cluster;
+    private final ClusterConfig.Member peer;
+    private final String self;
+    private final int maxFrameSize;
+    private final Events events;
+    private final ScheduledExecutorService timer;
+    private final Map<Integer, Receiver> receivers = new ConcurrentHashMap<>();
+    private final AtomicInteger ids = new AtomicInteger();
+    private volatile NettyBrokerConnection connection;
+    private volatile long lastAnswerNanos;
+    private volatile boolean closed;
+    private volatile String lastFailure;
+
+    PeerLink(ClusterConfig cluster, ClusterConfig.Member peer, String self, int maxFrameSize, Events events) {
+        this.cluster = cluster;
+        this.peer = peer;
+        this.self = self;
+        this.maxFrameSize = maxFrameSize;
+        this.events = events;
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "partita-link-" + peer.name());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    void start() {
+        timer.scheduleWithFixedDelay(this::tick, 0, cluster.heartbeatMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    String peer() {
+        return peer.name();
+    }
+
+    boolean isUp() {
+        return connection != null;
+    }
+
+    /** The open connection, or null while the link is down. */
+    NettyBrokerConnection connection() {
+        return connection;
+    }
+
+    /** Why the last attempt to link failed, for the admin view; null when up. */
+    String lastFailure() {
+        return lastFailure;
+    }
+
+    int nextId() {
+        return ids.incrementAndGet();
+    }
+
+    void register(int consumerId, Receiver r) {
+        receivers.put(consumerId, r);
+    }
+
+    void unregister(int consumerId) {
+        receivers.remove(consumerId);
+    }
+
+    private void tick() {
+        if (closed) {
+            return;
+        }
+        NettyBrokerConnection c = connection;
+        if (c == null) {
+            connect();
+        } else if (System.nanoTime() - lastAnswerNanos > TimeUnit.MILLISECONDS.toNanos(cluster.downAfterMillis())) {
+            down(c, "no answer for " + cluster.downAfterMillis() + " ms");
+        } else {
+            c.ping().thenRun(() -> lastAnswerNanos = System.nanoTime());
+        }
+    }
+
+    private void connect() {
+        NettyBrokerConnection c = null;
+        try {
+            c = NettyBrokerConnection.connect(peer.host(), peer.port(), maxFrameSize, cluster.downAfterMillis());
+            c.setListener(this);
+            c.open(ClusterNode.LINK_USER_PREFIX + self, cluster.secret(), null).get(cluster.downAfterMillis(), TimeUnit.MILLISECONDS);
+            lastAnswerNanos = System.nanoTime();
+            connection = c;
+            lastFailure = null;
+            LOG.info("node {} is up: linked to {}", peer.name(), peer);
+            events.linkUp(this);
+        } catch (Exception e) {
+            if (c != null) {
+                c.abort();
+            }
+            String why = e.getCause() != null ? e.getCause().getMessage() : e.getMessage();
+            if (!java.util.Objects.equals(why, lastFailure)) {
+                LOG.debug("cannot link to node {} ({}): {}", peer.name(), peer, why);
+            }
+            lastFailure = why;
+        }
+    }
+
+    private void down(NettyBrokerConnection c, String why) {
+        synchronized (this) {
+            if (connection != c || c == null) {
+                return;
+            }
+            connection = null;
+        }
+        lastFailure = why;
+        receivers.clear();
+        c.abort();
+        LOG.warn("node {} is down: {}", peer.name(), why);
+        events.linkDown(this);
+    }
+
+    @Override
+    public void onDelivery(int consumerId, long deliveryId, int deliveryCount, int partition, byte[] message) {
+        Receiver r = receivers.get(consumerId);
+        if (r != null) {
+            r.delivered(deliveryId, deliveryCount, partition, message);
+        }
+    }
+
+    @Override
+    public void onPartitions(int consumerId, int[] owned) {
+        Receiver r = receivers.get(consumerId);
+        if (r != null) {
+            r.partitions(owned);
+        }
+    }
+
+    @Override
+    public void onFailure(BrokerError cause) {
+        NettyBrokerConnection c = connection;
+        if (c != null) {
+            timer.execute(() -> down(c, "link lost: " + cause.getMessage()));
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        timer.shutdownNow();
+        NettyBrokerConnection c = connection;
+        connection = null;
+        if (c != null) {
+            c.abort();
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package org.partita.broker.cluster;
+
+import org.partita.broker.config.ClusterConfig;
+import org.partita.broker.core.QueueOptions;
+
+import java.util.List;
+
+/**
+ * Where a clustered queue's partitions live: partition {@code p} of a queue with hosts
+ * {@code h0..hn-1} (in the order its {@code hosts} option names them, {@code *} meaning every member
+ * in the order of the cluster's node list) is hosted by {@code h[p mod n]}. The rule depends only on
+ * the agreed definition, so every node computes the same placement, and every hosting node gets at
+ * least one partition (a clustered queue needs at least as many partitions as hosts).
+ */
+final class Placement {
+    private Placement() {
+    }
+
+    static List<String> hosts(QueueOptions options, ClusterConfig cluster) {
+        List<String> named = options.hosts();
+        if (named.size() == 1 && (named.get(0).equals("*") || named.get(0).equalsIgnoreCase("all"))) {
+            return cluster.memberNames();
+        }
+        return named;
+    }
+
+    static String hostOf(List<String> hosts, int partition) {
+        return hosts.get(partition % hosts.size());
+    }
+
+    /** Why these options cannot define a clustered queue on this cluster, or null if they can. */
+    static String problem(String queue, QueueOptions options, ClusterConfig cluster) {
+        List<String> hosts = hosts(options, cluster);
+        for (String h : hosts) {
+            if (!cluster.isMember(h)) {
+                return "queue '" + queue + "': host '" + h + "' is not a node of cluster '" + cluster.name() + "' "
+                        + cluster.memberNames();
+            }
+        }
+        if (hosts.stream().distinct().count() != hosts.size()) {
+            return "queue '" + queue + "': hosts " + hosts + " names a node twice";
+        }
+        if (options.partitions() < hosts.size()) {
+            return "queue '" + queue + "' has " + options.partitions() + " partitions for " + hosts.size()
+                    + " hosts; each host needs at least one (partitions >= number of hosts)";
+        }
+        if (!QueueOptions.PRIORITY.equals(options.mode())) {
+            return "queue '" + queue + "': mode " + options.mode() + " is not available for a queue spread over"
+                    + " the cluster yet (only the default priority mode)";
+        }
+        if (options.lastValue() != null) {
+            return "queue '" + queue + "': last value queues cannot be spread over the cluster yet";
+        }
+        return null;
+    }
+}

@@ -1,0 +1,123 @@
+package org.partita.broker.config;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The cluster a node belongs to: a name and a static list of member nodes, the same on every node.
+ * Clients and node links use each member's address; the consensus library (jgroups-raft) that
+ * keeps clustered queue definitions agreed listens on each member's port plus
+ * {@code consensusPortOffset}.
+ *
+ * @param heartbeatMillis how often a node pings each other member over its link
+ * @param downAfterMillis a member that has not answered for this long is marked down
+ * @param secret          what nodes present to each other when they link (empty: members are
+ *                        recognised by name only, fit for loopback and trusted networks)
+ */
+public record ClusterConfig(String name, List<Member> members, int consensusPortOffset, long heartbeatMillis,
+                            long downAfterMillis, String secret) {
+
+    /** One member node: its name and the address clients and other nodes reach it at. */
+    public record Member(String name, String host, int port) {
+        public Member {
+            if (name == null || name.isBlank() || host == null || host.isBlank() || port <= 0 || port > 65535) {
+                throw new IllegalArgumentException("a cluster member needs a name, a host and a port from 1 to 65535");
+            }
+        }
+
+        @Override
+        public String toString() {
+            return name + "@" + host + ":" + port;
+        }
+    }
+
+    public static final int DEFAULT_CONSENSUS_PORT_OFFSET = 1000;
+    public static final long DEFAULT_HEARTBEAT_MILLIS = 1_000;
+    public static final long DEFAULT_DOWN_AFTER_MILLIS = 5_000;
+
+    public ClusterConfig {
+        members = List.copyOf(members);
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("a cluster needs a name");
+        }
+        if (members.isEmpty()) {
+            throw new IllegalArgumentException("cluster '" + name + "' lists no nodes");
+        }
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (Member m : members) {
+            if (!names.add(m.name())) {
+                throw new IllegalArgumentException("cluster '" + name + "' lists node '" + m.name() + "' twice");
+            }
+        }
+        if (heartbeatMillis <= 0 || downAfterMillis <= heartbeatMillis) {
+            throw new IllegalArgumentException("cluster heartbeat must be positive and shorter than downAfter");
+        }
+        if (consensusPortOffset == 0 || members.stream().anyMatch(m -> m.port() + consensusPortOffset <= 0
+                || m.port() + consensusPortOffset > 65535)) {
+            throw new IllegalArgumentException("consensusPortOffset " + consensusPortOffset
+                    + " must move every member's port to another port from 1 to 65535");
+        }
+        secret = secret == null ? "" : secret;
+    }
+
+    /**
+     * Parses a node list: {@code node1@127.0.0.1:61700, node2@127.0.0.1:61701}.
+     *
+     * @throws IllegalArgumentException naming the entry that is not {@code name@host:port}
+     */
+    public static List<Member> parseMembers(String list) {
+        List<Member> out = new ArrayList<>();
+        for (String entry : list.split(",")) {
+            String e = entry.strip();
+            if (e.isEmpty()) {
+                continue;
+            }
+            int at = e.indexOf('@');
+            int colon = e.lastIndexOf(':');
+            if (at <= 0 || colon < at + 2 || colon == e.length() - 1) {
+                throw new IllegalArgumentException("'" + e + "' is not name@host:port");
+            }
+            try {
+                out.add(new Member(e.substring(0, at), e.substring(at + 1, colon), Integer.parseInt(e.substring(colon + 1))));
+            } catch (NumberFormatException ex) {
+                throw new IllegalArgumentException("'" + e + "' has no port number");
+            }
+        }
+        return out;
+    }
+
+    public static ClusterConfig of(String name, List<Member> members) {
+        return new ClusterConfig(name, members, DEFAULT_CONSENSUS_PORT_OFFSET, DEFAULT_HEARTBEAT_MILLIS,
+                DEFAULT_DOWN_AFTER_MILLIS, "");
+    }
+
+    public Member member(String nodeName) {
+        for (Member m : members) {
+            if (m.name().equals(nodeName)) {
+                return m;
+            }
+        }
+        throw new IllegalArgumentException("node '" + nodeName + "' is not a member of cluster '" + name + "' ("
+                + members + ")");
+    }
+
+    public boolean isMember(String nodeName) {
+        return members.stream().anyMatch(m -> m.name().equals(nodeName));
+    }
+
+    public List<String> memberNames() {
+        return members.stream().map(Member::name).toList();
+    }
+
+    public ClusterConfig withConsensusPortOffset(int o) {
+        return new ClusterConfig(name, members, o, heartbeatMillis, downAfterMillis, secret);
+    }
+
+    public ClusterConfig withHeartbeat(long heartbeat, long downAfter) {
+        return new ClusterConfig(name, members, consensusPortOffset, heartbeat, downAfter, secret);
+    }
+
+    public ClusterConfig withSecret(String s) {
+        return new ClusterConfig(name, members, consensusPortOffset, heartbeatMillis, downAfterMillis, s);
+    }
+}

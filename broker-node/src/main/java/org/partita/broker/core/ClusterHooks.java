@@ -1,0 +1,55 @@
+package org.partita.broker.core;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * What the broker core asks of the cluster a node may belong to, so that core knows no links and no
+ * consensus: whether a queue is spread over nodes, how to agree on its definition, where a message
+ * for it goes from this node, and which of its partitions this node hosts. A node on its own uses
+ * {@link #STANDALONE}.
+ */
+public interface ClusterHooks {
+
+    /** Whether these options make a queue spread over cluster nodes (they name its {@code hosts}). */
+    boolean clustered(QueueOptions options);
+
+    /**
+     * Agrees a clustered queue's definition with the other nodes; completes once agreed. The local
+     * queue is created or changed through {@link Broker#applyClusteredQueue} when the agreed
+     * definition is applied on this node.
+     */
+    CompletableFuture<Void> define(String queue, QueueOptions options);
+
+    /**
+     * Where a message for a clustered queue goes from this node: {@code queue} itself when this node
+     * hosts its partition (or, unkeyed, one with room), else the queue that forwards it to the node
+     * that does.
+     */
+    BrokerQueue route(BrokerQueue queue, MessageRef message);
+
+    /** The partitions of a clustered queue this node hosts, and its preferences among consumers. */
+    PartitionScope scope(String queue, QueueOptions options);
+
+    ClusterHooks STANDALONE = new ClusterHooks() {
+        @Override
+        public boolean clustered(QueueOptions options) {
+            return false;
+        }
+
+        @Override
+        public CompletableFuture<Void> define(String queue, QueueOptions options) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException("queue '" + queue
+                    + "' names hosts, but this node is not a member of a cluster (see docs/cluster.md)"));
+        }
+
+        @Override
+        public BrokerQueue route(BrokerQueue queue, MessageRef message) {
+            return queue;
+        }
+
+        @Override
+        public PartitionScope scope(String queue, QueueOptions options) {
+            return PartitionScope.ALL;
+        }
+    };
+}

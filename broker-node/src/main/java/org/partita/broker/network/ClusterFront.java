@@ -1,0 +1,34 @@
+package org.partita.broker.network;
+
+import org.partita.broker.core.BrokerQueue;
+import org.partita.jms.protocol.selector.Selector;
+
+/**
+ * What a node's network front asks of the cluster the node belongs to (none on a node of its own):
+ * who is linking from another member, the feeds of other nodes for a client consumer, and whether a
+ * forwarded message was already taken.
+ */
+public interface ClusterFront {
+
+    /**
+     * The member node a HELLO comes from, or null if it is not a node link. A node link names itself
+     * as user {@code $node:<name>} and presents the cluster's secret.
+     *
+     * @throws SecurityException if it claims to be a node but is not one of the members or the secret is wrong
+     */
+    String linkingNode(String user, String password);
+
+    /**
+     * Opens the feeds of the other nodes hosting partitions of {@code queue} for a client consumer,
+     * or returns null when the queue is not spread over the cluster.
+     *
+     * @param destination the name the consumer used (with its consumer options, such as priority)
+     */
+    RemoteFeed openFeed(BrokerQueue queue, String destination, String selector, int credit, RemoteFeed.Sink sink);
+
+    /** Whether node {@code from} forwarded this message before and it was stored here (forwarding is at least once). */
+    boolean alreadyForwarded(String from, String messageId);
+
+    /** Remembers a message node {@code from} forwarded and this node stored. */
+    void forwarded(String from, String messageId);
+}

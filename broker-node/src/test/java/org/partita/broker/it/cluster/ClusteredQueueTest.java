@@ -1,0 +1,95 @@
+package org.partita.broker.it.cluster;
+
+import jakarta.jms.Connection;
+import jakarta.jms.Message;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.Session;
+import jakarta.jms.TextMessage;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A queue spread over three nodes in this JVM: keyed messages sent on one node reach consumers on all. */
+@Tag("slow")
+@Timeout(180)
+class ClusteredQueueTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void keyedMessagesSentOnOneNodeAreConsumedOnEveryNodeInKeyOrder() throws Exception {
+        try (EmbeddedCluster c = new EmbeddedCluster(tmp, 3).startAll()) {
+            String queue = "orders?partitions=6&hosts=node1,node2,node3";
+            List<Connection> connections = new ArrayList<>();
+            Map<String, List<Integer>> byKey = new ConcurrentHashMap<>();
+            List<String> receivedOn = new CopyOnWriteArrayList<>();
+            try {
+                for (int i = 0; i < 3; i++) {
+                    Connection conn = c.factory(i).createConnection();
+                    connections.add(conn);
+                    Session s = conn.createSession(false, Session.CLIENT_ACKNOWLEDGE);
+                    MessageConsumer consumer = s.createConsumer(s.createQueue(queue));
+                    String node = "node" + (i + 1);
+                    consumer.setMessageListener(m -> {
+                        try {
+                            String key = m.getStringProperty("JMSXGroupID");
+                            byKey.computeIfAbsent(key, k -> new CopyOnWriteArrayList<>()).add(m.getIntProperty("seq"));
+                            receivedOn.add(node);
+                            m.acknowledge();
+                        } catch (Exception e) {
+                            throw new RuntimeException(e);
+                        }
+                    });
+                    conn.start();
+                }
+                Connection producerConnection = c.factory(0).createConnection();
+                connections.add(producerConnection);
+                Session ps = producerConnection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                MessageProducer p = ps.createProducer(ps.createQueue("orders"));
+                int keys = 30;
+                int perKey = 20;
+                for (int seq = 0; seq < perKey; seq++) {
+                    for (int k = 0; k < keys; k++) {
+                        TextMessage m = ps.createTextMessage("x");
+                        m.setStringProperty("JMSXGroupID", "key-" + k);
+                        m.setIntProperty("seq", seq);
+                        p.send(m);
+                    }
+                }
+                await().atMost(Duration.ofSeconds(60)).until(() -> receivedOn.size() >= keys * perKey);
+                for (Map.Entry<String, List<Integer>> e : byKey.entrySet()) {
+                    List<Integer> expected = new ArrayList<>();
+                    for (int i = 0; i < perKey; i++) {
+                        expected.add(i);
+                    }
+                    assertEquals(expected, e.getValue(), "order of " + e.getKey());
+                }
+                Map<String, Integer> perNode = new HashMap<>();
+                receivedOn.forEach(n -> perNode.merge(n, 1, Integer::sum));
+                System.out.println("received per node: " + perNode);
+                assertEquals(3, perNode.size(), "consumers on every node received: " + perNode);
+                assertTrue(c.node(0).cluster().status().format().contains("queue.orders.partition.5.host=node3"),
+                        c.node(0).cluster().status().format());
+            } finally {
+                for (Connection conn : connections) {
+                    conn.close();
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package org.partita.broker.it.cluster;
+
+import org.partita.broker.cluster.FreePorts;
+import org.partita.broker.config.ClusterConfig;
+import org.partita.broker.config.NodeConfig;
+import org.partita.broker.embed.PartitaNode;
+import org.partita.jms.client.PartitaConnectionFactory;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Nodes of one cluster started in this JVM on loopback ports, each with its own data folder. */
+final class EmbeddedCluster implements AutoCloseable {
+    private final ClusterConfig cluster;
+    private final Path dir;
+    private final PartitaNode[] nodes;
+
+    EmbeddedCluster(Path dir, int size) {
+        this.dir = dir;
+        List<Integer> ports = FreePorts.pairs(size, ClusterConfig.DEFAULT_CONSENSUS_PORT_OFFSET);
+        List<ClusterConfig.Member> members = new ArrayList<>();
+        for (int i = 0; i < size; i++) {
+            members.add(new ClusterConfig.Member("node" + (i + 1), "127.0.0.1", ports.get(i)));
+        }
+        this.cluster = ClusterConfig.of("test", members).withHeartbeat(200, 2_000);
+        this.nodes = new PartitaNode[size];
+    }
+
+    EmbeddedCluster startAll() {
+        for (int i = 0; i < nodes.length; i++) {
+            start(i);
+        }
+        return this;
+    }
+
+    NodeConfig config(int i) {
+        ClusterConfig.Member m = cluster.members().get(i);
+        return NodeConfig.defaults().withNodeName(m.name()).withPort(m.port()).withDataDir(dir.resolve(m.name()))
+                .withCluster(cluster);
+    }
+
+    PartitaNode start(int i) {
+        nodes[i] = PartitaNode.start(config(i));
+        return nodes[i];
+    }
+
+    void stop(int i) {
+        if (nodes[i] != null) {
+            nodes[i].close();
+            nodes[i] = null;
+        }
+    }
+
+    PartitaNode node(int i) {
+        return nodes[i];
+    }
+
+    PartitaConnectionFactory factory(int i) {
+        return new PartitaConnectionFactory("tcp://127.0.0.1:" + cluster.members().get(i).port());
+    }
+
+    ClusterConfig config() {
+        return cluster;
+    }
+
+    @Override
+    public void close() {
+        for (int i = nodes.length - 1; i >= 0; i--) {
+            stop(i);
+        }
+    }
+}
