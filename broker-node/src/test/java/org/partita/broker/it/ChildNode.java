@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * "Partita node NAME ready at tcp://HOST:PORT" line. Lets a test kill the node with SIGKILL or stop it
  * with SIGTERM, which an in-process node cannot show.
  */
-final class ChildNode implements AutoCloseable {
+public final class ChildNode implements AutoCloseable {
     static final Pattern READY = Pattern.compile("Partita node (\\S+) ready at (tcp://[^\\s:]+:(\\d+))");
     static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
@@ -40,12 +40,12 @@ final class ChildNode implements AutoCloseable {
     }
 
     /** Starts {@code NodeMain --data dataDir --port port} and waits until it says it is ready. */
-    static ChildNode start(Path dataDir, int port, Path logDir) throws IOException {
+    public static ChildNode start(Path dataDir, int port, Path logDir) throws IOException {
         return startWithArgs(logDir, "--data", dataDir.toString(), "--port", Integer.toString(port)).awaitReady();
     }
 
     /** Starts {@code NodeMain} with these arguments; does not wait. */
-    static ChildNode startWithArgs(Path logDir, String... args) throws IOException {
+    public static ChildNode startWithArgs(Path logDir, String... args) throws IOException {
         Files.createDirectories(logDir);
         Path out = logDir.resolve("stdout.txt");
         Path err = logDir.resolve("stderr.txt");
@@ -68,7 +68,7 @@ final class ChildNode implements AutoCloseable {
         return cmd;
     }
 
-    ChildNode awaitReady() {
+    public ChildNode awaitReady() {
         await("node " + process.pid() + " to print its ready line")
                 .atMost(START_TIMEOUT)
                 .pollInterval(Duration.ofMillis(50))
@@ -88,35 +88,35 @@ final class ChildNode implements AutoCloseable {
         return this;
     }
 
-    String url() {
+    public String url() {
         return url;
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 
-    String nodeName() {
+    public String nodeName() {
         return nodeName;
     }
 
-    long pid() {
+    public long pid() {
         return process.pid();
     }
 
-    Process process() {
+    public Process process() {
         return process;
     }
 
-    PartitaConnectionFactory factory() {
+    public PartitaConnectionFactory factory() {
         return new PartitaConnectionFactory(url);
     }
 
-    String stdout() {
+    public String stdout() {
         return read(out);
     }
 
-    String stderr() {
+    public String stderr() {
         return read(err);
     }
 
@@ -129,7 +129,7 @@ final class ChildNode implements AutoCloseable {
     }
 
     /** SIGKILL: no shutdown hook, no H2 close, nothing flushed that was not already on disk. */
-    int kill() throws InterruptedException {
+    public int kill() throws InterruptedException {
         process.destroyForcibly();
         if (!process.waitFor(30, TimeUnit.SECONDS)) {
             fail("node " + process.pid() + " still alive 30 s after SIGKILL");
@@ -138,7 +138,7 @@ final class ChildNode implements AutoCloseable {
     }
 
     /** Sends SIGTERM and waits at most {@code bound} for the exit; returns the exit code. */
-    int terminate(Duration bound) throws InterruptedException {
+    public int terminate(Duration bound) throws InterruptedException {
         process.destroy();
         if (!process.waitFor(bound.toMillis(), TimeUnit.MILLISECONDS)) {
             process.destroyForcibly();
@@ -148,7 +148,7 @@ final class ChildNode implements AutoCloseable {
     }
 
     /** Waits for the process to exit by itself; returns the exit code. */
-    int awaitExit(Duration bound) throws InterruptedException {
+    public int awaitExit(Duration bound) throws InterruptedException {
         if (!process.waitFor(bound.toMillis(), TimeUnit.MILLISECONDS)) {
             process.destroyForcibly();
             fail("process " + process.pid() + " did not exit within " + bound + "; stdout:\n" + stdout() + "\nstderr:\n" + stderr());
