@@ -18,6 +18,7 @@ public final class NodeJmx implements NodeMXBean, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NodeJmx.class);
 
     private final NodeReader reader;
+    private volatile java.util.function.Supplier<String> cluster = () -> "";
     private final ObjectName name;
 
     public NodeJmx(NodeReader reader, String nodeName) {
@@ -37,6 +38,17 @@ public final class NodeJmx implements NodeMXBean, AutoCloseable {
             n = null;
         }
         this.name = n;
+    }
+
+    /** Where {@link #getClusterStatus} reads the cluster's state from, on a node that belongs to one. */
+    public void clusterStatus(java.util.function.Supplier<String> status) {
+        this.cluster = status;
+    }
+
+    @Override
+    public String[] getClusterStatus() {
+        String s = cluster.get();
+        return s.isEmpty() ? new String[0] : s.split("\n");
     }
 
     @Override

@@ -20,4 +20,11 @@ public interface NodeMXBean {
 
     /** The number of the hottest partition of the queue, or -1 if none is hot. */
     int hotPartition(String queue);
+
+    /**
+     * The cluster as this node sees it, one {@code name=value} line each: members and their state,
+     * the Raft leader, the node hosting each partition of each clustered queue, forward backlogs.
+     * Empty on a node that is not a member of a cluster.
+     */
+    String[] getClusterStatus();
 }

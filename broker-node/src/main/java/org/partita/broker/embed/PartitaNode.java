@@ -88,6 +88,9 @@ public final class PartitaNode implements AutoCloseable {
                 joinCluster(config);
             }
             this.jmx = new NodeJmx(reader, config.nodeName());
+            if (cluster != null) {
+                jmx.clusterStatus(() -> cluster.status().format());
+            }
             this.metrics = new NodeMetrics(reader);
             this.http = config.metricsPort() == NodeConfig.METRICS_OFF ? null : startHttp(config, auth);
         } catch (InterruptedException | RuntimeException e) {

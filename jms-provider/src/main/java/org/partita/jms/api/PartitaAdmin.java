@@ -160,6 +160,18 @@ public final class PartitaAdmin implements AutoCloseable {
         return AdminReplies.blocks(connection.admin("connection.list", null), "connection");
     }
 
+    /**
+     * The cluster as this node sees it ({@code cluster.status}): {@code cluster}, {@code node},
+     * {@code leader} (the node ordering definition changes), {@code member.<node>} ({@code self},
+     * {@code up} or {@code down} with its address), {@code queue.<q>.partition.<p>.host} and
+     * {@code queue.<q>.forwardBacklog.<node>} (messages waiting here to go to that node). Who owns
+     * each partition, and its depth, are in {@link #partitions} asked of the node that hosts it.
+     * Fails on a node that is not a member of a cluster.
+     */
+    public Map<String, String> clusterStatus() throws JMSException {
+        return AdminReplies.lines(connection.admin("cluster.status", null));
+    }
+
     /** The node's name, address, uptime, sizes and memory ({@code node.status}). */
     public Map<String, String> nodeStatus() throws JMSException {
         return AdminReplies.lines(connection.admin("node.status", null));

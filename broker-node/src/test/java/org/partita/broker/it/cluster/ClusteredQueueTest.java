@@ -83,8 +83,14 @@ class ClusteredQueueTest {
                 receivedOn.forEach(n -> perNode.merge(n, 1, Integer::sum));
                 System.out.println("received per node: " + perNode);
                 assertEquals(3, perNode.size(), "consumers on every node received: " + perNode);
-                assertTrue(c.node(0).cluster().status().format().contains("queue.orders.partition.5.host=node3"),
-                        c.node(0).cluster().status().format());
+                try (org.partita.jms.api.PartitaAdmin admin = org.partita.jms.api.PartitaAdmin.connect(c.factory(1))) {
+                    Map<String, String> status = admin.clusterStatus();
+                    assertEquals("node2", status.get("node"));
+                    assertEquals("up", status.get("member.node1").split(" ")[0], status.toString());
+                    assertEquals("up", status.get("member.node3").split(" ")[0], status.toString());
+                    assertEquals("node3", status.get("queue.orders.partition.5.host"), status.toString());
+                    assertEquals("node1", status.get("queue.orders.partition.3.host"), status.toString());
+                }
             } finally {
                 for (Connection conn : connections) {
                     conn.close();
