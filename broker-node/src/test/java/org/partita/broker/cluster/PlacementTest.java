@@ -1,0 +1,41 @@
+package org.partita.broker.cluster;
+
+import org.junit.jupiter.api.Test;
+import org.partita.broker.config.ClusterConfig;
+import org.partita.broker.core.QueueOptions;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Where a clustered queue's partitions live, and which definitions a cluster refuses. */
+class PlacementTest {
+    private final ClusterConfig cluster = ClusterConfig.of("c",
+            ClusterConfig.parseMembers("node1@127.0.0.1:61700, node2@127.0.0.1:61701, node3@127.0.0.1:61702"));
+
+    private static QueueOptions options(String text) {
+        return QueueOptions.parse(text, QueueOptions.DEFAULTS);
+    }
+
+    @Test
+    void partitionsGoRoundTheHostsInTheirOrder() {
+        List<String> hosts = Placement.hosts(options("partitions=8&hosts=node2,node1"), cluster);
+        assertEquals(List.of("node2", "node1"), hosts);
+        assertEquals("node2", Placement.hostOf(hosts, 0));
+        assertEquals("node1", Placement.hostOf(hosts, 1));
+        assertEquals("node2", Placement.hostOf(hosts, 6));
+        assertEquals(List.of("node1", "node2", "node3"), Placement.hosts(options("partitions=3&hosts=*"), cluster),
+                "* is every member, in the order of the node list");
+    }
+
+    @Test
+    void aDefinitionTheClusterCannotHostIsRefusedWithItsReason() {
+        assertNull(Placement.problem("q", options("partitions=3&hosts=*"), cluster));
+        assertTrue(Placement.problem("q", options("partitions=2&hosts=*"), cluster).contains("at least one"));
+        assertTrue(Placement.problem("q", options("partitions=4&hosts=node1,node9"), cluster).contains("node9"));
+        assertTrue(Placement.problem("q", options("partitions=4&hosts=node1,node1"), cluster).contains("twice"));
+        assertTrue(Placement.problem("q", options("partitions=4&hosts=*&mode=broadcast"), cluster).contains("broadcast"));
+    }
+}
