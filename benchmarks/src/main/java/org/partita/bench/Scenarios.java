@@ -155,7 +155,7 @@ final class Scenarios {
         AtomicInteger violations = new AtomicInteger();
         AtomicIntegerArray perConsumer = new AtomicIntegerArray(consumers);
         Workers workers = new Workers();
-        String name = mode.partitioned ? broker.queueName("s4", "partitions=8") : "s4";
+        String name = mode.partitioned ? broker.queueName("s4", "partitions=8") : broker.queueName("s4", "");
         try (Clients clients = new Clients(cf)) {
             Workers.Task[] attach = new Workers.Task[consumers];
             for (int c = 0; c < consumers; c++) {

@@ -5,6 +5,8 @@ import java.nio.file.Path;
 /** The brokers compared, each started fresh (in its own temporary folder) for every scenario run. */
 public enum Target {
     PARTITA("partita", "Partita"),
+    /** Three nodes of one cluster, queues spread over all (S4 variants only: topics are not clustered). */
+    PARTITA_CLUSTER("partita-cluster3", "Partita 3-node cluster"),
     ARTEMIS_DEFAULT("artemis-default", "Artemis default"),
     ARTEMIS_TUNED("artemis-tuned", "Artemis tuned");
 
@@ -32,6 +34,7 @@ public enum Target {
     public BrokerUnderTest start(Path dir, long tunedBufferTimeoutNanos) throws Exception {
         return switch (this) {
             case PARTITA -> PartitaBroker.start(dir);
+            case PARTITA_CLUSTER -> PartitaClusterBroker.start(dir);
             case ARTEMIS_DEFAULT -> ArtemisBroker.start(dir, -1);
             case ARTEMIS_TUNED -> ArtemisBroker.start(dir, tunedBufferTimeoutNanos);
         };
@@ -39,7 +42,7 @@ public enum Target {
 
     /** A client connection factory for a broker of this kind at {@code url} (see {@link BrokerUnderTest#url()}). */
     public jakarta.jms.ConnectionFactory connectionFactory(String url) {
-        return this == PARTITA ? new org.partita.jms.client.PartitaConnectionFactory(url)
+        return this == PARTITA || this == PARTITA_CLUSTER ? new org.partita.jms.client.PartitaConnectionFactory(url)
                 : new org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory(url);
     }
 
@@ -49,6 +52,6 @@ public enum Target {
                 return t;
             }
         }
-        throw new IllegalArgumentException("unknown target '" + id + "'; known: partita, artemis-default, artemis-tuned");
+        throw new IllegalArgumentException("unknown target '" + id + "'; known: partita, partita-cluster3, artemis-default, artemis-tuned");
     }
 }
