@@ -136,6 +136,21 @@ final class ClusterMetadata implements AutoCloseable {
         return Map.copyOf(queues);
     }
 
+    /**
+     * The definition the cluster agreed for a queue, read through the Raft leader so that a change
+     * committed on another node a moment ago is seen; null if there is none.
+     */
+    CompletableFuture<String> lookup(String name) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return state.get(QUEUE_KEY + name);
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot ask the cluster about queue '" + name + "' (a majority of"
+                        + " its nodes must be up): " + e.getMessage(), e);
+            }
+        }, changes);
+    }
+
     /** Defines or changes a clustered queue; completes once a majority committed it. */
     CompletableFuture<Void> defineQueue(String name, String options) {
         return CompletableFuture.runAsync(() -> {

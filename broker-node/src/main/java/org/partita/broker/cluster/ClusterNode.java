@@ -133,6 +133,16 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     }
 
     @Override
+    public CompletableFuture<String> lookup(String queue) {
+        ClusterMetadata m = metadata;
+        if (m == null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        String known = m.queue(queue);
+        return known != null ? CompletableFuture.completedFuture(known) : m.lookup(queue);
+    }
+
+    @Override
     public BrokerQueue route(BrokerQueue queue, MessageRef message) {
         QueueOptions o = queue.options();
         List<String> hosts = Placement.hosts(o, cluster);

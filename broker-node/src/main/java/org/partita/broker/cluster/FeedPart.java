@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
  * when the client recovers are held until that node's fence is known, then the voided ones dropped.
  */
 final class FeedPart implements PeerLink.Receiver {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(FeedPart.class);
     private final ConsumerFeed feed;
     private final PeerLink link;
     private final RemoteFeed.Sink sink;
@@ -66,7 +67,13 @@ final class FeedPart implements PeerLink.Receiver {
         link.register(consumerId, this);
         String name = priority == null ? destination : withPriority(destination, priority);
         c.openSession(sessionId, false);
-        c.openConsumer(new BrokerConnection.ConsumerSpec(sessionId, consumerId, name, selector, null, 0, credit));
+        c.openConsumer(new BrokerConnection.ConsumerSpec(sessionId, consumerId, name, selector, null, 0, credit))
+                .whenComplete((v, t) -> {
+                    if (t != null) {
+                        LOG.warn("node {} refused the consumer of {} this node opened for a client: {}", link.peer(),
+                                destination, t.getMessage());
+                    }
+                });
     }
 
     /** The consumer's current priority replaces the one its name gave. */

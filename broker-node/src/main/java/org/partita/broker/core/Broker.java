@@ -308,6 +308,18 @@ public final class Broker implements QueueServices, AutoCloseable {
             if (cluster.clustered(options)) {
                 throw new DefinitionPendingException(address.name(), changeQueue(address.name(), address.queueOptions()));
             }
+            if (cluster != ClusterHooks.STANDALONE) {
+                // another node may have defined it a moment ago: the cluster says whether it is clustered
+                throw new DefinitionPendingException(address.name(), cluster.lookup(address.name()).handle((agreed, t) -> {
+                    if (t == null && agreed != null) {
+                        return applyClusteredQueue(address.name(), agreed);
+                    }
+                    if (t != null) {
+                        LOG.warn("queue {} is created on this node alone: {}", address.name(), t.getMessage());
+                    }
+                    return createQueue(address.name(), options);
+                }));
+            }
             q = createQueue(address.name(), options);
         }
         checkAgrees(q, address);

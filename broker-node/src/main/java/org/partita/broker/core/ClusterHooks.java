@@ -27,6 +27,13 @@ public interface ClusterHooks {
      */
     BrokerQueue route(BrokerQueue queue, MessageRef message);
 
+    /**
+     * The agreed definition of a queue this node has not seen yet, asked of the cluster as a whole
+     * (so a name used here just after another node defined it is not taken for a new local queue);
+     * completes with null when the cluster has none.
+     */
+    CompletableFuture<String> lookup(String queue);
+
     /** The partitions of a clustered queue this node hosts, and its preferences among consumers. */
     PartitionScope scope(String queue, QueueOptions options);
 
@@ -40,6 +47,11 @@ public interface ClusterHooks {
         public CompletableFuture<Void> define(String queue, QueueOptions options) {
             return CompletableFuture.failedFuture(new IllegalArgumentException("queue '" + queue
                     + "' names hosts, but this node is not a member of a cluster (see docs/cluster.md)"));
+        }
+
+        @Override
+        public CompletableFuture<String> lookup(String queue) {
+            return CompletableFuture.completedFuture(null);
         }
 
         @Override

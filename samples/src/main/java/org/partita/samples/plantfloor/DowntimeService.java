@@ -12,14 +12,19 @@ import java.util.stream.Collectors;
 
 /** The downtime service as the platform runs it: as many identical instances as the load asks for. */
 final class DowntimeService implements AutoCloseable {
-    private final ConnectionFactory factory;
+    private final List<ConnectionFactory> nodes;
     private final Queue downtime;
     private final Story story;
     private final KeyOrderLedger records = new KeyOrderLedger();
     private final List<DowntimeInstance> instances = new ArrayList<>();
 
     DowntimeService(ConnectionFactory factory, Queue downtime, Story story) {
-        this.factory = factory;
+        this(List.of(factory), downtime, story);
+    }
+
+    /** Instances started one node after the other, as a platform spreads them over a cluster. */
+    DowntimeService(List<ConnectionFactory> nodes, Queue downtime, Story story) {
+        this.nodes = List.copyOf(nodes);
         this.downtime = downtime;
         this.story = story;
     }
@@ -27,8 +32,9 @@ final class DowntimeService implements AutoCloseable {
     /** Starts instances until {@code count} run. */
     void scaleTo(int count) throws JMSException {
         while (instances.size() < count) {
-            String name = "instance-" + (instances.size() + 1);
-            instances.add(new DowntimeInstance(name, factory, downtime, records, story));
+            int n = instances.size();
+            String name = "instance-" + (n + 1) + (nodes.size() > 1 ? "@node" + (n % nodes.size() + 1) : "");
+            instances.add(new DowntimeInstance(name, nodes.get(n % nodes.size()), downtime, records, story));
             story.say("%s attached", name);
         }
     }

@@ -30,6 +30,11 @@ public abstract class Sample implements Callable<Integer> {
     /** Runs the scenario against {@code node}, telling {@code story} what happens, and checks its outcome. */
     protected abstract Verdict run(SampleNode node, Story story) throws Exception;
 
+    /** False for a sample that starts or reaches its own nodes (a cluster): it is run with no node. */
+    protected boolean usesOneNode() {
+        return true;
+    }
+
     /** Refuses bad option values before anything starts; samples with options override it. */
     protected void checkOptions() {
     }
@@ -39,6 +44,10 @@ public abstract class Sample implements Callable<Integer> {
         checkOptions();
         Story story = new Story(spec.commandLine().getOut());
         story.part(spec.usageMessage().description().length > 0 ? spec.usageMessage().description()[0] : spec.name());
+        if (!usesOneNode()) {
+            verdict = run(null, story);
+            return verdict.report(story);
+        }
         try (SampleNode node = open(story)) {
             verdict = run(node, story);
         }

@@ -184,4 +184,21 @@ class ClusterTopologyTest {
             }
         }
     }
+
+    @Test
+    void aPlainNameUsedOnAnotherNodeRightAfterTheDefinitionIsTheClusteredQueue() throws Exception {
+        try (EmbeddedCluster c = new EmbeddedCluster(tmp, 3).startAll();
+             Connection a = c.factory(0).createConnection(); Connection b = c.factory(1).createConnection()) {
+            Session sa = a.createSession();
+            MessageConsumer ca = sa.createConsumer(sa.createQueue("shared?partitions=8&hosts=*"));
+            a.start();
+            Session sb = b.createSession();
+            MessageConsumer cb = sb.createConsumer(sb.createQueue("shared")); // at once, on node2
+            b.start();
+            // node1 and node2 keep their own partitions; node3's two go one to each
+            await().atMost(Duration.ofSeconds(20)).until(() -> ((PartitaConsumer) ca).getOwnedPartitions().size() == 4
+                    && ((PartitaConsumer) cb).getOwnedPartitions().size() == 4);
+            assertTrue(((PartitaConsumer) cb).getOwnedPartitions().containsAll(Set.of(1, 4, 7)));
+        }
+    }
 }
