@@ -242,11 +242,12 @@ public final class FailoverBrokerConnection implements BrokerConnection {
     Replay.Outcome attempt(NodeAddress address, long deadlineNanos) {
         Link link = newLink(address);
         long left = Replay.millisLeft(deadlineNanos);
-        long timeout = attemptTimeoutMillis == 0 ? left : Math.min(attemptTimeoutMillis, left);
-        link.node = connector.connect(address, log.login(), link, Math.max(1, timeout));
+        long timeout = left == Long.MAX_VALUE ? attemptTimeoutMillis // 0: neither limits it
+                : Math.max(1, attemptTimeoutMillis == 0 ? left : Math.min(attemptTimeoutMillis, left));
+        link.node = connector.connect(address, log.login(), link, timeout);
         try {
             return new Replay(link, log, deadlineNanos).run();
-        } catch (BrokerError e) {
+        } catch (RuntimeException e) {
             link.active = false;
             link.node.close();
             throw e;

@@ -69,6 +69,10 @@ final class Reconnection {
                 } catch (BrokerError e) {
                     refusals.put(node, e.getMessage());
                     LOG.debug("failing over: node {} did not take the connection: {}", node, e.getMessage());
+                } catch (RuntimeException e) {
+                    // a bug must not leave the connection failing over for ever without a word
+                    refusals.put(node, e.toString());
+                    LOG.warn("failing over: trying node {} failed", node, e);
                 }
             }
             long left = Replay.millisLeft(deadline);
