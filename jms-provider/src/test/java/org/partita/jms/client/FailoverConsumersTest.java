@@ -19,7 +19,9 @@ import org.partita.jms.transport.BrokerConnection.ConsumerSpec;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -85,6 +87,55 @@ class FailoverConsumersTest {
         assertNull(consumer.receiveNoWait(), "what A had prefetched is void, not handed out");
         producer.send(s.createTextMessage("on B"));
         assertEquals("on B", ((TextMessage) consumer.receive(5_000)).getText());
+    }
+
+    @Test
+    void aReceiveWaitingWithPrefetchZeroGetsWhatIsSentToTheNextNode() throws Exception {
+        f = new FailoverFixture().connect("?prefetch=0");
+        Session s = f.connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        Queue q = s.createQueue("orders");
+        MessageConsumer consumer = s.createConsumer(q);
+        f.connection.start();
+        int id = f.on(A).openedConsumers().get(0).consumerId();
+        CompletableFuture<Message> received = CompletableFuture.supplyAsync(() -> {
+            try {
+                return consumer.receive(20_000);
+            } catch (JMSException e) {
+                throw new RuntimeException(e);
+            }
+        });
+        await("the receive asking A for one message").atMost(Duration.ofSeconds(5)).until(() -> f.on(A).credit(id) == 1);
+
+        f.lose(A);
+
+        assertEquals(1, f.on(B).credit(id), "B is asked for the message A did not deliver");
+        s.createProducer(q).send(s.createTextMessage("on B"));
+        assertEquals("on B", ((TextMessage) received.get(10, TimeUnit.SECONDS)).getText());
+    }
+
+    @Test
+    void aMessageListenerGoesOnWithWhatTheNextNodeDelivers() throws JMSException {
+        f = FailoverFixture.connected();
+        Session s = f.connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        Queue q = s.createQueue("orders");
+        List<String> heard = new CopyOnWriteArrayList<>();
+        s.createConsumer(q).setMessageListener(m -> {
+            try {
+                heard.add(((TextMessage) m).getText());
+            } catch (JMSException e) {
+                throw new RuntimeException(e);
+            }
+        });
+        f.connection.start();
+        MessageProducer producer = s.createProducer(q);
+        producer.send(s.createTextMessage("on A"));
+        await("A's message").atMost(Duration.ofSeconds(5)).until(() -> heard.size() == 1);
+
+        f.lose(A);
+        producer.send(s.createTextMessage("on B"));
+
+        await("B's message").atMost(Duration.ofSeconds(5)).until(() -> heard.size() == 2);
+        assertEquals(List.of("on A", "on B"), heard);
     }
 
     @Test
