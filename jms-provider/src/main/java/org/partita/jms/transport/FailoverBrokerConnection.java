@@ -18,7 +18,7 @@ import java.util.function.Supplier;
 
 /**
  * A connection to one of several nodes that, when its node is lost, carries on with another: a
- * {@link BrokerConnection} made of one transport per node in turn ({@link Link}), behind the same seam
+ * {@link BrokerConnection} made of one transport per node in turn ({@link NodeLink}), behind the same seam
  * as a plain one, so the JMS facade does not know which it has.
  *
  * <p>It connects to the first node of the list that accepts the handshake. When that node is lost,
@@ -42,7 +42,7 @@ public final class FailoverBrokerConnection implements BrokerConnection {
     /** At most this many calls wait for the next node; beyond, a call fails at once instead of filling the heap. */
     static final int MAX_WAITING_CALLS = 10_000;
 
-    private final List<NodeAddress> nodes;
+    private final NodeList nodes;
     private final NodeConnector connector;
     private final long attemptTimeoutMillis;
     private final long failoverTimeoutMillis;
@@ -52,7 +52,7 @@ public final class FailoverBrokerConnection implements BrokerConnection {
 
     private final Object lock = new Object();
     /** The node in use; null before the first connect and while failing over. Guarded by lock. */
-    private Link live;
+    private NodeLink live;
     /** Links made so far; each has the next number. Guarded by lock. */
     private long epochs;
     /** Delivery id base of the node in use (or of the next one, while failing over). Guarded by lock. */
@@ -71,66 +71,10 @@ public final class FailoverBrokerConnection implements BrokerConnection {
      */
     public FailoverBrokerConnection(List<NodeAddress> nodes, NodeConnector connector, long attemptTimeoutMillis,
                                     long failoverTimeoutMillis) {
-        if (nodes.isEmpty()) {
-            throw new IllegalArgumentException("a failover connection needs at least one node");
-        }
-        this.nodes = List.copyOf(nodes);
+        this.nodes = new NodeList(nodes);
         this.connector = connector;
         this.attemptTimeoutMillis = attemptTimeoutMillis;
         this.failoverTimeoutMillis = failoverTimeoutMillis;
-    }
-
-    /** One node's transport and the events it reports, for as long as it is the one in use (or being set up). */
-    final class Link implements ConnectionListener {
-        final NodeAddress address;
-        final long epoch;
-        final long base;
-        volatile BrokerConnection node;
-        /** False once lost, abandoned or closed: its events are no longer the facade's. */
-        volatile boolean active = true;
-
-        Link(NodeAddress address, long epoch, long base) {
-            this.address = address;
-            this.epoch = epoch;
-            this.base = base;
-        }
-
-        boolean gone() {
-            return !active || !node.isOpen();
-        }
-
-        @Override
-        public void onDelivery(int consumerId, long deliveryId, int deliveryCount, int partition, byte[] message) {
-            ConnectionListener l = listener;
-            if (!active || l == null) {
-                return;
-            }
-            log.delivered(consumerId);
-            l.onDelivery(consumerId, ids.seen(base, deliveryId), deliveryCount, partition, message);
-        }
-
-        @Override
-        public void onPartitions(int consumerId, int[] owned) {
-            ConnectionListener l = listener;
-            if (!active || l == null) {
-                return;
-            }
-            log.partitionsTold(consumerId, owned.length > 0);
-            l.onPartitions(consumerId, owned);
-        }
-
-        @Override
-        public void onRequestFailed(BrokerError cause) {
-            ConnectionListener l = listener;
-            if (active && l != null) {
-                l.onRequestFailed(cause);
-            }
-        }
-
-        @Override
-        public void onFailure(BrokerError cause) {
-            nodeLost(this, cause);
-        }
     }
 
     /** A call made while failing over: what it does on the next node, and how it fails if there is none. */
@@ -144,8 +88,8 @@ public final class FailoverBrokerConnection implements BrokerConnection {
     public CompletableFuture<Void> open(String user, String password, String clientId) {
         log.login(new Login(user, password, clientId));
         Map<NodeAddress, BrokerError> refusals = new LinkedHashMap<>();
-        for (NodeAddress address : nodes) {
-            Link link = newLink(address);
+        for (NodeAddress address : nodes.nodes()) {
+            NodeLink link = newLink(address);
             try {
                 link.node = connector.connect(address, log.login(), link, attemptTimeoutMillis);
                 synchronized (lock) {
@@ -160,39 +104,17 @@ public final class FailoverBrokerConnection implements BrokerConnection {
                 refusals.put(address, e);
             }
         }
-        return CompletableFuture.failedFuture(noNodeAccepted(refusals));
+        return CompletableFuture.failedFuture(nodes.noneAccepted(refusals));
     }
 
-    /** One failure naming every node; its code is a node's refusal (credentials, client id) if any said one. */
-    private BrokerError noNodeAccepted(Map<NodeAddress, BrokerError> refusals) {
-        StringBuilder text = new StringBuilder("no node of ").append(urlOf(nodes)).append(" accepted the connection:");
-        ErrorCode code = ErrorCode.INTERNAL;
-        for (Map.Entry<NodeAddress, BrokerError> e : refusals.entrySet()) {
-            text.append(' ').append(e.getKey()).append(": ").append(e.getValue().getMessage()).append(';');
-            if (code == ErrorCode.INTERNAL) {
-                code = e.getValue().code();
-            }
-        }
-        text.setLength(text.length() - 1);
-        return new BrokerError(code, text.toString());
-    }
-
-    static String urlOf(List<NodeAddress> nodes) {
-        StringBuilder url = new StringBuilder();
-        for (NodeAddress n : nodes) {
-            url.append(url.length() == 0 ? "" : ",").append("tcp://").append(n);
-        }
-        return url.toString();
-    }
-
-    private Link newLink(NodeAddress address) {
+    private NodeLink newLink(NodeAddress address) {
         synchronized (lock) {
-            return new Link(address, ++epochs, base);
+            return new NodeLink(address, ++epochs, base, log, ids, () -> listener, this::nodeLost);
         }
     }
 
     /** A link reported its node gone. Only the link in use starts a failover; one being set up is its attempt's business. */
-    private void nodeLost(Link link, BrokerError cause) {
+    private void nodeLost(NodeLink link, BrokerError cause) {
         List<Integer> owners;
         Reconnection r;
         synchronized (lock) {
@@ -207,7 +129,7 @@ public final class FailoverBrokerConnection implements BrokerConnection {
             reconnection = new Reconnection(this, link.address, cause, failoverTimeoutMillis);
             r = reconnection;
         }
-        LOG.warn("lost node {} ({}); failing over to another node of {}", link.address, cause.getMessage(), urlOf(nodes));
+        LOG.warn("lost node {} ({}); failing over to another node of {}", link.address, cause.getMessage(), nodes);
         ConnectionListener l = listener;
         for (int consumer : owners) {
             if (l != null) {
@@ -217,15 +139,7 @@ public final class FailoverBrokerConnection implements BrokerConnection {
         r.start();
     }
 
-    /** The nodes to try after losing {@code lost}: those after it in the list, then those before, {@code lost} last. */
-    List<NodeAddress> order(NodeAddress lost) {
-        int i = Math.max(0, nodes.indexOf(lost));
-        List<NodeAddress> order = new ArrayList<>(nodes.subList(i + 1, nodes.size()));
-        order.addAll(nodes.subList(0, i + 1));
-        return order;
-    }
-
-    List<NodeAddress> nodes() {
+    NodeList nodes() {
         return nodes;
     }
 
@@ -240,7 +154,7 @@ public final class FailoverBrokerConnection implements BrokerConnection {
      * Throws, having closed the attempt, if the node refuses or does not answer before {@code deadline}.
      */
     Replay.Outcome attempt(NodeAddress address, long deadlineNanos) {
-        Link link = newLink(address);
+        NodeLink link = newLink(address);
         long left = Replay.millisLeft(deadlineNanos);
         long timeout = left == Long.MAX_VALUE ? attemptTimeoutMillis // 0: neither limits it
                 : Math.max(1, attemptTimeoutMillis == 0 ? left : Math.min(attemptTimeoutMillis, left));
@@ -260,7 +174,7 @@ public final class FailoverBrokerConnection implements BrokerConnection {
      * meanwhile; false if the connection was closed.
      */
     boolean switchTo(Replay.Outcome replayed) {
-        Link link = replayed.link();
+        NodeLink link = replayed.link();
         synchronized (lock) {
             if (closed) {
                 link.active = false;
@@ -294,7 +208,7 @@ public final class FailoverBrokerConnection implements BrokerConnection {
     }
 
     /** The facade hears of the switch once the new node is in use. */
-    void switched(Link link, String report) {
+    void switched(NodeLink link, String report) {
         if (isClosed()) {
             return;
         }
@@ -331,7 +245,7 @@ public final class FailoverBrokerConnection implements BrokerConnection {
      * Runs {@code request} on the node in use, or makes it wait for the next one. {@code ifLost} is what
      * the call comes to when its node is lost before answering; null: it fails with NODE_LOST.
      */
-    private <T> CompletableFuture<T> call(String what, Function<Link, CompletableFuture<T>> request, Supplier<T> ifLost) {
+    private <T> CompletableFuture<T> call(String what, Function<NodeLink, CompletableFuture<T>> request, Supplier<T> ifLost) {
         synchronized (lock) {
             if (live != null) {
                 return relayed(live, request.apply(live), what, ifLost);
@@ -363,13 +277,13 @@ public final class FailoverBrokerConnection implements BrokerConnection {
         }
         if (waiting.size() >= MAX_WAITING_CALLS) {
             return new BrokerError(ErrorCode.RESOURCE_EXHAUSTED, MAX_WAITING_CALLS + " requests already wait for the"
-                    + " connection to fail over to another node of " + urlOf(nodes));
+                    + " connection to fail over to another node of " + nodes);
         }
         return null;
     }
 
     /** The node's answer; a failure because the node was lost becomes {@code ifLost}, or NODE_LOST. */
-    private <T> CompletableFuture<T> relayed(Link link, CompletableFuture<T> answer, String what, Supplier<T> ifLost) {
+    private <T> CompletableFuture<T> relayed(NodeLink link, CompletableFuture<T> answer, String what, Supplier<T> ifLost) {
         CompletableFuture<T> out = new CompletableFuture<>();
         answer.whenComplete((v, t) -> {
             if (t == null) {
@@ -382,14 +296,14 @@ public final class FailoverBrokerConnection implements BrokerConnection {
                 out.completeExceptionally(new BrokerError(ErrorCode.INTERNAL, PartitaErrorCodes.NODE_LOST,
                         "the connection to node " + link.address + " was lost before it answered " + what
                                 + "; whether the node acted on it is unknown. The connection fails over to another node of "
-                                + urlOf(nodes)));
+                                + nodes));
             }
         });
         return out;
     }
 
     /** A call without an answer: sent to the node in use, or run on the next one. */
-    private void tell(Consumer<Link> request) {
+    private void tell(Consumer<NodeLink> request) {
         synchronized (lock) {
             if (live != null) {
                 request.accept(live);
@@ -559,7 +473,7 @@ public final class FailoverBrokerConnection implements BrokerConnection {
                 BrokerError refusal = closed || failure != null ? refusal() : null;
                 return refusal != null ? CompletableFuture.failedFuture(refusal) : CompletableFuture.completedFuture(base);
             }
-            Link link = live;
+            NodeLink link = live;
             return relayed(link, link.node.recover(sessionId, DeliveryIds.onNode(seen, base))
                     .thenApply(fence -> ids.seen(link.base, fence)), "the recover", ids::highest);
         }
@@ -614,7 +528,7 @@ public final class FailoverBrokerConnection implements BrokerConnection {
 
     @Override
     public CompletableFuture<Void> close() {
-        Link link;
+        NodeLink link;
         Reconnection r;
         List<Waiting> refused;
         synchronized (lock) {

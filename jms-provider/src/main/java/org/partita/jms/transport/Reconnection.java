@@ -56,7 +56,7 @@ final class Reconnection {
         Map<NodeAddress, String> refusals = new LinkedHashMap<>();
         long pause = FIRST_PAUSE_MILLIS;
         while (!over()) {
-            for (NodeAddress node : owner.order(lost)) {
+            for (NodeAddress node : owner.nodes().after(lost)) {
                 if (over() || Replay.millisLeft(deadline) == 0) {
                     break;
                 }
@@ -106,7 +106,7 @@ final class Reconnection {
 
     private BrokerError gaveUp(Map<NodeAddress, String> refusals) {
         StringBuilder s = new StringBuilder("connection lost: node ").append(lost).append(" was lost (")
-                .append(cause.getMessage()).append(") and no node of ").append(FailoverBrokerConnection.urlOf(owner.nodes()))
+                .append(cause.getMessage()).append(") and no node of ").append(owner.nodes())
                 .append(" took the connection within failoverTimeout (").append(timeoutMillis).append(" ms)");
         refusals.forEach((node, why) -> s.append("; ").append(node).append(": ").append(why));
         return new BrokerError(ErrorCode.INTERNAL, s.toString());

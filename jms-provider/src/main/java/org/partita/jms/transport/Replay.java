@@ -21,16 +21,16 @@ final class Replay {
     /** No request of a replay waits longer than a request of the facade would. */
     private static final long REQUEST_TIMEOUT_MILLIS = 60_000;
 
-    private final FailoverBrokerConnection.Link link;
+    private final NodeLink link;
     private final ReplayLog log;
     private final long deadlineNanos;
 
     /** What was opened again on {@code link}; {@code detached}: consumers of temporary destinations, not re-created. */
-    record Outcome(FailoverBrokerConnection.Link link, List<Integer> sessions, List<Integer> consumers,
+    record Outcome(NodeLink link, List<Integer> sessions, List<Integer> consumers,
                    List<Integer> detached) {
     }
 
-    Replay(FailoverBrokerConnection.Link link, ReplayLog log, long deadlineNanos) {
+    Replay(NodeLink link, ReplayLog log, long deadlineNanos) {
         this.link = link;
         this.log = log;
         this.deadlineNanos = deadlineNanos;
