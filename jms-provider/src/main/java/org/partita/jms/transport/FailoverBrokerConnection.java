@@ -201,7 +201,11 @@ public final class FailoverBrokerConnection implements BrokerConnection {
             reconnection = null;
             Waiting call;
             while ((call = waiting.poll()) != null) {
-                call.onNode().run();
+                try {
+                    call.onNode().run();
+                } catch (RuntimeException e) { // one bad call must not leave the others waiting for ever
+                    call.refused().accept(new BrokerError(ErrorCode.INTERNAL, "the call failed on node " + link.address + ": " + e));
+                }
             }
             return true;
         }
