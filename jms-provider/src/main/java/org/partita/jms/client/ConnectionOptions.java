@@ -1,53 +1,91 @@
 package org.partita.jms.client;
 
 import jakarta.jms.JMSException;
+import org.partita.jms.protocol.Protocol;
+import org.partita.jms.transport.NodeAddress;
 
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
- * What a connection factory URL says: {@code tcp://host:port?clientID=x&user=u&password=p&prefetch=n}.
- * The README lists every option; unknown options are refused so a typo does not pass silently.
+ * What a connection factory URL says: {@code tcp://host:port?clientID=x&user=u&password=p&prefetch=n},
+ * or several nodes {@code tcp://a:61700,tcp://b:61700?...}, whose options (after the last node)
+ * apply to every node. The README lists every option; unknown options are refused so a typo does
+ * not pass silently.
  */
-public record ConnectionOptions(String host, int port, String clientId, String user, String password,
-                                int prefetch, int maxFrameSize, long connectTimeoutMillis) {
+public record ConnectionOptions(List<NodeAddress> nodes, String clientId, String user, String password,
+                                int prefetch, int maxFrameSize, long connectTimeoutMillis, long failoverTimeoutMillis) {
 
     public static final int DEFAULT_PREFETCH = 500;
+    public static final int DEFAULT_CONNECT_TIMEOUT = 10_000;
+    public static final int DEFAULT_FAILOVER_TIMEOUT = 30_000;
+    /** A node's URL inside the options: {@code tcp://a:1?x=1,tcp://b:2}. */
+    private static final java.util.regex.Pattern ANOTHER_NODE = java.util.regex.Pattern.compile(",\\s*[A-Za-z][A-Za-z0-9+.-]*://");
+
+    public ConnectionOptions {
+        nodes = List.copyOf(nodes);
+    }
 
     public static ConnectionOptions parse(String url) throws JMSException {
         if (url == null || url.isBlank()) {
             throw new JMSException("connection URL is empty; expected tcp://host:port");
         }
-        URI uri;
-        try {
-            uri = new URI(url.trim());
-        } catch (URISyntaxException e) {
-            throw new JMSException("connection URL '" + url + "' is not a URI: " + e.getMessage());
+        String trimmed = url.trim();
+        int q = trimmed.indexOf('?');
+        String nodeList = q < 0 ? trimmed : trimmed.substring(0, q);
+        List<NodeAddress> nodes = new ArrayList<>();
+        String[] elements = nodeList.split(",", -1);
+        for (String element : elements) {
+            nodes.add(node(element.trim(), url, elements.length > 1));
         }
-        if (!"tcp".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null) {
-            throw new JMSException("connection URL '" + url + "' must look like tcp://host:port");
+        String rawQuery = q < 0 ? null : trimmed.substring(q + 1);
+        if (rawQuery != null && ANOTHER_NODE.matcher(rawQuery).find()) {
+            throw new JMSException("connection URL '" + url + "' has options before its last node; options"
+                    + " go once, after the last node, and apply to all: tcp://a:61700,tcp://b:61700?prefetch=10");
         }
-        int port = uri.getPort() < 0 ? org.partita.jms.protocol.Protocol.DEFAULT_PORT : uri.getPort();
-        Map<String, String> query = query(uri.getRawQuery(), url);
-        ConnectionOptions o = new ConnectionOptions(uri.getHost(), port, query.remove("clientID"),
+        Map<String, String> query = query(rawQuery, url);
+        ConnectionOptions o = new ConnectionOptions(nodes, query.remove("clientID"),
                 query.remove("user"), query.remove("password"),
                 intOption(query.remove("prefetch"), DEFAULT_PREFETCH, "prefetch", url),
-                intOption(query.remove("maxFrameSize"), org.partita.jms.protocol.Protocol.DEFAULT_MAX_FRAME_SIZE,
-                        "maxFrameSize", url),
-                intOption(query.remove("connectTimeout"), 10_000, "connectTimeout", url));
+                intOption(query.remove("maxFrameSize"), Protocol.DEFAULT_MAX_FRAME_SIZE, "maxFrameSize", url),
+                intOption(query.remove("connectTimeout"), DEFAULT_CONNECT_TIMEOUT, "connectTimeout", url),
+                intOption(query.remove("failoverTimeout"), DEFAULT_FAILOVER_TIMEOUT, "failoverTimeout", url));
         if (!query.isEmpty()) {
             throw new JMSException("connection URL '" + url + "' has unknown options " + query.keySet()
-                    + "; known: clientID, user, password, prefetch, maxFrameSize, connectTimeout");
+                    + "; known: clientID, user, password, prefetch, maxFrameSize, connectTimeout, failoverTimeout");
         }
         return o;
     }
 
-    public String url() {
-        return "tcp://" + host + ":" + port;
+    /** One node of the list: {@code tcp://host[:port]}, options only after the last one. */
+    private static NodeAddress node(String element, String url, boolean several) throws JMSException {
+        String which = several ? ": '" + element + "' is not" : "";
+        if (element.isEmpty()) {
+            throw new JMSException("connection URL '" + url + "' has an empty node in its list; expected"
+                    + " tcp://host:port,tcp://host:port");
+        }
+        URI uri;
+        try {
+            uri = new URI(element);
+        } catch (URISyntaxException e) {
+            throw new JMSException("connection URL '" + url + "' is not a URI: " + e.getMessage());
+        }
+        if (!"tcp".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null) {
+            throw new JMSException("connection URL '" + url + "' must look like tcp://host:port, or"
+                    + " tcp://host:port,tcp://host:port for several nodes" + which);
+        }
+        return new NodeAddress(uri.getHost(), uri.getPort() < 0 ? Protocol.DEFAULT_PORT : uri.getPort());
+    }
+
+    /** More than one node: the connection fails over between them. */
+    public boolean failsOver() {
+        return nodes.size() > 1;
     }
 
     private static Map<String, String> query(String raw, String url) throws JMSException {

@@ -66,6 +66,14 @@ final class ConsumerCredit {
         }
     }
 
+    /** Gives the node at once the room still owed (after a failover: the window is whole again on the new node). */
+    synchronized void flush() {
+        if (open && owed > 0) {
+            transport.credit(consumerId, owed);
+            owed = 0;
+        }
+    }
+
     /** {@link #freed} counted a delivery that went back into the buffer. */
     synchronized void unfree() {
         if (open) {

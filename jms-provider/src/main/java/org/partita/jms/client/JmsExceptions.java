@@ -31,14 +31,14 @@ public final class JmsExceptions {
         }
         if (c instanceof BrokerError e) {
             JMSException j = switch (e.code()) {
-                case AUTHENTICATION_FAILED, NOT_AUTHORIZED -> new JMSSecurityException(e.getMessage(), e.code().name());
-                case UNKNOWN_DESTINATION, INVALID_DESTINATION -> new InvalidDestinationException(e.getMessage(), e.code().name());
-                case INVALID_SELECTOR -> new InvalidSelectorException(e.getMessage(), e.code().name());
-                case INVALID_CLIENT_ID -> new InvalidClientIDException(e.getMessage(), e.code().name());
-                case RESOURCE_EXHAUSTED -> new ResourceAllocationException(e.getMessage(), e.code().name());
-                case TRANSACTION_ROLLED_BACK -> new TransactionRolledBackException(e.getMessage(), e.code().name());
-                case ILLEGAL_STATE -> new IllegalStateException(e.getMessage(), e.code().name());
-                default -> new JMSException(e.getMessage(), e.code().name());
+                case AUTHENTICATION_FAILED, NOT_AUTHORIZED -> new JMSSecurityException(e.getMessage(), e.errorCode());
+                case UNKNOWN_DESTINATION, INVALID_DESTINATION -> new InvalidDestinationException(e.getMessage(), e.errorCode());
+                case INVALID_SELECTOR -> new InvalidSelectorException(e.getMessage(), e.errorCode());
+                case INVALID_CLIENT_ID -> new InvalidClientIDException(e.getMessage(), e.errorCode());
+                case RESOURCE_EXHAUSTED -> new ResourceAllocationException(e.getMessage(), e.errorCode());
+                case TRANSACTION_ROLLED_BACK -> new TransactionRolledBackException(e.getMessage(), e.errorCode());
+                case ILLEGAL_STATE -> new IllegalStateException(e.getMessage(), e.errorCode());
+                default -> new JMSException(e.getMessage(), e.errorCode());
             };
             j.initCause(e);
             return j;

@@ -320,6 +320,21 @@ public class PartitaConnection implements QueueConnection, TopicConnection, Conn
         }
     }
 
+    /**
+     * The transport failed over to another node: what consumers prefetched from the lost node is
+     * dropped (its room goes to the new node) and the ExceptionListener hears of the switch, with
+     * error code {@code PARTITA_FAILOVER}, while the connection stays usable.
+     */
+    @Override
+    public void onFailover(long voidUpTo, BrokerError report) {
+        for (PartitaMessageConsumer c : consumers.values()) {
+            c.failedOver(voidUpTo);
+        }
+        if (!closed) {
+            tellExceptionListener(JmsExceptions.from(report));
+        }
+    }
+
     /** A request sent without an answer failed on the node (a non-persistent send): the connection stays up. */
     @Override
     public void onRequestFailed(BrokerError cause) {

@@ -9,14 +9,14 @@ import jakarta.jms.QueueConnectionFactory;
 import jakarta.jms.TopicConnection;
 import jakarta.jms.TopicConnectionFactory;
 
+import org.partita.jms.transport.BrokerConnection;
 import org.partita.jms.transport.BrokerError;
-import org.partita.jms.transport.NettyBrokerConnection;
+import org.partita.jms.transport.FailoverBrokerConnection;
+import org.partita.jms.transport.Login;
+import org.partita.jms.transport.NettyNodeConnector;
+import org.partita.jms.transport.NodeConnector;
 
 import java.io.Serializable;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Entry point of the client: {@code new PartitaConnectionFactory("tcp://127.0.0.1:61700")}, or
@@ -80,49 +80,29 @@ public class PartitaConnectionFactory implements ConnectionFactory, QueueConnect
         return connect(user, password, Domain.ANY);
     }
 
+    /**
+     * One node: a plain transport to it. Several: a {@link FailoverBrokerConnection}, connected to the
+     * first that accepts, which moves to another when its node is lost (docs/cluster.md, "Failover").
+     * {@code connectTimeout} bounds the TCP connect and the handshake to each node together.
+     */
     private PartitaConnection connect(String user, String password, Domain domain) throws JMSException {
         ConnectionOptions o = ConnectionOptions.parse(url);
-        String u = user != null ? user : o.user();
-        String p = user != null ? password : o.password();
-        long timeout = o.connectTimeoutMillis();
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeout);
-        NettyBrokerConnection transport;
+        Login login = new Login(user != null ? user : o.user(), user != null ? password : o.password(), o.clientId());
+        NodeConnector connector = new NettyNodeConnector(o.maxFrameSize());
+        BrokerConnection transport;
         try {
-            transport = NettyBrokerConnection.connect(o.host(), o.port(), o.maxFrameSize(), timeout);
+            if (o.failsOver()) {
+                FailoverBrokerConnection failover = new FailoverBrokerConnection(o.nodes(), connector,
+                        o.connectTimeoutMillis(), o.failoverTimeoutMillis());
+                JmsExceptions.await(failover.open(login.user(), login.password(), login.clientId()));
+                transport = failover;
+            } else {
+                transport = connector.connect(o.nodes().get(0), login, null, o.connectTimeoutMillis());
+            }
         } catch (BrokerError e) {
             throw JmsExceptions.from(e);
         }
-        try {
-            handshake(transport, transport.open(u, p, o.clientId()), timeout, deadline);
-        } catch (JMSException e) {
-            transport.abort();
-            throw e;
-        }
         return new PartitaConnection(transport, o, o.clientId(), domain);
-    }
-
-    /**
-     * Waits for the handshake within what is left of {@code connectTimeout} (0: no limit), which
-     * thus covers the TCP connect and the handshake together: a port where something else listens
-     * and says nothing fails within it too.
-     */
-    private static void handshake(NettyBrokerConnection transport, CompletableFuture<Void> opened, long timeout,
-                                  long deadline) throws JMSException {
-        if (timeout == 0) {
-            JmsExceptions.await(opened);
-            return;
-        }
-        try {
-            opened.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException e) {
-            throw new JMSException(transport.noNodeAt() + ": what listens there did not answer the handshake within"
-                    + " connectTimeout (" + timeout + " ms)");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new JMSException("interrupted while connecting to " + transport.address());
-        } catch (ExecutionException e) {
-            throw JmsExceptions.from(e.getCause());
-        }
     }
 
     /** A context in AUTO_ACKNOWLEDGE mode, with the URL's credentials if it has any. */

@@ -174,6 +174,15 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
         }
     }
 
+    /**
+     * The connection moved to another node: what the lost node delivered and is still buffered is
+     * void; its room, with what was owed, goes to the new node now, so the window is whole again.
+     */
+    void failedOver(long voidUpTo) {
+        dropUpTo(voidUpTo);
+        credit.flush();
+    }
+
     void scheduleListener() {
         if (listener != null && !closed) {
             session.dispatcher().execute(this::deliverToListener);

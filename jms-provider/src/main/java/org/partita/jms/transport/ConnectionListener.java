@@ -20,6 +20,17 @@ public interface ConnectionListener {
     default void onRequestFailed(BrokerError cause) {
     }
 
+    /**
+     * The connection lost its node and carries on with another ({@link FailoverBrokerConnection}): the
+     * sessions and consumers are open there again. Deliveries numbered up to {@code voidUpTo} came
+     * from the lost node and are void; those still waiting in consumer buffers are the facade's to
+     * drop, as it alone holds them (and their room is then given to the new node). {@code report}
+     * says what happened, for the ExceptionListener. Called once per switch, on a thread of the
+     * transport; never for a connection to a single node.
+     */
+    default void onFailover(long voidUpTo, BrokerError report) {
+    }
+
     /** The connection is gone (node closed it, network lost, protocol error). Called once. */
     void onFailure(BrokerError cause);
 }

@@ -103,8 +103,17 @@ class PartitaInitialContextFactoryTest {
         assertEquals("tcp://provider:9", url(ctx, "other"));
     }
 
+    @Test
+    void urlsMayListSeveralNodes() throws Exception {
+        Context ctx = context(Context.PROVIDER_URL, "tcp://a:61700,tcp://b:61700?failoverTimeout=5000",
+                "connectionFactory.cluster", "tcp://c:61700,tcp://d:61701");
+        assertEquals("tcp://a:61700,tcp://b:61700?failoverTimeout=5000", url(ctx, "ConnectionFactory"));
+        assertEquals("tcp://c:61700,tcp://d:61701", url(ctx, "cluster"));
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = {"http://127.0.0.1:61700", "tcp://127.0.0.1:61700?colour=red",
+    @ValueSource(strings = {"http://127.0.0.1:61700", "tcp://127.0.0.1:61700?colour=red", "tcp://a:1,ldap://b:2",
+            "tcp://a:1?prefetch=1,tcp://b:2", "tcp://a:1,,tcp://b:2",
             "tcp://127.0.0.1:61700?prefetch=-1", "tcp://127.0.0.1:61700?clientID", "tcp:// bad host", "localhost:61700"})
     void invalidConnectionFactoryUrlIsAConfigurationError(String url) {
         ConfigurationException e = assertThrows(ConfigurationException.class,

@@ -24,8 +24,9 @@ import java.util.function.Supplier;
  * no topics, no persistence.
  *
  * <p>Tests can make it refuse or never answer closes, refuse sends (confirmed ones with an answer,
- * unconfirmed ones with {@link ConnectionListener#onRequestFailed}, as a node does), and drop the
- * connection.
+ * unconfirmed ones with {@link ConnectionListener#onRequestFailed}, as a node does) and consumer
+ * opens, stop answering, tell a consumer its partitions, and drop the connection: requests not yet
+ * answered then fail, as on a real transport.
  */
 public final class InMemoryBrokerConnection implements BrokerConnection {
     private final ExecutorService io = Executors.newSingleThreadExecutor(r -> {
@@ -44,6 +45,11 @@ public final class InMemoryBrokerConnection implements BrokerConnection {
     private volatile Supplier<CompletableFuture<Void>> closeSessionAnswer;
     private volatile Supplier<CompletableFuture<Void>> closeConsumerAnswer;
     private volatile BrokerError sendRefusal;
+    private volatile BrokerError consumerRefusal;
+    private final java.util.concurrent.CountDownLatch answering = new java.util.concurrent.CountDownLatch(1);
+    private final List<ConsumerSpec> opened = new ArrayList<>();
+    private final List<Long> acknowledged = new ArrayList<>();
+    private volatile Login login;
 
     private record Consumer(int sessionId, String destination, int[] credit) {
     }
@@ -73,9 +79,36 @@ public final class InMemoryBrokerConnection implements BrokerConnection {
         sendRefusal = new BrokerError(code, message);
     }
 
-    /** The connection is lost, as when the node goes away. */
+    /** Consumer opens are refused with this error from now on. */
+    public void refuseConsumerOpens(ErrorCode code, String message) {
+        consumerRefusal = new BrokerError(code, message);
+    }
+
+    /** The node stops answering (its requests stay on their way) until the connection drops. */
+    public void stopAnswering() {
+        io.execute(() -> {
+            try {
+                answering.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+    }
+
+    /** Tells consumer {@code consumerId} it owns these partitions, as a node does. */
+    public void announcePartitions(int consumerId, int... owned) {
+        io.execute(() -> {
+            ConnectionListener l = listener;
+            if (l != null) {
+                l.onPartitions(consumerId, owned);
+            }
+        });
+    }
+
+    /** The connection is lost, as when the node goes away: what it had not answered fails. */
     public void drop(String why) {
         open = false;
+        answering.countDown();
         io.execute(() -> {
             ConnectionListener l = listener;
             if (l != null) {
@@ -104,10 +137,32 @@ public final class InMemoryBrokerConnection implements BrokerConnection {
         return List.copyOf(declared);
     }
 
+    /** What the client asked for when it opened consumers, in order. */
+    public synchronized List<ConsumerSpec> openedConsumers() {
+        return List.copyOf(opened);
+    }
+
+    /** Delivery ids the client acknowledged, in order, as this node numbered them. */
+    public synchronized List<Long> acknowledged() {
+        return List.copyOf(acknowledged);
+    }
+
+    /** Credit consumer {@code consumerId} has left, -1 if it is not open. */
+    public synchronized int credit(int consumerId) {
+        Consumer c = consumers.get(consumerId);
+        return c == null ? -1 : c.credit[0];
+    }
+
+    /** What the client's handshake said. */
+    public Login login() {
+        return login;
+    }
+
     // ---- BrokerConnection ------------------------------------------------------------------------
 
     @Override
     public CompletableFuture<Void> open(String user, String password, String clientId) {
+        login = new Login(user, password, clientId);
         return answer(() -> null);
     }
 
@@ -165,7 +220,12 @@ public final class InMemoryBrokerConnection implements BrokerConnection {
 
     @Override
     public CompletableFuture<Void> openConsumer(ConsumerSpec spec) {
+        BrokerError refusal = consumerRefusal;
         return answer(() -> {
+            if (refusal != null) {
+                throw refusal;
+            }
+            opened.add(spec);
             consumers.put(spec.consumerId(), new Consumer(spec.sessionId(), spec.destination(), new int[] {spec.credit()}));
             dispatch();
             return null;
@@ -218,6 +278,7 @@ public final class InMemoryBrokerConnection implements BrokerConnection {
     public CompletableFuture<Void> ack(int sessionId, long[] deliveryIds, boolean confirm) {
         CompletableFuture<Void> done = answer(() -> {
             for (long id : deliveryIds) {
+                acknowledged.add(id);
                 unsettled.remove(id);
             }
             return null;
@@ -284,6 +345,7 @@ public final class InMemoryBrokerConnection implements BrokerConnection {
     @Override
     public CompletableFuture<Void> close() {
         open = false;
+        answering.countDown();
         CompletableFuture<Void> closed = answer(() -> null);
         closed.whenComplete((v, t) -> io.shutdown());
         return closed;
@@ -309,6 +371,10 @@ public final class InMemoryBrokerConnection implements BrokerConnection {
             return f;
         }
         io.execute(() -> {
+            if (!open) {
+                f.completeExceptionally(new BrokerError(ErrorCode.INTERNAL, "connection to the node was closed"));
+                return;
+            }
             T result;
             try {
                 synchronized (this) {

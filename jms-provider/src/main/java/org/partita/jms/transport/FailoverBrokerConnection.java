@@ -1,0 +1,574 @@
+package org.partita.jms.transport;
+
+import org.partita.jms.api.PartitaErrorCodes;
+import org.partita.jms.protocol.ErrorCode;
+import org.partita.jms.protocol.Frame;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * A connection to one of several nodes that, when its node is lost, carries on with another: a
+ * {@link BrokerConnection} made of one transport per node in turn ({@link NodeLink}), behind the same seam
+ * as a plain one, so the JMS facade does not know which it has.
+ *
+ * <p>It connects to the first node of the list that accepts the handshake. When that node is lost,
+ * it tries the nodes after it in the list, then those before it, the lost one last, round after
+ * round with a growing pause, until one accepts or {@code failoverTimeout} is up. On the new node it
+ * opens again, under the same ids, every session, declared queue and consumer the facade has open
+ * (durable and shared subscriptions by name), then grants each consumer the credit the facade had
+ * given it and the lost node had not used, so a started connection's consumers get their window back
+ * and a stopped one's get none. What the facade asked meanwhile waits, in order, and runs on the new
+ * node; then the facade hears {@link ConnectionListener#onFailover}.
+ *
+ * <p>What the lost node held is void, never replayed: a request on its way fails with
+ * {@link PartitaErrorCodes#NODE_LOST} (a send may or may not have been stored), a transaction that sent
+ * or acknowledged there fails its next commit with {@link ErrorCode#TRANSACTION_ROLLED_BACK}, and
+ * acknowledging its deliveries does nothing (see {@link DeliveryIds}): the lost node delivers them again
+ * when it returns. Consumers of a temporary destination are not re-created: it existed on the lost
+ * node only. When no node accepts in time, the facade hears {@link ConnectionListener#onFailure}.
+ */
+public final class FailoverBrokerConnection implements BrokerConnection {
+    private static final Logger LOG = LoggerFactory.getLogger(FailoverBrokerConnection.class);
+    /** At most this many calls wait for the next node; beyond, a call fails at once instead of filling the heap. */
+    static final int MAX_WAITING_CALLS = 10_000;
+
+    private final NodeList nodes;
+    private final NodeConnector connector;
+    private final long attemptTimeoutMillis;
+    private final long failoverTimeoutMillis;
+    private final ReplayLog log = new ReplayLog();
+    private final DeliveryIds ids = new DeliveryIds();
+    private volatile ConnectionListener listener;
+
+    private final Object lock = new Object();
+    /** The node in use; null before the first connect and while failing over. Guarded by lock. */
+    private NodeLink live;
+    /** Links made so far; each has the next number. Guarded by lock. */
+    private long epochs;
+    /** Delivery id base of the node in use (or of the next one, while failing over). Guarded by lock. */
+    private long base;
+    /** Calls made while failing over, run on the next node in order. Guarded by lock. */
+    private final ArrayDeque<Waiting> waiting = new ArrayDeque<>();
+    private Reconnection reconnection;
+    private boolean closed;
+    /** Set when failing over gave up: the connection is lost. */
+    private BrokerError failure;
+
+    /**
+     * @param attemptTimeoutMillis what one node gets to accept (connect and handshake): the URL's
+     *                             {@code connectTimeout}, 0 for no limit
+     * @param failoverTimeoutMillis how long a failover tries before the connection fails, 0 for no limit
+     */
+    public FailoverBrokerConnection(List<NodeAddress> nodes, NodeConnector connector, long attemptTimeoutMillis,
+                                    long failoverTimeoutMillis) {
+        this.nodes = new NodeList(nodes);
+        this.connector = connector;
+        this.attemptTimeoutMillis = attemptTimeoutMillis;
+        this.failoverTimeoutMillis = failoverTimeoutMillis;
+    }
+
+    /** A call made while failing over: what it does on the next node, and how it fails if there is none. */
+    private record Waiting(Runnable onNode, Consumer<BrokerError> refused) {
+    }
+
+    // ---- connecting and failing over ---------------------------------------------------------------
+
+    /** The first node of the list that accepts the handshake; fails naming what each node said. */
+    @Override
+    public CompletableFuture<Void> open(String user, String password, String clientId) {
+        log.login(new Login(user, password, clientId));
+        Map<NodeAddress, BrokerError> refusals = new LinkedHashMap<>();
+        for (NodeAddress address : nodes.nodes()) {
+            NodeLink link = newLink(address);
+            try {
+                link.node = connector.connect(address, log.login(), link, attemptTimeoutMillis);
+                synchronized (lock) {
+                    if (!link.node.isOpen()) {
+                        throw new BrokerError(ErrorCode.INTERNAL, "the node closed the connection after the handshake");
+                    }
+                    live = link;
+                }
+                return CompletableFuture.completedFuture(null);
+            } catch (BrokerError e) {
+                link.active = false;
+                refusals.put(address, e);
+            }
+        }
+        return CompletableFuture.failedFuture(nodes.noneAccepted(refusals));
+    }
+
+    private NodeLink newLink(NodeAddress address) {
+        synchronized (lock) {
+            return new NodeLink(address, ++epochs, base, log, ids, () -> listener, this::nodeLost);
+        }
+    }
+
+    /** A link reported its node gone. Only the link in use starts a failover; one being set up is its attempt's business. */
+    private void nodeLost(NodeLink link, BrokerError cause) {
+        List<Integer> owners;
+        Reconnection r;
+        synchronized (lock) {
+            boolean inUse = link == live;
+            link.active = false;
+            if (!inUse || closed) {
+                return;
+            }
+            live = null;
+            base = ids.highest();
+            owners = log.nodeLost(link.epoch);
+            reconnection = new Reconnection(this, link.address, cause, failoverTimeoutMillis);
+            r = reconnection;
+        }
+        LOG.warn("lost node {} ({}); failing over to another node of {}", link.address, cause.getMessage(), nodes);
+        ConnectionListener l = listener;
+        for (int consumer : owners) {
+            if (l != null) {
+                l.onPartitions(consumer, new int[0]); // the lost node's partitions are no one's here any more
+            }
+        }
+        r.start();
+    }
+
+    NodeList nodes() {
+        return nodes;
+    }
+
+    boolean isClosed() {
+        synchronized (lock) {
+            return closed;
+        }
+    }
+
+    /**
+     * Connects to {@code address} and opens there again what the facade has open, without credit.
+     * Throws, having closed the attempt, if the node refuses or does not answer before {@code deadline}.
+     */
+    Replay.Outcome attempt(NodeAddress address, long deadlineNanos) {
+        NodeLink link = newLink(address);
+        long left = Replay.millisLeft(deadlineNanos);
+        long timeout = left == Long.MAX_VALUE ? attemptTimeoutMillis // 0: neither limits it
+                : Math.max(1, attemptTimeoutMillis == 0 ? left : Math.min(attemptTimeoutMillis, left));
+        link.node = connector.connect(address, log.login(), link, timeout);
+        try {
+            return new Replay(link, log, deadlineNanos).run();
+        } catch (RuntimeException e) {
+            link.active = false;
+            link.node.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Makes a replayed link the one in use: closes there what the facade closed during the replay,
+     * grants each consumer its credit, runs the calls that waited. Throws if the link was lost
+     * meanwhile; false if the connection was closed.
+     */
+    boolean switchTo(Replay.Outcome replayed) {
+        NodeLink link = replayed.link();
+        synchronized (lock) {
+            if (closed) {
+                link.active = false;
+                link.node.close();
+                return false;
+            }
+            if (link.gone()) {
+                throw new BrokerError(ErrorCode.INTERNAL, "the node closed the connection during the failover");
+            }
+            BrokerConnection node = link.node;
+            for (int consumer : replayed.consumers()) {
+                if (log.detached(consumer) || !log.hasConsumer(consumer)) {
+                    node.closeConsumer(consumer);
+                } else if (log.creditOf(consumer) > 0) {
+                    node.credit(consumer, log.creditOf(consumer));
+                }
+            }
+            for (int session : replayed.sessions()) {
+                if (!log.hasSession(session)) {
+                    node.closeSession(session);
+                }
+            }
+            live = link;
+            reconnection = null;
+            Waiting call;
+            while ((call = waiting.poll()) != null) {
+                try {
+                    call.onNode().run();
+                } catch (RuntimeException e) { // one bad call must not leave the others waiting for ever
+                    call.refused().accept(new BrokerError(ErrorCode.INTERNAL, "the call failed on node " + link.address + ": " + e));
+                }
+            }
+            return true;
+        }
+    }
+
+    /** The facade hears of the switch once the new node is in use. */
+    void switched(NodeLink link, String report) {
+        if (isClosed()) {
+            return;
+        }
+        LOG.warn(report);
+        ConnectionListener l = listener;
+        if (l != null) {
+            l.onFailover(link.base, new BrokerError(ErrorCode.INTERNAL, PartitaErrorCodes.FAILOVER, report));
+        }
+    }
+
+    /** No node accepted in time: the connection is lost, as a plain one would be. */
+    void gaveUp(BrokerError cause) {
+        List<Waiting> refused;
+        synchronized (lock) {
+            if (closed) {
+                return;
+            }
+            failure = cause;
+            reconnection = null;
+            refused = new ArrayList<>(waiting);
+            waiting.clear();
+        }
+        LOG.error(cause.getMessage());
+        refused.forEach(w -> w.refused().accept(cause));
+        ConnectionListener l = listener;
+        if (l != null) {
+            l.onFailure(cause);
+        }
+    }
+
+    // ---- calls of the facade -------------------------------------------------------------------------
+
+    /**
+     * Runs {@code request} on the node in use, or makes it wait for the next one. {@code ifLost} is what
+     * the call comes to when its node is lost before answering; null: it fails with NODE_LOST.
+     */
+    private <T> CompletableFuture<T> call(String what, Function<NodeLink, CompletableFuture<T>> request, Supplier<T> ifLost) {
+        synchronized (lock) {
+            if (live != null) {
+                return relayed(live, request.apply(live), what, ifLost);
+            }
+            CompletableFuture<T> result = new CompletableFuture<>();
+            BrokerError refusal = refusal();
+            if (refusal != null) {
+                result.completeExceptionally(refusal);
+                return result;
+            }
+            waiting.add(new Waiting(() -> relayed(live, request.apply(live), what, ifLost).whenComplete((v, t) -> {
+                if (t == null) {
+                    result.complete(v);
+                } else {
+                    result.completeExceptionally(t);
+                }
+            }), result::completeExceptionally));
+            return result;
+        }
+    }
+
+    /** Why a call cannot wait for the next node, or null if it can. Under lock. */
+    private BrokerError refusal() {
+        if (closed) {
+            return new BrokerError(ErrorCode.ILLEGAL_STATE, "the connection is closed");
+        }
+        if (failure != null) {
+            return failure;
+        }
+        if (waiting.size() >= MAX_WAITING_CALLS) {
+            return new BrokerError(ErrorCode.RESOURCE_EXHAUSTED, MAX_WAITING_CALLS + " requests already wait for the"
+                    + " connection to fail over to another node of " + nodes);
+        }
+        return null;
+    }
+
+    /** The node's answer; a failure because the node was lost becomes {@code ifLost}, or NODE_LOST. */
+    private <T> CompletableFuture<T> relayed(NodeLink link, CompletableFuture<T> answer, String what, Supplier<T> ifLost) {
+        CompletableFuture<T> out = new CompletableFuture<>();
+        answer.whenComplete((v, t) -> {
+            if (t == null) {
+                out.complete(v);
+            } else if (!link.gone()) {
+                out.completeExceptionally(t);
+            } else if (ifLost != null) {
+                out.complete(ifLost.get());
+            } else {
+                out.completeExceptionally(new BrokerError(ErrorCode.INTERNAL, PartitaErrorCodes.NODE_LOST,
+                        "the connection to node " + link.address + " was lost before it answered " + what
+                                + "; whether the node acted on it is unknown. The connection fails over to another node of "
+                                + nodes));
+            }
+        });
+        return out;
+    }
+
+    /** A call without an answer: sent to the node in use, or run on the next one. */
+    private void tell(Consumer<NodeLink> request) {
+        synchronized (lock) {
+            if (live != null) {
+                request.accept(live);
+                return;
+            }
+            BrokerError refusal = refusal();
+            if (refusal == null) {
+                waiting.add(new Waiting(() -> request.accept(live), e -> { }));
+            } else if (!closed && failure == null) {
+                ConnectionListener l = listener;
+                if (l != null) {
+                    l.onRequestFailed(refusal);
+                }
+            }
+        }
+    }
+
+    @Override
+    public void setListener(ConnectionListener listener) {
+        this.listener = listener;
+    }
+
+    @Override
+    public CompletableFuture<Void> openSession(int sessionId, boolean transacted) {
+        return call("opening session " + sessionId, l -> l.node.openSession(sessionId, transacted).thenApply(v -> {
+            log.sessionOpened(sessionId, transacted);
+            return v;
+        }), null);
+    }
+
+    @Override
+    public CompletableFuture<Void> closeSession(int sessionId) {
+        synchronized (lock) {
+            log.sessionClosed(sessionId);
+            if (live == null) {
+                return CompletableFuture.completedFuture(null); // the next node will not have it
+            }
+            return relayed(live, live.node.closeSession(sessionId), "closing session " + sessionId, () -> null);
+        }
+    }
+
+    @Override
+    public CompletableFuture<Void> send(int sessionId, byte[] message, boolean confirm) {
+        if (!confirm) {
+            tell(l -> {
+                log.work(sessionId, l.epoch);
+                l.node.send(sessionId, message, false);
+            });
+            return CompletableFuture.completedFuture(null);
+        }
+        return call("the send (the message may or may not have been stored there)", l -> {
+            log.work(sessionId, l.epoch);
+            return l.node.send(sessionId, message, true);
+        }, null);
+    }
+
+    @Override
+    public CompletableFuture<Void> openConsumer(ConsumerSpec spec) {
+        synchronized (lock) {
+            log.consumerOpening(spec);
+        }
+        return call("opening consumer " + spec.consumerId(), l -> {
+            CompletableFuture<Void> opened = l.node.openConsumer(log.withCreditLeft(spec));
+            return opened.thenApply(v -> {
+                log.consumerOpened(spec.consumerId());
+                return v;
+            });
+        }, null).whenComplete((v, t) -> {
+            if (t != null) {
+                log.consumerClosed(spec.consumerId());
+            }
+        });
+    }
+
+    @Override
+    public CompletableFuture<Void> closeConsumer(int consumerId) {
+        synchronized (lock) {
+            ReplayLog.Consumer known = log.consumerClosed(consumerId);
+            if (live == null || (known != null && known.detached)) {
+                return CompletableFuture.completedFuture(null); // no node has it
+            }
+            return relayed(live, live.node.closeConsumer(consumerId), "closing consumer " + consumerId, () -> null);
+        }
+    }
+
+    @Override
+    public CompletableFuture<Void> updateConsumer(int consumerId, Integer priority, Integer capacityMessages,
+                                                  Long capacityBytes) {
+        if (log.detached(consumerId)) {
+            return CompletableFuture.failedFuture(detached(consumerId));
+        }
+        return call("updating consumer " + consumerId, l -> l.node.updateConsumer(consumerId, priority, capacityMessages,
+                capacityBytes).thenApply(v -> {
+                    log.updated(consumerId, priority, capacityMessages, capacityBytes);
+                    return v;
+                }), null);
+    }
+
+    private static BrokerError detached(int consumerId) {
+        return new BrokerError(ErrorCode.ILLEGAL_STATE, "consumer " + consumerId + " reads a temporary destination of"
+                + " a node that was lost; no other node has it, so the consumer receives nothing any more");
+    }
+
+    /** Counted even while failing over: the next node is granted what the facade gave and nothing used. */
+    @Override
+    public void credit(int consumerId, int messages) {
+        synchronized (lock) {
+            log.credit(consumerId, messages);
+            if (live != null && !log.detached(consumerId)) {
+                live.node.credit(consumerId, messages);
+            }
+        }
+    }
+
+    /** A lost node delivers nothing more, so a drain it cannot answer is done. */
+    @Override
+    public CompletableFuture<Void> drain(int consumerId) {
+        synchronized (lock) {
+            log.drained(consumerId);
+            if (live == null || log.detached(consumerId)) {
+                return CompletableFuture.completedFuture(null);
+            }
+            return relayed(live, live.node.drain(consumerId), "the drain", () -> null);
+        }
+    }
+
+    /**
+     * Deliveries of a lost node are void: they are left out, so acknowledging them does nothing and
+     * does not fail; in a transaction, it rolls the transaction back at its commit.
+     */
+    @Override
+    public CompletableFuture<Void> ack(int sessionId, long[] deliveryIds, boolean confirm) {
+        synchronized (lock) {
+            long[] onNode = DeliveryIds.onNode(deliveryIds, base);
+            if (onNode.length < deliveryIds.length) {
+                log.voidIfTransacted(sessionId);
+            }
+            if (onNode.length == 0 || live == null) {
+                return CompletableFuture.completedFuture(null);
+            }
+            log.work(sessionId, live.epoch);
+            if (!confirm) {
+                live.node.ack(sessionId, onNode, false);
+                return CompletableFuture.completedFuture(null);
+            }
+            return relayed(live, live.node.ack(sessionId, onNode, true), "the acknowledgement", () -> null);
+        }
+    }
+
+    @Override
+    public CompletableFuture<Void> release(int sessionId, long[] redeliver, long[] unseen) {
+        synchronized (lock) {
+            long[] again = DeliveryIds.onNode(redeliver, base);
+            long[] back = DeliveryIds.onNode(unseen, base);
+            if ((again.length == 0 && back.length == 0) || live == null) {
+                return CompletableFuture.completedFuture(null);
+            }
+            return relayed(live, live.node.release(sessionId, again, back), "the release", () -> null);
+        }
+    }
+
+    /** While failing over, everything delivered so far is void already: the fence is the base of the next node. */
+    @Override
+    public CompletableFuture<Long> recover(int sessionId, long[] seen) {
+        synchronized (lock) {
+            if (live == null) {
+                BrokerError refusal = closed || failure != null ? refusal() : null;
+                return refusal != null ? CompletableFuture.failedFuture(refusal) : CompletableFuture.completedFuture(base);
+            }
+            NodeLink link = live;
+            return relayed(link, link.node.recover(sessionId, DeliveryIds.onNode(seen, base))
+                    .thenApply(fence -> ids.seen(link.base, fence)), "the recover", ids::highest);
+        }
+    }
+
+    /**
+     * A transaction that had work on a lost node cannot commit: the commit fails and the transaction
+     * is rolled back on the node in use (after what waited before it), so nothing of it remains.
+     */
+    @Override
+    public CompletableFuture<Void> commit(int sessionId) {
+        synchronized (lock) {
+            if (log.voided(sessionId)) {
+                log.transactionEnded(sessionId);
+                tell(l -> l.node.rollback(sessionId));
+                return CompletableFuture.failedFuture(new BrokerError(ErrorCode.TRANSACTION_ROLLED_BACK,
+                        PartitaErrorCodes.FAILOVER, "the transaction was rolled back: it had sent or received"
+                        + " messages on a node that was lost, and the connection failed over to another node"));
+            }
+        }
+        return call("the commit (the transaction may or may not have been committed there)",
+                l -> l.node.commit(sessionId).whenComplete((v, t) -> log.commitSettled(sessionId, l.epoch)), null);
+    }
+
+    @Override
+    public CompletableFuture<Void> rollback(int sessionId) {
+        log.transactionEnded(sessionId);
+        return call("the rollback", l -> l.node.rollback(sessionId), () -> null);
+    }
+
+    @Override
+    public CompletableFuture<List<byte[]>> browse(String destination, String selector) {
+        return call("the browse", l -> l.node.browse(destination, selector), null);
+    }
+
+    @Override
+    public CompletableFuture<String> destinationOp(int op, String name) {
+        return call("destination operation " + op, l -> l.node.destinationOp(op, name).thenApply(v -> {
+            if (op == Frame.OP_SET_CLIENT_ID) {
+                log.clientId(name);
+            } else if (op == Frame.OP_DECLARE_QUEUE) {
+                log.declared(name);
+            }
+            return v;
+        }), null);
+    }
+
+    @Override
+    public CompletableFuture<String> admin(String command, String argument) {
+        return call("admin command " + command, l -> l.node.admin(command, argument), null);
+    }
+
+    @Override
+    public CompletableFuture<Void> close() {
+        NodeLink link;
+        Reconnection r;
+        List<Waiting> refused;
+        synchronized (lock) {
+            if (closed) {
+                return CompletableFuture.completedFuture(null);
+            }
+            closed = true;
+            link = live;
+            live = null;
+            r = reconnection;
+            refused = new ArrayList<>(waiting);
+            waiting.clear();
+        }
+        BrokerError why = new BrokerError(ErrorCode.ILLEGAL_STATE, "the connection was closed while failing over");
+        refused.forEach(w -> w.refused().accept(why));
+        if (r != null) {
+            r.stop();
+        }
+        if (link == null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        link.active = false;
+        return link.node.close();
+    }
+
+    @Override
+    public boolean isOpen() {
+        synchronized (lock) {
+            return !closed && failure == null;
+        }
+    }
+
+    /** The node in use, or null while failing over. */
+    public NodeAddress node() {
+        synchronized (lock) {
+            return live == null ? null : live.address;
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package org.partita.jms.transport;
+
+import org.partita.jms.protocol.ErrorCode;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/** Connects over TCP with Netty and completes the handshake, both within one timeout. */
+public final class NettyNodeConnector implements NodeConnector {
+    private final int maxFrameSize;
+
+    public NettyNodeConnector(int maxFrameSize) {
+        this.maxFrameSize = maxFrameSize;
+    }
+
+    /**
+     * The timeout covers the TCP connect and the handshake together, so a port where something
+     * else listens and says nothing fails within it too. What fails closes the socket.
+     */
+    @Override
+    public BrokerConnection connect(NodeAddress node, Login login, ConnectionListener listener, long timeoutMillis) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        NettyBrokerConnection transport = NettyBrokerConnection.connect(node.host(), node.port(), maxFrameSize, timeoutMillis);
+        if (listener != null) {
+            transport.setListener(listener);
+        }
+        try {
+            handshake(transport, transport.open(login.user(), login.password(), login.clientId()), timeoutMillis, deadline);
+        } catch (BrokerError e) {
+            transport.abort();
+            throw e;
+        }
+        return transport;
+    }
+
+    private static void handshake(NettyBrokerConnection transport, CompletableFuture<Void> opened, long timeout,
+                                  long deadline) {
+        try {
+            if (timeout == 0) {
+                opened.get();
+            } else {
+                opened.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            }
+        } catch (TimeoutException e) {
+            throw new BrokerError(ErrorCode.INTERNAL, transport.noNodeAt() + ": what listens there did not answer"
+                    + " the handshake within connectTimeout (" + timeout + " ms)");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BrokerError(ErrorCode.INTERNAL, "interrupted while connecting to " + transport.address());
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof BrokerError b ? b
+                    : new BrokerError(ErrorCode.INTERNAL, "connecting to " + transport.address() + " failed: " + e.getCause());
+        }
+    }
+}

@@ -1,0 +1,236 @@
+package org.partita.jms.client;
+
+import jakarta.jms.CompletionListener;
+import jakarta.jms.IllegalStateException;
+import jakarta.jms.JMSException;
+import jakarta.jms.JMSSecurityException;
+import jakarta.jms.Message;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.Queue;
+import jakarta.jms.Session;
+import jakarta.jms.TransactionRolledBackException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.partita.jms.api.PartitaErrorCodes;
+import org.partita.jms.protocol.ErrorCode;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.partita.jms.client.FailoverFixture.A;
+import static org.partita.jms.client.FailoverFixture.B;
+import static org.partita.jms.client.FailoverFixture.C;
+
+/** docs/cluster.md, "Failover": sends, transactions and other requests across a switch of node. */
+class FailoverRequestsTest {
+    private FailoverFixture f;
+
+    @AfterEach
+    void close() throws JMSException {
+        if (f != null) {
+            f.close();
+        }
+    }
+
+    @Test
+    void theFirstNodeThatAcceptsIsUsed() throws JMSException {
+        f = new FailoverFixture();
+        f.nodes.down(A);
+        f.connect("");
+        assertEquals(List.of(A, B), f.nodes.attempts());
+        f.connection.createSession().createProducer(null);
+        assertEquals(1, f.on(B).openSessions().size());
+    }
+
+    @Test
+    void whenNoNodeAcceptsTheConnectionFailsNamingWhatEachSaid() {
+        f = new FailoverFixture();
+        f.nodes.down(A);
+        f.nodes.refuseHandshakes(B, ErrorCode.AUTHENTICATION_FAILED);
+        f.nodes.down(C);
+        JMSException e = assertThrows(JMSSecurityException.class, () -> f.connect(""),
+                "a node's refusal of the credentials is what the application must act on");
+        for (String node : List.of("127.0.0.1:61700", "127.0.0.1:61701", "127.0.0.1:61702")) {
+            assertTrue(e.getMessage().contains(node), e.getMessage());
+        }
+    }
+
+    @Test
+    void theExceptionListenerHearsTheSwitchOnceAndTheConnectionStaysUsable() throws JMSException {
+        f = FailoverFixture.connected();
+        f.connection.createSession();
+
+        JMSException report = f.lose(A);
+
+        assertEquals(PartitaErrorCodes.FAILOVER, report.getErrorCode());
+        assertEquals(List.of(report), f.told);
+        Session s = f.connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        s.createProducer(s.createQueue("q")).send(s.createTextMessage("after"));
+        assertEquals(1, f.on(B).waiting("queue:q"));
+        await("nothing else reported").during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5))
+                .until(() -> f.told.equals(List.of(report)));
+    }
+
+    @Test
+    void aTransactionWithWorkOnTheLostNodeFailsItsNextCommitAndTheNextOneCommits() throws JMSException {
+        f = FailoverFixture.connected();
+        Session s = f.connection.createSession(true, Session.SESSION_TRANSACTED);
+        MessageProducer p = s.createProducer(s.createQueue("q"));
+        p.send(s.createTextMessage("sent on A"));
+
+        f.lose(A);
+
+        TransactionRolledBackException e = assertThrows(TransactionRolledBackException.class, s::commit);
+        assertEquals(PartitaErrorCodes.FAILOVER, e.getErrorCode());
+        p.send(s.createTextMessage("sent on B"));
+        s.commit();
+    }
+
+    @Test
+    void aTransactionThatOnlyReceivedOnTheLostNodeFailsItsCommitToo() throws JMSException {
+        f = FailoverFixture.connected();
+        Session sender = f.connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        Queue q = sender.createQueue("q");
+        sender.createProducer(q).send(sender.createTextMessage("on A"));
+        Session s = f.connection.createSession(true, Session.SESSION_TRANSACTED);
+        MessageConsumer consumer = s.createConsumer(q);
+        f.connection.start();
+        assertNotNull(consumer.receive(5_000));
+
+        f.lose(A);
+
+        assertThrows(TransactionRolledBackException.class, s::commit);
+        s.commit(); // a new, empty transaction
+    }
+
+    @Test
+    void aTransactionWithNoWorkOnTheLostNodeCommitsAfterTheSwitch() throws JMSException {
+        f = FailoverFixture.connected();
+        Session s = f.connection.createSession(true, Session.SESSION_TRANSACTED);
+        MessageProducer p = s.createProducer(s.createQueue("q"));
+        p.send(s.createTextMessage("first"));
+        s.commit();
+
+        f.lose(A);
+
+        p.send(s.createTextMessage("second"));
+        s.commit();
+        assertEquals(1, f.on(B).waiting("queue:q"));
+    }
+
+    @Test
+    void sendsOnTheirWayWhenTheNodeIsLostFailWithNodeLost() throws Exception {
+        f = FailoverFixture.connected();
+        Session s = f.connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        MessageProducer p = s.createProducer(s.createQueue("q"));
+        f.on(A).stopAnswering();
+        CompletableFuture<JMSException> asyncOutcome = new CompletableFuture<>();
+        p.send(s.createTextMessage("async"), new CompletionListener() {
+            @Override
+            public void onCompletion(Message message) {
+                asyncOutcome.complete(null);
+            }
+
+            @Override
+            public void onException(Message message, Exception exception) {
+                asyncOutcome.complete((JMSException) exception);
+            }
+        });
+        CompletableFuture<Throwable> syncOutcome = new CompletableFuture<>();
+        Thread sender = new Thread(() -> {
+            try {
+                p.send(s.createTextMessage("sync"));
+                syncOutcome.complete(null);
+            } catch (JMSException e) {
+                syncOutcome.complete(e);
+            }
+        }, "sync-sender");
+        sender.start();
+        await("the synchronous send waiting for its answer").atMost(Duration.ofSeconds(5))
+                .until(() -> sender.getState() == Thread.State.TIMED_WAITING);
+        assertFalse(asyncOutcome.isDone());
+
+        f.lose(A);
+
+        JMSException async = asyncOutcome.get(10, TimeUnit.SECONDS);
+        assertNotNull(async, "onException, not onCompletion");
+        assertEquals(PartitaErrorCodes.NODE_LOST, async.getErrorCode());
+        assertTrue(async.getMessage().contains("may or may not have been stored"), async.getMessage());
+        JMSException sync = assertInstanceOf(JMSException.class, syncOutcome.get(10, TimeUnit.SECONDS));
+        assertEquals(PartitaErrorCodes.NODE_LOST, sync.getErrorCode());
+        p.send(s.createTextMessage("after"));
+        assertEquals(1, f.on(B).waiting("queue:q"), "only what was sent after the switch is on B");
+    }
+
+    @Test
+    void callsMadeWhileFailingOverWaitForTheNextNode() throws Exception {
+        f = FailoverFixture.connected();
+        Session s = f.connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        MessageProducer p = s.createProducer(s.createQueue("q"));
+        f.nodes.down(B);
+        f.nodes.down(C);
+        f.nodes.down(A);
+        await("attempts at B and C").atMost(Duration.ofSeconds(5)).until(() -> f.nodes.attempts().size() >= 4);
+
+        CompletableFuture<Void> sent = CompletableFuture.runAsync(() -> {
+            try {
+                p.send(s.createTextMessage("waited"));
+            } catch (JMSException e) {
+                throw new RuntimeException(e);
+            }
+        });
+        assertEquals(null, f.transport.node(), "no node in use");
+        assertFalse(sent.isDone());
+        f.nodes.up(C);
+
+        sent.get(10, TimeUnit.SECONDS);
+        assertEquals(1, f.on(C).waiting("queue:q"));
+        await("the report").atMost(Duration.ofSeconds(5)).until(() -> f.failovers().size() == 1);
+    }
+
+    @Test
+    void whenNoNodeAcceptsWithinFailoverTimeoutTheConnectionFails() throws JMSException {
+        f = new FailoverFixture().connect("?failoverTimeout=300");
+        Session s = f.connection.createSession();
+        f.nodes.down(B);
+        f.nodes.down(C);
+        long start = System.nanoTime();
+        f.nodes.down(A);
+
+        await("the loss").atMost(Duration.ofSeconds(10)).until(() -> !f.told.isEmpty());
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        JMSException lost = f.told.get(0);
+        assertTrue(lost.getMessage().contains("failoverTimeout (300 ms)"), lost.getMessage());
+        assertFalse(PartitaErrorCodes.FAILOVER.equals(lost.getErrorCode()));
+        assertTrue(millis >= 250 && millis < 5_000, "gave up after " + millis + " ms");
+        assertThrows(IllegalStateException.class, f.connection::createSession);
+        assertThrows(IllegalStateException.class, () -> s.createProducer(null));
+    }
+
+    @Test
+    void closingWhileFailingOverEndsTheAttempts() throws JMSException {
+        f = FailoverFixture.connected();
+        f.connection.createSession();
+        f.nodes.down(B);
+        f.nodes.down(C);
+        f.nodes.down(A);
+        await("attempts").atMost(Duration.ofSeconds(5)).until(() -> f.nodes.attempts().size() >= 4);
+        long start = System.nanoTime();
+        f.connection.close();
+        assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) < 5_000);
+        int attempts = f.nodes.attempts().size();
+        await("no more attempts").during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5))
+                .until(() -> f.nodes.attempts().size() <= attempts + 1); // one may have been under way
+        assertEquals(List.of(), f.told, "a closed connection reports nothing");
+    }
+}
