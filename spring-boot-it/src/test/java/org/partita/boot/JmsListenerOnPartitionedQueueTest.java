@@ -1,0 +1,82 @@
+package org.partita.boot;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.jms.core.JmsTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * A Boot 3 application starts with the Partita client (no NoClassDefFoundError on Netty 4.1), its
+ * {@code @JmsListener(concurrency = "4")} consumes a partitioned queue, and each order's events are
+ * handled in order.
+ */
+@Tag("slow")
+@Timeout(180)
+@SpringBootTest(classes = OrdersApplication.class)
+class JmsListenerOnPartitionedQueueTest {
+    private static NodeProcess node;
+
+    @BeforeAll
+    static void startNode() throws Exception {
+        node = NodeProcess.start();
+    }
+
+    @AfterAll
+    static void stopNode() throws Exception {
+        node.close();
+    }
+
+    @DynamicPropertySource
+    static void nodeUrl(DynamicPropertyRegistry registry) {
+        registry.add("partita.url", () -> node.url());
+    }
+
+    @Autowired
+    JmsTemplate jms;
+
+    @Autowired
+    OrdersApplication.OrderEvents events;
+
+    @Test
+    void everyOrdersEventsAreHandledInOrderByTheListenerContainer() throws Exception {
+        int orders = 40;
+        int perOrder = 25;
+        for (int seq = 0; seq < perOrder; seq++) {
+            for (int o = 0; o < orders; o++) {
+                int s = seq;
+                String order = "order-" + o;
+                jms.convertAndSend("order-events", "event", m -> {
+                    m.setStringProperty("JMSXGroupID", order);
+                    m.setIntProperty("seq", s);
+                    return m;
+                });
+            }
+        }
+        long deadline = System.currentTimeMillis() + 60_000;
+        while (events.all.size() < orders * perOrder && System.currentTimeMillis() < deadline) {
+            Thread.sleep(50); // polling the application's own record, bounded by the deadline above
+        }
+        assertEquals(orders * perOrder, events.all.stream().distinct().count(), "every event handled");
+        List<Integer> expected = new ArrayList<>();
+        for (int i = 0; i < perOrder; i++) {
+            expected.add(i);
+        }
+        for (Map.Entry<String, List<Integer>> e : events.byOrder.entrySet()) {
+            List<Integer> firsts = e.getValue().stream().distinct().toList();
+            assertEquals(expected, firsts, "events of " + e.getKey() + " in order");
+        }
+        System.out.println("listener threads that handled events: " + events.threads);
+    }
+}

@@ -1,0 +1,46 @@
+package org.partita.boot;
+
+import jakarta.jms.ConnectionFactory;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import org.partita.jms.client.PartitaConnectionFactory;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.context.annotation.Bean;
+import org.springframework.jms.annotation.JmsListener;
+import org.springframework.stereotype.Component;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A Spring Boot 3 application as its users write one: Boot's JMS auto-configuration, a
+ * {@code ConnectionFactory} bean, and a {@code @JmsListener} with concurrency 4 on a partitioned
+ * queue. It records what it handled, per order and per listener thread.
+ */
+@SpringBootApplication
+public class OrdersApplication {
+
+    @Bean
+    ConnectionFactory connectionFactory(@Value("${partita.url}") String url) {
+        return new PartitaConnectionFactory(url);
+    }
+
+    @Component
+    static class OrderEvents {
+        final Map<String, List<Integer>> byOrder = new ConcurrentHashMap<>();
+        final Set<String> threads = ConcurrentHashMap.newKeySet();
+        final List<String> all = new CopyOnWriteArrayList<>();
+
+        @JmsListener(destination = "order-events?partitions=4", concurrency = "4")
+        void onEvent(Message m) throws JMSException {
+            String order = m.getStringProperty("JMSXGroupID");
+            byOrder.computeIfAbsent(order, k -> new CopyOnWriteArrayList<>()).add(m.getIntProperty("seq"));
+            threads.add(Thread.currentThread().getName());
+            all.add(order + "#" + m.getIntProperty("seq"));
+        }
+    }
+}
