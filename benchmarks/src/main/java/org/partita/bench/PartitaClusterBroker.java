@@ -76,10 +76,13 @@ final class PartitaClusterBroker implements BrokerUnderTest {
         return cf;
     }
 
-    /** Every queue is spread over the three nodes, with at least one partition each. */
+    /**
+     * Every queue is spread over the three nodes; one named without options gets S4's 8 partitions
+     * (a cluster has no plain queue of one partition shared by all nodes), so S4K's keys spread too.
+     */
     @Override
     public String queueName(String base, String partitaOptions) {
-        String options = partitaOptions == null || partitaOptions.isEmpty() ? "partitions=" + NODES : partitaOptions;
+        String options = partitaOptions == null || partitaOptions.isEmpty() ? "partitions=8" : partitaOptions;
         return base + "?" + options + "&hosts=*";
     }
 
