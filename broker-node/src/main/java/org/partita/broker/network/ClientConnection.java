@@ -59,6 +59,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
     private final TrafficCounter traffic;
     private final long openedAt = System.currentTimeMillis();
     private Channel channel;
+    private XaRequests xa;
     private boolean open;
     private volatile String clientId;
     private volatile String user;
@@ -82,6 +83,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         channel = ctx.channel();
+        xa = new XaRequests(broker.xa(), connectionKey, this::session, channel);
         node.opened(this);
         LOG.atDebug().addKeyValue("event", "connection.opened").addKeyValue("remote", remote())
                 .log("connection opened from {}", remote());
@@ -226,7 +228,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             ok(f.requestId());
         } else if (frame instanceof Frame.Close f) {
             channel.writeAndFlush(new Frame.Ok(f.requestId())).addListener(ChannelFutureListener.CLOSE);
-        } else {
+        } else if (!xa.handle(frame)) {
             reply(frame, ErrorCode.INVALID_REQUEST, "a client may not send " + frame.type());
         }
     }
@@ -287,6 +289,11 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         DestinationName dest = DestinationName.parse(wire.destination());
         MessageRef message = broker.newMessage(f.message(), wire, connectionKey);
         Broker.PendingSend send = new Broker.PendingSend(destinations.targets(dest, message), message);
+        if (session.branch() != null) {
+            broker.xa().addSend(session.branch(), send); // dropped if the branch already rolled back
+            ok(f.requestId());
+            return;
+        }
         if (session.transacted()) {
             session.txSends().add(send);
             ok(f.requestId());
@@ -392,7 +399,9 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             if (d == null) {
                 continue; // already settled, e.g. released by a rollback that crossed this ack
             }
-            if (session.transacted()) {
+            if (session.branch() != null) {
+                broker.xa().addConsumed(session.branch(), d.consumed());
+            } else if (session.transacted()) {
                 session.txConsumed().add(d);
             } else {
                 done.add(d.ack());
@@ -605,6 +614,8 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         if (s.transacted()) {
             rollback(s);
         }
+        broker.xa().sessionClosed(s);
+        s.branch(null);
         for (Delivery d : s.drainDeliveries()) {
             d.release(true);
         }
@@ -621,6 +632,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             closeSession(s);
         }
         sessions.clear();
+        broker.xa().connectionClosed(connectionKey);
         if (clientId != null) {
             node.releaseClientId(clientId, connectionKey);
         }
