@@ -400,7 +400,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
                 continue; // already settled, e.g. released by a rollback that crossed this ack
             }
             if (session.branch() != null) {
-                broker.xa().addConsumed(session.branch(), d.consumed());
+                inBranch(session.branch(), d);
             } else if (session.transacted()) {
                 session.txConsumed().add(d);
             } else {
@@ -408,6 +408,25 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             }
         }
         answer(f, CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)));
+    }
+
+    /** A delivery consumed in an XA branch: one of this node's is held by the branch, another node's settled after it. */
+    private void inBranch(org.partita.broker.core.xa.XaBranch branch, Delivery d) {
+        if (d instanceof LocalDelivery l) {
+            broker.xa().addConsumed(branch, new Broker.Consumed(l.entry(), l.consumer().ref()));
+        } else {
+            broker.xa().addOutside(branch, new org.partita.broker.core.xa.OutsideWork() {
+                @Override
+                public CompletableFuture<Void> commit() {
+                    return d.ack();
+                }
+
+                @Override
+                public void rollback() {
+                    d.release(true);
+                }
+            });
+        }
     }
 
     private void release(Frame.Release f) {

@@ -34,6 +34,8 @@ public final class XaBranch {
     final Object owner;
     final List<Broker.PendingSend> sends = new ArrayList<>();
     final List<Broker.Consumed> consumed = new ArrayList<>();
+    /** What it consumed on other nodes: settled there after it commits. */
+    final List<OutsideWork> outside = new ArrayList<>();
     /** Entries consumed, locked at prepare (or restored locked at start-up). */
     final List<QueueEntry> locked = new ArrayList<>();
     final Set<Object> active = new HashSet<>();

@@ -148,6 +148,17 @@ public final class XaBranches {
         consumed.entry().queue().release(consumed.entry(), consumed.by(), true);
     }
 
+    /** A delivery an associated session consumed from another node; handed back at once if the branch rolled back. */
+    public void addOutside(XaBranch b, OutsideWork work) {
+        synchronized (this) {
+            if (b.state == XaBranch.State.WORKING) {
+                b.outside.add(work);
+                return;
+            }
+        }
+        work.rollback();
+    }
+
     /** A session closed: it leaves every branch it was in or had suspended. */
     public synchronized void sessionClosed(Object session) {
         for (XaBranch b : branches.values()) {
@@ -187,7 +198,7 @@ public final class XaBranches {
                         : " is " + b.state.name().toLowerCase() + "; only a working branch can be prepared"));
             }
             cancelTimeout(b);
-            if (b.sends.isEmpty() && b.consumed.isEmpty()) {
+            if (b.sends.isEmpty() && b.consumed.isEmpty() && b.outside.isEmpty()) {
                 branches.remove(xid);
                 return CompletableFuture.completedFuture(XA_RDONLY);
             }
@@ -271,7 +282,7 @@ public final class XaBranches {
                 }
                 forget(b);
                 return null;
-            });
+            }).thenCompose(v -> settleOutside(b));
         }
         return broker.complete(b.sends, List.of(), b.locked, List.of(new StoreOp.DeleteBranch(xid.toBytes())))
                 .handle((v, t) -> {
@@ -281,7 +292,27 @@ public final class XaBranches {
                     }
                     forget(b);
                     return null;
-                });
+                }).thenCompose(v -> settleOutside(b));
+    }
+
+    /** After the branch committed here: what it consumed on other nodes is consumed there. */
+    private CompletableFuture<Void> settleOutside(XaBranch b) {
+        List<OutsideWork> outside;
+        synchronized (this) {
+            outside = List.copyOf(b.outside);
+            b.outside.clear();
+        }
+        return CompletableFuture.allOf(outside.stream().map(OutsideWork::commit).toArray(CompletableFuture[]::new));
+    }
+
+    /** The branch rolled back: what it consumed on other nodes goes back there. */
+    private void giveBackOutside(XaBranch b) {
+        List<OutsideWork> outside;
+        synchronized (this) {
+            outside = List.copyOf(b.outside);
+            b.outside.clear();
+        }
+        outside.forEach(OutsideWork::rollback);
     }
 
     /** Rolls a branch back, prepared or not; what it consumed comes back redelivered. */
@@ -372,7 +403,9 @@ public final class XaBranches {
                 stillPrepared(b);
                 throw new XaError(XAER_RMERR, "branch " + xid + " stays prepared: the decision could not be stored: " + cause(t));
             }
-            if (!commit) {
+            if (commit) {
+                settleOutside(b);
+            } else {
                 releasePrepared(b);
             }
             synchronized (this) {
@@ -466,6 +499,8 @@ public final class XaBranches {
         b.sends.clear();
         giveBack(b.consumed);
         b.consumed.clear();
+        b.outside.forEach(OutsideWork::rollback);
+        b.outside.clear();
     }
 
     /** What a branch that never got prepared consumed comes back, redelivered, queue by queue. */
@@ -481,6 +516,7 @@ public final class XaBranches {
     /** A branch that could not be prepared or committed in one phase rolls back and is forgotten. */
     private void abandon(XaBranch b, List<Broker.Consumed> consumed) {
         giveBack(consumed);
+        giveBackOutside(b);
         synchronized (this) {
             b.sends.clear();
             b.consumed.clear();
@@ -504,6 +540,7 @@ public final class XaBranches {
 
     /** A prepared branch rolls back: its sends free their room, its locked entries come back redelivered. */
     private void releasePrepared(XaBranch b) {
+        giveBackOutside(b);
         List<Broker.PendingSend> sends;
         List<QueueEntry> locked;
         synchronized (this) {
