@@ -38,6 +38,13 @@ public final class PartitaNodeForWildFly implements BeforeAllCallback, Extension
         return node;
     }
 
+    /** Stops the node and starts it again on the same port and data, as an operator's restart. */
+    static synchronized void restart() {
+        int port = node.port();
+        node.close();
+        node = PartitaNode.start(NodeConfig.defaults().withPort(port).withDataDir(dataDir));
+    }
+
     @Override
     public void close() throws Exception {
         if (node != null) {

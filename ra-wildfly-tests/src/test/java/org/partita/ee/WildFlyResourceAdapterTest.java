@@ -216,6 +216,36 @@ class WildFlyResourceAdapterTest {
         assertEquals("request-ok\n", get("/app/rows"), "only the successful request wrote a row");
     }
 
+    @Test
+    void endpointsComeBackByThemselvesAfterTheNodeRestarts() throws Exception {
+        PartitaNodeForWildFly.restart();
+        List<String> keys = List.of("after-restart-a", "after-restart-b", "after-restart-c");
+        try (Connection c = factory().createConnection()) {
+            Session s = c.createSession();
+            MessageProducer p = s.createProducer(s.createQueue("ee.orders"));
+            for (String key : keys) {
+                TextMessage m = s.createTextMessage(key + ":0");
+                m.setStringProperty("JMSXGroupID", key);
+                p.send(m);
+            }
+        }
+        Set<String> processed = new HashSet<>();
+        try (Connection c = factory().createConnection()) {
+            c.start();
+            Session s = c.createSession();
+            var consumer = s.createConsumer(s.createQueue("ee.processed"));
+            for (int i = 0; i < keys.size(); i++) {
+                TextMessage m = (TextMessage) consumer.receive(WAIT_MS);
+                assertNotNull(m, "the message-driven bean consumes again after the restart");
+                processed.add(m.getText());
+            }
+        }
+        assertEquals(Set.of("after-restart-a:0", "after-restart-b:0", "after-restart-c:0"), processed);
+        try (PartitaAdmin admin = PartitaAdmin.connect(factory())) {
+            assertEquals(8, admin.consumers("ee.orders").size(), "every partition is served again");
+        }
+    }
+
     private static PartitaConnectionFactory factory() {
         return new PartitaConnectionFactory(PartitaNodeForWildFly.node().url());
     }
