@@ -18,6 +18,10 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.partita.ee.app.Forwarder;
+import org.partita.samples.mdb.LedgerServlet;
+import org.partita.samples.mdb.MachineEventSender;
+import org.partita.samples.mdb.MachineEventsBean;
+import org.partita.samples.mdb.MachineLedger;
 import org.partita.jms.api.PartitaAdmin;
 import org.partita.jms.client.PartitaConnectionFactory;
 import org.partita.jms.protocol.PartitionKeys;
@@ -55,6 +59,18 @@ class WildFlyResourceAdapterTest {
     private static final long NOTHING_MS = 1_000;
     private static final int KEYS = 16;
     private static final int PER_KEY = 25;
+    /** WildFly's descriptor binding a deployment's message-driven beans to the Partita adapter. */
+    private static final String RA_BINDING = """
+            <jboss xmlns="http://www.jboss.com/xml/ns/javaee" xmlns:jee="http://java.sun.com/xml/ns/javaee"
+                   xmlns:mdb="urn:resource-adapter-binding">
+              <jee:assembly-descriptor>
+                <mdb:resource-adapter-binding>
+                  <jee:ejb-name>*</jee:ejb-name>
+                  <mdb:resource-adapter-name>partita-ra.rar</mdb:resource-adapter-name>
+                </mdb:resource-adapter-binding>
+              </jee:assembly-descriptor>
+            </jboss>
+            """;
 
     @Deployment(name = "rar", order = 1, testable = false)
     static ResourceAdapterArchive adapter() {
@@ -84,17 +100,7 @@ class WildFlyResourceAdapterTest {
     static WebArchive application() {
         return ShrinkWrap.create(WebArchive.class, "partita-app.war")
                 .addPackage(Forwarder.class.getPackage())
-                .addAsWebInfResource(new StringAsset("""
-                        <jboss xmlns="http://www.jboss.com/xml/ns/javaee" xmlns:jee="http://java.sun.com/xml/ns/javaee"
-                               xmlns:mdb="urn:resource-adapter-binding">
-                          <jee:assembly-descriptor>
-                            <mdb:resource-adapter-binding>
-                              <jee:ejb-name>*</jee:ejb-name>
-                              <mdb:resource-adapter-name>partita-ra.rar</mdb:resource-adapter-name>
-                            </mdb:resource-adapter-binding>
-                          </jee:assembly-descriptor>
-                        </jboss>
-                        """), "jboss-ejb3.xml")
+                .addAsWebInfResource(new StringAsset(RA_BINDING), "jboss-ejb3.xml")
                 .addAsWebInfResource(new StringAsset("""
                         <datasources xmlns="http://www.jboss.org/ironjacamar/schema">
                           <xa-datasource jndi-name="java:jboss/datasources/PartitaEeXA" pool-name="PartitaEeXA">
@@ -106,9 +112,21 @@ class WildFlyResourceAdapterTest {
                         """), "partita-ds.xml");
     }
 
+    /** The message-driven bean sample of the samples module, as its README deploys it. */
+    @Deployment(name = "sample", order = 3, testable = false)
+    static WebArchive sample() {
+        return ShrinkWrap.create(WebArchive.class, "partita-mdb-sample.war")
+                .addClasses(MachineEventsBean.class, MachineLedger.class, LedgerServlet.class)
+                .addAsWebInfResource(new StringAsset(RA_BINDING), "jboss-ejb3.xml");
+    }
+
     @ArquillianResource
     @OperateOnDeployment("app")
     URL app;
+
+    @ArquillianResource
+    @OperateOnDeployment("sample")
+    URL sample;
 
     @Test
     void anMdbServesEveryPartitionOfAnEightPartitionQueueAndKeepsEachKeyInOrder() throws Exception {
@@ -243,6 +261,15 @@ class WildFlyResourceAdapterTest {
         assertEquals(Set.of("after-restart-a:0", "after-restart-b:0", "after-restart-c:0"), processed);
         try (PartitaAdmin admin = PartitaAdmin.connect(factory())) {
             assertEquals(8, admin.consumers("ee.orders").size(), "every partition is served again");
+        }
+    }
+
+    @Test
+    void theMessageDrivenBeanSampleServesEveryPartitionInOrder() throws Exception {
+        assertTrue(MachineEventSender.run(PartitaNodeForWildFly.node().url(), 40, 10,
+                URI.create(sample.toString().replaceAll("/$", "") + "/ledger"), 60_000));
+        try (PartitaAdmin admin = PartitaAdmin.connect(factory())) {
+            assertEquals(8, admin.consumers("machine-events").size(), "one consumer per partition");
         }
     }
 
