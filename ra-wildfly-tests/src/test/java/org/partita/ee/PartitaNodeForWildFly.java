@@ -34,7 +34,7 @@ public final class PartitaNodeForWildFly implements BeforeAllCallback, Extension
         context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL).put(PartitaNodeForWildFly.class.getName(), this);
     }
 
-    static PartitaNode node() {
+    public static PartitaNode node() {
         return node;
     }
 

@@ -26,7 +26,6 @@ import org.partita.jms.api.PartitaAdmin;
 import org.partita.jms.client.PartitaConnectionFactory;
 import org.partita.jms.protocol.PartitionKeys;
 
-import java.io.File;
 import java.net.URI;
 import java.net.URL;
 import java.net.http.HttpClient;
@@ -59,48 +58,17 @@ class WildFlyResourceAdapterTest {
     private static final long NOTHING_MS = 1_000;
     private static final int KEYS = 16;
     private static final int PER_KEY = 25;
-    /** WildFly's descriptor binding a deployment's message-driven beans to the Partita adapter. */
-    private static final String RA_BINDING = """
-            <jboss xmlns="http://www.jboss.com/xml/ns/javaee" xmlns:jee="http://java.sun.com/xml/ns/javaee"
-                   xmlns:mdb="urn:resource-adapter-binding">
-              <jee:assembly-descriptor>
-                <mdb:resource-adapter-binding>
-                  <jee:ejb-name>*</jee:ejb-name>
-                  <mdb:resource-adapter-name>partita-ra.rar</mdb:resource-adapter-name>
-                </mdb:resource-adapter-binding>
-              </jee:assembly-descriptor>
-            </jboss>
-            """;
 
     @Deployment(name = "rar", order = 1, testable = false)
     static ResourceAdapterArchive adapter() {
-        ResourceAdapterArchive built = ShrinkWrap.createFromZipFile(ResourceAdapterArchive.class,
-                new File(System.getProperty("partita.rar")));
-        ResourceAdapterArchive rar = ShrinkWrap.create(ResourceAdapterArchive.class, "partita-ra.rar");
-        rar.merge(built);
-        // WildFly's own file: binds a pooled XA connection factory of the adapter in JNDI
-        rar.addAsManifestResource(new StringAsset("""
-                <ironjacamar xmlns="http://www.ironjacamar.org/doc/schema">
-                  <transaction-support>XATransaction</transaction-support>
-                  <connection-definitions>
-                    <connection-definition class-name="org.partita.ra.PartitaManagedConnectionFactory"
-                                           jndi-name="java:/jms/partita/CF" pool-name="PartitaCF">
-                      <xa-pool>
-                        <min-pool-size>0</min-pool-size>
-                        <max-pool-size>30</max-pool-size>
-                      </xa-pool>
-                    </connection-definition>
-                  </connection-definitions>
-                </ironjacamar>
-                """), "ironjacamar.xml");
-        return rar;
+        return Deployments.adapter();
     }
 
     @Deployment(name = "app", order = 2, testable = false)
     static WebArchive application() {
         return ShrinkWrap.create(WebArchive.class, "partita-app.war")
                 .addPackage(Forwarder.class.getPackage())
-                .addAsWebInfResource(new StringAsset(RA_BINDING), "jboss-ejb3.xml")
+                .addAsWebInfResource(new StringAsset(Deployments.RA_BINDING), "jboss-ejb3.xml")
                 .addAsWebInfResource(new StringAsset("""
                         <datasources xmlns="http://www.jboss.org/ironjacamar/schema">
                           <xa-datasource jndi-name="java:jboss/datasources/PartitaEeXA" pool-name="PartitaEeXA">
@@ -117,7 +85,7 @@ class WildFlyResourceAdapterTest {
     static WebArchive sample() {
         return ShrinkWrap.create(WebArchive.class, "partita-mdb-sample.war")
                 .addClasses(MachineEventsBean.class, MachineLedger.class, LedgerServlet.class)
-                .addAsWebInfResource(new StringAsset(RA_BINDING), "jboss-ejb3.xml");
+                .addAsWebInfResource(new StringAsset(Deployments.RA_BINDING), "jboss-ejb3.xml");
     }
 
     @ArquillianResource
