@@ -27,7 +27,7 @@ public final class AdminCommands {
     private static final Logger LOG = LoggerFactory.getLogger("org.partita.admin");
     static final List<String> COMMANDS = List.of("queue.update", "queue.options", "queue.figures", "queue.stat",
             "queue.purge", "queue.delete", "queue.list", "message.move", "consumer.list", "subscription.list",
-            "connection.list", "node.status", "cluster.status");
+            "connection.list", "node.status", "cluster.status", "xa.list", "xa.commit", "xa.rollback", "xa.forget");
 
     private final Broker broker;
     private final NodeReader reader;
@@ -35,6 +35,7 @@ public final class AdminCommands {
         throw new IllegalArgumentException("this node is not a member of a cluster");
     };
     private final MessageMoves moves;
+    private final XaAdmin xa;
 
     /** The answer of {@code cluster.status} on a node that belongs to a cluster. */
     public void clusterStatus(Supplier<String> status) {
@@ -45,6 +46,7 @@ public final class AdminCommands {
         this.reader = reader;
         this.broker = reader.broker();
         this.moves = new MessageMoves(broker);
+        this.xa = new XaAdmin(broker.xa());
     }
 
     /** Runs a command for a local caller (tests, embedding). */
@@ -86,6 +88,11 @@ public final class AdminCommands {
             case "connection.list" -> CompletableFuture.completedFuture(connections(reader.connections()));
             case "node.status" -> reader.status().thenApply(AdminCommands::status);
             case "cluster.status" -> CompletableFuture.completedFuture(clusterStatus.get());
+            case "xa.list" -> xa.run(command, argument);
+            case "xa.commit", "xa.rollback", "xa.forget" -> xa.run(command, argument).thenApply(body -> {
+                changed(caller, command, argument, body.trim());
+                return body;
+            });
             default -> throw new IllegalArgumentException("unknown admin command '" + command + "'; known: "
                     + String.join(", ", COMMANDS));
         };

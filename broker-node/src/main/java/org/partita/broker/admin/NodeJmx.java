@@ -84,6 +84,33 @@ public final class NodeJmx implements NodeMXBean, AutoCloseable {
                 .max(java.util.Comparator.comparingInt(p -> p.figures().depth())).map(p -> p.partition()).orElse(-1);
     }
 
+    @Override
+    public String[] inDoubtTransactions() {
+        return lines(XaAdmin.list(reader.broker().xa().inDoubt()), "branch");
+    }
+
+    @Override
+    public void commitTransaction(String xid) {
+        resolve(xid, true);
+    }
+
+    @Override
+    public void rollbackTransaction(String xid) {
+        resolve(xid, false);
+    }
+
+    private void resolve(String xid, boolean commit) {
+        try {
+            reader.broker().xa().resolve(org.partita.jms.protocol.WireXid.parse(xid), commit).get(30, TimeUnit.SECONDS);
+        } catch (org.partita.broker.core.xa.XaError e) {
+            throw new IllegalStateException(e.getMessage());
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException(e.getCause().getMessage());
+        } catch (Exception e) {
+            throw new IllegalStateException("could not complete branch " + xid + ": " + e);
+        }
+    }
+
     /** Joins the {@code name=value} lines of each block (opened by {@code key=...}) into one line. */
     private static String[] lines(String blocks, String key) {
         List<String> out = new java.util.ArrayList<>();

@@ -27,4 +27,16 @@ public interface NodeMXBean {
      * Empty on a node that is not a member of a cluster.
      */
     String[] getClusterStatus();
+
+    /**
+     * One line per XA branch in doubt (prepared, or completed by hand and not yet forgotten):
+     * {@code branch=<formatId:gtridHex:bqualHex> state=PREPARED sent=2 consumed=1 preparedAt=... restored=true}.
+     */
+    String[] inDoubtTransactions();
+
+    /** Commits a prepared branch by hand (a heuristic decision its transaction manager is told of). */
+    void commitTransaction(String xid);
+
+    /** Rolls a prepared branch back by hand (a heuristic decision its transaction manager is told of). */
+    void rollbackTransaction(String xid);
 }

@@ -39,6 +39,7 @@ public final class Broker implements QueueServices, AutoCloseable {
     private final PayloadMemory payloadMemory;
     private final Subscriptions subscriptions = new Subscriptions(this);
     private final ClusterHooks cluster;
+    private final org.partita.broker.core.xa.XaBranches xa = new org.partita.broker.core.xa.XaBranches(this);
 
     public Broker(MessageStore store, BrokerSettings settings) {
         this(store, settings, ClusterHooks.STANDALONE);
@@ -80,6 +81,9 @@ public final class Broker implements QueueServices, AutoCloseable {
                 wire(queue);
             }
         }
+        // Prepared XA branches first: the entries they consumed come back locked, not waiting.
+        org.partita.broker.core.xa.BranchRestore branches = xa.restore(store.loadBranches());
+        messageIds.accumulateAndGet(branches.maxMessageId(), Math::max);
         java.util.Set<String> expiryQueues = expiryQueues();
         Map<Long, MessageRef> payloads = new java.util.HashMap<>();
         long[] count = new long[1];
@@ -98,8 +102,16 @@ public final class Broker implements QueueServices, AutoCloseable {
                 m.markStored(payloadMemory);
                 return m;
             });
-            q.restore(ref, crashed ? Math.max(1, e.deliveryCount()) : e.deliveryCount(), expiryQueues.contains(q.name()));
+            if (branches.claims(e.queue(), e.messageId())) {
+                branches.restoreLocked(q, ref, e.deliveryCount());
+            } else {
+                q.restore(ref, crashed ? Math.max(1, e.deliveryCount()) : e.deliveryCount(), expiryQueues.contains(q.name()));
+            }
             count[0]++;
+        });
+        branches.finish(name -> {
+            BrokerQueue q = queues.get(name);
+            return q != null ? q : terminalQueue(name);
         });
         if (count[0] > 0 || !queues.isEmpty()) {
             LOG.info("recovered {} queues holding {} messages{}", queues.size(), count[0],
@@ -372,6 +384,11 @@ public final class Broker implements QueueServices, AutoCloseable {
         return subscriptions;
     }
 
+    /** The node's XA transaction branches. */
+    public org.partita.broker.core.xa.XaBranches xa() {
+        return xa;
+    }
+
     /** A queue that lives only as long as the connection that made it: never saved as a definition. */
     public BrokerQueue createTemporaryQueue(String name) {
         return queues.computeIfAbsent(name, n -> new BrokerQueue(n, QueueOptions.TERMINAL, this, false));
@@ -416,9 +433,36 @@ public final class Broker implements QueueServices, AutoCloseable {
      * that keep entries in the store get entry rows.
      */
     public CompletableFuture<Void> commit(List<PendingSend> sends, List<Consumed> consumed) {
+        reserveAll(sends);
+        return complete(sends, consumed, List.of(), List.of()).whenComplete((v, t) -> {
+            if (t != null) {
+                unreserveAll(sends); // nothing was stored: the sends no longer count against the queues
+            }
+        });
+    }
+
+    /**
+     * Counts sends against their queues' depth limits, all or nothing, ahead of {@link #complete}
+     * (an XA branch does so when it prepares); throws {@link QueueFullException} if one is full.
+     */
+    public void reserve(List<PendingSend> sends) {
+        reserveAll(sends);
+    }
+
+    /** Undoes {@link #reserve} for sends that will not be stored. */
+    public void unreserve(List<PendingSend> sends) {
+        unreserveAll(sends);
+    }
+
+    /**
+     * Makes reserved sends, consumed deliveries, the removal of entries a prepared XA branch locked,
+     * and {@code extra} operations durable in one batch, then queues the sends and forgets what was
+     * consumed. A failed write changes nothing in memory and leaves the reservations to the caller.
+     */
+    public CompletableFuture<Void> complete(List<PendingSend> sends, List<Consumed> consumed, List<QueueEntry> locked,
+                                            List<StoreOp> extra) {
         StoreBatch batch = new StoreBatch();
         List<MessageRef> toStore = new java.util.ArrayList<>();
-        reserveAll(sends);
         for (PendingSend s : sends) {
             MessageRef m = s.message();
             m.retain(s.targets().size());
@@ -437,6 +481,10 @@ public final class Broker implements QueueServices, AutoCloseable {
         for (Consumed c : consumed) {
             c.entry().queue().addRemoval(c.entry(), batch);
         }
+        for (QueueEntry e : locked) {
+            e.queue().addRemoval(e, batch);
+        }
+        extra.forEach(batch::add);
         Runnable apply = () -> {
             toStore.forEach(m -> m.markStored(payloadMemory));
             for (PendingSend s : sends) {
@@ -447,16 +495,15 @@ public final class Broker implements QueueServices, AutoCloseable {
             for (Consumed c : consumed) {
                 c.entry().queue().forget(c.entry(), c.by());
             }
+            for (QueueEntry e : locked) {
+                e.queue().commitLocked(e);
+            }
         };
         if (batch.isEmpty()) {
             apply.run();
             return CompletableFuture.completedFuture(null);
         }
-        return store.write(batch).whenComplete((v, t) -> {
-            if (t != null) {
-                unreserveAll(sends); // nothing was stored: the sends no longer count against the queues
-            }
-        }).thenRun(apply);
+        return store.write(batch).thenRun(apply);
     }
 
     private static void unreserveAll(List<PendingSend> sends) {

@@ -31,6 +31,8 @@ public final class BrokerQueue implements DispatchEngine.Host {
     private Repartitioning repartitioning;
     private final List<ConsumerRef> consumers = new ArrayList<>();
     private final java.util.Set<QueueEntry> delivered = new java.util.HashSet<>();
+    /** Entries consumed by prepared XA branches: neither waiting nor delivered until the branch completes. */
+    private final java.util.Set<QueueEntry> locked = new java.util.HashSet<>();
     private final LastValueRule lastValue;
     private final QueueCounters counters;
     /** Once a queue is fed by topics, non-persistent messages are kept durably in it, for good. */
@@ -87,7 +89,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
      * messages, and also non-persistent ones when the queue is fed by topic subscriptions (they are
      * promoted when they land). Broadcast keeps nothing.
      */
-    boolean storesEntryOf(MessageRef m) {
+    public boolean storesEntryOf(MessageRef m) {
         return durable && (m.persistent() || promotes) && !isBroadcast();
     }
 
@@ -314,6 +316,70 @@ public final class BrokerQueue implements DispatchEngine.Host {
             }
             dispatch();
         });
+    }
+
+    /**
+     * A prepared XA branch consumed the entry: it leaves its consumer, so no partition handoff can
+     * take it back, and waits, locked, for the branch's outcome ({@link #commitLocked},
+     * {@link #rollbackLocked}). Completes false if {@code by} no longer holds it (it was taken back
+     * and may be delivered again: the branch cannot keep its promise and must roll back).
+     */
+    public CompletableFuture<Boolean> lock(QueueEntry e, ConsumerRef by) {
+        CompletableFuture<Boolean> done = new CompletableFuture<>();
+        executor.execute(() -> {
+            if (!settle(e, by)) {
+                done.complete(false);
+                return;
+            }
+            e.locked();
+            locked.add(e);
+            done.complete(true);
+            dispatch();
+        });
+        return done;
+    }
+
+    /** The branch that locked the entry committed (its removal is durable): the entry is consumed. */
+    public void commitLocked(QueueEntry e) {
+        executor.execute(() -> {
+            if (!locked.remove(e)) {
+                return;
+            }
+            counters.acknowledged(e.partition());
+            left(e);
+            if (e.message().release() && e.message().stored()) {
+                services.store().write(StoreBatch.relaxed().add(new StoreOp.DeleteMessage(e.id())));
+            }
+        });
+    }
+
+    /** The branch that locked the entry rolled back: it comes back redelivered, at its old place. */
+    public void rollbackLocked(QueueEntry e) {
+        executor.execute(() -> {
+            if (locked.remove(e)) {
+                putBack(e, true);
+                dispatch();
+            }
+        });
+    }
+
+    /**
+     * A stored entry a prepared branch had consumed when the node stopped: restored locked, counted
+     * as delivered once more (a rollback redelivers it flagged).
+     */
+    public QueueEntry restoreLocked(MessageRef message, int deliveryCount) {
+        message.retain(1);
+        QueueEntry e = new QueueEntry(this, message, deliveryCount + 1);
+        countIn(message);
+        executor.execute(() -> locked.add(e));
+        return e;
+    }
+
+    /** Counts a message of a prepared branch against this queue whatever its limits (it was counted before a restart). */
+    public void reserveRestored(MessageRef m) {
+        if (!isBroadcast()) {
+            countIn(m);
+        }
     }
 
     /** Hands an entry back. {@code seen}: the application saw it, so it comes back redelivered. */

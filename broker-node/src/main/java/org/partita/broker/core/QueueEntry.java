@@ -52,6 +52,11 @@ public final class QueueEntry {
         }
     }
 
+    /** A prepared XA branch took the entry from its consumer; it keeps its delivery count. */
+    void locked() {
+        holder = null;
+    }
+
     ConsumerRef holder() {
         return holder;
     }

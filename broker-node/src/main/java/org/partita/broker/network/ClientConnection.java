@@ -59,6 +59,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
     private final TrafficCounter traffic;
     private final long openedAt = System.currentTimeMillis();
     private Channel channel;
+    private XaRequests xa;
     private boolean open;
     private volatile String clientId;
     private volatile String user;
@@ -82,6 +83,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         channel = ctx.channel();
+        xa = new XaRequests(broker.xa(), connectionKey, this::session, channel);
         node.opened(this);
         LOG.atDebug().addKeyValue("event", "connection.opened").addKeyValue("remote", remote())
                 .log("connection opened from {}", remote());
@@ -226,7 +228,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             ok(f.requestId());
         } else if (frame instanceof Frame.Close f) {
             channel.writeAndFlush(new Frame.Ok(f.requestId())).addListener(ChannelFutureListener.CLOSE);
-        } else {
+        } else if (!xa.handle(frame)) {
             reply(frame, ErrorCode.INVALID_REQUEST, "a client may not send " + frame.type());
         }
     }
@@ -287,6 +289,11 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         DestinationName dest = DestinationName.parse(wire.destination());
         MessageRef message = broker.newMessage(f.message(), wire, connectionKey);
         Broker.PendingSend send = new Broker.PendingSend(destinations.targets(dest, message), message);
+        if (session.branch() != null) {
+            broker.xa().addSend(session.branch(), send); // dropped if the branch already rolled back
+            ok(f.requestId());
+            return;
+        }
         if (session.transacted()) {
             session.txSends().add(send);
             ok(f.requestId());
@@ -392,13 +399,34 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             if (d == null) {
                 continue; // already settled, e.g. released by a rollback that crossed this ack
             }
-            if (session.transacted()) {
+            if (session.branch() != null) {
+                inBranch(session.branch(), d);
+            } else if (session.transacted()) {
                 session.txConsumed().add(d);
             } else {
                 done.add(d.ack());
             }
         }
         answer(f, CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)));
+    }
+
+    /** A delivery consumed in an XA branch: one of this node's is held by the branch, another node's settled after it. */
+    private void inBranch(org.partita.broker.core.xa.XaBranch branch, Delivery d) {
+        if (d instanceof LocalDelivery l) {
+            broker.xa().addConsumed(branch, new Broker.Consumed(l.entry(), l.consumer().ref()));
+        } else {
+            broker.xa().addOutside(branch, new org.partita.broker.core.xa.OutsideWork() {
+                @Override
+                public CompletableFuture<Void> commit() {
+                    return d.ack();
+                }
+
+                @Override
+                public void rollback() {
+                    d.release(true);
+                }
+            });
+        }
     }
 
     private void release(Frame.Release f) {
@@ -605,6 +633,8 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         if (s.transacted()) {
             rollback(s);
         }
+        broker.xa().sessionClosed(s);
+        s.branch(null);
         for (Delivery d : s.drainDeliveries()) {
             d.release(true);
         }
@@ -621,6 +651,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             closeSession(s);
         }
         sessions.clear();
+        broker.xa().connectionClosed(connectionKey);
         if (clientId != null) {
             node.releaseClientId(clientId, connectionKey);
         }

@@ -22,6 +22,8 @@ final class ServerSession {
     private final Map<Integer, ServerConsumer> consumers = new ConcurrentHashMap<>();
     private final List<Broker.PendingSend> txSends = new ArrayList<>();
     private final List<Delivery> txConsumed = new ArrayList<>();
+    /** The XA branch this session works in now, or null; set and read on the connection's event loop. */
+    private org.partita.broker.core.xa.XaBranch branch;
 
     ServerSession(int id, boolean transacted, AtomicLong deliveryIds) {
         this.id = id;
@@ -64,6 +66,14 @@ final class ServerSession {
 
     Map<Integer, ServerConsumer> consumers() {
         return consumers;
+    }
+
+    org.partita.broker.core.xa.XaBranch branch() {
+        return branch;
+    }
+
+    void branch(org.partita.broker.core.xa.XaBranch b) {
+        branch = b;
     }
 
     List<Broker.PendingSend> txSends() {

@@ -29,6 +29,8 @@ final class H2BatchApplier implements CommitTarget {
     private final PreparedStatement mergeQueue;
     private final PreparedStatement deleteQueue;
     private final PreparedStatement deleteQueueEntries;
+    private final PreparedStatement mergeBranch;
+    private final PreparedStatement deleteBranch;
 
     H2BatchApplier(Connection c, Runnable sync) {
         this(c, sync, MessageHeads.NONE);
@@ -53,6 +55,8 @@ final class H2BatchApplier implements CommitTarget {
             mergeQueue = c.prepareStatement("MERGE INTO QUEUES(NAME, KIND, OPTIONS) KEY(NAME) VALUES(?, ?, ?)");
             deleteQueue = c.prepareStatement("DELETE FROM QUEUES WHERE NAME = ?");
             deleteQueueEntries = c.prepareStatement("DELETE FROM ENTRIES WHERE QUEUE = ?");
+            mergeBranch = c.prepareStatement("MERGE INTO XA_BRANCHES(XID, STATE, DATA) KEY(XID) VALUES(?, ?, ?)");
+            deleteBranch = c.prepareStatement("DELETE FROM XA_BRANCHES WHERE XID = ?");
         } catch (SQLException e) {
             throw new StoreException("cannot prepare store statements", e);
         }
@@ -138,6 +142,8 @@ final class H2BatchApplier implements CommitTarget {
         deleteHeadRange.executeBatch();
         deleteMessage.executeBatch();
         deleteMessageRange.executeBatch();
+        mergeBranch.executeBatch();
+        deleteBranch.executeBatch();
     }
 
     private static void deleteById(PreparedStatement one, PreparedStatement range, long from, long to) throws SQLException {
@@ -186,6 +192,14 @@ final class H2BatchApplier implements CommitTarget {
             deleteQueueEntries.addBatch();
             deleteQueue.setString(1, q.queue());
             deleteQueue.addBatch();
+        } else if (op instanceof StoreOp.SaveBranch b) {
+            mergeBranch.setBytes(1, b.xid());
+            mergeBranch.setInt(2, b.state());
+            mergeBranch.setBytes(3, b.data());
+            mergeBranch.addBatch();
+        } else if (op instanceof StoreOp.DeleteBranch b) {
+            deleteBranch.setBytes(1, b.xid());
+            deleteBranch.addBatch();
         }
     }
 
@@ -193,7 +207,8 @@ final class H2BatchApplier implements CommitTarget {
         deletedEntries.clear();
         deletedMessages.clear();
         for (PreparedStatement ps : List.of(insertMessage, insertHead, deleteMessage, deleteHead, insertEntry, deleteEntry, updateCount,
-                mergeQueue, deleteQueue, deleteQueueEntries, deleteMessageRange, deleteHeadRange, deleteEntryRange)) {
+                mergeQueue, deleteQueue, deleteQueueEntries, deleteMessageRange, deleteHeadRange, deleteEntryRange,
+                mergeBranch, deleteBranch)) {
             ps.clearBatch();
         }
     }

@@ -188,6 +188,20 @@ public final class H2MessageStore implements MessageStore {
     }
 
     @Override
+    public List<StoredBranch> loadBranches() {
+        return writer.callOnWriter(() -> {
+            List<StoredBranch> branches = new ArrayList<>();
+            try (Statement s = connection.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT XID, STATE, DATA FROM XA_BRANCHES")) {
+                while (rs.next()) {
+                    branches.add(new StoredBranch(rs.getBytes(1), rs.getInt(2), rs.getBytes(3)));
+                }
+            }
+            return branches;
+        });
+    }
+
+    @Override
     public void loadEntries(Consumer<StoredEntry> sink) {
         writer.callOnWriter(() -> {
             // Lazy: rows stream as the index yields them. Otherwise H2 first copies the whole

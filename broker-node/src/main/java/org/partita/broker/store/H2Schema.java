@@ -10,8 +10,11 @@ import java.sql.Statement;
  * is stored once in MESSAGES; ENTRIES holds per-queue (per-subscription) delivery state apart from it.
  */
 final class H2Schema {
-    /** 1: queues, payloads, entries. 2: message heads beside the payloads (a version 1 folder is upgraded). */
-    static final int VERSION = 2;
+    /**
+     * 1: queues, payloads, entries. 2: message heads beside the payloads. 3: XA transaction
+     * branches. Older folders are upgraded in place.
+     */
+    static final int VERSION = 3;
 
     private H2Schema() {
     }
@@ -22,8 +25,8 @@ final class H2Schema {
             try (ResultSet rs = s.executeQuery("SELECT VERSION FROM PARTITA_SCHEMA")) {
                 if (rs.next()) {
                     int found = rs.getInt(1);
-                    if (found == 1) {
-                        upgradeFrom1(s);
+                    if (found > 0 && found < VERSION) {
+                        upgrade(s, found);
                         c.commit();
                         return;
                     }
@@ -42,19 +45,34 @@ final class H2Schema {
                     + " DELIVERY_COUNT INT NOT NULL, PRIMARY KEY(QUEUE, MESSAGE_ID))");
             s.execute("CREATE INDEX IF NOT EXISTS ENTRIES_BY_MESSAGE ON ENTRIES(MESSAGE_ID)");
             createHeads(s);
+            createBranches(s);
             s.execute("INSERT INTO PARTITA_SCHEMA(VERSION) VALUES(" + VERSION + ")");
         }
         c.commit();
     }
 
-    /** Payloads stored before heads existed keep none: a start reads those payloads instead. */
-    private static void upgradeFrom1(Statement s) throws SQLException {
-        createHeads(s);
+    /**
+     * Brings an older folder to {@link #VERSION}, one step at a time. Payloads stored before heads
+     * existed keep none: a start reads those payloads instead.
+     */
+    private static void upgrade(Statement s, int from) throws SQLException {
+        if (from < 2) {
+            createHeads(s);
+        }
+        if (from < 3) {
+            createBranches(s);
+        }
         s.executeUpdate("UPDATE PARTITA_SCHEMA SET VERSION = " + VERSION);
     }
 
     /** Apart from MESSAGES, so that reading heads never reads the pages that hold payloads. */
     private static void createHeads(Statement s) throws SQLException {
         s.execute("CREATE TABLE IF NOT EXISTS MESSAGE_HEADS(ID BIGINT PRIMARY KEY, HEAD VARBINARY NOT NULL)");
+    }
+
+    /** Prepared XA branches: what each will commit, held apart from the queues until it does. */
+    private static void createBranches(Statement s) throws SQLException {
+        s.execute("CREATE TABLE IF NOT EXISTS XA_BRANCHES(XID VARBINARY(256) PRIMARY KEY, STATE INT NOT NULL,"
+                + " DATA VARBINARY NOT NULL)");
     }
 }

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Encodes the message and entry operations of a group into one journal record body, and back.
+ * Encodes the message, entry and XA branch operations of a group into one journal record body, and back.
  * Queue names are written once per journal epoch and referred to by a small number after that,
  * and numbers are variable-length (7 bits a byte), so the five entries of a message published to
  * five subscriptions cost about six bytes each: the journal stays close to the payload size.
@@ -20,6 +20,8 @@ final class JournalCodec {
     private static final byte INSERT_ENTRY = 4;
     private static final byte DELETE_ENTRY = 5;
     private static final byte UPDATE_COUNT = 6;
+    private static final byte SAVE_BRANCH = 7;
+    private static final byte DELETE_BRANCH = 8;
     private static final int MAX_VARLONG = 10;
 
     /** Names already written in this epoch (encoding side) or read (decoding side). */
@@ -41,6 +43,12 @@ final class JournalCodec {
     static long maxSize(StoreOp op) {
         if (op instanceof StoreOp.InsertMessage m) {
             return 1L + MAX_VARLONG + MAX_VARLONG + m.payload().length;
+        }
+        if (op instanceof StoreOp.SaveBranch b) {
+            return 1L + 3 * MAX_VARLONG + b.xid().length + b.data().length;
+        }
+        if (op instanceof StoreOp.DeleteBranch b) {
+            return 1L + MAX_VARLONG + b.xid().length;
         }
         String queue = queueOf(op);
         // a name definition (type, id, length, up to 3 bytes per char) may precede the entry itself
@@ -70,9 +78,28 @@ final class JournalCodec {
             putVar(out.put(UPDATE_COUNT), q);
             putVar(out, u.messageId());
             putVar(out, u.deliveryCount());
+        } else if (op instanceof StoreOp.SaveBranch b) {
+            out.put(SAVE_BRANCH);
+            putBytes(out, b.xid());
+            putVar(out, b.state());
+            putBytes(out, b.data());
+        } else if (op instanceof StoreOp.DeleteBranch b) {
+            out.put(DELETE_BRANCH);
+            putBytes(out, b.xid());
         } else {
             throw new IllegalArgumentException("not a journaled operation: " + op);
         }
+    }
+
+    private static void putBytes(ByteBuffer out, byte[] bytes) {
+        putVar(out, bytes.length);
+        out.put(bytes);
+    }
+
+    private static byte[] getBytes(ByteBuffer in) {
+        byte[] bytes = new byte[getInt(in)];
+        in.get(bytes);
+        return bytes;
     }
 
     /** Decodes one record body; a body that does not parse is reported as corrupt, never half-applied. */
@@ -95,16 +122,13 @@ final class JournalCodec {
                             throw new IllegalStateException("name " + id + " out of sequence");
                         }
                     }
-                    case INSERT_MESSAGE -> {
-                        long id = getVar(in);
-                        byte[] payload = new byte[getInt(in)];
-                        in.get(payload);
-                        ops.add(new StoreOp.InsertMessage(id, payload));
-                    }
+                    case INSERT_MESSAGE -> ops.add(new StoreOp.InsertMessage(getVar(in), getBytes(in)));
                     case DELETE_MESSAGE -> ops.add(new StoreOp.DeleteMessage(getVar(in)));
                     case INSERT_ENTRY -> ops.add(new StoreOp.InsertEntry(name(getInt(in)), getVar(in), getInt(in)));
                     case DELETE_ENTRY -> ops.add(new StoreOp.DeleteEntry(name(getInt(in)), getVar(in)));
                     case UPDATE_COUNT -> ops.add(new StoreOp.UpdateDeliveryCount(name(getInt(in)), getVar(in), getInt(in)));
+                    case SAVE_BRANCH -> ops.add(new StoreOp.SaveBranch(getBytes(in), getInt(in), getBytes(in)));
+                    case DELETE_BRANCH -> ops.add(new StoreOp.DeleteBranch(getBytes(in)));
                     default -> throw new IllegalStateException("unknown journal operation " + type);
                 }
             }

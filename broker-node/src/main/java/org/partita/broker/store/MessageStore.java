@@ -24,6 +24,9 @@ public interface MessageStore extends AutoCloseable {
 
     List<StoredQueue> loadQueues();
 
+    /** Every XA transaction branch saved and not deleted: prepared, or completed by hand. */
+    List<StoredBranch> loadBranches();
+
     /** Streams every entry, ordered by queue then message id, each with its message's head or payload. */
     void loadEntries(Consumer<StoredEntry> sink);
 

@@ -32,6 +32,9 @@ final class PendingChanges {
     private final Set<Long> deletedMessages = new HashSet<>();
     private final Map<EntryKey, EntryState> entries = new LinkedHashMap<>();
     private final Set<EntryKey> deletedEntries = new HashSet<>();
+    /** XA branches saved in this epoch (by id) and branches deleted; an id is in one of the two at most. */
+    private final Map<java.nio.ByteBuffer, StoreOp.SaveBranch> savedBranches = new LinkedHashMap<>();
+    private final Set<java.nio.ByteBuffer> deletedBranches = new HashSet<>();
     private long payloadBytes;
     /** Map node, key, boxed id and state of one pending row, roughly. */
     static final int BYTES_PER_ROW = 128;
@@ -64,13 +67,26 @@ final class PendingChanges {
             entries.put(key, before == null
                     ? new EntryState(u.deliveryCount(), false, true)
                     : new EntryState(u.deliveryCount(), before.created(), before.inH2()));
+        } else if (op instanceof StoreOp.SaveBranch b) {
+            java.nio.ByteBuffer key = java.nio.ByteBuffer.wrap(b.xid());
+            deletedBranches.remove(key);
+            savedBranches.put(key, b);
+            payloadBytes += b.data().length;
+        } else if (op instanceof StoreOp.DeleteBranch b) {
+            java.nio.ByteBuffer key = java.nio.ByteBuffer.wrap(b.xid());
+            StoreOp.SaveBranch saved = savedBranches.remove(key);
+            if (saved != null) {
+                payloadBytes -= saved.data().length;
+            }
+            deletedBranches.add(key); // H2 may hold it from an earlier epoch; deleting what is not there is harmless
         } else {
             throw new IllegalArgumentException("not a journaled operation: " + op);
         }
     }
 
     boolean isEmpty() {
-        return createdMessages.isEmpty() && deletedMessages.isEmpty() && entries.isEmpty() && deletedEntries.isEmpty();
+        return createdMessages.isEmpty() && deletedMessages.isEmpty() && entries.isEmpty() && deletedEntries.isEmpty()
+                && savedBranches.isEmpty() && deletedBranches.isEmpty();
     }
 
     /** Payload bytes held until the next checkpoint. */
@@ -84,7 +100,8 @@ final class PendingChanges {
      * let millions of them pile up here before a checkpoint.
      */
     long heapEstimate() {
-        long rows = createdMessages.size() + deletedMessages.size() + entries.size() + deletedEntries.size();
+        long rows = createdMessages.size() + deletedMessages.size() + entries.size() + deletedEntries.size()
+                + savedBranches.size() + deletedBranches.size();
         return payloadBytes + rows * BYTES_PER_ROW;
     }
 
@@ -102,6 +119,8 @@ final class PendingChanges {
                 : new StoreOp.UpdateDeliveryCount(key.queue(), key.messageId(), state.deliveryCount())));
         deletedEntries.forEach(key -> batch.add(new StoreOp.DeleteEntry(key.queue(), key.messageId())));
         deletedMessages.forEach(id -> batch.add(new StoreOp.DeleteMessage(id)));
+        savedBranches.values().forEach(batch::add);
+        deletedBranches.forEach(key -> batch.add(new StoreOp.DeleteBranch(key.array())));
         return batch;
     }
 
@@ -110,6 +129,8 @@ final class PendingChanges {
         deletedMessages.clear();
         entries.clear();
         deletedEntries.clear();
+        savedBranches.clear();
+        deletedBranches.clear();
         payloadBytes = 0;
     }
 }

@@ -30,4 +30,16 @@ public sealed interface StoreOp {
 
     record DeleteQueue(String queue) implements StoreOp {
     }
+
+    /**
+     * Saves an XA transaction branch: prepared (its {@code data} holds what it will commit), or
+     * completed by hand and waiting to be forgotten. The store keeps {@code xid} and {@code data}
+     * as opaque bytes; the broker core writes and reads them.
+     */
+    record SaveBranch(byte[] xid, int state, byte[] data) implements StoreOp {
+    }
+
+    /** Forgets an XA transaction branch. */
+    record DeleteBranch(byte[] xid) implements StoreOp {
+    }
 }

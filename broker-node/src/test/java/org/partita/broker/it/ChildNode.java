@@ -56,6 +56,11 @@ public final class ChildNode implements AutoCloseable {
     }
 
     static List<String> command(String... args) {
+        return javaCommand("org.partita.broker.main.NodeMain", args);
+    }
+
+    /** A JVM like a node's, with the test's class path, running {@code mainClass}. */
+    static List<String> javaCommand(String mainClass, String... args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xmx256m");
@@ -63,7 +68,7 @@ public final class ChildNode implements AutoCloseable {
         cmd.add("-XX:TieredStopAtLevel=1");
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
-        cmd.add("org.partita.broker.main.NodeMain");
+        cmd.add(mainClass);
         cmd.addAll(List.of(args));
         return cmd;
     }

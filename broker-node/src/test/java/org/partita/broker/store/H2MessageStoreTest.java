@@ -64,6 +64,49 @@ class H2MessageStoreTest {
     // ---------------------------------------------------------------- schema
 
     @Test
+    void xaBranchesSurviveAReopenUntilDeleted() throws Exception {
+        byte[] xid = {0, 0, 0, 1, 2, 9, 9, 0};
+        byte[] data = bytes("what the branch commits");
+        await(store.write(new StoreBatch().add(new StoreOp.SaveBranch(xid, 1, data))));
+        await(store.write(new StoreBatch().add(new StoreOp.SaveBranch(new byte[] {5}, 1, data))));
+        await(store.write(new StoreBatch().add(new StoreOp.DeleteBranch(new byte[] {5}))));
+        store.close();
+        store = openStore(dataDir);
+        List<StoredBranch> branches = store.loadBranches();
+        assertEquals(1, branches.size());
+        assertTrue(java.util.Arrays.equals(xid, branches.get(0).xid()));
+        assertEquals(1, branches.get(0).state());
+        assertTrue(java.util.Arrays.equals(data, branches.get(0).data()));
+        await(store.write(new StoreBatch().add(new StoreOp.DeleteBranch(xid))));
+        store.close();
+        store = openStore(dataDir);
+        assertEquals(List.of(), store.loadBranches());
+    }
+
+    @Test
+    void aVersion2FolderIsUpgradedWithABranchTable() throws Exception {
+        await(store.write(new StoreBatch().add(new StoreOp.InsertMessage(1, bytes("kept"))).add(new StoreOp.InsertEntry("q", 1))));
+        store.close();
+        store = null;
+        try (Connection c = jdbc(); Statement s = c.createStatement()) {
+            s.execute("DROP TABLE XA_BRANCHES");
+        }
+        setSchemaVersion(2);
+        store = openStore(dataDir);
+        assertEquals(List.of(), store.loadBranches());
+        assertEquals(1, entries().size(), "the queued message is still there");
+        await(store.write(new StoreBatch().add(new StoreOp.SaveBranch(new byte[] {1}, 1, new byte[] {2}))));
+        assertEquals(1, store.loadBranches().size());
+        store.close();
+        store = null;
+        try (Connection c = jdbc(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT VERSION FROM PARTITA_SCHEMA")) {
+            rs.next();
+            assertEquals(3, rs.getInt(1));
+        }
+    }
+
+    @Test
     void schemaIsCreatedOnFirstOpenWithItsVersion() throws SQLException {
         store.close();
         store = null;
@@ -80,7 +123,7 @@ class H2MessageStoreTest {
                     tables.add(rs.getString(1));
                 }
             }
-            assertEquals(List.of("ENTRIES", "MESSAGES", "MESSAGE_HEADS", "PARTITA_SCHEMA", "QUEUES"), tables);
+            assertEquals(List.of("ENTRIES", "MESSAGES", "MESSAGE_HEADS", "PARTITA_SCHEMA", "QUEUES", "XA_BRANCHES"), tables);
         }
         // A second open finds the schema and accepts it.
         store = openStore(dataDir);

@@ -32,6 +32,21 @@ class JournalCodecTest {
     }
 
     @Test
+    void xaBranchOperationsRoundTrip() {
+        byte[] xid = {0, 0, 0, 7, 1, 42, 0};
+        byte[] data = new byte[300];
+        data[299] = 5;
+        List<StoreOp> back = new JournalCodec().decode(encode(new JournalCodec(),
+                List.of(new StoreOp.SaveBranch(xid, 3, data), new StoreOp.DeleteBranch(xid))));
+        StoreOp.SaveBranch saved = (StoreOp.SaveBranch) back.get(0);
+        assertArrayEquals(xid, saved.xid());
+        assertEquals(3, saved.state());
+        assertArrayEquals(data, saved.data());
+        assertArrayEquals(xid, ((StoreOp.DeleteBranch) back.get(1)).xid());
+        assertEquals(2, back.size());
+    }
+
+    @Test
     void aQueueNameIsWrittenOnlyTheFirstTimeInAnEpoch() {
         JournalCodec writer = new JournalCodec();
         String queue = "a-rather-long-subscription-queue-name";

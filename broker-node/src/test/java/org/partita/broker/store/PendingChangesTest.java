@@ -72,4 +72,27 @@ class PendingChangesTest {
         pending.add(new StoreOp.DeleteEntry("q", 5));
         assertEquals(List.of(new StoreOp.DeleteEntry("q", 5)), pending.toBatch().ops());
     }
+
+    @Test
+    void aBranchPreparedAndCompletedInOneEpochLeavesOnlyItsDeletion() {
+        byte[] xid = {1, 2};
+        pending.add(new StoreOp.SaveBranch(xid, 1, new byte[50]));
+        assertEquals(50, pending.payloadBytes(), "a prepared branch's record counts like a payload");
+        StoreOp.SaveBranch saved = (StoreOp.SaveBranch) pending.toBatch().ops().get(0);
+        assertEquals(1, saved.state());
+        pending.add(new StoreOp.DeleteBranch(new byte[] {1, 2}));
+        List<StoreOp> ops = pending.toBatch().ops();
+        assertEquals(1, ops.size());
+        assertTrue(ops.get(0) instanceof StoreOp.DeleteBranch d && java.util.Arrays.equals(xid, d.xid()));
+        assertEquals(0, pending.payloadBytes());
+    }
+
+    @Test
+    void aBranchDeletedThenSavedAgainIsSaved() {
+        pending.add(new StoreOp.DeleteBranch(new byte[] {3}));
+        pending.add(new StoreOp.SaveBranch(new byte[] {3}, 2, new byte[0]));
+        List<StoreOp> ops = pending.toBatch().ops();
+        assertEquals(1, ops.size());
+        assertEquals(2, ((StoreOp.SaveBranch) ops.get(0)).state());
+    }
 }

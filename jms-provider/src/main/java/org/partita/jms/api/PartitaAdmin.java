@@ -177,6 +177,54 @@ public final class PartitaAdmin implements AutoCloseable {
         return AdminReplies.lines(connection.admin("node.status", null));
     }
 
+    /**
+     * XA branches in doubt on the node: prepared and waiting for their transaction manager, or
+     * completed by hand and waiting to be forgotten ({@code xa.list}).
+     */
+    public List<InDoubtTransaction> inDoubtTransactions() throws JMSException {
+        List<InDoubtTransaction> out = new ArrayList<>();
+        for (Map<String, String> b : AdminReplies.blocks(connection.admin("xa.list", null), "branch")) {
+            String at = b.get("preparedAt");
+            out.add(new InDoubtTransaction(b.get("branch"), b.get("state"), Integer.parseInt(b.get("sent")),
+                    Integer.parseInt(b.get("consumed")), at == null ? null : java.time.Instant.parse(at),
+                    Boolean.parseBoolean(b.get("restored"))));
+        }
+        return out;
+    }
+
+    /**
+     * An XA branch in doubt.
+     *
+     * @param xid        {@code formatId:gtridHex:bqualHex}, as the other methods take it
+     * @param state      {@code PREPARED}, {@code HEURISTIC_COMMITTED} or {@code HEURISTIC_ROLLED_BACK}
+     * @param sent       messages it sends when it commits
+     * @param consumed   messages it consumes when it commits
+     * @param preparedAt when it was prepared; null once completed by hand
+     * @param restored   whether the node read it back from its store at start-up
+     */
+    public record InDoubtTransaction(String xid, String state, int sent, int consumed, java.time.Instant preparedAt,
+                                     boolean restored) {
+    }
+
+    /**
+     * Commits a prepared branch by hand, when its transaction manager is gone for good. The node
+     * keeps the decision and tells the transaction manager (XA_HEURCOM) if it comes back, until it
+     * forgets the branch.
+     */
+    public void commitTransaction(String xid) throws JMSException {
+        connection.admin("xa.commit", xid);
+    }
+
+    /** Rolls a prepared branch back by hand; see {@link #commitTransaction}. */
+    public void rollbackTransaction(String xid) throws JMSException {
+        connection.admin("xa.rollback", xid);
+    }
+
+    /** Forgets a branch completed by hand. */
+    public void forgetTransaction(String xid) throws JMSException {
+        connection.admin("xa.forget", xid);
+    }
+
     private static String enc(String s) {
         return java.net.URLEncoder.encode(s, java.nio.charset.StandardCharsets.UTF_8);
     }

@@ -109,18 +109,40 @@ public class PartitaConnection implements QueueConnection, TopicConnection, Conn
     }
 
     private PartitaSession openSession(boolean transacted, int acknowledgeMode, Domain sessionDomain) throws JMSException {
-        checkOpen();
-        clientIdFixed = true;
         int mode = transacted ? Session.SESSION_TRANSACTED : acknowledgeMode;
         if (mode != Session.SESSION_TRANSACTED && mode != Session.AUTO_ACKNOWLEDGE
                 && mode != Session.CLIENT_ACKNOWLEDGE && mode != Session.DUPS_OK_ACKNOWLEDGE) {
+            checkOpen();
             throw new JMSException("invalid acknowledge mode " + acknowledgeMode);
         }
+        return openSession(mode == Session.SESSION_TRANSACTED, id -> new PartitaSession(this, id, mode, sessionDomain));
+    }
+
+    /** Makes a session of some kind once the node opened it under {@code id}. */
+    @FunctionalInterface
+    interface SessionMaker<S extends PartitaSession> {
+        S make(int id);
+    }
+
+    /** Opens a session on the node ({@code transacted}: local transactions) and keeps it among this connection's. */
+    <S extends PartitaSession> S openSession(boolean transacted, SessionMaker<S> maker) throws JMSException {
+        checkOpen();
+        clientIdFixed = true;
         int id = sessionIds.incrementAndGet();
-        JmsExceptions.await(transport.openSession(id, mode == Session.SESSION_TRANSACTED));
-        PartitaSession s = new PartitaSession(this, id, mode, sessionDomain);
+        JmsExceptions.await(transport.openSession(id, transacted));
+        S s = maker.make(id);
         sessions.add(s);
         return s;
+    }
+
+    /**
+     * Whether both connections reach the same node: the same address and the node's name from the
+     * handshake. XA resources of one node are one resource manager (a branch joined from another
+     * connection is the same branch).
+     */
+    boolean sameNode(PartitaConnection other) {
+        String mine = transport.nodeName();
+        return mine != null && mine.equals(other.transport.nodeName()) && options.nodes().equals(other.options.nodes());
     }
 
     @Override

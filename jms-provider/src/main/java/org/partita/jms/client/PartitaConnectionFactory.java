@@ -86,6 +86,17 @@ public class PartitaConnectionFactory implements ConnectionFactory, QueueConnect
      * {@code connectTimeout} bounds the TCP connect and the handshake to each node together.
      */
     private PartitaConnection connect(String user, String password, Domain domain) throws JMSException {
+        return connect(user, password, domain, PartitaConnection::new);
+    }
+
+    /** Makes the connection object once the transport is open and the handshake done. */
+    @FunctionalInterface
+    interface ConnectionMaker<C extends PartitaConnection> {
+        C make(org.partita.jms.transport.BrokerConnection transport, ConnectionOptions options, String clientId, Domain domain);
+    }
+
+    <C extends PartitaConnection> C connect(String user, String password, Domain domain, ConnectionMaker<C> maker)
+            throws JMSException {
         ConnectionOptions o = ConnectionOptions.parse(url);
         Login login = new Login(user != null ? user : o.user(), user != null ? password : o.password(), o.clientId());
         NodeConnector connector = new NettyNodeConnector(o.maxFrameSize());
@@ -102,7 +113,7 @@ public class PartitaConnectionFactory implements ConnectionFactory, QueueConnect
         } catch (BrokerError e) {
             throw JmsExceptions.from(e);
         }
-        return new PartitaConnection(transport, o, o.clientId(), domain);
+        return maker.make(transport, o, o.clientId(), domain);
     }
 
     /** A context in AUTO_ACKNOWLEDGE mode, with the URL's credentials if it has any. */

@@ -93,13 +93,18 @@ public class PartitaJMSContext implements JMSContext {
             checkOpen();
             if (session == null) {
                 try {
-                    session = (PartitaSession) shared.connection.createSession(sessionMode);
+                    session = openSession(shared.connection);
                 } catch (JMSException e) {
                     throw JmsRuntimeExceptions.convert(e);
                 }
             }
             return session;
         }
+    }
+
+    /** Opens the context's session on its connection; an XA context opens an XA session. */
+    PartitaSession openSession(PartitaConnection connection) throws JMSException {
+        return (PartitaSession) connection.createSession(sessionMode);
     }
 
     /** The one producer without a destination that every JMSProducer of this context sends through. */

@@ -89,6 +89,14 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
         return id;
     }
 
+    /**
+     * The mode the session works in now. Fixed for a plain session; an XA session works
+     * transacted while it is associated with a branch and in AUTO_ACKNOWLEDGE otherwise.
+     */
+    int mode() {
+        return mode;
+    }
+
     PartitaConnection connection() {
         return connection;
     }
@@ -133,7 +141,7 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
             }));
             return;
         }
-        if (mode == SESSION_TRANSACTED) {
+        if (mode() == SESSION_TRANSACTED) {
             CompletableFuture<Void> f = connection.transport().send(id, encoded, true);
             trackAck(f);
             track(f);
@@ -224,7 +232,7 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
         synchronized (unsettled) {
             unsettled.add(in.deliveryId());
         }
-        if (mode == CLIENT_ACKNOWLEDGE) {
+        if (mode() == CLIENT_ACKNOWLEDGE) {
             m.setAcknowledger(this::acknowledgeAll);
         }
         return m;
@@ -244,14 +252,23 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
 
     /** onMessage() threw: in the auto modes the message comes straight back, redelivered (JMS 8.7). */
     void listenerFailed(Incoming in) {
-        if (settleAuto(in)) {
+        if (mode() != SESSION_TRANSACTED && settleAuto(in)) {
             connection.transport().release(id, new long[]{in.deliveryId()}, new long[0]);
         }
     }
 
-    /** In the auto modes: takes the delivery out of the unsettled ones; false if a recover already handed it back. */
+    /**
+     * Whether each message is settled with the node as soon as the application consumed it: in the
+     * auto modes (and in an XA session, whose branch then holds it).
+     */
+    boolean settlesEachMessage() {
+        int m = mode();
+        return m == AUTO_ACKNOWLEDGE || m == DUPS_OK_ACKNOWLEDGE;
+    }
+
+    /** Where each message is settled at once: takes the delivery out of the unsettled ones; false if a recover already handed it back. */
     private boolean settleAuto(Incoming in) {
-        if (mode != AUTO_ACKNOWLEDGE && mode != DUPS_OK_ACKNOWLEDGE) {
+        if (!settlesEachMessage()) {
             return false;
         }
         synchronized (unsettled) {
@@ -267,6 +284,18 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
         }
     }
 
+    /**
+     * Acknowledges what the application consumed and has not settled, without waiting: within a
+     * transaction (local or an XA branch) the node counts it in before any later frame of this
+     * connection, such as the commit or the end of the branch.
+     */
+    void acknowledgeIntoTransaction() {
+        long[] ids = drainUnsettled();
+        if (ids.length > 0) {
+            connection.transport().ack(id, ids, false);
+        }
+    }
+
     private long[] drainUnsettled() {
         synchronized (unsettled) {
             long[] ids = unsettled.stream().mapToLong(Long::longValue).toArray();
@@ -279,7 +308,7 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
      * Gives back everything seen and unsettled (redelivered) and everything prefetched (unseen), as
      * one node operation, so deliveries still on the wire cannot overtake the ones handed back.
      */
-    private void releaseAll() throws JMSException {
+    void releaseAll() throws JMSException {
         long[] seen = drainUnsettled();
         long fence = JmsExceptions.await(connection.transport().recover(id, seen));
         for (PartitaMessageConsumer c : consumers) {
@@ -319,19 +348,19 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
     @Override
     public boolean getTransacted() throws JMSException {
         checkOpen();
-        return mode == SESSION_TRANSACTED;
+        return mode() == SESSION_TRANSACTED;
     }
 
     @Override
     public int getAcknowledgeMode() throws JMSException {
         checkOpen();
-        return mode;
+        return mode();
     }
 
     @Override
     public void commit() throws JMSException {
         checkOpen();
-        if (mode != SESSION_TRANSACTED) {
+        if (mode() != SESSION_TRANSACTED) {
             throw new IllegalStateException("commit() needs a transacted session");
         }
         refuseInCompletionListener("commit the transaction");
@@ -343,17 +372,14 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
             e.initCause(failedSend);
             throw e;
         }
-        long[] consumed = drainUnsettled();
-        if (consumed.length > 0) {
-            connection.transport().ack(id, consumed, false);
-        }
+        acknowledgeIntoTransaction();
         JmsExceptions.await(connection.transport().commit(id));
     }
 
     @Override
     public void rollback() throws JMSException {
         checkOpen();
-        if (mode != SESSION_TRANSACTED) {
+        if (mode() != SESSION_TRANSACTED) {
             throw new IllegalStateException("rollback() needs a transacted session");
         }
         refuseInCompletionListener("roll back the transaction");
@@ -366,7 +392,7 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
     @Override
     public void recover() throws JMSException {
         checkOpen();
-        if (mode == SESSION_TRANSACTED) {
+        if (mode() == SESSION_TRANSACTED) {
             throw new IllegalStateException("recover() is not for a transacted session; use rollback()");
         }
         releaseAll();

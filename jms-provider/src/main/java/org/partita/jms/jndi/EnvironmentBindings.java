@@ -3,6 +3,7 @@ package org.partita.jms.jndi;
 import jakarta.jms.JMSException;
 import org.partita.jms.client.ConnectionOptions;
 import org.partita.jms.client.PartitaConnectionFactory;
+import org.partita.jms.client.PartitaXAConnectionFactory;
 import org.partita.jms.destination.PartitaQueue;
 import org.partita.jms.destination.PartitaTopic;
 
@@ -19,6 +20,8 @@ import java.util.function.Function;
  * <ul>
  *   <li>{@code connectionFactory.<name>=<url>} (also spelled {@code connectionfactory.}) binds a
  *       {@link PartitaConnectionFactory}; an empty URL means the provider URL;</li>
+ *   <li>{@code xaConnectionFactory.<name>=<url>} (also {@code xaconnectionfactory.}) binds a
+ *       {@link PartitaXAConnectionFactory} the same way;</li>
  *   <li>{@code queue.<name>=<queue>} binds a {@link PartitaQueue}, {@code topic.<name>=<topic>} a
  *       {@link PartitaTopic};</li>
  *   <li>{@code ConnectionFactory} is bound to {@code java.naming.provider.url} (default
@@ -32,6 +35,7 @@ final class EnvironmentBindings {
     static final String DEFAULT_FACTORY_NAME = "ConnectionFactory";
 
     private static final String[] FACTORY_PREFIXES = {"connectionFactory.", "connectionfactory."};
+    private static final String[] XA_FACTORY_PREFIXES = {"xaConnectionFactory.", "xaconnectionfactory."};
     private static final String QUEUE_PREFIX = "queue.";
     private static final String TOPIC_PREFIX = "topic.";
 
@@ -45,11 +49,14 @@ final class EnvironmentBindings {
         Map<String, String> boundBy = new TreeMap<>();
         for (Map.Entry<String, Object> e : stringKeys(env).entrySet()) {
             String property = e.getKey();
-            String factoryPrefix = factoryPrefix(property);
+            String factoryPrefix = prefix(property, FACTORY_PREFIXES);
+            String xaFactoryPrefix = prefix(property, XA_FACTORY_PREFIXES);
             if (factoryPrefix != null) {
-                String url = value(property, e.getValue());
-                url = url.isEmpty() ? checkedProviderUrl(providerUrl) : checkUrl(property, url);
-                bind(bindings, boundBy, property, factoryPrefix, url, PartitaConnectionFactory::new);
+                bind(bindings, boundBy, property, factoryPrefix, factoryUrl(property, e.getValue(), providerUrl),
+                        PartitaConnectionFactory::new);
+            } else if (xaFactoryPrefix != null) {
+                bind(bindings, boundBy, property, xaFactoryPrefix, factoryUrl(property, e.getValue(), providerUrl),
+                        PartitaXAConnectionFactory::new);
             } else if (property.startsWith(QUEUE_PREFIX)) {
                 bind(bindings, boundBy, property, QUEUE_PREFIX, destination(property, e.getValue()), PartitaQueue::new);
             } else if (property.startsWith(TOPIC_PREFIX)) {
@@ -73,8 +80,14 @@ final class EnvironmentBindings {
         return result;
     }
 
-    private static String factoryPrefix(String property) {
-        for (String prefix : FACTORY_PREFIXES) {
+    /** A factory's URL, checked; an empty value means the provider URL. */
+    private static String factoryUrl(String property, Object value, String providerUrl) throws ConfigurationException {
+        String url = value(property, value);
+        return url.isEmpty() ? checkedProviderUrl(providerUrl) : checkUrl(property, url);
+    }
+
+    private static String prefix(String property, String[] prefixes) {
+        for (String prefix : prefixes) {
             if (property.startsWith(prefix)) {
                 return prefix;
             }

@@ -409,4 +409,123 @@ public sealed interface Frame {
             out.writeInt(requestId());
         }
     }
+
+    // ---- XA transaction branches ------------------------------------------------------------
+
+    /**
+     * Associates the session's work with an XA branch. {@code flags} are those of
+     * {@code XAResource.start} (TMNOFLAGS, TMJOIN, TMRESUME); {@code timeoutSeconds} 0 means none.
+     * Answered by {@link XaResult}.
+     */
+    record XaStart(int requestId, int sessionId, WireXid xid, int flags, int timeoutSeconds) implements Frame {
+        public XaStart {
+            java.util.Objects.requireNonNull(xid, "xid");
+        }
+        public FrameType type() { return FrameType.XA_START; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+            out.writeInt(sessionId());
+            xid().write(out);
+            out.writeInt(flags());
+            out.writeInt(timeoutSeconds());
+        }
+    }
+
+    /** Ends the session's association with a branch; {@code flags}: TMSUCCESS, TMFAIL or TMSUSPEND. */
+    record XaEnd(int requestId, int sessionId, WireXid xid, int flags) implements Frame {
+        public XaEnd {
+            java.util.Objects.requireNonNull(xid, "xid");
+        }
+        public FrameType type() { return FrameType.XA_END; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+            out.writeInt(sessionId());
+            xid().write(out);
+            out.writeInt(flags());
+        }
+    }
+
+    /** Makes a branch durable on the node and votes: {@link XaResult} with XA_OK or XA_RDONLY, or a rollback code. */
+    record XaPrepare(int requestId, WireXid xid) implements Frame {
+        public XaPrepare {
+            java.util.Objects.requireNonNull(xid, "xid");
+        }
+        public FrameType type() { return FrameType.XA_PREPARE; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+            xid().write(out);
+        }
+    }
+
+    /** Commits a prepared branch, or with {@code onePhase} an unprepared one in one step. */
+    record XaCommit(int requestId, WireXid xid, boolean onePhase) implements Frame {
+        public XaCommit {
+            java.util.Objects.requireNonNull(xid, "xid");
+        }
+        public FrameType type() { return FrameType.XA_COMMIT; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+            xid().write(out);
+            out.writeBoolean(onePhase());
+        }
+    }
+
+    record XaRollback(int requestId, WireXid xid) implements Frame {
+        public XaRollback {
+            java.util.Objects.requireNonNull(xid, "xid");
+        }
+        public FrameType type() { return FrameType.XA_ROLLBACK; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+            xid().write(out);
+        }
+    }
+
+    /** Forgets a heuristically completed branch. */
+    record XaForget(int requestId, WireXid xid) implements Frame {
+        public XaForget {
+            java.util.Objects.requireNonNull(xid, "xid");
+        }
+        public FrameType type() { return FrameType.XA_FORGET; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+            xid().write(out);
+        }
+    }
+
+    /** Asks for the node's prepared and heuristically completed branches; answered by {@link XaRecovered}. */
+    record XaRecover(int requestId) implements Frame {
+        public FrameType type() { return FrameType.XA_RECOVER; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+        }
+    }
+
+    /**
+     * The answer to every XA request but {@link XaRecover}: {@code code} is an {@code XAResource}
+     * or {@code XAException} code (XA_OK 0, XA_RDONLY 3, XA_RB* 100-107, XA_HEUR* 5-8, XAER_* negative).
+     */
+    record XaResult(int requestId, int code, String message) implements Frame {
+        public FrameType type() { return FrameType.XA_RESULT; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+            out.writeInt(code());
+            writeString(out, message());
+        }
+    }
+
+    /** The answer to {@link XaRecover}. */
+    record XaRecovered(int requestId, List<WireXid> xids) implements Frame {
+        public XaRecovered {
+            xids = List.copyOf(xids);
+        }
+        public FrameType type() { return FrameType.XA_RECOVERED; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+            out.writeInt(xids().size());
+            for (WireXid x : xids()) {
+                x.write(out);
+            }
+        }
+    }
 }

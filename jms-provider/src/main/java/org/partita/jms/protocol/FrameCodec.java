@@ -61,6 +61,15 @@ public final class FrameCodec {
             case CLOSE -> new Frame.Close(readInt(in));
             case DRAIN -> new Frame.Drain(readInt(in), readInt(in));
             case FORWARD -> new Frame.Forward(readInt(in), requireString(in, "queue"), readInt(in), requireBytes(in, "message"));
+            case XA_START -> new Frame.XaStart(readInt(in), readInt(in), WireXid.read(in), readInt(in), readInt(in));
+            case XA_END -> new Frame.XaEnd(readInt(in), readInt(in), WireXid.read(in), readInt(in));
+            case XA_PREPARE -> new Frame.XaPrepare(readInt(in), WireXid.read(in));
+            case XA_COMMIT -> new Frame.XaCommit(readInt(in), WireXid.read(in), readBoolean(in));
+            case XA_ROLLBACK -> new Frame.XaRollback(readInt(in), WireXid.read(in));
+            case XA_FORGET -> new Frame.XaForget(readInt(in), WireXid.read(in));
+            case XA_RECOVER -> new Frame.XaRecover(readInt(in));
+            case XA_RESULT -> new Frame.XaResult(readInt(in), readInt(in), readString(in));
+            case XA_RECOVERED -> decodeXaRecovered(in);
         };
         if (in.isReadable()) {
             throw WireFormat.malformed(type + " frame has " + in.readableBytes() + " unexpected trailing bytes");
@@ -78,6 +87,20 @@ public final class FrameCodec {
             values[i] = in.readInt();
         }
         return values;
+    }
+
+    private static Frame decodeXaRecovered(ByteBuf in) {
+        int requestId = readInt(in);
+        int n = readInt(in);
+        // an id takes at least 12 bytes (format id and two lengths)
+        if (n < 0 || (long) n * 12 > in.readableBytes()) {
+            throw WireFormat.malformed("XA recovery answer announces " + n + " transaction ids");
+        }
+        List<WireXid> xids = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            xids.add(WireXid.read(in));
+        }
+        return new Frame.XaRecovered(requestId, xids);
     }
 
     private static Frame decodeBrowseChunk(ByteBuf in) {

@@ -59,6 +59,31 @@ public interface BrokerConnection {
     /** Runs an administrative command on the node; completes with its text answer. */
     CompletableFuture<String> admin(String command, String argument);
 
+    /**
+     * The node's name, as its handshake told it (null before the handshake or if this transport
+     * cannot tell): XA resources on one node are one resource manager.
+     */
+    default String nodeName() {
+        return null;
+    }
+
+    /**
+     * Sends one XA request ({@link org.partita.jms.protocol.Frame.XaStart} ... {@link
+     * org.partita.jms.protocol.Frame.XaForget}); completes with the node's {@code XA_RESULT},
+     * whatever its code. The request's id is chosen by the transport.
+     */
+    default CompletableFuture<org.partita.jms.protocol.Frame.XaResult> xa(
+            java.util.function.IntFunction<org.partita.jms.protocol.Frame> request) {
+        return CompletableFuture.failedFuture(new BrokerError(org.partita.jms.protocol.ErrorCode.INVALID_REQUEST,
+                "this transport does not carry XA transactions"));
+    }
+
+    /** The node's prepared and heuristically completed XA branches. */
+    default CompletableFuture<List<org.partita.jms.protocol.WireXid>> xaRecover() {
+        return CompletableFuture.failedFuture(new BrokerError(org.partita.jms.protocol.ErrorCode.INVALID_REQUEST,
+                "this transport does not carry XA transactions"));
+    }
+
     /** Orderly close: tells the node, then drops the transport. */
     CompletableFuture<Void> close();
 

@@ -530,6 +530,28 @@ public final class FailoverBrokerConnection implements BrokerConnection {
         return call("admin command " + command, l -> l.node.admin(command, argument), null);
     }
 
+    /**
+     * An XA branch lives on the node that was in use when it started: a request that would reach
+     * another node after a failover finds no such branch there (XAER_NOTA), as a branch of a lost
+     * node should; its transaction manager recovers it from that node when it returns.
+     */
+    @Override
+    public CompletableFuture<Frame.XaResult> xa(java.util.function.IntFunction<Frame> request) {
+        return call("an XA request", l -> l.node.xa(request), null);
+    }
+
+    @Override
+    public CompletableFuture<List<org.partita.jms.protocol.WireXid>> xaRecover() {
+        return call("an XA recovery scan", l -> l.node.xaRecover(), null);
+    }
+
+    @Override
+    public String nodeName() {
+        synchronized (lock) {
+            return live == null ? null : live.node.nodeName();
+        }
+    }
+
     @Override
     public CompletableFuture<Void> close() {
         NodeLink link;

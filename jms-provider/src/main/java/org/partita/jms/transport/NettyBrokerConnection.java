@@ -36,6 +36,7 @@ public final class NettyBrokerConnection implements BrokerConnection {
     private volatile boolean closing;
     private volatile ConnectionListener listener;
     private volatile BrokerError failure;
+    private volatile String nodeName;
 
     private final int maxFrameSize;
     /** host:port, as the application named it. */
@@ -90,6 +91,7 @@ public final class NettyBrokerConnection implements BrokerConnection {
                 opened.completeExceptionally(notPartita(new BrokerError(ErrorCode.MALFORMED_FRAME,
                         "it answered the handshake with " + f.type())));
             } else {
+                nodeName = ok.nodeName();
                 if (ok.maxFrameSize() < maxFrameSize) {
                     // Never send what the node would refuse: refuse it here, with the connection intact.
                     channel.pipeline().replace(FrameEncoder.class, "encoder", new FrameEncoder(ok.maxFrameSize()));
@@ -220,6 +222,21 @@ public final class NettyBrokerConnection implements BrokerConnection {
     @Override
     public CompletableFuture<String> admin(String command, String argument) {
         return request(id -> new Frame.Admin(id, command, argument)).thenApply(f -> ((Frame.AdminReply) f).body());
+    }
+
+    @Override
+    public String nodeName() {
+        return nodeName;
+    }
+
+    @Override
+    public CompletableFuture<Frame.XaResult> xa(IntFunction<Frame> request) {
+        return request(request).thenApply(f -> (Frame.XaResult) f);
+    }
+
+    @Override
+    public CompletableFuture<List<org.partita.jms.protocol.WireXid>> xaRecover() {
+        return request(Frame.XaRecover::new).thenApply(f -> ((Frame.XaRecovered) f).xids());
     }
 
     @Override

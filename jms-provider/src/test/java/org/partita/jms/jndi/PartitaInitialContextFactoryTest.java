@@ -86,6 +86,25 @@ class PartitaInitialContextFactoryTest {
     }
 
     @Test
+    void xaConnectionFactoriesAreBoundByTheirOwnPrefix() throws Exception {
+        Context ctx = context(Context.PROVIDER_URL, "tcp://broker.example:7000",
+                "xaConnectionFactory.jms/xa", "tcp://other:61700?user=u",
+                "xaconnectionfactory.lower", "",
+                "connectionFactory.plain", "tcp://other:61700");
+        assertInstanceOf(jakarta.jms.XAConnectionFactory.class, ctx.lookup("jms/xa"));
+        assertInstanceOf(jakarta.jms.XAQueueConnectionFactory.class, ctx.lookup("jms/xa"));
+        assertEquals("tcp://other:61700?user=u", url(ctx, "jms/xa"));
+        assertEquals("tcp://broker.example:7000", url(ctx, "lower"), "an empty URL is the provider URL");
+        assertFalse(ctx.lookup("plain") instanceof jakarta.jms.XAConnectionFactory);
+        assertFalse(ctx.lookup("ConnectionFactory") instanceof jakarta.jms.XAConnectionFactory);
+        javax.naming.ConfigurationException bad = assertThrows(javax.naming.ConfigurationException.class,
+                () -> context("xaConnectionFactory.x", "http://nope"));
+        assertTrue(bad.getMessage().contains("xaConnectionFactory.x"), bad.getMessage());
+        assertThrows(javax.naming.ConfigurationException.class,
+                () -> context("xaConnectionFactory.same", "tcp://a:1", "connectionFactory.same", "tcp://a:1"));
+    }
+
+    @Test
     void connectionFactoryUrlOptionsArePreserved() throws Exception {
         Context ctx = context("connectionFactory.cts", "tcp://127.0.0.1:61700?clientID=cts&user=u&password=p",
                 "connectionfactory.qpidStyle", "tcp://10.0.0.1:61701?prefetch=10",

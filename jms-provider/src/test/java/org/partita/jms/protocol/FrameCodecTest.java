@@ -91,6 +91,20 @@ class FrameCodecTest {
         f.add(new Frame.RequestFailed(FrameType.SEND.code(), ErrorCode.RESOURCE_EXHAUSTED, "queue 'q' is full"));
         f.add(new Frame.Drain(29, 4));
         f.add(new Frame.Forward(30, "orders", 1, new byte[] {1, 2, 3}));
+        WireXid xid = new WireXid(0x1234, new byte[] {1, 2, 3}, new byte[] {9});
+        WireXid noQualifier = new WireXid(-1, new byte[64], new byte[0]);
+        f.add(new Frame.XaStart(30, 1, xid, 0x00200000, 60));
+        f.add(new Frame.XaEnd(31, 1, xid, 0x04000000));
+        f.add(new Frame.XaPrepare(32, noQualifier));
+        f.add(new Frame.XaCommit(33, xid, true));
+        f.add(new Frame.XaCommit(34, xid, false));
+        f.add(new Frame.XaRollback(35, xid));
+        f.add(new Frame.XaForget(36, xid));
+        f.add(new Frame.XaRecover(37));
+        f.add(new Frame.XaResult(32, 3, null));
+        f.add(new Frame.XaResult(33, -4, "unknown branch"));
+        f.add(new Frame.XaRecovered(37, List.of(xid, noQualifier)));
+        f.add(new Frame.XaRecovered(38, List.of()));
         return f;
     }
 
@@ -167,14 +181,16 @@ class FrameCodecTest {
     @Test
     void frameTypeCodesArePinned() {
         int[] expected = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25,
-                26, 27, 28, 29, 30};
+                26, 27, 28, 29, 30, 40, 41, 42, 43, 44, 45, 46, 47, 48};
         FrameType[] types = {FrameType.HELLO, FrameType.HELLO_OK, FrameType.OK, FrameType.ERROR,
                 FrameType.SESSION_OPEN, FrameType.SESSION_CLOSE, FrameType.SEND, FrameType.CONSUMER_OPEN,
                 FrameType.CONSUMER_CLOSE, FrameType.CREDIT, FrameType.DELIVER, FrameType.ACK, FrameType.RELEASE,
                 FrameType.COMMIT, FrameType.ROLLBACK, FrameType.BROWSE, FrameType.BROWSE_CHUNK,
                 FrameType.DESTINATION_OP, FrameType.CREATED, FrameType.PING, FrameType.CLOSE, FrameType.RECOVER,
                 FrameType.RECOVERED, FrameType.CONSUMER_UPDATE, FrameType.PARTITIONS, FrameType.ADMIN, FrameType.ADMIN_REPLY,
-                FrameType.REQUEST_FAILED, FrameType.DRAIN, FrameType.FORWARD};
+                FrameType.REQUEST_FAILED, FrameType.DRAIN, FrameType.FORWARD, FrameType.XA_START, FrameType.XA_END, FrameType.XA_PREPARE,
+                FrameType.XA_COMMIT, FrameType.XA_ROLLBACK, FrameType.XA_FORGET, FrameType.XA_RECOVER,
+                FrameType.XA_RESULT, FrameType.XA_RECOVERED};
         assertEquals(FrameType.values().length, types.length);
         for (int i = 0; i < types.length; i++) {
             assertEquals(expected[i], types[i].code(), types[i].name());
@@ -197,13 +213,39 @@ class FrameCodecTest {
 
     @Test
     void unknownFrameTypesAreMalformed() {
-        for (int code : new int[] {0, 22, 31, 32, 127, 128, 255}) {
+        for (int code : new int[] {0, 31, 32, 39, 49, 63, 64, 127, 128, 255}) {
             ProtocolException e = assertThrows(ProtocolException.class,
                     () -> FrameCodec.decode(Unpooled.wrappedBuffer(new byte[] {(byte) code, 0, 0, 0, 0})));
             assertEquals(ErrorCode.MALFORMED_FRAME, e.code());
         }
         assertThrows(ProtocolException.class, () -> FrameType.fromCode(-1));
         assertThrows(ProtocolException.class, () -> FrameType.fromCode(1000));
+    }
+
+    @Test
+    void xidLayoutIsFormatIdThenTwoByteArrays() {
+        byte[] b = encode(new Frame.XaRollback(1, new WireXid(7, new byte[] {5}, new byte[0])));
+        assertArrayEquals(new byte[] {44, 0, 0, 0, 1, 0, 0, 0, 7, 0, 0, 0, 1, 5, 0, 0, 0, 0}, b);
+    }
+
+    @Test
+    void oversizedXidIsMalformed() {
+        ByteBuf buf = Unpooled.buffer();
+        buf.writeByte(FrameType.XA_PREPARE.code()).writeInt(1).writeInt(0);
+        WireFormat.writeBytes(buf, new byte[65]);
+        WireFormat.writeBytes(buf, new byte[0]);
+        ProtocolException e = assertThrows(ProtocolException.class, () -> FrameCodec.decode(buf));
+        assertEquals(ErrorCode.MALFORMED_FRAME, e.code());
+    }
+
+    @Test
+    void xidTextAndBytesRoundTrip() {
+        WireXid x = new WireXid(131077, new byte[] {0, 1, (byte) 0xff}, new byte[] {7});
+        assertEquals("131077:0001ff:07", x.toString());
+        assertEquals(x, WireXid.parse(x.toString()));
+        assertEquals(x, WireXid.fromBytes(x.toBytes()));
+        assertThrows(IllegalArgumentException.class, () -> WireXid.parse("1:zz:00"));
+        assertThrows(IllegalArgumentException.class, () -> WireXid.parse("1:00"));
     }
 
     @Test
@@ -287,7 +329,11 @@ class FrameCodecTest {
                 List<?> al = (List<?>) a;
                 assertEquals(el.size(), al.size(), what + " size");
                 for (int i = 0; i < el.size(); i++) {
-                    assertArrayEquals((byte[]) el.get(i), (byte[]) al.get(i), what + "[" + i + "]");
+                    if (el.get(i) instanceof byte[] eb) {
+                        assertArrayEquals(eb, (byte[]) al.get(i), what + "[" + i + "]");
+                    } else {
+                        assertEquals(el.get(i), al.get(i), what + "[" + i + "]");
+                    }
                 }
             } else {
                 assertEquals(e, a, what);

@@ -1,0 +1,73 @@
+package org.partita.broker.core.xa;
+
+import org.partita.broker.core.Broker;
+import org.partita.broker.core.QueueEntry;
+import org.partita.jms.protocol.WireXid;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ScheduledFuture;
+
+/**
+ * One XA transaction branch on this node: the sends and consumptions of the sessions associated
+ * with it, until it commits or rolls back. Guarded by its {@link XaBranches}; the network front
+ * holds it only as the token of a session's association.
+ */
+public final class XaBranch {
+    enum State {
+        /** Sessions work in it (or did, and ended). */
+        WORKING,
+        /** Its work was rolled back (a timeout, TMFAIL); it waits for its transaction manager to hear so. */
+        ROLLBACK_ONLY,
+        PREPARING,
+        /** Durable: its consumed entries are locked, its sends stored in its record. */
+        PREPARED,
+        COMPLETING,
+        HEURISTIC_COMMITTED,
+        HEURISTIC_ROLLED_BACK
+    }
+
+    final WireXid xid;
+    /** The connection that started it: a branch it leaves unprepared ends with it. */
+    final Object owner;
+    final List<Broker.PendingSend> sends = new ArrayList<>();
+    final List<Broker.Consumed> consumed = new ArrayList<>();
+    /** What it consumed on other nodes: settled there after it commits. */
+    final List<OutsideWork> outside = new ArrayList<>();
+    /** Entries consumed, locked at prepare (or restored locked at start-up). */
+    final List<QueueEntry> locked = new ArrayList<>();
+    final Set<Object> active = new HashSet<>();
+    final Set<Object> suspended = new HashSet<>();
+    State state = State.WORKING;
+    int rollbackCode;
+    String rollbackReason;
+    ScheduledFuture<?> timeout;
+    long preparedAt;
+    final boolean restored;
+
+    XaBranch(WireXid xid, Object owner, boolean restored) {
+        this.xid = xid;
+        this.owner = owner;
+        this.restored = restored;
+    }
+
+    boolean associated() {
+        return !active.isEmpty() || !suspended.isEmpty();
+    }
+
+    boolean inDoubt() {
+        return state == State.PREPARED || state == State.HEURISTIC_COMMITTED || state == State.HEURISTIC_ROLLED_BACK;
+    }
+
+    InDoubtBranch view() {
+        return new InDoubtBranch(xid, state.name(), sends.size(), state == State.PREPARED ? locked.size() : 0,
+                preparedAt, restored);
+    }
+
+    @Override
+    public String toString() {
+        return "XA branch " + xid + " (" + state + ")";
+    }
+}

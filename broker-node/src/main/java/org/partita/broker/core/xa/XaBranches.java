@@ -1,0 +1,607 @@
+package org.partita.broker.core.xa;
+
+import org.partita.broker.core.Broker;
+import org.partita.broker.core.BrokerQueue;
+import org.partita.broker.core.QueueEntry;
+import org.partita.broker.core.QueueFullException;
+import org.partita.broker.store.StoreBatch;
+import org.partita.broker.store.StoreOp;
+import org.partita.broker.store.StoredBranch;
+import org.partita.jms.protocol.WireXid;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static javax.transaction.xa.XAException.XAER_DUPID;
+import static javax.transaction.xa.XAException.XAER_INVAL;
+import static javax.transaction.xa.XAException.XAER_NOTA;
+import static javax.transaction.xa.XAException.XAER_PROTO;
+import static javax.transaction.xa.XAException.XAER_RMERR;
+import static javax.transaction.xa.XAException.XA_HEURCOM;
+import static javax.transaction.xa.XAException.XA_HEURRB;
+import static javax.transaction.xa.XAException.XA_RBROLLBACK;
+import static javax.transaction.xa.XAException.XA_RBTIMEOUT;
+import static javax.transaction.xa.XAResource.TMFAIL;
+import static javax.transaction.xa.XAResource.TMJOIN;
+import static javax.transaction.xa.XAResource.TMNOFLAGS;
+import static javax.transaction.xa.XAResource.TMRESUME;
+import static javax.transaction.xa.XAResource.TMSUCCESS;
+import static javax.transaction.xa.XAResource.TMSUSPEND;
+import static javax.transaction.xa.XAResource.XA_OK;
+import static javax.transaction.xa.XAResource.XA_RDONLY;
+
+/**
+ * The XA transaction branches of a node, by id: the resource manager side of the XA protocol.
+ * Sessions associate with a branch ({@link #start}/{@link #end}); what they send and consume in
+ * it waits there. {@link #prepare} reserves room for the sends, locks the consumed entries (no
+ * handoff or redelivery can take them any more) and stores the branch, so it survives a crash and
+ * {@link #recover} lists it; {@link #commit} and {@link #rollback} complete it, also after a
+ * restart. An administrator may complete a prepared branch by hand ({@link #resolve}): the
+ * outcome is kept, as a heuristic decision, until the transaction manager {@link #forget}s it.
+ *
+ * <p>One lock, this object's, guards every branch's state; the store and queue work that
+ * completes a branch runs outside it, on futures.
+ */
+public final class XaBranches {
+    private static final Logger LOG = LoggerFactory.getLogger(XaBranches.class);
+    /** Branch states as the store keeps them. */
+    static final int STORED_PREPARED = 1;
+    static final int STORED_HEURISTIC_COMMITTED = 2;
+    static final int STORED_HEURISTIC_ROLLED_BACK = 3;
+
+    private final Broker broker;
+    private final Map<WireXid, XaBranch> branches = new HashMap<>();
+
+    public XaBranches(Broker broker) {
+        this.broker = broker;
+    }
+
+    // ---- association -----------------------------------------------------------------------
+
+    /**
+     * Associates {@code session} with a branch: a new one (TMNOFLAGS, owned by {@code connection}),
+     * or an existing one it joins (TMJOIN) or resumes (TMRESUME).
+     *
+     * @param timeoutSeconds for a new branch: rolled back if not prepared by then; 0 for none
+     */
+    public synchronized XaBranch start(WireXid xid, int flags, Object session, Object connection, int timeoutSeconds) {
+        XaBranch b = branches.get(xid);
+        if (flags == TMNOFLAGS) {
+            if (b != null) {
+                throw new XaError(XAER_DUPID, "branch " + xid + " already exists on this node; join it with TMJOIN");
+            }
+            b = new XaBranch(xid, connection, false);
+            branches.put(xid, b);
+            scheduleTimeout(b, timeoutSeconds);
+        } else if (flags == TMJOIN) {
+            b = existing(xid);
+            if (b.state == XaBranch.State.ROLLBACK_ONLY) {
+                throw rolledBack(b);
+            }
+            if (b.state != XaBranch.State.WORKING || b.active.contains(session)) {
+                throw new XaError(XAER_PROTO, "branch " + xid + " is " + b.state.name().toLowerCase()
+                        + (b.active.contains(session) ? " and this session is in it already" : "; only a working branch can be joined"));
+            }
+        } else if (flags == TMRESUME) {
+            b = existing(xid);
+            if (!b.suspended.remove(session)) {
+                throw new XaError(XAER_PROTO, "this session did not suspend branch " + xid);
+            }
+            if (b.state == XaBranch.State.ROLLBACK_ONLY) {
+                throw rolledBack(b);
+            }
+        } else {
+            throw new XaError(XAER_INVAL, "start takes TMNOFLAGS, TMJOIN or TMRESUME, not flags " + flags);
+        }
+        b.active.add(session);
+        return b;
+    }
+
+    /** Ends {@code session}'s association (TMSUCCESS), suspends it (TMSUSPEND), or ends it and dooms the branch (TMFAIL). */
+    public synchronized void end(WireXid xid, int flags, Object session) {
+        if (flags != TMSUCCESS && flags != TMFAIL && flags != TMSUSPEND) {
+            throw new XaError(XAER_INVAL, "end takes TMSUCCESS, TMFAIL or TMSUSPEND, not flags " + flags);
+        }
+        XaBranch b = existing(xid);
+        if (!b.active.remove(session)) {
+            throw new XaError(XAER_PROTO, "this session is not associated with branch " + xid);
+        }
+        if (flags == TMSUSPEND) {
+            b.suspended.add(session);
+        } else if (flags == TMFAIL && b.state == XaBranch.State.WORKING) {
+            rollbackOnly(b, XA_RBROLLBACK, "the application ended it with TMFAIL");
+        }
+        if (b.state == XaBranch.State.ROLLBACK_ONLY) {
+            throw rolledBack(b);
+        }
+    }
+
+    /** Whether {@code session} works in the branch now (started, joined or resumed, and not ended). */
+    public synchronized boolean isActive(XaBranch b, Object session) {
+        return b.active.contains(session) && branches.get(b.xid) == b;
+    }
+
+    /** A send of an associated session; false if the branch was rolled back meanwhile (the send is dropped). */
+    public synchronized boolean addSend(XaBranch b, Broker.PendingSend send) {
+        if (b.state != XaBranch.State.WORKING) {
+            return false;
+        }
+        b.sends.add(send);
+        return true;
+    }
+
+    /** A delivery an associated session consumed; if the branch was rolled back meanwhile, it comes back redelivered. */
+    public void addConsumed(XaBranch b, Broker.Consumed consumed) {
+        synchronized (this) {
+            if (b.state == XaBranch.State.WORKING) {
+                b.consumed.add(consumed);
+                return;
+            }
+        }
+        consumed.entry().queue().release(consumed.entry(), consumed.by(), true);
+    }
+
+    /** A delivery an associated session consumed from another node; handed back at once if the branch rolled back. */
+    public void addOutside(XaBranch b, OutsideWork work) {
+        synchronized (this) {
+            if (b.state == XaBranch.State.WORKING) {
+                b.outside.add(work);
+                return;
+            }
+        }
+        work.rollback();
+    }
+
+    /** A session closed: it leaves every branch it was in or had suspended. */
+    public synchronized void sessionClosed(Object session) {
+        for (XaBranch b : branches.values()) {
+            b.active.remove(session);
+            b.suspended.remove(session);
+        }
+    }
+
+    /** A connection closed: the branches it started and left unprepared roll back. */
+    public synchronized void connectionClosed(Object connection) {
+        List<XaBranch> gone = branches.values().stream().filter(b -> b.owner == connection
+                && (b.state == XaBranch.State.WORKING || b.state == XaBranch.State.ROLLBACK_ONLY)).toList();
+        for (XaBranch b : gone) {
+            if (b.state == XaBranch.State.WORKING) {
+                rollbackOnly(b, XA_RBROLLBACK, "the connection that started it closed before it was prepared");
+            }
+            branches.remove(b.xid);
+        }
+    }
+
+    // ---- completion ------------------------------------------------------------------------
+
+    /** Votes on a branch: XA_RDONLY if it did nothing, XA_OK once it is durable; fails with an XaError. */
+    public CompletableFuture<Integer> prepare(WireXid xid) {
+        XaBranch b;
+        List<Broker.PendingSend> sends;
+        List<Broker.Consumed> consumed;
+        synchronized (this) {
+            b = existing(xid);
+            if (b.state == XaBranch.State.ROLLBACK_ONLY) {
+                branches.remove(xid);
+                throw rolledBack(b);
+            }
+            if (b.state != XaBranch.State.WORKING || b.associated()) {
+                throw new XaError(XAER_PROTO, "branch " + xid + (b.associated()
+                        ? " still has sessions associated: end their association first"
+                        : " is " + b.state.name().toLowerCase() + "; only a working branch can be prepared"));
+            }
+            cancelTimeout(b);
+            if (b.sends.isEmpty() && b.consumed.isEmpty() && b.outside.isEmpty()) {
+                branches.remove(xid);
+                return CompletableFuture.completedFuture(XA_RDONLY);
+            }
+            b.state = XaBranch.State.PREPARING;
+            sends = List.copyOf(b.sends);
+            consumed = List.copyOf(b.consumed);
+            b.consumed.clear();
+        }
+        try {
+            broker.reserve(sends);
+        } catch (QueueFullException e) {
+            abandon(b, consumed);
+            throw new XaError(XA_RBROLLBACK, e.getMessage() + "; branch " + xid + " was rolled back");
+        }
+        List<CompletableFuture<Boolean>> locks = consumed.stream()
+                .map(c -> c.entry().queue().lock(c.entry(), c.by())).toList();
+        return CompletableFuture.allOf(locks.toArray(CompletableFuture[]::new)).thenCompose(v -> {
+            List<QueueEntry> locked = new ArrayList<>(consumed.size());
+            for (int i = 0; i < consumed.size(); i++) {
+                if (locks.get(i).join()) {
+                    locked.add(consumed.get(i).entry());
+                }
+            }
+            synchronized (this) {
+                b.locked.addAll(locked);
+            }
+            if (locked.size() < consumed.size()) {
+                undoPrepare(b);
+                throw new XaError(XA_RBROLLBACK, "a message branch " + xid + " consumed was taken back from its consumer"
+                        + " (a partition handoff, or its session closed) before the prepare; the branch was rolled back");
+            }
+            long now = System.currentTimeMillis();
+            byte[] record = record(sends, locked, now).encode();
+            return broker.store().write(new StoreBatch().add(new StoreOp.SaveBranch(xid.toBytes(), STORED_PREPARED, record)))
+                    .handle((ok, t) -> {
+                        if (t != null) {
+                            undoPrepare(b);
+                            throw new XaError(XAER_RMERR, "the node could not store prepared branch " + xid + ": " + cause(t));
+                        }
+                        synchronized (this) {
+                            b.state = XaBranch.State.PREPARED;
+                            b.preparedAt = now;
+                        }
+                        return XA_OK;
+                    });
+        });
+    }
+
+    /** Commits a prepared branch, or with {@code onePhase} a working one in one step. */
+    public CompletableFuture<Void> commit(WireXid xid, boolean onePhase) {
+        XaBranch b;
+        synchronized (this) {
+            b = existing(xid);
+            checkNotHeuristic(b);
+            if (b.state == XaBranch.State.ROLLBACK_ONLY) {
+                branches.remove(xid);
+                throw rolledBack(b);
+            }
+            XaBranch.State needed = onePhase ? XaBranch.State.WORKING : XaBranch.State.PREPARED;
+            if (b.state != needed || b.associated()) {
+                throw new XaError(XAER_PROTO, "branch " + xid + " is " + b.state.name().toLowerCase()
+                        + (b.associated() ? " with sessions still associated" : "")
+                        + (onePhase ? "; a one-phase commit is for a branch that was not prepared"
+                        : "; a two-phase commit is for a prepared branch"));
+            }
+            cancelTimeout(b);
+            b.state = XaBranch.State.COMPLETING;
+        }
+        if (onePhase) {
+            CompletableFuture<Void> done;
+            try {
+                done = broker.commit(b.sends, b.consumed);
+            } catch (QueueFullException e) {
+                abandon(b, b.consumed);
+                throw new XaError(XA_RBROLLBACK, e.getMessage() + "; branch " + xid + " was rolled back");
+            }
+            return done.handle((v, t) -> {
+                if (t != null) {
+                    abandon(b, b.consumed);
+                    throw new XaError(XA_RBROLLBACK, "branch " + xid + " could not be stored, so it rolled back: " + cause(t));
+                }
+                forget(b);
+                return null;
+            }).thenCompose(v -> settleOutside(b));
+        }
+        return broker.complete(b.sends, List.of(), b.locked, List.of(new StoreOp.DeleteBranch(xid.toBytes())))
+                .handle((v, t) -> {
+                    if (t != null) {
+                        stillPrepared(b);
+                        throw new XaError(XAER_RMERR, "branch " + xid + " stays prepared: its commit could not be stored: " + cause(t));
+                    }
+                    forget(b);
+                    return null;
+                }).thenCompose(v -> settleOutside(b));
+    }
+
+    /** After the branch committed here: what it consumed on other nodes is consumed there. */
+    private CompletableFuture<Void> settleOutside(XaBranch b) {
+        List<OutsideWork> outside;
+        synchronized (this) {
+            outside = List.copyOf(b.outside);
+            b.outside.clear();
+        }
+        return CompletableFuture.allOf(outside.stream().map(OutsideWork::commit).toArray(CompletableFuture[]::new));
+    }
+
+    /** The branch rolled back: what it consumed on other nodes goes back there. */
+    private void giveBackOutside(XaBranch b) {
+        List<OutsideWork> outside;
+        synchronized (this) {
+            outside = List.copyOf(b.outside);
+            b.outside.clear();
+        }
+        outside.forEach(OutsideWork::rollback);
+    }
+
+    /** Rolls a branch back, prepared or not; what it consumed comes back redelivered. */
+    public CompletableFuture<Void> rollback(WireXid xid) {
+        XaBranch b;
+        synchronized (this) {
+            b = existing(xid);
+            checkNotHeuristic(b);
+            if (b.state == XaBranch.State.PREPARING || b.state == XaBranch.State.COMPLETING) {
+                throw new XaError(XAER_PROTO, "branch " + xid + " is being " + (b.state == XaBranch.State.PREPARING
+                        ? "prepared" : "completed") + "; try again when that finished");
+            }
+            if (b.state != XaBranch.State.PREPARED) {
+                cancelTimeout(b);
+                if (b.state == XaBranch.State.WORKING) {
+                    rollbackOnly(b, XA_RBROLLBACK, "it was rolled back");
+                }
+                branches.remove(xid);
+                return CompletableFuture.completedFuture(null);
+            }
+            b.state = XaBranch.State.COMPLETING;
+        }
+        return broker.store().write(new StoreBatch().add(new StoreOp.DeleteBranch(xid.toBytes()))).handle((v, t) -> {
+            if (t != null) {
+                stillPrepared(b);
+                throw new XaError(XAER_RMERR, "branch " + xid + " stays prepared: its rollback could not be stored: " + cause(t));
+            }
+            releasePrepared(b);
+            forget(b);
+            return null;
+        });
+    }
+
+    /** Forgets a branch an administrator completed by hand, once its transaction manager heard of it. */
+    public CompletableFuture<Void> forget(WireXid xid) {
+        XaBranch b;
+        synchronized (this) {
+            b = existing(xid);
+            if (b.state != XaBranch.State.HEURISTIC_COMMITTED && b.state != XaBranch.State.HEURISTIC_ROLLED_BACK) {
+                throw new XaError(XAER_PROTO, "branch " + xid + " is " + b.state.name().toLowerCase()
+                        + "; only a branch completed by hand is forgotten");
+            }
+        }
+        return broker.store().write(new StoreBatch().add(new StoreOp.DeleteBranch(xid.toBytes()))).handle((v, t) -> {
+            if (t != null) {
+                throw new XaError(XAER_RMERR, "branch " + xid + " could not be forgotten: " + cause(t));
+            }
+            forget(b);
+            return null;
+        });
+    }
+
+    /** The prepared and heuristically completed branches, which a transaction manager must complete or forget. */
+    public synchronized List<WireXid> recover() {
+        return branches.values().stream().filter(XaBranch::inDoubt).map(b -> b.xid).toList();
+    }
+
+    // ---- administration --------------------------------------------------------------------
+
+    /** The branches {@link #recover} lists, with what each holds. */
+    public synchronized List<InDoubtBranch> inDoubt() {
+        return branches.values().stream().filter(XaBranch::inDoubt).map(XaBranch::view)
+                .sorted(java.util.Comparator.comparing(v -> v.xid().toString())).toList();
+    }
+
+    /**
+     * Completes a prepared branch by hand (its transaction manager is gone or cannot decide): the
+     * decision is stored, and the transaction manager hears of it (XA_HEURCOM or XA_HEURRB) until
+     * it forgets the branch.
+     */
+    public CompletableFuture<Void> resolve(WireXid xid, boolean commit) {
+        XaBranch b;
+        synchronized (this) {
+            b = existing(xid);
+            if (b.state != XaBranch.State.PREPARED) {
+                throw new XaError(XAER_PROTO, "branch " + xid + " is " + b.state.name().toLowerCase()
+                        + "; only a prepared branch is completed by hand");
+            }
+            b.state = XaBranch.State.COMPLETING;
+        }
+        StoreOp decision = new StoreOp.SaveBranch(xid.toBytes(),
+                commit ? STORED_HEURISTIC_COMMITTED : STORED_HEURISTIC_ROLLED_BACK, new byte[0]);
+        CompletableFuture<Void> stored = commit
+                ? broker.complete(b.sends, List.of(), b.locked, List.of(decision))
+                : broker.store().write(new StoreBatch().add(decision));
+        return stored.handle((v, t) -> {
+            if (t != null) {
+                stillPrepared(b);
+                throw new XaError(XAER_RMERR, "branch " + xid + " stays prepared: the decision could not be stored: " + cause(t));
+            }
+            if (commit) {
+                settleOutside(b);
+            } else {
+                releasePrepared(b);
+            }
+            synchronized (this) {
+                b.sends.clear();
+                b.locked.clear();
+                b.state = commit ? XaBranch.State.HEURISTIC_COMMITTED : XaBranch.State.HEURISTIC_ROLLED_BACK;
+            }
+            LOG.atInfo().addKeyValue("event", "xa.resolved").addKeyValue("xid", xid.toString())
+                    .addKeyValue("outcome", commit ? "committed" : "rolled back")
+                    .log("XA branch {} {} by hand", xid, commit ? "committed" : "rolled back");
+            return null;
+        });
+    }
+
+    // ---- start-up --------------------------------------------------------------------------
+
+    /** Reads the stored branches back; the broker hands it their locked entries as it loads the queues. */
+    public BranchRestore restore(List<StoredBranch> stored) {
+        List<XaBranch> restored = new ArrayList<>();
+        Map<XaBranch, BranchRecord> records = new LinkedHashMap<>();
+        for (StoredBranch s : stored) {
+            WireXid xid;
+            try {
+                xid = WireXid.fromBytes(s.xid());
+            } catch (IllegalArgumentException e) {
+                LOG.error("a stored XA branch has a damaged id and is ignored (it stays in the store): {}", e.getMessage());
+                continue;
+            }
+            XaBranch b = new XaBranch(xid, null, true);
+            switch (s.state()) {
+                case STORED_PREPARED -> {
+                    try {
+                        BranchRecord r = BranchRecord.decode(s.data());
+                        b.state = XaBranch.State.PREPARED;
+                        b.preparedAt = r.preparedAt();
+                        records.put(b, r);
+                    } catch (IllegalStateException e) {
+                        LOG.error("prepared XA branch {} cannot be read and is ignored (it stays in the store): {}", xid,
+                                e.getMessage());
+                        continue;
+                    }
+                }
+                case STORED_HEURISTIC_COMMITTED -> b.state = XaBranch.State.HEURISTIC_COMMITTED;
+                case STORED_HEURISTIC_ROLLED_BACK -> b.state = XaBranch.State.HEURISTIC_ROLLED_BACK;
+                default -> {
+                    LOG.error("XA branch {} has an unknown stored state {} and is ignored", xid, s.state());
+                    continue;
+                }
+            }
+            restored.add(b);
+        }
+        synchronized (this) {
+            restored.forEach(b -> branches.put(b.xid, b));
+        }
+        if (!restored.isEmpty()) {
+            LOG.info("{} XA branches are in doubt after the restart: {}", restored.size(),
+                    restored.stream().map(b -> b.xid + " " + b.state.name().toLowerCase()).toList());
+        }
+        return new BranchRestore(records, this);
+    }
+
+    // ---- inside ------------------------------------------------------------------------------
+
+    private XaBranch existing(WireXid xid) {
+        XaBranch b = branches.get(xid);
+        if (b == null) {
+            throw new XaError(XAER_NOTA, "no branch " + xid + " on this node (never started, or already completed)");
+        }
+        return b;
+    }
+
+    private static XaError rolledBack(XaBranch b) {
+        return new XaError(b.rollbackCode, "branch " + b.xid + " was rolled back: " + b.rollbackReason);
+    }
+
+    private static void checkNotHeuristic(XaBranch b) {
+        if (b.state == XaBranch.State.HEURISTIC_COMMITTED) {
+            throw new XaError(XA_HEURCOM, "branch " + b.xid + " was committed by hand; forget it");
+        }
+        if (b.state == XaBranch.State.HEURISTIC_ROLLED_BACK) {
+            throw new XaError(XA_HEURRB, "branch " + b.xid + " was rolled back by hand; forget it");
+        }
+    }
+
+    /** Rolls back a working branch's work at once; it stays known so its transaction manager hears why. Under the lock. */
+    private void rollbackOnly(XaBranch b, int code, String reason) {
+        cancelTimeout(b);
+        b.state = XaBranch.State.ROLLBACK_ONLY;
+        b.rollbackCode = code;
+        b.rollbackReason = reason;
+        b.sends.clear();
+        giveBack(b.consumed);
+        b.consumed.clear();
+        b.outside.forEach(OutsideWork::rollback);
+        b.outside.clear();
+    }
+
+    /** What a branch that never got prepared consumed comes back, redelivered, queue by queue. */
+    private static void giveBack(List<Broker.Consumed> consumed) {
+        Map<BrokerQueue, List<BrokerQueue.Returned>> byQueue = new LinkedHashMap<>();
+        for (Broker.Consumed c : consumed) {
+            byQueue.computeIfAbsent(c.entry().queue(), q -> new ArrayList<>())
+                    .add(new BrokerQueue.Returned(c.entry(), c.by(), true));
+        }
+        byQueue.forEach(BrokerQueue::releaseAll);
+    }
+
+    /** A branch that could not be prepared or committed in one phase rolls back and is forgotten. */
+    private void abandon(XaBranch b, List<Broker.Consumed> consumed) {
+        giveBack(consumed);
+        giveBackOutside(b);
+        synchronized (this) {
+            b.sends.clear();
+            b.consumed.clear();
+            b.state = XaBranch.State.ROLLBACK_ONLY;
+            b.rollbackCode = XA_RBROLLBACK;
+            b.rollbackReason = "it could not complete";
+            branches.remove(b.xid);
+        }
+    }
+
+    /** A prepare that failed half-way: reservations and locks are undone, the branch is gone. */
+    private void undoPrepare(XaBranch b) {
+        releasePrepared(b);
+        synchronized (this) {
+            b.state = XaBranch.State.ROLLBACK_ONLY;
+            b.rollbackCode = XA_RBROLLBACK;
+            b.rollbackReason = "its prepare failed";
+            branches.remove(b.xid);
+        }
+    }
+
+    /** A prepared branch rolls back: its sends free their room, its locked entries come back redelivered. */
+    private void releasePrepared(XaBranch b) {
+        giveBackOutside(b);
+        List<Broker.PendingSend> sends;
+        List<QueueEntry> locked;
+        synchronized (this) {
+            sends = List.copyOf(b.sends);
+            locked = List.copyOf(b.locked);
+            b.sends.clear();
+            b.locked.clear();
+        }
+        broker.unreserve(sends);
+        locked.forEach(e -> e.queue().rollbackLocked(e));
+    }
+
+    private synchronized void stillPrepared(XaBranch b) {
+        b.state = XaBranch.State.PREPARED;
+    }
+
+    private synchronized void forget(XaBranch b) {
+        branches.remove(b.xid, b);
+    }
+
+    private void scheduleTimeout(XaBranch b, int seconds) {
+        if (seconds > 0) {
+            b.timeout = broker.timers().schedule(() -> timedOut(b, seconds), seconds, TimeUnit.SECONDS);
+        }
+    }
+
+    private synchronized void timedOut(XaBranch b, int seconds) {
+        if (b.state == XaBranch.State.WORKING && branches.get(b.xid) == b) {
+            rollbackOnly(b, XA_RBTIMEOUT, "its timeout of " + seconds + " s passed before it was prepared");
+            LOG.info("XA branch {} rolled back: its timeout of {} s passed before it was prepared", b.xid, seconds);
+        }
+    }
+
+    private static void cancelTimeout(XaBranch b) {
+        if (b.timeout != null) {
+            b.timeout.cancel(false);
+            b.timeout = null;
+        }
+    }
+
+    /** The stored form of what a branch will commit: only what the queues keep in the store. */
+    private static BranchRecord record(List<Broker.PendingSend> sends, List<QueueEntry> locked, long now) {
+        List<BranchRecord.Send> stored = new ArrayList<>();
+        for (Broker.PendingSend s : sends) {
+            List<String> queues = s.targets().stream().filter(q -> q.storesEntryOf(s.message())).map(BrokerQueue::name).toList();
+            if (!queues.isEmpty()) {
+                stored.add(new BranchRecord.Send(s.message().id(), s.message().encoded(), queues));
+            }
+        }
+        List<BranchRecord.Take> taken = locked.stream().filter(e -> e.queue().storesEntryOf(e.message()))
+                .map(e -> new BranchRecord.Take(e.queue().name(), e.id())).toList();
+        return new BranchRecord(stored, taken, now);
+    }
+
+    private static String cause(Throwable t) {
+        Throwable c = t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
+        return String.valueOf(c.getMessage());
+    }
+
+    /** Counts of this registry, for tests. */
+    synchronized int size() {
+        return branches.size();
+    }
+}

@@ -1,0 +1,248 @@
+package org.partita.ra.inbound;
+
+import jakarta.jms.Connection;
+import jakarta.jms.Destination;
+import jakarta.jms.JMSException;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.Queue;
+import jakarta.jms.Session;
+import jakarta.jms.Topic;
+import jakarta.jms.XAConnection;
+import jakarta.jms.XASession;
+import jakarta.resource.ResourceException;
+import jakarta.resource.spi.BootstrapContext;
+import jakarta.resource.spi.UnavailableException;
+import jakarta.resource.spi.endpoint.MessageEndpoint;
+import jakarta.resource.spi.endpoint.MessageEndpointFactory;
+import org.partita.jms.api.PartitaAdmin;
+import org.partita.jms.client.PartitaConnectionFactory;
+import org.partita.jms.client.PartitaXAConnectionFactory;
+import org.partita.ra.PartitaConnectionFactoryHandle;
+import org.partita.ra.PartitaResourceAdapter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Timer;
+import java.util.TimerTask;
+
+/**
+ * One message-driven bean consuming: a connection to the node, and as many sessions (each with its
+ * own bean instance and consumer) as the destination needs. On a partitioned queue that is one per
+ * partition, bounded by {@code maxSession}: the node gives each consumer its own partitions, so
+ * every partition is served and each key stays in order, one message at a time. When the
+ * connection is lost (a node restart or failover) the activation connects again by itself.
+ */
+public final class EndpointActivation {
+    private static final Logger LOG = LoggerFactory.getLogger(EndpointActivation.class);
+
+    private final PartitaResourceAdapter adapter;
+    private final MessageEndpointFactory factory;
+    private final PartitaActivationSpec spec;
+    private final Timer timer;
+    private final List<EndpointListener> listeners = new ArrayList<>();
+    private Connection connection;
+    private boolean stopped;
+
+    public EndpointActivation(PartitaResourceAdapter adapter, MessageEndpointFactory factory, PartitaActivationSpec spec,
+                              BootstrapContext context) throws ResourceException {
+        this.adapter = adapter;
+        this.factory = factory;
+        this.spec = spec;
+        try {
+            this.timer = context != null ? context.createTimer() : new Timer("partita-ra-reconnect", true);
+        } catch (UnavailableException e) {
+            throw new ResourceException("no timer for reconnecting: " + e.getMessage(), e);
+        }
+    }
+
+    /** Connects and starts consuming; if the node cannot be reached yet, keeps trying in the background. */
+    public synchronized void start() {
+        try {
+            connect();
+        } catch (JMSException | ResourceException | NamingException e) {
+            LOG.warn("{}: cannot consume yet ({}); trying again every {} ms", spec, e.getMessage(), spec.getReconnectInterval());
+            disconnect();
+            retryLater();
+        }
+    }
+
+    public synchronized void stop() {
+        stopped = true;
+        timer.cancel();
+        disconnect();
+    }
+
+    private void connect() throws JMSException, ResourceException, NamingException {
+        if (stopped) {
+            return;
+        }
+        boolean transacted;
+        try {
+            transacted = factory.isDeliveryTransacted(EndpointListener.ON_MESSAGE);
+        } catch (NoSuchMethodException e) {
+            throw new ResourceException(e);
+        }
+        String url = spec.effectiveUrl(adapter);
+        String user = blankToNull(spec.effectiveUser(adapter));
+        String password = blankToNull(spec.effectivePassword(adapter));
+        if (spec.getConnectionFactoryLookup() != null && !spec.getConnectionFactoryLookup().isBlank()) {
+            Object cf = new InitialContext().lookup(spec.getConnectionFactoryLookup());
+            if (!(cf instanceof PartitaConnectionFactoryHandle h)) {
+                throw new ResourceException("connectionFactoryLookup " + spec.getConnectionFactoryLookup()
+                        + " names " + cf + ", not a connection factory of the Partita resource adapter");
+            }
+            url = h.getConnectionUrl();
+        }
+        Connection c = transacted ? new PartitaXAConnectionFactory(url).createXAConnection(user, password)
+                : new PartitaConnectionFactory(url).createConnection(user, password);
+        connection = c;
+        if (spec.getClientId() != null && !spec.getClientId().isBlank()) {
+            c.setClientID(spec.getClientId());
+        }
+        c.setExceptionListener(e -> connectionLost(c, e));
+        Destination destination = destination();
+        int sessions = sessionCount(c, destination);
+        for (int i = 0; i < sessions; i++) {
+            Session s = transacted ? ((XAConnection) c).createXASession() : c.createSession(false, spec.sessionMode());
+            MessageEndpoint endpoint = factory.createEndpoint(transacted ? ((XASession) s).getXAResource() : null);
+            EndpointListener listener = new EndpointListener(endpoint, transacted);
+            listeners.add(listener);
+            consumer(s, destination).setMessageListener(listener);
+        }
+        c.start();
+        LOG.info("{}: {} consumers on {} ({}transacted)", spec, sessions, url, transacted ? "" : "not ");
+    }
+
+    /** The destination, with the consumer options Partita reads from the name (appId, priority). */
+    private Destination destination() throws NamingException, JMSException {
+        String name = spec.getDestination();
+        if (spec.getDestinationLookup() != null && !spec.getDestinationLookup().isBlank()) {
+            Object d = new InitialContext().lookup(spec.getDestinationLookup());
+            if (d instanceof Queue q) {
+                name = q.getQueueName();
+            } else if (d instanceof Topic t) {
+                name = t.getTopicName();
+            } else {
+                throw new JMSException("destinationLookup " + spec.getDestinationLookup() + " names " + d + ", not a destination");
+            }
+        }
+        if (!spec.isQueue()) {
+            return new org.partita.jms.destination.PartitaTopic(name);
+        }
+        StringBuilder options = new StringBuilder();
+        if (spec.getAppId() != null && !spec.getAppId().isBlank()) {
+            options.append("appId=").append(spec.getAppId());
+        }
+        if (spec.getPriority() != null) {
+            options.append(options.length() > 0 ? "&" : "").append("priority=").append(spec.getPriority());
+        }
+        return new org.partita.jms.destination.PartitaQueue(options.length() == 0 ? name
+                : name + (name.indexOf('?') >= 0 ? "&" : "?") + options);
+    }
+
+    /**
+     * How many endpoint consumers: on a partitioned queue one per partition (or {@code partitions}),
+     * bounded by {@code maxSession}; on a plain queue or a shared subscription {@code maxSession};
+     * on a topic subscription of its own, one.
+     */
+    private int sessionCount(Connection c, Destination d) {
+        int max = spec.getMaxSession();
+        if (d instanceof Topic) {
+            return spec.getSubscriptionShared() ? max : 1;
+        }
+        int partitions = spec.getPartitions() > 0 ? spec.getPartitions() : queuePartitions(c, ((org.partita.jms.destination.PartitaQueue) d));
+        return partitions > 1 ? Math.min(partitions, max) : max;
+    }
+
+    /** The partition count of the queue on the node; 1 if it cannot be read (the queue does not exist yet). */
+    private static int queuePartitions(Connection c, org.partita.jms.destination.PartitaQueue q) {
+        String name = q.getQueueName();
+        int cut = name.indexOf('?');
+        String base = cut < 0 ? name : name.substring(0, cut);
+        try {
+            Map<String, String> options = PartitaAdmin.on(c).queueOptions(base);
+            return Integer.parseInt(options.getOrDefault("partitions", "1"));
+        } catch (JMSException | NumberFormatException e) {
+            String declared = cut < 0 ? null : optionOf(name.substring(cut + 1), "partitions");
+            return declared == null ? 1 : Integer.parseInt(declared);
+        }
+    }
+
+    private static String optionOf(String query, String key) {
+        for (String pair : query.split("&")) {
+            if (pair.startsWith(key + "=")) {
+                return pair.substring(key.length() + 1);
+            }
+        }
+        return null;
+    }
+
+    private MessageConsumer consumer(Session s, Destination d) throws JMSException {
+        String selector = spec.getMessageSelector();
+        if (d instanceof Topic t) {
+            if (spec.durable()) {
+                return spec.getSubscriptionShared() ? s.createSharedDurableConsumer(t, spec.getSubscriptionName(), selector)
+                        : s.createDurableConsumer(t, spec.getSubscriptionName(), selector, false);
+            }
+            return spec.getSubscriptionShared() ? s.createSharedConsumer(t, spec.getSubscriptionName(), selector)
+                    : s.createConsumer(t, selector);
+        }
+        return s.createConsumer(d, selector);
+    }
+
+    private void connectionLost(Connection lost, JMSException cause) {
+        synchronized (this) {
+            if (stopped || lost != connection) {
+                return;
+            }
+            LOG.warn("{}: connection to the node lost ({}); reconnecting", spec, cause.getMessage());
+        }
+        // off the client's callback thread: closing waits for the listeners
+        timer.schedule(new TimerTask() {
+            @Override
+            public void run() {
+                synchronized (EndpointActivation.this) {
+                    if (lost == connection) {
+                        disconnect();
+                        start();
+                    }
+                }
+            }
+        }, 0);
+    }
+
+    private void retryLater() {
+        if (stopped) {
+            return;
+        }
+        timer.schedule(new TimerTask() {
+            @Override
+            public void run() {
+                start();
+            }
+        }, spec.getReconnectInterval());
+    }
+
+    private void disconnect() {
+        Connection c = connection;
+        connection = null;
+        if (c != null) {
+            try {
+                c.close();
+            } catch (JMSException e) {
+                LOG.debug("closing a lost connection: {}", e.getMessage());
+            }
+        }
+        listeners.forEach(EndpointListener::release);
+        listeners.clear();
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isEmpty() ? null : s;
+    }
+}

@@ -1,0 +1,50 @@
+package org.partita.ee;
+
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.ResourceAdapterArchive;
+
+import java.io.File;
+
+/** What the WildFly tests deploy besides their applications. */
+public final class Deployments {
+    /** WildFly's descriptor binding a deployment's message-driven beans to the Partita adapter. */
+    public static final String RA_BINDING = """
+            <jboss xmlns="http://www.jboss.com/xml/ns/javaee" xmlns:jee="http://java.sun.com/xml/ns/javaee"
+                   xmlns:mdb="urn:resource-adapter-binding">
+              <jee:assembly-descriptor>
+                <mdb:resource-adapter-binding>
+                  <jee:ejb-name>*</jee:ejb-name>
+                  <mdb:resource-adapter-name>partita-ra.rar</mdb:resource-adapter-name>
+                </mdb:resource-adapter-binding>
+              </jee:assembly-descriptor>
+            </jboss>
+            """;
+
+    private Deployments() {
+    }
+
+    /**
+     * The adapter as the build made it, plus WildFly's {@code ironjacamar.xml} binding a pooled XA
+     * connection factory at {@code java:/jms/partita/CF} (README, "Jakarta EE servers").
+     */
+    public static ResourceAdapterArchive adapter() {
+        ResourceAdapterArchive rar = ShrinkWrap.create(ResourceAdapterArchive.class, "partita-ra.rar");
+        rar.merge(ShrinkWrap.createFromZipFile(ResourceAdapterArchive.class, new File(System.getProperty("partita.rar"))));
+        rar.addAsManifestResource(new StringAsset("""
+                <ironjacamar xmlns="http://www.ironjacamar.org/doc/schema">
+                  <transaction-support>XATransaction</transaction-support>
+                  <connection-definitions>
+                    <connection-definition class-name="org.partita.ra.PartitaManagedConnectionFactory"
+                                           jndi-name="java:/jms/partita/CF" pool-name="PartitaCF">
+                      <xa-pool>
+                        <min-pool-size>0</min-pool-size>
+                        <max-pool-size>30</max-pool-size>
+                      </xa-pool>
+                    </connection-definition>
+                  </connection-definitions>
+                </ironjacamar>
+                """), "ironjacamar.xml");
+        return rar;
+    }
+}
