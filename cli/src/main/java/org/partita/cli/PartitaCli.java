@@ -14,7 +14,7 @@ import java.io.PrintWriter;
         description = "Administers a Partita node.",
         subcommands = {QueueCommand.class, ListCommands.Partitions.class, ListCommands.Consumers.class,
                 ListCommands.Subscriptions.class, ListCommands.Connections.class, DlqCommand.class,
-                StatusCommands.class, UserCommand.class})
+                StatusCommands.class, StatusCommands.Cluster.class, UserCommand.class})
 public final class PartitaCli {
 
     /** Runs the command line with these writers; returns the exit code. */

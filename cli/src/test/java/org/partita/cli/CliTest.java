@@ -215,4 +215,56 @@ class CliTest {
         }
         assertEquals(ExitCodes.USAGE, raw("user", "hash", "a=b").code());
     }
+
+    @Test
+    void clusterStatusOnANodeOfItsOwnIsRefusedInOneLine() {
+        Run status = cli("cluster", "status");
+        assertEquals(1, status.code(), status.out() + status.err());
+        assertTrue(status.err().contains("not a member of a cluster") && status.err().strip().lines().count() == 1,
+                status.err());
+    }
+
+    @Test
+    void clusterStatusShowsTheMembersAndWhereEachPartitionLives() throws Exception {
+        List<Integer> ports = new ArrayList<>();
+        while (ports.size() < 2) {
+            int p;
+            try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+                p = socket.getLocalPort();
+            }
+            int consensus = p + org.partita.broker.config.ClusterConfig.DEFAULT_CONSENSUS_PORT_OFFSET;
+            if (consensus < 65536 && !ports.contains(p)) {
+                try (java.net.ServerSocket socket = new java.net.ServerSocket(consensus, 1, java.net.InetAddress.getLoopbackAddress())) {
+                    ports.add(p);
+                } catch (java.io.IOException busy) {
+                    // another port
+                }
+            }
+        }
+        org.partita.broker.config.ClusterConfig cluster = org.partita.broker.config.ClusterConfig.of("ops",
+                List.of(new org.partita.broker.config.ClusterConfig.Member("a", "127.0.0.1", ports.get(0)),
+                        new org.partita.broker.config.ClusterConfig.Member("b", "127.0.0.1", ports.get(1))));
+        List<PartitaNode> nodes = new ArrayList<>();
+        try {
+            for (int i = 0; i < 2; i++) {
+                String name = i == 0 ? "a" : "b";
+                nodes.add(PartitaNode.start(NodeConfig.defaults().withNodeName(name).withPort(ports.get(i))
+                        .withDataDir(dir.resolve("cluster-" + name)).withCluster(cluster)));
+            }
+            String url = nodes.get(1).url();
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() ->
+                    raw("queue", "create", "spread", "-o", "partitions=4", "-o", "hosts=*", "--url", url).code() == 0);
+            // the node that took the change may hear its commit a moment after answering
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() ->
+                    raw("cluster", "status", "--url", url).out().contains("queue.spread.partition"));
+            Run status = raw("cluster", "status", "--url", url, "--json");
+            assertEquals(0, status.code(), status.err());
+            assertTrue(status.out().contains("\"member.a\": \"up") && status.out().contains("\"queue.spread.partition.1.host\": \"b\""),
+                    status.out());
+        } finally {
+            for (int i = nodes.size() - 1; i >= 0; i--) {
+                nodes.get(i).close();
+            }
+        }
+    }
 }

@@ -218,7 +218,9 @@ public final class BrokerQueue implements DispatchEngine.Host {
         executor.execute(() -> add(e));
     }
 
-    public void attach(ConsumerRef c) {
+    /** Adds a consumer; the future completes once it takes part in dispatch (a broadcast sent after reaches it). */
+    public CompletableFuture<Void> attach(ConsumerRef c) {
+        CompletableFuture<Void> attached = new CompletableFuture<>();
         executor.execute(() -> {
             consumers.add(c);
             engine.consumerAdded(c, now());
@@ -226,7 +228,9 @@ public final class BrokerQueue implements DispatchEngine.Host {
                 repartitioning.old().consumerAdded(c, now());
             }
             dispatch();
+            attached.complete(null);
         });
+        return attached;
     }
 
     /** Removes a consumer; what it holds stays in flight until acknowledged or released by its session. */
@@ -242,8 +246,18 @@ public final class BrokerQueue implements DispatchEngine.Host {
     }
 
     /** Changes a consumer's priority and capacity while attached; effective at the next dispatch. */
-    public void update(ConsumerRef c, Integer priority, Integer capacityMessages, Long capacityBytes) {
+    /**
+     * The future completes on the queue's executor once the change applies, so an answer written then
+     * follows what the queue did before; with nothing to change it is only that barrier (a client
+     * starting its connection waits on it for its credit to be in place).
+     */
+    public CompletableFuture<Void> update(ConsumerRef c, Integer priority, Integer capacityMessages, Long capacityBytes) {
+        CompletableFuture<Void> applied = new CompletableFuture<>();
         executor.execute(() -> {
+            if (priority == null && capacityMessages == null && capacityBytes == null) {
+                applied.complete(null);
+                return;
+            }
             if (priority != null) {
                 c.priority(priority);
             }
@@ -255,7 +269,9 @@ public final class BrokerQueue implements DispatchEngine.Host {
                 repartitioning.old().consumerChanged(c, now());
             }
             dispatch();
+            applied.complete(null);
         });
+        return applied;
     }
 
     /**

@@ -182,8 +182,8 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
                 return;
             }
             c.update(f.priority() == Integer.MIN_VALUE ? null : f.priority(),
-                    f.capacityMessages() < 0 ? null : f.capacityMessages(), f.capacityBytes() < 0 ? null : f.capacityBytes());
-            ok(f.requestId());
+                    f.capacityMessages() < 0 ? null : f.capacityMessages(), f.capacityBytes() < 0 ? null : f.capacityBytes())
+                    .thenRun(() -> ok(f.requestId()));
         } else if (frame instanceof Frame.Release f) {
             release(f);
         } else if (frame instanceof Frame.SessionOpen f) {
@@ -372,8 +372,8 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         }
         consumers.put(f.consumerId(), consumer);
         session.consumers().put(f.consumerId(), consumer);
-        ok(f.requestId());
-        queue.attach(ref);
+        // answered once the consumer takes part in dispatch: what is sent after createConsumer returns reaches it
+        queue.attach(ref).thenRun(() -> ok(f.requestId()));
     }
 
     private Subscription subscribe(Frame.ConsumerOpen f, DestinationName topic) {

@@ -85,12 +85,12 @@ final class ServerConsumer implements DeliverySink, RemoteFeed.Sink {
         return f == null ? here : java.util.concurrent.CompletableFuture.allOf(here, f.drain());
     }
 
-    void update(Integer priority, Integer capacityMessages, Long capacityBytes) {
-        queue.update(ref, priority, capacityMessages, capacityBytes);
+    java.util.concurrent.CompletableFuture<Void> update(Integer priority, Integer capacityMessages, Long capacityBytes) {
         RemoteFeed f = feed;
-        if (f != null) {
+        if (f != null && (priority != null || capacityMessages != null || capacityBytes != null)) {
             f.update(priority, capacityMessages, capacityBytes);
         }
+        return queue.update(ref, priority, capacityMessages, capacityBytes);
     }
 
     /** Stops deliveries: the queue forgets the consumer, and anything dispatched meanwhile goes back. */

@@ -46,12 +46,19 @@ final class ConsumerCredit {
     }
 
     /** The connection started: the node may fill the window. */
-    synchronized void start() {
+    /**
+     * The connection started: the node may fill the window. Completes once the node's queue has the
+     * credit (a no-change consumer update answered after it), so that what is sent after
+     * {@code start()} returns reaches the consumer, broadcasts included.
+     */
+    synchronized CompletableFuture<Void> start() {
         if (announced && prefetch > 0 && !open) {
             open = true;
             owed = 0;
             transport.credit(consumerId, prefetch);
+            return transport.updateConsumer(consumerId, null, null, null);
         }
+        return CompletableFuture.completedFuture(null);
     }
 
     /** Deliveries left the buffer (taken by the application or given back): their room returns, in batches. */

@@ -213,8 +213,12 @@ public class PartitaConnection implements QueueConnection, TopicConnection, Conn
             started = true;
             startLock.notifyAll();
         }
+        List<java.util.concurrent.CompletableFuture<Void>> inPlace = new java.util.ArrayList<>();
         for (PartitaSession s : sessions) {
-            s.connectionStarted();
+            inPlace.addAll(s.connectionStarted());
+        }
+        for (java.util.concurrent.CompletableFuture<Void> f : inPlace) {
+            JmsExceptions.await(f); // the node's queues have the consumers' credit: start() means delivering
         }
     }
 

@@ -122,11 +122,12 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
     }
 
     /** The connection started: the node may deliver again, and a listener with prefetch 0 asks for a message. */
-    void connectionStarted() {
-        credit.start();
+    CompletableFuture<Void> connectionStarted() {
+        CompletableFuture<Void> inPlace = credit.start();
         if (listener != null) {
             credit.pull();
         }
+        return inPlace;
     }
 
     /**

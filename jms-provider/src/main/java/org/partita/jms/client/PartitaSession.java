@@ -323,11 +323,13 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
     }
 
     /** The connection started: consumers give the node room again. */
-    void connectionStarted() {
+    List<CompletableFuture<Void>> connectionStarted() {
+        List<CompletableFuture<Void>> inPlace = new ArrayList<>();
         for (PartitaMessageConsumer c : consumers) {
-            c.connectionStarted();
+            inPlace.add(c.connectionStarted());
         }
         resumeDelivery();
+        return inPlace;
     }
 
     /** The connection stopped: consumers take their room back and return what they buffered. */
