@@ -22,10 +22,14 @@ import java.util.Map;
  * @param metricsPort    HTTP port of the Prometheus endpoint and the web console, on {@code host};
  *                       {@link #METRICS_OFF} (the default) for none, 0 for any free port
  * @param cluster        the cluster this node is a member of, or null for a node on its own
+ * @param limits         what clients may make the node hold: bytes in flight, connections, sessions...
+ * @param storage        how the store reacts to I/O faults and gives back space
+ * @param security       authorization and TLS
  */
 public record NodeConfig(String nodeName, String host, int port, Path dataDir, boolean autoCreateQueues,
                          boolean syncOnCommit, int maxFrameSize, Path usersFile, boolean allowAnonymous,
-                         Map<String, String> queues, long residentBytes, int metricsPort, ClusterConfig cluster) {
+                         Map<String, String> queues, long residentBytes, int metricsPort, ClusterConfig cluster,
+                         FlowLimits limits, StorageSettings storage, SecuritySettings security) {
 
     /** No metrics endpoint and no console. */
     public static final int METRICS_OFF = -1;
@@ -35,6 +39,9 @@ public record NodeConfig(String nodeName, String host, int port, Path dataDir, b
 
     public NodeConfig {
         queues = Map.copyOf(queues);
+        limits = limits == null ? FlowLimits.defaults() : limits;
+        storage = storage == null ? StorageSettings.defaults() : storage;
+        security = security == null ? SecuritySettings.defaults() : security;
         if (residentBytes < 0) {
             throw new IllegalArgumentException("residentBytes must not be negative: " + residentBytes);
         }
@@ -48,7 +55,7 @@ public record NodeConfig(String nodeName, String host, int port, Path dataDir, b
                       boolean syncOnCommit, int maxFrameSize, Path usersFile, boolean allowAnonymous,
                       Map<String, String> queues, long residentBytes) {
         this(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous,
-                queues, residentBytes, METRICS_OFF, null);
+                queues, residentBytes, METRICS_OFF, null, null, null, null);
     }
 
     /** Every setting but {@code residentBytes}, which takes its default. */
@@ -65,58 +72,70 @@ public record NodeConfig(String nodeName, String host, int port, Path dataDir, b
     }
 
     public NodeConfig withPort(int p) {
-        return new NodeConfig(nodeName, host, p, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster);
+        return new NodeConfig(nodeName, host, p, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security);
     }
 
     public NodeConfig withHost(String h) {
-        return new NodeConfig(nodeName, h, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster);
+        return new NodeConfig(nodeName, h, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security);
     }
 
     public NodeConfig withDataDir(Path d) {
-        return new NodeConfig(nodeName, host, port, d, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster);
+        return new NodeConfig(nodeName, host, port, d, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security);
     }
 
     public NodeConfig withNodeName(String n) {
-        return new NodeConfig(n, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster);
+        return new NodeConfig(n, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security);
     }
 
     public NodeConfig withAutoCreateQueues(boolean b) {
-        return new NodeConfig(nodeName, host, port, dataDir, b, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster);
+        return new NodeConfig(nodeName, host, port, dataDir, b, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security);
     }
 
     public NodeConfig withSyncOnCommit(boolean b) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, b, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, b, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security);
     }
 
     public NodeConfig withMaxFrameSize(int m) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, m, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, m, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security);
     }
 
     public NodeConfig withUsersFile(Path f) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, f, allowAnonymous, queues, residentBytes, metricsPort, cluster);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, f, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security);
     }
 
     public NodeConfig withAllowAnonymous(boolean b) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, b, queues, residentBytes, metricsPort, cluster);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, b, queues, residentBytes, metricsPort, cluster, limits, storage, security);
     }
 
     public NodeConfig withResidentBytes(long b) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, b, metricsPort, cluster);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, b, metricsPort, cluster, limits, storage, security);
     }
 
     public NodeConfig withMetricsPort(int p) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, p, cluster);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, p, cluster, limits, storage, security);
     }
 
     /** Makes this node a member of {@code c} (its {@code nodeName} must be one of the members), or standalone with null. */
     public NodeConfig withCluster(ClusterConfig c) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, c);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, c, limits, storage, security);
     }
 
     /** Declares a queue (or adds options to one declared before): {@code options} as {@code name=value&...}. */
     public NodeConfig withQueue(String name, String options) {
         Map<String, String> q = new LinkedHashMap<>(queues);
         q.merge(name, options, (a, b) -> a.isEmpty() ? b : a + "&" + b);
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, q, residentBytes, metricsPort, cluster);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, q, residentBytes, metricsPort, cluster, limits, storage, security);
+    }
+
+    public NodeConfig withLimits(FlowLimits l) {
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, l, storage, security);
+    }
+
+    public NodeConfig withStorage(StorageSettings s) {
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, s, security);
+    }
+
+    public NodeConfig withSecurity(SecuritySettings s) {
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, s);
     }
 }
