@@ -27,6 +27,7 @@ import org.partita.jms.protocol.Protocol;
 import org.partita.jms.protocol.WireMessage;
 import org.partita.jms.protocol.selector.Selector;
 import org.partita.jms.protocol.selector.SelectorException;
+import org.partita.broker.logging.RateLimitedLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,6 +45,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
     private static final Logger LOG = LoggerFactory.getLogger(ClientConnection.class);
+    /** Events any client can repeat at will (bad frames, dropped sends): a burst must not flood the log. */
+    private static final RateLimitedLog EVENTS = new RateLimitedLog(LOG);
     private static final int BROWSE_CHUNK_BYTES = 1024 * 1024;
     /** Bytes a DELIVER frame adds around a message: type, consumer id, delivery id, count, partition, length. */
     private static final int DELIVER_OVERHEAD = 1 + 4 + 8 + 4 + 4 + 4;
@@ -670,7 +673,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             LOG.debug("connection {} lost: {}", ctx.channel().remoteAddress(), c.toString());
             ctx.close();
         } else {
-            LOG.warn("closing connection {} after an unexpected error", ctx.channel().remoteAddress(), c);
+            EVENTS.warn("connection.error", "closing connection {} after an unexpected error", ctx.channel().remoteAddress(), c);
             fail(ErrorCode.INTERNAL, c.toString());
         }
     }
@@ -698,7 +701,8 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
      */
     private void reply(Frame request, ErrorCode code, String message) {
         if (request.requestId() == 0) {
-            LOG.debug("request without answer from {} failed: {} {}", channel.remoteAddress(), code, message);
+            EVENTS.info("message.dropped", "{} without confirmation from {} dropped: {} {}", request.type(),
+                    channel.remoteAddress(), code, message);
             channel.writeAndFlush(new Frame.RequestFailed(request.type().code(), code, message), channel.voidPromise());
             return;
         }
@@ -712,7 +716,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
 
     /** A connection-level error: an ERROR frame with request id 0, then close. */
     private void fail(ErrorCode code, String message) {
-        LOG.info("closing connection {}: {} {}", channel.remoteAddress(), code, message);
+        EVENTS.info("connection.refused", "closing connection {}: {} {}", channel.remoteAddress(), code, message);
         failRequest(0, code, message);
     }
 }

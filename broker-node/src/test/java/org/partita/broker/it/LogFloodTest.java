@@ -1,0 +1,76 @@
+package org.partita.broker.it;
+
+import jakarta.jms.Connection;
+import jakarta.jms.DeliveryMode;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.Session;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.Socket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * docs/reliability.md, "Storage faults" point 10: a burst of malformed connections or of dropped
+ * non-persistent sends leaves a bounded log, and says how much it held back.
+ */
+@Tag("slow")
+@Timeout(120)
+class LogFloodTest {
+    private static final int BURST = 1_000;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void burstsOfBadConnectionsAndDroppedSendsLogAFewLinesAndCountTheRest() throws Exception {
+        try (ChildNode node = ChildNode.startWithArgs(dir.resolve("logs"), "--port", "0",
+                "--data", dir.resolve("data").toString()).awaitReady()) {
+            for (int i = 0; i < BURST; i++) {
+                malformedConnection(node.port());
+            }
+            AtomicInteger refused = new AtomicInteger();
+            try (Connection c = node.factory().createConnection()) {
+                c.setExceptionListener(e -> refused.incrementAndGet());
+                Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                MessageProducer p = s.createProducer(s.createQueue("tiny?maxDepthMessages=1"));
+                p.setDeliveryMode(DeliveryMode.NON_PERSISTENT);
+                for (int i = 0; i < BURST; i++) {
+                    p.send(s.createTextMessage("m" + i));
+                }
+                await().atMost(Duration.ofSeconds(30)).until(() -> refused.get() >= BURST - 1);
+            }
+            String err = node.stderr();
+            long closing = err.lines().filter(l -> l.contains("closing connection")).count();
+            long dropped = err.lines().filter(l -> l.contains("without confirmation from")).count();
+            assertTrue(closing >= 1 && closing <= 20, closing + " lines of closed connections:\n" + err);
+            assertTrue(dropped >= 1 && dropped <= 20, dropped + " lines of dropped sends:\n" + err);
+
+            // once the window has passed, the next line says how many were held back
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> {
+                malformedConnection(node.port());
+                return node.stderr().lines().anyMatch(l -> l.contains("closing connection") && l.contains("more suppressed"));
+            });
+        }
+    }
+
+    private static void malformedConnection(int port) throws Exception {
+        try (Socket s = new Socket("127.0.0.1", port)) {
+            s.setSoTimeout(5_000);
+            s.getOutputStream().write(new byte[]{0, 0, 0, 8, (byte) 0xFF, 1, 2, 3, 4, 5, 6, 7});
+            s.getOutputStream().flush();
+            while (s.getInputStream().read() >= 0) {
+                // until the node closes it
+            }
+        } catch (java.net.SocketException reset) {
+            // closed with a reset: closed all the same
+        }
+    }
+}
