@@ -1,5 +1,6 @@
 package org.partita.broker.cluster;
 
+import org.partita.broker.files.PrivateFiles;
 import org.jgroups.JChannel;
 import org.jgroups.protocols.FD_ALL3;
 import org.jgroups.protocols.FRAG4;
@@ -68,7 +69,7 @@ final class ClusterMetadata implements AutoCloseable {
             throws Exception {
         ClusterConfig.Member self = cluster.member(nodeName);
         Path raftDir = dataDir.resolve("raft");
-        Files.createDirectories(raftDir);
+        PrivateFiles.folder(raftDir);
         channel = new JChannel(stack(cluster, self, raftDir)).name(nodeName);
         state = new ReplicatedStateMachine<String, String>(channel).raftId(nodeName).timeout(CHANGE_TIMEOUT_MILLIS);
         state.addNotificationListener(new ReplicatedStateMachine.Notification<>() {
@@ -95,6 +96,7 @@ final class ClusterMetadata implements AutoCloseable {
             }
         });
         channel.connect("partita-" + cluster.name());
+        PrivateFiles.tree(raftDir); // the Raft log files just opened
         LOG.info("joined the consensus group of cluster {} as {} (port {})", cluster.name(), nodeName,
                 self.port() + cluster.consensusPortOffset());
     }

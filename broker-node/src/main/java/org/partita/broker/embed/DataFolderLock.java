@@ -1,10 +1,11 @@
 package org.partita.broker.embed;
 
+import org.partita.broker.files.PrivateFiles;
+
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -29,8 +30,9 @@ final class DataFolderLock implements AutoCloseable {
         Path folder = dataDir.toAbsolutePath().normalize();
         FileChannel channel = null;
         try {
-            Files.createDirectories(folder);
+            PrivateFiles.folder(folder);
             channel = FileChannel.open(folder.resolve(FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            PrivateFiles.file(folder.resolve(FILE));
             FileLock lock;
             try {
                 lock = channel.tryLock();

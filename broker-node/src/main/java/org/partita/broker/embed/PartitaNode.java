@@ -1,5 +1,6 @@
 package org.partita.broker.embed;
 
+import org.partita.broker.files.PrivateFiles;
 import org.partita.broker.admin.AdminCommands;
 import org.partita.broker.admin.NodeJmx;
 import org.partita.broker.admin.NodeReader;
@@ -72,6 +73,9 @@ public final class PartitaNode implements AutoCloseable {
                 if (!isClustered(q.getValue())) {
                     broker.updateQueue(q.getKey(), q.getValue());
                 }
+            }
+            if (config.usersFile() != null) {
+                PrivateFiles.warnIfReadableByOthers(config.usersFile(), "users file");
             }
             Authenticator auth = config.usersFile() == null ? Authenticator.ALLOW_ALL
                     : UsersFileAuthenticator.load(config.usersFile(), config.allowAnonymous());

@@ -1,6 +1,7 @@
 package org.partita.broker.store;
 
 import org.h2.engine.SessionLocal;
+import org.partita.broker.files.PrivateFiles;
 import org.h2.jdbc.JdbcConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -90,7 +91,7 @@ public final class H2MessageStore implements MessageStore {
     static H2MessageStore open(Path dataDir, boolean syncOnCommit, Layout layout, long checkpointBytes,
                                MessageHeads heads) {
         try {
-            Files.createDirectories(dataDir);
+            PrivateFiles.folder(dataDir);
             String url = "jdbc:h2:file:" + dataDir.toAbsolutePath().resolve("partita")
                     + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0";
             Connection c = DriverManager.getConnection(url, "partita", "");
@@ -115,6 +116,7 @@ public final class H2MessageStore implements MessageStore {
                 c.close();
                 throw e;
             }
+            PrivateFiles.tree(dataDir); // what H2 created, and what an older version left with the umask's modes
             H2MessageStore store = new H2MessageStore(c, target, reader, syncOnCommit, crashed);
             store.writer.start();
             return store;

@@ -1,5 +1,7 @@
 package org.partita.broker.store;
 
+import org.partita.broker.files.PrivateFiles;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -45,6 +47,12 @@ final class JournalFile implements AutoCloseable {
 
     static JournalFile open(Path path) throws IOException {
         FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        try {
+            PrivateFiles.file(path); // before the first record
+        } catch (IOException e) {
+            ch.close();
+            throw e;
+        }
         return new JournalFile(path, ch);
     }
 

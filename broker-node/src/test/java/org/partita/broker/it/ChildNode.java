@@ -55,6 +55,17 @@ public final class ChildNode implements AutoCloseable {
         return new ChildNode(pb.start(), out, err);
     }
 
+    /** Like {@link #startWithArgs}, with the process's umask set first (such as {@code 000}: everything readable by all). */
+    public static ChildNode startUnderUmask(String umask, Path logDir, String... args) throws IOException {
+        Files.createDirectories(logDir);
+        Path out = logDir.resolve("stdout.txt");
+        Path err = logDir.resolve("stderr.txt");
+        List<String> cmd = new ArrayList<>(List.of("sh", "-c", "umask " + umask + " && exec \"$@\"", "sh"));
+        cmd.addAll(command(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
+        return new ChildNode(pb.start(), out, err);
+    }
+
     static List<String> command(String... args) {
         return javaCommand("org.partita.broker.main.NodeMain", args);
     }
