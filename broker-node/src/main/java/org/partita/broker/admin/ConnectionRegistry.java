@@ -12,6 +12,11 @@ public interface ConnectionRegistry {
     /** Bytes sent to all clients since the node started. */
     long bytesOut();
 
+    /** Logins refused for their credentials since the node started. */
+    default long failedLogins() {
+        return 0;
+    }
+
     /** A registry without connections (a node core with no network front). */
     ConnectionRegistry NONE = new ConnectionRegistry() {
         @Override

@@ -218,7 +218,9 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         if (!cluster.isMember(node) || node.equals(self)) {
             throw new SecurityException("'" + node + "' is not another node of cluster " + cluster.name());
         }
-        if (!cluster.secret().equals(password == null ? "" : password)) {
+        // compared in constant time: the time of a refusal must not tell how much of the secret was right
+        if (!java.security.MessageDigest.isEqual(cluster.secret().getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                (password == null ? "" : password).getBytes(java.nio.charset.StandardCharsets.UTF_8))) {
             throw new SecurityException("node " + node + " did not present the cluster's secret");
         }
         return node;

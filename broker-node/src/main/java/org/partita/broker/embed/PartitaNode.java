@@ -45,6 +45,7 @@ public final class PartitaNode implements AutoCloseable {
     private final MessageStore store;
     private final Broker broker;
     private NodeServer server;
+    private NodeContext context;
     private NodeJmx jmx;
     private final NodeReader reader;
     private NodeMetrics metrics;
@@ -80,6 +81,7 @@ public final class PartitaNode implements AutoCloseable {
             Authenticator auth = config.usersFile() == null ? Authenticator.ALLOW_ALL
                     : UsersFileAuthenticator.load(config.usersFile(), config.allowAnonymous());
             NodeContext context = new NodeContext(config.nodeName(), config.maxFrameSize(), auth);
+            this.context = context;
             this.reader = new NodeReader(broker, config, context, this::url, this::metricsPort);
             AdminCommands admin = new AdminCommands(reader);
             context.admin(admin);
@@ -106,6 +108,9 @@ public final class PartitaNode implements AutoCloseable {
             }
             if (server != null) {
                 server.close();
+            }
+            if (context != null) {
+                context.close();
             }
             if (cluster != null) {
                 cluster.close();
@@ -243,6 +248,7 @@ public final class PartitaNode implements AutoCloseable {
         metrics.close();
         jmx.close();
         server.close();
+        context.close();
         store.close(); // finishes pending writes while the broker can still take their completions
         broker.close();
         folderLock.close();

@@ -69,6 +69,8 @@ public final class NodeMetrics implements AutoCloseable {
         meters.counter("partita.network.received", "bytes received from clients", "bytes", none, conns,
                 ConnectionRegistry::bytesIn);
         meters.counter("partita.network.sent", "bytes sent to clients", "bytes", none, conns, ConnectionRegistry::bytesOut);
+        meters.counter("partita.logins.failed", "logins refused for their credentials", null, none, conns,
+                ConnectionRegistry::failedLogins);
         meters.gauge("partita.store.size", "bytes of the node's data folder on disk", "bytes", none, reader,
                 NodeReader::storeBytes);
         meters.gauge("partita.resident.payload", "payload bytes of stored messages held in memory", "bytes", none, reader,

@@ -93,6 +93,12 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         ctx.fireChannelActive();
     }
 
+    /** The client's host address, without port: what login delays are kept per. */
+    private String host() {
+        return channel.remoteAddress() instanceof java.net.InetSocketAddress a
+                ? a.getAddress().getHostAddress() : String.valueOf(channel.remoteAddress());
+    }
+
     /** The client's address as {@code host:port}. */
     private String remote() {
         return channel.remoteAddress() instanceof java.net.InetSocketAddress a
@@ -106,12 +112,12 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, Frame frame) {
-        if (!open && !(frame instanceof Frame.Hello)) {
-            fail(ErrorCode.ILLEGAL_STATE, "the first frame must be HELLO, not " + frame.type());
-            return;
-        }
         if (deferring) {
             deferred.add(frame);
+            return;
+        }
+        if (!open && !(frame instanceof Frame.Hello)) {
+            fail(ErrorCode.ILLEGAL_STATE, "the first frame must be HELLO, not " + frame.type());
             return;
         }
         process(frame);
@@ -154,6 +160,10 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
                     ? failure.getCause() : failure;
             reply(first, ErrorCode.INVALID_DESTINATION, cause.getMessage());
         }
+        processDeferred();
+    }
+
+    private void processDeferred() {
         while (!deferring && !deferred.isEmpty() && channel.isActive()) {
             process(deferred.poll());
         }
@@ -237,7 +247,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
     }
 
     private void hello(Frame.Hello f) {
-        if (open) {
+        if (open || deferring) {
             reply(f, ErrorCode.ILLEGAL_STATE, "HELLO was already received");
             return;
         }
@@ -251,26 +261,68 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             try {
                 peerNode = cluster.linkingNode(f.user(), f.password());
             } catch (SecurityException e) {
+                LOG.atWarn().addKeyValue("event", "login.failed").addKeyValue("user", f.user()).addKeyValue("remote", remote())
+                        .log("node link refused from {}: {}", remote(), e.getMessage());
                 failRequest(f.requestId(), ErrorCode.AUTHENTICATION_FAILED, e.getMessage());
                 return;
             }
         }
-        String refusal = peerNode != null ? null : node.authenticator().check(f.user(), f.password());
+        if (peerNode != null) {
+            accept(f);
+            return;
+        }
+        // The password check runs on the login pool, never here; frames sent after HELLO wait for its answer.
+        CompletableFuture<String> checked = node.logins().check(host(), f.user(), f.password());
+        if (checked.isDone()) {
+            loggedIn(f, checked.getNow(null), null);
+            return;
+        }
+        deferring = true;
+        checked.whenComplete((refusal, t) -> channel.eventLoop().execute(() -> loggedIn(f, refusal, t)));
+    }
+
+    /** The login pool answered: the connection opens, or is refused and closed. */
+    private void loggedIn(Frame.Hello f, String refusal, Throwable failure) {
+        deferring = false;
+        if (!channel.isActive()) {
+            return; // the client left while its login was checked
+        }
+        String who = f.user() == null ? "(none)" : f.user();
+        if (failure != null) {
+            deferred.clear();
+            Throwable c = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
+            LOG.atWarn().addKeyValue("event", "login.busy").addKeyValue("user", who).addKeyValue("remote", remote())
+                    .log("login of user {} from {} not checked: {}", who, remote(), c.getMessage());
+            failRequest(f.requestId(), ErrorCode.RESOURCE_EXHAUSTED, c.getMessage());
+            return;
+        }
         if (refusal != null) {
-            LOG.atInfo().addKeyValue("event", "login.failed").addKeyValue("user", f.user() == null ? "(none)" : f.user()).addKeyValue("remote", remote())
+            deferred.clear();
+            LOG.atInfo().addKeyValue("event", "login.failed").addKeyValue("user", who).addKeyValue("remote", remote())
                     .addKeyValue("reason", refusal)
-                    .log("login refused for user {} from {}: {}", f.user() == null ? "(none)" : f.user(), remote(), refusal);
+                    .log("login refused for user {} from {}: {}", who, remote(), refusal);
             failRequest(f.requestId(), ErrorCode.AUTHENTICATION_FAILED, refusal);
             return;
         }
+        if (accept(f)) {
+            processDeferred();
+        } else {
+            deferred.clear();
+        }
+    }
+
+    /** Opens the connection once its login is accepted; false if its client id is taken. */
+    private boolean accept(Frame.Hello f) {
         if (f.clientId() != null && !node.claimClientId(f.clientId(), connectionKey)) {
             failRequest(f.requestId(), ErrorCode.INVALID_CLIENT_ID, "client id '" + f.clientId() + "' is already in use on this node");
-            return;
+            return false;
         }
         clientId = f.clientId();
         user = f.user() == null || f.user().isEmpty() ? null : f.user();
         open = true;
         channel.writeAndFlush(new Frame.HelloOk(f.requestId(), Protocol.VERSION, node.nodeName(), node.maxFrameSize()));
+        return true;
     }
 
     private void sessionOpen(Frame.SessionOpen f) {

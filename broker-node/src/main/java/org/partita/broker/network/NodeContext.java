@@ -1,6 +1,8 @@
 package org.partita.broker.network;
 
 import org.partita.broker.security.Authenticator;
+import org.partita.broker.security.LoginDelays;
+import org.partita.broker.security.LoginGate;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -9,10 +11,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * Node-wide facts and registries the connections share: name, limits, authentication, client ids,
  * the open connections and the bytes they moved.
  */
-public final class NodeContext implements org.partita.broker.admin.ConnectionRegistry {
+public final class NodeContext implements org.partita.broker.admin.ConnectionRegistry, AutoCloseable {
     private final String nodeName;
     private final int maxFrameSize;
     private final Authenticator authenticator;
+    private final LoginGate logins;
     private volatile org.partita.broker.admin.AdminCommands admin;
     private volatile ClusterFront cluster;
     private final Map<String, Object> clientIds = new ConcurrentHashMap<>();
@@ -25,6 +28,7 @@ public final class NodeContext implements org.partita.broker.admin.ConnectionReg
         this.nodeName = nodeName;
         this.maxFrameSize = maxFrameSize;
         this.authenticator = authenticator;
+        this.logins = new LoginGate(authenticator, LoginDelays.defaults());
     }
 
     public String nodeName() {
@@ -54,6 +58,21 @@ public final class NodeContext implements org.partita.broker.admin.ConnectionReg
 
     public Authenticator authenticator() {
         return authenticator;
+    }
+
+    /** Where connections' logins are checked: off the network threads, failures delayed. */
+    LoginGate logins() {
+        return logins;
+    }
+
+    @Override
+    public long failedLogins() {
+        return logins.failedLogins();
+    }
+
+    @Override
+    public void close() {
+        logins.close();
     }
 
     @Override

@@ -13,7 +13,8 @@ import java.util.Base64;
  */
 public final class PasswordHash {
     private static final String ALGORITHM = "pbkdf2-sha256";
-    private static final int ITERATIONS = 210_000;
+    /** Iterations of new hashes. */
+    public static final int ITERATIONS = 210_000;
     private static final int SALT_BYTES = 16;
     private static final int HASH_BITS = 256;
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -30,10 +31,15 @@ public final class PasswordHash {
 
     /** A new hash of {@code password} with a fresh random salt. */
     public static String create(char[] password) {
+        return create(password, ITERATIONS);
+    }
+
+    /** A new hash with a given cost (a stand-in as costly as the hashes of a users file). */
+    static String create(char[] password, int iterations) {
         byte[] salt = new byte[SALT_BYTES];
         RANDOM.nextBytes(salt);
-        byte[] hash = derive(password, salt, ITERATIONS);
-        return ALGORITHM + ":" + ITERATIONS + ":" + Base64.getEncoder().encodeToString(salt) + ":"
+        byte[] hash = derive(password, salt, iterations);
+        return ALGORITHM + ":" + iterations + ":" + Base64.getEncoder().encodeToString(salt) + ":"
                 + Base64.getEncoder().encodeToString(hash);
     }
 
@@ -52,6 +58,10 @@ public final class PasswordHash {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("iterations must be a number, not '" + parts[1] + "'");
         }
+    }
+
+    int iterations() {
+        return iterations;
     }
 
     /** Compares in constant time. */

@@ -17,10 +17,18 @@ import java.util.Map;
 public final class UsersFileAuthenticator implements Authenticator {
     private final Map<String, PasswordHash> users;
     private final boolean allowAnonymous;
+    /**
+     * Checked in place of an unknown user's hash, with as many iterations as the costliest real
+     * one, so that an unknown user name takes as long to refuse as a wrong password and the time of
+     * a refusal does not tell which users exist.
+     */
+    private final PasswordHash stranger;
 
     private UsersFileAuthenticator(Map<String, PasswordHash> users, boolean allowAnonymous) {
         this.users = users;
         this.allowAnonymous = allowAnonymous;
+        int iterations = users.values().stream().mapToInt(PasswordHash::iterations).max().orElse(PasswordHash.ITERATIONS);
+        this.stranger = PasswordHash.parse(PasswordHash.create(new char[]{'-'}, iterations));
     }
 
     public static UsersFileAuthenticator load(Path file, boolean allowAnonymous) {
@@ -57,7 +65,10 @@ public final class UsersFileAuthenticator implements Authenticator {
             return allowAnonymous ? null : "this node requires a user name and password";
         }
         PasswordHash h = users.get(user);
-        if (h == null || password == null || !h.matches(password.toCharArray())) {
+        boolean known = h != null;
+        // The hash is computed whatever is wrong, so every refusal costs the same time.
+        boolean matches = (known ? h : stranger).matches(password == null || password.isEmpty() ? new char[]{'-'} : password.toCharArray());
+        if (!known || password == null || password.isEmpty() || !matches) {
             return "wrong user name or password"; // never say which
         }
         return null;
