@@ -63,6 +63,11 @@ public final class RateLimitedLog {
 
     /** Logs the line unless this event already filled its window; a trailing Throwable is logged as the cause. */
     public void log(Level level, String event, String format, Object... args) {
+        log(level, event, Map.of(), format, args);
+    }
+
+    /** The same, with key-values of the event's own (the user of a failed login) added to the line. */
+    public void log(Level level, String event, Map<String, ?> keyValues, String format, Object... args) {
         if (!log.isEnabledForLevel(level)) {
             return;
         }
@@ -88,7 +93,7 @@ public final class RateLimitedLog {
                 return;
             }
         }
-        emit(level, event, format, args, suppressedBefore, suppressedSeconds);
+        emit(level, event, keyValues, format, args, suppressedBefore, suppressedSeconds);
     }
 
     /** Lines held back so far and not yet reported, over all events; for tests. */
@@ -102,8 +107,12 @@ public final class RateLimitedLog {
         return n;
     }
 
-    private void emit(Level level, String event, String format, Object[] args, long suppressed, long seconds) {
+    private void emit(Level level, String event, Map<String, ?> keyValues, String format, Object[] args, long suppressed,
+                      long seconds) {
         LoggingEventBuilder b = log.atLevel(level).addKeyValue("event", event);
+        for (Map.Entry<String, ?> kv : keyValues.entrySet()) {
+            b = b.addKeyValue(kv.getKey(), kv.getValue());
+        }
         Object[] a = args;
         if (a.length > 0 && a[a.length - 1] instanceof Throwable t) {
             b = b.setCause(t);

@@ -261,8 +261,8 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             try {
                 peerNode = cluster.linkingNode(f.user(), f.password());
             } catch (SecurityException e) {
-                LOG.atWarn().addKeyValue("event", "login.failed").addKeyValue("user", f.user()).addKeyValue("remote", remote())
-                        .log("node link refused from {}: {}", remote(), e.getMessage());
+                EVENTS.log(org.slf4j.event.Level.WARN, "login.failed", Map.of("user", f.user(), "remote", remote()),
+                        "node link refused from {}: {}", remote(), e.getMessage());
                 failRequest(f.requestId(), ErrorCode.AUTHENTICATION_FAILED, e.getMessage());
                 return;
             }
@@ -292,16 +292,16 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             deferred.clear();
             Throwable c = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
                     ? failure.getCause() : failure;
-            LOG.atWarn().addKeyValue("event", "login.busy").addKeyValue("user", who).addKeyValue("remote", remote())
-                    .log("login of user {} from {} not checked: {}", who, remote(), c.getMessage());
+            EVENTS.log(org.slf4j.event.Level.WARN, "login.busy", Map.of("user", who, "remote", remote()),
+                    "login of user {} from {} not checked: {}", who, remote(), c.getMessage());
             failRequest(f.requestId(), ErrorCode.RESOURCE_EXHAUSTED, c.getMessage());
             return;
         }
         if (refusal != null) {
             deferred.clear();
-            LOG.atInfo().addKeyValue("event", "login.failed").addKeyValue("user", who).addKeyValue("remote", remote())
-                    .addKeyValue("reason", refusal)
-                    .log("login refused for user {} from {}: {}", who, remote(), refusal);
+            // rate limited: anyone can make the node refuse logins, and must not fill its disk with log
+            EVENTS.log(org.slf4j.event.Level.INFO, "login.failed", Map.of("user", who, "remote", remote(), "reason", refusal),
+                    "login refused for user {} from {}: {}", who, remote(), refusal);
             failRequest(f.requestId(), ErrorCode.AUTHENTICATION_FAILED, refusal);
             return;
         }
