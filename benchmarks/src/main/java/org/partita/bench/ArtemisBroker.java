@@ -10,9 +10,6 @@ import org.apache.activemq.artemis.core.server.JournalType;
 import org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 
 /**
@@ -44,7 +41,7 @@ final class ArtemisBroker implements BrokerUnderTest {
 
     /** @param bufferTimeoutNanos the NIO journal buffer timeout, or a negative number for Artemis's default */
     static ArtemisBroker start(Path dir, long bufferTimeoutNanos) throws Exception {
-        int port = freePort();
+        int port = Ports.freeLoopbackPort();
         Configuration c = configuration(dir, port, bufferTimeoutNanos);
         EmbeddedActiveMQ server = new EmbeddedActiveMQ();
         server.setConfiguration(c);
@@ -71,11 +68,6 @@ final class ArtemisBroker implements BrokerUnderTest {
         return c;
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
 
     @Override
     public ConnectionFactory connectionFactory() {

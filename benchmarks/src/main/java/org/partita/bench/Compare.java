@@ -41,8 +41,8 @@ public final class Compare implements Callable<Integer> {
     List<String> scenarioIds = List.of("S1", "S2", "S3", "S4", "S4K", "S4B", "S4J", "S5", "S6", "S7");
 
     @Option(names = "--targets", split = ",",
-            description = "brokers to run (default partita,artemis-default,artemis-tuned; also partita-cluster3:"
-                    + " three nodes of one cluster in this JVM, not with S5 since topics are not spread over a cluster)")
+            description = "brokers to run (default partita,artemis-default,artemis-tuned; also partita-cluster3 and"
+                    + " artemis-cluster3: three nodes of one cluster in this JVM, S4 variants only)")
     List<String> targetIds = List.of("partita", "artemis-default", "artemis-tuned");
 
     @Option(names = "--rate", description = "S7 send rate in messages per second (default ${DEFAULT-VALUE})")
@@ -91,9 +91,10 @@ public final class Compare implements Callable<Integer> {
     public List<RunResult> runComparison() throws Exception {
         List<Scenario> scenarios = scenarioIds.stream().map(Scenario::fromId).distinct().toList();
         List<Target> targets = targetIds.stream().map(Target::fromId).distinct().toList();
-        if (targets.contains(Target.PARTITA_CLUSTER) && scenarios.contains(Scenario.S5)) {
+        if ((targets.contains(Target.PARTITA_CLUSTER) || targets.contains(Target.ARTEMIS_CLUSTER))
+                && scenarios.contains(Scenario.S5)) {
             throw new CommandLine.ParameterException(new CommandLine(this),
-                    "partita-cluster3 cannot run S5: topics are not spread over a cluster (leave S5 out)");
+                    "the cluster targets cannot run S5: topics are not spread over a Partita cluster (leave S5 out)");
         }
         if (runs < 1) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--runs must be at least 1");

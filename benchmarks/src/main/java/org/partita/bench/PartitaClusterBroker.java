@@ -7,8 +7,6 @@ import org.partita.broker.embed.PartitaNode;
 import org.partita.jms.client.PartitaConnectionFactory;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,18 +48,13 @@ final class PartitaClusterBroker implements BrokerUnderTest {
     /** A port free together with the consensus port above it. */
     private static int freePortPair(List<ClusterConfig.Member> taken) throws IOException {
         while (true) {
-            int port;
-            try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-                port = s.getLocalPort();
-            }
+            int port = Ports.freeLoopbackPort();
             int consensus = port + ClusterConfig.DEFAULT_CONSENSUS_PORT_OFFSET;
             if (consensus > 65535 || taken.stream().anyMatch(m -> m.port() == port || m.port() == consensus)) {
                 continue;
             }
-            try (ServerSocket s = new ServerSocket(consensus, 1, InetAddress.getLoopbackAddress())) {
+            if (Ports.isFree(consensus)) {
                 return port;
-            } catch (IOException busy) {
-                // try another
             }
         }
     }

@@ -41,6 +41,32 @@ final class Report {
         return results.stream().allMatch(RunResult::passed);
     }
 
+    /**
+     * Which medians are divided: each Partita target over each Artemis target (one node over one
+     * node, a cluster over a cluster, as the targets run), and the Partita cluster over one node.
+     */
+    private List<Target[]> ratioColumns() {
+        List<Target[]> pairs = new ArrayList<>();
+        for (Target p : targets) {
+            for (Target o : targets) {
+                if (p.isPartita() && !o.isPartita() && p.isCluster() == o.isCluster()) {
+                    pairs.add(new Target[] {p, o});
+                }
+            }
+        }
+        if (targets.contains(Target.PARTITA) && targets.contains(Target.PARTITA_CLUSTER)) {
+            pairs.add(new Target[] {Target.PARTITA_CLUSTER, Target.PARTITA});
+        }
+        return pairs;
+    }
+
+    private static String ratioLabel(Target[] pair) {
+        if (pair[0] == Target.PARTITA_CLUSTER && pair[1] == Target.PARTITA) {
+            return "Partita cluster / 1 node";
+        }
+        return pair[0].label() + " / " + pair[1].label().replace("Artemis ", "");
+    }
+
     String markdown() {
         StringBuilder sb = new StringBuilder();
         sb.append(header).append("\n\n");
@@ -51,19 +77,12 @@ final class Report {
         for (Target t : targets) {
             sb.append(' ').append(t.label()).append(" |");
         }
-        boolean ratios = targets.contains(Target.PARTITA) && targets.size() > 1;
-        if (ratios) {
-            for (Target t : targets) {
-                if (t != Target.PARTITA) {
-                    sb.append(" Partita / ").append(t.label().replace("Artemis ", "")).append(" |");
-                }
-            }
+        List<Target[]> ratios = ratioColumns();
+        for (Target[] pair : ratios) {
+            sb.append(' ').append(ratioLabel(pair)).append(" |");
         }
         sb.append("\n|---|---|");
-        sb.append("---:|".repeat(targets.size()));
-        if (ratios) {
-            sb.append("---:|".repeat(targets.size() - 1));
-        }
+        sb.append("---:|".repeat(targets.size() + ratios.size()));
         sb.append('\n');
         for (Scenario s : scenarios) {
             for (Scenario.Row row : s.rows(s7Rate)) {
@@ -72,19 +91,13 @@ final class Report {
                 for (Target t : targets) {
                     sb.append(' ').append(format(median(row.key(), t))).append(" |");
                 }
-                if (ratios) {
-                    double p = median(row.key(), Target.PARTITA);
-                    for (Target t : targets) {
-                        if (t != Target.PARTITA) {
-                            double o = median(row.key(), t);
-                            sb.append(' ').append(ratio(p, o)).append(" |");
-                        }
-                    }
+                for (Target[] pair : ratios) {
+                    sb.append(' ').append(ratio(median(row.key(), pair[0]), median(row.key(), pair[1]))).append(" |");
                 }
                 sb.append('\n');
             }
         }
-        sb.append("\n↑ higher is better, ↓ lower is better; ratios are Partita's median over the other's median.\n");
+        sb.append("\n↑ higher is better, ↓ lower is better; ratios divide the first broker's median by the second's.\n");
         if (scenarios.contains(Scenario.S1)) {
             sb.append("\nS1 as a fraction of the disk sync rate:");
             for (Target t : targets) {

@@ -8,7 +8,9 @@ public enum Target {
     /** Three nodes of one cluster, queues spread over all (S4 variants only: topics are not clustered). */
     PARTITA_CLUSTER("partita-cluster3", "Partita 3-node cluster"),
     ARTEMIS_DEFAULT("artemis-default", "Artemis default"),
-    ARTEMIS_TUNED("artemis-tuned", "Artemis tuned");
+    ARTEMIS_TUNED("artemis-tuned", "Artemis tuned"),
+    /** Three tuned Artemis servers of one cluster with message grouping (S4 variants only, like the Partita cluster). */
+    ARTEMIS_CLUSTER("artemis-cluster3", "Artemis tuned 3-node cluster");
 
     private final String id;
     private final String label;
@@ -37,12 +39,22 @@ public enum Target {
             case PARTITA_CLUSTER -> PartitaClusterBroker.start(dir);
             case ARTEMIS_DEFAULT -> ArtemisBroker.start(dir, -1);
             case ARTEMIS_TUNED -> ArtemisBroker.start(dir, tunedBufferTimeoutNanos);
+            case ARTEMIS_CLUSTER -> ArtemisClusterBroker.start(dir, tunedBufferTimeoutNanos);
         };
+    }
+
+    public boolean isPartita() {
+        return this == PARTITA || this == PARTITA_CLUSTER;
+    }
+
+    /** Three nodes of one cluster in the benchmark's JVM. */
+    public boolean isCluster() {
+        return this == PARTITA_CLUSTER || this == ARTEMIS_CLUSTER;
     }
 
     /** A client connection factory for a broker of this kind at {@code url} (see {@link BrokerUnderTest#url()}). */
     public jakarta.jms.ConnectionFactory connectionFactory(String url) {
-        return this == PARTITA || this == PARTITA_CLUSTER ? new org.partita.jms.client.PartitaConnectionFactory(url)
+        return isPartita() ? new org.partita.jms.client.PartitaConnectionFactory(url)
                 : new org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory(url);
     }
 
@@ -52,6 +64,6 @@ public enum Target {
                 return t;
             }
         }
-        throw new IllegalArgumentException("unknown target '" + id + "'; known: partita, partita-cluster3, artemis-default, artemis-tuned");
+        throw new IllegalArgumentException("unknown target '" + id + "'; known: partita, partita-cluster3, artemis-default, artemis-tuned, artemis-cluster3");
     }
 }

@@ -53,4 +53,25 @@ class CompareSmokeTest {
         assertTrue(md.contains("| S1 persistent, 1P/1C |"), md);
         assertTrue(md.contains("exactly once"), md);
     }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void bothClustersKeepEveryKeyInOrderAndTheReportDividesClusterByCluster(@TempDir Path tmp) throws Exception {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        Compare compare = new Compare(new PrintStream(log, true, StandardCharsets.UTF_8));
+        Path out = tmp.resolve("results.md");
+        new CommandLine(compare).parseArgs("--targets", "partita-cluster3,artemis-cluster3", "--scenarios", "S4K",
+                "--runs", "1", "--scale", "0.05", "--no-warmup", "--sync-writes", "20", "--sync-tries", "1",
+                "--time-cap", "60", "--work-dir", tmp.resolve("work").toString(), "--out", out.toString());
+
+        List<RunResult> results = compare.runComparison();
+
+        assertEquals(2, results.size(), log::toString);
+        for (RunResult r : results) {
+            assertTrue(r.passed(), () -> r.target() + ": " + r.checkSummary() + "\n" + log);
+            assertEquals(r.expected(), r.arrived());
+        }
+        String md = Files.readString(out);
+        assertTrue(md.contains("Partita 3-node cluster / tuned 3-node cluster"), md);
+    }
 }
