@@ -8,6 +8,7 @@ import org.partita.broker.core.ClusterHooks;
 import org.partita.broker.core.ConsumerRef;
 import org.partita.broker.core.MessageRef;
 import org.partita.broker.core.PartitionScope;
+import org.partita.broker.core.QueueFullException;
 import org.partita.broker.core.QueueOptions;
 import org.partita.broker.network.ClusterFront;
 import org.partita.broker.network.RemoteFeed;
@@ -47,6 +48,7 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     private final int maxFrameSize;
     private final Map<String, PeerLink> links = new LinkedHashMap<>();
     private final Map<String, Forwarder> forwarders = new ConcurrentHashMap<>();
+    private final RemoteRoom remoteRoom = new RemoteRoom();
     private final Set<ConsumerFeed> feeds = ConcurrentHashMap.newKeySet();
     private final Map<String, Map<String, Boolean>> forwardedIds = new ConcurrentHashMap<>();
     private final AtomicInteger spread = new AtomicInteger();
@@ -153,17 +155,30 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         if (hosts.contains(self) && !queue.full()) {
             return queue; // an unkeyed message stays on a hosting node while it has room
         }
-        List<String> candidates = new ArrayList<>();
+        List<String> reachable = new ArrayList<>();
+        List<String> withRoom = new ArrayList<>();
         for (String h : hosts) {
-            if (!h.equals(self) && (links.get(h) != null && links.get(h).isUp())) {
-                candidates.add(h);
+            PeerLink link = links.get(h);
+            if (!h.equals(self) && link != null && link.isUp()) {
+                reachable.add(h);
+                if (remoteRoom.hasRoom(h, queue.name())) {
+                    withRoom.add(h);
+                }
             }
         }
-        if (candidates.isEmpty()) {
-            return hosts.contains(self) ? queue : towards(hosts.get(Math.floorMod(spread.getAndIncrement(), hosts.size())), queue);
+        if (!withRoom.isEmpty()) {
+            // spread message by message over the other hosts with room
+            return towards(withRoom.get(Math.floorMod(spread.getAndIncrement(), withRoom.size())), queue);
         }
-        // spread message by message over the other hosts (weighted by the partitions each hosts)
-        return towards(candidates.get(Math.floorMod(spread.getAndIncrement(), candidates.size())), queue);
+        if (hosts.contains(self)) {
+            return queue; // full here and everywhere reachable: the local queue refuses it, nothing is stored
+        }
+        if (!reachable.isEmpty()) {
+            throw new QueueFullException("every partition of queue '" + queue.name() + "' is full on the nodes"
+                    + " hosting it (" + String.join(", ", reachable) + "); the message was not stored");
+        }
+        // no hosting node is reachable: the message waits in a forward log for one of them
+        return towards(hosts.get(Math.floorMod(spread.getAndIncrement(), hosts.size())), queue);
     }
 
     private BrokerQueue towards(String host, BrokerQueue queue) {
@@ -174,7 +189,7 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         return forwarders.computeIfAbsent(Forwarder.logName(peer, queue), name -> {
             BrokerQueue log = broker.createQueue(name, QueueOptions.TERMINAL);
             PeerLink link = links.get(peer);
-            Forwarder f = new Forwarder(log, queue, link != null ? link : placeholder(peer), timer);
+            Forwarder f = new Forwarder(log, queue, link != null ? link : placeholder(peer), timer, remoteRoom);
             f.start();
             return f;
         });

@@ -4,7 +4,9 @@ import org.partita.broker.core.BrokerQueue;
 import org.partita.broker.core.ConsumerRef;
 import org.partita.broker.core.DeliverySink;
 import org.partita.broker.core.QueueEntry;
+import org.partita.jms.protocol.ErrorCode;
 import org.partita.jms.protocol.selector.Selector;
+import org.partita.jms.transport.BrokerError;
 import org.partita.jms.transport.NettyBrokerConnection;
 
 import java.util.concurrent.ScheduledExecutorService;
@@ -27,13 +29,15 @@ final class Forwarder implements DeliverySink {
     private final String queue;
     private final PeerLink link;
     private final ScheduledExecutorService timer;
+    private final RemoteRoom room;
     private ConsumerRef ref;
 
-    Forwarder(BrokerQueue log, String queue, PeerLink link, ScheduledExecutorService timer) {
+    Forwarder(BrokerQueue log, String queue, PeerLink link, ScheduledExecutorService timer, RemoteRoom room) {
         this.log = log;
         this.queue = queue;
         this.link = link;
         this.timer = timer;
+        this.room = room;
     }
 
     static String logName(String peer, String queue) {
@@ -74,12 +78,21 @@ final class Forwarder implements DeliverySink {
         }
         c.forward(queue, entry.deliveryCount(), entry.message().encoded()).whenComplete((v, t) -> {
             if (t == null) {
+                room.room(link.peer(), queue);
                 log.ack(entry, consumer);
                 log.credit(consumer, 1);
             } else {
+                if (isFull(t)) {
+                    room.full(link.peer(), queue);
+                }
                 giveBack(consumer, entry);
             }
         });
+    }
+
+    private static boolean isFull(Throwable t) {
+        Throwable cause = t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
+        return cause instanceof BrokerError e && e.code() == ErrorCode.RESOURCE_EXHAUSTED;
     }
 
     /** Back into the log, in its place; forwarding pauses a moment so that a full or restarting node is not hammered. */
