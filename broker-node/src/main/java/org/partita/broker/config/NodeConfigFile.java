@@ -25,6 +25,8 @@ import java.util.List;
  * # queues declared here are created (or updated) at start: queue.NAME.OPTION = VALUE
  * queue.orders.partitions = 8
  * queue.orders.maxDeliveryAttempts = 5
+ * # what clients may make the node hold (FlowLimits, docs/reliability.md)
+ * limits.connections = 4096
  * </pre>
  */
 public final class NodeConfigFile {
@@ -78,9 +80,12 @@ public final class NodeConfigFile {
                 if (name.startsWith("queue.")) {
                     yield queue(c, name, value, where);
                 }
+                if (name.startsWith(LimitFields.PREFIX)) {
+                    yield c.withLimits(LimitFields.apply(c.limits(), name, value, where));
+                }
                 throw new ConfigException(where + ": unknown field '" + name + "'; known: nodeName, host, port, data,"
                         + " autoCreateQueues, syncOnCommit, maxFrameSize, users, allowAnonymous, residentBytes, metricsPort,"
-                        + " queue.<name>.<option>, " + ClusterFields.NAMES);
+                        + " queue.<name>.<option>, " + LimitFields.NAMES + ", " + ClusterFields.NAMES);
             }
         };
     }

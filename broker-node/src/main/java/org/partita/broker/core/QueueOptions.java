@@ -30,10 +30,16 @@ public final class QueueOptions {
     public static final String FANOUT = "fanout";
     public static final String BROADCAST = "broadcast";
 
+    /**
+     * No path (client, admin command, config file) may give a queue more partitions than this: each
+     * costs memory before any message arrives. Clients are held to the node's lower limit.
+     */
+    public static final int MAX_PARTITIONS = 65_536;
+
     private static final Map<String, Function<String, String>> CHECKS = new LinkedHashMap<>();
 
     static {
-        CHECKS.put("partitions", v -> integer("partitions", v, 1));
+        CHECKS.put("partitions", v -> atMost("partitions", integer("partitions", v, 1), MAX_PARTITIONS));
         CHECKS.put("mode", v -> oneOf("mode", v, PRIORITY, FANOUT, BROADCAST));
         CHECKS.put("appIds", v -> v);
         CHECKS.put("lastValue", v -> v);
@@ -222,6 +228,13 @@ public final class QueueOptions {
             return List.of();
         }
         return Arrays.stream(v.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList();
+    }
+
+    private static String atMost(String name, String value, int max) {
+        if (Integer.parseInt(value) > max) {
+            throw new IllegalArgumentException("queue option " + name + " must be at most " + max + ", not " + value);
+        }
+        return value;
     }
 
     private static String integer(String name, String value, int min) {

@@ -80,7 +80,7 @@ public final class PartitaNode implements AutoCloseable {
             }
             Authenticator auth = config.usersFile() == null ? Authenticator.ALLOW_ALL
                     : UsersFileAuthenticator.load(config.usersFile(), config.allowAnonymous());
-            NodeContext context = new NodeContext(config.nodeName(), config.maxFrameSize(), auth);
+            NodeContext context = new NodeContext(config.nodeName(), config.maxFrameSize(), auth, config.limits());
             this.context = context;
             this.reader = new NodeReader(broker, config, context, this::url, this::metricsPort);
             AdminCommands admin = new AdminCommands(reader);

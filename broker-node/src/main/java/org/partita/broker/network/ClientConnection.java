@@ -21,6 +21,7 @@ import org.partita.broker.core.UnknownDestinationException;
 import org.partita.jms.protocol.DestinationName;
 import org.partita.jms.protocol.ErrorCode;
 import org.partita.jms.protocol.Frame;
+import org.partita.jms.protocol.FrameDecoder;
 import org.partita.jms.protocol.MessageCodec;
 import org.partita.jms.protocol.ProtocolException;
 import org.partita.jms.protocol.Protocol;
@@ -87,7 +88,16 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
     public void channelActive(ChannelHandlerContext ctx) {
         channel = ctx.channel();
         xa = new XaRequests(broker.xa(), connectionKey, this::session, channel);
-        node.opened(this);
+        if (!node.opened(this)) {
+            fail(ErrorCode.RESOURCE_EXHAUSTED, "the node has its maximum of " + node.limits().connections() + " connections");
+            return;
+        }
+        long timeout = node.limits().handshakeTimeoutMillis();
+        ctx.executor().schedule(() -> {
+            if (!open && channel.isActive()) {
+                fail(ErrorCode.AUTHENTICATION_FAILED, "no handshake within " + timeout + " ms");
+            }
+        }, timeout, java.util.concurrent.TimeUnit.MILLISECONDS);
         LOG.atDebug().addKeyValue("event", "connection.opened").addKeyValue("remote", remote())
                 .log("connection opened from {}", remote());
         ctx.fireChannelActive();
@@ -177,6 +187,10 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         } else if (frame instanceof Frame.Ack f) {
             ack(f);
         } else if (frame instanceof Frame.Credit f) {
+            if (f.messages() < 0) {
+                reply(f, ErrorCode.INVALID_REQUEST, "credit must not be negative: " + f.messages());
+                return;
+            }
             ServerConsumer c = consumers.get(f.consumerId());
             if (c != null) {
                 c.credit(f.messages());
@@ -321,11 +335,20 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         clientId = f.clientId();
         user = f.user() == null || f.user().isEmpty() ? null : f.user();
         open = true;
+        FrameDecoder decoder = channel.pipeline().get(FrameDecoder.class);
+        if (decoder != null) {
+            decoder.acceptUpTo(node.maxFrameSize());
+        }
         channel.writeAndFlush(new Frame.HelloOk(f.requestId(), Protocol.VERSION, node.nodeName(), node.maxFrameSize()));
         return true;
     }
 
     private void sessionOpen(Frame.SessionOpen f) {
+        if (sessions.size() >= node.limits().sessionsPerConnection()) {
+            reply(f, ErrorCode.RESOURCE_EXHAUSTED, "a connection may have at most "
+                    + node.limits().sessionsPerConnection() + " sessions open");
+            return;
+        }
         if (sessions.putIfAbsent(f.sessionId(), new ServerSession(f.sessionId(), f.transacted(), deliveryIds)) != null) {
             reply(f, ErrorCode.ILLEGAL_STATE, "session " + f.sessionId() + " is already open");
             return;
@@ -341,7 +364,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             return;
         }
         WireMessage wire = MessageCodec.decodeHeaders(f.message());
-        DestinationName dest = DestinationName.parse(wire.destination());
+        DestinationName dest = destination(wire.destination());
         MessageRef message = broker.newMessage(f.message(), wire, connectionKey);
         Broker.PendingSend send = new Broker.PendingSend(destinations.targets(dest, message), message);
         if (session.branch() != null) {
@@ -393,9 +416,21 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             reply(f, ErrorCode.INVALID_SELECTOR, e.getMessage());
             return;
         }
-        DestinationName dest = DestinationName.parse(f.destination());
+        DestinationName dest = destination(f.destination());
+        if (f.subscription() != null) {
+            checkNameLength(f.subscription(), "subscription name");
+        }
         if (consumers.containsKey(f.consumerId())) {
             reply(f, ErrorCode.ILLEGAL_STATE, "consumer " + f.consumerId() + " is already open");
+            return;
+        }
+        if (f.credit() < 0) {
+            reply(f, ErrorCode.INVALID_REQUEST, "credit must not be negative: " + f.credit());
+            return;
+        }
+        if (consumers.size() >= node.limits().consumersPerConnection()) {
+            reply(f, ErrorCode.RESOURCE_EXHAUSTED, "a connection may have at most "
+                    + node.limits().consumersPerConnection() + " consumers open");
             return;
         }
         destinations.checkConsumable(dest);
@@ -547,6 +582,9 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
 
     private void commit(Frame.Commit f) {
         ServerSession session = session(f.sessionId());
+        if (!session.transacted()) {
+            throw new ProtocolException(ErrorCode.ILLEGAL_STATE, "session " + f.sessionId() + " is not transacted: nothing to commit");
+        }
         List<Broker.PendingSend> sends = new ArrayList<>(session.txSends());
         List<Delivery> consumedDeliveries = new ArrayList<>(session.txConsumed());
         List<Broker.Consumed> consumed = Delivery.localConsumed(consumedDeliveries);
@@ -584,7 +622,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             reply(f, ErrorCode.INVALID_SELECTOR, e.getMessage());
             return;
         }
-        DestinationName dest = DestinationName.parse(f.destination());
+        DestinationName dest = destination(f.destination());
         if (!dest.kind().isQueue()) {
             reply(f, ErrorCode.INVALID_REQUEST, "only queues can be browsed: " + dest);
             return;
@@ -654,7 +692,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
                 }
             }
             case Frame.OP_DECLARE_QUEUE -> {
-                DestinationName d = DestinationName.parse(f.name());
+                DestinationName d = destination(f.name());
                 if (d.kind() != DestinationName.Kind.QUEUE) {
                     reply(f, ErrorCode.INVALID_REQUEST, "only queues are declared, not " + d);
                 } else {
@@ -667,6 +705,27 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
                 ok(f.requestId());
             }
             default -> reply(f, ErrorCode.INVALID_REQUEST, "destination operation " + f.op() + " is not supported");
+        }
+    }
+
+    /** A destination named by the client, within the node's name length limit and partition count limit. */
+    private DestinationName destination(String encoded) {
+        DestinationName d = DestinationName.parse(encoded);
+        DestinationAddress address = DestinationAddress.parse(d.name());
+        checkNameLength(address.name(), "destination name");
+        int partitions = org.partita.broker.core.QueueOptions.parse(address.queueOptions(),
+                org.partita.broker.core.QueueOptions.DEFAULTS).partitions();
+        if (partitions > node.limits().partitionsPerQueue()) {
+            throw new IllegalArgumentException("a queue may have at most " + node.limits().partitionsPerQueue()
+                    + " partitions, not " + partitions);
+        }
+        return d;
+    }
+
+    private void checkNameLength(String name, String what) {
+        int max = node.limits().destinationNameLength();
+        if (name.length() > max) {
+            throw new IllegalArgumentException("a " + what + " may have at most " + max + " characters, not " + name.length());
         }
     }
 
@@ -718,7 +777,8 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         Throwable c = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
         if (c instanceof TooLongFrameException) {
-            fail(ErrorCode.FRAME_TOO_LARGE, "frame exceeds the maximum frame size of " + node.maxFrameSize() + " bytes");
+            fail(ErrorCode.FRAME_TOO_LARGE, open ? "frame exceeds the maximum frame size of " + node.maxFrameSize() + " bytes"
+                    : "frame exceeds the " + node.limits().handshakeFrameBytes() + " bytes allowed before the handshake");
         } else if (c instanceof ProtocolException p) {
             fail(p.code(), p.getMessage());
         } else if (c instanceof java.io.IOException) {

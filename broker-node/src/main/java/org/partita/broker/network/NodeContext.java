@@ -16,6 +16,7 @@ public final class NodeContext implements org.partita.broker.admin.ConnectionReg
     private final int maxFrameSize;
     private final Authenticator authenticator;
     private final LoginGate logins;
+    private final org.partita.broker.config.FlowLimits limits;
     private volatile org.partita.broker.admin.AdminCommands admin;
     private volatile ClusterFront cluster;
     private final Map<String, Object> clientIds = new ConcurrentHashMap<>();
@@ -25,10 +26,21 @@ public final class NodeContext implements org.partita.broker.admin.ConnectionReg
     private final java.util.concurrent.atomic.LongAdder bytesOut = new java.util.concurrent.atomic.LongAdder();
 
     public NodeContext(String nodeName, int maxFrameSize, Authenticator authenticator) {
+        this(nodeName, maxFrameSize, authenticator, org.partita.broker.config.FlowLimits.defaults());
+    }
+
+    public NodeContext(String nodeName, int maxFrameSize, Authenticator authenticator,
+                       org.partita.broker.config.FlowLimits limits) {
         this.nodeName = nodeName;
         this.maxFrameSize = maxFrameSize;
         this.authenticator = authenticator;
         this.logins = new LoginGate(authenticator, LoginDelays.defaults());
+        this.limits = limits;
+    }
+
+    /** What one client may open and make the node hold. */
+    public org.partita.broker.config.FlowLimits limits() {
+        return limits;
     }
 
     public String nodeName() {
@@ -95,8 +107,14 @@ public final class NodeContext implements org.partita.broker.admin.ConnectionReg
         return new TrafficCounter(bytesIn, bytesOut);
     }
 
-    void opened(ClientConnection c) {
-        open.add(c);
+    /** Registers a new connection; false (and not registered) if the node has {@code limits.connections} already. */
+    boolean opened(ClientConnection c) {
+        synchronized (open) {
+            if (open.size() >= limits.connections()) {
+                return false;
+            }
+            return open.add(c);
+        }
     }
 
     void closed(ClientConnection c) {

@@ -41,7 +41,7 @@ public final class NodeServer implements AutoCloseable {
                         // Deliveries are written from queue threads, one message at a time; consolidating
                         // their flushes turns a burst of them into one socket write instead of one each.
                         ch.pipeline().addLast(traffic, new FlushConsolidationHandler(FLUSHES_PER_WRITE, true),
-                                new FrameDecoder(node.maxFrameSize()), encoder, new ClientConnection(broker, node, traffic));
+                                new FrameDecoder(node.maxFrameSize(), node.limits().handshakeFrameBytes()), encoder, new ClientConnection(broker, node, traffic));
                     }
                 });
         try {

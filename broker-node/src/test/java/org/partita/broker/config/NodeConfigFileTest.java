@@ -51,6 +51,19 @@ class NodeConfigFileTest {
     }
 
     @Test
+    void limitsAreReadFromTheirOwnFields() throws IOException {
+        Path f = file("limits.handshakeFrameBytes = 4096", "limits.handshakeTimeout = 2000", "limits.connections = 10",
+                "limits.sessionsPerConnection = 5", "limits.consumersPerConnection = 6", "limits.partitionsPerQueue = 64",
+                "limits.destinationNameLength = 100");
+        assertEquals(new FlowLimits(4096, 2000, 10, 5, 6, 64, 100), NodeConfigFile.read(f, NodeConfig.defaults()).limits());
+        assertEquals(FlowLimits.defaults(), NodeConfigFile.read(file("port = 1"), NodeConfig.defaults()).limits());
+        String m = error("limits.connections = 0").getMessage();
+        assertTrue(m.contains("node.conf:1") && m.contains("'limits.connections'"), m);
+        m = error("limits.sockets = 3").getMessage();
+        assertTrue(m.contains("unknown field 'limits.sockets'") && m.contains("limits.connections"), m);
+    }
+
+    @Test
     void aNegativeMemoryBudgetIsRefused() throws IOException {
         String m = error("residentBytes = -1").getMessage();
         assertTrue(m.contains("node.conf:1") && m.contains("'residentBytes'"), m);
