@@ -41,6 +41,7 @@ public final class SerialExecutor implements Executor {
                 try {
                     r.run();
                 } catch (Throwable t) {
+                    org.partita.broker.process.FatalErrors.check(t);
                     org.slf4j.LoggerFactory.getLogger(SerialExecutor.class).error("task failed", t);
                 }
             }

@@ -48,6 +48,10 @@ public final class NodeMain implements Callable<Integer> {
     @Option(names = "--log-level", paramLabel = "LEVEL", description = "ERROR, WARN, INFO (default) or DEBUG (connections opened and closed)")
     String logLevel;
 
+    @Option(names = "--stop-timeout", paramLabel = "SECONDS",
+            description = "longest a clean stop (SIGTERM) may take before the process halts; the journal recovers the rest (default 30)")
+    int stopTimeoutSeconds = 30;
+
     @Option(names = "--hash-password", paramLabel = "USER",
             description = "read a password from standard input and print a users-file line for USER, then exit")
     String hashPasswordFor;
@@ -64,6 +68,8 @@ public final class NodeMain implements Callable<Integer> {
         if (logLevel != null) {
             System.setProperty("partita.log.level", logLevel.toUpperCase(java.util.Locale.ROOT));
         }
+        // out of memory, the node exits for its supervisor to restart it instead of staying up unresponsive
+        org.partita.broker.process.FatalErrors.haltOnFatalErrors();
         NodeConfig c = NodeConfig.defaults();
         try {
             if (config != null) {
@@ -106,6 +112,7 @@ public final class NodeMain implements Callable<Integer> {
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            StopDeadline.start(java.time.Duration.ofSeconds(Math.max(1, stopTimeoutSeconds)));
             node.close();
             stopped.countDown();
         }, "partita-shutdown"));

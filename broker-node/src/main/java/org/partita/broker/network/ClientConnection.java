@@ -775,6 +775,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        org.partita.broker.process.FatalErrors.check(cause);
         Throwable c = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
         if (c instanceof TooLongFrameException) {
             fail(ErrorCode.FRAME_TOO_LARGE, open ? "frame exceeds the maximum frame size of " + node.maxFrameSize() + " bytes"
@@ -795,6 +796,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             if (t == null) {
                 ok(request.requestId());
             } else {
+                org.partita.broker.process.FatalErrors.check(t);
                 Throwable cause = t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
                 reply(request, ErrorCode.INTERNAL, cause.getMessage());
             }

@@ -147,6 +147,7 @@ final class GroupCommitWriter {
             p.read().run();
             p.done().complete(null);
         } catch (Throwable t) {
+            org.partita.broker.process.FatalErrors.check(t);
             p.done().completeExceptionally(t);
         }
     }
@@ -169,6 +170,7 @@ final class GroupCommitWriter {
             commits.incrementAndGet();
             figures.committedGroup(batches.size());
         } catch (Throwable groupFailure) {
+            org.partita.broker.process.FatalErrors.check(groupFailure);
             LOG.warn("group commit of {} batches failed ({}); retrying one by one", writes.size(), groupFailure.toString());
             committed = new ArrayList<>();
             for (Pending p : writes) {
@@ -178,6 +180,7 @@ final class GroupCommitWriter {
                     figures.committedGroup(1);
                     committed.add(p);
                 } catch (Throwable t) {
+                    org.partita.broker.process.FatalErrors.check(t);
                     p.done().completeExceptionally(new StoreException("store write failed: " + t.getMessage(), t));
                 }
             }
@@ -197,6 +200,7 @@ final class GroupCommitWriter {
                 figures.synced();
             }
         } catch (Throwable t) {
+            org.partita.broker.process.FatalErrors.check(t);
             LOG.error("disk sync failed; {} writes are not confirmed", committed.size(), t);
             committed.forEach(p -> p.done().completeExceptionally(new StoreException("disk sync failed: " + t.getMessage(), t)));
             return;

@@ -67,10 +67,43 @@ final class H2BatchApplier implements CommitTarget {
      * its cleanup, or held only by queues that keep no entries (non-durable subscriptions), which
      * do not outlive the node. A full scan of the payloads.
      */
+    private static final int ORPHAN_SCAN_CHUNK = 10_000;
+
     void removeOrphanPayloads() throws SQLException {
-        try (java.sql.Statement s = c.createStatement()) {
-            s.executeUpdate("DELETE FROM MESSAGES M WHERE NOT EXISTS (SELECT 1 FROM ENTRIES E WHERE E.MESSAGE_ID = M.ID)");
-            s.executeUpdate("DELETE FROM MESSAGE_HEADS H WHERE NOT EXISTS (SELECT 1 FROM MESSAGES M WHERE M.ID = H.ID)");
+        removeInChunks("MESSAGES", "DELETE FROM MESSAGES M WHERE M.ID BETWEEN ? AND ?"
+                + " AND NOT EXISTS (SELECT 1 FROM ENTRIES E WHERE E.MESSAGE_ID = M.ID)");
+        removeInChunks("MESSAGE_HEADS", "DELETE FROM MESSAGE_HEADS H WHERE H.ID BETWEEN ? AND ?"
+                + " AND NOT EXISTS (SELECT 1 FROM MESSAGES M WHERE M.ID = H.ID)");
+    }
+
+    /**
+     * One bounded transaction per {@link #ORPHAN_SCAN_CHUNK} ids: a single statement over a million
+     * stored messages made a clean stop take a 512 MiB heap to its limit.
+     */
+    private void removeInChunks(String table, String delete) throws SQLException {
+        try (PreparedStatement nextChunk = c.prepareStatement("SELECT MAX(ID) FROM (SELECT ID FROM " + table
+                + " WHERE ID >= ? ORDER BY ID LIMIT " + ORPHAN_SCAN_CHUNK + ")");
+             PreparedStatement deleteChunk = c.prepareStatement(delete)) {
+            long from = Long.MIN_VALUE;
+            while (true) {
+                nextChunk.setLong(1, from);
+                long to;
+                try (java.sql.ResultSet rs = nextChunk.executeQuery()) {
+                    rs.next();
+                    to = rs.getLong(1);
+                    if (rs.wasNull()) {
+                        break;
+                    }
+                }
+                deleteChunk.setLong(1, from);
+                deleteChunk.setLong(2, to);
+                deleteChunk.executeUpdate();
+                c.commit();
+                if (to == Long.MAX_VALUE) {
+                    break;
+                }
+                from = to + 1;
+            }
         }
         c.commit();
     }

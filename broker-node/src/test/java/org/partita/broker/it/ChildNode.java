@@ -66,6 +66,17 @@ public final class ChildNode implements AutoCloseable {
         return new ChildNode(pb.start(), out, err);
     }
 
+    /** Starts {@code NodeMain} in a JVM with {@code jvmArgs} after the usual ones (a later -Xmx wins); does not wait. */
+    public static ChildNode startWithJvmArgs(Path logDir, List<String> jvmArgs, String... args) throws IOException {
+        Files.createDirectories(logDir);
+        Path out = logDir.resolve("stdout.txt");
+        Path err = logDir.resolve("stderr.txt");
+        List<String> cmd = command(args);
+        cmd.addAll(cmd.indexOf("-cp"), jvmArgs);
+        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        return new ChildNode(p, out, err);
+    }
+
     static List<String> command(String... args) {
         return javaCommand("org.partita.broker.main.NodeMain", args);
     }
