@@ -8,10 +8,13 @@ import java.nio.file.Path;
 
 /**
  * A broker alone in its own JVM, so that its heap can be limited and measured and its restart
- * timed without the load clients in the way. Arguments: target id, data folder, tuned buffer
- * timeout in ns. Prints {@code READY <millis to start> <url>}; then reads commands from stdin:
- * {@code heap} prints {@code HEAP <bytes used after a full GC>}, {@code stop} stops the broker
- * cleanly and exits.
+ * timed without the load clients in the way, and so that a comparison can run each broker as users
+ * do, in a JVM of its own. Arguments: target id, data folder, tuned buffer timeout in ns. Prints
+ * {@code READY <millis to start> <url>}; then reads commands from stdin, one per line, each answered
+ * by one line: {@code heap} with {@code HEAP <bytes used after a full GC>}, {@code queue <base>
+ * <options or ->} with {@code QUEUE <name to use>}, {@code stored} with {@code STORED <bytes>
+ * <details>}, {@code method} with {@code METHOD <how stored bytes are measured>}; {@code stop}
+ * stops the broker cleanly and exits.
  */
 public final class BrokerProcess {
     private BrokerProcess() {
@@ -27,10 +30,17 @@ public final class BrokerProcess {
         System.out.flush();
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         for (String line; (line = in.readLine()) != null; ) {
-            if (line.equals("heap")) {
-                System.out.println("HEAP " + heapAfterGc());
-                System.out.flush();
-            } else if (line.equals("stop")) {
+            String[] words = line.split(" ");
+            switch (words[0]) {
+                case "heap" -> System.out.println("HEAP " + heapAfterGc());
+                case "queue" -> System.out.println("QUEUE " + broker.queueName(words[1], words[2].equals("-") ? "" : words[2]));
+                case "stored" -> System.out.println("STORED " + broker.storedBytes() + " " + broker.storeDetails());
+                case "method" -> System.out.println("METHOD " + broker.storedBytesMethod());
+                default -> {
+                }
+            }
+            System.out.flush();
+            if (words[0].equals("stop")) {
                 break;
             }
         }

@@ -29,13 +29,19 @@ final class ChildBroker implements AutoCloseable {
         this.lines = lines;
     }
 
-    /** Starts the broker in a JVM with {@code maxHeap} (for example {@code 512m}) and waits until it serves. */
+    /**
+     * Starts the broker in a JVM with {@code maxHeap} (for example {@code 512m}; null for the JVM's
+     * default) and waits until it serves.
+     */
     static ChildBroker start(Target target, Path data, long tunedBufferTimeoutNanos, String maxHeap, long timeoutSeconds)
             throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx" + maxHeap, "-XX:+ExitOnOutOfMemoryError",
-                "-cp", System.getProperty("java.class.path"), BrokerProcess.class.getName(),
-                target.id(), data.toString(), Long.toString(tunedBufferTimeoutNanos)));
+        List<String> cmd = new ArrayList<>(List.of(java));
+        if (maxHeap != null) {
+            cmd.add("-Xmx" + maxHeap);
+        }
+        cmd.addAll(List.of("-XX:+ExitOnOutOfMemoryError", "-cp", System.getProperty("java.class.path"),
+                BrokerProcess.class.getName(), target.id(), data.toString(), Long.toString(tunedBufferTimeoutNanos)));
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         BlockingQueue<String> lines = new LinkedBlockingQueue<>();
         Thread reader = new Thread(() -> {
@@ -59,6 +65,13 @@ final class ChildBroker implements AutoCloseable {
     long heapUsed() throws InterruptedException, IOException {
         commands.println("heap");
         return Long.parseLong(awaitLine(lines, "HEAP", 60, process).split(" ")[1]);
+    }
+
+    /** Asks the broker process one question and returns what follows the answer's word. */
+    String ask(String command, String answer) throws InterruptedException, IOException {
+        commands.println(command);
+        String line = awaitLine(lines, answer, 60, process);
+        return line.length() > answer.length() ? line.substring(answer.length() + 1) : "";
     }
 
     /** Stops the broker cleanly and waits for its JVM to end. */

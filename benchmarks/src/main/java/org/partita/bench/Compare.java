@@ -57,6 +57,13 @@ public final class Compare implements Callable<Integer> {
     @Option(names = "--sync-tries", description = "tries of the disk sync test; the median counts (default ${DEFAULT-VALUE})")
     int syncTries = 3;
 
+    @Option(names = "--own-jvm", description = "run each broker in a JVM of its own, as users run them (default: embedded"
+            + " in the load tool's JVM, which shares its heap, GC and cores with the clients)")
+    boolean ownJvm;
+
+    @Option(names = "--broker-heap", description = "with --own-jvm: the brokers' -Xmx, for example 2g (default: the JVM's)")
+    String brokerHeap;
+
     @Option(names = "--no-warmup", description = "skip the short warm-up run on each broker")
     boolean noWarmup;
 
@@ -96,6 +103,10 @@ public final class Compare implements Callable<Integer> {
             throw new CommandLine.ParameterException(new CommandLine(this),
                     "the cluster targets cannot run S5: topics are not spread over a Partita cluster (leave S5 out)");
         }
+        if (ownJvm && targets.stream().anyMatch(Target::isCluster)) {
+            throw new CommandLine.ParameterException(new CommandLine(this),
+                    "--own-jvm runs one broker per JVM: leave the cluster targets out");
+        }
         if (runs < 1) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--runs must be at least 1");
         }
@@ -126,8 +137,10 @@ public final class Compare implements Callable<Integer> {
                 }
             }
             String header = String.format(Locale.ROOT, "## Partita vs ActiveMQ Artemis 2.40.0, %s%n%n"
-                            + "%d run(s) per scenario and broker, medians; scale %.2f (%s); %d cores, Java %s; took %.0f s.",
+                            + "%d run(s) per scenario and broker, medians; scale %.2f (%s); %d cores, Java %s; %s; took %.0f s.",
                     LocalDate.now(), runs, scale, counts(scenarios), Runtime.getRuntime().availableProcessors(),
+                    ownJvm ? "each broker in its own JVM" + (brokerHeap != null ? " (-Xmx" + brokerHeap + ")" : "")
+                            : "brokers embedded in the load tool's JVM",
                     System.getProperty("java.version"), (System.nanoTime() - began) / 1e9);
             report = new Report(header, results, scenarios, targets, sync, s7Rate);
             String md = report.markdown();
@@ -152,7 +165,8 @@ public final class Compare implements Callable<Integer> {
     private RunResult runOne(Path dir, DiskSync.Result sync, Scenarios.Settings settings, Scenario s, Target t, int run,
                              int count) throws Exception {
         Path data = Files.createTempDirectory(dir, s.name().toLowerCase(Locale.ROOT) + "-" + t.id() + "-");
-        try (BrokerUnderTest broker = t.start(data, sync.nanosPerSync())) {
+        try (BrokerUnderTest broker = ownJvm ? OwnJvmBroker.start(t, data, sync.nanosPerSync(), brokerHeap)
+                : t.start(data, sync.nanosPerSync())) {
             return new Scenarios(broker, settings).run(s, t, run, count);
         } finally {
             Files2.deleteRecursively(data);

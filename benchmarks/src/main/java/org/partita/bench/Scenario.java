@@ -51,8 +51,9 @@ public enum Scenario {
         return Math.max(unit, (n + unit - 1) / unit * unit);
     }
 
+    /** The throughput (or S5's figures), then end-to-end latency p50, p99 and max. */
     public List<Row> rows(int s7Rate) {
-        return switch (this) {
+        List<Row> rows = new java.util.ArrayList<>(switch (this) {
             case S1 -> List.of(new Row("S1", "S1 persistent, 1P/1C", "msg/s", true));
             case S2 -> List.of(new Row("S2", "S2 persistent, 4P/4C", "msg/s", true));
             case S3 -> List.of(new Row("S3", "S3 non-persistent, 1P/1C", "msg/s", true));
@@ -63,9 +64,13 @@ public enum Scenario {
             case S5 -> List.of(new Row("S5", "S5 topic, 5 durable subs (publish + drain)", "msg/s", true),
                     new Row("S5.disk", "S5 disk bytes per message (1 KiB payload)", "B/msg", false));
             case S6 -> List.of(new Row("S6", "S6 transacted batches of 100", "msg/s", true));
-            case S7 -> List.of(new Row("S7.p50", "S7 latency p50 at " + s7Rate + " msg/s", "ms", false),
-                    new Row("S7.p99", "S7 latency p99 at " + s7Rate + " msg/s", "ms", false));
-        };
+            case S7 -> List.of();
+        });
+        String what = this == S7 ? name() + " latency at " + s7Rate + " msg/s" : name() + " latency";
+        rows.add(new Row(name() + ".p50", what + " p50", "ms", false));
+        rows.add(new Row(name() + ".p99", what + " p99", "ms", false));
+        rows.add(new Row(name() + ".max", what + " max", "ms", false));
+        return rows;
     }
 
     public static Scenario fromId(String id) {

@@ -81,6 +81,7 @@ final class Scenarios {
                                 int total, boolean persistent) throws Exception {
         int per = total / producers;
         Tally tally = new Tally(per * producers);
+        Latency latency = new Latency();
         Workers workers = new Workers();
         try (Clients clients = new Clients(cf)) {
             String name = broker.queueName(base, "");
@@ -88,8 +89,8 @@ final class Scenarios {
                 MessageConsumer mc = consumer(clients.open(), name);
                 workers.loop("consumer-" + c, () -> {
                     Message m = mc.receive(RECEIVE_TIMEOUT_MS);
-                    if (m != null) {
-                        tally.record(m.getIntProperty("p") * per + m.getIntProperty("s"));
+                    if (m != null && tally.record(m.getIntProperty("p") * per + m.getIntProperty("s"))) {
+                        latency.arrived(m);
                     }
                 });
             }
@@ -108,7 +109,7 @@ final class Scenarios {
                     }
                 });
             }
-            return finish(s, target, run, tally, workers, start, deadline, new LinkedHashMap<>(), s.name());
+            return finish(s, target, run, tally, latency, workers, start, deadline, new LinkedHashMap<>(), s.name());
         } finally {
             workers.stopAndJoin(5_000);
         }
@@ -150,6 +151,7 @@ final class Scenarios {
         int keysPerProducer = KEYS / producers;
         int per = total / producers;
         Tally tally = new Tally(per * producers);
+        Latency latency = new Latency();
         int[] lastSeq = new int[KEYS];
         Arrays.fill(lastSeq, -1);
         AtomicInteger violations = new AtomicInteger();
@@ -169,6 +171,7 @@ final class Scenarios {
                         }
                         perConsumer.incrementAndGet(index);
                         if (tally.record(m.getIntProperty("p") * per + m.getIntProperty("s"))) {
+                            latency.arrived(m);
                             int key = m.getIntProperty("k");
                             int ks = m.getIntProperty("ks");
                             synchronized (lastSeq) {
@@ -228,7 +231,7 @@ final class Scenarios {
             }
             go.countDown();
             Map<String, String> notes = new LinkedHashMap<>();
-            RunResult r = finish(s, target, run, tally, workers, firstSend::get, deadline, notes, s.name());
+            RunResult r = finish(s, target, run, tally, latency, workers, firstSend::get, deadline, notes, s.name());
             int used = 0;
             int joinersUsed = 0;
             StringBuilder spread = new StringBuilder();
@@ -259,6 +262,7 @@ final class Scenarios {
     private RunResult topic(Scenario s, Target target, int run, int total) throws Exception {
         int subs = 5;
         Tally tally = new Tally(subs * total);
+        Latency latency = new Latency();
         Workers workers = new Workers();
         try (Clients clients = new Clients(cf)) {
             Session[] sessions = new Session[subs];
@@ -290,17 +294,18 @@ final class Scenarios {
                 MessageConsumer mc = sessions[i].createDurableConsumer(topic, "sub");
                 workers.loop("subscriber-" + i, () -> {
                     Message m = mc.receive(RECEIVE_TIMEOUT_MS);
-                    if (m != null) {
-                        tally.record(sub * total + m.getIntProperty("s"));
+                    if (m != null && tally.record(sub * total + m.getIntProperty("s"))) {
+                        latency.arrived(m);
                     }
                 });
             }
             Map<String, String> notes = new LinkedHashMap<>();
-            RunResult r = finish(s, target, run, tally, workers, start, deadline, notes, null);
+            RunResult r = finish(s, target, run, tally, null, workers, start, deadline, notes, null);
             long end = r.timedOut() ? System.nanoTime() : tally.completedAt();
             Map<String, Double> values = new LinkedHashMap<>();
             values.put("S5", published / seconds(end - start));
             values.put("S5.disk", published == 0 ? Double.NaN : (storedAfter - storedBefore) / (double) published);
+            latency.report(s.name(), values);
             notes.put("publishRate", String.format("%.0f msg/s", published / seconds(publishedAt - start)));
             notes.put("storedBytes", (storedAfter - storedBefore) + " bytes for " + published + " messages, "
                     + broker.storedBytesMethod());
@@ -319,22 +324,25 @@ final class Scenarios {
     private RunResult transacted(Scenario s, Target target, int run, int total) throws Exception {
         int batch = 100;
         Tally tally = new Tally(total);
+        Latency latency = new Latency();
         Workers workers = new Workers();
         try (Clients clients = new Clients(cf)) {
             String name = broker.queueName("s6", "");
             Session cs = clients.open().createSession(true, Session.SESSION_TRANSACTED);
             MessageConsumer mc = cs.createConsumer(cs.createQueue(name));
-            int[] pending = new int[batch];
+            Message[] pending = new Message[batch];
             int[] count = {0};
             workers.loop("consumer", () -> {
                 Message m = mc.receive(RECEIVE_TIMEOUT_MS);
                 if (m != null) {
-                    pending[count[0]++] = m.getIntProperty("s");
+                    pending[count[0]++] = m;
                 }
                 if (count[0] == batch || (m == null && count[0] > 0)) {
                     cs.commit();
                     for (int i = 0; i < count[0]; i++) {
-                        tally.record(pending[i]);
+                        if (tally.record(pending[i].getIntProperty("s"))) {
+                            latency.arrived(pending[i]); // consumed once its transaction committed
+                        }
                     }
                     count[0] = 0;
                 }
@@ -350,7 +358,7 @@ final class Scenarios {
                     }
                 }
             });
-            return finish(s, target, run, tally, workers, start, deadline, new LinkedHashMap<>(), s.name());
+            return finish(s, target, run, tally, latency, workers, start, deadline, new LinkedHashMap<>(), s.name());
         } finally {
             workers.stopAndJoin(5_000);
         }
@@ -365,19 +373,15 @@ final class Scenarios {
      */
     private RunResult latency(Scenario s, Target target, int run, int total) throws Exception {
         Tally tally = new Tally(total);
-        long[] latencies = new long[total];
+        Latency latency = new Latency();
         Workers workers = new Workers();
         try (Clients clients = new Clients(cf)) {
             String name = broker.queueName("s7", "");
             MessageConsumer mc = consumer(clients.open(), name);
             workers.loop("consumer", () -> {
                 Message m = mc.receive(RECEIVE_TIMEOUT_MS);
-                if (m != null) {
-                    long now = System.nanoTime();
-                    int seq = m.getIntProperty("s");
-                    if (tally.record(seq)) {
-                        latencies[seq] = now - m.getLongProperty("t");
-                    }
+                if (m != null && tally.record(m.getIntProperty("s"))) {
+                    latency.arrived(m);
                 }
             });
             Sender sender = sender(clients.open(), name, true, false);
@@ -392,37 +396,14 @@ final class Scenarios {
                         LockSupport.parkNanos(wait);
                     }
                     BytesMessage m = message(sender.session, 0, seq);
-                    m.setLongProperty("t", due);
+                    m.setLongProperty(Latency.SENT_AT, due);
                     sender.producer.send(m);
                 }
             });
-            Map<String, String> notes = new LinkedHashMap<>();
-            RunResult r = finish(s, target, run, tally, workers, start, deadline, notes, null);
-            long[] got = new long[tally.distinct()];
-            int n = 0;
-            for (long l : latencies) {
-                if (l != 0 && n < got.length) {
-                    got[n++] = l;
-                }
-            }
-            Arrays.sort(got, 0, n);
-            Map<String, Double> values = new LinkedHashMap<>();
-            values.put("S7.p50", percentile(got, n, 0.50) / 1e6);
-            values.put("S7.p99", percentile(got, n, 0.99) / 1e6);
-            notes.put("max", String.format("%.2f ms", n == 0 ? Double.NaN : got[n - 1] / 1e6));
-            return new RunResult(s, target, run, values, r.expected(), r.arrived(), r.duplicates(), r.timedOut(), notes,
-                    r.error());
+            return finish(s, target, run, tally, latency, workers, start, deadline, new LinkedHashMap<>(), null);
         } finally {
             workers.stopAndJoin(5_000);
         }
-    }
-
-    static double percentile(long[] sorted, int n, double q) {
-        if (n == 0) {
-            return Double.NaN;
-        }
-        int i = (int) Math.ceil(q * n) - 1;
-        return sorted[Math.max(0, Math.min(n - 1, i))];
     }
 
     // ---- shared --------------------------------------------------------------------------------
@@ -449,6 +430,7 @@ final class Scenarios {
         m.writeBytes(payload);
         m.setIntProperty("p", producer);
         m.setIntProperty("s", seq);
+        m.setLongProperty(Latency.SENT_AT, System.nanoTime());
         return m;
     }
 
@@ -463,16 +445,16 @@ final class Scenarios {
     /**
      * Waits for the last message (or the time cap), lets the consumers run a little longer to catch
      * duplicates, stops every thread and builds the result; {@code throughputKey} (if not null) gets the
-     * arrived messages per second.
+     * arrived messages per second, and {@code latency} (if not null) adds its percentiles.
      */
-    private static RunResult finish(Scenario s, Target target, int run, Tally tally, Workers workers, long start,
-                                    long deadline, Map<String, String> notes, String throughputKey)
+    private static RunResult finish(Scenario s, Target target, int run, Tally tally, Latency latency, Workers workers,
+                                    long start, long deadline, Map<String, String> notes, String throughputKey)
             throws InterruptedException {
-        return finish(s, target, run, tally, workers, () -> start, deadline, notes, throughputKey);
+        return finish(s, target, run, tally, latency, workers, () -> start, deadline, notes, throughputKey);
     }
 
     /** @param startClock when the clock started; read once every message arrived (the first send, for S4) */
-    private static RunResult finish(Scenario s, Target target, int run, Tally tally, Workers workers,
+    private static RunResult finish(Scenario s, Target target, int run, Tally tally, Latency latency, Workers workers,
                                     java.util.function.LongSupplier startClock, long deadline, Map<String, String> notes,
                                     String throughputKey) throws InterruptedException {
         boolean complete = tally.await(deadline, workers);
@@ -486,6 +468,9 @@ final class Scenarios {
         Map<String, Double> values = new LinkedHashMap<>();
         if (throughputKey != null) {
             values.put(throughputKey, tally.distinct() / seconds(end - start));
+        }
+        if (latency != null) {
+            latency.report(s.name(), values);
         }
         if (tally.unexpected() > 0) {
             notes.put("unexpected", tally.unexpected() + " messages that no producer of this run sent");

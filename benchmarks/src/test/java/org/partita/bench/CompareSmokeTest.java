@@ -74,4 +74,29 @@ class CompareSmokeTest {
         String md = Files.readString(out);
         assertTrue(md.contains("Partita 3-node cluster / tuned 3-node cluster"), md);
     }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void ownJvmModeRunsTheBrokerInAnotherProcessAndReportsLatencyPercentiles(@TempDir Path tmp) throws Exception {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        Compare compare = new Compare(new PrintStream(log, true, StandardCharsets.UTF_8));
+        Path out = tmp.resolve("results.md");
+        new CommandLine(compare).parseArgs("--own-jvm", "--broker-heap", "256m", "--targets", "partita",
+                "--scenarios", "S1,S4K", "--runs", "1", "--scale", "0.02", "--no-warmup", "--sync-writes", "20",
+                "--sync-tries", "1", "--time-cap", "60", "--work-dir", tmp.resolve("work").toString(),
+                "--out", out.toString());
+
+        List<RunResult> results = compare.runComparison();
+
+        for (RunResult r : results) {
+            assertTrue(r.passed(), () -> r.scenario() + ": " + r.checkSummary() + "\n" + log);
+            double p50 = r.values().get(r.scenario().name() + ".p50");
+            double p99 = r.values().get(r.scenario().name() + ".p99");
+            double max = r.values().get(r.scenario().name() + ".max");
+            assertTrue(p50 > 0 && p50 <= p99 && p99 <= max, p50 + " " + p99 + " " + max);
+        }
+        String md = Files.readString(out);
+        assertTrue(md.contains("each broker in its own JVM (-Xmx256m)"), md);
+        assertTrue(md.contains("| S1 latency p99 |"), md);
+    }
 }

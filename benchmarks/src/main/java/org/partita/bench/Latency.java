@@ -1,0 +1,35 @@
+package org.partita.bench;
+
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import org.HdrHistogram.ConcurrentHistogram;
+import org.HdrHistogram.Histogram;
+
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * End-to-end latency of one scenario run: each message carries the {@link System#nanoTime()} of its
+ * send in property {@code t} (producers and consumers share the load tool's JVM, so one clock), and
+ * each first arrival records the time since. Recording is thread-safe and allocation-free.
+ */
+final class Latency {
+    static final String SENT_AT = "t";
+    private final Histogram histogram = new ConcurrentHistogram(TimeUnit.MINUTES.toNanos(10), 3);
+
+    /** Records the arrival, now, of {@code m}. */
+    void arrived(Message m) throws JMSException {
+        long sent = m.getLongProperty(SENT_AT);
+        histogram.recordValue(Math.max(0, Math.min(histogram.getHighestTrackableValue(), System.nanoTime() - sent)));
+    }
+
+    /** Adds {@code <key>.p50}, {@code .p99} and {@code .max} in milliseconds (nothing if no message arrived). */
+    void report(String key, Map<String, Double> values) {
+        if (histogram.getTotalCount() == 0) {
+            return;
+        }
+        values.put(key + ".p50", histogram.getValueAtPercentile(50) / 1e6);
+        values.put(key + ".p99", histogram.getValueAtPercentile(99) / 1e6);
+        values.put(key + ".max", histogram.getMaxValue() / 1e6);
+    }
+}

@@ -1,0 +1,97 @@
+package org.partita.bench;
+
+import jakarta.jms.ConnectionFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+
+/**
+ * A broker in a JVM of its own ({@link BrokerProcess}), as users run one: the load tool's clients
+ * reach it over loopback only, and neither shares the other's heap, garbage collector or JIT.
+ * Everything else is asked of the broker process.
+ */
+final class OwnJvmBroker implements BrokerUnderTest {
+    private final ChildBroker child;
+    private final ConnectionFactory cf;
+    private final String storedBytesMethod;
+
+    private OwnJvmBroker(ChildBroker child, Target target) throws IOException, InterruptedException {
+        this.child = child;
+        this.cf = target.connectionFactory(child.url);
+        this.storedBytesMethod = child.ask("method", "METHOD");
+    }
+
+    /** @param maxHeap the broker JVM's {@code -Xmx}, or null for the JVM's default */
+    static OwnJvmBroker start(Target target, Path dir, long tunedBufferTimeoutNanos, String maxHeap) throws Exception {
+        if (target.isCluster()) {
+            throw new IllegalArgumentException(target.id() + " runs its three nodes in the load tool's JVM only");
+        }
+        ChildBroker child = ChildBroker.start(target, dir, tunedBufferTimeoutNanos, maxHeap, 120);
+        try {
+            return new OwnJvmBroker(child, target);
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            child.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public ConnectionFactory connectionFactory() {
+        return cf;
+    }
+
+    @Override
+    public String url() {
+        return child.url;
+    }
+
+    @Override
+    public String queueName(String base, String partitaOptions) {
+        String options = partitaOptions == null || partitaOptions.isEmpty() ? "-" : partitaOptions;
+        return ask("queue " + base + " " + options, "QUEUE");
+    }
+
+    @Override
+    public long storedBytes() {
+        String answer = ask("stored", "STORED");
+        int space = answer.indexOf(' ');
+        return Long.parseLong(space < 0 ? answer : answer.substring(0, space));
+    }
+
+    @Override
+    public String storedBytesMethod() {
+        return storedBytesMethod;
+    }
+
+    @Override
+    public String storeDetails() {
+        String answer = ask("stored", "STORED");
+        int space = answer.indexOf(' ');
+        return space < 0 ? "" : answer.substring(space + 1);
+    }
+
+    private String ask(String command, String answer) {
+        try {
+            return child.ask(command, answer);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted asking the broker process", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            child.stop();
+        } catch (IOException | InterruptedException e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+        } finally {
+            child.close();
+        }
+    }
+}
