@@ -201,6 +201,8 @@ class CliTest {
             assertTrue(hash.out().startsWith("alice = pbkdf2-sha256:"), hash.out());
             Path users = dir.resolve("users.properties");
             java.nio.file.Files.writeString(users, hash.out());
+            // admin commands need the manage permission: a roles file beside the users file gives it
+            java.nio.file.Files.writeString(dir.resolve("roles.properties"), "role admins = alice\nallow admins = manage on >\n");
             try (PartitaNode secured = PartitaNode.start(NodeConfig.defaults().withPort(0).withDataDir(dir.resolve("d2"))
                     .withUsersFile(users))) {
                 String url = secured.url();

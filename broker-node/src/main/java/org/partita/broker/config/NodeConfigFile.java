@@ -20,6 +20,8 @@ import java.util.List;
  * # authentication: a users file (see partita-node --hash-password) and what anonymous connections get
  * users = ./users.properties
  * allowAnonymous = false
+ * # authorization: roles and their permissions (default: roles.properties beside the users file)
+ * roles = ./roles.properties
  * # the Prometheus endpoint and the web console (off unless set)
  * metricsPort = 9100
  * # queues declared here are created (or updated) at start: queue.NAME.OPTION = VALUE
@@ -74,6 +76,7 @@ public final class NodeConfigFile {
             case "maxFrameSize" -> c.withMaxFrameSize(integer(value, name, where, 1024, Integer.MAX_VALUE - 8));
             case "users" -> c.withUsersFile(Path.of(nonEmpty(value, name, where)));
             case "allowAnonymous" -> c.withAllowAnonymous(bool(value, name, where));
+            case "roles" -> c.withSecurity(c.security().withRolesFile(Path.of(nonEmpty(value, name, where))));
             case "residentBytes" -> c.withResidentBytes(integer(value, name, where, 0, Integer.MAX_VALUE));
             case "metricsPort" -> c.withMetricsPort(integer(value, name, where, 0, 65535));
             default -> {
@@ -84,7 +87,7 @@ public final class NodeConfigFile {
                     yield c.withLimits(LimitFields.apply(c.limits(), name, value, where));
                 }
                 throw new ConfigException(where + ": unknown field '" + name + "'; known: nodeName, host, port, data,"
-                        + " autoCreateQueues, syncOnCommit, maxFrameSize, users, allowAnonymous, residentBytes, metricsPort,"
+                        + " autoCreateQueues, syncOnCommit, maxFrameSize, users, allowAnonymous, roles, residentBytes, metricsPort,"
                         + " queue.<name>.<option>, " + LimitFields.NAMES + ", " + ClusterFields.NAMES);
             }
         };

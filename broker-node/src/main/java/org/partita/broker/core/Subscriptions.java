@@ -158,6 +158,12 @@ public final class Subscriptions {
         remove(name);
     }
 
+    /** The topic of a durable subscription, or null if there is none by that name (for permission checks). */
+    public synchronized String durableTopic(String clientId, String subscriptionName) {
+        SubscriptionDefinition d = definitions.get(durableName(clientId, subscriptionName));
+        return d == null ? null : d.topic();
+    }
+
     /** Every topic subscription and queue feed, for admin. */
     public List<SubscriptionView> describe() {
         List<SubscriptionView> out = new ArrayList<>();

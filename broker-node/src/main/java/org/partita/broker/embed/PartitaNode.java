@@ -16,7 +16,9 @@ import org.partita.broker.core.ClusterHooks;
 import org.partita.broker.core.BrokerSettings;
 import org.partita.broker.core.MessageSummary;
 import org.partita.broker.core.QueueOptions;
+import org.partita.broker.security.AccessRules;
 import org.partita.broker.security.Authenticator;
+import org.partita.broker.security.Authorizer;
 import org.partita.broker.security.UsersFileAuthenticator;
 
 import java.nio.file.Path;
@@ -82,6 +84,7 @@ public final class PartitaNode implements AutoCloseable {
                     : UsersFileAuthenticator.load(config.usersFile(), config.allowAnonymous());
             NodeContext context = new NodeContext(config.nodeName(), config.maxFrameSize(), auth, config.limits());
             this.context = context;
+            context.authorizer(authorizer(config));
             this.reader = new NodeReader(broker, config, context, this::url, this::metricsPort);
             AdminCommands admin = new AdminCommands(reader);
             context.admin(admin);
@@ -162,13 +165,25 @@ public final class PartitaNode implements AutoCloseable {
         return cluster;
     }
 
+    /** What users may do: the roles file's permissions; without one, everything but admin; without users, everything. */
+    private static Authorizer authorizer(NodeConfig config) {
+        if (config.usersFile() == null) {
+            return Authorizer.ALLOW_ALL;
+        }
+        Path roles = config.security().rolesIn(config.usersFile());
+        return roles == null ? Authorizer.ALL_BUT_MANAGE : AccessRules.load(roles);
+    }
+
     /** How the start-up log states whether connections must authenticate, and against what. */
     private static String authentication(NodeConfig config) {
         if (config.usersFile() == null) {
-            return "off: no users file is set, so every connection is accepted";
+            return "off: no users file is set, so every connection is accepted (admin commands from loopback only)";
         }
+        Path roles = config.security().rolesIn(config.usersFile());
         return "on: users from " + config.usersFile().toAbsolutePath().normalize() + "; connections without"
-                + " credentials are " + (config.allowAnonymous() ? "accepted (allowAnonymous = true)" : "refused");
+                + " credentials are " + (config.allowAnonymous() ? "accepted (allowAnonymous = true)" : "refused")
+                + (roles == null ? "; no roles file, so every user may do everything but admin commands"
+                : "; permissions from " + roles.toAbsolutePath().normalize());
     }
 
     /** Binds the port; an address in use is one line naming it, not a stack trace. */

@@ -29,6 +29,7 @@ import org.partita.jms.protocol.WireMessage;
 import org.partita.jms.protocol.selector.Selector;
 import org.partita.jms.protocol.selector.SelectorException;
 import org.partita.broker.logging.RateLimitedLog;
+import org.partita.broker.security.Operation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,6 +68,8 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
     private boolean open;
     private volatile String clientId;
     private volatile String user;
+    /** What this connection's user may do; node links and connections not yet logged in are not checked. */
+    private volatile Access access = Access.UNCHECKED;
     /** The cluster member this connection is the node link of; null for a client. */
     private volatile String peerNode;
     /**
@@ -243,6 +246,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         } else if (frame instanceof Frame.DestinationOp f) {
             destinationOp(f);
         } else if (frame instanceof Frame.Admin f) {
+            authorizeAdmin(f);
             node.admin().run(f.command(), f.argument(), new org.partita.broker.admin.AdminCaller(user, remote())).whenComplete((body, t) -> {
                 if (t == null) {
                     channel.writeAndFlush(new Frame.AdminReply(f.requestId(), body), channel.voidPromise());
@@ -328,12 +332,24 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
 
     /** Opens the connection once its login is accepted; false if its client id is taken. */
     private boolean accept(Frame.Hello f) {
+        String name = f.user() == null || f.user().isEmpty() ? null : f.user();
+        Access granted = peerNode != null ? Access.UNCHECKED : new Access(name, node.authorizer());
+        if (f.clientId() != null) {
+            try {
+                granted.require(Operation.CLIENT_ID, "client id", f.clientId());
+            } catch (ProtocolException e) {
+                failRequest(f.requestId(), e.code(), e.getMessage());
+                return false;
+            }
+        }
         if (f.clientId() != null && !node.claimClientId(f.clientId(), connectionKey)) {
             failRequest(f.requestId(), ErrorCode.INVALID_CLIENT_ID, "client id '" + f.clientId() + "' is already in use on this node");
             return false;
         }
         clientId = f.clientId();
-        user = f.user() == null || f.user().isEmpty() ? null : f.user();
+        user = name;
+        access = granted;
+        destinations.access(granted);
         open = true;
         FrameDecoder decoder = channel.pipeline().get(FrameDecoder.class);
         if (decoder != null) {
@@ -365,6 +381,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         }
         WireMessage wire = MessageCodec.decodeHeaders(f.message());
         DestinationName dest = destination(wire.destination());
+        authorize(Operation.SEND, dest);
         MessageRef message = broker.newMessage(f.message(), wire, connectionKey);
         Broker.PendingSend send = new Broker.PendingSend(destinations.targets(dest, message), message);
         if (session.branch() != null) {
@@ -434,6 +451,10 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             return;
         }
         destinations.checkConsumable(dest);
+        if (f.durable()) {
+            authorize(Operation.DURABLE, dest);
+        }
+        authorize(Operation.CONSUME, dest);
         BrokerQueue queue;
         Selector consumerSelector = selector;
         Subscription subscription = null;
@@ -627,6 +648,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             reply(f, ErrorCode.INVALID_REQUEST, "only queues can be browsed: " + dest);
             return;
         }
+        authorize(Operation.BROWSE, dest);
         // Async on the broker's pool, never inline on this event loop: reading paged-out messages
         // back is an H2 call, and a browse that finished fast would otherwise run it right here.
         DestinationAddress address = DestinationAddress.parse(dest.name());
@@ -672,6 +694,8 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             case Frame.OP_SET_CLIENT_ID -> {
                 if (clientId != null) {
                     reply(f, ErrorCode.ILLEGAL_STATE, "this connection already has client id '" + clientId + "'");
+                } else if (f.name() != null && !f.name().isEmpty() && denied(Operation.CLIENT_ID, f.name())) {
+                    throw access.refusal(Operation.CLIENT_ID, "client id", f.name());
                 } else if (f.name() == null || f.name().isEmpty() || !node.claimClientId(f.name(), connectionKey)) {
                     reply(f, ErrorCode.INVALID_CLIENT_ID, "client id '" + f.name() + "' is already in use on this node");
                 } else {
@@ -701,6 +725,10 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
                 }
             }
             case Frame.OP_UNSUBSCRIBE -> {
+                String topic = broker.subscriptions().durableTopic(clientId, f.name());
+                if (topic != null) {
+                    access.require(Operation.DURABLE, "topic", topic);
+                }
                 broker.subscriptions().unsubscribe(clientId, f.name());
                 ok(f.requestId());
             }
@@ -727,6 +755,47 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         if (name.length() > max) {
             throw new IllegalArgumentException("a " + what + " may have at most " + max + " characters, not " + name.length());
         }
+    }
+
+
+    /** Refuses the operation unless this connection's user may perform it on {@code dest}; temporary destinations are open. */
+    private void authorize(Operation operation, DestinationName dest) {
+        if (dest.kind().isTemporary()) {
+            return; // only their connection consumes from them (checked apart); replies may come from anyone
+        }
+        boolean queue = dest.kind().isQueue();
+        access.require(operation, queue ? "queue" : "topic", queue ? DestinationAddress.parse(dest.name()).name() : dest.name());
+    }
+
+    private boolean denied(Operation operation, String name) {
+        try {
+            access.require(operation, "client id", name);
+            return false;
+        } catch (ProtocolException e) {
+            return true;
+        }
+    }
+
+    /**
+     * Admin commands need the manage permission on the queues they act on, or on the whole node.
+     * A node without users knows no one, so it takes them from its own machine only.
+     */
+    private void authorizeAdmin(Frame.Admin f) {
+        if (peerNode != null) {
+            return;
+        }
+        if (!node.checksPasswords() && !isLoopback()) {
+            throw new ProtocolException(ErrorCode.NOT_AUTHORIZED, "not authorized: admin command " + f.command() + " from "
+                    + remote() + " refused; a node without a users file takes admin commands from its own machine only");
+        }
+        for (String queue : org.partita.broker.admin.AdminTargets.of(f.command(), f.argument())) {
+            access.require(Operation.MANAGE, "queue", queue);
+        }
+    }
+
+    private boolean isLoopback() {
+        return channel.remoteAddress() instanceof java.net.InetSocketAddress a && a.getAddress() != null
+                && a.getAddress().isLoopbackAddress();
     }
 
     private ServerSession session(int id) {

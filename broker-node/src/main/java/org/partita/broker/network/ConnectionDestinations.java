@@ -22,10 +22,16 @@ final class ConnectionDestinations {
     private final Broker broker;
     private final NodeContext node;
     private final Set<String> temporary = ConcurrentHashMap.newKeySet();
+    private volatile Access access = Access.UNCHECKED;
 
     ConnectionDestinations(Broker broker, NodeContext node) {
         this.broker = broker;
         this.node = node;
+    }
+
+    /** What the connection's user may do, once logged in. */
+    void access(Access a) {
+        this.access = a;
     }
 
     /** The queues a message sent to {@code dest} goes to: the queue (its AppIds), or a topic's subscriptions. */
@@ -61,12 +67,24 @@ final class ConnectionDestinations {
             }
             return q;
         }
+        mayCreate(DestinationAddress.parse(dest.name()).name());
         return broker.queue(dest.name());
+    }
+
+    /** Bringing a queue into being on first use needs the createQueue permission. */
+    private void mayCreate(String plainName) {
+        if (broker.existingQueue(plainName) == null) {
+            access.require(org.partita.broker.security.Operation.CREATE_QUEUE, "queue", plainName);
+        }
     }
 
     /** The queue a consumer of {@code dest} reads (a fan-out queue's AppId queue, by the address's appId). */
     BrokerQueue consumerQueue(DestinationName dest, DestinationAddress address) {
-        return dest.kind() == DestinationName.Kind.QUEUE ? broker.consumerQueue(address) : queue(dest);
+        if (dest.kind() != DestinationName.Kind.QUEUE) {
+            return queue(dest);
+        }
+        mayCreate(address.name());
+        return broker.consumerQueue(address);
     }
 
     /**

@@ -17,6 +17,7 @@ public final class NodeContext implements org.partita.broker.admin.ConnectionReg
     private final Authenticator authenticator;
     private final LoginGate logins;
     private final org.partita.broker.config.FlowLimits limits;
+    private volatile org.partita.broker.security.Authorizer authorizer = org.partita.broker.security.Authorizer.ALLOW_ALL;
     private volatile org.partita.broker.admin.AdminCommands admin;
     private volatile ClusterFront cluster;
     private final Map<String, Object> clientIds = new ConcurrentHashMap<>();
@@ -70,6 +71,23 @@ public final class NodeContext implements org.partita.broker.admin.ConnectionReg
 
     public Authenticator authenticator() {
         return authenticator;
+    }
+
+    /** What users may do; without a users file everyone may do everything. */
+    public void authorizer(org.partita.broker.security.Authorizer a) {
+        this.authorizer = a;
+    }
+
+    org.partita.broker.security.Authorizer authorizer() {
+        return authorizer;
+    }
+
+    /**
+     * Whether connections log in with a password. A node that does not check passwords knows no
+     * users, so it takes admin commands only from its own machine (loopback).
+     */
+    boolean checksPasswords() {
+        return authenticator.checksPasswords();
     }
 
     /** Where connections' logins are checked: off the network threads, failures delayed. */

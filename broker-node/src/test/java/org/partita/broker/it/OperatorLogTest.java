@@ -27,8 +27,10 @@ class OperatorLogTest {
     private ChildNode start(String... extra) throws Exception {
         Path users = dir.resolve("users.properties");
         Files.writeString(users, "alice = " + PasswordHash.create("s3cret".toCharArray()) + "\n");
+        Path roles = dir.resolve("admins.roles");
+        Files.writeString(roles, "role admins = alice\nallow admins = all on >\n");
         Path conf = dir.resolve("node.conf");
-        Files.writeString(conf, "users = " + users + "\n");
+        Files.writeString(conf, "users = " + users + "\nroles = " + roles + "\n");
         List<String> args = new java.util.ArrayList<>(List.of("--config", conf.toString(), "--port", "0",
                 "--data", dir.resolve("data").toString()));
         args.addAll(List.of(extra));
