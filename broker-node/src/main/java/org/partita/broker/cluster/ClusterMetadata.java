@@ -49,6 +49,8 @@ final class ClusterMetadata implements AutoCloseable {
     private static final String QUEUE_KEY = "queue:";
     /** How long a change waits for the Raft leader to commit it. */
     private static final long CHANGE_TIMEOUT_MILLIS = 10_000;
+    /** How often a request waiting for an election looks for the new leader. */
+    private static final long LEADER_POLL_MILLIS = 100;
 
     private final JChannel channel;
     private final ReplicatedStateMachine<String, String> state;
@@ -145,7 +147,7 @@ final class ClusterMetadata implements AutoCloseable {
     CompletableFuture<String> lookup(String name) {
         return CompletableFuture.supplyAsync(() -> {
             try {
-                return state.get(QUEUE_KEY + name);
+                return onLeader(() -> state.get(QUEUE_KEY + name));
             } catch (Exception e) {
                 throw new IllegalStateException("cannot ask the cluster about queue '" + name + "' (a majority of"
                         + " its nodes must be up): " + e.getMessage(), e);
@@ -157,7 +159,7 @@ final class ClusterMetadata implements AutoCloseable {
     CompletableFuture<Void> defineQueue(String name, String options) {
         return CompletableFuture.runAsync(() -> {
             try {
-                state.put(QUEUE_KEY + name, options);
+                onLeader(() -> state.put(QUEUE_KEY + name, options));
             } catch (Exception e) {
                 throw new IllegalStateException("cluster could not agree on queue '" + name + "' (a majority of "
                         + "its nodes must be up): " + e.getMessage(), e);
@@ -169,12 +171,36 @@ final class ClusterMetadata implements AutoCloseable {
     CompletableFuture<Void> removeQueue(String name) {
         return CompletableFuture.runAsync(() -> {
             try {
-                state.remove(QUEUE_KEY + name);
+                onLeader(() -> state.remove(QUEUE_KEY + name));
             } catch (Exception e) {
                 throw new IllegalStateException("cluster could not agree on removing queue '" + name + "': "
                         + e.getMessage(), e);
             }
         }, changes);
+    }
+
+    /**
+     * Runs a Raft request, waiting for a leader when there is none yet: right after the nodes start
+     * (or after the leader was lost) an election takes a moment, and a queue declared or named by a
+     * client then should wait for it rather than fail. Gives up after {@link #CHANGE_TIMEOUT_MILLIS}.
+     */
+    private <T> T onLeader(RaftCall<T> call) throws Exception {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(CHANGE_TIMEOUT_MILLIS);
+        while (true) {
+            try {
+                return call.run();
+            } catch (Exception e) {
+                if (System.nanoTime() > deadline) {
+                    throw e; // a request that timed out waiting for its commit used the time up at once
+                }
+                Thread.sleep(LEADER_POLL_MILLIS);
+            }
+        }
+    }
+
+    @FunctionalInterface
+    private interface RaftCall<T> {
+        T run() throws Exception;
     }
 
     /** The node the Raft group currently follows, for the admin view; null while there is none. */
