@@ -29,6 +29,9 @@ import java.util.List;
  * queue.orders.maxDeliveryAttempts = 5
  * # what clients may make the node hold (FlowLimits, docs/reliability.md)
  * limits.connections = 4096
+ * # storage faults and space (docs/storage.md): retries after an I/O error, online compaction
+ * storage.retryMaxMillis = 10000
+ * storage.compactFillPercent = 50
  * </pre>
  */
 public final class NodeConfigFile {
@@ -86,9 +89,12 @@ public final class NodeConfigFile {
                 if (name.startsWith(LimitFields.PREFIX)) {
                     yield c.withLimits(LimitFields.apply(c.limits(), name, value, where));
                 }
+                if (name.startsWith(StorageSettings.PREFIX)) {
+                    yield c.withStorage(c.storage().withField(name, value, where));
+                }
                 throw new ConfigException(where + ": unknown field '" + name + "'; known: nodeName, host, port, data,"
                         + " autoCreateQueues, syncOnCommit, maxFrameSize, users, allowAnonymous, roles, residentBytes, metricsPort,"
-                        + " queue.<name>.<option>, " + LimitFields.NAMES + ", " + ClusterFields.NAMES);
+                        + " queue.<name>.<option>, " + LimitFields.NAMES + ", " + StorageSettings.NAMES + ", " + ClusterFields.NAMES);
             }
         };
     }

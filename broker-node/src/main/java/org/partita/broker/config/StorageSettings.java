@@ -1,9 +1,63 @@
 package org.partita.broker.config;
 
-/** How the store reacts to I/O faults and when it gives space back. */
-public record StorageSettings() {
+/**
+ * How the store reacts to I/O faults and when it gives space back. In the config file each
+ * component is {@code storage.<name> = value}.
+ *
+ * @param retryFirstMillis    after a write fails for an I/O reason (disk full, a failed sync), how long the store
+ *                            waits before it first tries to reopen itself; each failed try doubles the wait
+ * @param retryMaxMillis      the longest wait between two tries
+ * @param compactFillPercent  at a checkpoint, when the live data fill less than this share of the H2 file, the file
+ *                            is compacted online so it gives the space back; 0 never compacts while running
+ * @param compactMaxMillis    the longest one online compaction may take (the writer waits meanwhile)
+ */
+public record StorageSettings(int retryFirstMillis, int retryMaxMillis, int compactFillPercent, int compactMaxMillis) {
+    public static final String PREFIX = "storage.";
+    public static final String NAMES = "storage.retryFirstMillis, storage.retryMaxMillis, storage.compactFillPercent,"
+            + " storage.compactMaxMillis";
+
+    public StorageSettings {
+        if (retryFirstMillis < 1 || retryMaxMillis < retryFirstMillis) {
+            throw new IllegalArgumentException("storage retries need 1 <= retryFirstMillis <= retryMaxMillis, not "
+                    + retryFirstMillis + " and " + retryMaxMillis);
+        }
+        if (compactFillPercent < 0 || compactFillPercent > 100) {
+            throw new IllegalArgumentException("compactFillPercent must be from 0 to 100: " + compactFillPercent);
+        }
+        if (compactMaxMillis < 1) {
+            throw new IllegalArgumentException("compactMaxMillis must be positive: " + compactMaxMillis);
+        }
+    }
 
     public static StorageSettings defaults() {
-        return new StorageSettings();
+        return new StorageSettings(200, 10_000, 50, 2_000);
+    }
+
+    public StorageSettings withRetry(int firstMillis, int maxMillis) {
+        return new StorageSettings(firstMillis, maxMillis, compactFillPercent, compactMaxMillis);
+    }
+
+    public StorageSettings withCompaction(int fillPercent, int maxMillis) {
+        return new StorageSettings(retryFirstMillis, retryMaxMillis, fillPercent, maxMillis);
+    }
+
+    /** One {@code storage.<name> = value} line of the config file; errors name {@code where}. */
+    StorageSettings withField(String field, String value, String where) {
+        String name = field.substring(PREFIX.length());
+        return switch (name) {
+            case "retryFirstMillis" -> withRetry(NodeConfigFile.integer(value, field, where, 1, 3_600_000),
+                    Math.max(retryMaxMillis, Integer.parseInt(value)));
+            case "retryMaxMillis" -> {
+                int max = NodeConfigFile.integer(value, field, where, 1, 3_600_000);
+                if (max < retryFirstMillis) {
+                    throw new ConfigException(where + ": field '" + field + "' must be at least storage.retryFirstMillis ("
+                            + retryFirstMillis + ")");
+                }
+                yield withRetry(retryFirstMillis, max);
+            }
+            case "compactFillPercent" -> withCompaction(NodeConfigFile.integer(value, field, where, 0, 100), compactMaxMillis);
+            case "compactMaxMillis" -> withCompaction(compactFillPercent, NodeConfigFile.integer(value, field, where, 1, 3_600_000));
+            default -> throw new ConfigException(where + ": unknown field '" + field + "'; known: " + NAMES);
+        };
     }
 }

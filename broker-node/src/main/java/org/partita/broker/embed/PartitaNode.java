@@ -27,6 +27,7 @@ import org.partita.broker.network.NodeContext;
 import org.partita.broker.network.NodeServer;
 import org.partita.broker.store.H2MessageStore;
 import org.partita.broker.store.MessageStore;
+import org.partita.broker.store.StorageDevice;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,7 +57,7 @@ public final class PartitaNode implements AutoCloseable {
     private ClusterNode cluster;
     private volatile boolean closed;
 
-    private PartitaNode(NodeConfig config) throws InterruptedException {
+    private PartitaNode(NodeConfig config, StorageDevice device) throws InterruptedException {
         this.config = config;
         if (!config.syncOnCommit()) {
             LOG.warn("syncOnCommit=false: confirmed persistent messages may be lost on power failure");
@@ -66,7 +67,7 @@ public final class PartitaNode implements AutoCloseable {
         MessageStore openedStore = null;
         Broker started = null;
         try {
-            openedStore = H2MessageStore.open(data, config.syncOnCommit(), MessageSummary::headOf);
+            openedStore = H2MessageStore.open(data, config.syncOnCommit(), MessageSummary::headOf, config.storage(), device);
             this.store = openedStore;
             this.cluster = config.cluster() == null ? null : new ClusterNode(config);
             started = new Broker(store, new BrokerSettings(config.autoCreateQueues(), QueueOptions.DEFAULTS, config.residentBytes()),
@@ -203,8 +204,16 @@ public final class PartitaNode implements AutoCloseable {
     }
 
     public static PartitaNode start(NodeConfig config) {
+        return start(config, StorageDevice.DISK);
+    }
+
+    /**
+     * A node whose store files live on {@code device}: tests give one that can be made to fail
+     * (disk full, failed syncs) under the real store and broker.
+     */
+    public static PartitaNode start(NodeConfig config, StorageDevice device) {
         try {
-            return new PartitaNode(config);
+            return new PartitaNode(config, device);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while starting the node", e);

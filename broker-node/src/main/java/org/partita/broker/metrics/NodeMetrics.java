@@ -88,6 +88,16 @@ public final class NodeMetrics implements AutoCloseable {
                     StoreFigures::syncs);
             meters.functionTimer("partita.store.checkpoint", "checkpoints moving the journal's net effect into H2",
                     none, f, StoreFigures::checkpoints, StoreFigures::checkpointNanos);
+            meters.gauge("partita.store.writable", "1 while the store writes, 0 while an I/O fault (disk full, failed sync)"
+                    + " refuses persistent work until it reopens", null, none, f, x -> x.fault() == null ? 1 : 0);
+            meters.counter("partita.store.faults", "times an I/O fault stopped the store's writes", null, none, f,
+                    StoreFigures::faults);
+            meters.counter("partita.store.recoveries", "times the store reopened itself after a fault", null, none, f,
+                    StoreFigures::recoveries);
+            meters.counter("partita.store.compactions", "online compactions that gave H2 file space back", null, none, f,
+                    StoreFigures::compactions);
+            meters.gauge("partita.store.files", "bytes of the H2 database and journal files", "bytes", none, f,
+                    StoreFigures::fileBytes);
         });
         meters.gauge("partita.direct.memory.limit", "the most direct (off-heap) memory the JVM allows", "bytes", none,
                 reader, r -> io.netty.util.internal.PlatformDependent.maxDirectMemory());

@@ -30,6 +30,7 @@ import org.partita.jms.protocol.selector.Selector;
 import org.partita.jms.protocol.selector.SelectorException;
 import org.partita.broker.logging.RateLimitedLog;
 import org.partita.broker.security.Operation;
+import org.partita.broker.store.StoreUnavailableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -867,7 +868,9 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             } else {
                 org.partita.broker.process.FatalErrors.check(t);
                 Throwable cause = t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
-                reply(request, ErrorCode.INTERNAL, cause.getMessage());
+                // a storage fault is a resource the client may wait for (ResourceAllocationException), not a bug
+                reply(request, cause instanceof StoreUnavailableException ? ErrorCode.RESOURCE_EXHAUSTED : ErrorCode.INTERNAL,
+                        cause.getMessage());
             }
         });
     }

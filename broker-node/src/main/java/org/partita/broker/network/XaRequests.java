@@ -108,6 +108,8 @@ final class XaRequests {
                     answer = new Frame.XaResult(requestId, x.code(), x.getMessage());
                 } else if (c instanceof org.partita.jms.protocol.ProtocolException p) {
                     answer = new Frame.XaResult(requestId, XAException.XAER_PROTO, p.getMessage());
+                } else if (c instanceof org.partita.broker.store.StoreUnavailableException u) {
+                    answer = new Frame.XaResult(requestId, XAException.XAER_RMFAIL, u.getMessage());
                 } else {
                     LOG.warn("XA request failed unexpectedly", c);
                     answer = new Frame.XaResult(requestId, XAException.XAER_RMERR, String.valueOf(c));

@@ -5,8 +5,8 @@ import java.util.List;
 /**
  * Where the {@link GroupCommitWriter} commits each group of batches. Two real implementations: H2
  * directly ({@link H2BatchApplier}), and an append-only journal in front of H2
- * ({@link JournaledH2Target}) that makes a group durable with one cheap sequential sync and moves
- * only what is still alive into H2 at checkpoints.
+ * ({@link JournaledH2Target}) that makes a group durable with one cheap sync and moves only what is
+ * still alive into H2 at checkpoints.
  */
 interface CommitTarget {
 
@@ -15,6 +15,35 @@ interface CommitTarget {
 
     /** Forces everything applied so far to the disk. */
     void sync();
+
+    /** Whether this batch must be committed in a group of its own (the writer then gives it one). */
+    default boolean standsAlone(StoreBatch batch) {
+        return false;
+    }
+
+    /**
+     * After {@link #apply} threw: true if the target is as it was before the failing call, so the
+     * writer may retry batches one by one; false if the call left part of its work behind, which
+     * only {@link #abandon} and a reopen undo.
+     */
+    default boolean cleanFailure() {
+        return true;
+    }
+
+    /** Everything applied so far is confirmed to its senders: nothing applied may be voided any more. */
+    default void settled() {
+    }
+
+    /**
+     * After a fault: makes what was applied since the last {@link #settled} invisible to the next
+     * opening of the store, since it was answered with an error. Retried until it succeeds.
+     */
+    default void abandon() throws Exception {
+    }
+
+    /** After a fault and {@link #abandon}: lets go of the files without a checkpoint. */
+    default void release() {
+    }
 
     /** Called on the writer thread before a read of H2, so the read sees every committed change. */
     default void beforeRead() {

@@ -9,12 +9,18 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The store's single writer. It takes every batch that is waiting when it becomes free and commits
  * them as one commit with one disk sync: a lone producer waits one sync, many producers
  * share one. There is no timer; the group closes when the writer is ready.
+ *
+ * <p>An I/O fault (disk full, a failed write or sync) fails the group with a
+ * {@link StoreUnavailableException} and leaves no trace of it ({@link CommitTarget#abandon}); every
+ * write and read then fails at once with the same cause, while the writer tries to reopen the
+ * store with a growing delay ({@link Reopener}). Once a reopen succeeds, writing resumes.
  */
 final class GroupCommitWriter {
     private static final Logger LOG = LoggerFactory.getLogger(GroupCommitWriter.class);
@@ -28,7 +34,17 @@ final class GroupCommitWriter {
         T run() throws SQLException;
     }
 
-    private final CommitTarget applier;
+    /** Opens the store again from the disk after a fault; throws while the cause persists. */
+    interface Reopener {
+        CommitTarget reopen() throws Exception;
+    }
+
+    /** Delays between tries to reopen a faulted store: the first, doubling up to the last. */
+    record Retry(long firstMillis, long maxMillis) {
+        static final Retry DEFAULT = new Retry(200, 10_000);
+    }
+
+    private volatile CommitTarget applier;
     private final boolean syncOnCommit;
     private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
@@ -36,16 +52,27 @@ final class GroupCommitWriter {
     /** Transactions committed by this writer; written only by the writer thread. */
     private final AtomicLong commits = new AtomicLong();
     private final StoreFigures figures;
+    private final Reopener reopener;
+    private final Retry retry;
+    /** Why the store cannot write, or null while it can. */
+    private volatile StoreUnavailableException fault;
+    /** Writer thread only: the target a fault stopped, until its failed group is invalidated and it is released. */
+    private CommitTarget abandoned;
+    private long retryDelayMillis;
+    private long nextTryNanos;
+    private int tries;
 
     /** @param syncOnCommit false only when the node was told to trade power-loss safety for speed */
     GroupCommitWriter(CommitTarget applier, boolean syncOnCommit) {
-        this(applier, syncOnCommit, new StoreFigures());
+        this(applier, syncOnCommit, new StoreFigures(), null, Retry.DEFAULT);
     }
 
-    GroupCommitWriter(CommitTarget applier, boolean syncOnCommit, StoreFigures figures) {
+    GroupCommitWriter(CommitTarget applier, boolean syncOnCommit, StoreFigures figures, Reopener reopener, Retry retry) {
         this.figures = figures;
         this.applier = applier;
         this.syncOnCommit = syncOnCommit;
+        this.reopener = reopener;
+        this.retry = retry;
         this.thread = new Thread(this::loop, "partita-store-writer");
         this.thread.setDaemon(true);
     }
@@ -64,6 +91,11 @@ final class GroupCommitWriter {
             done.completeExceptionally(new StoreException("store is closed", null));
             return done;
         }
+        StoreUnavailableException f = fault;
+        if (f != null) {
+            done.completeExceptionally(f);
+            return done;
+        }
         queue.add(new Pending(batch, done, null));
         return done;
     }
@@ -72,6 +104,10 @@ final class GroupCommitWriter {
     <T> T callOnWriter(ReadTask<T> task) {
         if (!running) {
             throw new StoreException("store is closed", null);
+        }
+        StoreUnavailableException f = fault;
+        if (f != null) {
+            throw f;
         }
         CompletableFuture<Void> done = new CompletableFuture<>();
         Object[] result = new Object[1];
@@ -85,6 +121,9 @@ final class GroupCommitWriter {
             Thread.currentThread().interrupt();
             throw new StoreException("interrupted while reading the store", e);
         } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof StoreUnavailableException u) {
+                throw u;
+            }
             throw new StoreException("store read failed: " + e.getCause().getMessage(), e.getCause());
         }
         return (T) result[0];
@@ -93,6 +132,11 @@ final class GroupCommitWriter {
     /** How many transactions this writer has committed (a group of batches counts once); for tests and metrics. */
     long commitCount() {
         return commits.get();
+    }
+
+    /** Why the store cannot write now, or null if it can. */
+    StoreUnavailableException fault() {
+        return fault;
     }
 
     void stop() {
@@ -109,16 +153,27 @@ final class GroupCommitWriter {
         List<Pending> group = new ArrayList<>();
         while (true) {
             try {
-                group.add(queue.take());
+                group.add(next());
             } catch (InterruptedException e) {
                 return;
+            }
+            if (group.get(0) == null) {
+                group.clear();
+                tryReopen();
+                continue;
             }
             queue.drainTo(group, MAX_GROUP);
             List<Pending> writes = new ArrayList<>(group.size());
             for (Pending p : group) {
-                if (p.read() != null) {
+                if (fault != null) {
+                    p.done().completeExceptionally(fault);
+                } else if (p.read() != null) {
                     flushWrites(writes);
-                    runRead(p);
+                    if (fault != null) {
+                        p.done().completeExceptionally(fault);
+                    } else {
+                        runRead(p);
+                    }
                 } else if (p.batch() != null) {
                     writes.add(p);
                 }
@@ -127,9 +182,32 @@ final class GroupCommitWriter {
             group.clear();
             if (!running && queue.isEmpty()) {
                 failLeftovers();
-                applier.close();
+                closeTarget();
                 return;
             }
+        }
+    }
+
+    /** The next request; null when a faulted store is due for another try to reopen. */
+    private Pending next() throws InterruptedException {
+        if (fault == null || !running) {
+            return queue.take();
+        }
+        long wait = nextTryNanos - System.nanoTime();
+        return wait > 0 ? queue.poll(wait, TimeUnit.NANOSECONDS) : null;
+    }
+
+    private void closeTarget() {
+        if (fault == null) {
+            applier.close();
+            return;
+        }
+        try {
+            releaseAbandoned();
+        } catch (Throwable t) {
+            org.partita.broker.process.FatalErrors.check(t);
+            LOG.error("the store stops while faulted and could not mark the failed writes as void ({}); a restart may"
+                    + " replay writes that were answered with an error", StoreFaults.describe(t));
         }
     }
 
@@ -148,32 +226,66 @@ final class GroupCommitWriter {
             p.done().complete(null);
         } catch (Throwable t) {
             org.partita.broker.process.FatalErrors.check(t);
-            p.done().completeExceptionally(t);
+            if (StoreFaults.isFault(t)) {
+                enterFault(t, "reading", List.of(p));
+            } else {
+                p.done().completeExceptionally(t);
+            }
         }
     }
 
     /**
-     * Commits the group as one transaction. If it fails, one bad batch must not fail its
-     * neighbours: each is retried alone. Whatever committed is then synced and confirmed.
+     * Commits the writes in runs: a batch the target wants alone (a queue definition) is a run of
+     * its own, so that no group's journal records are carried into H2 before they are confirmed.
      */
     private void flushWrites(List<Pending> writes) {
-        if (writes.isEmpty()) {
+        int from = 0;
+        for (int i = 0; i < writes.size(); i++) {
+            if (applier.standsAlone(writes.get(i).batch())) {
+                commitRun(writes.subList(from, i));
+                commitRun(writes.subList(i, i + 1));
+                from = i + 1;
+            }
+        }
+        commitRun(writes.subList(from, writes.size()));
+        writes.clear();
+    }
+
+    /**
+     * Commits the run as one transaction. If its content is refused, one bad batch must not fail
+     * its neighbours: each is retried alone. Whatever committed is then synced and confirmed. A
+     * fault fails the whole run and stops the store.
+     */
+    private void commitRun(List<Pending> run) {
+        if (run.isEmpty()) {
             return;
         }
-        List<StoreBatch> batches = new ArrayList<>(writes.size());
-        for (Pending p : writes) {
+        if (fault != null) {
+            run.forEach(p -> p.done().completeExceptionally(fault));
+            return;
+        }
+        List<StoreBatch> batches = new ArrayList<>(run.size());
+        for (Pending p : run) {
             batches.add(p.batch());
         }
-        List<Pending> committed = writes;
+        List<Pending> committed = run;
         try {
             applier.apply(batches);
             commits.incrementAndGet();
             figures.committedGroup(batches.size());
         } catch (Throwable groupFailure) {
             org.partita.broker.process.FatalErrors.check(groupFailure);
-            LOG.warn("group commit of {} batches failed ({}); retrying one by one", writes.size(), groupFailure.toString());
+            if (StoreFaults.isFault(groupFailure) || !applier.cleanFailure()) {
+                enterFault(groupFailure, "writing", run);
+                return;
+            }
+            if (run.size() == 1) {
+                run.get(0).done().completeExceptionally(refused(groupFailure));
+                return;
+            }
+            LOG.warn("group commit of {} batches failed ({}); retrying one by one", run.size(), groupFailure.toString());
             committed = new ArrayList<>();
-            for (Pending p : writes) {
+            for (Pending p : run) {
                 try {
                     applier.apply(List.of(p.batch()));
                     commits.incrementAndGet();
@@ -181,15 +293,22 @@ final class GroupCommitWriter {
                     committed.add(p);
                 } catch (Throwable t) {
                     org.partita.broker.process.FatalErrors.check(t);
-                    p.done().completeExceptionally(new StoreException("store write failed: " + t.getMessage(), t));
+                    if (StoreFaults.isFault(t) || !applier.cleanFailure()) {
+                        enterFault(t, "writing", run.stream().filter(q -> !q.done().isDone()).toList());
+                        return;
+                    }
+                    p.done().completeExceptionally(refused(t));
                 }
             }
         }
-        syncThenComplete(committed, writes.stream().anyMatch(p -> p.batch().forced()));
-        writes.clear();
+        syncThenComplete(committed, run.stream().anyMatch(p -> p.batch().forced()));
     }
 
-    /** Confirms writes only once they are on the disk; a failed sync fails them all, without retry. */
+    private static StoreException refused(Throwable t) {
+        return new StoreException("store write failed: " + t.getMessage(), t);
+    }
+
+    /** Confirms writes only once they are on the disk; a failed sync is a fault and confirms none. */
     private void syncThenComplete(List<Pending> committed, boolean force) {
         if (committed.isEmpty()) {
             return;
@@ -201,10 +320,70 @@ final class GroupCommitWriter {
             }
         } catch (Throwable t) {
             org.partita.broker.process.FatalErrors.check(t);
-            LOG.error("disk sync failed; {} writes are not confirmed", committed.size(), t);
-            committed.forEach(p -> p.done().completeExceptionally(new StoreException("disk sync failed: " + t.getMessage(), t)));
+            enterFault(t, "syncing", committed);
             return;
         }
         committed.forEach(p -> p.done().complete(null));
+        applier.settled();
+    }
+
+    /**
+     * Stops writing: the failing requests and every later one get the fault; what the failed
+     * group appended is voided; the writer then tries to reopen the store.
+     */
+    private void enterFault(Throwable cause, String doing, List<Pending> failing) {
+        String reason = StoreFaults.describe(cause);
+        StoreUnavailableException e = new StoreUnavailableException("the store cannot write (" + reason + " while "
+                + doing + "); the node retries and resumes by itself once the cause is gone", cause);
+        boolean first = fault == null;
+        fault = e;
+        failing.forEach(p -> p.done().completeExceptionally(e));
+        if (first) {
+            figures.faulted(reason);
+            LOG.atError().addKeyValue("event", "store.fault").setCause(cause)
+                    .log("store fault while {}: {}; persistent work is refused until the store reopens", doing, reason);
+            abandoned = applier;
+            retryDelayMillis = retry.firstMillis();
+            tries = 0;
+            try {
+                releaseAbandoned();
+            } catch (Throwable t) {
+                org.partita.broker.process.FatalErrors.check(t);
+                LOG.warn("could not void the failed writes yet ({}); will retry", StoreFaults.describe(t));
+            }
+        }
+        nextTryNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(retryDelayMillis);
+    }
+
+    /** Voids the failed group's records and lets go of the broken target; retried until it works. */
+    private void releaseAbandoned() throws Exception {
+        if (abandoned != null) {
+            abandoned.abandon();
+            abandoned.release();
+            abandoned = null;
+        }
+    }
+
+    private void tryReopen() {
+        if (reopener == null) {
+            nextTryNanos = System.nanoTime() + TimeUnit.HOURS.toNanos(1); // nothing can reopen it: stay faulted
+            return;
+        }
+        tries++;
+        try {
+            releaseAbandoned();
+            applier = reopener.reopen();
+            LOG.atWarn().addKeyValue("event", "store.recovered")
+                    .log("store reopened after {} tries; persistent work resumes (the fault was: {})", tries,
+                            fault.getMessage());
+            fault = null;
+            figures.recovered();
+        } catch (Throwable t) {
+            org.partita.broker.process.FatalErrors.check(t);
+            retryDelayMillis = Math.min(retry.maxMillis(), retryDelayMillis * 2);
+            nextTryNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(retryDelayMillis);
+            LOG.warn("store still cannot reopen (try {}: {}); next try in {} ms", tries, StoreFaults.describe(t),
+                    retryDelayMillis);
+        }
     }
 }

@@ -1,12 +1,12 @@
 package org.partita.broker.store;
 
 import org.h2.engine.SessionLocal;
+import org.partita.broker.config.StorageSettings;
 import org.partita.broker.files.PrivateFiles;
 import org.h2.jdbc.JdbcConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -41,24 +41,64 @@ public final class H2MessageStore implements MessageStore {
         DIRECT
     }
 
-    private final Connection connection;
-    private final CommitTarget target;
-    private final GroupCommitWriter writer;
-    /** Reads paged-out payloads from queue threads, beside the writer's connection. */
-    private final PayloadReader reader;
-    private final boolean recoveredFromCrash;
-    private final StoreFigures figures = new StoreFigures();
+    /** What one opening of the files gives: replaced as a whole when the store reopens after a fault. */
+    private record Opened(Connection connection, CommitTarget target, PayloadReader reader, boolean crashed) {
+        /** After a fault: the connections go, without a checkpoint (the target was released already). */
+        void closeQuietly() {
+            reader.close();
+            try {
+                connection.close();
+            } catch (SQLException e) {
+                LOG.debug("H2 close after a fault: {}", e.toString());
+            }
+        }
+    }
 
-    private H2MessageStore(Connection connection, CommitTarget target, PayloadReader reader, boolean syncOnCommit,
-                           boolean recoveredFromCrash) {
-        this.connection = connection;
-        this.target = target;
-        this.reader = reader;
-        this.recoveredFromCrash = recoveredFromCrash;
-        if (target instanceof JournaledH2Target j) {
+    /** How to open the files again: the same as at start. */
+    private record Files(Path dataDir, StorageDevice device, Layout layout, long checkpointBytes, MessageHeads heads) {
+    }
+
+    private volatile Opened opened;
+    private final Files files;
+    private final GroupCommitWriter writer;
+    private final StoreFigures figures = new StoreFigures();
+    private final boolean recoveredFromCrash;
+
+    private H2MessageStore(Files files, Opened opened, boolean syncOnCommit, GroupCommitWriter.Retry retry) {
+        this.files = files;
+        this.recoveredFromCrash = opened.crashed();
+        this.opened = opened;
+        wireFigures(opened);
+        this.writer = new GroupCommitWriter(opened.target(), syncOnCommit, figures, this::reopen, retry);
+        figures.fileBytes(this::fileBytes);
+    }
+
+    private void wireFigures(Opened o) {
+        if (o.target() instanceof JournaledH2Target j) {
             j.figures(figures);
         }
-        this.writer = new GroupCommitWriter(target, syncOnCommit, figures);
+    }
+
+    /** On the writer thread, after the failed target was released: the same opening as at start. */
+    private CommitTarget reopen() throws SQLException, java.io.IOException {
+        opened.closeQuietly();
+        Opened o = openFiles(files, false);
+        wireFigures(o);
+        opened = o;
+        return o.target();
+    }
+
+    /** Bytes the database and journal files take on the disk. */
+    private long fileBytes() {
+        long total = 0;
+        for (String name : new String[]{"partita.mv.db", JOURNAL_FILE}) {
+            try {
+                total += java.nio.file.Files.size(files.dataDir().resolve(name));
+            } catch (java.io.IOException missing) {
+                // not created (yet)
+            }
+        }
+        return total;
     }
 
     @Override
@@ -84,51 +124,77 @@ public final class H2MessageStore implements MessageStore {
         return open(dataDir, syncOnCommit, Layout.JOURNALED, DEFAULT_CHECKPOINT_BYTES, heads);
     }
 
+    /**
+     * The node's store: journaled, on {@code device}, reopening itself after an I/O fault with the
+     * delays of {@code settings}.
+     */
+    public static H2MessageStore open(Path dataDir, boolean syncOnCommit, MessageHeads heads, StorageSettings settings,
+                                      StorageDevice device) {
+        return open(new Files(dataDir, device, Layout.JOURNALED, DEFAULT_CHECKPOINT_BYTES, heads), syncOnCommit,
+                new GroupCommitWriter.Retry(settings.retryFirstMillis(), settings.retryMaxMillis()));
+    }
+
     static H2MessageStore open(Path dataDir, boolean syncOnCommit, Layout layout, long checkpointBytes) {
         return open(dataDir, syncOnCommit, layout, checkpointBytes, MessageHeads.NONE);
     }
 
     static H2MessageStore open(Path dataDir, boolean syncOnCommit, Layout layout, long checkpointBytes,
                                MessageHeads heads) {
+        return open(new Files(dataDir, StorageDevice.DISK, layout, checkpointBytes, heads), syncOnCommit,
+                GroupCommitWriter.Retry.DEFAULT);
+    }
+
+    private static H2MessageStore open(Files files, boolean syncOnCommit, GroupCommitWriter.Retry retry) {
         try {
-            PrivateFiles.folder(dataDir);
-            String url = "jdbc:h2:file:" + dataDir.toAbsolutePath().resolve("partita")
-                    + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0";
-            Connection c = DriverManager.getConnection(url, "partita", "");
-            CommitTarget target = null;
-            PayloadReader reader;
-            boolean crashed;
-            try {
-                c.setAutoCommit(false);
-                H2Schema.createOrCheck(c);
-                H2BatchApplier h2 = new H2BatchApplier(c, syncer(c), heads);
-                target = layout == Layout.DIRECT ? h2 : journaled(h2, dataDir, checkpointBytes);
-                // only the journal records a clean stop; without it, assume the worst
-                crashed = !(target instanceof JournaledH2Target j && j.previousStopWasClean());
-                if (crashed) {
-                    h2.removeOrphanPayloads(); // a full scan of the payloads: after a crash (a clean stop ran it)
-                }
-                reader = new PayloadReader(DriverManager.getConnection(url, "partita", ""));
-            } catch (SQLException | java.io.IOException | RuntimeException e) {
-                if (target instanceof JournaledH2Target j) {
-                    j.closeFile();
-                }
-                c.close();
-                throw e;
-            }
-            PrivateFiles.tree(dataDir); // what H2 created, and what an older version left with the umask's modes
-            H2MessageStore store = new H2MessageStore(c, target, reader, syncOnCommit, crashed);
+            PrivateFiles.folder(files.dataDir());
+            Opened o = openFiles(files, true);
+            H2MessageStore store = new H2MessageStore(files, o, syncOnCommit, retry);
             store.writer.start();
             return store;
         } catch (SQLException | java.io.IOException e) {
-            throw new StoreException("cannot open the H2 store in " + dataDir.toAbsolutePath() + ": " + e.getMessage(), e);
+            throw new StoreException("cannot open the H2 store in " + files.dataDir().toAbsolutePath() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Opens H2 and the journal, replaying what the journal holds into H2: at start, and to recover from a fault. */
+    private static Opened openFiles(Files files, boolean atStart) throws SQLException, java.io.IOException {
+        Path dataDir = files.dataDir();
+        String url = "jdbc:h2:" + files.device().h2Prefix() + dataDir.toAbsolutePath().resolve("partita")
+                + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0";
+        Connection c = DriverManager.getConnection(url, "partita", "");
+        CommitTarget target = null;
+        try {
+            c.setAutoCommit(false);
+            H2Schema.createOrCheck(c);
+            H2BatchApplier h2 = new H2BatchApplier(c, syncer(c), files.heads());
+            target = files.layout() == Layout.DIRECT ? h2
+                    : journaled(h2, dataDir, files.checkpointBytes(), files.device());
+            // only the journal records a clean stop; without it, assume the worst
+            boolean crashed = !(target instanceof JournaledH2Target j && j.previousStopWasClean());
+            // Not when reopening after a fault: payloads of non-durable subscriptions have no entry and are still held.
+            if (crashed && atStart) {
+                h2.removeOrphanPayloads(); // a full scan of the payloads: after a crash (a clean stop ran it)
+            }
+            PayloadReader reader = new PayloadReader(DriverManager.getConnection(url, "partita", ""));
+            PrivateFiles.tree(dataDir); // what H2 created, and what an older version left with the umask's modes
+            return new Opened(c, target, reader, crashed);
+        } catch (SQLException | java.io.IOException | RuntimeException e) {
+            if (target instanceof JournaledH2Target j) {
+                j.closeFile();
+            }
+            try {
+                c.close();
+            } catch (SQLException closing) {
+                e.addSuppressed(closing);
+            }
+            throw e;
         }
     }
 
     /** Opens the journal and replays what a crash left in it onto H2, before anything else reads H2. */
-    private static JournaledH2Target journaled(H2BatchApplier h2, Path dataDir, long checkpointBytes)
+    private static JournaledH2Target journaled(H2BatchApplier h2, Path dataDir, long checkpointBytes, StorageDevice device)
             throws java.io.IOException, SQLException {
-        JournalFile file = JournalFile.open(dataDir.resolve(JOURNAL_FILE));
+        JournalFile file = JournalFile.open(dataDir.resolve(JOURNAL_FILE), device);
         try {
             return new JournaledH2Target(h2, file, checkpointBytes);
         } catch (java.io.IOException | SQLException | RuntimeException e) {
@@ -168,7 +234,7 @@ public final class H2MessageStore implements MessageStore {
     @Override
     public long maxMessageId() {
         return writer.callOnWriter(() -> {
-            try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("SELECT MAX(ID) FROM MESSAGES")) {
+            try (Statement s = opened.connection().createStatement(); ResultSet rs = s.executeQuery("SELECT MAX(ID) FROM MESSAGES")) {
                 rs.next();
                 return rs.getLong(1);
             }
@@ -179,7 +245,7 @@ public final class H2MessageStore implements MessageStore {
     public List<StoredQueue> loadQueues() {
         return writer.callOnWriter(() -> {
             List<StoredQueue> queues = new ArrayList<>();
-            try (Statement s = connection.createStatement();
+            try (Statement s = opened.connection().createStatement();
                  ResultSet rs = s.executeQuery("SELECT NAME, KIND, OPTIONS FROM QUEUES ORDER BY NAME")) {
                 while (rs.next()) {
                     queues.add(new StoredQueue(rs.getString(1), rs.getString(2), rs.getString(3)));
@@ -193,7 +259,7 @@ public final class H2MessageStore implements MessageStore {
     public List<StoredBranch> loadBranches() {
         return writer.callOnWriter(() -> {
             List<StoredBranch> branches = new ArrayList<>();
-            try (Statement s = connection.createStatement();
+            try (Statement s = opened.connection().createStatement();
                  ResultSet rs = s.executeQuery("SELECT XID, STATE, DATA FROM XA_BRANCHES")) {
                 while (rs.next()) {
                     branches.add(new StoredBranch(rs.getBytes(1), rs.getInt(2), rs.getBytes(3)));
@@ -208,11 +274,11 @@ public final class H2MessageStore implements MessageStore {
         writer.callOnWriter(() -> {
             // Lazy: rows stream as the index yields them. Otherwise H2 first copies the whole
             // result, payloads and all, into a temporary file once it passes its in-memory row limit.
-            try (Statement lazy = connection.createStatement()) {
+            try (Statement lazy = opened.connection().createStatement()) {
                 lazy.execute("SET LAZY_QUERY_EXECUTION TRUE");
             }
             // Heads only: the pages that hold payloads are read just for messages stored without one.
-            try (PreparedStatement ps = connection.prepareStatement(
+            try (PreparedStatement ps = opened.connection().prepareStatement(
                     "SELECT E.QUEUE, E.MESSAGE_ID, E.DELIVERY_COUNT, H.HEAD FROM ENTRIES E"
                             + " LEFT JOIN MESSAGE_HEADS H ON H.ID = E.MESSAGE_ID ORDER BY E.QUEUE, E.MESSAGE_ID")) {
                 ps.setFetchSize(1000);
@@ -220,7 +286,7 @@ public final class H2MessageStore implements MessageStore {
                     while (rs.next()) {
                         long id = rs.getLong(2);
                         byte[] head = rs.getBytes(4);
-                        byte[] payload = head == null ? reader.read(id) : null;
+                        byte[] payload = head == null ? opened.reader().read(id) : null;
                         if (head == null && payload == null) {
                             continue; // an entry whose payload a crash took: nothing to deliver
                         }
@@ -228,7 +294,7 @@ public final class H2MessageStore implements MessageStore {
                     }
                 }
             } finally {
-                try (Statement eager = connection.createStatement()) {
+                try (Statement eager = opened.connection().createStatement()) {
                     eager.execute("SET LAZY_QUERY_EXECUTION FALSE");
                 }
             }
@@ -238,19 +304,19 @@ public final class H2MessageStore implements MessageStore {
 
     @Override
     public byte[] readPayload(long messageId) {
-        if (target instanceof JournaledH2Target j) {
+        if (opened.target() instanceof JournaledH2Target j) {
             byte[] pending = j.pendingPayload(messageId);
             if (pending != null) {
                 return pending;
             }
         }
-        return reader.read(messageId);
+        return opened.reader().read(messageId);
     }
 
     @Override
     public StoreStats stats() {
         return writer.callOnWriter(() -> {
-            try (Statement s = connection.createStatement();
+            try (Statement s = opened.connection().createStatement();
                  ResultSet m = s.executeQuery("SELECT COUNT(*), COALESCE(SUM(OCTET_LENGTH(PAYLOAD)), 0) FROM MESSAGES")) {
                 m.next();
                 long rows = m.getLong(1);
@@ -273,25 +339,26 @@ public final class H2MessageStore implements MessageStore {
 
     /** Bytes appended to the journal since the store opened (0 with {@link Layout#DIRECT}). */
     public long journalBytesAppended() {
-        return target instanceof JournaledH2Target j ? j.appendedBytes() : 0;
+        return opened.target() instanceof JournaledH2Target j ? j.appendedBytes() : 0;
     }
 
     /** Checkpoints that moved a non-empty net effect into H2; for tests. */
     long checkpointCount() {
-        return writer.callOnWriter(() -> target instanceof JournaledH2Target j ? j.checkpoints() : 0L);
+        return writer.callOnWriter(() -> opened.target() instanceof JournaledH2Target j ? j.checkpoints() : 0L);
     }
 
     @Override
     public void close() {
         writer.stop();
-        reader.close();
-        try {
-            connection.createStatement().execute("SHUTDOWN");
+        Opened o = opened;
+        o.reader().close();
+        try (Statement s = o.connection().createStatement()) {
+            s.execute("SHUTDOWN");
         } catch (SQLException e) {
             LOG.debug("H2 shutdown: {}", e.toString());
         }
         try {
-            connection.close();
+            o.connection().close();
         } catch (SQLException e) {
             LOG.debug("H2 close: {}", e.toString());
         }

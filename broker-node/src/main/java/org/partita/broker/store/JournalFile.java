@@ -46,7 +46,11 @@ final class JournalFile implements AutoCloseable {
     }
 
     static JournalFile open(Path path) throws IOException {
-        FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        return open(path, StorageDevice.DISK);
+    }
+
+    static JournalFile open(Path path, StorageDevice device) throws IOException {
+        FileChannel ch = device.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
         try {
             PrivateFiles.file(path); // before the first record
         } catch (IOException e) {
@@ -118,6 +122,31 @@ final class JournalFile implements AutoCloseable {
         record.flip();
         writeFully(record, position);
         position += RECORD_OVERHEAD + length;
+    }
+
+    /** Where the next record goes. */
+    long position() {
+        return position;
+    }
+
+    /** Bytes the file takes (records, header and the zeros allocated ahead). */
+    long fileSize() {
+        return allocated;
+    }
+
+    /**
+     * Makes the records from {@code at} on invisible to a replay, and forced so: they belong to a
+     * group that failed and was answered with an error, so no restart may bring them back. Zeroing
+     * one record head is enough, since a replay stops at the first record that is not intact; the
+     * bytes are already allocated, so this needs no new space on a full disk.
+     */
+    void invalidateFrom(long at) throws IOException {
+        if (at < HEADER_SIZE || at + RECORD_OVERHEAD > allocated) {
+            return;
+        }
+        writeFully(ByteBuffer.allocate(RECORD_OVERHEAD), at);
+        channel.force(false);
+        position = Math.min(position, at);
     }
 
     /** Flushes the records to the disk: data only, the allocation already made it there. */

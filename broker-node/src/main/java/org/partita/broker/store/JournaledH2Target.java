@@ -51,6 +51,10 @@ final class JournaledH2Target implements CommitTarget {
     private StoreFigures figures = new StoreFigures();
     private boolean journalDirty;
     private long checkpoints;
+    /** Where the first record appended since the writer last confirmed everything starts; -1 if none. */
+    private long mark = -1;
+    /** Records appended by the current {@link #apply} call. */
+    private int appendsInCall;
 
     /**
      * Replays what the journal holds onto H2 and starts a new epoch.
@@ -85,8 +89,13 @@ final class JournaledH2Target implements CommitTarget {
 
     @Override
     public void apply(List<StoreBatch> batches) throws Exception {
+        appendsInCall = 0;
         for (StoreBatch b : batches) {
             check(b);
+        }
+        // Only confirmed groups may reach H2: a group whose sync then fails must leave no trace there.
+        if (mark < 0 && (journal.used() >= checkpointBytes || pending.heapEstimate() >= checkpointBytes)) {
+            checkpoint();
         }
         if (checkpointIncomplete) {
             checkpoint(); // nothing is added on top of a half-applied net effect
@@ -105,9 +114,36 @@ final class JournaledH2Target implements CommitTarget {
             }
         }
         append(batches.subList(start, batches.size()));
-        if (journal.used() >= checkpointBytes || pending.heapEstimate() >= checkpointBytes) {
-            checkpoint();
+    }
+
+    /** A queue definition goes to H2 after a checkpoint: in a group of its own, so only confirmed records move. */
+    @Override
+    public boolean standsAlone(StoreBatch batch) {
+        return touchesQueues(batch);
+    }
+
+    @Override
+    public boolean cleanFailure() {
+        return appendsInCall == 0;
+    }
+
+    @Override
+    public void settled() {
+        mark = -1;
+    }
+
+    /** Zeroes the head of the first unconfirmed record, so no replay reaches it or what follows. */
+    @Override
+    public void abandon() throws IOException {
+        if (mark >= 0) {
+            journal.invalidateFrom(mark);
+            mark = -1;
         }
+    }
+
+    @Override
+    public void release() {
+        closeFile();
     }
 
     @Override
@@ -262,6 +298,9 @@ final class JournaledH2Target implements CommitTarget {
             }
         }
         int recordBytes = record.position();
+        if (mark < 0) {
+            mark = journal.position();
+        }
         try {
             journal.append(record);
         } catch (IOException e) {
@@ -269,6 +308,7 @@ final class JournaledH2Target implements CommitTarget {
             throw e;
         }
         journalDirty = true;
+        appendsInCall++;
         appendedBytes += recordBytes;
         for (StoreBatch b : batches) {
             b.ops().forEach(pending::add);

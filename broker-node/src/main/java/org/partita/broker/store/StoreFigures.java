@@ -13,6 +13,54 @@ public final class StoreFigures {
     private final LongAdder syncs = new LongAdder();
     private final LongAdder checkpoints = new LongAdder();
     private final LongAdder checkpointNanos = new LongAdder();
+    private final LongAdder faults = new LongAdder();
+    private final LongAdder recoveries = new LongAdder();
+    private final LongAdder compactions = new LongAdder();
+    private volatile String fault;
+    private volatile java.util.function.LongSupplier fileBytes = () -> 0;
+
+    void faulted(String reason) {
+        faults.increment();
+        fault = reason;
+    }
+
+    void recovered() {
+        recoveries.increment();
+        fault = null;
+    }
+
+    void compacted() {
+        compactions.increment();
+    }
+
+    void fileBytes(java.util.function.LongSupplier sizes) {
+        fileBytes = sizes;
+    }
+
+    /** Why the store cannot write now (such as "No space left on device"), or null while it can. */
+    public String fault() {
+        return fault;
+    }
+
+    /** Times the store stopped writing because of an I/O fault. */
+    public long faults() {
+        return faults.sum();
+    }
+
+    /** Times it reopened itself after one. */
+    public long recoveries() {
+        return recoveries.sum();
+    }
+
+    /** Online compactions that gave file space back. */
+    public long compactions() {
+        return compactions.sum();
+    }
+
+    /** Bytes the database and journal files take on the disk now. */
+    public long fileBytes() {
+        return fileBytes.getAsLong();
+    }
 
     void committedGroup(int batchesInGroup) {
         groups.increment();

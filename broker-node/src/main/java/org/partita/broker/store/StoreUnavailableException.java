@@ -1,0 +1,12 @@
+package org.partita.broker.store;
+
+/**
+ * The store cannot write because of an I/O fault (disk full, a failed write or sync): nothing of
+ * the refused operation was kept. The node keeps trying to reopen the store and resumes by itself
+ * once the cause is gone; clients see a {@code ResourceAllocationException} naming the cause.
+ */
+public class StoreUnavailableException extends StoreException {
+    public StoreUnavailableException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}
