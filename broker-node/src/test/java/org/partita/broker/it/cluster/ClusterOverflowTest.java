@@ -39,6 +39,8 @@ class ClusterOverflowTest {
     @Test
     void unkeyedSendsOverflowToAnotherNodeThenFailWhenEveryNodeIsFull() throws Exception {
         try (EmbeddedCluster c = new EmbeddedCluster(tmp, 2).startAll()) {
+            // overflow goes only to a node this one is linked to
+            await().atMost(Duration.ofSeconds(20)).until(() -> c.node(0).cluster().status().format().contains("member.node2=up"));
             String queue = "jobs?partitions=2&hosts=*&maxDepthMessages=" + MAX_DEPTH;
             Set<String> confirmed = new HashSet<>();
             String refused = null;
