@@ -35,7 +35,8 @@ import java.util.TimerTask;
  * own bean instance and consumer) as the destination needs. On a partitioned queue that is one per
  * partition, bounded by {@code maxSession}: the node gives each consumer its own partitions, so
  * every partition is served and each key stays in order, one message at a time. When the
- * connection is lost (a node restart or failover) the activation connects again by itself.
+ * connection is lost (its node restarts, or no node of its URL accepts a failover) the activation
+ * connects again by itself; a connection that failed over to another node of its URL is kept.
  */
 public final class EndpointActivation {
     private static final Logger LOG = LoggerFactory.getLogger(EndpointActivation.class);
@@ -200,6 +201,10 @@ public final class EndpointActivation {
             if (stopped || lost != connection) {
                 return;
             }
+            if (stillUp(lost)) {
+                LOG.warn("{}: the connection reports '{}' and stays up; the endpoints consume on", spec, cause.getMessage());
+                return;
+            }
             LOG.warn("{}: connection to the node lost ({}); reconnecting", spec, cause.getMessage());
         }
         // off the client's callback thread: closing waits for the listeners
@@ -214,6 +219,24 @@ public final class EndpointActivation {
                 }
             }
         }, 0);
+    }
+
+    /**
+     * Whether a connection whose ExceptionListener spoke still works. Not every notice is a loss: a
+     * connection whose URL lists several nodes reports a failover (error code PARTITA_FAILOVER)
+     * once its sessions and consumers are open again on another node, and any connection reports a
+     * request sent without confirmation that its node could not carry out (an acknowledgement it
+     * could not pass on to the node holding the message, when that node shuts down) while it stays
+     * up. Closing and opening again then would only redeliver what every endpoint holds. A lost
+     * connection refuses every call.
+     */
+    private static boolean stillUp(Connection c) {
+        try {
+            c.getClientID();
+            return true;
+        } catch (JMSException e) {
+            return false;
+        }
     }
 
     private void retryLater() {
