@@ -58,9 +58,16 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         return t;
     });
     private volatile Broker broker;
+    private final io.netty.handler.ssl.SslContext linkTls;
     private volatile ClusterMetadata metadata;
 
     public ClusterNode(NodeConfig config) {
+        this(config, null);
+    }
+
+    /** @param linkTls the client side of TLS for links to the other nodes, or null for plain TCP */
+    public ClusterNode(NodeConfig config, io.netty.handler.ssl.SslContext linkTls) {
+        this.linkTls = linkTls;
         this.cluster = config.cluster();
         this.self = config.nodeName();
         this.dataDir = config.dataDir();
@@ -73,7 +80,7 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         this.broker = broker;
         for (ClusterConfig.Member m : cluster.members()) {
             if (!m.name().equals(self)) {
-                links.put(m.name(), new PeerLink(cluster, m, self, maxFrameSize, this));
+                links.put(m.name(), new PeerLink(cluster, m, self, maxFrameSize, linkTls, this));
             }
         }
         for (String name : broker.queueNames()) {
@@ -198,7 +205,7 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     /** A forward log read back for a node no longer in the cluster list: it keeps its messages, unsent. */
     private PeerLink placeholder(String peer) {
         LOG.warn("messages wait for node {}, which is not in the cluster's node list any more", peer);
-        return new PeerLink(cluster, new ClusterConfig.Member(peer, "0.0.0.0", 1), self, maxFrameSize, this);
+        return new PeerLink(cluster, new ClusterConfig.Member(peer, "0.0.0.0", 1), self, maxFrameSize, linkTls, this);
     }
 
     @Override

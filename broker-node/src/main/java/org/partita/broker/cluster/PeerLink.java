@@ -42,6 +42,8 @@ final class PeerLink implements ConnectionListener, AutoCloseable {
     private final ClusterConfig.Member peer;
     private final String self;
     private final int maxFrameSize;
+    /** TLS of the link when this node is configured with it; null for plain TCP. */
+    private final io.netty.handler.ssl.SslContext tls;
     private final Events events;
     private final ScheduledExecutorService timer;
     private final Map<Integer, Receiver> receivers = new ConcurrentHashMap<>();
@@ -51,7 +53,9 @@ final class PeerLink implements ConnectionListener, AutoCloseable {
     private volatile boolean closed;
     private volatile String lastFailure;
 
-    PeerLink(ClusterConfig cluster, ClusterConfig.Member peer, String self, int maxFrameSize, Events events) {
+    PeerLink(ClusterConfig cluster, ClusterConfig.Member peer, String self, int maxFrameSize,
+             io.netty.handler.ssl.SslContext tls, Events events) {
+        this.tls = tls;
         this.cluster = cluster;
         this.peer = peer;
         this.self = self;
@@ -115,7 +119,7 @@ final class PeerLink implements ConnectionListener, AutoCloseable {
     private void connect() {
         NettyBrokerConnection c = null;
         try {
-            c = NettyBrokerConnection.connect(peer.host(), peer.port(), maxFrameSize, cluster.downAfterMillis());
+            c = NettyBrokerConnection.connect(peer.host(), peer.port(), maxFrameSize, cluster.downAfterMillis(), tls);
             c.setListener(this);
             c.open(ClusterNode.LINK_USER_PREFIX + self, cluster.secret(), null).get(cluster.downAfterMillis(), TimeUnit.MILLISECONDS);
             lastAnswerNanos = System.nanoTime();

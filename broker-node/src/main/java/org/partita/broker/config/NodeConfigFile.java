@@ -22,6 +22,9 @@ import java.util.List;
  * allowAnonymous = false
  * # authorization: roles and their permissions (default: roles.properties beside the users file)
  * roles = ./roles.properties
+ * # TLS on the node's port and its cluster links (plaintext stays open to loopback clients unless tls.plaintext = off)
+ * tls.keyStore = ./node.p12
+ * tls.keyStorePassword = change-me
  * # the Prometheus endpoint and the web console (off unless set)
  * metricsPort = 9100
  * # queues declared here are created (or updated) at start: queue.NAME.OPTION = VALUE
@@ -47,6 +50,7 @@ public final class NodeConfigFile {
         }
         NodeConfig c = base;
         ClusterFields cluster = new ClusterFields(file);
+        TlsFields tls = new TlsFields();
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i).strip();
             if (line.isEmpty() || line.startsWith("#")) {
@@ -61,11 +65,13 @@ public final class NodeConfigFile {
             String value = line.substring(eq + 1).strip();
             if (name.startsWith("cluster.")) {
                 cluster.set(name, value, where);
+            } else if (name.startsWith("tls.")) {
+                tls.set(name, value, where);
             } else {
                 c = apply(c, name, value, where);
             }
         }
-        return cluster.applyTo(c);
+        return tls.applyTo(cluster.applyTo(c));
     }
 
     private static NodeConfig apply(NodeConfig c, String name, String value, String where) {
@@ -94,7 +100,7 @@ public final class NodeConfigFile {
                 }
                 throw new ConfigException(where + ": unknown field '" + name + "'; known: nodeName, host, port, data,"
                         + " autoCreateQueues, syncOnCommit, maxFrameSize, users, allowAnonymous, roles, residentBytes, metricsPort,"
-                        + " queue.<name>.<option>, " + LimitFields.NAMES + ", " + StorageSettings.NAMES + ", " + ClusterFields.NAMES);
+                        + " queue.<name>.<option>, " + LimitFields.NAMES + ", " + StorageSettings.NAMES + ", " + ClusterFields.NAMES + ", " + TlsFields.NAMES);
             }
         };
     }

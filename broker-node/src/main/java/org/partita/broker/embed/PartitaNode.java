@@ -17,6 +17,7 @@ import org.partita.broker.core.BrokerSettings;
 import org.partita.broker.core.MessageSummary;
 import org.partita.broker.core.QueueOptions;
 import org.partita.broker.security.AccessRules;
+import org.partita.broker.security.TlsContexts;
 import org.partita.broker.security.Authenticator;
 import org.partita.broker.security.Authorizer;
 import org.partita.broker.security.UsersFileAuthenticator;
@@ -69,7 +70,8 @@ public final class PartitaNode implements AutoCloseable {
         try {
             openedStore = H2MessageStore.open(data, config.syncOnCommit(), MessageSummary::headOf, config.storage(), device);
             this.store = openedStore;
-            this.cluster = config.cluster() == null ? null : new ClusterNode(config);
+            TlsContexts tls = config.security().tls() == null ? null : TlsContexts.of(config.security().tls());
+            this.cluster = config.cluster() == null ? null : new ClusterNode(config, tls == null ? null : tls.links());
             started = new Broker(store, new BrokerSettings(config.autoCreateQueues(), QueueOptions.DEFAULTS, config.residentBytes()),
                     cluster == null ? ClusterHooks.STANDALONE : cluster);
             this.broker = started;
@@ -93,7 +95,7 @@ public final class PartitaNode implements AutoCloseable {
                 context.cluster(cluster);
                 admin.clusterStatus(() -> cluster.status().format());
             }
-            this.server = listen(config, broker, context);
+            this.server = listen(config, broker, context, tls);
             if (cluster != null) {
                 joinCluster(config);
             }
@@ -188,9 +190,12 @@ public final class PartitaNode implements AutoCloseable {
     }
 
     /** Binds the port; an address in use is one line naming it, not a stack trace. */
-    private static NodeServer listen(NodeConfig config, Broker broker, NodeContext context) throws InterruptedException {
+    private static NodeServer listen(NodeConfig config, Broker broker, NodeContext context, TlsContexts tls)
+            throws InterruptedException {
         try {
-            return new NodeServer(config.host(), config.port(), broker, context);
+            return tls == null ? new NodeServer(config.host(), config.port(), broker, context)
+                    : new NodeServer(config.host(), config.port(), broker, context, tls.server(),
+                    config.security().tls().plaintext());
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) { // Netty rethrows the BindException unchecked

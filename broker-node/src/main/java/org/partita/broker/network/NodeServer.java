@@ -27,6 +27,15 @@ public final class NodeServer implements AutoCloseable {
             new io.netty.channel.group.DefaultChannelGroup(io.netty.util.concurrent.GlobalEventExecutor.INSTANCE);
 
     public NodeServer(String host, int port, Broker broker, NodeContext node) throws InterruptedException {
+        this(host, port, broker, node, null, null);
+    }
+
+    /**
+     * @param tls       the server side of TLS, or null for plain TCP only
+     * @param plaintext with TLS: who may still connect without it
+     */
+    public NodeServer(String host, int port, Broker broker, NodeContext node, io.netty.handler.ssl.SslContext tls,
+                      org.partita.broker.config.TlsSettings.Plaintext plaintext) throws InterruptedException {
         FrameEncoder encoder = new FrameEncoder(node.maxFrameSize());
         ServerBootstrap b = new ServerBootstrap()
                 .group(boss, workers)
@@ -40,7 +49,11 @@ public final class NodeServer implements AutoCloseable {
                         TrafficCounter traffic = node.newTrafficCounter();
                         // Deliveries are written from queue threads, one message at a time; consolidating
                         // their flushes turns a burst of them into one socket write instead of one each.
-                        ch.pipeline().addLast(traffic, new FlushConsolidationHandler(FLUSHES_PER_WRITE, true),
+                        ch.pipeline().addLast(traffic);
+                        if (tls != null) {
+                            ch.pipeline().addLast(new PlaintextGate(tls, plaintext));
+                        }
+                        ch.pipeline().addLast(new FlushConsolidationHandler(FLUSHES_PER_WRITE, true),
                                 new FrameDecoder(node.maxFrameSize(), node.limits().handshakeFrameBytes()), encoder, new ClientConnection(broker, node, traffic));
                     }
                 });

@@ -64,6 +64,21 @@ class NodeConfigFileTest {
     }
 
     @Test
+    void rolesAndTlsAreReadFromTheirOwnFields() throws IOException {
+        NodeConfig c = NodeConfigFile.read(file("roles = ./r.properties", "tls.keyStore = ./node.p12",
+                "tls.keyStorePassword = pw", "tls.trustStore = ./trust.p12", "tls.clientAuth = NEED", "tls.plaintext = off"),
+                NodeConfig.defaults());
+        assertEquals(java.nio.file.Path.of("./r.properties"), c.security().rolesFile());
+        assertEquals(new TlsSettings(java.nio.file.Path.of("./node.p12"), "pw", java.nio.file.Path.of("./trust.p12"), "",
+                TlsSettings.ClientAuth.NEED, TlsSettings.Plaintext.OFF), c.security().tls());
+        assertEquals(null, NodeConfigFile.read(file("port = 1"), NodeConfig.defaults()).security().tls());
+        ConfigException noKeys = error("tls.plaintext = off");
+        assertTrue(noKeys.getMessage().contains("tls.keyStore"), noKeys.getMessage());
+        ConfigException bad = error("tls.keyStore = k", "tls.clientAuth = maybe");
+        assertTrue(bad.getMessage().contains(":2: field 'tls.clientAuth' must be one of [none, want, need]"), bad.getMessage());
+    }
+
+    @Test
     void aNegativeMemoryBudgetIsRefused() throws IOException {
         String m = error("residentBytes = -1").getMessage();
         assertTrue(m.contains("node.conf:1") && m.contains("'residentBytes'"), m);

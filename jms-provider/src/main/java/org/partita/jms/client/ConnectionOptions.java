@@ -2,6 +2,7 @@ package org.partita.jms.client;
 
 import jakarta.jms.JMSException;
 import org.partita.jms.protocol.Protocol;
+import org.partita.jms.transport.ClientTls;
 import org.partita.jms.transport.NodeAddress;
 
 import java.net.URI;
@@ -15,12 +16,13 @@ import java.util.Map;
 
 /**
  * What a connection factory URL says: {@code tcp://host:port?clientID=x&user=u&password=p&prefetch=n},
- * or several nodes {@code tcp://a:61700,tcp://b:61700?...}, whose options (after the last node)
+ * {@code ssl://host:port?trustStore=...} for TLS, or several nodes {@code tcp://a:61700,ssl://b:61700?...}, whose options (after the last node)
  * apply to every node. The README lists every option; unknown options are refused so a typo does
  * not pass silently.
  */
 public record ConnectionOptions(List<NodeAddress> nodes, String clientId, String user, String password,
-                                int prefetch, int maxFrameSize, long connectTimeoutMillis, long failoverTimeoutMillis) {
+                                int prefetch, int maxFrameSize, long connectTimeoutMillis, long failoverTimeoutMillis,
+                                ClientTls tls) {
 
     public static final int DEFAULT_PREFETCH = 500;
     public static final int DEFAULT_CONNECT_TIMEOUT = 10_000;
@@ -55,10 +57,13 @@ public record ConnectionOptions(List<NodeAddress> nodes, String clientId, String
                 intOption(query.remove("prefetch"), DEFAULT_PREFETCH, "prefetch", url),
                 intOption(query.remove("maxFrameSize"), Protocol.DEFAULT_MAX_FRAME_SIZE, "maxFrameSize", url),
                 intOption(query.remove("connectTimeout"), DEFAULT_CONNECT_TIMEOUT, "connectTimeout", url),
-                intOption(query.remove("failoverTimeout"), DEFAULT_FAILOVER_TIMEOUT, "failoverTimeout", url));
+                intOption(query.remove("failoverTimeout"), DEFAULT_FAILOVER_TIMEOUT, "failoverTimeout", url),
+                new ClientTls(query.remove("trustStore"), query.remove("trustStorePassword"), query.remove("keyStore"),
+                        query.remove("keyStorePassword"), boolOption(query.remove("verifyHost"), true, "verifyHost", url)));
         if (!query.isEmpty()) {
             throw new JMSException("connection URL '" + url + "' has unknown options " + query.keySet()
-                    + "; known: clientID, user, password, prefetch, maxFrameSize, connectTimeout, failoverTimeout");
+                    + "; known: clientID, user, password, prefetch, maxFrameSize, connectTimeout, failoverTimeout,"
+                    + " trustStore, trustStorePassword, keyStore, keyStorePassword, verifyHost");
         }
         return o;
     }
@@ -76,11 +81,12 @@ public record ConnectionOptions(List<NodeAddress> nodes, String clientId, String
         } catch (URISyntaxException e) {
             throw new JMSException("connection URL '" + url + "' is not a URI: " + e.getMessage());
         }
-        if (!"tcp".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null) {
-            throw new JMSException("connection URL '" + url + "' must look like tcp://host:port, or"
-                    + " tcp://host:port,tcp://host:port for several nodes" + which);
+        boolean tls = "ssl".equalsIgnoreCase(uri.getScheme());
+        if (!(tls || "tcp".equalsIgnoreCase(uri.getScheme())) || uri.getHost() == null) {
+            throw new JMSException("connection URL '" + url + "' must look like tcp://host:port (or ssl://host:port"
+                    + " for TLS), or tcp://host:port,ssl://host:port for several nodes" + which);
         }
-        return new NodeAddress(uri.getHost(), uri.getPort() < 0 ? Protocol.DEFAULT_PORT : uri.getPort());
+        return new NodeAddress(uri.getHost(), uri.getPort() < 0 ? Protocol.DEFAULT_PORT : uri.getPort(), tls);
     }
 
     /** More than one node: the connection fails over between them. */
@@ -108,6 +114,16 @@ public record ConnectionOptions(List<NodeAddress> nodes, String clientId, String
 
     private static String decode(String s) {
         return URLDecoder.decode(s, StandardCharsets.UTF_8);
+    }
+
+    private static boolean boolOption(String value, boolean dflt, String name, String url) throws JMSException {
+        if (value == null) {
+            return dflt;
+        }
+        if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) {
+            return Boolean.parseBoolean(value);
+        }
+        throw new JMSException("connection URL '" + url + "': option " + name + " must be true or false, not '" + value + "'");
     }
 
     private static int intOption(String value, int dflt, String name, String url) throws JMSException {

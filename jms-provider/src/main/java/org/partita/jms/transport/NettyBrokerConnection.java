@@ -50,6 +50,15 @@ public final class NettyBrokerConnection implements BrokerConnection {
 
     /** Opens the TCP connection (not yet the handshake: see {@link #open}). */
     public static NettyBrokerConnection connect(String host, int port, int maxFrameSize, long timeoutMillis) {
+        return connect(host, port, maxFrameSize, timeoutMillis, null);
+    }
+
+    /**
+     * Opens the connection, over TLS with {@code tls} (null for plain TCP): the TLS handshake runs
+     * before the first frame, which waits for it, so a failed handshake fails {@link #open}.
+     */
+    public static NettyBrokerConnection connect(String host, int port, int maxFrameSize, long timeoutMillis,
+                                                io.netty.handler.ssl.SslContext tls) {
         NettyBrokerConnection[] self = new NettyBrokerConnection[1];
         Bootstrap b = new Bootstrap()
                 .group(ClientTransportThreads.group())
@@ -59,13 +68,16 @@ public final class NettyBrokerConnection implements BrokerConnection {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        if (tls != null) {
+                            ch.pipeline().addLast(tls.newHandler(ch.alloc(), host, port));
+                        }
                         ch.pipeline().addLast(new FrameDecoder(maxFrameSize), new FrameEncoder(maxFrameSize),
                                 new Handler(() -> self[0]));
                     }
                 });
         io.netty.channel.ChannelFuture f = b.connect(host, port).awaitUninterruptibly();
         if (!f.isSuccess()) {
-            throw new BrokerError(ErrorCode.INTERNAL, "cannot connect to tcp://" + host + ":" + port + ": "
+            throw new BrokerError(ErrorCode.INTERNAL, "cannot connect to " + (tls == null ? "tcp://" : "ssl://") + host + ":" + port + ": "
                     + (f.cause() == null ? "timed out" : f.cause().getMessage()));
         }
         self[0] = new NettyBrokerConnection(f.channel(), maxFrameSize, host + ":" + port);

@@ -7,12 +7,19 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-/** Connects over TCP with Netty and completes the handshake, both within one timeout. */
+/** Connects over TCP (or TLS for {@code ssl://} nodes) with Netty and completes the handshake, both within one timeout. */
 public final class NettyNodeConnector implements NodeConnector {
     private final int maxFrameSize;
+    private final ClientTls tls;
 
     public NettyNodeConnector(int maxFrameSize) {
+        this(maxFrameSize, ClientTls.DEFAULT);
+    }
+
+    /** @param tls how to speak TLS to the {@code ssl://} nodes */
+    public NettyNodeConnector(int maxFrameSize, ClientTls tls) {
         this.maxFrameSize = maxFrameSize;
+        this.tls = tls;
     }
 
     /**
@@ -22,7 +29,8 @@ public final class NettyNodeConnector implements NodeConnector {
     @Override
     public BrokerConnection connect(NodeAddress node, Login login, ConnectionListener listener, long timeoutMillis) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        NettyBrokerConnection transport = NettyBrokerConnection.connect(node.host(), node.port(), maxFrameSize, timeoutMillis);
+        NettyBrokerConnection transport = NettyBrokerConnection.connect(node.host(), node.port(), maxFrameSize, timeoutMillis,
+                node.tls() ? tls.context() : null);
         if (listener != null) {
             transport.setListener(listener);
         }

@@ -38,12 +38,12 @@ record NodeList(List<NodeAddress> nodes) {
         return new BrokerError(code, text.toString());
     }
 
-    /** The URL's node list: {@code tcp://a:61700,tcp://b:61700}. */
+    /** The URL's node list: {@code tcp://a:61700,ssl://b:61700}. */
     @Override
     public String toString() {
         StringBuilder url = new StringBuilder();
         for (NodeAddress n : nodes) {
-            url.append(url.length() == 0 ? "" : ",").append("tcp://").append(n);
+            url.append(url.length() == 0 ? "" : ",").append(n.scheme()).append("://").append(n);
         }
         return url.toString();
     }

@@ -1,0 +1,79 @@
+package org.partita.jms.transport;
+
+import io.netty.handler.ssl.OpenSsl;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
+import org.partita.jms.protocol.ErrorCode;
+
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.TrustManagerFactory;
+import java.io.File;
+import java.io.IOException;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+
+/**
+ * How a client speaks TLS to the {@code ssl://} nodes of its URL: whom it trusts (a trust store,
+ * or the JVM's default), the certificate it presents if the node asks for one (a key store), and
+ * whether the node's certificate must name the host the URL names. The context is built on first use.
+ *
+ * @param trustStore         path of a PKCS12 or JKS trust store, or null for the JVM's default trust
+ * @param keyStore           path of a key store holding the client's certificate and key, or null
+ * @param verifyHost         whether the node's certificate must match the URL's host (default true)
+ */
+public record ClientTls(String trustStore, String trustStorePassword, String keyStore, String keyStorePassword,
+                        boolean verifyHost) {
+
+    public static final ClientTls DEFAULT = new ClientTls(null, null, null, null, true);
+
+    private static final java.util.Map<ClientTls, SslContext> CONTEXTS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** The Netty context for these settings, built once per distinct settings. */
+    public SslContext context() {
+        SslContext c = CONTEXTS.get(this);
+        if (c == null) {
+            c = build();
+            CONTEXTS.putIfAbsent(this, c);
+        }
+        return c;
+    }
+
+    private SslContext build() {
+        try {
+            SslContextBuilder b = SslContextBuilder.forClient()
+                    .sslProvider(OpenSsl.isAvailable() ? SslProvider.OPENSSL : SslProvider.JDK)
+                    .endpointIdentificationAlgorithm(verifyHost ? "HTTPS" : null);
+            if (trustStore != null) {
+                TrustManagerFactory f = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+                f.init(load(trustStore, trustStorePassword, "trustStore"));
+                b.trustManager(f);
+            }
+            if (keyStore != null) {
+                KeyManagerFactory f = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+                f.init(load(keyStore, keyStorePassword, "keyStore"), chars(keyStorePassword));
+                b.keyManager(f);
+            }
+            return b.build();
+        } catch (GeneralSecurityException | IOException e) {
+            throw new BrokerError(ErrorCode.INTERNAL, "cannot set up TLS: " + e.getMessage());
+        }
+    }
+
+    private static KeyStore load(String path, String password, String option) {
+        try {
+            return KeyStore.getInstance(new File(path), chars(password));
+        } catch (IOException | GeneralSecurityException e) {
+            throw new BrokerError(ErrorCode.INTERNAL, "option " + option + ": cannot read " + path + ": " + e.getMessage());
+        }
+    }
+
+    private static char[] chars(String password) {
+        return password == null ? new char[0] : password.toCharArray();
+    }
+
+    @Override
+    public String toString() { // never the passwords
+        return "ClientTls[trustStore=" + trustStore + ", keyStore=" + keyStore + ", verifyHost=" + verifyHost + "]";
+    }
+}
