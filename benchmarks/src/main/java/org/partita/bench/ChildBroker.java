@@ -35,11 +35,18 @@ final class ChildBroker implements AutoCloseable {
      */
     static ChildBroker start(Target target, Path data, long tunedBufferTimeoutNanos, String maxHeap, long timeoutSeconds)
             throws IOException, InterruptedException {
+        return start(target, data, tunedBufferTimeoutNanos, maxHeap, List.of(), timeoutSeconds);
+    }
+
+    /** As {@link #start(Target, Path, long, String, long)}, with more options for the broker's JVM. */
+    static ChildBroker start(Target target, Path data, long tunedBufferTimeoutNanos, String maxHeap,
+                             List<String> jvmOptions, long timeoutSeconds) throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(List.of(java));
         if (maxHeap != null) {
             cmd.add("-Xmx" + maxHeap);
         }
+        cmd.addAll(jvmOptions);
         cmd.addAll(List.of("-XX:+ExitOnOutOfMemoryError", "-cp", System.getProperty("java.class.path"),
                 BrokerProcess.class.getName(), target.id(), data.toString(), Long.toString(tunedBufferTimeoutNanos)));
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();

@@ -64,6 +64,10 @@ public final class Compare implements Callable<Integer> {
     @Option(names = "--broker-heap", description = "with --own-jvm: the brokers' -Xmx, for example 2g (default: the JVM's)")
     String brokerHeap;
 
+    @Option(names = "--broker-jvm-option", description = "with --own-jvm: an option for the brokers' JVMs, repeatable"
+            + " (for example -XX:StartFlightRecording=filename=broker-%%p.jfr to profile them)")
+    List<String> brokerJvmOptions = new ArrayList<>();
+
     @Option(names = "--no-warmup", description = "skip the short warm-up run on each broker")
     boolean noWarmup;
 
@@ -165,7 +169,7 @@ public final class Compare implements Callable<Integer> {
     private RunResult runOne(Path dir, DiskSync.Result sync, Scenarios.Settings settings, Scenario s, Target t, int run,
                              int count) throws Exception {
         Path data = Files.createTempDirectory(dir, s.name().toLowerCase(Locale.ROOT) + "-" + t.id() + "-");
-        try (BrokerUnderTest broker = ownJvm ? OwnJvmBroker.start(t, data, sync.nanosPerSync(), brokerHeap)
+        try (BrokerUnderTest broker = ownJvm ? OwnJvmBroker.start(t, data, sync.nanosPerSync(), brokerHeap, brokerJvmOptions)
                 : t.start(data, sync.nanosPerSync())) {
             return new Scenarios(broker, settings).run(s, t, run, count);
         } finally {

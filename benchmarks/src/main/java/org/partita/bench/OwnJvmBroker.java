@@ -5,6 +5,7 @@ import jakarta.jms.ConnectionFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * A broker in a JVM of its own ({@link BrokerProcess}), as users run one: the load tool's clients
@@ -22,12 +23,16 @@ final class OwnJvmBroker implements BrokerUnderTest {
         this.storedBytesMethod = child.ask("method", "METHOD");
     }
 
-    /** @param maxHeap the broker JVM's {@code -Xmx}, or null for the JVM's default */
-    static OwnJvmBroker start(Target target, Path dir, long tunedBufferTimeoutNanos, String maxHeap) throws Exception {
+    /**
+     * @param maxHeap    the broker JVM's {@code -Xmx}, or null for the JVM's default
+     * @param jvmOptions more options for the broker JVM (a flight recording, a collector)
+     */
+    static OwnJvmBroker start(Target target, Path dir, long tunedBufferTimeoutNanos, String maxHeap,
+                              List<String> jvmOptions) throws Exception {
         if (target.isCluster()) {
             throw new IllegalArgumentException(target.id() + " runs its three nodes in the load tool's JVM only");
         }
-        ChildBroker child = ChildBroker.start(target, dir, tunedBufferTimeoutNanos, maxHeap, 120);
+        ChildBroker child = ChildBroker.start(target, dir, tunedBufferTimeoutNanos, maxHeap, jvmOptions, 120);
         try {
             return new OwnJvmBroker(child, target);
         } catch (IOException | InterruptedException | RuntimeException e) {
