@@ -65,7 +65,7 @@ public final class Compare implements Callable<Integer> {
     String brokerHeap;
 
     @Option(names = "--broker-jvm-option", description = "with --own-jvm: an option for the brokers' JVMs, repeatable"
-            + " (for example -XX:StartFlightRecording=filename=broker-%%p.jfr to profile them)")
+            + " (for example -XX:StartFlightRecording=filename=broker.jfr,settings=profile; each run writes it anew)")
     List<String> brokerJvmOptions = new ArrayList<>();
 
     @Option(names = "--no-warmup", description = "skip the short warm-up run on each broker")
