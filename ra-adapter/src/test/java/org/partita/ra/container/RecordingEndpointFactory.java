@@ -3,8 +3,11 @@ package org.partita.ra.container;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
+import jakarta.resource.ResourceException;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
+import jakarta.transaction.Status;
+import jakarta.transaction.TransactionManager;
 
 import javax.transaction.xa.XAResource;
 import java.lang.reflect.Method;
@@ -12,26 +15,39 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A message-driven bean as the container deploys it, without a transaction ({@code NOT_SUPPORTED}):
- * every endpoint records each message's {@code JMSXGroupID} and {@code seq} in the shared
+ * A message-driven bean as the container deploys it, without a transaction ({@code NOT_SUPPORTED})
+ * or with container transactions ({@code REQUIRED}: each delivery in a JTA transaction of its own,
+ * begun at {@code beforeDelivery} with the endpoint's XA resource enlisted, committed at
+ * {@code afterDelivery}); every endpoint records each message's {@code JMSXGroupID} and {@code seq} in the shared
  * {@link Deliveries}, and the factory checks the container's rules the adapter must follow
  * (one delivery at a time per endpoint, each between {@code beforeDelivery} and
  * {@code afterDelivery}, nothing delivered to a released endpoint).
  */
 public final class RecordingEndpointFactory implements MessageEndpointFactory {
     private final Deliveries deliveries;
+    /** The container's transaction manager for a transacted bean; null: not transacted. */
+    private final TransactionManager transactions;
     private final AtomicInteger created = new AtomicInteger();
+    private final AtomicInteger commits = new AtomicInteger();
     private final AtomicInteger released = new AtomicInteger();
     private final AtomicInteger ruleBreaks = new AtomicInteger();
 
     public RecordingEndpointFactory(Deliveries deliveries) {
+        this(deliveries, null);
+    }
+
+    public RecordingEndpointFactory(Deliveries deliveries, TransactionManager transactions) {
         this.deliveries = deliveries;
+        this.transactions = transactions;
     }
 
     @Override
     public MessageEndpoint createEndpoint(XAResource xaResource) {
+        if (transactions != null && xaResource == null) {
+            ruleBreaks.incrementAndGet(); // a transacted bean's endpoint needs the session's XA resource
+        }
         created.incrementAndGet();
-        return new Endpoint();
+        return new Endpoint(xaResource);
     }
 
     @Override
@@ -41,7 +57,7 @@ public final class RecordingEndpointFactory implements MessageEndpointFactory {
 
     @Override
     public boolean isDeliveryTransacted(Method method) {
-        return false;
+        return transactions != null;
     }
 
     @Override
@@ -63,19 +79,37 @@ public final class RecordingEndpointFactory implements MessageEndpointFactory {
         return created.get();
     }
 
+    /** Transactions committed at afterDelivery. */
+    public int commits() {
+        return commits.get();
+    }
+
     /** Deliveries that broke the container's rules: concurrent, outside before/after, after release. */
     public int ruleBreaks() {
         return ruleBreaks.get();
     }
 
     private final class Endpoint implements MessageEndpoint, MessageListener {
+        private final XAResource xaResource;
         private final AtomicBoolean delivering = new AtomicBoolean();
         private final AtomicBoolean isReleased = new AtomicBoolean();
 
+        Endpoint(XAResource xaResource) {
+            this.xaResource = xaResource;
+        }
+
         @Override
-        public void beforeDelivery(Method method) {
+        public void beforeDelivery(Method method) throws ResourceException {
             if (isReleased.get() || !delivering.compareAndSet(false, true)) {
                 ruleBreaks.incrementAndGet();
+            }
+            if (transactions != null) {
+                try {
+                    transactions.begin();
+                    transactions.getTransaction().enlistResource(xaResource);
+                } catch (Exception e) {
+                    throw new ResourceException("the container could not begin the delivery's transaction", e);
+                }
             }
         }
 
@@ -93,9 +127,21 @@ public final class RecordingEndpointFactory implements MessageEndpointFactory {
         }
 
         @Override
-        public void afterDelivery() {
+        public void afterDelivery() throws ResourceException {
             if (!delivering.compareAndSet(true, false)) {
                 ruleBreaks.incrementAndGet();
+            }
+            if (transactions != null) {
+                try {
+                    if (transactions.getStatus() == Status.STATUS_MARKED_ROLLBACK) {
+                        transactions.rollback();
+                    } else {
+                        transactions.commit();
+                        commits.incrementAndGet();
+                    }
+                } catch (Exception e) {
+                    throw new ResourceException("the delivery's transaction did not commit", e);
+                }
             }
         }
 

@@ -5,6 +5,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.partita.jms.api.PartitaAdmin;
 import org.partita.jms.client.PartitaConnectionFactory;
 import org.partita.jms.protocol.PartitionKeys;
@@ -14,6 +16,7 @@ import org.partita.ra.cluster.LoopbackCluster;
 import org.partita.ra.container.Deliveries;
 import org.partita.ra.container.RecordingEndpointFactory;
 import org.partita.ra.container.TestBootstrapContext;
+import org.partita.ra.container.Transactions;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,9 +36,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A message-driven bean on a queue spread over a three-node cluster, driven the way a container
  * drives the adapter (a bootstrap context with a work manager and timers, an endpoint factory whose
- * endpoints record what they receive), with the activation connected to one node: the endpoints
- * serve the partitions every hosting node holds, each key in order, and come back by themselves
- * when their node goes away.
+ * endpoints record what they receive, in Narayana transactions or without), with the activation
+ * connected to one node: the endpoints serve the partitions every hosting node holds, each key in
+ * order, and consume on by themselves when their node goes away.
  */
 @Tag("slow")
 @Timeout(300)
@@ -52,7 +55,7 @@ class ClusteredQueueEndpointsTest {
     private TestBootstrapContext container;
     private PartitaResourceAdapter adapter;
     private final Deliveries deliveries = new Deliveries();
-    private final RecordingEndpointFactory bean = new RecordingEndpointFactory(deliveries);
+    private RecordingEndpointFactory bean;
 
     @AfterEach
     void stopAll() throws Exception {
@@ -67,8 +70,12 @@ class ClusteredQueueEndpointsTest {
         }
     }
 
-    /** Deploys the bean on {@code machine-events?partitions=8&hosts=*} through the node(s) of {@code url}. */
-    private PartitaActivationSpec deploy(String url) throws Exception {
+    /**
+     * Deploys the bean on {@code machine-events?partitions=8&hosts=*} through the node(s) of
+     * {@code url}, its deliveries in container transactions (XA) or without.
+     */
+    private PartitaActivationSpec deploy(String url, boolean transacted) throws Exception {
+        bean = transacted ? new RecordingEndpointFactory(deliveries, Transactions.manager()) : new RecordingEndpointFactory(deliveries);
         container = new TestBootstrapContext();
         adapter = new PartitaResourceAdapter();
         adapter.start(container);
@@ -126,10 +133,11 @@ class ClusteredQueueEndpointsTest {
         }
     }
 
-    @Test
-    void endpointsConnectedToOneNodeServeThePartitionsOfEveryHostingNodeEachKeyInOrder() throws Exception {
+    @ParameterizedTest(name = "transacted {0}")
+    @ValueSource(booleans = {false, true})
+    void endpointsConnectedToOneNodeServeThePartitionsOfEveryHostingNodeEachKeyInOrder(boolean transacted) throws Exception {
         cluster = new LoopbackCluster(tmp, 3).startAll();
-        deploy(cluster.url(0));
+        deploy(cluster.url(0), transacted);
         assertEquals(PARTITIONS, bean.live(), "one endpoint consumer per partition (maxSession 15)");
 
         int perKey = 25;
@@ -144,10 +152,11 @@ class ClusteredQueueEndpointsTest {
         // and nothing more: give a late duplicate the time to show up
         await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).until(() -> deliveries.total() == confirmed.size());
 
-        System.out.println("MDB on a clustered queue through node1: " + deliveries);
+        System.out.println("MDB on a clustered queue through node1" + (transacted ? ", XA: " : ": ") + deliveries);
         assertEquals(KEYS * perKey, deliveries.total(), "every message exactly once: " + deliveries);
         assertEquals(0, deliveries.orderViolations(), deliveries.toString());
         assertEquals(0, bean.ruleBreaks(), "one delivery at a time per endpoint, between before and after");
+        assertEquals(transacted ? KEYS * perKey : 0, bean.commits(), "a transaction committed per delivery");
 
         Map<Integer, String> hostOf = placement(0);
         Map<String, Set<Integer>> servedByHost = new TreeMap<>();
@@ -167,7 +176,7 @@ class ClusteredQueueEndpointsTest {
     @Test
     void endpointsConsumeOnThroughAFailoverAndTheLostNodesPartitionsAreServedAgainWhenItReturns() throws Exception {
         cluster = new LoopbackCluster(tmp, 3).startAll();
-        deploy(cluster.url(0) + "," + cluster.url(1) + "," + cluster.url(2));
+        deploy(cluster.url(0) + "," + cluster.url(1) + "," + cluster.url(2), false);
         assertEquals(PARTITIONS, bean.live());
 
         List<KeyedProducer> producers = pacedProducersOnNode2And3();
@@ -205,7 +214,7 @@ class ClusteredQueueEndpointsTest {
     @Test
     void endpointsOnOneNodesUrlComeBackByThemselvesWhenThatNodeRestarts() throws Exception {
         cluster = new LoopbackCluster(tmp, 3).startAll();
-        deploy(cluster.url(0));
+        deploy(cluster.url(0), false);
         List<KeyedProducer> producers = pacedProducersOnNode2And3();
 
         cluster.stop(0);
