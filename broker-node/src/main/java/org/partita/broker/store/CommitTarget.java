@@ -45,6 +45,10 @@ interface CommitTarget {
     default void release() {
     }
 
+    /** Called on the writer thread when no request came for a while: time for housekeeping. */
+    default void idle() throws Exception {
+    }
+
     /** Called on the writer thread before a read of H2, so the read sees every committed change. */
     default void beforeRead() {
     }

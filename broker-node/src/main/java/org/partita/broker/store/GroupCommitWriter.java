@@ -25,6 +25,8 @@ import java.util.concurrent.atomic.AtomicLong;
 final class GroupCommitWriter {
     private static final Logger LOG = LoggerFactory.getLogger(GroupCommitWriter.class);
     private static final int MAX_GROUP = 4096;
+    /** After this long without a request the writer does its housekeeping ({@link CommitTarget#idle}). */
+    private static final long IDLE_MILLIS = 2_000;
 
     private record Pending(StoreBatch batch, CompletableFuture<Void> done, ReadTask<?> read) {
     }
@@ -190,11 +192,32 @@ final class GroupCommitWriter {
 
     /** The next request; null when a faulted store is due for another try to reopen. */
     private Pending next() throws InterruptedException {
+        if (fault == null && running) {
+            Pending p = queue.poll(IDLE_MILLIS, TimeUnit.MILLISECONDS);
+            if (p != null) {
+                return p;
+            }
+            idle();
+        }
         if (fault == null || !running) {
             return queue.take();
         }
         long wait = nextTryNanos - System.nanoTime();
         return wait > 0 ? queue.poll(wait, TimeUnit.NANOSECONDS) : null;
+    }
+
+    /** No request for a while: the target's housekeeping (a checkpoint that frees a drained backlog's space). */
+    private void idle() {
+        try {
+            applier.idle();
+        } catch (Throwable t) {
+            org.partita.broker.process.FatalErrors.check(t);
+            if (StoreFaults.isFault(t)) {
+                enterFault(t, "checkpointing", List.of());
+            } else {
+                LOG.warn("store housekeeping failed: {}", t.toString());
+            }
+        }
     }
 
     private void closeTarget() {

@@ -55,7 +55,8 @@ public final class H2MessageStore implements MessageStore {
     }
 
     /** How to open the files again: the same as at start. */
-    private record Files(Path dataDir, StorageDevice device, Layout layout, long checkpointBytes, MessageHeads heads) {
+    private record Files(Path dataDir, StorageDevice device, Layout layout, long checkpointBytes, MessageHeads heads,
+                         int compactFillPercent, int compactMaxMillis) {
     }
 
     private volatile Opened opened;
@@ -130,7 +131,8 @@ public final class H2MessageStore implements MessageStore {
      */
     public static H2MessageStore open(Path dataDir, boolean syncOnCommit, MessageHeads heads, StorageSettings settings,
                                       StorageDevice device) {
-        return open(new Files(dataDir, device, Layout.JOURNALED, DEFAULT_CHECKPOINT_BYTES, heads), syncOnCommit,
+        return open(new Files(dataDir, device, Layout.JOURNALED, DEFAULT_CHECKPOINT_BYTES, heads,
+                        settings.compactFillPercent(), settings.compactMaxMillis()), syncOnCommit,
                 new GroupCommitWriter.Retry(settings.retryFirstMillis(), settings.retryMaxMillis()));
     }
 
@@ -140,8 +142,9 @@ public final class H2MessageStore implements MessageStore {
 
     static H2MessageStore open(Path dataDir, boolean syncOnCommit, Layout layout, long checkpointBytes,
                                MessageHeads heads) {
-        return open(new Files(dataDir, StorageDevice.DISK, layout, checkpointBytes, heads), syncOnCommit,
-                GroupCommitWriter.Retry.DEFAULT);
+        StorageSettings defaults = StorageSettings.defaults();
+        return open(new Files(dataDir, StorageDevice.DISK, layout, checkpointBytes, heads, defaults.compactFillPercent(),
+                defaults.compactMaxMillis()), syncOnCommit, GroupCommitWriter.Retry.DEFAULT);
     }
 
     private static H2MessageStore open(Files files, boolean syncOnCommit, GroupCommitWriter.Retry retry) {
@@ -169,6 +172,9 @@ public final class H2MessageStore implements MessageStore {
             H2BatchApplier h2 = new H2BatchApplier(c, syncer(c), files.heads());
             target = files.layout() == Layout.DIRECT ? h2
                     : journaled(h2, dataDir, files.checkpointBytes(), files.device());
+            if (target instanceof JournaledH2Target j) {
+                j.space(H2Space.of(c, files.compactFillPercent(), files.compactMaxMillis()));
+            }
             // only the journal records a clean stop; without it, assume the worst
             boolean crashed = !(target instanceof JournaledH2Target j && j.previousStopWasClean());
             // Not when reopening after a fault: payloads of non-durable subscriptions have no entry and are still held.

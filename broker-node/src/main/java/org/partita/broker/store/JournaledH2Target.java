@@ -49,6 +49,8 @@ final class JournaledH2Target implements CommitTarget {
     /** A checkpoint committed some of its parts, then failed: it must complete before anything is appended. */
     private boolean checkpointIncomplete;
     private StoreFigures figures = new StoreFigures();
+    /** Gives H2 file space back after checkpoints; none unless set. */
+    private H2Space space;
     private boolean journalDirty;
     private long checkpoints;
     /** Where the first record appended since the writer last confirmed everything starts; -1 if none. */
@@ -162,6 +164,17 @@ final class JournaledH2Target implements CommitTarget {
         }
     }
 
+    /**
+     * The writer is idle and everything appended is confirmed: the net effect goes into H2 now, so a
+     * drained backlog's space is freed (and given back) without waiting for the journal to fill.
+     */
+    @Override
+    public void idle() throws IOException, SQLException {
+        if (mark < 0 && !pending.isEmpty()) {
+            checkpoint();
+        }
+    }
+
     /** H2 reads must see everything committed, so the journal's net effect goes there first. */
     @Override
     public void beforeRead() {
@@ -209,6 +222,11 @@ final class JournaledH2Target implements CommitTarget {
         figures = f;
     }
 
+    /** Compacts H2's file online at checkpoints when it is mostly free. */
+    void space(H2Space s) {
+        space = s;
+    }
+
     long checkpoints() {
         return checkpoints;
     }
@@ -250,6 +268,9 @@ final class JournaledH2Target implements CommitTarget {
             checkpointIncomplete = false;
             checkpoints++;
             figures.checkpointed(System.nanoTime() - started);
+            if (space != null && space.compactIfMostlyFree()) {
+                figures.compacted();
+            }
         }
     }
 

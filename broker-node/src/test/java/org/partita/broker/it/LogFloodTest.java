@@ -50,6 +50,8 @@ class LogFloodTest {
             String err = node.stderr();
             long closing = err.lines().filter(l -> l.contains("closing connection")).count();
             long dropped = err.lines().filter(l -> l.contains("without confirmation from")).count();
+            System.out.printf("%d malformed connections and %d dropped sends: %d lines, %d bytes of log%n", BURST, BURST,
+                    err.lines().count(), err.length());
             assertTrue(closing >= 1 && closing <= 20, closing + " lines of closed connections:\n" + err);
             assertTrue(dropped >= 1 && dropped <= 20, dropped + " lines of dropped sends:\n" + err);
 
