@@ -15,8 +15,12 @@ final class Access {
     /** Before login, and for node links: nothing is checked here. */
     static final Access UNCHECKED = new Access(null, Authorizer.ALLOW_ALL);
 
+    /** Answers kept per operation and name: a producer sends to the same few names over and over. */
+    private static final int REMEMBERED = 1024;
+
     private final String user;
     private final Authorizer authorizer;
+    private final java.util.Map<Operation, java.util.Map<String, Boolean>> answers = new java.util.EnumMap<>(Operation.class);
 
     Access(String user, Authorizer authorizer) {
         this.user = user;
@@ -28,8 +32,26 @@ final class Access {
      * @param name the plain name, or null for the node as a whole
      */
     void require(Operation operation, String kind, String name) {
-        if (!authorizer.permits(user, operation, name)) {
+        if (!permits(operation, name)) {
             throw refusal(operation, kind, name);
+        }
+    }
+
+    private boolean permits(Operation operation, String name) {
+        if (this == UNCHECKED || name == null) {
+            return authorizer.permits(user, operation, name);
+        }
+        synchronized (answers) { // the connection's event loop, almost always: never contended
+            java.util.Map<String, Boolean> known = answers.computeIfAbsent(operation, o -> new java.util.HashMap<>());
+            Boolean answer = known.get(name);
+            if (answer == null) {
+                if (known.size() >= REMEMBERED) {
+                    known.clear();
+                }
+                answer = authorizer.permits(user, operation, name);
+                known.put(name, answer);
+            }
+            return answer;
         }
     }
 
