@@ -20,6 +20,7 @@ import org.partita.broker.security.AccessRules;
 import org.partita.broker.security.TlsContexts;
 import org.partita.broker.security.Authenticator;
 import org.partita.broker.security.Authorizer;
+import org.partita.broker.security.LoginGate;
 import org.partita.broker.security.UsersFileAuthenticator;
 
 import java.nio.file.Path;
@@ -104,7 +105,7 @@ public final class PartitaNode implements AutoCloseable {
                 jmx.clusterStatus(() -> cluster.status().format());
             }
             this.metrics = new NodeMetrics(reader);
-            this.http = config.metricsPort() == NodeConfig.METRICS_OFF ? null : startHttp(config, auth);
+            this.http = config.metricsPort() == NodeConfig.METRICS_OFF ? null : startHttp(config, context.logins());
         } catch (InterruptedException | RuntimeException e) {
             if (jmx != null) {
                 jmx.close();
@@ -135,9 +136,9 @@ public final class PartitaNode implements AutoCloseable {
     }
 
     /** The Prometheus endpoint and the console, on the node's host, behind the node's users if it has any. */
-    private OpsHttpServer startHttp(NodeConfig config, Authenticator auth) {
+    private OpsHttpServer startHttp(NodeConfig config, LoginGate logins) {
         OpsHttpServer ops = OpsHttpServer.start(config.host(), config.metricsPort(),
-                config.usersFile() == null ? null : auth, "Partita node " + config.nodeName());
+                config.usersFile() == null ? null : logins, "Partita node " + config.nodeName());
         ops.route("/metrics", new ScrapeHandler(metrics)).route("/api/", new ConsoleApi(reader))
                 .route("/", new ConsoleResources());
         LOG.info("metrics at http://{}:{}/metrics and the console at http://{}:{}/{}", config.host(), ops.port(),

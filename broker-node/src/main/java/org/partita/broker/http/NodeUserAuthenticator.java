@@ -1,7 +1,9 @@
 package org.partita.broker.http;
 
 import com.sun.net.httpserver.BasicAuthenticator;
-import org.partita.broker.security.Authenticator;
+import com.sun.net.httpserver.HttpExchange;
+import org.partita.broker.logging.RateLimitedLog;
+import org.partita.broker.security.LoginGate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,14 +25,29 @@ final class NodeUserAuthenticator extends BasicAuthenticator {
     private static final Logger LOG = LoggerFactory.getLogger(NodeUserAuthenticator.class);
     private static final int MAX_REMEMBERED = 1024;
 
-    private final Authenticator users;
+    private static final RateLimitedLog EVENTS = new RateLimitedLog(LOG);
+
+    private final LoginGate users;
+    /** The address of the request being authenticated: BasicAuthenticator hands only user and password on. */
+    private final ThreadLocal<String> remote = new ThreadLocal<>();
     private final byte[] key = new byte[32];
     private final Map<String, String> remembered = new ConcurrentHashMap<>();
 
-    NodeUserAuthenticator(String realm, Authenticator users) {
+    NodeUserAuthenticator(String realm, LoginGate users) {
         super(realm);
         this.users = users;
         new SecureRandom().nextBytes(key);
+    }
+
+    @Override
+    public Result authenticate(HttpExchange exchange) {
+        remote.set(exchange.getRemoteAddress() == null || exchange.getRemoteAddress().getAddress() == null
+                ? "unknown" : exchange.getRemoteAddress().getAddress().getHostAddress());
+        try {
+            return super.authenticate(exchange);
+        } finally {
+            remote.remove();
+        }
     }
 
     @Override
@@ -39,10 +56,11 @@ final class NodeUserAuthenticator extends BasicAuthenticator {
         if (mark.equals(remembered.get(user))) {
             return true;
         }
-        String refusal = users.check(user, password);
+        String from = remote.get() == null ? "unknown" : remote.get();
+        String refusal = users.checkNow(user, password); // counted with the node's failed logins
         if (refusal != null) {
-            LOG.atInfo().addKeyValue("event", "login.failed").addKeyValue("user", user).addKeyValue("via", "http")
-                    .addKeyValue("reason", refusal).log("HTTP login refused for user {}: {}", user, refusal);
+            EVENTS.log(org.slf4j.event.Level.INFO, "login.failed", Map.of("user", user, "remote", from, "via", "http",
+                    "reason", refusal), "HTTP login refused for user {} from {}: {}", user, from, refusal);
             return false;
         }
         if (remembered.size() < MAX_REMEMBERED) {

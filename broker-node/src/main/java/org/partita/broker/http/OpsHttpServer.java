@@ -2,7 +2,7 @@ package org.partita.broker.http;
 
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
-import org.partita.broker.security.Authenticator;
+import org.partita.broker.security.LoginGate;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -22,13 +22,13 @@ public final class OpsHttpServer implements AutoCloseable {
     private final com.sun.net.httpserver.Authenticator auth;
 
     /** @param users the node's users, or null when the node has no users file (then nothing is asked) */
-    private OpsHttpServer(HttpServer server, ExecutorService executor, Authenticator users, String realm) {
+    private OpsHttpServer(HttpServer server, ExecutorService executor, LoginGate users, String realm) {
         this.server = server;
         this.executor = executor;
         this.auth = users == null ? null : new NodeUserAuthenticator(realm, users);
     }
 
-    public static OpsHttpServer start(String host, int port, Authenticator users, String realm) {
+    public static OpsHttpServer start(String host, int port, LoginGate users, String realm) {
         AtomicLong n = new AtomicLong();
         ExecutorService executor = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "partita-http-" + n.incrementAndGet());

@@ -91,7 +91,7 @@ public final class NodeContext implements org.partita.broker.admin.ConnectionReg
     }
 
     /** Where connections' logins are checked: off the network threads, failures delayed. */
-    LoginGate logins() {
+    public LoginGate logins() {
         return logins;
     }
 

@@ -99,6 +99,20 @@ public final class LoginGate implements AutoCloseable {
         }
     }
 
+    /**
+     * Checks a login right here, for callers that are not on a network thread and cannot answer
+     * late (HTTP, whose two threads a delayed answer would hold): refusals are counted, not delayed.
+     *
+     * @return null when accepted, else the refusal
+     */
+    public String checkNow(String user, String password) {
+        String refusal = authenticator.check(user, password);
+        if (refusal != null && pool != null) {
+            failed.increment();
+        }
+        return refusal;
+    }
+
     /** Logins refused for their credentials since the node started. */
     public long failedLogins() {
         return failed.sum();

@@ -158,6 +158,8 @@ class MetricsEndpointTest {
             assertEquals(200, api.statusCode());
             assertTrue(api.body().contains("\"authentication\":true"), api.body());
             assertEquals(401, get(node, "/metrics", "alice", "wrong").statusCode(), "a wrong password is never remembered");
+            assertTrue(get(node, "/metrics", "alice", "s3cret").body().contains("partita_logins_failed_total 3.0"),
+                    "HTTP refusals with credentials are counted with the node's failed logins");
         }
     }
 
