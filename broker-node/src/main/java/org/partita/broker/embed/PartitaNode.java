@@ -84,6 +84,9 @@ public final class PartitaNode implements AutoCloseable {
             if (config.usersFile() != null) {
                 PrivateFiles.warnIfReadableByOthers(config.usersFile(), "users file");
             }
+            if (config.security().tls() != null && config.security().tls().keyStore() != null) {
+                PrivateFiles.warnIfReadableByOthers(config.security().tls().keyStore(), "TLS key store");
+            }
             Authenticator auth = config.usersFile() == null ? Authenticator.ALLOW_ALL
                     : UsersFileAuthenticator.load(config.usersFile(), config.allowAnonymous());
             NodeContext context = new NodeContext(config.nodeName(), config.maxFrameSize(), auth, config.limits());

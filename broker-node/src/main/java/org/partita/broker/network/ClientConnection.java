@@ -615,8 +615,15 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         try {
             // What came from other nodes is acknowledged there once the commit here is durable: a crash
             // in between redelivers it (at least once across nodes; docs/cluster.md).
-            answer(f, broker.commit(sends, consumed).thenCompose(v -> CompletableFuture.allOf(consumedDeliveries.stream()
+            CompletableFuture<Void> stored = broker.commit(sends, consumed);
+            answer(f, stored.thenCompose(v -> CompletableFuture.allOf(consumedDeliveries.stream()
                     .filter(d -> d instanceof RemoteDelivery).map(Delivery::ack).toArray(CompletableFuture[]::new))));
+            stored.whenComplete((v, t) -> {
+                if (t != null) {
+                    // nothing of it was stored: rolled back, so what it consumed comes back, as for a full queue
+                    channel.eventLoop().execute(() -> consumedDeliveries.forEach(d -> d.release(true)));
+                }
+            });
         } catch (QueueFullException e) {
             // The transaction cannot commit: it is rolled back, so what it consumed comes back.
             consumedDeliveries.forEach(d -> d.release(true));
@@ -869,8 +876,12 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
                 org.partita.broker.process.FatalErrors.check(t);
                 Throwable cause = t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
                 // a storage fault is a resource the client may wait for (ResourceAllocationException), not a bug
-                reply(request, cause instanceof StoreUnavailableException ? ErrorCode.RESOURCE_EXHAUSTED : ErrorCode.INTERNAL,
-                        cause.getMessage());
+                if (request instanceof Frame.Commit && cause instanceof StoreUnavailableException) {
+                    reply(request, ErrorCode.TRANSACTION_ROLLED_BACK, cause.getMessage() + "; the transaction was rolled back");
+                } else {
+                    reply(request, cause instanceof StoreUnavailableException ? ErrorCode.RESOURCE_EXHAUSTED : ErrorCode.INTERNAL,
+                            cause.getMessage());
+                }
             }
         });
     }

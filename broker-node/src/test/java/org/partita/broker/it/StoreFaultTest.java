@@ -151,6 +151,27 @@ class StoreFaultTest {
         assertStoredAfterRestart(confirmed);
     }
 
+    @Test
+    void aTransactionCommittedDuringAFaultIsRolledBackAndWhatItConsumedComesBack() throws Exception {
+        FaultyDisk disk = new FaultyDisk(dir.resolve("data"));
+        try (Running r = new Running(disk)) {
+            Session tx = r.c.createSession(true, Session.SESSION_TRANSACTED);
+            MessageConsumer consumer = tx.createConsumer(tx.createQueue("orders"));
+            MessageProducer out = tx.createProducer(tx.createQueue("orders"));
+            r.c.start();
+            assertEquals("before-0", ((TextMessage) consumer.receive(5_000)).getText());
+            out.send(tx.createTextMessage("failed-in-tx"));
+            disk.fail(FaultyDisk.Fault.WRITES);
+            jakarta.jms.TransactionRolledBackException e =
+                    assertThrows(jakarta.jms.TransactionRolledBackException.class, tx::commit);
+            assertTrue(e.getMessage().contains("write failed"), e.getMessage());
+            disk.heal();
+            awaitSendWorks(r.s, r.orders, "after-0");
+            tx.close();
+        }
+        assertStoredAfterRestart(Set.of("before-0", "before-1", "before-2", "before-3", "before-4", "after-0"));
+    }
+
     /** A node on the faulty disk, a connection to it, and "before-0..4" confirmed on queue orders. */
     private final class Running implements AutoCloseable {
         final PartitaNode node;
