@@ -1,7 +1,9 @@
 package org.partita.ra.container;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -13,18 +15,25 @@ import java.util.Set;
 public final class Deliveries {
     private final Map<String, Integer> highest = new HashMap<>();
     private final Set<String> seen = new HashSet<>();
+    /** Per key, each arrival as {@code seq} (+ {@code r} when flagged redelivered) {@code @endpoint}: what a failure shows. */
+    private final Map<String, List<String>> history = new HashMap<>();
+    private String firstUnflaggedRepeat;
     private int total;
     private int repeats;
     private int unflaggedRepeats;
     private int orderViolations;
     private String firstViolation;
 
-    public synchronized void arrived(String key, int seq, boolean redelivered) {
+    public synchronized void arrived(String key, int seq, boolean redelivered, int endpoint) {
         total++;
+        history.computeIfAbsent(key, k -> new ArrayList<>()).add(seq + (redelivered ? "r" : "") + "@" + endpoint);
         if (!seen.add(key + "#" + seq)) {
             repeats++;
             if (!redelivered) {
                 unflaggedRepeats++;
+                if (firstUnflaggedRepeat == null) {
+                    firstUnflaggedRepeat = key;
+                }
             }
             return;
         }
@@ -32,7 +41,7 @@ public final class Deliveries {
         if (seq < before) {
             orderViolations++;
             if (firstViolation == null) {
-                firstViolation = key + ": " + seq + " after " + before;
+                firstViolation = key;
             }
         }
         highest.put(key, Math.max(before, seq));
@@ -74,6 +83,8 @@ public final class Deliveries {
     public synchronized String toString() {
         return total + " deliveries, " + seen.size() + " distinct, " + repeats + " repeats (" + unflaggedRepeats
                 + " not flagged redelivered), " + orderViolations + " order violations"
-                + (firstViolation == null ? "" : " (first: " + firstViolation + ")");
+                + (firstViolation == null ? "" : "; first out of order: " + firstViolation + " " + history.get(firstViolation))
+                + (firstUnflaggedRepeat == null ? "" : "; first unflagged repeat: " + firstUnflaggedRepeat + " "
+                + history.get(firstUnflaggedRepeat));
     }
 }

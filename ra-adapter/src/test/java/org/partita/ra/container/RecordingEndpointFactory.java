@@ -46,8 +46,7 @@ public final class RecordingEndpointFactory implements MessageEndpointFactory {
         if (transactions != null && xaResource == null) {
             ruleBreaks.incrementAndGet(); // a transacted bean's endpoint needs the session's XA resource
         }
-        created.incrementAndGet();
-        return new Endpoint(xaResource);
+        return new Endpoint(xaResource, created.incrementAndGet());
     }
 
     @Override
@@ -94,8 +93,11 @@ public final class RecordingEndpointFactory implements MessageEndpointFactory {
         private final AtomicBoolean delivering = new AtomicBoolean();
         private final AtomicBoolean isReleased = new AtomicBoolean();
 
-        Endpoint(XAResource xaResource) {
+        private final int id;
+
+        Endpoint(XAResource xaResource, int id) {
             this.xaResource = xaResource;
+            this.id = id;
         }
 
         @Override
@@ -120,7 +122,7 @@ public final class RecordingEndpointFactory implements MessageEndpointFactory {
             }
             try {
                 deliveries.arrived(message.getStringProperty("JMSXGroupID"), message.getIntProperty("seq"),
-                        message.getJMSRedelivered());
+                        message.getJMSRedelivered(), id);
             } catch (JMSException e) {
                 throw new IllegalStateException(e);
             }
