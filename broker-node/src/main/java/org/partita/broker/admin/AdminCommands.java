@@ -31,14 +31,14 @@ public final class AdminCommands {
 
     private final Broker broker;
     private final NodeReader reader;
-    private volatile Supplier<String> clusterStatus = () -> {
+    private volatile Supplier<CompletableFuture<String>> clusterStatus = () -> {
         throw new IllegalArgumentException("this node is not a member of a cluster");
     };
     private final MessageMoves moves;
     private final XaAdmin xa;
 
     /** The answer of {@code cluster.status} on a node that belongs to a cluster. */
-    public void clusterStatus(Supplier<String> status) {
+    public void clusterStatus(Supplier<CompletableFuture<String>> status) {
         this.clusterStatus = status;
     }
 
@@ -87,7 +87,7 @@ public final class AdminCommands {
             case "subscription.list" -> CompletableFuture.completedFuture(subscriptions(reader.subscriptions()));
             case "connection.list" -> CompletableFuture.completedFuture(connections(reader.connections()));
             case "node.status" -> reader.status().thenApply(AdminCommands::status);
-            case "cluster.status" -> CompletableFuture.completedFuture(clusterStatus.get());
+            case "cluster.status" -> clusterStatus.get();
             case "xa.list" -> xa.run(command, argument);
             case "xa.commit", "xa.rollback", "xa.forget" -> xa.run(command, argument).thenApply(body -> {
                 changed(caller, command, argument, body.trim());

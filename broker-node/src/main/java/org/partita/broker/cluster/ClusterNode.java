@@ -316,6 +316,21 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
 
     // ---- the admin view ----------------------------------------------------------------------------
 
+    /**
+     * {@link #status()} with each partition's depth, messages in flight and owner, asked of the node
+     * hosting it (this one, or another over its link); a host that does not answer within
+     * {@code timeoutMillis} leaves its partitions without figures.
+     */
+    public CompletableFuture<ClusterStatus> statusWithPartitions(long timeoutMillis) {
+        ClusterStatus local = status();
+        List<CompletableFuture<ClusterStatus.Queue>> queues = new ArrayList<>();
+        for (ClusterStatus.Queue q : local.queues()) {
+            queues.add(PartitionFiguresGather.gather(q, self, broker, links, timeoutMillis));
+        }
+        return CompletableFuture.allOf(queues.toArray(CompletableFuture[]::new))
+                .thenApply(v -> local.withQueues(queues.stream().map(CompletableFuture::join).toList()));
+    }
+
     /** The cluster as this node sees it: members and their state, the Raft leader, partition hosts, forward backlogs. */
     public ClusterStatus status() {
         List<ClusterStatus.Member> members = new ArrayList<>();
@@ -341,7 +356,7 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
                         backlog.put(f.peer(), f.log().depth());
                     }
                 }
-                queues.add(new ClusterStatus.Queue(name, o.partitions(), placement, backlog));
+                queues.add(new ClusterStatus.Queue(name, o.partitions(), placement, backlog, Map.of()));
             });
         }
         return new ClusterStatus(cluster.name(), self, md == null ? null : md.leader(), members, queues);

@@ -14,8 +14,32 @@ public record ClusterStatus(String cluster, String self, String leader, List<Mem
     public record Member(String name, String address, String state, String lastFailure) {
     }
 
-    /** @param hosts the node hosting each partition; {@code forwardBacklog} messages waiting here to go to each node */
-    public record Queue(String name, int partitions, List<String> hosts, Map<String, Integer> forwardBacklog) {
+    /**
+     * @param hosts          the node hosting each partition
+     * @param forwardBacklog messages waiting here to go to each node
+     * @param figures        what each partition's host said of it; a partition whose host did not
+     *                       answer (down, or too slow) has none
+     */
+    public record Queue(String name, int partitions, List<String> hosts, Map<String, Integer> forwardBacklog,
+                        Map<Integer, Partition> figures) {
+
+        Queue withFigures(Map<Integer, Partition> f) {
+            return new Queue(name, partitions, hosts, forwardBacklog, f);
+        }
+    }
+
+    /**
+     * One partition as its host sees it.
+     *
+     * @param owner     the consumer that owns it ({@code consumer <id> of <client address>} on the host,
+     *                  or {@code consumer <id> of node <name>} for another node's consumers), or null
+     * @param ownerNode the node whose client consumes it: the host, or the node the owner relays to
+     */
+    public record Partition(int depth, int inFlight, String owner, String ownerNode) {
+    }
+
+    ClusterStatus withQueues(List<Queue> q) {
+        return new ClusterStatus(cluster, self, leader, members, q);
     }
 
     /** {@code name=value} lines, as the admin command {@code cluster.status} answers. */
@@ -32,7 +56,17 @@ public record ClusterStatus(String cluster, String self, String leader, List<Mem
         }
         for (Queue q : queues) {
             for (int p = 0; p < q.hosts().size(); p++) {
-                sb.append("queue.").append(q.name()).append(".partition.").append(p).append(".host=").append(q.hosts().get(p)).append('\n');
+                String prefix = "queue." + q.name() + ".partition." + p + ".";
+                sb.append(prefix).append("host=").append(q.hosts().get(p)).append('\n');
+                Partition f = q.figures().get(p);
+                if (f != null) {
+                    sb.append(prefix).append("depth=").append(f.depth()).append('\n');
+                    sb.append(prefix).append("inFlight=").append(f.inFlight()).append('\n');
+                    if (f.owner() != null) {
+                        sb.append(prefix).append("owner=").append(f.owner()).append('\n');
+                        sb.append(prefix).append("ownerNode=").append(f.ownerNode()).append('\n');
+                    }
+                }
             }
             q.forwardBacklog().forEach((node, depth) ->
                     sb.append("queue.").append(q.name()).append(".forwardBacklog.").append(node).append('=').append(depth).append('\n'));

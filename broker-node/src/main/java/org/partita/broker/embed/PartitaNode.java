@@ -11,6 +11,7 @@ import org.partita.broker.metrics.NodeMetrics;
 import org.partita.broker.metrics.ScrapeHandler;
 import org.partita.broker.config.NodeConfig;
 import org.partita.broker.cluster.ClusterNode;
+import org.partita.broker.cluster.ClusterStatus;
 import org.partita.broker.core.Broker;
 import org.partita.broker.core.ClusterHooks;
 import org.partita.broker.core.BrokerSettings;
@@ -45,6 +46,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class PartitaNode implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PartitaNode.class);
+    /** How long the cluster view waits for other nodes' partition figures. */
+    private static final long CLUSTER_FIGURES_TIMEOUT_MILLIS = 2_000;
 
     private final NodeConfig config;
     private final MessageStore store;
@@ -97,7 +100,7 @@ public final class PartitaNode implements AutoCloseable {
             context.admin(admin);
             if (cluster != null) {
                 context.cluster(cluster);
-                admin.clusterStatus(() -> cluster.status().format());
+                admin.clusterStatus(() -> cluster.statusWithPartitions(CLUSTER_FIGURES_TIMEOUT_MILLIS).thenApply(ClusterStatus::format));
             }
             this.server = listen(config, broker, context, tls);
             if (cluster != null) {
@@ -105,7 +108,7 @@ public final class PartitaNode implements AutoCloseable {
             }
             this.jmx = new NodeJmx(reader, config.nodeName());
             if (cluster != null) {
-                jmx.clusterStatus(() -> cluster.status().format());
+                jmx.clusterStatus(() -> cluster.statusWithPartitions(CLUSTER_FIGURES_TIMEOUT_MILLIS).join().format());
             }
             this.metrics = new NodeMetrics(reader);
             this.http = config.metricsPort() == NodeConfig.METRICS_OFF ? null : startHttp(config, context.logins());

@@ -471,7 +471,9 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             consumerSelector = Selector.matchAll(); // a subscription's selector filters at routing
         }
         ServerConsumer consumer = new ServerConsumer(f.consumerId(), session, queue, channel, subscription, broker.subscriptions());
-        ConsumerRef ref = new ConsumerRef("consumer " + f.consumerId() + " of " + channel.remoteAddress(), consumer,
+        // The admin view names the owner of each partition: a relayed consumer by the node it serves.
+        String owner = peerNode != null ? "node " + peerNode : String.valueOf(channel.remoteAddress());
+        ConsumerRef ref = new ConsumerRef("consumer " + f.consumerId() + " of " + owner, consumer,
                 consumerSelector, f.credit(), priority);
         if (capacity > 0 || capacityBytes > 0) {
             queue.update(ref, null, capacity, capacityBytes);

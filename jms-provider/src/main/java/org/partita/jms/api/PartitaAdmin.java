@@ -163,10 +163,11 @@ public final class PartitaAdmin implements AutoCloseable {
     /**
      * The cluster as this node sees it ({@code cluster.status}): {@code cluster}, {@code node},
      * {@code leader} (the node ordering definition changes), {@code member.<node>} ({@code self},
-     * {@code up} or {@code down} with its address), {@code queue.<q>.partition.<p>.host} and
-     * {@code queue.<q>.forwardBacklog.<node>} (messages waiting here to go to that node). Who owns
-     * each partition, and its depth, are in {@link #partitions} asked of the node that hosts it.
-     * Fails on a node that is not a member of a cluster.
+     * {@code up} or {@code down} with its address), {@code queue.<q>.partition.<p>.host}, and as its
+     * host reports them {@code .depth}, {@code .inFlight}, {@code .owner} (the owning consumer) and
+     * {@code .ownerNode} (the node whose client consumes it), and {@code queue.<q>.forwardBacklog.<node>}
+     * (messages waiting here to go to that node); docs/cluster.md. Fails on a node that is not a
+     * member of a cluster.
      */
     public Map<String, String> clusterStatus() throws JMSException {
         return AdminReplies.lines(connection.admin("cluster.status", null));

@@ -90,6 +90,13 @@ class ClusteredQueueTest {
                     assertEquals("up", status.get("member.node3").split(" ")[0], status.toString());
                     assertEquals("node3", status.get("queue.orders.partition.5.host"), status.toString());
                     assertEquals("node1", status.get("queue.orders.partition.3.host"), status.toString());
+                    for (int partition = 0; partition < 6; partition++) {
+                        String prefix = "queue.orders.partition." + partition + ".";
+                        // asked of each partition's host: drained, and owned by that host's own consumer
+                        assertEquals("0", status.get(prefix + "depth"), status.toString());
+                        assertTrue(status.get(prefix + "owner").startsWith("consumer "), status.toString());
+                        assertEquals(status.get(prefix + "host"), status.get(prefix + "ownerNode"), status.toString());
+                    }
                 }
             } finally {
                 for (Connection conn : connections) {
