@@ -67,6 +67,11 @@ public final class PartitaNode implements AutoCloseable {
         if (!config.syncOnCommit()) {
             LOG.warn("syncOnCommit=false: confirmed persistent messages may be lost on power failure");
         }
+        if (config.usersFile() != null && config.cluster() != null && config.cluster().secret().isEmpty()) {
+            // a node link is not bound by the roles file: with an empty secret anyone could log in as one
+            throw new NodeStartException("a cluster node with a users file needs cluster.secret: other nodes link as"
+                    + " $node:<name> with it, and node links are not bound by permissions");
+        }
         Path data = config.dataDir().toAbsolutePath().normalize();
         this.folderLock = DataFolderLock.acquire(data);
         MessageStore openedStore = null;

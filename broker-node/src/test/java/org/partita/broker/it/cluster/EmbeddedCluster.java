@@ -15,8 +15,15 @@ final class EmbeddedCluster implements AutoCloseable {
     private final ClusterConfig cluster;
     private final Path dir;
     private final PartitaNode[] nodes;
+    private final java.util.function.UnaryOperator<NodeConfig> customize;
 
     EmbeddedCluster(Path dir, int size) {
+        this(dir, size, c -> c);
+    }
+
+    /** Nodes whose configs {@code customize} changes (users, roles, TLS...). */
+    EmbeddedCluster(Path dir, int size, java.util.function.UnaryOperator<NodeConfig> customize) {
+        this.customize = customize;
         this.dir = dir;
         List<Integer> ports = FreePorts.pairs(size, ClusterConfig.DEFAULT_CONSENSUS_PORT_OFFSET);
         List<ClusterConfig.Member> members = new ArrayList<>();
@@ -36,8 +43,8 @@ final class EmbeddedCluster implements AutoCloseable {
 
     NodeConfig config(int i) {
         ClusterConfig.Member m = cluster.members().get(i);
-        return NodeConfig.defaults().withNodeName(m.name()).withPort(m.port()).withDataDir(dir.resolve(m.name()))
-                .withCluster(cluster);
+        return customize.apply(NodeConfig.defaults().withNodeName(m.name()).withPort(m.port()).withDataDir(dir.resolve(m.name()))
+                .withCluster(cluster));
     }
 
     PartitaNode start(int i) {
