@@ -63,6 +63,35 @@ class LogFloodTest {
         }
     }
 
+    @Test
+    void anApplicationWithoutExceptionListenerLogsOneLinePerConnectionForItsRefusedSends() throws Exception {
+        ch.qos.logback.classic.Logger client = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory
+                .getLogger(org.partita.jms.client.PartitaConnection.class);
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> lines =
+                new ch.qos.logback.core.read.ListAppender<>();
+        lines.start();
+        client.addAppender(lines);
+        try (org.partita.broker.embed.PartitaNode node = org.partita.broker.embed.PartitaNode.start(
+                org.partita.broker.config.NodeConfig.defaults().withPort(0).withDataDir(dir.resolve("in-process")));
+             Connection c = new org.partita.jms.client.PartitaConnectionFactory(node.url()).createConnection()) {
+            Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            MessageProducer p = s.createProducer(s.createQueue("tiny?maxDepthMessages=1"));
+            p.setDeliveryMode(DeliveryMode.NON_PERSISTENT);
+            for (int i = 0; i < BURST; i++) {
+                p.send(s.createTextMessage("m" + i));
+            }
+            // a confirmed request after them: every refusal before it has reached the client
+            try (MessageProducer other = s.createProducer(s.createQueue("other"))) {
+                other.send(s.createTextMessage("sync"));
+            }
+            long warnings = lines.list.stream().filter(e -> e.getFormattedMessage().contains("refused a request sent without"))
+                    .count();
+            assertTrue(warnings == 1, warnings + " warnings for " + (BURST - 1) + " refused sends");
+        } finally {
+            client.detachAppender(lines);
+        }
+    }
+
     private static void malformedConnection(int port) throws Exception {
         try (Socket s = new Socket("127.0.0.1", port)) {
             s.setSoTimeout(5_000);

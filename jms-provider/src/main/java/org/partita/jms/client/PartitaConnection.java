@@ -361,13 +361,19 @@ public class PartitaConnection implements QueueConnection, TopicConnection, Conn
         }
     }
 
+    /** Requests sent without confirmation that the node refused (non-persistent sends to a full queue). */
+    private final java.util.concurrent.atomic.AtomicLong unconfirmedRefusals = new java.util.concurrent.atomic.AtomicLong();
+
     /** A request sent without an answer failed on the node (a non-persistent send): the connection stays up. */
     @Override
     public void onRequestFailed(BrokerError cause) {
         JMSException e = JmsExceptions.from(cause);
-        if (exceptionListener == null) {
-            LOG.warn("the node refused a request sent without confirmation (no ExceptionListener is set): {}",
-                    e.getMessage());
+        long refusals = unconfirmedRefusals.incrementAndGet();
+        if (exceptionListener == null && refusals == 1) {
+            // once per connection: a producer of non-persistent messages to a full queue is refused
+            // at its sending rate, which would fill the application's log
+            LOG.warn("the node refused a request sent without confirmation (no ExceptionListener is set): {};"
+                    + " further refusals on this connection are logged at DEBUG", e.getMessage());
         } else {
             LOG.debug("the node refused a request sent without confirmation: {}", e.getMessage());
         }
