@@ -13,10 +13,23 @@ package org.partita.broker.config;
  * @param consumersPerConnection    open consumers per connection
  * @param partitionsPerQueue        largest partition count a client may give a queue
  * @param destinationNameLength     longest queue, topic or subscription name, in characters (options excluded)
+ * @param inFlightBytes             node-wide bytes of sends read but not yet stored or queued; past it the
+ *                                  node stops reading from the connections that send (Netty auto-read off)
+ *                                  and withholds their send credit until it is back under
+ * @param producerWindowBytes       the send credit of one connection (protocol 3): what it may have on its
+ *                                  way to the node, unconfirmed
+ * @param nonPersistentBytes        node-wide bytes of non-persistent messages held in queues; past it
+ *                                  producers get no more credit for non-persistent sends until consumers
+ *                                  take messages, and a sender that ignores credit is refused
+ * @param transactionBytes          bytes one open transaction may hold; a send past it is refused
+ *                                  ({@code ResourceAllocationException})
+ * @param writeBufferBytes          bytes the node may have waiting to be written to one connection; a client
+ *                                  that does not read its replies and deliveries is disconnected past it
  */
 public record FlowLimits(int handshakeFrameBytes, long handshakeTimeoutMillis, int connections,
                          int sessionsPerConnection, int consumersPerConnection, int partitionsPerQueue,
-                         int destinationNameLength) {
+                         int destinationNameLength, long inFlightBytes, int producerWindowBytes,
+                         long nonPersistentBytes, long transactionBytes, long writeBufferBytes) {
 
     public static final int DEFAULT_HANDSHAKE_FRAME_BYTES = 8 * 1024;
     public static final long DEFAULT_HANDSHAKE_TIMEOUT_MILLIS = 10_000;
@@ -26,6 +39,12 @@ public record FlowLimits(int handshakeFrameBytes, long handshakeTimeoutMillis, i
     public static final int DEFAULT_PARTITIONS_PER_QUEUE = 4096;
     /** The store keeps queue names in 1024 characters; AppId and subscription queues add to the name. */
     public static final int DEFAULT_DESTINATION_NAME_LENGTH = 255;
+    public static final long DEFAULT_IN_FLIGHT_BYTES = 64L << 20;
+    /** Enough for a pipeline of small messages to fill a loopback link, small enough that a queue never runs far ahead of its consumer. */
+    public static final int DEFAULT_PRODUCER_WINDOW_BYTES = 256 << 10;
+    public static final long DEFAULT_NON_PERSISTENT_BYTES = 64L << 20;
+    public static final long DEFAULT_TRANSACTION_BYTES = 32L << 20;
+    public static final long DEFAULT_WRITE_BUFFER_BYTES = 64L << 20;
 
     public FlowLimits {
         positive("handshakeFrameBytes", handshakeFrameBytes);
@@ -35,42 +54,80 @@ public record FlowLimits(int handshakeFrameBytes, long handshakeTimeoutMillis, i
         positive("consumersPerConnection", consumersPerConnection);
         positive("partitionsPerQueue", partitionsPerQueue);
         positive("destinationNameLength", destinationNameLength);
+        positive("inFlightBytes", inFlightBytes);
+        positive("producerWindowBytes", producerWindowBytes);
+        positive("nonPersistentBytes", nonPersistentBytes);
+        positive("transactionBytes", transactionBytes);
+        positive("writeBufferBytes", writeBufferBytes);
     }
 
     public static FlowLimits defaults() {
         return new FlowLimits(DEFAULT_HANDSHAKE_FRAME_BYTES, DEFAULT_HANDSHAKE_TIMEOUT_MILLIS, DEFAULT_CONNECTIONS,
                 DEFAULT_SESSIONS_PER_CONNECTION, DEFAULT_CONSUMERS_PER_CONNECTION, DEFAULT_PARTITIONS_PER_QUEUE,
-                DEFAULT_DESTINATION_NAME_LENGTH);
+                DEFAULT_DESTINATION_NAME_LENGTH, DEFAULT_IN_FLIGHT_BYTES, DEFAULT_PRODUCER_WINDOW_BYTES,
+                DEFAULT_NON_PERSISTENT_BYTES, DEFAULT_TRANSACTION_BYTES, DEFAULT_WRITE_BUFFER_BYTES);
     }
 
     public FlowLimits withHandshake(int frameBytes, long timeoutMillis) {
         return new FlowLimits(frameBytes, timeoutMillis, connections, sessionsPerConnection, consumersPerConnection,
-                partitionsPerQueue, destinationNameLength);
+                partitionsPerQueue, destinationNameLength,
+                inFlightBytes, producerWindowBytes, nonPersistentBytes, transactionBytes, writeBufferBytes);
     }
 
     public FlowLimits withConnections(int n) {
         return new FlowLimits(handshakeFrameBytes, handshakeTimeoutMillis, n, sessionsPerConnection, consumersPerConnection,
-                partitionsPerQueue, destinationNameLength);
+                partitionsPerQueue, destinationNameLength,
+                inFlightBytes, producerWindowBytes, nonPersistentBytes, transactionBytes, writeBufferBytes);
     }
 
     public FlowLimits withSessionsPerConnection(int n) {
         return new FlowLimits(handshakeFrameBytes, handshakeTimeoutMillis, connections, n, consumersPerConnection,
-                partitionsPerQueue, destinationNameLength);
+                partitionsPerQueue, destinationNameLength,
+                inFlightBytes, producerWindowBytes, nonPersistentBytes, transactionBytes, writeBufferBytes);
     }
 
     public FlowLimits withConsumersPerConnection(int n) {
         return new FlowLimits(handshakeFrameBytes, handshakeTimeoutMillis, connections, sessionsPerConnection, n,
-                partitionsPerQueue, destinationNameLength);
+                partitionsPerQueue, destinationNameLength,
+                inFlightBytes, producerWindowBytes, nonPersistentBytes, transactionBytes, writeBufferBytes);
     }
 
     public FlowLimits withPartitionsPerQueue(int n) {
         return new FlowLimits(handshakeFrameBytes, handshakeTimeoutMillis, connections, sessionsPerConnection,
-                consumersPerConnection, n, destinationNameLength);
+                consumersPerConnection, n, destinationNameLength,
+                inFlightBytes, producerWindowBytes, nonPersistentBytes, transactionBytes, writeBufferBytes);
     }
 
     public FlowLimits withDestinationNameLength(int n) {
         return new FlowLimits(handshakeFrameBytes, handshakeTimeoutMillis, connections, sessionsPerConnection,
-                consumersPerConnection, partitionsPerQueue, n);
+                consumersPerConnection, partitionsPerQueue, n,
+                inFlightBytes, producerWindowBytes, nonPersistentBytes, transactionBytes, writeBufferBytes);
+    }
+
+    public FlowLimits withMemory(long inFlight, int producerWindow, long nonPersistent, long transaction, long writeBuffer) {
+        return new FlowLimits(handshakeFrameBytes, handshakeTimeoutMillis, connections, sessionsPerConnection,
+                consumersPerConnection, partitionsPerQueue, destinationNameLength, inFlight, producerWindow, nonPersistent,
+                transaction, writeBuffer);
+    }
+
+    public FlowLimits withInFlightBytes(long n) {
+        return withMemory(n, producerWindowBytes, nonPersistentBytes, transactionBytes, writeBufferBytes);
+    }
+
+    public FlowLimits withProducerWindowBytes(int n) {
+        return withMemory(inFlightBytes, n, nonPersistentBytes, transactionBytes, writeBufferBytes);
+    }
+
+    public FlowLimits withNonPersistentBytes(long n) {
+        return withMemory(inFlightBytes, producerWindowBytes, n, transactionBytes, writeBufferBytes);
+    }
+
+    public FlowLimits withTransactionBytes(long n) {
+        return withMemory(inFlightBytes, producerWindowBytes, nonPersistentBytes, n, writeBufferBytes);
+    }
+
+    public FlowLimits withWriteBufferBytes(long n) {
+        return withMemory(inFlightBytes, producerWindowBytes, nonPersistentBytes, transactionBytes, n);
     }
 
     private static void positive(String name, long value) {

@@ -5,7 +5,8 @@ final class LimitFields {
     static final String PREFIX = "limits.";
     static final String NAMES = "limits.handshakeFrameBytes, limits.handshakeTimeout, limits.connections,"
             + " limits.sessionsPerConnection, limits.consumersPerConnection, limits.partitionsPerQueue,"
-            + " limits.destinationNameLength";
+            + " limits.destinationNameLength, limits.inFlightBytes, limits.producerWindowBytes, limits.nonPersistentBytes,"
+            + " limits.transactionBytes, limits.writeBufferBytes";
 
     private LimitFields() {
     }
@@ -20,8 +21,25 @@ final class LimitFields {
             case "consumersPerConnection" -> l.withConsumersPerConnection(positive(value, field, where));
             case "partitionsPerQueue" -> l.withPartitionsPerQueue(positive(value, field, where));
             case "destinationNameLength" -> l.withDestinationNameLength(positive(value, field, where));
+            case "inFlightBytes" -> l.withInFlightBytes(bytes(value, field, where));
+            case "producerWindowBytes" -> l.withProducerWindowBytes(positive(value, field, where));
+            case "nonPersistentBytes" -> l.withNonPersistentBytes(bytes(value, field, where));
+            case "transactionBytes" -> l.withTransactionBytes(bytes(value, field, where));
+            case "writeBufferBytes" -> l.withWriteBufferBytes(bytes(value, field, where));
             default -> throw new ConfigException(where + ": unknown field '" + field + "'; known: " + NAMES);
         };
+    }
+
+    private static long bytes(String value, String field, String where) {
+        try {
+            long v = Long.parseLong(value.strip());
+            if (v > 0) {
+                return v;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw new ConfigException(where + ": field '" + field + "' must be a positive number of bytes, not '" + value + "'");
     }
 
     private static int positive(String value, String field, String where) {

@@ -37,6 +37,7 @@ public final class Broker implements QueueServices, AutoCloseable {
     private final Map<String, BrokerQueue> queues = new ConcurrentHashMap<>();
     private final AtomicLong messageIds;
     private final PayloadMemory payloadMemory;
+    private final java.util.concurrent.atomic.AtomicLong unstoredBytes = new java.util.concurrent.atomic.AtomicLong();
     private final Subscriptions subscriptions = new Subscriptions(this);
     private final ClusterHooks cluster;
     private final org.partita.broker.core.xa.XaBranches xa = new org.partita.broker.core.xa.XaBranches(this);
@@ -418,6 +419,11 @@ public final class Broker implements QueueServices, AutoCloseable {
         return queues.get(name);
     }
 
+    /** Payload bytes of messages held in queues without a stored copy (non-persistent ones): what flow control bounds. */
+    public long unstoredBytes() {
+        return unstoredBytes.get();
+    }
+
     public MessageRef newMessage(byte[] encoded, WireMessage wire, Object origin) {
         return new MessageRef(messageIds.incrementAndGet(), encoded, wire, origin);
     }
@@ -463,6 +469,7 @@ public final class Broker implements QueueServices, AutoCloseable {
                                             List<StoreOp> extra) {
         StoreBatch batch = new StoreBatch();
         List<MessageRef> toStore = new java.util.ArrayList<>();
+        List<MessageRef> unstored = new java.util.ArrayList<>();
         for (PendingSend s : sends) {
             MessageRef m = s.message();
             m.retain(s.targets().size());
@@ -477,6 +484,9 @@ public final class Broker implements QueueServices, AutoCloseable {
                     batch.add(new StoreOp.InsertEntry(q.name(), m.id(), s.deliveryCount()));
                 }
             }
+            if (!payloadAdded && !s.targets().isEmpty()) {
+                unstored.add(m);
+            }
         }
         for (Consumed c : consumed) {
             c.entry().queue().addRemoval(c.entry(), batch);
@@ -487,6 +497,7 @@ public final class Broker implements QueueServices, AutoCloseable {
         extra.forEach(batch::add);
         Runnable apply = () -> {
             toStore.forEach(m -> m.markStored(payloadMemory));
+            unstored.forEach(m -> m.countUnstored(unstoredBytes)); // before a queue could let it go
             for (PendingSend s : sends) {
                 for (BrokerQueue q : s.targets()) {
                     q.enqueue(s.message(), s.deliveryCount());

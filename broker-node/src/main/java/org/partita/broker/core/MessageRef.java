@@ -34,6 +34,8 @@ public final class MessageRef {
     private PayloadMemory memory;
     private boolean pagedOut;
     private boolean gone;
+    /** The node's count of payload bytes held in queues and not stored, while it counts this one. Guarded by {@code this}. */
+    private java.util.concurrent.atomic.AtomicLong unstored;
 
     /**
      * @param origin the connection that sent it (for noLocal subscriptions), or null
@@ -88,6 +90,10 @@ public final class MessageRef {
             }
             stored = true;
             this.memory = memory;
+            if (unstored != null) {
+                unstored.addAndGet(-size);
+                unstored = null;
+            }
         }
         memory.admitted(this);
     }
@@ -178,14 +184,34 @@ public final class MessageRef {
             return false;
         }
         boolean wasCounted;
+        java.util.concurrent.atomic.AtomicLong wasUnstored;
         synchronized (this) {
             wasCounted = memory != null && !pagedOut && !gone;
             gone = true;
+            wasUnstored = unstored;
+            unstored = null;
         }
         if (wasCounted) {
             memory.released(this);
         }
+        if (wasUnstored != null) {
+            wasUnstored.addAndGet(-size);
+        }
         return true;
+    }
+
+    /**
+     * Queues hold this payload and the store does not (a non-persistent message): it counts in
+     * {@code counter} until the last queue lets it go or it is stored after all.
+     */
+    void countUnstored(java.util.concurrent.atomic.AtomicLong counter) {
+        synchronized (this) {
+            if (stored || gone || unstored != null) {
+                return;
+            }
+            unstored = counter;
+        }
+        counter.addAndGet(size);
     }
 
     /** Drops the bytes and the decoded view, keeping the summary; false if not resident and stored. */

@@ -56,6 +56,9 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
 
     private final Broker broker;
     private final NodeContext node;
+    private final NodeMemory memory;
+    /** Set by the handshake. */
+    private SendWindow sendWindow;
     private final Map<Integer, ServerSession> sessions = new ConcurrentHashMap<>();
     private final Map<Integer, ServerConsumer> consumers = new ConcurrentHashMap<>();
     private final AtomicLong deliveryIds = new AtomicLong();
@@ -80,9 +83,10 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
     private final java.util.ArrayDeque<Frame> deferred = new java.util.ArrayDeque<>();
     private boolean deferring;
 
-    ClientConnection(Broker broker, NodeContext node, TrafficCounter traffic) {
+    ClientConnection(Broker broker, NodeContext node, TrafficCounter traffic, NodeMemory memory) {
         this.broker = broker;
         this.node = node;
+        this.memory = memory;
         this.traffic = traffic;
         this.connectionSerial = node.nextTemporaryId();
         this.destinations = new ConnectionDestinations(broker, node);
@@ -270,9 +274,9 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             reply(f, ErrorCode.ILLEGAL_STATE, "HELLO was already received");
             return;
         }
-        if (f.version() != Protocol.VERSION) {
-            failRequest(f.requestId(), ErrorCode.UNSUPPORTED_VERSION,
-                    "protocol version " + f.version() + " is not supported; this node speaks " + Protocol.VERSION);
+        if (f.version() < Protocol.OLDEST_VERSION || f.version() > Protocol.VERSION) {
+            failRequest(f.requestId(), ErrorCode.UNSUPPORTED_VERSION, "protocol version " + f.version()
+                    + " is not supported; this node speaks " + Protocol.OLDEST_VERSION + " to " + Protocol.VERSION);
             return;
         }
         ClusterFront cluster = node.cluster();
@@ -356,7 +360,10 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         if (decoder != null) {
             decoder.acceptUpTo(node.maxFrameSize());
         }
-        channel.writeAndFlush(new Frame.HelloOk(f.requestId(), Protocol.VERSION, node.nodeName(), node.maxFrameSize()));
+        channel.writeAndFlush(new Frame.HelloOk(f.requestId(), f.version(), node.nodeName(), node.maxFrameSize()));
+        sendWindow = new SendWindow(channel, memory, node.limits().producerWindowBytes(),
+                f.version() >= Protocol.SEND_CREDIT_VERSION);
+        sendWindow.open();
         return true;
     }
 
@@ -373,30 +380,61 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         ok(f.requestId());
     }
 
+    /** Counts the send against the connection's window until the node is done with it. */
     private void send(Frame.Send f) {
+        int bytes = f.message().length;
+        sendWindow.received(bytes);
+        CompletableFuture<Boolean> handled; // true for a persistent message
+        try {
+            handled = handleSend(f);
+        } catch (RuntimeException e) {
+            sendWindow.handled(bytes, true);
+            throw e;
+        }
+        handled.whenComplete((persistent, t) -> sendWindow.handled(bytes, persistent == null || persistent));
+    }
+
+    private CompletableFuture<Boolean> handleSend(Frame.Send f) {
         ServerSession session = session(f.sessionId());
         if (f.message().length > node.maxFrameSize() - DELIVER_OVERHEAD) {
             reply(f, ErrorCode.RESOURCE_EXHAUSTED, "message of " + f.message().length
                     + " bytes is too large to be delivered within the maximum frame size of " + node.maxFrameSize() + " bytes");
-            return;
+            return DONE;
         }
         WireMessage wire = MessageCodec.decodeHeaders(f.message());
         DestinationName dest = destination(wire.destination());
         authorize(Operation.SEND, dest);
+        if (!wire.persistent() && memory.nonPersistentOverrun()) {
+            // a client that honours its credit never gets here: this one sends past it
+            reply(f, ErrorCode.RESOURCE_EXHAUSTED, "the node holds its maximum of non-persistent messages ("
+                    + node.limits().nonPersistentBytes() + " bytes); the message was not taken");
+            return DONE;
+        }
+        if (session.transacted() && session.txBytes() + f.message().length > node.limits().transactionBytes()) {
+            reply(f, ErrorCode.RESOURCE_EXHAUSTED, "the transaction would hold more than "
+                    + node.limits().transactionBytes() + " bytes; commit or roll it back (the message was not added)");
+            return DONE;
+        }
         MessageRef message = broker.newMessage(f.message(), wire, connectionKey);
         Broker.PendingSend send = new Broker.PendingSend(destinations.targets(dest, message), message);
         if (session.branch() != null) {
             broker.xa().addSend(session.branch(), send); // dropped if the branch already rolled back
             ok(f.requestId());
-            return;
+            return DONE;
         }
         if (session.transacted()) {
             session.txSends().add(send);
+            session.addTxBytes(f.message().length);
             ok(f.requestId());
-            return;
+            return DONE;
         }
-        answer(f, broker.send(send));
+        CompletableFuture<Void> stored = broker.send(send);
+        answer(f, stored);
+        boolean persistent = wire.persistent();
+        return stored.handle((v, t) -> persistent);
     }
+
+    private static final CompletableFuture<Boolean> DONE = CompletableFuture.completedFuture(true);
 
     /**
      * Another node hands over a message of a clustered queue whose partition this node hosts. Stored
@@ -614,6 +652,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         List<Broker.Consumed> consumed = Delivery.localConsumed(consumedDeliveries);
         session.txSends().clear();
         session.txConsumed().clear();
+        session.clearTxBytes();
         try {
             // What came from other nodes is acknowledged there once the commit here is durable: a crash
             // in between redelivers it (at least once across nodes; docs/cluster.md).
@@ -641,6 +680,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
 
     private void rollback(ServerSession session) {
         session.txSends().clear();
+        session.clearTxBytes();
         Delivery.releaseAll(session.txConsumed(), d -> true);
         session.txConsumed().clear();
     }
@@ -836,6 +876,9 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         node.closed(this);
+        if (sendWindow != null) {
+            sendWindow.closed();
+        }
         LOG.atDebug().addKeyValue("event", "connection.closed").addKeyValue("remote", remote()).addKeyValue("user", user == null ? "(anonymous)" : user)
                 .addKeyValue("bytesIn", traffic.bytesIn()).addKeyValue("bytesOut", traffic.bytesOut())
                 .log("connection from {} closed (user {}, {} bytes in, {} bytes out)", remote(),

@@ -37,6 +37,10 @@ public final class NodeServer implements AutoCloseable {
     public NodeServer(String host, int port, Broker broker, NodeContext node, io.netty.handler.ssl.SslContext tls,
                       org.partita.broker.config.TlsSettings.Plaintext plaintext) throws InterruptedException {
         FrameEncoder encoder = new FrameEncoder(node.maxFrameSize());
+        NodeMemory memory = new NodeMemory(node.limits().inFlightBytes(), node.limits().nonPersistentBytes(),
+                broker::unstoredBytes);
+        // consumers free non-persistent bytes on the queues' threads: waiting producers are looked at often
+        workers.scheduleAtFixedRate(memory::resumeWaiting, 5, 5, java.util.concurrent.TimeUnit.MILLISECONDS);
         ServerBootstrap b = new ServerBootstrap()
                 .group(boss, workers)
                 .channel(NioServerSocketChannel.class)
@@ -49,12 +53,13 @@ public final class NodeServer implements AutoCloseable {
                         TrafficCounter traffic = node.newTrafficCounter();
                         // Deliveries are written from queue threads, one message at a time; consolidating
                         // their flushes turns a burst of them into one socket write instead of one each.
-                        ch.pipeline().addLast(traffic);
+                        ch.pipeline().addLast(new WriteBound(node.limits().writeBufferBytes()), traffic);
                         if (tls != null) {
                             ch.pipeline().addLast(new PlaintextGate(tls, plaintext));
                         }
                         ch.pipeline().addLast(new FlushConsolidationHandler(FLUSHES_PER_WRITE, true),
-                                new FrameDecoder(node.maxFrameSize(), node.limits().handshakeFrameBytes()), encoder, new ClientConnection(broker, node, traffic));
+                                new FrameDecoder(node.maxFrameSize(), node.limits().handshakeFrameBytes()), encoder,
+                                new ClientConnection(broker, node, traffic, memory));
                     }
                 });
         try {

@@ -22,6 +22,8 @@ final class ServerSession {
     private final Map<Integer, ServerConsumer> consumers = new ConcurrentHashMap<>();
     private final List<Broker.PendingSend> txSends = new ArrayList<>();
     private final List<Delivery> txConsumed = new ArrayList<>();
+    /** Message bytes of {@link #txSends}, bounded by {@code limits.transactionBytes}. Event loop only. */
+    private long txBytes;
     /** The XA branch this session works in now, or null; set and read on the connection's event loop. */
     private org.partita.broker.core.xa.XaBranch branch;
 
@@ -89,5 +91,17 @@ final class ServerSession {
         List<Delivery> all = new ArrayList<>(deliveries.values());
         all.forEach(d -> deliveries.remove(d.id()));
         return all;
+    }
+
+    long txBytes() {
+        return txBytes;
+    }
+
+    void addTxBytes(long bytes) {
+        txBytes += bytes;
+    }
+
+    void clearTxBytes() {
+        txBytes = 0;
     }
 }

@@ -387,7 +387,7 @@ class BadInputTest {
         }
 
         Frame.HelloOk hello() throws IOException {
-            send(new Frame.Hello(1, Protocol.VERSION, null, null, null));
+            send(new Frame.Hello(1, Protocol.OLDEST_VERSION, null, null, null)); // no SEND_CREDIT among the answers
             return assertInstanceOf(Frame.HelloOk.class, read());
         }
 
@@ -403,6 +403,10 @@ class BadInputTest {
             } finally {
                 buf.release();
             }
+        }
+
+        java.io.InputStream input() {
+            return in;
         }
 
         void sendRaw(byte[] bytes) throws IOException {

@@ -121,6 +121,15 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
     /** Sends an encoded message the way the session's mode and the delivery mode require. */
     void send(PartitaMessage message, Message asGiven, boolean persistent, CompletionListener listener) throws JMSException {
         byte[] encoded = MessageCodec.encode(message.toWire());
+        // flow control: what this connection has unconfirmed stays within the node's send credit
+        try {
+            connection.transport().awaitSendRoom(encoded.length);
+        } catch (RuntimeException e) {
+            throw JmsExceptions.from(e);
+        }
+        if (mode() == SESSION_TRANSACTED) {
+            refusedTransactionSend();
+        }
         if (listener != null) {
             CompletableFuture<Void> f = connection.transport().send(id, encoded, true);
             CompletableFuture<Void> callbackDone = new CompletableFuture<>();
@@ -149,6 +158,26 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
             JmsExceptions.await(connection.transport().send(id, encoded, true));
         } else {
             connection.transport().send(id, encoded, false);
+        }
+    }
+
+    /**
+     * A transacted send the node refused because the transaction grew past its bound: the next send
+     * throws it ({@code ResourceAllocationException}) rather than only the commit.
+     */
+    private void refusedTransactionSend() throws JMSException {
+        List<CompletableFuture<Void>> sent;
+        synchronized (pendingSends) {
+            sent = new ArrayList<>(pendingSends);
+        }
+        for (CompletableFuture<Void> f : sent) {
+            if (f.isCompletedExceptionally()) {
+                Throwable t = f.handle((v, e) -> e).join();
+                JMSException j = JmsExceptions.from(t);
+                if (j instanceof jakarta.jms.ResourceAllocationException) {
+                    throw j;
+                }
+            }
         }
     }
 

@@ -396,6 +396,17 @@ public sealed interface Frame {
         }
     }
 
+    /**
+     * Node to client (version 3 on): adds {@code bytes} to the connection's send window. The client
+     * sends SEND frames only while its window is above zero; each takes its message's length from it.
+     */
+    record SendCredit(int bytes) implements Frame {
+        public FrameType type() { return FrameType.SEND_CREDIT; }
+        public void writeBody(ByteBuf out) {
+            out.writeInt(bytes());
+        }
+    }
+
     record Ping(int requestId) implements Frame {
         public FrameType type() { return FrameType.PING; }
         public void writeBody(ByteBuf out) {

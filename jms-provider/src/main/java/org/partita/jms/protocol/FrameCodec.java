@@ -58,6 +58,7 @@ public final class FrameCodec {
             case DESTINATION_OP -> new Frame.DestinationOp(readInt(in), readInt(in), readString(in));
             case CREATED -> new Frame.Created(readInt(in), readString(in));
             case PING -> new Frame.Ping(readInt(in));
+            case SEND_CREDIT -> new Frame.SendCredit(readInt(in));
             case CLOSE -> new Frame.Close(readInt(in));
             case DRAIN -> new Frame.Drain(readInt(in), readInt(in));
             case FORWARD -> new Frame.Forward(readInt(in), requireString(in, "queue"), readInt(in), requireBytes(in, "message"));

@@ -16,6 +16,7 @@ public enum FrameType {
     REQUEST_FAILED(28),
     DRAIN(29),
     FORWARD(30),
+    SEND_CREDIT(31),
     // XA transaction branches (docs/protocol.md, "XA"): numbered from 40 on
     XA_START(40), XA_END(41), XA_PREPARE(42), XA_COMMIT(43), XA_ROLLBACK(44), XA_FORGET(45), XA_RECOVER(46),
     XA_RESULT(47), XA_RECOVERED(48);

@@ -19,6 +19,15 @@ public interface BrokerConnection {
 
     CompletableFuture<Void> closeSession(int sessionId);
 
+    /**
+     * Waits until the node's send credit lets a message of {@code bytes} go (protocol 3 on; a node
+     * that grants none leaves the window open). Called by the application's thread before {@link #send},
+     * never under a lock that an acknowledgement needs: the node may hold credit back until consumers
+     * catch up. Throws {@link BrokerError} {@code RESOURCE_EXHAUSTED} if no credit came within the bound.
+     */
+    default void awaitSendRoom(int bytes) {
+    }
+
     /** Sends an encoded message; with {@code confirm} the future completes when the node stored it. */
     CompletableFuture<Void> send(int sessionId, byte[] message, boolean confirm);
 

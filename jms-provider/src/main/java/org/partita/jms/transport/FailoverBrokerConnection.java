@@ -349,6 +349,18 @@ public final class FailoverBrokerConnection implements BrokerConnection {
         }
     }
 
+    /** Waits on the live node's credit, outside the lock: acknowledgements must get through meanwhile. */
+    @Override
+    public void awaitSendRoom(int bytes) {
+        NodeLink l;
+        synchronized (lock) {
+            l = live;
+        }
+        if (l != null) {
+            l.node.awaitSendRoom(bytes);
+        }
+    }
+
     @Override
     public CompletableFuture<Void> send(int sessionId, byte[] message, boolean confirm) {
         if (!confirm) {

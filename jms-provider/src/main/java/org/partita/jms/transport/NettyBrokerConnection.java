@@ -37,6 +37,7 @@ public final class NettyBrokerConnection implements BrokerConnection {
     private volatile ConnectionListener listener;
     private volatile BrokerError failure;
     private volatile String nodeName;
+    private final SendCredit sendCredit = new SendCredit();
 
     private final int maxFrameSize;
     /** host:port, as the application named it. */
@@ -104,6 +105,9 @@ public final class NettyBrokerConnection implements BrokerConnection {
                         "it answered the handshake with " + f.type())));
             } else {
                 nodeName = ok.nodeName();
+                if (ok.version() >= Protocol.SEND_CREDIT_VERSION) {
+                    sendCredit.bounded(); // the first SEND_CREDIT follows HELLO_OK
+                }
                 if (ok.maxFrameSize() < maxFrameSize) {
                     // Never send what the node would refuse: refuse it here, with the connection intact.
                     channel.pipeline().replace(FrameEncoder.class, "encoder", new FrameEncoder(ok.maxFrameSize()));
@@ -152,7 +156,13 @@ public final class NettyBrokerConnection implements BrokerConnection {
     }
 
     @Override
+    public void awaitSendRoom(int bytes) {
+        sendCredit.await();
+    }
+
+    @Override
     public CompletableFuture<Void> send(int sessionId, byte[] message, boolean confirm) {
+        sendCredit.take(message.length);
         if (!confirm) {
             write(new Frame.Send(0, sessionId, message));
             return CompletableFuture.completedFuture(null);
@@ -349,6 +359,8 @@ public final class NettyBrokerConnection implements BrokerConnection {
             if (c.last()) {
                 complete(c.requestId(), c);
             }
+        } else if (frame instanceof Frame.SendCredit c) {
+            sendCredit.grant(c.bytes());
         } else if (frame instanceof Frame.RequestFailed r) {
             ConnectionListener l = listener;
             if (l != null) {
@@ -380,6 +392,7 @@ public final class NettyBrokerConnection implements BrokerConnection {
             return;
         }
         failure = cause;
+        sendCredit.failed(cause);
         for (Integer id : new ArrayList<>(pending.keySet())) {
             CompletableFuture<Frame> answer = pending.remove(id);
             if (answer != null) {

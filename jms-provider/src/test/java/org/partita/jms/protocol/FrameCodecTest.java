@@ -75,6 +75,8 @@ class FrameCodecTest {
         f.add(new Frame.DestinationOp(21, Frame.OP_UNSUBSCRIBE, "sub-1"));
         f.add(new Frame.Created(18, "temp-queue:node-a/1"));
         f.add(new Frame.Created(19, null));
+        f.add(new Frame.SendCredit(1 << 20));
+        f.add(new Frame.SendCredit(0));
         f.add(new Frame.Ping(22));
         f.add(new Frame.Ping(0));
         f.add(new Frame.Close(23));
@@ -181,14 +183,14 @@ class FrameCodecTest {
     @Test
     void frameTypeCodesArePinned() {
         int[] expected = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25,
-                26, 27, 28, 29, 30, 40, 41, 42, 43, 44, 45, 46, 47, 48};
+                26, 27, 28, 29, 30, 31, 40, 41, 42, 43, 44, 45, 46, 47, 48};
         FrameType[] types = {FrameType.HELLO, FrameType.HELLO_OK, FrameType.OK, FrameType.ERROR,
                 FrameType.SESSION_OPEN, FrameType.SESSION_CLOSE, FrameType.SEND, FrameType.CONSUMER_OPEN,
                 FrameType.CONSUMER_CLOSE, FrameType.CREDIT, FrameType.DELIVER, FrameType.ACK, FrameType.RELEASE,
                 FrameType.COMMIT, FrameType.ROLLBACK, FrameType.BROWSE, FrameType.BROWSE_CHUNK,
                 FrameType.DESTINATION_OP, FrameType.CREATED, FrameType.PING, FrameType.CLOSE, FrameType.RECOVER,
                 FrameType.RECOVERED, FrameType.CONSUMER_UPDATE, FrameType.PARTITIONS, FrameType.ADMIN, FrameType.ADMIN_REPLY,
-                FrameType.REQUEST_FAILED, FrameType.DRAIN, FrameType.FORWARD, FrameType.XA_START, FrameType.XA_END, FrameType.XA_PREPARE,
+                FrameType.REQUEST_FAILED, FrameType.DRAIN, FrameType.FORWARD, FrameType.SEND_CREDIT, FrameType.XA_START, FrameType.XA_END, FrameType.XA_PREPARE,
                 FrameType.XA_COMMIT, FrameType.XA_ROLLBACK, FrameType.XA_FORGET, FrameType.XA_RECOVER,
                 FrameType.XA_RESULT, FrameType.XA_RECOVERED};
         assertEquals(FrameType.values().length, types.length);
@@ -213,7 +215,7 @@ class FrameCodecTest {
 
     @Test
     void unknownFrameTypesAreMalformed() {
-        for (int code : new int[] {0, 31, 32, 39, 49, 63, 64, 127, 128, 255}) {
+        for (int code : new int[] {0, 32, 39, 49, 63, 64, 127, 128, 255}) {
             ProtocolException e = assertThrows(ProtocolException.class,
                     () -> FrameCodec.decode(Unpooled.wrappedBuffer(new byte[] {(byte) code, 0, 0, 0, 0})));
             assertEquals(ErrorCode.MALFORMED_FRAME, e.code());

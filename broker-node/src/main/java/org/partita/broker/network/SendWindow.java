@@ -1,0 +1,106 @@
+package org.partita.broker.network;
+
+import io.netty.channel.Channel;
+import org.partita.jms.protocol.Frame;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Flow control of one connection's sends. A client of protocol 3 on may have {@code window} bytes of
+ * sends on their way (SEND_CREDIT, docs/protocol.md); the node gives the bytes of a send back once
+ * it is stored or queued, unless a node-wide budget ({@link NodeMemory}) is spent: then the credit
+ * waits, and the producer blocks in {@code send} until consumers or the store catch up. Past the
+ * in-flight budget the node also stops reading the connection (auto-read off), which holds back
+ * clients that ignore credit (protocol 2) as well.
+ */
+final class SendWindow {
+    private final Channel channel;
+    private final NodeMemory memory;
+    private final int window;
+    private final boolean credited;
+    /** Bytes of sends read and not yet handled, on this connection. */
+    private final AtomicLong outstanding = new AtomicLong();
+    private final AtomicLong persistentGrant = new AtomicLong();
+    private final AtomicLong nonPersistentGrant = new AtomicLong();
+    private final AtomicBoolean flushScheduled = new AtomicBoolean();
+    /** Event loop only. */
+    private boolean readingPaused;
+
+    SendWindow(Channel channel, NodeMemory memory, int window, boolean credited) {
+        this.channel = channel;
+        this.memory = memory;
+        this.window = window;
+        this.credited = credited;
+    }
+
+    /** The handshake is done: the first credit. */
+    void open() {
+        if (credited) {
+            channel.writeAndFlush(new Frame.SendCredit(window), channel.voidPromise());
+        }
+    }
+
+    /** A SEND of {@code bytes} was read (event loop). */
+    void received(int bytes) {
+        outstanding.addAndGet(bytes);
+        memory.reading(bytes);
+        if (memory.inFlightSpent() && !readingPaused) {
+            readingPaused = true;
+            channel.config().setAutoRead(false);
+            memory.await(this);
+        }
+    }
+
+    /** The node is done with a send (stored, queued, refused or failed): its bytes come back. Any thread. */
+    void handled(int bytes, boolean persistent) {
+        memory.done(bytes);
+        (persistent ? persistentGrant : nonPersistentGrant).addAndGet(bytes);
+        long left = outstanding.addAndGet(-bytes);
+        // credit goes back in batches, or at once when nothing else is on its way to be handled
+        if (left == 0 || persistentGrant.get() + nonPersistentGrant.get() >= window / 8) {
+            scheduleFlush();
+        }
+    }
+
+    /** A budget has room again. */
+    void resume() {
+        scheduleFlush();
+    }
+
+    /** The connection closed: nothing waits for it any more. */
+    void closed() {
+        memory.forget(this);
+    }
+
+    private void scheduleFlush() {
+        if (flushScheduled.compareAndSet(false, true)) {
+            channel.eventLoop().execute(this::flush);
+        }
+    }
+
+    private void flush() {
+        flushScheduled.set(false);
+        if (!channel.isActive()) {
+            return;
+        }
+        boolean inFlightSpent = memory.inFlightSpent();
+        if (readingPaused && !inFlightSpent) {
+            readingPaused = false;
+            channel.config().setAutoRead(true);
+        }
+        long grant = 0;
+        if (!inFlightSpent) {
+            grant += persistentGrant.getAndSet(0);
+            if (!memory.nonPersistentSpent()) {
+                grant += nonPersistentGrant.getAndSet(0);
+            }
+        }
+        if (grant > 0 && credited) {
+            channel.writeAndFlush(new Frame.SendCredit((int) Math.min(Integer.MAX_VALUE, grant)), channel.voidPromise());
+        }
+        if (readingPaused || persistentGrant.get() > 0 || nonPersistentGrant.get() > 0) {
+            memory.await(this);
+        }
+    }
+}

@@ -1,0 +1,240 @@
+package org.partita.broker.it;
+
+import jakarta.jms.BytesMessage;
+import jakarta.jms.CompletionListener;
+import jakarta.jms.Connection;
+import jakarta.jms.DeliveryMode;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.ResourceAllocationException;
+import jakarta.jms.Session;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.broker.config.FlowLimits;
+import org.partita.broker.config.NodeConfig;
+import org.partita.broker.embed.PartitaNode;
+import org.partita.jms.client.PartitaConnectionFactory;
+import org.partita.jms.protocol.Frame;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.SocketTimeoutException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Issue 12 points 2 to 4: producers paced by the node's send credit, non-persistent backlogs and
+ * open transactions bounded, a client that does not read disconnected. Each limit is set low so a
+ * few megabytes show it; real TCP on loopback.
+ */
+@Tag("slow")
+class FlowControlTest {
+    private static final int BODY = 16 * 1024;
+
+    @TempDir
+    Path tmp;
+
+    private PartitaNode node;
+    private final List<Connection> connections = new ArrayList<>();
+
+    private void start(FlowLimits limits) throws Exception {
+        node = PartitaNode.start(NodeConfig.defaults().withPort(0).withDataDir(tmp.resolve("data")).withLimits(limits));
+    }
+
+    private Connection connect() throws JMSException {
+        Connection c = new PartitaConnectionFactory(node.url()).createConnection();
+        connections.add(c);
+        return c;
+    }
+
+    @AfterEach
+    void stop() {
+        connections.forEach(CrashRecoveryTest::closeQuietly);
+        if (node != null) {
+            node.close();
+        }
+    }
+
+    private static BytesMessage message(Session s, int i) throws JMSException {
+        BytesMessage m = s.createBytesMessage();
+        m.writeBytes(new byte[BODY]);
+        m.setIntProperty("seq", i);
+        return m;
+    }
+
+    /**
+     * Before: a non-persistent flood with no consumer grew the node's heap until it stopped answering.
+     * Now the producer blocks once the node holds its bound, other work goes on, and a consumer frees it.
+     */
+    @Test
+    void aNonPersistentFloodBlocksItsProducerUntilAConsumerTakesMessages() throws Exception {
+        long bound = 2L << 20;
+        start(FlowLimits.defaults().withNonPersistentBytes(bound).withProducerWindowBytes(256 << 10));
+        int total = 1000; // 16 MiB, eight times the bound
+        Connection producing = connect();
+        Session ps = producing.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        MessageProducer p = ps.createProducer(ps.createQueue("flood"));
+        p.setDeliveryMode(DeliveryMode.NON_PERSISTENT);
+        AtomicInteger sent = new AtomicInteger();
+        AtomicReference<Throwable> failed = new AtomicReference<>();
+        Thread producer = new Thread(() -> {
+            try {
+                for (int i = 0; i < total; i++) {
+                    p.send(message(ps, i));
+                    sent.incrementAndGet();
+                }
+            } catch (Throwable t) {
+                failed.set(t);
+            }
+        }, "flood-producer");
+        producer.start();
+        // the bound, one window and a batch of credit in flight: far from all of it
+        long most = (bound + (256 << 10) + (512 << 10)) / BODY + 8;
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10)).until(() -> sent.get() <= most);
+        assertTrue(producer.isAlive(), "the producer is held in send");
+        assertTrue(sent.get() >= bound / BODY / 2, "it sent up to the bound first: " + sent.get());
+
+        // the node answers others meanwhile: a persistent send is stored and confirmed
+        Connection other = connect();
+        Session os = other.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        os.createProducer(os.createQueue("other")).send(os.createTextMessage("persistent, still taken"));
+
+        Connection consuming = connect();
+        Session cs = consuming.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        MessageConsumer consumer = cs.createConsumer(cs.createQueue("flood"));
+        consuming.start();
+        for (int i = 0; i < total; i++) {
+            Message m = consumer.receive(10_000);
+            assertNotNull(m, "message " + i + " of " + total + " (sent " + sent.get() + ", failure " + failed.get() + ")");
+            assertEquals(i, m.getIntProperty("seq"));
+        }
+        producer.join(10_000);
+        assertNull(failed.get());
+        assertEquals(total, sent.get());
+    }
+
+    /** Before: one open transaction of 15,200 x 16 KiB took a 256 MiB node down. */
+    @Test
+    void aTransactionPastItsBoundIsRefusedWithResourceAllocationException() throws Exception {
+        long bound = 1L << 20;
+        start(FlowLimits.defaults().withTransactionBytes(bound));
+        Connection c = connect();
+        Session s = c.createSession(true, Session.SESSION_TRANSACTED);
+        MessageProducer p = s.createProducer(s.createQueue("tx"));
+        ResourceAllocationException refused = assertThrows(ResourceAllocationException.class, () -> {
+            for (int i = 0; i < 15_200; i++) {
+                p.send(message(s, i));
+            }
+        });
+        assertTrue(refused.getMessage().contains("transaction"), refused.getMessage());
+        s.rollback();
+        p.send(message(s, 1));
+        s.commit();
+        MessageConsumer consumer = s.createConsumer(s.createQueue("tx"));
+        c.start();
+        assertEquals(1, consumer.receive(5_000).getIntProperty("seq"));
+        assertNull(consumer.receiveNoWait());
+        s.commit();
+    }
+
+    /** Before: a producer JVM ran out of heap with 250,000 asynchronous sends unconfirmed. */
+    @Test
+    void asynchronousSendsOutstandingStayWithinTheWindow() throws Exception {
+        int window = 64 << 10;
+        start(FlowLimits.defaults().withProducerWindowBytes(window));
+        Connection c = connect();
+        Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        MessageProducer p = s.createProducer(s.createQueue("async"));
+        AtomicInteger outstanding = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        int total = 2000;
+        CountDownLatch done = new CountDownLatch(total);
+        CompletionListener listener = new CompletionListener() {
+            @Override
+            public void onCompletion(Message message) {
+                outstanding.decrementAndGet();
+                done.countDown();
+            }
+
+            @Override
+            public void onException(Message message, Exception exception) {
+                outstanding.decrementAndGet();
+                done.countDown();
+            }
+        };
+        for (int i = 0; i < total; i++) {
+            most.accumulateAndGet(outstanding.incrementAndGet(), Math::max);
+            p.send(message(s, i), listener);
+        }
+        assertTrue(done.await(60, TimeUnit.SECONDS));
+        // The transport holds a window (4 messages) plus the one that starts on its last bytes; what the test
+        // counts also includes confirmations whose listener has not run yet on the session's completion thread.
+        int bound = 4 * (window / BODY) + 8;
+        assertTrue(most.get() <= bound, "at most " + bound + " unconfirmed, saw " + most.get());
+    }
+
+    /** A client that never reads what the node writes it is disconnected past the bound; others carry on. */
+    @Test
+    void aClientThatDoesNotReadIsDisconnected() throws Exception {
+        start(FlowLimits.defaults().withWriteBufferBytes(1L << 20));
+        Connection c = connect();
+        Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        MessageProducer p = s.createProducer(s.createQueue("unread"));
+        p.setDeliveryMode(DeliveryMode.NON_PERSISTENT);
+        for (int i = 0; i < 2000; i++) { // 32 MiB, far more than socket buffers hold
+            p.send(message(s, i));
+        }
+        try (BadInputTest.Raw raw = new BadInputTest.Raw(portOf(node))) {
+            raw.hello();
+            raw.send(new Frame.SessionOpen(2, 1, false));
+            raw.send(new Frame.ConsumerOpen(3, 1, 7, "queue:unread", null, null, 0, 100_000));
+            Thread.sleep(3_000); // not reading: the node's writes pile up
+            // reading now drains the socket buffers, then meets the end of the stream the node's close left
+            assertTrue(drainsToEndOfStream(raw, Duration.ofSeconds(20)), "the node closed the connection");
+        }
+        s.createProducer(s.createQueue("after")).send(s.createTextMessage("still served"));
+    }
+
+    private static int portOf(PartitaNode n) {
+        String url = n.url();
+        return Integer.parseInt(url.substring(url.lastIndexOf(':') + 1));
+    }
+
+    private static boolean drainsToEndOfStream(BadInputTest.Raw raw, Duration bound) throws IOException {
+        InputStream in = raw.input();
+        byte[] buf = new byte[64 * 1024];
+        long deadline = System.nanoTime() + bound.toNanos();
+        long read = 0;
+        while (System.nanoTime() < deadline) {
+            try {
+                int n = in.read(buf);
+                if (n < 0) {
+                    return read < 40L << 20;
+                }
+                read += n;
+            } catch (SocketTimeoutException e) {
+                return false;
+            } catch (java.net.SocketException reset) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
