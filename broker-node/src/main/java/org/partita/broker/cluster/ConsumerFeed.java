@@ -60,8 +60,12 @@ final class ConsumerFeed implements RemoteFeed {
         }
     }
 
-    /** The union of what the parts own, told to the client with what this node's queue gives it. */
-    void ownedChanged() {
+    /**
+     * The union of what the parts own, told to the client with what this node's queue gives it.
+     * Under the feed's lock: two links report changes on their own threads, and a union computed
+     * from one part's older set must not reach the client after one computed from its newer set.
+     */
+    synchronized void ownedChanged() {
         Set<Integer> union = new TreeSet<>();
         for (FeedPart p : parts.values()) {
             union.addAll(p.owned());

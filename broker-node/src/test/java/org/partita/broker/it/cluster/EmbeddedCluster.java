@@ -47,9 +47,24 @@ final class EmbeddedCluster implements AutoCloseable {
                 .withCluster(cluster));
     }
 
+    /**
+     * Starts node {@code i} on its fixed port. A node started again after a while may find its port
+     * taken for a moment by an outgoing connection's ephemeral port (the other nodes keep dialing
+     * it): it tries again for up to 10 s.
+     */
     PartitaNode start(int i) {
-        nodes[i] = PartitaNode.start(config(i));
-        return nodes[i];
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            try {
+                nodes[i] = PartitaNode.start(config(i));
+                return nodes[i];
+            } catch (org.partita.broker.embed.NodeStartException e) {
+                if (!(e.getCause() instanceof java.net.BindException) || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                org.awaitility.Awaitility.await().pollDelay(java.time.Duration.ofMillis(200)).until(() -> true);
+            }
+        }
     }
 
     void stop(int i) {
