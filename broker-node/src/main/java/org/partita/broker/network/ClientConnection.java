@@ -263,6 +263,9 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         } else if (frame instanceof Frame.Ping f) {
             ok(f.requestId());
         } else if (frame instanceof Frame.Close f) {
+            // the connection's temporary destinations are gone before close() returns (JMS 6.2.2): another
+            // connection's send right after must fail, not race the socket's teardown
+            destinations.deleteAll();
             channel.writeAndFlush(new Frame.Ok(f.requestId())).addListener(ChannelFutureListener.CLOSE);
         } else if (!xa.handle(frame)) {
             reply(frame, ErrorCode.INVALID_REQUEST, "a client may not send " + frame.type());
