@@ -100,15 +100,31 @@ public final class LoginGate implements AutoCloseable {
     }
 
     /**
+     * How long, in milliseconds, a login of {@code user} from {@code address} must wait before a
+     * caller that cannot answer late ({@link #checkNow}) may check it: such a caller refuses the
+     * attempt at once as "try later" instead of holding a thread, so a guesser gets no faster.
+     */
+    public long mustWaitMillis(String address, String user) {
+        return pool == null ? 0 : delays.waitMillis(address, user);
+    }
+
+    /**
      * Checks a login right here, for callers that are not on a network thread and cannot answer
-     * late (HTTP, whose two threads a delayed answer would hold): refusals are counted, not delayed.
+     * late (HTTP, whose two threads a delayed answer would hold). A refusal is counted and makes the
+     * next attempt of the address and user wait, as a delayed answer would; callers ask
+     * {@link #mustWaitMillis} first.
      *
      * @return null when accepted, else the refusal
      */
-    public String checkNow(String user, String password) {
+    public String checkNow(String address, String user, String password) {
         String refusal = authenticator.check(user, password);
-        if (refusal != null && pool != null) {
-            failed.increment();
+        if (pool != null) {
+            if (refusal == null) {
+                delays.succeeded(address, user);
+            } else {
+                failed.increment();
+                delays.failed(address, user);
+            }
         }
         return refusal;
     }
