@@ -116,7 +116,7 @@ public final class PartitaNode implements AutoCloseable {
                 jmx.clusterStatus(() -> cluster.statusWithPartitions(CLUSTER_FIGURES_TIMEOUT_MILLIS).join().format());
             }
             this.metrics = new NodeMetrics(reader);
-            this.http = config.metricsPort() == NodeConfig.METRICS_OFF ? null : startHttp(config, context.logins());
+            this.http = config.metricsPort() == NodeConfig.METRICS_OFF ? null : startHttp(config, context.logins(), tls);
         } catch (InterruptedException | RuntimeException e) {
             if (jmx != null) {
                 jmx.close();
@@ -146,14 +146,15 @@ public final class PartitaNode implements AutoCloseable {
         LOG.info("authentication {}", authentication(config));
     }
 
-    /** The Prometheus endpoint and the console, on the node's host, behind the node's users if it has any. */
-    private OpsHttpServer startHttp(NodeConfig config, LoginGate logins) {
+    /** The Prometheus endpoint and the console, on the node's host, behind the node's users if it has any; HTTPS with TLS. */
+    private OpsHttpServer startHttp(NodeConfig config, LoginGate logins, TlsContexts tls) {
         OpsHttpServer ops = OpsHttpServer.start(config.host(), config.metricsPort(),
-                config.usersFile() == null ? null : logins, "Partita node " + config.nodeName());
+                config.usersFile() == null ? null : logins, "Partita node " + config.nodeName(), tls == null ? null : tls.http());
         ops.route("/metrics", new ScrapeHandler(metrics)).route("/api/", new ConsoleApi(reader))
                 .route("/", new ConsoleResources());
-        LOG.info("metrics at http://{}:{}/metrics and the console at http://{}:{}/{}", config.host(), ops.port(),
-                config.host(), ops.port(), config.usersFile() == null ? "" : " (users of " + config.usersFile() + ")");
+        String scheme = tls == null ? "http" : "https";
+        LOG.info("metrics at {}://{}:{}/metrics and the console at {}://{}:{}/{}", scheme, config.host(), ops.port(),
+                scheme, config.host(), ops.port(), config.usersFile() == null ? "" : " (users of " + config.usersFile() + ")");
         return ops;
     }
 

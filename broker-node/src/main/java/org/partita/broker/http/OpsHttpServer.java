@@ -2,8 +2,11 @@ package org.partita.broker.http;
 
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import org.partita.broker.security.LoginGate;
 
+import javax.net.ssl.SSLContext;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -14,7 +17,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The node's small HTTP server for operators (the JDK's own): the Prometheus endpoint and the
  * read-only console. It listens on the node's host, and when the node has users every path
- * asks for HTTP basic authentication with a node user.
+ * asks for HTTP basic authentication with a node user. When the node has a TLS key store the port
+ * speaks HTTPS only, so those passwords never cross the wire readable.
  */
 public final class OpsHttpServer implements AutoCloseable {
     private final HttpServer server;
@@ -28,7 +32,8 @@ public final class OpsHttpServer implements AutoCloseable {
         this.auth = users == null ? null : new NodeUserAuthenticator(realm, users);
     }
 
-    public static OpsHttpServer start(String host, int port, LoginGate users, String realm) {
+    /** @param tls the context to serve HTTPS with, or null for plain HTTP */
+    public static OpsHttpServer start(String host, int port, LoginGate users, String realm, SSLContext tls) {
         AtomicLong n = new AtomicLong();
         ExecutorService executor = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "partita-http-" + n.incrementAndGet());
@@ -36,7 +41,15 @@ public final class OpsHttpServer implements AutoCloseable {
             return t;
         });
         try {
-            HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 16);
+            InetSocketAddress address = new InetSocketAddress(host, port);
+            HttpServer server;
+            if (tls == null) {
+                server = HttpServer.create(address, 16);
+            } else {
+                HttpsServer https = HttpsServer.create(address, 16);
+                https.setHttpsConfigurator(new HttpsConfigurator(tls));
+                server = https;
+            }
             server.setExecutor(executor);
             OpsHttpServer ops = new OpsHttpServer(server, executor, users, realm);
             server.start();

@@ -9,6 +9,7 @@ import org.partita.broker.config.ConfigException;
 import org.partita.broker.config.TlsSettings;
 
 import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.TrustManagerFactory;
 import java.io.IOException;
@@ -23,10 +24,12 @@ import java.security.KeyStore;
 public final class TlsContexts {
     private final SslContext server;
     private final SslContext links;
+    private final SSLContext http;
 
-    private TlsContexts(SslContext server, SslContext links) {
+    private TlsContexts(SslContext server, SslContext links, SSLContext http) {
         this.server = server;
         this.links = links;
+        this.http = http;
     }
 
     public static TlsContexts of(TlsSettings tls) {
@@ -42,14 +45,24 @@ public final class TlsContexts {
                     }).build();
             SslContext links = SslContextBuilder.forClient().keyManager(keys).trustManager(trust).sslProvider(provider)
                     .endpointIdentificationAlgorithm("HTTPS").build();
-            return new TlsContexts(server, links);
-        } catch (SSLException e) {
+            SSLContext http = SSLContext.getInstance("TLS");
+            http.init(keys.getKeyManagers(), null, null);
+            return new TlsContexts(server, links, http);
+        } catch (SSLException | GeneralSecurityException e) {
             throw new ConfigException("cannot set up TLS with " + tls + ": " + e.getMessage());
         }
     }
 
     public SslContext server() {
         return server;
+    }
+
+    /**
+     * The JDK's context for the operators' HTTP port (metrics and console): the node's key, no client
+     * certificates (the port asks for a node user and password instead).
+     */
+    public SSLContext http() {
+        return http;
     }
 
     /** What this node presents and trusts when it links to another node. */

@@ -18,17 +18,25 @@ import org.partita.broker.embed.PartitaNode;
 import org.partita.broker.security.PasswordHash;
 import org.partita.jms.client.PartitaConnectionFactory;
 
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyStore;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -89,9 +97,13 @@ class TlsTest {
     }
 
     private PartitaNode start(TlsSettings tls) throws Exception {
+        return start(NodeConfig.defaults(), tls);
+    }
+
+    private PartitaNode start(NodeConfig base, TlsSettings tls) throws Exception {
         Path users = dir.resolve("users.properties");
         Files.writeString(users, "alice = " + PasswordHash.create(SECRET.toCharArray()) + "\n");
-        return PartitaNode.start(NodeConfig.defaults().withPort(0).withDataDir(dir.resolve("data")).withUsersFile(users)
+        return PartitaNode.start(base.withPort(0).withDataDir(dir.resolve("data")).withUsersFile(users)
                 .withSecurity(SecuritySettings.defaults().withTls(tls)));
     }
 
@@ -120,6 +132,31 @@ class TlsTest {
                 roundTrip(c, "plain-queue");
             }
             assertTrue(relay.seen().contains(SECRET), "control: plain TCP carries the password readable");
+        }
+    }
+
+    @Test
+    void withTlsTheMetricsPortSpeaksHttpsOnlySoItsPasswordsAreNotReadable() throws Exception {
+        try (PartitaNode node = start(NodeConfig.defaults().withMetricsPort(0), tls())) {
+            KeyStore trust = KeyStore.getInstance(clientTrust.toFile(), PASS.toCharArray());
+            TrustManagerFactory tmf = TrustManagerFactory.getInstance(
+                    TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(trust);
+            SSLContext ssl = SSLContext.getInstance("TLS");
+            ssl.init(null, tmf.getTrustManagers(), null);
+            HttpClient https = HttpClient.newBuilder().sslContext(ssl)
+                    .connectTimeout(Duration.ofSeconds(10)).build();
+            String auth = "Basic " + Base64.getEncoder().encodeToString(("alice:" + SECRET).getBytes(StandardCharsets.UTF_8));
+            HttpResponse<String> scrape = https.send(HttpRequest.newBuilder(
+                            URI.create("https://127.0.0.1:" + node.metricsPort() + "/metrics")).header("Authorization", auth).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, scrape.statusCode());
+            assertTrue(scrape.body().contains("partita_"), "the figures, over HTTPS");
+            HttpClient plain = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+            assertThrows(java.io.IOException.class, () -> plain.send(HttpRequest.newBuilder(
+                            URI.create("http://127.0.0.1:" + node.metricsPort() + "/metrics")).header("Authorization", auth)
+                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString()),
+                    "plain HTTP, which would carry the password readable, is not spoken");
         }
     }
 
