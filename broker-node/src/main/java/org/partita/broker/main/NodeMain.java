@@ -111,11 +111,10 @@ public final class NodeMain implements Callable<Integer> {
             return 1;
         }
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            StopDeadline.start(java.time.Duration.ofSeconds(Math.max(1, stopTimeoutSeconds)));
+        StopDeadline.onShutdown(java.time.Duration.ofSeconds(Math.max(1, stopTimeoutSeconds)), () -> {
             node.close();
             stopped.countDown();
-        }, "partita-shutdown"));
+        });
         System.out.println("Partita node " + c.nodeName() + " ready at " + node.url());
         stopped.await();
         return 0;

@@ -14,7 +14,18 @@ final class StopDeadline {
     private StopDeadline() {
     }
 
-    static void start(Duration deadline) {
+    /**
+     * Runs {@code stop} when the JVM is asked to end (SIGTERM, Ctrl-C), and halts the process with
+     * {@link #EXIT_STATUS} if {@code stop} has not returned within {@code deadline}.
+     */
+    static void onShutdown(Duration deadline, Runnable stop) {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            start(deadline);
+            stop.run();
+        }, "partita-shutdown"));
+    }
+
+    private static void start(Duration deadline) {
         Thread t = new Thread(() -> {
             try {
                 Thread.sleep(deadline.toMillis());
