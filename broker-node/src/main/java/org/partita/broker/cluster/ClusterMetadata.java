@@ -34,7 +34,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.function.BiConsumer;
 
 /**
  * What every node of the cluster agrees on: the definition of each clustered queue (its options,
@@ -47,6 +46,10 @@ import java.util.function.BiConsumer;
 final class ClusterMetadata implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterMetadata.class);
     private static final String QUEUE_KEY = "queue:";
+    /** A change of a queue's partitions or hosts in progress: {@code layout-change:<queue>}. */
+    private static final String CHANGE_KEY = "layout-change:";
+    /** How far a node got in it: {@code layout-mark:<queue>:<node>}. */
+    private static final String MARK_KEY = "layout-mark:";
     /** How long a change waits for the Raft leader to commit it. */
     private static final long CHANGE_TIMEOUT_MILLIS = 10_000;
     /** How often a request waiting for an election looks for the new leader. */
@@ -55,6 +58,11 @@ final class ClusterMetadata implements AutoCloseable {
     private final JChannel channel;
     private final ReplicatedStateMachine<String, String> state;
     private final Map<String, String> queues = new ConcurrentHashMap<>();
+    private final Map<String, String> changesInProgress = new ConcurrentHashMap<>();
+    private final Map<String, String> marks = new ConcurrentHashMap<>();
+    private final Listener listener;
+    /** True until the entries read back from the Raft log at start are applied. */
+    private boolean replaying = true;
     /** Raft calls block until committed: they run here, never on a network or queue thread. */
     private final ExecutorService changes = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "partita-cluster-changes");
@@ -62,35 +70,43 @@ final class ClusterMetadata implements AutoCloseable {
         return t;
     });
 
+    /** What a node hears of the agreed state, in the order it was agreed. */
+    @FunctionalInterface
+    interface Listener {
+        /** A clustered queue's definition was agreed (null: the queue was removed). */
+        void queue(String queue, String options);
+
+        /** A change of a queue's layout began ({@code change} = {@link LayoutChange#encode}), or ended (null). */
+        default void layoutChange(String queue, String change) {
+        }
+
+        /** A node said how far it got in a layout change ({@link LayoutChange.Mark#encode}). */
+        default void layoutMark(String queue, String node, String mark) {
+        }
+    }
+
     /**
-     * Joins the consensus group of the cluster. {@code onQueue} hears of every clustered queue
-     * definition applied, first those replayed from the Raft log, then changes as they commit
-     * (a null definition: the queue was removed).
+     * Joins the consensus group of the cluster. {@code listener} hears first the state replayed from
+     * the Raft log as it stands at the end of the replay (so a queue whose layout changed is never
+     * set back to an older layout on the way), then changes as they commit.
      */
-    ClusterMetadata(ClusterConfig cluster, String nodeName, Path dataDir, BiConsumer<String, String> onQueue)
+    ClusterMetadata(ClusterConfig cluster, String nodeName, Path dataDir, Listener listener)
             throws Exception {
         ClusterConfig.Member self = cluster.member(nodeName);
         Path raftDir = dataDir.resolve("raft");
         PrivateFiles.folder(raftDir);
+        this.listener = listener;
         channel = new JChannel(stack(cluster, self, raftDir)).name(nodeName);
         state = new ReplicatedStateMachine<String, String>(channel).raftId(nodeName).timeout(CHANGE_TIMEOUT_MILLIS);
         state.addNotificationListener(new ReplicatedStateMachine.Notification<>() {
             @Override
             public void put(String key, String value, String old) {
-                if (key.startsWith(QUEUE_KEY)) {
-                    String queue = key.substring(QUEUE_KEY.length());
-                    queues.put(queue, value);
-                    onQueue.accept(queue, value);
-                }
+                agreed(key, value);
             }
 
             @Override
             public void remove(String key, String old) {
-                if (key.startsWith(QUEUE_KEY)) {
-                    String queue = key.substring(QUEUE_KEY.length());
-                    queues.remove(queue);
-                    onQueue.accept(queue, null);
-                }
+                agreed(key, null);
             }
 
             @Override
@@ -98,9 +114,50 @@ final class ClusterMetadata implements AutoCloseable {
             }
         });
         channel.connect("partita-" + cluster.name());
+        synchronized (this) {
+            replaying = false;
+            queues.forEach(listener::queue);
+            changesInProgress.forEach(listener::layoutChange);
+            marks.forEach((key, mark) -> {
+                int colon = key.lastIndexOf(':');
+                listener.layoutMark(key.substring(0, colon), key.substring(colon + 1), mark);
+            });
+        }
         PrivateFiles.tree(raftDir); // the Raft log files just opened
         LOG.info("joined the consensus group of cluster {} as {} (port {})", cluster.name(), nodeName,
                 self.port() + cluster.consensusPortOffset());
+    }
+
+    /** An entry was applied (value null: removed); while the log is replayed, only the state is kept. */
+    private synchronized void agreed(String key, String value) {
+        if (key.startsWith(QUEUE_KEY)) {
+            String queue = key.substring(QUEUE_KEY.length());
+            keep(queues, queue, value);
+            if (!replaying) {
+                listener.queue(queue, value);
+            }
+        } else if (key.startsWith(CHANGE_KEY)) {
+            String queue = key.substring(CHANGE_KEY.length());
+            keep(changesInProgress, queue, value);
+            if (!replaying) {
+                listener.layoutChange(queue, value);
+            }
+        } else if (key.startsWith(MARK_KEY)) {
+            String rest = key.substring(MARK_KEY.length());
+            keep(marks, rest, value);
+            int colon = rest.lastIndexOf(':');
+            if (!replaying && colon > 0 && value != null) {
+                listener.layoutMark(rest.substring(0, colon), rest.substring(colon + 1), value);
+            }
+        }
+    }
+
+    private static void keep(Map<String, String> map, String key, String value) {
+        if (value == null) {
+            map.remove(key);
+        } else {
+            map.put(key, value);
+        }
     }
 
     private static List<Protocol> stack(ClusterConfig cluster, ClusterConfig.Member self, Path raftDir) throws Exception {
@@ -163,6 +220,45 @@ final class ClusterMetadata implements AutoCloseable {
             } catch (Exception e) {
                 throw new IllegalStateException("cluster could not agree on queue '" + name + "' (a majority of "
                         + "its nodes must be up): " + e.getMessage(), e);
+            }
+        }, changes);
+    }
+
+    /** The layout change of a queue in progress as agreed so far, or null. */
+    String layoutChange(String queue) {
+        return changesInProgress.get(queue);
+    }
+
+    /** Every node's mark in a queue's layout change, by node. */
+    Map<String, String> layoutMarks(String queue) {
+        Map<String, String> out = new java.util.HashMap<>();
+        String prefix = queue + ":";
+        marks.forEach((k, v) -> {
+            if (k.startsWith(prefix) && k.indexOf(':', prefix.length()) < 0) {
+                out.put(k.substring(prefix.length()), v);
+            }
+        });
+        return out;
+    }
+
+    /** Begins ({@code change} not null) or ends (null) a change of a queue's layout, once agreed. */
+    CompletableFuture<Void> layoutChange(String queue, String change) {
+        return agree(CHANGE_KEY + queue, change, "the layout change of queue '" + queue + "'");
+    }
+
+    /** Tells every node how far this one got in a queue's layout change. */
+    CompletableFuture<Void> layoutMark(String queue, String node, String mark) {
+        return agree(MARK_KEY + queue + ":" + node, mark, "node " + node + "'s part in the layout change of queue '"
+                + queue + "'");
+    }
+
+    private CompletableFuture<Void> agree(String key, String value, String what) {
+        return CompletableFuture.runAsync(() -> {
+            try {
+                onLeader(() -> value == null ? state.remove(key) : state.put(key, value));
+            } catch (Exception e) {
+                throw new IllegalStateException("cluster could not agree on " + what + " (a majority of its nodes must"
+                        + " be up): " + e.getMessage(), e);
             }
         }, changes);
     }

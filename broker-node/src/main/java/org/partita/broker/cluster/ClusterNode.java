@@ -60,6 +60,7 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     private volatile Broker broker;
     private final io.netty.handler.ssl.SslContext linkTls;
     private volatile ClusterMetadata metadata;
+    private final LayoutChanges layoutChanges;
 
     public ClusterNode(NodeConfig config) {
         this(config, null);
@@ -73,6 +74,25 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         this.dataDir = config.dataDir();
         this.maxFrameSize = config.maxFrameSize();
         cluster.member(self); // refuses a node name the cluster does not list
+        this.layoutChanges = new LayoutChanges(self, cluster.memberNames(), cluster.relayoutTimeoutMillis(), timer,
+                () -> metadata, new LayoutChanges.Drain() {
+                    @Override
+                    public boolean forwarded(String queue) {
+                        for (String peer : cluster.memberNames()) {
+                            BrokerQueue log = broker.existingQueue(Forwarder.logName(peer, queue));
+                            if (log != null && log.depth() > 0) {
+                                return false;
+                            }
+                        }
+                        return true;
+                    }
+
+                    @Override
+                    public boolean drained(String queue) {
+                        BrokerQueue q = broker.existingQueue(queue);
+                        return q == null || q.depth() == 0;
+                    }
+                });
     }
 
     /** Joins the cluster: reads the agreed definitions, links to the other members, forwards what waits. */
@@ -84,12 +104,27 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
             }
         }
         for (String name : broker.queueNames()) {
-            if (name.startsWith("$forward:")) {
+            if (name.startsWith(Broker.FORWARD_LOG_PREFIX)) {
                 String[] parts = name.split(":", 3);
                 forwarderFor(parts[1], parts[2]); // what waited to be forwarded before a restart
             }
         }
-        metadata = new ClusterMetadata(cluster, self, dataDir, this::applied);
+        metadata = new ClusterMetadata(cluster, self, dataDir, new ClusterMetadata.Listener() {
+            @Override
+            public void queue(String queue, String options) {
+                applied(queue, options);
+            }
+
+            @Override
+            public void layoutChange(String queue, String change) {
+                layoutChanges.changeAgreed(queue, change);
+            }
+
+            @Override
+            public void layoutMark(String queue, String node, String mark) {
+                layoutChanges.markAgreed(queue, node, mark);
+            }
+        });
         links.values().forEach(PeerLink::start);
     }
 
@@ -98,13 +133,35 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
      * (tried again until then; agreeing again on the same definition changes nothing).
      */
     public void declare(String queue, String options) {
-        broker.changeQueue(queue, options).whenComplete((q, t) -> {
+        broker.changeQueue(queue, keepingAgreedLayout(queue, options)).whenComplete((q, t) -> {
             if (t != null) {
                 LOG.info("queue {} is not agreed by the cluster yet ({}); trying again", queue,
                         t.getCause() != null ? t.getCause().getMessage() : t.getMessage());
                 timer.schedule(() -> declare(queue, options), 2, java.util.concurrent.TimeUnit.SECONDS);
             }
         });
+    }
+
+    /**
+     * A config file does not change the partitions or hosts the cluster agreed for a queue (each node
+     * reads its own file at each start: they would change back and forth); PartitaAdmin does.
+     */
+    private String keepingAgreedLayout(String queue, String options) {
+        ClusterMetadata m = metadata;
+        String agreed = m == null ? null : m.queue(queue);
+        if (agreed == null) {
+            return options;
+        }
+        QueueOptions a = QueueOptions.parse(agreed, QueueOptions.DEFAULTS);
+        QueueOptions declared = QueueOptions.parse(options, a);
+        if (declared.partitions() == a.partitions() && declared.hosts().equals(a.hosts())) {
+            return options;
+        }
+        LOG.warn("queue {}: the config file says partitions {} hosts {}, the cluster agreed partitions {} hosts {}:"
+                        + " the agreed ones are kept (change them with PartitaAdmin.updateQueue)", queue,
+                declared.partitions(), declared.hosts(), a.partitions(), a.hosts());
+        return declared.with("partitions", String.valueOf(a.partitions())).with("hosts", String.join(",", a.hosts()))
+                .format();
     }
 
     /** A clustered queue's agreed definition was applied here (null: removed). */
@@ -114,13 +171,54 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
             return;
         }
         try {
-            b.applyClusteredQueue(queue, options);
+            BrokerQueue q = b.applyClusteredQueue(queue, options);
+            if (q != null) {
+                feedFrom(queue, Placement.hosts(q.options(), cluster));
+            }
         } catch (RuntimeException e) {
             LOG.error("cannot apply the agreed definition of queue {} ({}): {}", queue, options, e.getMessage());
         }
     }
 
+    /** The client consumers of a queue receive from exactly these hosts (they may have changed). */
+    private void feedFrom(String queue, List<String> hosts) {
+        for (ConsumerFeed feed : feeds) {
+            if (feed.queue().equals(queue)) {
+                feed.keepOnly(hosts);
+                for (String h : hosts) {
+                    PeerLink link = links.get(h);
+                    if (link != null && link.isUp()) {
+                        feed.peerUp(link);
+                    }
+                }
+            }
+        }
+    }
+
     // ---- ClusterHooks: what the core asks --------------------------------------------------------
+
+    @Override
+    public CompletableFuture<Void> relayout(String queue, QueueOptions options) {
+        String problem = Placement.problem(queue, options, cluster);
+        if (problem != null) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException(problem));
+        }
+        if (metadata == null) {
+            return CompletableFuture.failedFuture(new IllegalStateException("node " + self + " has not joined cluster "
+                    + cluster.name() + " yet"));
+        }
+        return layoutChanges.request(queue, options.format());
+    }
+
+    @Override
+    public boolean holdsSends(String queue) {
+        return layoutChanges.holdsSends(queue);
+    }
+
+    @Override
+    public boolean holdSend(String queue, Runnable send) {
+        return layoutChanges.holdSend(queue, send);
+    }
 
     @Override
     public boolean clustered(QueueOptions options) {
@@ -137,6 +235,10 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         if (m == null) {
             return CompletableFuture.failedFuture(new IllegalStateException("node " + self + " has not joined cluster "
                     + cluster.name() + " yet"));
+        }
+        if (m.layoutChange(queue) != null) { // its end commits the definition it began with: this change would be lost
+            return CompletableFuture.failedFuture(new IllegalStateException("queue '" + queue + "' is changing its"
+                    + " partitions or hosts; change its other options once that is done"));
         }
         return m.defineQueue(queue, options.format());
     }
@@ -356,7 +458,9 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
                         backlog.put(f.peer(), f.log().depth());
                     }
                 }
-                queues.add(new ClusterStatus.Queue(name, o.partitions(), placement, backlog, Map.of()));
+                String change = md.layoutChange(name);
+                queues.add(new ClusterStatus.Queue(name, o.partitions(), placement, backlog, Map.of(), options,
+                        change == null ? null : LayoutChange.decode(change).options(), layoutChanges.heldCount(name)));
             });
         }
         return new ClusterStatus(cluster.name(), self, md == null ? null : md.leader(), members, queues);

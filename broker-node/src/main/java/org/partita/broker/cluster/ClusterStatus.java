@@ -19,12 +19,15 @@ public record ClusterStatus(String cluster, String self, String leader, List<Mem
      * @param forwardBacklog messages waiting here to go to each node
      * @param figures        what each partition's host said of it; a partition whose host did not
      *                       answer (down, or too slow) has none
+     * @param options        the agreed definition
+     * @param layoutChange   the options a change of partitions or hosts in progress leads to, or null
+     * @param heldSends      sends held here until that change ends
      */
     public record Queue(String name, int partitions, List<String> hosts, Map<String, Integer> forwardBacklog,
-                        Map<Integer, Partition> figures) {
+                        Map<Integer, Partition> figures, String options, String layoutChange, int heldSends) {
 
         Queue withFigures(Map<Integer, Partition> f) {
-            return new Queue(name, partitions, hosts, forwardBacklog, f);
+            return new Queue(name, partitions, hosts, forwardBacklog, f, options, layoutChange, heldSends);
         }
     }
 
@@ -55,6 +58,11 @@ public record ClusterStatus(String cluster, String self, String leader, List<Mem
             sb.append('\n');
         }
         for (Queue q : queues) {
+            sb.append("queue.").append(q.name()).append(".options=").append(q.options()).append('\n');
+            if (q.layoutChange() != null) {
+                sb.append("queue.").append(q.name()).append(".layoutChange=").append(q.layoutChange())
+                        .append(" (sends held here: ").append(q.heldSends()).append(")\n");
+            }
             for (int p = 0; p < q.hosts().size(); p++) {
                 String prefix = "queue." + q.name() + ".partition." + p + ".";
                 sb.append(prefix).append("host=").append(q.hosts().get(p)).append('\n');

@@ -60,6 +60,20 @@ final class ConsumerFeed implements RemoteFeed {
         }
     }
 
+    /** The queue's hosts changed: parts on nodes that host none of it any more are closed. */
+    synchronized void keepOnly(java.util.Collection<String> hosts) {
+        boolean changed = parts.entrySet().removeIf(e -> {
+            if (hosts.contains(e.getKey())) {
+                return false;
+            }
+            e.getValue().close();
+            return true;
+        });
+        if (changed) {
+            ownedChanged();
+        }
+    }
+
     /**
      * The union of what the parts own, told to the client with what this node's queue gives it.
      * Under the feed's lock: two links report changes on their own threads, and a union computed

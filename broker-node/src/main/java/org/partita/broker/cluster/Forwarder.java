@@ -41,7 +41,7 @@ final class Forwarder implements DeliverySink {
     }
 
     static String logName(String peer, String queue) {
-        return "$forward:" + peer + ":" + queue;
+        return org.partita.broker.core.Broker.FORWARD_LOG_PREFIX + peer + ":" + queue;
     }
 
     BrokerQueue log() {

@@ -13,9 +13,11 @@ import java.util.List;
  * @param downAfterMillis a member that has not answered for this long is marked down
  * @param secret          what nodes present to each other when they link (empty: members are
  *                        recognised by name only, fit for loopback and trusted networks)
+ * @param relayoutTimeoutMillis how long a change of a clustered queue's partitions or hosts may wait
+ *                        for what the old layout holds to drain before it is abandoned
  */
 public record ClusterConfig(String name, List<Member> members, int consensusPortOffset, long heartbeatMillis,
-                            long downAfterMillis, String secret) {
+                            long downAfterMillis, String secret, long relayoutTimeoutMillis) {
 
     /** One member node: its name and the address clients and other nodes reach it at. */
     public record Member(String name, String host, int port) {
@@ -34,6 +36,13 @@ public record ClusterConfig(String name, List<Member> members, int consensusPort
     public static final int DEFAULT_CONSENSUS_PORT_OFFSET = 1000;
     public static final long DEFAULT_HEARTBEAT_MILLIS = 1_000;
     public static final long DEFAULT_DOWN_AFTER_MILLIS = 5_000;
+    public static final long DEFAULT_RELAYOUT_TIMEOUT_MILLIS = 60_000;
+
+    /** The cluster without a layout change timeout of its own (the default). */
+    public ClusterConfig(String name, List<Member> members, int consensusPortOffset, long heartbeatMillis,
+                         long downAfterMillis, String secret) {
+        this(name, members, consensusPortOffset, heartbeatMillis, downAfterMillis, secret, DEFAULT_RELAYOUT_TIMEOUT_MILLIS);
+    }
 
     public ClusterConfig {
         members = List.copyOf(members);
@@ -58,6 +67,9 @@ public record ClusterConfig(String name, List<Member> members, int consensusPort
                     + " must move every member's port to another port from 1 to 65535");
         }
         secret = secret == null ? "" : secret;
+        if (relayoutTimeoutMillis <= 0) {
+            throw new IllegalArgumentException("relayoutTimeoutMillis must be positive");
+        }
     }
 
     /**
@@ -110,14 +122,19 @@ public record ClusterConfig(String name, List<Member> members, int consensusPort
     }
 
     public ClusterConfig withConsensusPortOffset(int o) {
-        return new ClusterConfig(name, members, o, heartbeatMillis, downAfterMillis, secret);
+        return new ClusterConfig(name, members, o, heartbeatMillis, downAfterMillis, secret, relayoutTimeoutMillis);
     }
 
     public ClusterConfig withHeartbeat(long heartbeat, long downAfter) {
-        return new ClusterConfig(name, members, consensusPortOffset, heartbeat, downAfter, secret);
+        return new ClusterConfig(name, members, consensusPortOffset, heartbeat, downAfter, secret, relayoutTimeoutMillis);
     }
 
     public ClusterConfig withSecret(String s) {
-        return new ClusterConfig(name, members, consensusPortOffset, heartbeatMillis, downAfterMillis, s);
+        return new ClusterConfig(name, members, consensusPortOffset, heartbeatMillis, downAfterMillis, s,
+                relayoutTimeoutMillis);
+    }
+
+    public ClusterConfig withRelayoutTimeout(long millis) {
+        return new ClusterConfig(name, members, consensusPortOffset, heartbeatMillis, downAfterMillis, secret, millis);
     }
 }

@@ -13,11 +13,12 @@ import java.nio.file.Path;
  * cluster.heartbeatMillis = 1000
  * cluster.downAfterMillis = 5000
  * cluster.secret = change-me
+ * cluster.relayoutTimeoutMillis = 60000
  * </pre>
  */
 final class ClusterFields {
     static final String NAMES = "cluster.name, cluster.nodes, cluster.consensusPortOffset, cluster.heartbeatMillis,"
-            + " cluster.downAfterMillis, cluster.secret";
+            + " cluster.downAfterMillis, cluster.secret, cluster.relayoutTimeoutMillis";
     private final Path file;
     private String name;
     private String nameWhere;
@@ -27,6 +28,7 @@ final class ClusterFields {
     private long heartbeat = ClusterConfig.DEFAULT_HEARTBEAT_MILLIS;
     private long downAfter = ClusterConfig.DEFAULT_DOWN_AFTER_MILLIS;
     private String secret = "";
+    private long relayoutTimeout = ClusterConfig.DEFAULT_RELAYOUT_TIMEOUT_MILLIS;
     private String firstWhere;
 
     ClusterFields(Path file) {
@@ -55,6 +57,7 @@ final class ClusterFields {
             case "cluster.heartbeatMillis" -> heartbeat = NodeConfigFile.integer(value, field, where, 1, Integer.MAX_VALUE);
             case "cluster.downAfterMillis" -> downAfter = NodeConfigFile.integer(value, field, where, 2, Integer.MAX_VALUE);
             case "cluster.secret" -> secret = value;
+            case "cluster.relayoutTimeoutMillis" -> relayoutTimeout = NodeConfigFile.integer(value, field, where, 1, Integer.MAX_VALUE);
             default -> throw new ConfigException(where + ": unknown field '" + field + "'; cluster fields: " + NAMES);
         }
     }
@@ -71,7 +74,7 @@ final class ClusterFields {
         }
         ClusterConfig cluster;
         try {
-            cluster = new ClusterConfig(name, members, offset, heartbeat, downAfter, secret);
+            cluster = new ClusterConfig(name, members, offset, heartbeat, downAfter, secret, relayoutTimeout);
         } catch (IllegalArgumentException e) {
             throw new ConfigException(nodesWhere + ": " + e.getMessage());
         }

@@ -28,6 +28,8 @@ import java.util.function.LongSupplier;
 public final class Broker implements QueueServices, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Broker.class);
     private static final String KIND_QUEUE = "queue";
+    /** Names of the store-and-forward logs of clustered queues: {@code $forward:<node>:<queue>}. */
+    public static final String FORWARD_LOG_PREFIX = "$forward:";
 
     private final MessageStore store;
     private final BrokerSettings settings;
@@ -232,7 +234,8 @@ public final class Broker implements QueueServices, AutoCloseable {
 
     /**
      * Creates or changes a queue (admin, config file); for a queue spread over the cluster, once the
-     * other nodes agreed. Hosts and partition count of a clustered queue are fixed once it exists.
+     * other nodes agreed. A clustered queue's partition count or hosts change through
+     * {@link ClusterHooks#relayout}: nodes hold its sends until what the old layout holds has drained.
      */
     public CompletableFuture<BrokerQueue> changeQueue(String name, String optionText) {
         BrokerQueue q = queues.get(name);
@@ -247,9 +250,13 @@ public final class Broker implements QueueServices, AutoCloseable {
             }
         }
         if (q != null && (after.partitions() != base.partitions() || !after.hosts().equals(base.hosts()))) {
-            return CompletableFuture.failedFuture(new IllegalArgumentException("queue '" + name + "' is spread over the"
-                    + " cluster: its partitions and hosts are fixed once it exists (partitions " + base.partitions()
-                    + ", hosts " + base.hosts() + ")"));
+            if (!cluster.clustered(after) || !cluster.clustered(base)) {
+                return CompletableFuture.failedFuture(new IllegalArgumentException("queue '" + name + "': a queue"
+                        + " cannot become spread over the cluster, or stop being, once it exists (hosts " + base.hosts()
+                        + ")"));
+            }
+            // a new layout: the sends are held while what the old one holds drains (see ClusterHooks.relayout)
+            return cluster.relayout(name, after).thenApply(v -> queues.get(name));
         }
         return cluster.define(name, after).thenApply(v -> applyClusteredQueue(name, after.format()));
     }
@@ -291,8 +298,8 @@ public final class Broker implements QueueServices, AutoCloseable {
             throw new IllegalArgumentException("queue '" + name + "': change the partition count of each AppId queue instead");
         }
         q.options(after);
-        if (after.partitions() != before.partitions()) {
-            q.repartition();
+        if (after.partitions() != before.partitions() || !after.hosts().equals(before.hosts())) {
+            q.repartition(); // new hosts: the partitions this node hosts change, so does the engine's scope
         }
         for (String removed : before.appIds()) {
             if (!after.appIds().contains(removed)) {
@@ -439,7 +446,24 @@ public final class Broker implements QueueServices, AutoCloseable {
      * that keep entries in the store get entry rows.
      */
     public CompletableFuture<Void> commit(List<PendingSend> sends, List<Consumed> consumed) {
-        reserveAll(sends);
+        while (true) {
+            String held = heldBy(sends);
+            if (held != null) {
+                CompletableFuture<Void> later = new CompletableFuture<>();
+                if (cluster.holdSend(held, () -> commitLater(sends, consumed, later))) {
+                    return later;
+                }
+                continue; // the change ended a moment ago
+            }
+            reroute(sends);
+            reserveAll(sends);
+            // A change of layout that began between the check and the reservation did not see the
+            // reservation, or saw it: checked again after reserving, one of the two always sees the other.
+            if (heldBy(sends) == null) {
+                break;
+            }
+            unreserveAll(sends);
+        }
         return complete(sends, consumed, List.of(), List.of()).whenComplete((v, t) -> {
             if (t != null) {
                 unreserveAll(sends); // nothing was stored: the sends no longer count against the queues
@@ -447,12 +471,86 @@ public final class Broker implements QueueServices, AutoCloseable {
         });
     }
 
+    private void commitLater(List<PendingSend> sends, List<Consumed> consumed, CompletableFuture<Void> later) {
+        try {
+            commit(sends, consumed).whenComplete((v, t) -> {
+                if (t != null) {
+                    later.completeExceptionally(t);
+                } else {
+                    later.complete(null);
+                }
+            });
+        } catch (RuntimeException e) {
+            later.completeExceptionally(e);
+        }
+    }
+
+    /**
+     * The clustered queue among the sends' destinations whose sends are held now because its partitions
+     * or hosts are changing; null if none is.
+     */
+    public String heldBy(List<PendingSend> sends) {
+        for (PendingSend s : sends) {
+            if (s.routed()) {
+                for (BrokerQueue t : s.targets()) {
+                    BrokerQueue via = clusteredVia(t);
+                    if (via != null && cluster.holdsSends(via.name())) {
+                        return via.name();
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Routes client sends to clustered queues again, by the layout agreed now. */
+    private void reroute(List<PendingSend> sends) {
+        for (PendingSend s : sends) {
+            if (!s.routed()) {
+                continue;
+            }
+            List<BrokerQueue> now = new java.util.ArrayList<>(s.targets().size());
+            boolean changed = false;
+            for (BrokerQueue t : s.targets()) {
+                BrokerQueue via = clusteredVia(t);
+                BrokerQueue target = via == null ? t : cluster.route(via, s.message());
+                changed |= target != t;
+                now.add(target);
+            }
+            if (changed) {
+                s.targets(now);
+            }
+        }
+    }
+
+    /**
+     * The clustered queue a send's target stands for: the queue itself, or the queue a
+     * store-and-forward log ({@code $forward:<node>:<queue>}) forwards to; null for other queues.
+     */
+    private BrokerQueue clusteredVia(BrokerQueue target) {
+        String name = target.name();
+        if (name.startsWith(FORWARD_LOG_PREFIX)) {
+            int colon = name.indexOf(':', FORWARD_LOG_PREFIX.length());
+            BrokerQueue q = colon < 0 ? null : queues.get(name.substring(colon + 1));
+            return q != null && cluster.clustered(q.options()) ? q : null;
+        }
+        return cluster.clustered(target.options()) ? target : null;
+    }
+
     /**
      * Counts sends against their queues' depth limits, all or nothing, ahead of {@link #complete}
-     * (an XA branch does so when it prepares); throws {@link QueueFullException} if one is full.
+     * (an XA branch does so when it prepares); throws {@link QueueFullException} if one is full, or
+     * if a clustered queue among them is changing its layout (the branch may prepare again after).
      */
     public void reserve(List<PendingSend> sends) {
+        reroute(sends);
         reserveAll(sends);
+        String held = heldBy(sends);
+        if (held != null) {
+            unreserveAll(sends);
+            throw new QueueFullException("queue '" + held + "' is changing its partitions or hosts; nothing was"
+                    + " stored, try again once the change is done");
+        }
     }
 
     /** Undoes {@link #reserve} for sends that will not be stored. */
@@ -546,14 +644,61 @@ public final class Broker implements QueueServices, AutoCloseable {
     }
 
     /**
-     * A send (held by a transaction until it commits).
-     *
-     * @param deliveryCount 0 for a new message; above 0 for one forwarded from another node that may
-     *                      have been forwarded before, so that it comes flagged redelivered
+     * A send (held by a transaction until it commits). A client's send to a clustered queue is
+     * {@linkplain #routed routed}: its targets are chosen again when it is stored, so that a send
+     * routed before a change of the queue's partitions or hosts goes where the agreed layout says
+     * when it is stored (see {@link ClusterHooks#holdsSends}).
      */
-    public record PendingSend(List<BrokerQueue> targets, MessageRef message, int deliveryCount) {
+    public static final class PendingSend {
+        private volatile List<BrokerQueue> targets;
+        private final MessageRef message;
+        private final int deliveryCount;
+        private final boolean routed;
+
+        /**
+         * A send whose targets are final (a message another node forwarded, a prepared XA branch read back).
+         *
+         * @param deliveryCount 0 for a new message; above 0 for one forwarded from another node that may
+         *                      have been forwarded before, so that it comes flagged redelivered
+         */
+        public PendingSend(List<BrokerQueue> targets, MessageRef message, int deliveryCount) {
+            this(targets, message, deliveryCount, false);
+        }
+
         public PendingSend(List<BrokerQueue> targets, MessageRef message) {
-            this(targets, message, 0);
+            this(targets, message, 0, false);
+        }
+
+        private PendingSend(List<BrokerQueue> targets, MessageRef message, int deliveryCount, boolean routed) {
+            this.targets = List.copyOf(targets);
+            this.message = message;
+            this.deliveryCount = deliveryCount;
+            this.routed = routed;
+        }
+
+        /** A client's send, whose targets were chosen by {@link Broker#queueTargets} or a topic's routes. */
+        public static PendingSend routed(List<BrokerQueue> targets, MessageRef message) {
+            return new PendingSend(targets, message, 0, true);
+        }
+
+        public List<BrokerQueue> targets() {
+            return targets;
+        }
+
+        public MessageRef message() {
+            return message;
+        }
+
+        public int deliveryCount() {
+            return deliveryCount;
+        }
+
+        boolean routed() {
+            return routed;
+        }
+
+        void targets(List<BrokerQueue> t) {
+            targets = List.copyOf(t);
         }
     }
 

@@ -37,6 +37,32 @@ public interface ClusterHooks {
     /** The partitions of a clustered queue this node hosts, and its preferences among consumers. */
     PartitionScope scope(String queue, QueueOptions options);
 
+    /**
+     * Changes a clustered queue's partition count or hosting nodes, agreed with the other nodes;
+     * completes once every node routes by the new layout, or fails (the old layout kept) if the
+     * change could not complete. The local queue is changed through {@link Broker#applyClusteredQueue}.
+     */
+    default CompletableFuture<Void> relayout(String queue, QueueOptions options) {
+        return CompletableFuture.failedFuture(new IllegalArgumentException("queue '" + queue + "' is not spread over a cluster"));
+    }
+
+    /**
+     * Whether sends to this clustered queue are held now: while its partitions or hosts change, what
+     * is sent to it waits, in order, until the nodes agree the new layout (false for the thread that
+     * lets the held sends go).
+     */
+    default boolean holdsSends(String queue) {
+        return false;
+    }
+
+    /**
+     * Holds {@code send} behind the sends already held for {@code queue}: it runs, in arrival order,
+     * once the change of layout ended. False if the queue holds no sends (any more): run it now.
+     */
+    default boolean holdSend(String queue, Runnable send) {
+        return false;
+    }
+
     ClusterHooks STANDALONE = new ClusterHooks() {
         @Override
         public boolean clustered(QueueOptions options) {

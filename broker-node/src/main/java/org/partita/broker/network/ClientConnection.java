@@ -419,7 +419,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             return DONE;
         }
         MessageRef message = broker.newMessage(f.message(), wire, connectionKey);
-        Broker.PendingSend send = new Broker.PendingSend(destinations.targets(dest, message), message);
+        Broker.PendingSend send = Broker.PendingSend.routed(destinations.targets(dest, message), message);
         if (session.branch() != null) {
             broker.xa().addSend(session.branch(), send); // dropped if the branch already rolled back
             ok(f.requestId());
@@ -656,6 +656,16 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         session.txSends().clear();
         session.txConsumed().clear();
         session.clearTxBytes();
+        String changing = consumedDeliveries.isEmpty() ? null : broker.heldBy(sends);
+        if (changing != null) {
+            // Held until the queue's layout change ends, what it consumed would stay unacknowledged, and
+            // the change waits for exactly that: rolled back instead, so the change goes on.
+            consumedDeliveries.forEach(d -> d.release(true));
+            reply(f, ErrorCode.TRANSACTION_ROLLED_BACK, "queue '" + changing + "' is changing its partitions or hosts;"
+                    + " a transaction that consumed messages cannot send to it until the change is done; the transaction"
+                    + " was rolled back");
+            return;
+        }
         try {
             // What came from other nodes is acknowledged there once the commit here is durable: a crash
             // in between redelivers it (at least once across nodes; docs/cluster.md).
@@ -924,10 +934,13 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
                 org.partita.broker.process.FatalErrors.check(t);
                 Throwable cause = t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
                 // a storage fault is a resource the client may wait for (ResourceAllocationException), not a bug
-                if (request instanceof Frame.Commit && cause instanceof StoreUnavailableException) {
+                if (request instanceof Frame.Commit && (cause instanceof StoreUnavailableException
+                        || cause instanceof QueueFullException)) {
                     reply(request, ErrorCode.TRANSACTION_ROLLED_BACK, cause.getMessage() + "; the transaction was rolled back");
                 } else {
-                    reply(request, cause instanceof StoreUnavailableException ? ErrorCode.RESOURCE_EXHAUSTED : ErrorCode.INTERNAL,
+                    // a send held while a clustered queue's layout changed may find its queue full when it goes on
+                    reply(request, cause instanceof StoreUnavailableException || cause instanceof QueueFullException
+                                    ? ErrorCode.RESOURCE_EXHAUSTED : ErrorCode.INTERNAL,
                             cause.getMessage());
                 }
             }
