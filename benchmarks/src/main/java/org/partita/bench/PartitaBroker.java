@@ -43,14 +43,17 @@ final class PartitaBroker implements BrokerUnderTest {
 
     /**
      * Bytes appended to the journal plus the size of everything else in the data folder (the H2
-     * file). The journal file is allocated ahead in 4 MiB steps, so its size would not move with
+     * file). The journal's files are allocated ahead in 4 MiB steps, so their size would not move with
      * each message: the same reason Artemis's figure counts appended bytes.
      */
     @Override
     public long storedBytes() {
-        long journalFile = Files2.sizeOf(dir.resolve(H2MessageStore.JOURNAL_FILE));
+        long journalFiles = 0;
+        for (String name : H2MessageStore.JOURNAL_FILES) {
+            journalFiles += Files2.sizeOf(dir.resolve(name));
+        }
         long appended = node.store() instanceof H2MessageStore h2 ? h2.journalBytesAppended() : 0;
-        return Files2.sizeOf(dir) - journalFile + appended;
+        return Files2.sizeOf(dir) - journalFiles + appended;
     }
 
     @Override

@@ -24,12 +24,16 @@ import java.util.function.Consumer;
  * the write connection and every read.
  *
  * <p>By default ({@link Layout#JOURNALED}) message changes reach H2 through a write-ahead journal
- * in the same folder ({@value #JOURNAL_FILE}); see {@link JournaledH2Target}. {@link Layout#DIRECT}
+ * in the same folder ({@value #JOURNAL_FILE} and {@value #JOURNAL_FILE}.2, used in turn); see
+ * {@link JournaledH2Target}. {@link Layout#DIRECT}
  * commits every group into H2 itself.
  */
 public final class H2MessageStore implements MessageStore {
     private static final Logger LOG = LoggerFactory.getLogger(H2MessageStore.class);
+    /** The journal's first file; the journal takes {@link #JOURNAL_FILES} in turn. */
     public static final String JOURNAL_FILE = "partita.journal";
+    /** Every file of the journal (its segments), in the data folder. */
+    public static final List<String> JOURNAL_FILES = JournalSegments.FILE_NAMES;
     /** Journal bytes after which its net effect is moved into H2 and the journal starts over. */
     static final long DEFAULT_CHECKPOINT_BYTES = 32L << 20;
 
@@ -92,7 +96,9 @@ public final class H2MessageStore implements MessageStore {
     /** Bytes the database and journal files take on the disk. */
     private long fileBytes() {
         long total = 0;
-        for (String name : new String[]{"partita.mv.db", JOURNAL_FILE}) {
+        List<String> names = new ArrayList<>(JOURNAL_FILES);
+        names.add("partita.mv.db");
+        for (String name : names) {
             try {
                 total += java.nio.file.Files.size(files.dataDir().resolve(name));
             } catch (java.io.IOException missing) {
@@ -145,6 +151,13 @@ public final class H2MessageStore implements MessageStore {
         StorageSettings defaults = StorageSettings.defaults();
         return open(new Files(dataDir, StorageDevice.DISK, layout, checkpointBytes, heads, defaults.compactFillPercent(),
                 defaults.compactMaxMillis()), syncOnCommit, GroupCommitWriter.Retry.DEFAULT);
+    }
+
+    /** Journaled on {@code device}, with checkpoints every {@code checkpointBytes}; for tests. */
+    static H2MessageStore open(Path dataDir, long checkpointBytes, StorageDevice device) {
+        StorageSettings defaults = StorageSettings.defaults();
+        return open(new Files(dataDir, device, Layout.JOURNALED, checkpointBytes, MessageHeads.NONE,
+                defaults.compactFillPercent(), defaults.compactMaxMillis()), true, GroupCommitWriter.Retry.DEFAULT);
     }
 
     private static H2MessageStore open(Files files, boolean syncOnCommit, GroupCommitWriter.Retry retry) {
@@ -200,11 +213,11 @@ public final class H2MessageStore implements MessageStore {
     /** Opens the journal and replays what a crash left in it onto H2, before anything else reads H2. */
     private static JournaledH2Target journaled(H2BatchApplier h2, Path dataDir, long checkpointBytes, StorageDevice device)
             throws java.io.IOException, SQLException {
-        JournalFile file = JournalFile.open(dataDir.resolve(JOURNAL_FILE), device);
+        JournalSegments segments = JournalSegments.open(dataDir, device);
         try {
-            return new JournaledH2Target(h2, file, checkpointBytes);
+            return new JournaledH2Target(h2, segments, checkpointBytes);
         } catch (java.io.IOException | SQLException | RuntimeException e) {
-            file.close();
+            segments.close();
             throw e;
         }
     }

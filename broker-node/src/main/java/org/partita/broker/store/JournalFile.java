@@ -11,14 +11,16 @@ import java.util.function.Consumer;
 import java.util.zip.CRC32C;
 
 /**
- * One append-only file of records, reused round after round. The header holds the current epoch;
- * every record carries it, so after a rewind the records of an earlier round left further on in
- * the file are recognised as stale and never replayed. Space is allocated ahead with real zeros, so
- * a sync only flushes data blocks ({@code force(false)}, fdatasync) instead of also updating the
- * file's size and block map for every commit.
+ * One append-only file of records, reused round after round: one segment of the journal
+ * ({@link JournalSegments}). The header holds the segment's epoch, unique across the journal's
+ * files and growing; every record carries it, so after a rewind the records of an earlier round
+ * left further on in the file are recognised as stale and never replayed. The header also says
+ * whether the segment's net effect is already in H2 (checkpointed: nothing to replay). Space is
+ * allocated ahead with real zeros, so a sync only flushes data blocks ({@code force(false)},
+ * fdatasync) instead of also updating the file's size and block map for every commit.
  *
  * <pre>
- * header (4 KiB): "PTJ1" magic, int version, long epoch, byte closedCleanly
+ * header (4 KiB): "PTJ1" magic, int version, long epoch, byte state (0 live, 1 clean stop, 2 checkpointed)
  * record:         int bodyLength, int crc32c(epoch + body), long epoch, body
  * </pre>
  */
@@ -26,7 +28,11 @@ final class JournalFile implements AutoCloseable {
     static final int HEADER_SIZE = 4096;
     static final int RECORD_OVERHEAD = 16;
     private static final int MAGIC = 0x50544A31; // "PTJ1"
-    private static final int VERSION = 1;
+    /** Version 1 had one file and no checkpointed state; it is read alike. */
+    private static final int VERSION = 2;
+    private static final byte LIVE = 0;
+    private static final byte CLEAN_STOP = 1;
+    private static final byte CHECKPOINTED = 2;
     private static final int ALLOCATION_STEP = 4 << 20;
 
     private final Path path;
@@ -34,7 +40,8 @@ final class JournalFile implements AutoCloseable {
     private static final int HEADER_BYTES = 17;
 
     private long epoch;
-    private boolean closedCleanly;
+    private boolean hasHeader;
+    private byte state;
     private long position = HEADER_SIZE;
     private long allocated;
     private final CRC32C crc = new CRC32C();
@@ -66,24 +73,38 @@ final class JournalFile implements AutoCloseable {
     }
 
     /**
-     * Reads every intact record of the epoch in the header and hands each body to {@code sink}.
-     * Reading stops at the first record that is short, torn (checksum), or of another epoch: the
-     * end of what was written before the stop. Leaves the write position after the last good record.
+     * Reads the header: the segment's epoch and state. A file without a valid header (new, or
+     * whose first header never reached the disk) has epoch 0 and nothing to replay.
      */
-    void replay(Consumer<ByteBuffer> sink) throws IOException {
+    void readHeader() throws IOException {
         ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
-        closedCleanly = false;
+        position = HEADER_SIZE;
         if (channel.size() < HEADER_SIZE || channel.read(header, 0) < HEADER_BYTES || header.flip().getInt() != MAGIC) {
-            epoch = 0; // a new file, or one whose first header never reached the disk
-            position = HEADER_SIZE;
+            epoch = 0;
+            hasHeader = false;
+            state = LIVE;
             return;
         }
         int version = header.getInt();
-        if (version != VERSION) {
+        if (version != VERSION && version != 1) {
             throw new StoreException("journal " + path + " has version " + version + ", this node reads " + VERSION, null);
         }
         epoch = header.getLong();
-        closedCleanly = header.get() == 1;
+        state = header.get();
+        hasHeader = true;
+    }
+
+    /**
+     * Reads the header, then every intact record of its epoch, handing each body to {@code sink}.
+     * Reading stops at the first record that is short, torn (checksum), or of another epoch: the
+     * end of what was written before the stop. Leaves the write position after the last good record.
+     * A checkpointed segment replays nothing: H2 holds its net effect.
+     */
+    void replay(Consumer<ByteBuffer> sink) throws IOException {
+        readHeader();
+        if (!hasHeader || state == CHECKPOINTED) {
+            return;
+        }
         long pos = HEADER_SIZE;
         long size = channel.size();
         ByteBuffer head = ByteBuffer.allocate(RECORD_OVERHEAD);
@@ -107,6 +128,20 @@ final class JournalFile implements AutoCloseable {
             pos += RECORD_OVERHEAD + length;
         }
         position = pos;
+    }
+
+    /** The epoch in the header read last (0 without one). */
+    long epoch() {
+        return epoch;
+    }
+
+    /** True if the header read last may have records to replay: it exists and is not checkpointed. */
+    boolean mayHoldRecords() {
+        return hasHeader && state != CHECKPOINTED;
+    }
+
+    Path path() {
+        return path;
     }
 
     /**
@@ -155,11 +190,21 @@ final class JournalFile implements AutoCloseable {
     }
 
     /**
-     * Starts a new epoch at the beginning of the file, with the header forced before any record of
-     * the new epoch can be confirmed. Call only once everything in the file is safe elsewhere.
+     * Starts the next epoch at the beginning of the file, with the header forced before any
+     * record of the new epoch can be confirmed. Call only once everything in the file is safe elsewhere.
      */
     void rewind() throws IOException {
-        rewind(false);
+        startEpoch(epoch + 1);
+    }
+
+    /**
+     * Starts epoch {@code next} (higher than any other segment's) at the beginning of the file,
+     * with the header forced before any record of it can be confirmed. Call only once everything
+     * in the file is safe elsewhere.
+     */
+    void startEpoch(long next) throws IOException {
+        writeHeader(next, LIVE);
+        position = HEADER_SIZE;
     }
 
     /**
@@ -167,24 +212,39 @@ final class JournalFile implements AutoCloseable {
      * a crash makes necessary.
      */
     void rewindAtCleanStop() throws IOException {
-        rewind(true);
+        rewindAtCleanStop(epoch + 1);
+    }
+
+    void rewindAtCleanStop(long next) throws IOException {
+        writeHeader(next, CLEAN_STOP);
+        position = HEADER_SIZE;
+    }
+
+    /**
+     * Records, forced, that H2 holds this segment's net effect: no replay may apply it again
+     * (over newer changes from later segments), and the file may be reused.
+     */
+    void markCheckpointed() throws IOException {
+        if (hasHeader && state != CHECKPOINTED) {
+            writeHeader(epoch, CHECKPOINTED);
+        }
     }
 
     /** True if the header read by {@link #replay} was written by {@link #rewindAtCleanStop}. */
     boolean closedCleanly() {
-        return closedCleanly;
+        return hasHeader && state == CLEAN_STOP;
     }
 
-    /** The new epoch takes effect only once its header is on the disk; a failure leaves the old one. */
-    private void rewind(boolean clean) throws IOException {
-        long next = epoch + 1;
-        ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).putInt(MAGIC).putInt(VERSION).putLong(next)
-                .put((byte) (clean ? 1 : 0)).flip();
+    /** The header takes effect only once it is on the disk; a failure leaves the old one in memory. */
+    private void writeHeader(long newEpoch, byte newState) throws IOException {
+        ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).putInt(MAGIC).putInt(VERSION).putLong(newEpoch)
+                .put(newState).flip();
         ensureAllocated(HEADER_SIZE);
         writeFully(header, 0);
         channel.force(false);
-        epoch = next;
-        position = HEADER_SIZE;
+        epoch = newEpoch;
+        state = newState;
+        hasHeader = true;
     }
 
     @Override

@@ -4,10 +4,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A write-ahead journal in front of H2. A group of message and entry changes is appended to the
@@ -17,9 +24,14 @@ import java.util.List;
  * a page write. Queue definitions are rare and go to H2 directly, after a checkpoint, so their
  * order with the message changes around them is kept.
  *
- * <p>A checkpoint writes the net effect to H2, commits, forces H2 to the disk, and only then
- * starts a new journal epoch. A crash at any point leaves H2 at an earlier checkpoint plus a
- * journal that replays onto it (every change the journal produces is idempotent).
+ * <p>A checkpoint never stops appends: it closes the current segment and starts the next one
+ * ({@link JournalSegments}), and the closed segment's net effect is written to H2, committed and
+ * forced on a thread of its own while groups go on being appended and synced in the new segment.
+ * Only then is the closed segment marked checkpointed, and only then may its file be reused. H2's
+ * connection is used by one thread at a time: the writer touches it (reads, queue definitions, the
+ * clean stop) only after waiting for the checkpoint in progress. A crash at any point leaves H2 at
+ * an earlier checkpoint plus segments that replay onto it one after the other, oldest first (every
+ * change a net effect produces sets a row to its final state).
  */
 final class JournaledH2Target implements CommitTarget {
     private static final Logger LOG = LoggerFactory.getLogger(JournaledH2Target.class);
@@ -29,56 +41,93 @@ final class JournaledH2Target implements CommitTarget {
     private static final int RECORD_TARGET = 8 << 20;
     /**
      * A checkpoint commits its net effect in parts: one huge H2 transaction keeps every deleted
-     * payload in H2's undo log and writes it out mid-way. Parts are safe: the journal is rewound
-     * only once every part is committed and forced, and applying a part again is harmless.
+     * payload in H2's undo log and writes it out mid-way. Parts are safe: the segment is marked
+     * checkpointed only once every part is committed and forced, and applying a part again is harmless.
      */
     private static final int OPS_PER_CHECKPOINT_TRANSACTION = 1000;
 
+    /**
+     * A closed segment whose net effect is going into H2. {@code running} is null once a try
+     * failed: the next wait runs it again on the waiting thread.
+     */
+    private record Closed(JournalFile segment, PendingChanges changes, CompletableFuture<Void> running) {
+    }
+
     private final H2BatchApplier h2;
-    private final JournalFile journal;
+    private final JournalSegments segments;
+    /** The segment appends go to. */
+    private JournalFile journal;
+    private long lastEpoch;
     /** Bytes appended to the journal since the store opened, across epochs (for benchmarks and figures). */
     private volatile long appendedBytes;
     private final long checkpointBytes;
     private final JournalCodec codec = new JournalCodec();
-    private final PendingChanges pending = new PendingChanges();
     private ByteBuffer buffer = ByteBuffer.allocateDirect(256 * 1024);
+    /** The current segment's net effect; replaced at each rotation (read by any thread for payloads). */
+    private volatile PendingChanges pending = new PendingChanges();
+    /** The closed segment's net effect until H2 has committed it, for payload readers; else null. */
+    private volatile PendingChanges closingChanges;
+    /** Writer thread only: the closed segment being checkpointed, or null. */
+    private Closed closed;
+    /** Runs closed segments' checkpoints, one at a time: a thread of its own (tests hold them back). */
+    private final Executor checkpointThread;
     private final boolean previousStopWasClean;
     private boolean h2Dirty;
-    /** A checkpoint moved everything to H2 but could not start the new epoch: retry before appending. */
-    private boolean rewindNeeded;
-    /** A checkpoint committed some of its parts, then failed: it must complete before anything is appended. */
-    private boolean checkpointIncomplete;
-    private StoreFigures figures = new StoreFigures();
+    private volatile StoreFigures figures = new StoreFigures();
     /** Gives H2 file space back after checkpoints; none unless set. */
-    private H2Space space;
+    private volatile H2Space space;
     private boolean journalDirty;
-    private long checkpoints;
+    private final AtomicLong checkpoints = new AtomicLong();
     /** Where the first record appended since the writer last confirmed everything starts; -1 if none. */
     private long mark = -1;
     /** Records appended by the current {@link #apply} call. */
     private int appendsInCall;
 
     /**
-     * Replays what the journal holds onto H2 and starts a new epoch.
+     * Replays every segment not yet checkpointed onto H2, oldest first, each as a checkpoint of its
+     * own, and starts a new epoch in the newest file.
      *
-     * @param checkpointBytes journal bytes, or estimated heap of the pending net effect, after which
-     *                        the net effect is moved into H2
+     * @param checkpointBytes segment bytes, or estimated heap of its pending net effect, after which
+     *                        the segment is closed and its net effect moved into H2
      */
-    JournaledH2Target(H2BatchApplier h2, JournalFile journal, long checkpointBytes) throws IOException, SQLException {
+    JournaledH2Target(H2BatchApplier h2, JournalSegments segments, long checkpointBytes) throws IOException, SQLException {
+        this(h2, segments, checkpointBytes, Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "partita-store-checkpoint");
+            t.setDaemon(true);
+            return t;
+        }));
+    }
+
+    /** @param checkpointThread runs one closed segment's checkpoint after the other */
+    JournaledH2Target(H2BatchApplier h2, JournalSegments segments, long checkpointBytes, Executor checkpointThread)
+            throws IOException, SQLException {
+        this.checkpointThread = checkpointThread;
         this.h2 = h2;
-        this.journal = journal;
+        this.segments = segments;
         this.checkpointBytes = checkpointBytes;
-        int[] records = new int[1];
-        journal.replay(body -> {
-            codec.decode(body).forEach(pending::add);
-            records[0]++;
-        });
-        if (records[0] > 0) {
-            LOG.info("replaying {} journal records ({} bytes) into H2", records[0], journal.used());
+        JournalFile newest = segments.newest();
+        boolean stoppedCleanly = newest.closedCleanly(); // read before the replay marks it checkpointed
+        int replayed = 0;
+        for (JournalFile segment : segments.toReplay()) {
+            PendingChanges changes = new PendingChanges();
+            JournalCodec decoder = new JournalCodec();
+            int[] records = new int[1];
+            segment.replay(body -> {
+                decoder.decode(body).forEach(changes::add);
+                records[0]++;
+            });
+            if (records[0] > 0) {
+                LOG.info("replaying {} journal records ({} bytes) of {} into H2", records[0], segment.used(),
+                        segment.path().getFileName());
+                replayed += records[0];
+            }
+            moveToH2(changes);
+            segment.markCheckpointed(); // before a newer segment's changes reach H2: this one must never replay again
         }
-        this.previousStopWasClean = journal.closedCleanly() && records[0] == 0;
-        moveToH2();
-        startEpoch();
+        this.previousStopWasClean = stoppedCleanly && replayed == 0;
+        this.lastEpoch = segments.lastEpoch();
+        this.journal = newest;
+        journal.startEpoch(++lastEpoch);
     }
 
     /**
@@ -95,15 +144,12 @@ final class JournaledH2Target implements CommitTarget {
         for (StoreBatch b : batches) {
             check(b);
         }
+        if (closed != null && (closed.running() == null || closed.running().isDone())) {
+            awaitClosed(); // a checkpoint that failed in the background fails this group: the fault shows at once
+        }
         // Only confirmed groups may reach H2: a group whose sync then fails must leave no trace there.
         if (mark < 0 && (journal.used() >= checkpointBytes || pending.heapEstimate() >= checkpointBytes)) {
-            checkpoint();
-        }
-        if (checkpointIncomplete) {
-            checkpoint(); // nothing is added on top of a half-applied net effect
-        }
-        if (rewindNeeded) {
-            startEpoch();
+            rotate();
         }
         int start = 0;
         for (int i = 0; i < batches.size(); i++) {
@@ -143,8 +189,18 @@ final class JournaledH2Target implements CommitTarget {
         }
     }
 
+    /** Waits for a checkpoint in progress (its outcome no longer matters: the reopen replays), then lets go. */
     @Override
     public void release() {
+        if (closed != null && closed.running() != null) {
+            try {
+                closed.running().get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException e) {
+                LOG.debug("checkpoint left behind by a fault: {}", e.getCause().toString());
+            }
+        }
         closeFile();
     }
 
@@ -165,13 +221,17 @@ final class JournaledH2Target implements CommitTarget {
     }
 
     /**
-     * The writer is idle and everything appended is confirmed: the net effect goes into H2 now, so a
-     * drained backlog's space is freed (and given back) without waiting for the journal to fill.
+     * The writer is idle and everything appended is confirmed: the net effect goes into H2 now (in
+     * the background), so a drained backlog's space is freed and given back without waiting for
+     * the segment to fill.
      */
     @Override
     public void idle() throws IOException, SQLException {
-        if (mark < 0 && !pending.isEmpty()) {
-            checkpoint();
+        if (closed != null && (closed.running() == null || closed.running().isDone())) {
+            awaitClosed();
+        }
+        if (mark < 0 && closed == null && !pending.isEmpty()) {
+            rotate();
         }
     }
 
@@ -193,21 +253,24 @@ final class JournaledH2Target implements CommitTarget {
     @Override
     public void close() {
         try {
-            moveToH2();
+            checkpoint();
             h2.removeOrphanPayloads();
             h2.sync(); // before the header says clean: the next start will not look for orphans again
-            journal.rewindAtCleanStop();
-        } catch (IOException | SQLException e) {
+            journal.rewindAtCleanStop(++lastEpoch);
+        } catch (IOException | SQLException | RuntimeException e) {
             LOG.warn("final checkpoint failed; the journal will be replayed at the next start: {}", e.toString());
         } finally {
             closeFile();
         }
     }
 
-    /** Releases the file without a checkpoint, when the store could not finish opening. */
+    /** Releases the files without a checkpoint, when the store could not finish opening. */
     void closeFile() {
+        if (checkpointThread instanceof ExecutorService own) {
+            own.shutdownNow();
+        }
         try {
-            journal.close();
+            segments.close();
         } catch (IOException e) {
             LOG.debug("journal close: {}", e.toString());
         }
@@ -228,61 +291,131 @@ final class JournaledH2Target implements CommitTarget {
     }
 
     long checkpoints() {
-        return checkpoints;
+        return checkpoints.get();
     }
 
     /**
-     * The payload of a message not yet moved to H2, or null; any thread. A checkpoint commits
-     * to H2 before it forgets the pending payloads, so a reader that misses here finds it in H2.
+     * The payload of a message not yet moved to H2, or null; any thread. The current segment's
+     * changes are read before the closed one's, and the closed one's are dropped only after H2
+     * committed them, so a reader that misses both finds the payload in H2.
      */
     byte[] pendingPayload(long messageId) {
-        return pending.payload(messageId);
+        byte[] payload = pending.payload(messageId);
+        if (payload == null) {
+            PendingChanges closing = closingChanges;
+            payload = closing == null ? null : closing.payload(messageId);
+        }
+        return payload;
     }
 
+    /** Everything appended so far is in H2 when this returns, and the writer may use H2's connection. */
     private void checkpoint() throws IOException, SQLException {
-        moveToH2();
-        if (journal.used() > 0) {
-            startEpoch();
+        awaitClosed();
+        if (journal.used() > 0 || !pending.isEmpty()) {
+            rotate();
+            awaitClosed();
         }
     }
 
     /**
-     * Writes the net effect into H2 and forces it there: from now on the journal's records are
-     * redundant. The pending changes are forgotten only after the sync, so a failed sync leaves
-     * them for the next checkpoint (applying them again is harmless) and the journal unrewound.
+     * Closes the current segment and starts the next, whose file the previous checkpoint must have
+     * freed: appends go on there at once while the closed segment's net effect moves into H2 on the
+     * checkpoint thread. A failure before the new epoch's header is on the disk leaves the appends
+     * in the current segment.
      */
-    private void moveToH2() throws SQLException {
-        if (!pending.isEmpty()) {
+    private void rotate() throws IOException, SQLException {
+        awaitClosed();
+        if (journalDirty) {
+            journal.force(); // a later segment's forced records must never survive this one's unforced tail
+            journalDirty = false;
+        }
+        JournalFile next = segments.after(journal);
+        next.startEpoch(++lastEpoch);
+        codec.reset();
+        JournalFile old = journal;
+        PendingChanges changes = pending;
+        closingChanges = changes; // before the new pending set: a reader that misses there finds it here
+        pending = new PendingChanges();
+        journal = next;
+        CompletableFuture<Void> running = new CompletableFuture<>();
+        closed = new Closed(old, changes, running);
+        checkpointThread.execute(() -> {
+            try {
+                checkpointSegment(old, changes);
+                running.complete(null);
+            } catch (Throwable t) {
+                running.completeExceptionally(t);
+            }
+        });
+    }
+
+    /**
+     * Waits for the closed segment's checkpoint. One that failed is run again here on the next call
+     * (so a failure is reported once, then retried before anything depends on it).
+     */
+    private void awaitClosed() throws IOException, SQLException {
+        Closed c = closed;
+        if (c == null) {
+            return;
+        }
+        if (c.running() == null) {
+            checkpointSegment(c.segment(), c.changes());
+        } else {
+            try {
+                c.running().get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted while waiting for a checkpoint");
+            } catch (ExecutionException e) {
+                closed = new Closed(c.segment(), c.changes(), null);
+                Throwable cause = e.getCause();
+                if (cause instanceof IOException io) {
+                    throw io;
+                }
+                if (cause instanceof SQLException sql) {
+                    throw sql;
+                }
+                if (cause instanceof RuntimeException re) {
+                    throw re;
+                }
+                if (cause instanceof Error err) {
+                    throw err;
+                }
+                throw new StoreException("checkpoint failed: " + cause, cause);
+            }
+        }
+        closed = null;
+    }
+
+    /** Moves a closed segment's net effect into H2, forced, then marks the segment checkpointed. */
+    private void checkpointSegment(JournalFile segment, PendingChanges changes) throws IOException, SQLException {
+        moveToH2(changes);
+        closingChanges = null; // H2 has committed every payload of it
+        segment.markCheckpointed();
+    }
+
+    /**
+     * Writes a segment's net effect into H2 and forces it there: from now on the segment's records
+     * are redundant. A failure leaves the segment unmarked, so the same net effect is applied again
+     * (harmless) by the next try or by the replay after a crash.
+     */
+    private void moveToH2(PendingChanges changes) throws SQLException {
+        if (!changes.isEmpty()) {
             long started = System.nanoTime();
-            // Until this checkpoint completes, H2 may hold rows the pending changes think it lacks
-            // (a message created and deleted in this epoch cancels out only while H2 has none of it).
-            checkpointIncomplete = true;
-            List<StoreOp> ops = pending.toBatch().ops();
+            List<StoreOp> ops = changes.toBatch().ops();
             for (int from = 0; from < ops.size(); from += OPS_PER_CHECKPOINT_TRANSACTION) {
                 StoreBatch part = new StoreBatch();
                 ops.subList(from, Math.min(ops.size(), from + OPS_PER_CHECKPOINT_TRANSACTION)).forEach(part::add);
                 h2.apply(List.of(part));
             }
             h2.sync();
-            pending.clear();
-            checkpointIncomplete = false;
-            checkpoints++;
+            checkpoints.incrementAndGet();
             figures.checkpointed(System.nanoTime() - started);
-            if (space != null && space.compactIfMostlyFree()) {
+            H2Space s = space;
+            if (s != null && s.compactIfMostlyFree()) {
                 figures.compacted();
             }
         }
-    }
-
-    /**
-     * A new epoch at the start of the file. Until one succeeds nothing is appended: records written
-     * after the old epoch's, under a header that never changed, would be lost to a replay.
-     */
-    private void startEpoch() throws IOException {
-        rewindNeeded = true;
-        journal.rewind();
-        codec.reset();
-        rewindNeeded = false;
     }
 
     /**

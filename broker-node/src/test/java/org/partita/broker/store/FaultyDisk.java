@@ -69,9 +69,9 @@ public final class FaultyDisk implements StorageDevice {
         return name.endsWith(".mv.db");
     }
 
-    /** Only the journal. */
+    /** Only the journal (both its files). */
     public static boolean journal(String name) {
-        return name.endsWith(H2MessageStore.JOURNAL_FILE);
+        return H2MessageStore.JOURNAL_FILES.stream().anyMatch(name::endsWith);
     }
 
     @Override

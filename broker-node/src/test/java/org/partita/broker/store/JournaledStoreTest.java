@@ -48,7 +48,7 @@ class JournaledStoreTest {
 
         Connection c = jdbc(dir);
         c.setAutoCommit(false);
-        JournalFile file = JournalFile.open(dir.resolve(H2MessageStore.JOURNAL_FILE));
+        JournalSegments file = JournalSegments.open(dir);
         JournaledH2Target target = new JournaledH2Target(new H2BatchApplier(c, () -> { }), file, 64L << 20);
         for (long id = 1; id <= 50; id++) {
             target.apply(List.of(send("q", id, 1000)));
@@ -78,7 +78,7 @@ class JournaledStoreTest {
         Connection c = jdbc(dir);
         c.setAutoCommit(false);
         H2BatchApplier h2 = new H2BatchApplier(c, () -> { });
-        JournalFile file = JournalFile.open(dir.resolve(H2MessageStore.JOURNAL_FILE));
+        JournalSegments file = JournalSegments.open(dir);
         JournaledH2Target target = new JournaledH2Target(h2, file, 64L << 20);
         PendingChanges sameNetEffect = new PendingChanges();
         List<StoreBatch> batches = new ArrayList<>();
@@ -170,7 +170,7 @@ class JournaledStoreTest {
         H2MessageStore.open(dir, true).close();
         Connection c = jdbc(dir);
         c.setAutoCommit(false);
-        JournalFile file = JournalFile.open(dir.resolve(H2MessageStore.JOURNAL_FILE));
+        JournalSegments file = JournalSegments.open(dir);
         JournaledH2Target target = new JournaledH2Target(new H2BatchApplier(c, () -> { }), file, 64L << 20);
         target.apply(List.of(send("q", 1, 10), send("q", 2, 10)));
         // the entry's deletion was written, the crash came before the payload's own deletion
@@ -208,7 +208,7 @@ class JournaledStoreTest {
         H2MessageStore.open(dir, true).close();
         Connection c = jdbc(dir);
         c.setAutoCommit(false);
-        JournalFile file = JournalFile.open(dir.resolve(H2MessageStore.JOURNAL_FILE));
+        JournalSegments file = JournalSegments.open(dir);
         JournaledH2Target target = new JournaledH2Target(new H2BatchApplier(c, () -> { }), file, 1L << 30);
         List<StoreBatch> group = new ArrayList<>();
         for (long id = 1; id <= 20; id++) {
@@ -238,15 +238,16 @@ class JournaledStoreTest {
             }
         });
         Connection c = o.connection();
-        JournalFile file = o.file();
+        JournalSegments file = o.file();
         JournaledH2Target target = o.target();
         target.apply(List.of(send("q", 1, 10)));
         target.sync();
         assertThrows(StoreException.class, target::beforeRead);
-        assertTrue(file.used() > 0, "the journal still holds the send: H2 never confirmed it");
+        assertTrue(file.toReplay().stream().anyMatch(f -> f.used() > 0),
+                "the closed segment still holds the send and is not marked checkpointed: H2 never confirmed it");
         target.beforeRead();
         assertEquals(2, syncs.get(), "the next checkpoint forces H2 again instead of trusting the failed one");
-        assertEquals(0, file.used());
+        assertTrue(file.toReplay().stream().allMatch(f -> f.used() == 0), "every segment with records is checkpointed");
         crash(c, file);
     }
 
@@ -259,7 +260,7 @@ class JournaledStoreTest {
             }
         });
         Connection c = o.connection();
-        JournalFile file = o.file();
+        JournalSegments file = o.file();
         JournaledH2Target target = o.target();
         target.apply(List.of(send("q", 1, 10)));
         assertThrows(StoreException.class, target::beforeRead); // H2 now holds message 1, unconfirmed
@@ -273,20 +274,160 @@ class JournaledStoreTest {
     @Test
     void onlyACleanStopIsRecordedAsClean() throws Exception {
         Path dir = tmp.resolve("node");
-        Path journal = dir.resolve(H2MessageStore.JOURNAL_FILE);
         store = H2MessageStore.open(dir, true);
         await(List.of(store.write(send("q", 1, 10))));
-        assertFalse(headerSaysClean(journal), "a running node's journal would not be trusted after a crash");
+        assertFalse(headerSaysClean(dir), "a running node's journal would not be trusted after a crash");
         store.close();
-        assertTrue(headerSaysClean(journal));
+        assertTrue(headerSaysClean(dir));
         store = H2MessageStore.open(dir, true);
-        assertFalse(headerSaysClean(journal));
+        assertFalse(headerSaysClean(dir));
         assertEquals(1, entries().size());
+    }
+
+    @Test
+    void appendsAndSyncsGoOnWhileH2TakesTheClosedSegment() throws Exception {
+        java.util.concurrent.CountDownLatch inH2Sync = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch h2Released = new java.util.concurrent.CountDownLatch(1);
+        Opened o = openTarget(() -> {
+            inH2Sync.countDown();
+            try {
+                assertTrue(h2Released.await(30, TimeUnit.SECONDS));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        JournaledH2Target target = o.target();
+        for (long id = 1; id <= 100; id++) {
+            target.apply(List.of(send("q", id, 1000)));
+        }
+        target.sync();
+        target.settled();
+        // The writer's side: close the segment (as a full journal or an idle writer does), go on appending.
+        CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
+            try {
+                target.idle();
+                for (long id = 101; id <= 200; id++) {
+                    target.apply(List.of(send("q", id, 1000)));
+                    target.sync();
+                    target.settled();
+                }
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertTrue(inH2Sync.await(30, TimeUnit.SECONDS), "the closed segment's checkpoint reached H2's sync");
+        writer.get(30, TimeUnit.SECONDS); // 100 groups appended and synced while H2's sync is held
+        assertEquals(1, h2Released.getCount(), "H2's sync was still held");
+        assertTrue(o.file().toReplay().stream().anyMatch(f -> f.used() > 0), "the closed segment is not marked yet");
+        h2Released.countDown();
+        target.beforeRead();
+        assertEquals(200, count(o.connection(), "ENTRIES"));
+        crash(o.connection(), o.file());
+    }
+
+    /** Where a crash stops the checkpoint of a closed segment while appends went on in the next one. */
+    enum RotationCrash {
+        /** The segment is closed and the next one holds records, H2 has none of the closed one. */
+        BEFORE_THE_CHECKPOINT_RAN,
+        /** Half of the closed segment's net effect is committed in H2. */
+        HALF_OF_THE_CHECKPOINT_COMMITTED,
+        /** All of it is committed, the segment not yet marked checkpointed (its file not freed). */
+        COMMITTED_NOT_MARKED,
+        /** The checkpoint is complete and the segment marked. */
+        MARKED
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(RotationCrash.class)
+    void aCrashAtAnyStepOfARotationLosesNothingConfirmedAndBringsBackNothingAcknowledged(RotationCrash at)
+            throws Exception {
+        Path dir = tmp.resolve("node");
+        H2MessageStore.open(dir, true).close();
+        Connection c = jdbc(dir);
+        c.setAutoCommit(false);
+        java.util.concurrent.atomic.AtomicBoolean syncFails = new java.util.concurrent.atomic.AtomicBoolean();
+        H2BatchApplier h2 = new H2BatchApplier(c, () -> {
+            if (syncFails.get()) {
+                throw new StoreException("the process died here", null);
+            }
+        });
+        JournalSegments segments = JournalSegments.open(dir);
+        List<Runnable> heldCheckpoints = new ArrayList<>();
+        JournaledH2Target target = new JournaledH2Target(h2, segments, 64L << 20, heldCheckpoints::add);
+        // First segment: 300 sends, 100 acknowledged, one redelivery count.
+        PendingChanges firstSegment = new PendingChanges();
+        List<StoreBatch> first = new ArrayList<>();
+        for (long id = 1; id <= 300; id++) {
+            first.add(send("q", id, 100));
+        }
+        for (long id = 1; id <= 100; id++) {
+            first.add(ack("q", id));
+        }
+        first.add(StoreBatch.relaxed().add(new StoreOp.UpdateDeliveryCount("q", 200, 4)));
+        for (StoreBatch b : first) {
+            target.apply(List.of(b));
+            b.ops().forEach(firstSegment::add);
+        }
+        target.sync();
+        target.settled();
+        target.idle(); // closes the segment; its checkpoint waits on the (held) checkpoint thread
+        assertEquals(1, heldCheckpoints.size());
+        // Second segment, depending on the first: it acknowledges messages the first one sent.
+        for (long id = 101; id <= 200; id++) {
+            target.apply(List.of(ack("q", id)));
+        }
+        for (long id = 301; id <= 350; id++) {
+            target.apply(List.of(send("q", id, 100)));
+        }
+        for (long id = 301; id <= 310; id++) {
+            target.apply(List.of(ack("q", id)));
+        }
+        target.apply(List.of(StoreBatch.relaxed().add(new StoreOp.UpdateDeliveryCount("q", 250, 7))));
+        target.sync();
+        target.settled();
+        target.apply(List.of(send("q", 999, 100))); // a group whose sync failed: answered with an error
+        target.abandon();
+
+        switch (at) {
+            case BEFORE_THE_CHECKPOINT_RAN -> { }
+            case HALF_OF_THE_CHECKPOINT_COMMITTED -> {
+                List<StoreOp> netEffect = firstSegment.toBatch().ops();
+                StoreBatch half = new StoreBatch();
+                netEffect.subList(0, netEffect.size() / 2).forEach(half::add);
+                h2.apply(List.of(half));
+            }
+            case COMMITTED_NOT_MARKED -> {
+                syncFails.set(true);
+                heldCheckpoints.get(0).run();
+            }
+            case MARKED -> heldCheckpoints.get(0).run();
+        }
+        crash(c, segments);
+
+        store = H2MessageStore.open(dir, true);
+        List<StoredEntry> entries = entries();
+        List<Long> ids = entries.stream().map(StoredEntry::messageId).toList();
+        List<Long> expected = new ArrayList<>();
+        for (long id = 201; id <= 300; id++) {
+            expected.add(id);
+        }
+        for (long id = 311; id <= 350; id++) {
+            expected.add(id);
+        }
+        assertEquals(expected, ids, "each confirmed, unacknowledged message once; nothing acknowledged or refused");
+        assertEquals(7, entries.stream().filter(e -> e.messageId() == 250).findFirst().orElseThrow().deliveryCount());
+        assertArrayEquals(payload(320, 100),
+                entries.stream().filter(e -> e.messageId() == 320).findFirst().orElseThrow().payload());
+        assertEquals(new StoreStats(140, 140 * 100, 140), store.stats());
+        store.close();
+        store = H2MessageStore.open(dir, true);
+        assertEquals(expected, entries().stream().map(StoredEntry::messageId).toList(),
+                "replayed segments are marked: a second start applies none of them again");
     }
 
     // ---------------------------------------------------------------- helpers
 
-    private record Opened(Connection connection, JournalFile file, JournaledH2Target target) {
+    private record Opened(Connection connection, JournalSegments file, JournaledH2Target target) {
     }
 
     /** A journaled target over a node folder, driven directly, with {@code h2Sync} as H2's disk sync. */
@@ -295,19 +436,19 @@ class JournaledStoreTest {
         H2MessageStore.open(dir, true).close(); // schema and journal exist, as after any first start
         Connection c = jdbc(dir);
         c.setAutoCommit(false);
-        JournalFile file = JournalFile.open(dir.resolve(H2MessageStore.JOURNAL_FILE));
+        JournalSegments file = JournalSegments.open(dir);
         return new Opened(c, file, new JournaledH2Target(new H2BatchApplier(c, h2Sync), file, 64L << 20));
     }
 
-    private static boolean headerSaysClean(Path journal) throws Exception {
-        try (JournalFile f = JournalFile.open(journal)) {
-            f.replay(b -> { });
-            return f.closedCleanly();
+    /** Whether the journal's newest segment says the node stopped cleanly. */
+    private static boolean headerSaysClean(Path dir) throws Exception {
+        try (JournalSegments segments = JournalSegments.open(dir)) {
+            return segments.newest().closedCleanly();
         }
     }
 
     /** The process dies: H2 closes without cleanup, the journal is left as it is. */
-    private static void crash(Connection c, JournalFile file) throws Exception {
+    private static void crash(Connection c, JournalSegments file) throws Exception {
         try (Statement s = c.createStatement()) {
             s.execute("SHUTDOWN IMMEDIATELY");
         } catch (SQLException expectedAsTheDatabaseGoesAway) {
