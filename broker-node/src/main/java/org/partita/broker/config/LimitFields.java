@@ -6,7 +6,7 @@ final class LimitFields {
     static final String NAMES = "limits.handshakeFrameBytes, limits.handshakeTimeout, limits.connections,"
             + " limits.sessionsPerConnection, limits.consumersPerConnection, limits.partitionsPerQueue,"
             + " limits.destinationNameLength, limits.inFlightBytes, limits.producerWindowBytes, limits.nonPersistentBytes,"
-            + " limits.transactionBytes, limits.writeBufferBytes";
+            + " limits.transactionBytes, limits.writeBufferBytes, limits.pacedBacklogBytes";
 
     private LimitFields() {
     }
@@ -26,6 +26,7 @@ final class LimitFields {
             case "nonPersistentBytes" -> l.withNonPersistentBytes(bytes(value, field, where));
             case "transactionBytes" -> l.withTransactionBytes(bytes(value, field, where));
             case "writeBufferBytes" -> l.withWriteBufferBytes(bytes(value, field, where));
+            case "pacedBacklogBytes" -> l.withPacedBacklogBytes(bytes(value, field, where));
             default -> throw new ConfigException(where + ": unknown field '" + field + "'; known: " + NAMES);
         };
     }

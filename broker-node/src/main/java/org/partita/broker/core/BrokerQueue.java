@@ -35,6 +35,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
     private final java.util.Set<QueueEntry> locked = new java.util.HashSet<>();
     private final LastValueRule lastValue;
     private final QueueCounters counters;
+    private final Consumption consumption = new Consumption();
     /** Once a queue is fed by topics, non-persistent messages are kept durably in it, for good. */
     private volatile boolean promotes;
     private volatile boolean repartitioningFlag;
@@ -134,16 +135,27 @@ public final class BrokerQueue implements DispatchEngine.Host {
         return depthMessages.get();
     }
 
+    /** Encoded bytes of the messages held: waiting and delivered but not acknowledged. */
+    public long heldBytes() {
+        return depthBytes.get();
+    }
+
+    /** Its consumers' pace, for the flow control of its producers. */
+    public Consumption consumption() {
+        return consumption;
+    }
+
     /** Undoes {@link #reserve} for a message that left the queue or never entered it. */
     void unreserve(MessageRef m) {
         if (isBroadcast()) {
             return;
         }
         depthMessages.decrementAndGet();
-        depthBytes.addAndGet(-m.size());
+        long held = depthBytes.addAndGet(-m.size());
         if (lastValue != null) {
             lastValue.unhold(m);
         }
+        consumption.left(held);
     }
 
     /**
@@ -361,6 +373,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
             if (!locked.remove(e)) {
                 return;
             }
+            consumption.taken();
             counters.acknowledged(e.partition());
             left(e);
             if (e.message().release() && e.message().stored()) {
@@ -432,6 +445,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
     }
 
     private void consumed(QueueEntry e, ConsumerRef by) {
+        consumption.taken();
         counters.acknowledged(e.partition());
         by.acknowledged();
     }

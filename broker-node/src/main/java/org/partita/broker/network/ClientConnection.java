@@ -364,7 +364,8 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             decoder.acceptUpTo(node.maxFrameSize());
         }
         channel.writeAndFlush(new Frame.HelloOk(f.requestId(), f.version(), node.nodeName(), node.maxFrameSize()));
-        sendWindow = new SendWindow(channel, memory, node.limits().producerWindowBytes(),
+        sendWindow = new SendWindow(channel, memory, new ConsumptionPace(node.limits().pacedBacklogBytes()),
+                node.limits().producerWindowBytes(),
                 f.version() >= Protocol.SEND_CREDIT_VERSION);
         sendWindow.open();
         return true;
@@ -387,17 +388,24 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
     private void send(Frame.Send f) {
         int bytes = f.message().length;
         sendWindow.received(bytes);
-        CompletableFuture<Boolean> handled; // true for a persistent message
+        CompletableFuture<Handled> handled;
         try {
             handled = handleSend(f);
         } catch (RuntimeException e) {
-            sendWindow.handled(bytes, true);
+            sendWindow.handled(bytes, true, List.of());
             throw e;
         }
-        handled.whenComplete((persistent, t) -> sendWindow.handled(bytes, persistent == null || persistent));
+        handled.whenComplete((h, t) -> {
+            boolean persistent = h == null || h.persistent();
+            sendWindow.handled(bytes, persistent, persistent ? List.of() : h.queued());
+        });
     }
 
-    private CompletableFuture<Boolean> handleSend(Frame.Send f) {
+    /** How a send ended, for its credit: a non-persistent message queued names its queues, whose consumers pace it. */
+    private record Handled(boolean persistent, List<BrokerQueue> queued) {
+    }
+
+    private CompletableFuture<Handled> handleSend(Frame.Send f) {
         ServerSession session = session(f.sessionId());
         if (f.message().length > node.maxFrameSize() - DELIVER_OVERHEAD) {
             reply(f, ErrorCode.RESOURCE_EXHAUSTED, "message of " + f.message().length
@@ -434,10 +442,11 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         CompletableFuture<Void> stored = broker.send(send);
         answer(f, stored);
         boolean persistent = wire.persistent();
-        return stored.handle((v, t) -> persistent);
+        return stored.handle((v, t) -> new Handled(persistent, t == null ? send.targets() : List.of()));
     }
 
-    private static final CompletableFuture<Boolean> DONE = CompletableFuture.completedFuture(true);
+    private static final Handled NOT_QUEUED = new Handled(true, List.of());
+    private static final CompletableFuture<Handled> DONE = CompletableFuture.completedFuture(NOT_QUEUED);
 
     /**
      * Another node hands over a message of a clustered queue whose partition this node hosts. Stored

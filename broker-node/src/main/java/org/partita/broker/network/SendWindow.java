@@ -1,8 +1,12 @@
 package org.partita.broker.network;
 
 import io.netty.channel.Channel;
+import org.partita.broker.core.BrokerQueue;
 import org.partita.jms.protocol.Frame;
 
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -12,24 +16,29 @@ import java.util.concurrent.atomic.AtomicLong;
  * it is stored or queued, unless a node-wide budget ({@link NodeMemory}) is spent: then the credit
  * waits, and the producer blocks in {@code send} until consumers or the store catch up. Past the
  * in-flight budget the node also stops reading the connection (auto-read off), which holds back
- * clients that ignore credit (protocol 2) as well.
+ * clients that ignore credit (protocol 2) as well. Credit for non-persistent sends also follows
+ * the consumption of the queues they went to ({@link ConsumptionPace}).
  */
 final class SendWindow {
     private final Channel channel;
     private final NodeMemory memory;
+    private final ConsumptionPace pace;
     private final int window;
     private final boolean credited;
     /** Bytes of sends read and not yet handled, on this connection. */
     private final AtomicLong outstanding = new AtomicLong();
     private final AtomicLong persistentGrant = new AtomicLong();
     private final AtomicLong nonPersistentGrant = new AtomicLong();
+    /** The queues the non-persistent sends whose credit is withheld went to. */
+    private final Set<BrokerQueue> pacedBy = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean flushScheduled = new AtomicBoolean();
     /** Event loop only. */
     private boolean readingPaused;
 
-    SendWindow(Channel channel, NodeMemory memory, int window, boolean credited) {
+    SendWindow(Channel channel, NodeMemory memory, ConsumptionPace pace, int window, boolean credited) {
         this.channel = channel;
         this.memory = memory;
+        this.pace = pace;
         this.window = window;
         this.credited = credited;
     }
@@ -52,9 +61,16 @@ final class SendWindow {
         }
     }
 
-    /** The node is done with a send (stored, queued, refused or failed): its bytes come back. Any thread. */
-    void handled(int bytes, boolean persistent) {
+    /**
+     * The node is done with a send (stored, queued, refused or failed): its bytes come back. Any thread.
+     *
+     * @param queued the queues a non-persistent message went to (their consumers pace its credit); empty otherwise
+     */
+    void handled(int bytes, boolean persistent, List<BrokerQueue> queued) {
         memory.done(bytes);
+        if (!persistent) {
+            pacedBy.addAll(queued);
+        }
         (persistent ? persistentGrant : nonPersistentGrant).addAndGet(bytes);
         long left = outstanding.addAndGet(-bytes);
         // credit goes back in batches, or at once when nothing else is on its way to be handled
@@ -79,6 +95,22 @@ final class SendWindow {
         }
     }
 
+    /** Takes from the withheld non-persistent credit what the consumers of its queues allow now. */
+    private long paced() {
+        long wanted = nonPersistentGrant.get();
+        if (wanted <= 0) {
+            return 0;
+        }
+        long withheld = wanted + persistentGrant.get();
+        long inHand = window - outstanding.get() - withheld;
+        long allowed = pace.allowance(pacedBy, wanted, inHand, this::resume);
+        nonPersistentGrant.addAndGet(-allowed);
+        if (allowed == wanted) {
+            pacedBy.clear(); // nothing withheld: a later send names its queues again
+        }
+        return allowed;
+    }
+
     private void flush() {
         flushScheduled.set(false);
         if (!channel.isActive()) {
@@ -93,7 +125,7 @@ final class SendWindow {
         if (!inFlightSpent) {
             grant += persistentGrant.getAndSet(0);
             if (!memory.nonPersistentSpent()) {
-                grant += nonPersistentGrant.getAndSet(0);
+                grant += paced();
             }
         }
         if (grant > 0 && credited) {

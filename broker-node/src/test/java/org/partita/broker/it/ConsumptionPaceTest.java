@@ -1,0 +1,177 @@
+package org.partita.broker.it;
+
+import jakarta.jms.BytesMessage;
+import jakarta.jms.Connection;
+import jakarta.jms.DeliveryMode;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.Session;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.broker.config.FlowLimits;
+import org.partita.broker.config.NodeConfig;
+import org.partita.broker.embed.PartitaNode;
+import org.partita.jms.api.PartitaAdmin;
+import org.partita.jms.api.QueueStats;
+import org.partita.jms.client.PartitaConnectionFactory;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Issue 12 point 2, latency: a non-persistent producer is paced by its queue's consumers while they
+ * take messages ({@code limits.pacedBacklogBytes}), and never waits for consumers that do not.
+ */
+@Tag("slow")
+class ConsumptionPaceTest {
+    private static final int BODY = 1024;
+    /** About 16 messages of 1 KiB. */
+    private static final long BOUND = 16L << 10;
+
+    @TempDir
+    Path tmp;
+
+    private PartitaNode node;
+    private final List<Connection> connections = new ArrayList<>();
+
+    private void start(FlowLimits limits) {
+        node = PartitaNode.start(NodeConfig.defaults().withPort(0).withDataDir(tmp.resolve("data")).withLimits(limits));
+    }
+
+    private Connection connect() throws JMSException {
+        Connection c = new PartitaConnectionFactory(node.url()).createConnection();
+        connections.add(c);
+        return c;
+    }
+
+    @AfterEach
+    void stop() {
+        connections.forEach(CrashRecoveryTest::closeQuietly);
+        if (node != null) {
+            node.close();
+        }
+    }
+
+    private static BytesMessage message(Session s, int i) throws JMSException {
+        BytesMessage m = s.createBytesMessage();
+        m.writeBytes(new byte[BODY]);
+        m.setIntProperty("seq", i);
+        return m;
+    }
+
+    /**
+     * Before: credit came back once a message was queued, so a producer ten times faster than its
+     * consumer filled the queue (thousands waiting) and the consumer's prefetch (500 in flight).
+     * Now what the queue holds stays near the bound while the consumer takes messages.
+     */
+    @Test
+    void aFastProducerIsPacedByItsActiveSlowConsumer() throws Exception {
+        start(FlowLimits.defaults().withPacedBacklogBytes(BOUND));
+        int total = 2_000;
+        Connection consuming = connect();
+        Session cs = consuming.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        MessageConsumer consumer = cs.createConsumer(cs.createQueue("paced"));
+        consuming.start();
+        AtomicInteger received = new AtomicInteger();
+        AtomicReference<Throwable> failed = new AtomicReference<>();
+        Thread slow = new Thread(() -> {
+            try {
+                for (int i = 0; i < total; i++) {
+                    Message m = consumer.receive(10_000);
+                    assertNotNull(m, "message " + i);
+                    assertEquals(i, m.getIntProperty("seq"));
+                    received.incrementAndGet();
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1)); // a consumer that works on each message
+                }
+            } catch (Throwable t) {
+                failed.set(t);
+            }
+        }, "slow-consumer");
+        slow.start();
+
+        Connection producing = connect();
+        Session ps = producing.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        MessageProducer p = ps.createProducer(ps.createQueue("paced"));
+        p.setDeliveryMode(DeliveryMode.NON_PERSISTENT);
+        Thread fast = new Thread(() -> {
+            try {
+                for (int i = 0; i < total; i++) {
+                    p.send(message(ps, i));
+                }
+            } catch (Throwable t) {
+                failed.set(t);
+            }
+        }, "fast-producer");
+        fast.start();
+
+        // what the user sees of the queue once the first window of credit (256 KiB) is spent
+        Connection admin = connect();
+        admin.start();
+        PartitaAdmin a = PartitaAdmin.on(admin);
+        long most = 0;
+        int samples = 0;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (received.get() < total - 200 && System.nanoTime() < deadline && failed.get() == null) {
+            if (received.get() >= 500) {
+                QueueStats s = a.queueStats("paced");
+                most = Math.max(most, s.depth() + s.inFlight());
+                samples++;
+            }
+            Thread.sleep(10);
+        }
+        slow.join(60_000);
+        fast.join(10_000);
+        assertNull(failed.get());
+        assertEquals(total, received.get());
+        assertTrue(samples >= 20, "sampled while the consumer worked: " + samples);
+        // the bound is 16 messages; a batch of credit and the sends on their way come on top
+        assertTrue(most <= 100, "waiting plus unacknowledged stayed near the bound: " + most);
+    }
+
+    /**
+     * A single-threaded application sends many messages before it receives any: its consumer, having
+     * taken a few, stops taking, so after a moment credit flows as without pacing and nothing waits for ever.
+     */
+    @Test
+    void oneThreadSendingManyBeforeReceivingIsNeverHeldForEver() throws Exception {
+        start(FlowLimits.defaults().withPacedBacklogBytes(BOUND));
+        int total = 10_000;
+        assertTimeoutPreemptively(Duration.ofSeconds(45), () -> {
+            Connection c = connect();
+            Session producing = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            Session consuming = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            MessageProducer p = producing.createProducer(producing.createQueue("one-thread"));
+            p.setDeliveryMode(DeliveryMode.NON_PERSISTENT);
+            MessageConsumer consumer = consuming.createConsumer(consuming.createQueue("one-thread"));
+            c.start();
+            for (int i = 0; i < 100; i++) { // the consumer was taking messages just before
+                p.send(message(producing, i));
+                assertNotNull(consumer.receive(10_000));
+            }
+            for (int i = 0; i < total; i++) {
+                p.send(message(producing, i));
+            }
+            for (int i = 0; i < total; i++) {
+                Message m = consumer.receive(10_000);
+                assertNotNull(m, "message " + i);
+                assertEquals(i, m.getIntProperty("seq"));
+            }
+        });
+    }
+}
