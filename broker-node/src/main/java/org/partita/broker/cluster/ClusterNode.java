@@ -356,7 +356,9 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
             return null;
         }
         ConsumerFeed[] holder = new ConsumerFeed[1];
-        ConsumerFeed feed = new ConsumerFeed(queue.name(), destination, selector, credit, sink, () -> feeds.remove(holder[0]));
+        // the queue's options are left out: a feed opened on a new host after a layout change would conflict with them
+        ConsumerFeed feed = new ConsumerFeed(queue.name(), org.partita.broker.core.DestinationAddress.parse(destination)
+                .consumerName(), selector, credit, sink, () -> feeds.remove(holder[0]));
         holder[0] = feed;
         feeds.add(feed);
         for (String host : Placement.hosts(queue.options(), cluster)) {

@@ -47,6 +47,20 @@ public record DestinationAddress(String name, String queueOptions, Map<String, S
         return new DestinationAddress(name, queueOptions.toString(), consumer);
     }
 
+    /**
+     * The name with its consumer options only, as another node is asked for the same consumer: the
+     * queue's own options were agreed when it was created, and may have changed since.
+     */
+    public String consumerName() {
+        if (consumerOptions.isEmpty()) {
+            return name;
+        }
+        java.util.StringJoiner j = new java.util.StringJoiner("&", name + "?", "");
+        consumerOptions.forEach((k, v) -> j.add(java.net.URLEncoder.encode(k, StandardCharsets.UTF_8) + "="
+                + java.net.URLEncoder.encode(v, StandardCharsets.UTF_8)));
+        return j.toString();
+    }
+
     /** The consumer priority named, or 0. */
     public int priority() {
         return Math.toIntExact(number("priority", 0));

@@ -31,6 +31,15 @@ class DestinationAddressTest {
     }
 
     @Test
+    void theConsumerNameKeepsOnlyConsumerOptions() {
+        assertEquals("orders", DestinationAddress.parse("orders?partitions=4&hosts=n1,n2").consumerName());
+        assertEquals("orders?priority=10&appId=a%26b",
+                DestinationAddress.parse("orders?partitions=4&priority=10&appId=a%26b").consumerName());
+        assertEquals("a&b", DestinationAddress.parse(DestinationAddress.parse("orders?appId=a%26b").consumerName())
+                .consumerOptions().get("appId"));
+    }
+
+    @Test
     void badNamesAndOptionsAreRefusedSayingWhat() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> DestinationAddress.parse("orders?colour=red"));
