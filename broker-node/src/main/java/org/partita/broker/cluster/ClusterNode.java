@@ -130,10 +130,18 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
 
     /**
      * A clustered queue declared in the config file: defined once a majority of the members is up
-     * (tried again until then; agreeing again on the same definition changes nothing).
+     * (tried again until then; agreeing again on the same definition changes nothing). What the
+     * cluster agreed is asked of the Raft leader, not read here: this node may not have applied the
+     * latest definition yet, and its file must not set an older layout back.
      */
     public void declare(String queue, String options) {
-        broker.changeQueue(queue, keepingAgreedLayout(queue, options)).whenComplete((q, t) -> {
+        metadata.lookup(queue).thenCompose(agreed -> {
+            if (agreed == null) {
+                return broker.changeQueue(queue, options).thenApply(q -> (Void) null);
+            }
+            QueueOptions wanted = keepingAgreedLayout(queue, options, agreed);
+            return wanted.format().equals(agreed) ? CompletableFuture.<Void>completedFuture(null) : define(queue, wanted);
+        }).whenComplete((v, t) -> {
             if (t != null) {
                 LOG.info("queue {} is not agreed by the cluster yet ({}); trying again", queue,
                         t.getCause() != null ? t.getCause().getMessage() : t.getMessage());
@@ -144,24 +152,19 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
 
     /**
      * A config file does not change the partitions or hosts the cluster agreed for a queue (each node
-     * reads its own file at each start: they would change back and forth); PartitaAdmin does.
+     * reads its own file at each start: they would change back and forth); PartitaAdmin does. Its
+     * other options apply.
      */
-    private String keepingAgreedLayout(String queue, String options) {
-        ClusterMetadata m = metadata;
-        String agreed = m == null ? null : m.queue(queue);
-        if (agreed == null) {
-            return options;
-        }
+    private static QueueOptions keepingAgreedLayout(String queue, String options, String agreed) {
         QueueOptions a = QueueOptions.parse(agreed, QueueOptions.DEFAULTS);
         QueueOptions declared = QueueOptions.parse(options, a);
         if (declared.partitions() == a.partitions() && declared.hosts().equals(a.hosts())) {
-            return options;
+            return declared;
         }
         LOG.warn("queue {}: the config file says partitions {} hosts {}, the cluster agreed partitions {} hosts {}:"
                         + " the agreed ones are kept (change them with PartitaAdmin.updateQueue)", queue,
                 declared.partitions(), declared.hosts(), a.partitions(), a.hosts());
-        return declared.with("partitions", String.valueOf(a.partitions())).with("hosts", String.join(",", a.hosts()))
-                .format();
+        return declared.with("partitions", String.valueOf(a.partitions())).with("hosts", String.join(",", a.hosts()));
     }
 
     /** A clustered queue's agreed definition was applied here (null: removed). */
