@@ -247,6 +247,13 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     }
 
     @Override
+    public CompletableFuture<String> agreed(String queue) {
+        ClusterMetadata m = metadata;
+        return m == null ? CompletableFuture.failedFuture(new IllegalStateException("node " + self + " has not joined"
+                + " cluster " + cluster.name() + " yet")) : m.lookup(queue);
+    }
+
+    @Override
     public CompletableFuture<String> lookup(String queue) {
         ClusterMetadata m = metadata;
         if (m == null) {

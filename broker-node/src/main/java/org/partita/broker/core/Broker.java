@@ -239,24 +239,46 @@ public final class Broker implements QueueServices, AutoCloseable {
      */
     public CompletableFuture<BrokerQueue> changeQueue(String name, String optionText) {
         BrokerQueue q = queues.get(name);
-        QueueOptions base = q == null ? settings.defaultQueueOptions() : q.options();
-        QueueOptions after = QueueOptions.parse(optionText, base);
-        boolean clustered = cluster.clustered(after) || (q != null && cluster.clustered(base));
-        if (!clustered) {
+        if (cluster == ClusterHooks.STANDALONE || (q != null && !cluster.clustered(q.options()))) {
+            if (q != null && cluster.clustered(QueueOptions.parse(optionText, q.options()))) {
+                return CompletableFuture.failedFuture(new IllegalArgumentException("queue '" + name + "' lives on this"
+                        + " node alone; it cannot become spread over the cluster once it exists"));
+            }
             try {
                 return CompletableFuture.completedFuture(updateQueue(name, optionText));
             } catch (RuntimeException e) {
                 return CompletableFuture.failedFuture(e);
             }
         }
-        if (q != null && (after.partitions() != base.partitions() || !after.hosts().equals(base.hosts()))) {
-            if (!cluster.clustered(after) || !cluster.clustered(base)) {
-                return CompletableFuture.failedFuture(new IllegalArgumentException("queue '" + name + "': a queue"
-                        + " cannot become spread over the cluster, or stop being, once it exists (hosts " + base.hosts()
-                        + ")"));
+        // changed from what the cluster agreed, which this node may not have applied yet
+        return cluster.agreed(name).thenCompose(agreed -> changeClusteredQueue(name, optionText, agreed));
+    }
+
+    private CompletableFuture<BrokerQueue> changeClusteredQueue(String name, String optionText, String agreed) {
+        if (agreed == null) {
+            BrokerQueue q = queues.get(name);
+            QueueOptions after = QueueOptions.parse(optionText, q == null ? settings.defaultQueueOptions() : q.options());
+            if (!cluster.clustered(after)) {
+                try {
+                    return CompletableFuture.completedFuture(updateQueue(name, optionText));
+                } catch (RuntimeException e) {
+                    return CompletableFuture.failedFuture(e);
+                }
             }
+            return cluster.define(name, after).thenApply(v -> applyClusteredQueue(name, after.format()));
+        }
+        QueueOptions base = QueueOptions.parse(agreed, settings.defaultQueueOptions());
+        QueueOptions after = QueueOptions.parse(optionText, base);
+        if (!cluster.clustered(after)) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException("queue '" + name + "' is spread over the"
+                    + " cluster (hosts " + base.hosts() + "); it cannot stop being"));
+        }
+        if (after.partitions() != base.partitions() || !after.hosts().equals(base.hosts())) {
             // a new layout: the sends are held while what the old one holds drains (see ClusterHooks.relayout)
             return cluster.relayout(name, after).thenApply(v -> queues.get(name));
+        }
+        if (after.format().equals(agreed)) {
+            return CompletableFuture.completedFuture(applyClusteredQueue(name, agreed));
         }
         return cluster.define(name, after).thenApply(v -> applyClusteredQueue(name, after.format()));
     }
@@ -326,7 +348,7 @@ public final class Broker implements QueueServices, AutoCloseable {
             }
             QueueOptions options = QueueOptions.parse(address.queueOptions(), settings.defaultQueueOptions());
             if (cluster.clustered(options)) {
-                throw new DefinitionPendingException(address.name(), changeQueue(address.name(), address.queueOptions()));
+                throw new DefinitionPendingException(address.name(), defineByName(address, options));
             }
             if (cluster != ClusterHooks.STANDALONE) {
                 // another node may have defined it a moment ago: the cluster says whether it is clustered
@@ -344,6 +366,22 @@ public final class Broker implements QueueServices, AutoCloseable {
         }
         checkAgrees(q, address);
         return q;
+    }
+
+    /**
+     * A name with clustered queue options used on this node before it knows the queue: the cluster's
+     * definition if it has one (the name's options must agree with it, a name never changes a
+     * queue), else the name's.
+     */
+    private CompletableFuture<BrokerQueue> defineByName(DestinationAddress address, QueueOptions options) {
+        return cluster.agreed(address.name()).thenCompose(agreed -> {
+            if (agreed != null) {
+                BrokerQueue q = applyClusteredQueue(address.name(), agreed);
+                checkAgrees(q, address);
+                return CompletableFuture.completedFuture(q);
+            }
+            return cluster.define(address.name(), options).thenApply(v -> applyClusteredQueue(address.name(), options.format()));
+        });
     }
 
     /** A name's queue options must agree with the queue it names: they are never silently ignored. */

@@ -34,6 +34,14 @@ public interface ClusterHooks {
      */
     CompletableFuture<String> lookup(String queue);
 
+    /**
+     * The definition the cluster agreed for a queue as it stands now (asked of the whole cluster,
+     * since this node may not have applied the latest change yet); null if there is none.
+     */
+    default CompletableFuture<String> agreed(String queue) {
+        return lookup(queue);
+    }
+
     /** The partitions of a clustered queue this node hosts, and its preferences among consumers. */
     PartitionScope scope(String queue, QueueOptions options);
 

@@ -222,6 +222,64 @@ class ClusterRelayoutTest {
         }
     }
 
+    @Test
+    void aChangeWhoseAskingNodeIsLostIsAbandonedByTheOthers() throws Exception {
+        try (EmbeddedCluster c = new EmbeddedCluster(tmp, 3,
+                cfg -> cfg.withCluster(cfg.cluster().withRelayoutTimeout(2_000))).startAll()) {
+            awaitLinked(c, 3);
+            try (PartitaAdmin admin = PartitaAdmin.connect(c.factory(0))) {
+                admin.updateQueue("lost", Map.of("partitions", "2", "hosts", "node1,node2"));
+            }
+            String key = keyOn(0, 2); // node1's partition
+            ExecutorService asking = Executors.newSingleThreadExecutor();
+            try (Connection conn = c.factory(0).createConnection()) {
+                Session ps = conn.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                MessageProducer p = ps.createProducer(ps.createQueue("lost"));
+                TextMessage before = ps.createTextMessage("before the change");
+                before.setStringProperty("JMSXGroupID", key);
+                p.send(before); // no consumer yet: node1's part cannot drain, so the change waits
+                asking.submit(() -> {
+                    try (PartitaAdmin admin = PartitaAdmin.connect(c.factory(2))) {
+                        admin.updateQueue("lost", Map.of("partitions", "4"));
+                    }
+                    return null;
+                });
+                await().atMost(Duration.ofSeconds(10))
+                        .until(() -> c.node(0).cluster().status().format().contains("queue.lost.layoutChange="));
+                c.stop(2); // the node that asked is lost: nobody commits or abandons the change for it
+                TextMessage during = ps.createTextMessage("sent while the change waited");
+                during.setStringProperty("JMSXGroupID", key);
+                long began = System.nanoTime();
+                p.send(during); // held until node1 and node2 abandon the change, after twice the timeout
+                long heldMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
+                System.out.println("a send was held " + heldMillis + " ms until the orphaned change was abandoned");
+                for (int i = 0; i < 2; i++) {
+                    int node = i;
+                    await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+                        String status = c.node(node).cluster().status().format();
+                        assertFalse(status.contains("layoutChange"), status);
+                        assertTrue(status.contains("queue.lost.partition.1.host=node2"), status);
+                        assertFalse(status.contains("queue.lost.partition.2."), status);
+                    });
+                }
+                Session cs = conn.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                MessageConsumer consumer = cs.createConsumer(cs.createQueue("lost"));
+                conn.start();
+                List<String> got = new ArrayList<>();
+                long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+                while (got.size() < 2 && System.nanoTime() < deadline) {
+                    Message m = consumer.receive(1000);
+                    if (m != null) {
+                        got.add(((TextMessage) m).getText());
+                    }
+                }
+                assertEquals(List.of("before the change", "sent while the change waited"), got);
+            } finally {
+                asking.shutdownNow();
+            }
+        }
+    }
+
     private static void awaitLinked(EmbeddedCluster c, int size) {
         for (int i = 0; i < size; i++) {
             int node = i;
