@@ -280,6 +280,57 @@ class ClusterRelayoutTest {
         }
     }
 
+    @Test
+    void aTransactionThatConsumedAndSendsDuringAChangeIsRolledBackSoTheChangeCompletes() throws Exception {
+        try (EmbeddedCluster c = new EmbeddedCluster(tmp, 3).startAll()) {
+            awaitLinked(c, 3);
+            try (PartitaAdmin admin = PartitaAdmin.connect(c.factory(0))) {
+                admin.updateQueue("work", Map.of("partitions", "2", "hosts", "node1,node2"));
+            }
+            ExecutorService asking = Executors.newSingleThreadExecutor();
+            try (Connection conn = c.factory(0).createConnection()) {
+                Session ps = conn.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                TextMessage first = ps.createTextMessage("first");
+                first.setStringProperty("JMSXGroupID", keyOn(0, 2));
+                ps.createProducer(ps.createQueue("work")).send(first);
+                Session tx = conn.createSession(true, Session.SESSION_TRANSACTED);
+                MessageConsumer consumer = tx.createConsumer(tx.createQueue("work"));
+                MessageProducer next = tx.createProducer(tx.createQueue("work"));
+                conn.start();
+                Message got = consumer.receive(10_000);
+                assertNotNull(got);
+                // consumed, not committed: the change waits for it
+                Future<Map<String, String>> change = asking.submit(() -> {
+                    try (PartitaAdmin admin = PartitaAdmin.connect(c.factory(1))) {
+                        return admin.updateQueue("work", Map.of("partitions", "4", "hosts", "node1,node2,node3"));
+                    }
+                });
+                await().atMost(Duration.ofSeconds(10))
+                        .until(() -> c.node(0).cluster().status().format().contains("queue.work.layoutChange="));
+                TextMessage followUp = tx.createTextMessage("follow-up");
+                followUp.setStringProperty("JMSXGroupID", keyOn(0, 2));
+                next.send(followUp);
+                jakarta.jms.TransactionRolledBackException rolledBack =
+                        assertThrows(jakarta.jms.TransactionRolledBackException.class, tx::commit);
+                assertTrue(rolledBack.getMessage().contains("changing its partitions or hosts"), rolledBack.getMessage());
+                Message again = consumer.receive(10_000);
+                assertNotNull(again, "what the transaction consumed comes back");
+                assertEquals("first", ((TextMessage) again).getText());
+                assertTrue(again.getJMSRedelivered());
+                tx.commit(); // consumed alone: the old layout drains, and the change completes
+                assertEquals("4", change.get(30, TimeUnit.SECONDS).get("partitions"));
+                next.send(followUp);
+                tx.commit();
+                Message last = consumer.receive(10_000);
+                assertNotNull(last);
+                assertEquals("follow-up", ((TextMessage) last).getText());
+                tx.commit();
+            } finally {
+                asking.shutdownNow();
+            }
+        }
+    }
+
     private static void awaitLinked(EmbeddedCluster c, int size) {
         for (int i = 0; i < size; i++) {
             int node = i;
