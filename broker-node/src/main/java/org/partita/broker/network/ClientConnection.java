@@ -421,6 +421,11 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
                     + node.limits().nonPersistentBytes() + " bytes); the message was not taken");
             return DONE;
         }
+        if (session.branch() != null && !broker.xa().admit(session.branch(), f.message().length, node.limits().transactionBytes())) {
+            reply(f, ErrorCode.RESOURCE_EXHAUSTED, "the XA branch would hold more than "
+                    + node.limits().transactionBytes() + " bytes; end it and roll it back (the message was not added)");
+            return DONE;
+        }
         if (session.transacted() && session.txBytes() + f.message().length > node.limits().transactionBytes()) {
             reply(f, ErrorCode.RESOURCE_EXHAUSTED, "the transaction would hold more than "
                     + node.limits().transactionBytes() + " bytes; commit or roll it back (the message was not added)");

@@ -10,6 +10,8 @@ import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.ResourceAllocationException;
 import jakarta.jms.Session;
+import jakarta.jms.XAConnection;
+import jakarta.jms.XASession;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -17,9 +19,14 @@ import org.junit.jupiter.api.io.TempDir;
 import org.partita.broker.config.FlowLimits;
 import org.partita.broker.config.NodeConfig;
 import org.partita.broker.embed.PartitaNode;
+import org.partita.broker.store.FaultyDisk;
+import org.partita.jms.api.PartitaAdmin;
 import org.partita.jms.client.PartitaConnectionFactory;
+import org.partita.jms.client.PartitaXAConnectionFactory;
 import org.partita.jms.protocol.Frame;
 
+import javax.transaction.xa.XAResource;
+import javax.transaction.xa.Xid;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.SocketTimeoutException;
@@ -152,6 +159,110 @@ class FlowControlTest {
         assertEquals(1, consumer.receive(5_000).getIntProperty("seq"));
         assertNull(consumer.receiveNoWait());
         s.commit();
+    }
+
+    /**
+     * Before: an XA branch was not held to the bound, so one branch could grow like the open
+     * transaction above. Now a send past the bound is refused (the next send throws), nothing of it
+     * is kept, and the branch commits only what it held within the bound, as a local transaction does.
+     */
+    @Test
+    void anXaBranchPastTheTransactionBoundIsRefusedWithResourceAllocationException() throws Exception {
+        long bound = 1L << 20;
+        start(FlowLimits.defaults().withTransactionBytes(bound));
+        Xid x = TestXid.of("past-the-bound");
+        try (XAConnection c = new PartitaXAConnectionFactory(node.url()).createXAConnection()) {
+            XASession s = c.createXASession();
+            XAResource r = s.getXAResource();
+            r.start(x, XAResource.TMNOFLAGS);
+            MessageProducer p = s.createProducer(s.createQueue("xa.bound"));
+            AtomicInteger sent = new AtomicInteger();
+            ResourceAllocationException refused = assertThrows(ResourceAllocationException.class, () -> {
+                for (int i = 0; i < 15_200; i++) {
+                    p.send(message(s, i));
+                    sent.incrementAndGet();
+                }
+            });
+            assertTrue(refused.getMessage().contains("XA branch"), refused.getMessage());
+            // sends in a branch are asynchronous: the refusal surfaces within a window of credit
+            assertTrue(sent.get() <= (bound + FlowLimits.DEFAULT_PRODUCER_WINDOW_BYTES) / BODY + 2, "refused near the bound: " + sent.get());
+            r.end(x, XAResource.TMSUCCESS);
+            assertEquals(XAResource.XA_OK, r.prepare(x));
+            r.commit(x, false);
+        }
+        Connection c = connect();
+        Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        long kept = PartitaAdmin.on(c).queueStats("xa.bound").depth();
+        assertTrue(kept > 0 && kept * BODY <= bound, "the branch kept what fit in the bound: " + kept);
+        MessageConsumer consumer = s.createConsumer(s.createQueue("xa.bound"));
+        c.start();
+        for (int i = 0; i < kept; i++) {
+            assertEquals(i, consumer.receive(5_000).getIntProperty("seq"), "the messages before the refused one, in order");
+        }
+        assertNull(consumer.receiveNoWait());
+    }
+
+    /**
+     * The node-wide in-flight budget: once the bytes of sends read and not yet stored pass it, the node
+     * stops reading the connections that send (Netty auto-read off), and reads them again by itself
+     * when the store catches up. The producer's window is far larger than the budget, so its send
+     * credit alone would not have held it back: the node would have read all 16 MiB.
+     */
+    @Test
+    void pastTheInFlightBudgetTheNodeStopsReadingAndResumesByItself() throws Exception {
+        long budget = 256L << 10;
+        Path data = tmp.resolve("data");
+        FaultyDisk disk = new FaultyDisk(data);
+        node = PartitaNode.start(NodeConfig.defaults().withPort(0).withDataDir(data).withSyncOnCommit(true)
+                .withLimits(FlowLimits.defaults().withInFlightBytes(budget).withProducerWindowBytes(64 << 20)), disk);
+        Connection c = connect();
+        Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        MessageProducer p = s.createProducer(s.createQueue("stalled"));
+        p.send(message(s, -1)); // the queue exists and the store has written once
+        int total = 1000; // 16 MiB
+        CountDownLatch stored = new CountDownLatch(total);
+        AtomicReference<Exception> failed = new AtomicReference<>();
+        CompletionListener listener = new CompletionListener() {
+            @Override
+            public void onCompletion(Message message) {
+                stored.countDown();
+            }
+
+            @Override
+            public void onException(Message message, Exception exception) {
+                failed.set(exception);
+                stored.countDown();
+            }
+        };
+        disk.fail(FaultyDisk.Fault.STALL, FaultyDisk::journal);
+        try {
+            long before = bytesReceived();
+            Thread sender = new Thread(() -> {
+                try {
+                    for (int i = 0; i < total; i++) {
+                        p.send(message(s, i), listener);
+                    }
+                } catch (Exception e) {
+                    failed.set(e);
+                }
+            }, "asynchronous-sender");
+            sender.start();
+            await().atMost(Duration.ofSeconds(10)).until(() -> bytesReceived() - before >= budget);
+            // reading stopped: what the node took in stays near the budget while the store is stuck
+            await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10))
+                    .until(() -> bytesReceived() - before < 4L << 20);
+            assertEquals(total, stored.getCount(), "nothing is confirmed while the disk stalls");
+        } finally {
+            disk.heal();
+        }
+        assertTrue(stored.await(60, TimeUnit.SECONDS), "every send was read and stored once the disk answered: "
+                + stored.getCount() + " left");
+        assertNull(failed.get());
+        assertEquals(total + 1, PartitaAdmin.on(c).queueStats("stalled").depth());
+    }
+
+    private long bytesReceived() {
+        return node.reader().connectionRegistry().bytesIn();
     }
 
     /** Before: a producer JVM ran out of heap with 250,000 asynchronous sends unconfirmed. */

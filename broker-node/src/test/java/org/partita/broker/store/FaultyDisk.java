@@ -29,7 +29,9 @@ public final class FaultyDisk implements StorageDevice {
         /** A failing device: every write fails. */
         WRITES,
         /** Writes reach the page cache, the sync fails. */
-        SYNC
+        SYNC,
+        /** A device that stops answering: a sync waits until the fault is healed, then succeeds. */
+        STALL
     }
 
     static final String SCHEME = "partitafaulty";
@@ -60,8 +62,9 @@ public final class FaultyDisk implements StorageDevice {
     }
 
     /** The cause is gone: room again, syncs work. */
-    public void heal() {
+    public synchronized void heal() {
         fault = Fault.NONE;
+        notifyAll();
     }
 
     /** Only H2's database file. */
@@ -95,8 +98,23 @@ public final class FaultyDisk implements StorageDevice {
     }
 
     private void beforeSync(String name) throws IOException {
+        if (fault == Fault.STALL && files.test(name)) {
+            stallUntilHealed();
+        }
         if (fault == Fault.SYNC && files.test(name)) {
             throw new IOException("Input/output error (sync failed)");
+        }
+    }
+
+    private synchronized void stallUntilHealed() throws IOException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(2); // a test that forgets to heal fails, not hangs
+        while (fault == Fault.STALL && System.nanoTime() < deadline) {
+            try {
+                wait(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while the disk stalled");
+            }
         }
     }
 

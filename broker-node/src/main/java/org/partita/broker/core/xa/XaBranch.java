@@ -33,6 +33,8 @@ public final class XaBranch {
     /** The connection that started it: a branch it leaves unprepared ends with it. */
     final Object owner;
     final List<Broker.PendingSend> sends = new ArrayList<>();
+    /** Bytes of the messages sent in it, held to {@code limits.transactionBytes} like a local transaction. */
+    long sentBytes;
     final List<Broker.Consumed> consumed = new ArrayList<>();
     /** What it consumed on other nodes: settled there after it commits. */
     final List<OutsideWork> outside = new ArrayList<>();

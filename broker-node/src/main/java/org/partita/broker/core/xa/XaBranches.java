@@ -129,6 +129,19 @@ public final class XaBranches {
     }
 
     /** A send of an associated session; false if the branch was rolled back meanwhile (the send is dropped). */
+    /**
+     * Counts a send of {@code bytes} against the branch before it is added; false, counting nothing,
+     * if the branch's sends would then hold more than {@code limit} bytes (the send is refused, the
+     * branch can still end and roll back, or commit without it).
+     */
+    public synchronized boolean admit(XaBranch b, long bytes, long limit) {
+        if (b.sentBytes + bytes > limit) {
+            return false;
+        }
+        b.sentBytes += bytes;
+        return true;
+    }
+
     public synchronized boolean addSend(XaBranch b, Broker.PendingSend send) {
         if (b.state != XaBranch.State.WORKING) {
             return false;
