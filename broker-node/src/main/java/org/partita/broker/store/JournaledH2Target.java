@@ -361,8 +361,10 @@ final class JournaledH2Target implements CommitTarget {
         if (c.running() == null) {
             checkpointSegment(c.segment(), c.changes());
         } else {
+            long started = System.nanoTime();
             try {
                 c.running().get();
+                figures.waitedForCheckpoint(System.nanoTime() - started);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new InterruptedIOException("interrupted while waiting for a checkpoint");

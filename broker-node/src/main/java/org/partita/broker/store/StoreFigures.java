@@ -16,6 +16,8 @@ public final class StoreFigures {
     private final LongAdder faults = new LongAdder();
     private final LongAdder recoveries = new LongAdder();
     private final LongAdder compactions = new LongAdder();
+    private final LongAdder checkpointWaitNanos = new LongAdder();
+    private final java.util.concurrent.atomic.AtomicLong longestCheckpointWaitNanos = new java.util.concurrent.atomic.AtomicLong();
     private volatile String fault;
     private volatile java.util.function.LongSupplier fileBytes = () -> 0;
 
@@ -89,6 +91,22 @@ public final class StoreFigures {
     /** Disk syncs forced to confirm persistent sends. */
     public long syncs() {
         return syncs.sum();
+    }
+
+    /** The writer waited {@code nanos} for a checkpoint (the previous segment's, or one a read needs). */
+    void waitedForCheckpoint(long nanos) {
+        checkpointWaitNanos.add(nanos);
+        longestCheckpointWaitNanos.accumulateAndGet(nanos, Math::max);
+    }
+
+    /** Time the writer spent waiting for checkpoints, in nanoseconds: appends held up by H2. */
+    public long checkpointWaitNanos() {
+        return checkpointWaitNanos.sum();
+    }
+
+    /** The writer's longest single wait for a checkpoint, in nanoseconds. */
+    public long longestCheckpointWaitNanos() {
+        return longestCheckpointWaitNanos.get();
     }
 
     /** Checkpoints that moved the journal's net effect into H2. */
