@@ -325,6 +325,45 @@ class JournaledStoreTest {
         crash(o.connection(), o.file());
     }
 
+    @Test
+    void aFullSegmentWaitsForThePreviousCheckpointBeforeItsFileIsReused() throws Exception {
+        Path dir = tmp.resolve("node");
+        H2MessageStore.open(dir, true).close();
+        Connection c = jdbc(dir);
+        c.setAutoCommit(false);
+        java.util.concurrent.CountDownLatch h2Released = new java.util.concurrent.CountDownLatch(1);
+        H2BatchApplier h2 = new H2BatchApplier(c, () -> {
+            try {
+                assertTrue(h2Released.await(30, TimeUnit.SECONDS));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        JournalSegments segments = JournalSegments.open(dir);
+        JournaledH2Target target = new JournaledH2Target(h2, segments, 64 * 1024);
+        // 1 KiB sends: the first segment closes after about 50, the second fills while H2's sync is held.
+        CompletableFuture<Long> writer = CompletableFuture.supplyAsync(() -> {
+            try {
+                long id = 1;
+                for (; id <= 200; id++) {
+                    target.apply(List.of(send("q", id, 1024)));
+                    target.sync();
+                    target.settled();
+                }
+                return id;
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertThrows(java.util.concurrent.TimeoutException.class, () -> writer.get(2, TimeUnit.SECONDS),
+                "the journal does not grow past two segments while H2 lags");
+        h2Released.countDown();
+        assertEquals(201L, writer.get(30, TimeUnit.SECONDS));
+        target.beforeRead();
+        assertEquals(200, count(c, "ENTRIES"));
+        crash(c, segments);
+    }
+
     /** Where a crash stops the checkpoint of a closed segment while appends went on in the next one. */
     enum RotationCrash {
         /** The segment is closed and the next one holds records, H2 has none of the closed one. */
