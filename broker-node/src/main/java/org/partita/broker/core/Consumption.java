@@ -31,6 +31,11 @@ public final class Consumption {
         watchers.put(watcher, level);
     }
 
+    /** Forgets a watcher that no longer waits (its connection closed). */
+    public void unwatch(Runnable watcher) {
+        watchers.remove(watcher);
+    }
+
     /** A message left the queue, which now holds {@code heldBytes}. */
     void left(long heldBytes) {
         if (watchers.isEmpty()) {

@@ -31,6 +31,8 @@ final class SendWindow {
     private final AtomicLong nonPersistentGrant = new AtomicLong();
     /** The queues the non-persistent sends whose credit is withheld went to. */
     private final Set<BrokerQueue> pacedBy = ConcurrentHashMap.newKeySet();
+    /** One instance, so that watching a queue again replaces the earlier watch instead of adding one. */
+    private final Runnable resumer = this::resume;
     private final AtomicBoolean flushScheduled = new AtomicBoolean();
     /** Event loop only. */
     private boolean readingPaused;
@@ -87,6 +89,9 @@ final class SendWindow {
     /** The connection closed: nothing waits for it any more. */
     void closed() {
         memory.forget(this);
+        for (BrokerQueue q : pacedBy) {
+            q.consumption().unwatch(resumer);
+        }
     }
 
     private void scheduleFlush() {
@@ -103,7 +108,7 @@ final class SendWindow {
         }
         long withheld = wanted + persistentGrant.get();
         long inHand = window - outstanding.get() - withheld;
-        long allowed = pace.allowance(pacedBy, wanted, inHand, this::resume);
+        long allowed = pace.allowance(pacedBy, wanted, inHand, resumer);
         nonPersistentGrant.addAndGet(-allowed);
         if (allowed == wanted) {
             pacedBy.clear(); // nothing withheld: a later send names its queues again
