@@ -88,6 +88,9 @@ public final class NodeMetrics implements AutoCloseable {
                     StoreFigures::syncs);
             meters.functionTimer("partita.store.checkpoint", "checkpoints moving the journal's net effect into H2",
                     none, f, StoreFigures::checkpoints, StoreFigures::checkpointNanos);
+            meters.counter("partita.store.checkpoint.wait", "time the store's writer held appends back to wait for a"
+                    + " checkpoint: H2 fell two journal segments behind, or a read needed H2 up to date", "seconds", none, f,
+                    x -> x.checkpointWaitNanos() / 1e9);
             meters.gauge("partita.store.writable", "1 while the store writes, 0 while an I/O fault (disk full, failed sync)"
                     + " refuses persistent work until it reopens", null, none, f, x -> x.fault() == null ? 1 : 0);
             meters.counter("partita.store.faults", "times an I/O fault stopped the store's writes", null, none, f,

@@ -100,6 +100,7 @@ class MetricsEndpointTest {
             assertTrue(sample(text, "partita_store_syncs_total", "") >= 1, "each persistent send was synced");
             assertTrue(sample(text, "partita_store_commit_batches_total", "") >= sample(text, "partita_store_commit_groups_total", ""));
             assertTrue(sample(text, "partita_store_checkpoint_seconds_count", "") >= 0);
+            assertTrue(sample(text, "partita_store_checkpoint_wait_seconds_total", "") >= 0);
 
             // the Grafana dashboard in docs/ is built on names the node exports
             String dashboard = Files.readString(Path.of("..", "docs", "grafana-dashboard.json"));
