@@ -52,6 +52,8 @@ final class ClusterMetadata implements AutoCloseable {
     private static final String MARK_KEY = "layout-mark:";
     /** How long a change waits for the Raft leader to commit it. */
     private static final long CHANGE_TIMEOUT_MILLIS = 10_000;
+    /** How often the Raft leader sends followers what they miss, the commit index among it. */
+    private static final long RESEND_MILLIS = 200;
     /** How often a request waiting for an election looks for the new leader. */
     private static final long LEADER_POLL_MILLIS = 100;
 
@@ -183,7 +185,10 @@ final class ClusterMetadata implements AutoCloseable {
         p.add(new MFC());
         p.add(new FRAG4());
         p.add(new ELECTION());
-        p.add(new RAFT().members(cluster.memberNames()).raftId(self.name()).logDir(raftDir.toString()));
+        // followers hear of a commit at the leader's next resend: a layout change takes several
+        // agreements in a row while its queue's sends wait, so not once a second (the default)
+        p.add(new RAFT().members(cluster.memberNames()).raftId(self.name()).logDir(raftDir.toString())
+                .resendInterval(RESEND_MILLIS));
         p.add(new REDIRECT());
         return p;
     }

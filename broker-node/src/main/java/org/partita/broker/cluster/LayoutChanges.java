@@ -131,7 +131,8 @@ final class LayoutChanges {
             int n = h.size();
             h.release(); // in order, routed by the definition agreed now (the new one, or the old one if abandoned)
             held.remove(queue, h);
-            LOG.info("queue {}: its layout change ended; {} held sends go on", queue, n);
+            LOG.info("queue {}: its layout change ended{}; {} held sends go on", queue,
+                    ended == null ? "" : " after " + ended.elapsedMillis() + " ms", n);
         }
         if (ended != null) {
             Request r = requests.get(queue);
@@ -178,8 +179,14 @@ final class LayoutChanges {
             mark(md, queue, w, LayoutChange.Phase.DRAINED);
         }
         Request r = requests.get(queue);
-        if (r != null && r.change.id().equals(w.change.id()) && everyNode(w, LayoutChange.Phase.DRAINED)) {
-            finish(md, queue, r);
+        boolean mine = r != null && r.change.id().equals(w.change.id());
+        if (mine && !w.everyForwardedLogged && everyNode(w, LayoutChange.Phase.FORWARDED)) {
+            w.everyForwardedLogged = true;
+            LOG.info("queue {}: every node holds its sends and has forwarded what it had, {} ms into the layout change;"
+                    + " now the old layout drains", queue, w.elapsedMillis());
+        }
+        if (mine && everyNode(w, LayoutChange.Phase.DRAINED)) {
+            finish(md, queue, r, w);
             return;
         }
         if (r == null && !w.abandoning && System.nanoTime() - w.since > TimeUnit.MILLISECONDS.toNanos(2 * timeoutMillis)) {
@@ -218,13 +225,15 @@ final class LayoutChanges {
     }
 
     /** Every node drained: the new definition, then the end of the change. */
-    private void finish(ClusterMetadata md, String queue, Request r) {
+    private void finish(ClusterMetadata md, String queue, Request r, Watch w) {
         synchronized (r) {
             if (r.state != Request.State.WAITING) {
                 return;
             }
             r.state = Request.State.FINISHING;
         }
+        LOG.info("queue {}: the old layout has drained on every node, {} ms into the layout change; committing the"
+                + " new one", queue, w.elapsedMillis());
         md.defineQueue(queue, r.change.options())
                 .thenCompose(v -> md.layoutChange(queue, null))
                 .whenComplete((v, t) -> {
@@ -310,10 +319,15 @@ final class LayoutChanges {
         volatile boolean forwardedSaid;
         volatile boolean drainedSaid;
         boolean abandoning;
+        boolean everyForwardedLogged;
 
         Watch(LayoutChange change, long since) {
             this.change = change;
             this.since = since;
+        }
+
+        long elapsedMillis() {
+            return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since);
         }
     }
 }
