@@ -364,6 +364,45 @@ class JournaledStoreTest {
         crash(c, segments);
     }
 
+    @Test
+    void aCheckpointThatFailsBesideTheAppendsStopsTheStoreWhichResumesWithEveryConfirmedSend() throws Exception {
+        Path dir = tmp.resolve("node");
+        FaultyDisk disk = new FaultyDisk(dir);
+        store = H2MessageStore.open(dir, 64 * 1024, disk);
+        List<Long> confirmed = new ArrayList<>();
+        long id = 1;
+        for (; id <= 30; id++) {
+            store.write(send("q", id, 1024)).get(30, TimeUnit.SECONDS);
+            confirmed.add(id);
+        }
+        disk.fail(FaultyDisk.Fault.WRITES, FaultyDisk::database); // H2 cannot write: the next checkpoint fails
+        Throwable refusal = null;
+        for (; id <= 400 && refusal == null; id++) { // the segment closes after about 50 sends
+            try {
+                store.write(send("q", id, 1024)).get(30, TimeUnit.SECONDS);
+                confirmed.add(id);
+            } catch (java.util.concurrent.ExecutionException e) {
+                refusal = e.getCause();
+            }
+        }
+        assertTrue(refusal instanceof StoreUnavailableException, "the failed checkpoint stopped the store: " + refusal);
+        disk.heal();
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> { // the store reopens by itself
+            try {
+                store.write(send("q", 1000, 1024)).get(30, TimeUnit.SECONDS);
+                return true;
+            } catch (java.util.concurrent.ExecutionException stillFaulted) {
+                return false;
+            }
+        });
+        confirmed.add(1000L);
+        assertEquals(confirmed, entries().stream().map(StoredEntry::messageId).toList(),
+                "every confirmed send once, none that was refused");
+        store.close();
+        store = H2MessageStore.open(dir, true);
+        assertEquals(confirmed, entries().stream().map(StoredEntry::messageId).toList());
+    }
+
     /** Where a crash stops the checkpoint of a closed segment while appends went on in the next one. */
     enum RotationCrash {
         /** The segment is closed and the next one holds records, H2 has none of the closed one. */
