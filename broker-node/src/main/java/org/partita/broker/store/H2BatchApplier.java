@@ -7,7 +7,8 @@ import java.util.List;
 
 /**
  * Applies a group of batches in one H2 transaction with JDBC statement batching, then commits and
- * forces the commit to disk. Runs only on the writer thread.
+ * forces the commit to disk. Runs on one thread at a time: the writer, or the journal's checkpoint
+ * thread while the writer leaves H2 alone ({@link JournaledH2Target}).
  */
 final class H2BatchApplier implements CommitTarget {
     private final Connection c;

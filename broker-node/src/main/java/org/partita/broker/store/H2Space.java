@@ -62,8 +62,8 @@ final class H2Space {
     }
 
     /**
-     * Compacts if the file is mostly free; returns whether it ran. Call on the writer thread right
-     * after H2 was forced, when no transaction of the node is open.
+     * Compacts if the file is mostly free; returns whether it ran. Call on the thread that holds H2's
+     * connection (the writer, or the journal's checkpoint thread) right after H2 was forced, when no transaction of the node is open.
      */
     boolean compactIfMostlyFree() {
         if (store == null || fillPercent == 0 || store.getFileStore().size() < MIN_FILE_BYTES) {

@@ -4,8 +4,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Counts the store's work for the metrics: group commits and the batches in them (their ratio is
- * the group size), disk syncs, and checkpoints with their durations. The writer thread counts;
- * anyone reads.
+ * the group size), disk syncs, and checkpoints with their durations. The writer and checkpoint threads
+ * count; anyone reads.
  */
 public final class StoreFigures {
     private final LongAdder groups = new LongAdder();

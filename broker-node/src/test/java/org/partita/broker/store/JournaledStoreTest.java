@@ -403,6 +403,33 @@ class JournaledStoreTest {
         assertEquals(confirmed, entries().stream().map(StoredEntry::messageId).toList());
     }
 
+    @Test
+    void aJournalLeftByTheOneFileVersionIsReplayed() throws Exception {
+        Path dir = tmp.resolve("node");
+        H2MessageStore.open(dir, true).close();
+        Connection c = jdbc(dir);
+        c.setAutoCommit(false);
+        JournalSegments segments = JournalSegments.open(dir);
+        JournaledH2Target target = new JournaledH2Target(new H2BatchApplier(c, () -> { }), segments, 64L << 20);
+        for (long id = 1; id <= 20; id++) {
+            target.apply(List.of(send("q", id, 100)));
+        }
+        target.apply(List.of(ack("q", 1)));
+        target.sync();
+        crash(c, segments);
+        // What a node of the previous version leaves after a crash: one file, header version 1.
+        Files.delete(dir.resolve(H2MessageStore.JOURNAL_FILE + ".2"));
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(
+                dir.resolve(H2MessageStore.JOURNAL_FILE), java.nio.file.StandardOpenOption.WRITE)) {
+            ch.write(java.nio.ByteBuffer.allocate(4).putInt(0, 1), 4);
+        }
+
+        store = H2MessageStore.open(dir, true);
+        assertEquals(19, entries().size());
+        assertEquals(2, entries().get(0).messageId());
+        assertTrue(Files.exists(dir.resolve(H2MessageStore.JOURNAL_FILE + ".2")));
+    }
+
     /** Where a crash stops the checkpoint of a closed segment while appends went on in the next one. */
     enum RotationCrash {
         /** The segment is closed and the next one holds records, H2 has none of the closed one. */
