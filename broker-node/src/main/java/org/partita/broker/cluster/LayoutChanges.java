@@ -121,7 +121,16 @@ final class LayoutChanges {
                         + " to " + c.options() + " as another node asked at the same time; this change was not made"));
             }
             held.compute(queue, (k, h) -> h != null && h.holding() ? h : new HeldSends());
-            watches.put(queue, new Watch(c, System.nanoTime()));
+            Watch w = new Watch(c, System.nanoTime());
+            watches.put(queue, w);
+            if (c.id().startsWith(self + "-") && mine == null) {
+                // asked by this node before it restarted: nobody else would commit or end it until twice
+                // the timeout. Ending it now is safe: whichever definition is agreed (the new one only once
+                // everything had drained) is the one the held sends go by.
+                w.abandoning = true;
+                LOG.warn("queue {}: this node asked for layout change {} before it restarted; abandoning it", queue, c.id());
+                timer.execute(() -> endOnceJoined(queue, c.id()));
+            }
             timer.execute(() -> poll(queue));
             return;
         }
@@ -164,12 +173,26 @@ final class LayoutChanges {
 
     // ---- this node's progress (on the timer thread) --------------------------------------------------
 
+    /** Ends a change once this node has joined the consensus group (it may still be reading its log back). */
+    private void endOnceJoined(String queue, String id) {
+        ClusterMetadata md = metadata.get();
+        if (md == null) {
+            timer.schedule(() -> endOnceJoined(queue, id), POLL_MILLIS, TimeUnit.MILLISECONDS);
+        } else {
+            endIf(md, queue, id);
+        }
+    }
+
     private void poll(String queue) {
         Watch w = watches.get(queue);
         if (w == null) {
             return;
         }
         ClusterMetadata md = metadata.get();
+        if (md == null) { // still reading the Raft log back at start
+            timer.schedule(() -> poll(queue), POLL_MILLIS, TimeUnit.MILLISECONDS);
+            return;
+        }
         if (!w.forwardedSaid && drain.forwarded(queue)) {
             w.forwardedSaid = true;
             mark(md, queue, w, LayoutChange.Phase.FORWARDED);
@@ -318,7 +341,7 @@ final class LayoutChanges {
         final Map<String, LayoutChange.Phase> marks = new ConcurrentHashMap<>();
         volatile boolean forwardedSaid;
         volatile boolean drainedSaid;
-        boolean abandoning;
+        volatile boolean abandoning;
         boolean everyForwardedLogged;
 
         Watch(LayoutChange change, long since) {

@@ -281,6 +281,66 @@ class ClusterRelayoutTest {
     }
 
     @Test
+    void aNodeRestartedWhileAChangeItAskedForWaitsEndsItAtOnce() throws Exception {
+        try (EmbeddedCluster c = new EmbeddedCluster(tmp, 3,
+                cfg -> cfg.withCluster(cfg.cluster().withRelayoutTimeout(20_000))).startAll()) {
+            awaitLinked(c, 3);
+            try (PartitaAdmin admin = PartitaAdmin.connect(c.factory(0))) {
+                admin.updateQueue("again", Map.of("partitions", "2", "hosts", "node1,node2"));
+            }
+            ExecutorService asking = Executors.newSingleThreadExecutor();
+            try (Connection conn = c.factory(0).createConnection()) {
+                Session s = conn.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                MessageProducer p = s.createProducer(s.createQueue("again"));
+                TextMessage first = s.createTextMessage("first");
+                first.setStringProperty("JMSXGroupID", keyOn(0, 2));
+                p.send(first); // no consumer: the change waits
+                asking.submit(() -> {
+                    try (PartitaAdmin admin = PartitaAdmin.connect(c.factory(2))) {
+                        admin.updateQueue("again", Map.of("partitions", "4"));
+                    }
+                    return null;
+                });
+                await().atMost(Duration.ofSeconds(10))
+                        .until(() -> c.node(0).cluster().status().format().contains("queue.again.layoutChange="));
+                c.stop(2);
+                c.start(2);
+                long restarted = System.nanoTime();
+                // the others alone would end it only after twice the timeout (40 s)
+                await().atMost(Duration.ofSeconds(15))
+                        .until(() -> !c.node(0).cluster().status().format().contains("layoutChange"));
+                System.out.println("the restarted node ended its change "
+                        + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - restarted) + " ms after it started again");
+                for (int i = 0; i < 3; i++) {
+                    int node = i;
+                    await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+                        String status = c.node(node).cluster().status().format();
+                        assertTrue(status.contains("queue.again.partition.1.host=node2"), status);
+                        assertFalse(status.contains("queue.again.partition.2."), status);
+                        assertFalse(status.contains("layoutChange"), status);
+                    });
+                }
+                TextMessage second = s.createTextMessage("second");
+                second.setStringProperty("JMSXGroupID", keyOn(0, 2));
+                p.send(second);
+                MessageConsumer consumer = s.createConsumer(s.createQueue("again"));
+                conn.start();
+                List<String> got = new ArrayList<>();
+                long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+                while (got.size() < 2 && System.nanoTime() < deadline) {
+                    Message m = consumer.receive(1000);
+                    if (m != null) {
+                        got.add(((TextMessage) m).getText());
+                    }
+                }
+                assertEquals(List.of("first", "second"), got);
+            } finally {
+                asking.shutdownNow();
+            }
+        }
+    }
+
+    @Test
     void aTransactionThatConsumedAndSendsDuringAChangeIsRolledBackSoTheChangeCompletes() throws Exception {
         try (EmbeddedCluster c = new EmbeddedCluster(tmp, 3).startAll()) {
             awaitLinked(c, 3);
