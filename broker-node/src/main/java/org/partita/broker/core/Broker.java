@@ -42,6 +42,7 @@ public final class Broker implements QueueServices, AutoCloseable {
     private final java.util.concurrent.atomic.AtomicLong unstoredBytes = new java.util.concurrent.atomic.AtomicLong();
     private final Subscriptions subscriptions = new Subscriptions(this);
     private final ClusterHooks cluster;
+    private final ClusterSendRoutes sendRoutes;
     private final org.partita.broker.core.xa.XaBranches xa = new org.partita.broker.core.xa.XaBranches(this);
 
     public Broker(MessageStore store, BrokerSettings settings) {
@@ -53,6 +54,7 @@ public final class Broker implements QueueServices, AutoCloseable {
         this.store = store;
         this.settings = settings;
         this.cluster = cluster;
+        this.sendRoutes = new ClusterSendRoutes(cluster, queues::get);
         int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
         this.pool = Executors.newFixedThreadPool(threads, daemon("partita-core"));
         this.timers = Executors.newSingleThreadScheduledExecutor(daemon("partita-timers"));
@@ -493,7 +495,7 @@ public final class Broker implements QueueServices, AutoCloseable {
                 }
                 continue; // the change ended a moment ago
             }
-            reroute(sends);
+            sendRoutes.reroute(sends);
             reserveAll(sends);
             // A change of layout that began between the check and the reservation did not see the
             // reservation, or saw it: checked again after reserving, one of the two always sees the other.
@@ -528,51 +530,7 @@ public final class Broker implements QueueServices, AutoCloseable {
      * or hosts are changing; null if none is.
      */
     public String heldBy(List<PendingSend> sends) {
-        for (PendingSend s : sends) {
-            if (s.routed()) {
-                for (BrokerQueue t : s.targets()) {
-                    BrokerQueue via = clusteredVia(t);
-                    if (via != null && cluster.holdsSends(via.name())) {
-                        return via.name();
-                    }
-                }
-            }
-        }
-        return null;
-    }
-
-    /** Routes client sends to clustered queues again, by the layout agreed now. */
-    private void reroute(List<PendingSend> sends) {
-        for (PendingSend s : sends) {
-            if (!s.routed()) {
-                continue;
-            }
-            List<BrokerQueue> now = new java.util.ArrayList<>(s.targets().size());
-            boolean changed = false;
-            for (BrokerQueue t : s.targets()) {
-                BrokerQueue via = clusteredVia(t);
-                BrokerQueue target = via == null ? t : cluster.route(via, s.message());
-                changed |= target != t;
-                now.add(target);
-            }
-            if (changed) {
-                s.targets(now);
-            }
-        }
-    }
-
-    /**
-     * The clustered queue a send's target stands for: the queue itself, or the queue a
-     * store-and-forward log ({@code $forward:<node>:<queue>}) forwards to; null for other queues.
-     */
-    private BrokerQueue clusteredVia(BrokerQueue target) {
-        String name = target.name();
-        if (name.startsWith(FORWARD_LOG_PREFIX)) {
-            int colon = name.indexOf(':', FORWARD_LOG_PREFIX.length());
-            BrokerQueue q = colon < 0 ? null : queues.get(name.substring(colon + 1));
-            return q != null && cluster.clustered(q.options()) ? q : null;
-        }
-        return cluster.clustered(target.options()) ? target : null;
+        return sendRoutes.heldBy(sends);
     }
 
     /**
@@ -581,7 +539,7 @@ public final class Broker implements QueueServices, AutoCloseable {
      * if a clustered queue among them is changing its layout (the branch may prepare again after).
      */
     public void reserve(List<PendingSend> sends) {
-        reroute(sends);
+        sendRoutes.reroute(sends);
         reserveAll(sends);
         String held = heldBy(sends);
         if (held != null) {

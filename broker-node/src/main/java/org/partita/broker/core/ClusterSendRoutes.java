@@ -1,0 +1,70 @@
+package org.partita.broker.core;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * Where client sends to clustered queues go when they are stored, rather than when they were
+ * sent: a send routed before a change of its queue's partitions or hosts (a transaction's, or one
+ * held while the change drained the old layout) goes where the layout agreed now says; and which
+ * clustered queue holds a send back while its layout changes.
+ */
+final class ClusterSendRoutes {
+    private final ClusterHooks cluster;
+    private final Function<String, BrokerQueue> queues;
+
+    ClusterSendRoutes(ClusterHooks cluster, Function<String, BrokerQueue> queues) {
+        this.cluster = cluster;
+        this.queues = queues;
+    }
+
+    /** The clustered queue among the sends' destinations whose sends are held now; null if none is. */
+    String heldBy(List<Broker.PendingSend> sends) {
+        for (Broker.PendingSend s : sends) {
+            if (s.routed()) {
+                for (BrokerQueue t : s.targets()) {
+                    BrokerQueue via = clusteredVia(t);
+                    if (via != null && cluster.holdsSends(via.name())) {
+                        return via.name();
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Routes client sends to clustered queues again, by the layout agreed now. */
+    void reroute(List<Broker.PendingSend> sends) {
+        for (Broker.PendingSend s : sends) {
+            if (!s.routed()) {
+                continue;
+            }
+            List<BrokerQueue> now = new ArrayList<>(s.targets().size());
+            boolean changed = false;
+            for (BrokerQueue t : s.targets()) {
+                BrokerQueue via = clusteredVia(t);
+                BrokerQueue target = via == null ? t : cluster.route(via, s.message());
+                changed |= target != t;
+                now.add(target);
+            }
+            if (changed) {
+                s.targets(now);
+            }
+        }
+    }
+
+    /**
+     * The clustered queue a send's target stands for: the queue itself, or the queue a
+     * store-and-forward log ({@code $forward:<node>:<queue>}) forwards to; null for other queues.
+     */
+    private BrokerQueue clusteredVia(BrokerQueue target) {
+        String name = target.name();
+        if (name.startsWith(Broker.FORWARD_LOG_PREFIX)) {
+            int colon = name.indexOf(':', Broker.FORWARD_LOG_PREFIX.length());
+            BrokerQueue q = colon < 0 ? null : queues.apply(name.substring(colon + 1));
+            return q != null && cluster.clustered(q.options()) ? q : null;
+        }
+        return cluster.clustered(target.options()) ? target : null;
+    }
+}
