@@ -58,6 +58,9 @@ public final class NettyBrokerConnection implements BrokerConnection {
      * Opens the connection, over TLS with {@code tls} (null for plain TCP): the TLS handshake runs
      * before the first frame, which waits for it, so a failed handshake fails {@link #open}.
      */
+    /** Frames written before one socket write at most, when they come faster than the event loop flushes. */
+    private static final int FLUSHES_PER_WRITE = 64;
+
     public static NettyBrokerConnection connect(String host, int port, int maxFrameSize, long timeoutMillis,
                                                 io.netty.handler.ssl.SslContext tls) {
         NettyBrokerConnection[] self = new NettyBrokerConnection[1];
@@ -72,7 +75,10 @@ public final class NettyBrokerConnection implements BrokerConnection {
                         if (tls != null) {
                             ch.pipeline().addLast(tls.newHandler(ch.alloc(), host, port));
                         }
-                        ch.pipeline().addLast(new FrameDecoder(maxFrameSize), new FrameEncoder(maxFrameSize),
+                        // Sends and acknowledgements are written from application threads, one frame at a
+                        // time; consolidating their flushes turns a burst of them into one socket write.
+                        ch.pipeline().addLast(new io.netty.handler.flush.FlushConsolidationHandler(FLUSHES_PER_WRITE, true),
+                                new FrameDecoder(maxFrameSize), new FrameEncoder(maxFrameSize),
                                 new Handler(() -> self[0]));
                     }
                 });
