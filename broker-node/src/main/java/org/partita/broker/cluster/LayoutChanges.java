@@ -32,11 +32,19 @@ import java.util.function.Supplier;
  * If that does not happen within the cluster's {@code relayoutTimeoutMillis} (a node is down, a
  * partition has no consumer), the node asked ends the change without a new definition: the held
  * sends go by the old layout and the request fails naming the nodes that were not done. Should that
- * node be lost meanwhile, any other node ends the change after twice the timeout.
+ * node be lost meanwhile, any other node ends the change {@link #ORPHAN_MARGIN_MILLIS} after the timeout,
+ * when that node cannot be committing the new definition any more.
  */
 final class LayoutChanges {
     private static final Logger LOG = LoggerFactory.getLogger(LayoutChanges.class);
     private static final long POLL_MILLIS = 50;
+    /**
+     * How long after the timeout the other nodes end a change whose asking node went silent. That
+     * node commits the new definition only before the timeout, but the commit may retry for up to
+     * {@code ClusterMetadata.CHANGE_TIMEOUT_MILLIS} (10 s): ending the change earlier could let a
+     * late new definition follow the end, after sends were let go by the old layout.
+     */
+    static final long ORPHAN_MARGIN_MILLIS = 15_000;
 
     /** What a node knows of its own part of a queue. */
     interface Drain {
@@ -124,8 +132,8 @@ final class LayoutChanges {
             Watch w = new Watch(c, System.nanoTime());
             watches.put(queue, w);
             if (c.id().startsWith(self + "-") && mine == null) {
-                // asked by this node before it restarted: nobody else would commit or end it until twice
-                // the timeout. Ending it now is safe: whichever definition is agreed (the new one only once
+                // asked by this node before it restarted: nobody else would commit it, nor end it before
+                // the timeout and a margin. Ending it now is safe: whichever definition is agreed (the new one only once
                 // everything had drained) is the one the held sends go by.
                 w.abandoning = true;
                 LOG.warn("queue {}: this node asked for layout change {} before it restarted; abandoning it", queue, c.id());
@@ -212,7 +220,7 @@ final class LayoutChanges {
             finish(md, queue, r, w);
             return;
         }
-        if (r == null && !w.abandoning && System.nanoTime() - w.since > TimeUnit.MILLISECONDS.toNanos(2 * timeoutMillis)) {
+        if (r == null && !w.abandoning && System.nanoTime() - w.since > TimeUnit.MILLISECONDS.toNanos(timeoutMillis + ORPHAN_MARGIN_MILLIS)) {
             // the node that asked for it should have ended it by now: it was lost
             w.abandoning = true;
             LOG.warn("queue {}: the layout change {} asked by another node did not end in time; abandoning it", queue,
@@ -313,7 +321,7 @@ final class LayoutChanges {
                 if (r != null) {
                     r.done.completeExceptionally(new IllegalStateException("queue '" + queue + "': " + r.reason
                             + "; and the change could not be ended (" + t.getMessage() + "): nodes end it by"
-                            + " themselves after twice the timeout"));
+                            + " themselves " + ORPHAN_MARGIN_MILLIS + " ms after the timeout"));
                 }
             }
         });

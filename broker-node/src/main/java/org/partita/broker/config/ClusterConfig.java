@@ -36,7 +36,7 @@ public record ClusterConfig(String name, List<Member> members, int consensusPort
     public static final int DEFAULT_CONSENSUS_PORT_OFFSET = 1000;
     public static final long DEFAULT_HEARTBEAT_MILLIS = 1_000;
     public static final long DEFAULT_DOWN_AFTER_MILLIS = 5_000;
-    public static final long DEFAULT_RELAYOUT_TIMEOUT_MILLIS = 45_000;
+    public static final long DEFAULT_RELAYOUT_TIMEOUT_MILLIS = 40_000;
 
     /** The cluster without a layout change timeout of its own (the default). */
     public ClusterConfig(String name, List<Member> members, int consensusPortOffset, long heartbeatMillis,

@@ -13,7 +13,7 @@ import java.nio.file.Path;
  * cluster.heartbeatMillis = 1000
  * cluster.downAfterMillis = 5000
  * cluster.secret = change-me
- * cluster.relayoutTimeoutMillis = 45000
+ * cluster.relayoutTimeoutMillis = 40000
  * </pre>
  */
 final class ClusterFields {

@@ -250,7 +250,7 @@ class ClusterRelayoutTest {
                 TextMessage during = ps.createTextMessage("sent while the change waited");
                 during.setStringProperty("JMSXGroupID", key);
                 long began = System.nanoTime();
-                p.send(during); // held until node1 and node2 abandon the change, after twice the timeout
+                p.send(during); // held until node1 and node2 abandon the change, 15 s after the timeout
                 long heldMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
                 System.out.println("a send was held " + heldMillis + " ms until the orphaned change was abandoned");
                 for (int i = 0; i < 2; i++) {
@@ -306,7 +306,7 @@ class ClusterRelayoutTest {
                 c.stop(2);
                 c.start(2);
                 long restarted = System.nanoTime();
-                // the others alone would end it only after twice the timeout (40 s)
+                // the others alone would end it only 15 s after the timeout (35 s)
                 await().atMost(Duration.ofSeconds(15))
                         .until(() -> !c.node(0).cluster().status().format().contains("layoutChange"));
                 System.out.println("the restarted node ended its change "
