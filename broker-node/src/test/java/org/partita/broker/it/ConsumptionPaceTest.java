@@ -207,4 +207,46 @@ class ConsumptionPaceTest {
             }
         });
     }
+    /**
+     * A consumer that acknowledges every 500 messages holds far more than the bound unacknowledged;
+     * while it waits for the rest of a batch it acknowledges nothing, so its producer is let go
+     * within moments each time and both go on to the end.
+     */
+    @Test
+    void aConsumerAcknowledgingInBatchesLargerThanTheBoundIsNeverStarved() throws Exception {
+        start(FlowLimits.defaults().withPacedBacklogBytes(BOUND));
+        int total = 3_000;
+        int batch = 500;
+        assertTimeoutPreemptively(Duration.ofSeconds(45), () -> {
+            Connection consuming = connect();
+            Session cs = consuming.createSession(false, Session.CLIENT_ACKNOWLEDGE);
+            MessageConsumer consumer = cs.createConsumer(cs.createQueue("batches"));
+            consuming.start();
+            Connection producing = connect();
+            Session ps = producing.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            MessageProducer p = ps.createProducer(ps.createQueue("batches"));
+            p.setDeliveryMode(DeliveryMode.NON_PERSISTENT);
+            AtomicReference<Throwable> failed = new AtomicReference<>();
+            Thread producer = new Thread(() -> {
+                try {
+                    for (int i = 0; i < total; i++) {
+                        p.send(message(ps, i));
+                    }
+                } catch (Throwable t) {
+                    failed.set(t);
+                }
+            }, "producer");
+            producer.start();
+            for (int i = 0; i < total; i++) {
+                Message m = consumer.receive(10_000);
+                assertNotNull(m, "message " + i + " (producer failure: " + failed.get() + ")");
+                assertEquals(i, m.getIntProperty("seq"));
+                if ((i + 1) % batch == 0) {
+                    m.acknowledge();
+                }
+            }
+            producer.join(10_000);
+            assertNull(failed.get());
+        });
+    }
 }
