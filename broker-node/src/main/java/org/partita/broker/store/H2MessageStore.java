@@ -34,7 +34,10 @@ public final class H2MessageStore implements MessageStore {
     public static final String JOURNAL_FILE = "partita.journal";
     /** Every file of the journal (its segments), in the data folder. */
     public static final List<String> JOURNAL_FILES = JournalSegments.FILE_NAMES;
-    /** Journal bytes after which its net effect is moved into H2 and the journal starts over. */
+    /**
+     * The journal's budget: bytes of records, and estimated heap of pending net effect, that its two
+     * segments hold at most together; a segment is checkpointed into H2 at half of it.
+     */
     static final long DEFAULT_CHECKPOINT_BYTES = 32L << 20;
 
     /** How message changes reach H2. */

@@ -60,7 +60,8 @@ final class JournaledH2Target implements CommitTarget {
     private long lastEpoch;
     /** Bytes appended to the journal since the store opened, across epochs (for benchmarks and figures). */
     private volatile long appendedBytes;
-    private final long checkpointBytes;
+    /** A segment closes when its records, or its pending net effect's estimated heap, reach this. */
+    private final long segmentBytes;
     private final JournalCodec codec = new JournalCodec();
     private ByteBuffer buffer = ByteBuffer.allocateDirect(256 * 1024);
     /** The current segment's net effect; replaced at each rotation (read by any thread for payloads). */
@@ -87,8 +88,9 @@ final class JournaledH2Target implements CommitTarget {
      * Replays every segment not yet checkpointed onto H2, oldest first, each as a checkpoint of its
      * own, and starts a new epoch in the newest file.
      *
-     * @param checkpointBytes segment bytes, or estimated heap of its pending net effect, after which
-     *                        the segment is closed and its net effect moved into H2
+     * @param checkpointBytes the journal's budget: the bytes of records, and the estimated heap of
+     *                        pending net effect, its two segments may hold together; a segment is
+     *                        closed, and its net effect moved into H2, at half of it
      */
     JournaledH2Target(H2BatchApplier h2, JournalSegments segments, long checkpointBytes) throws IOException, SQLException {
         this(h2, segments, checkpointBytes, Executors.newSingleThreadExecutor(r -> {
@@ -104,7 +106,7 @@ final class JournaledH2Target implements CommitTarget {
         this.checkpointThread = checkpointThread;
         this.h2 = h2;
         this.segments = segments;
-        this.checkpointBytes = checkpointBytes;
+        this.segmentBytes = Math.max(1, checkpointBytes / 2);
         JournalFile newest = segments.newest();
         boolean stoppedCleanly = newest.closedCleanly(); // read before the replay marks it checkpointed
         int replayed = 0;
@@ -148,7 +150,7 @@ final class JournaledH2Target implements CommitTarget {
             awaitClosed(); // a checkpoint that failed in the background fails this group: the fault shows at once
         }
         // Only confirmed groups may reach H2: a group whose sync then fails must leave no trace there.
-        if (mark < 0 && (journal.used() >= checkpointBytes || pending.heapEstimate() >= checkpointBytes)) {
+        if (mark < 0 && (journal.used() >= segmentBytes || pending.heapEstimate() >= segmentBytes)) {
             rotate();
         }
         int start = 0;
