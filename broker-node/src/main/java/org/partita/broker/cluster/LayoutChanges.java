@@ -133,13 +133,13 @@ final class LayoutChanges {
             watches.put(queue, w);
             if (c.id().startsWith(self + "-") && mine == null) {
                 // asked by this node before it restarted: nobody else would commit it, nor end it before
-                // the timeout and a margin. Ending it now is safe: whichever definition is agreed (the new one only once
-                // everything had drained) is the one the held sends go by.
+                // the timeout and a margin. Ending it now is safe: whichever definition is agreed (the new
+                // one only once everything had drained) is the one the held sends go by.
                 w.abandoning = true;
                 LOG.warn("queue {}: this node asked for layout change {} before it restarted; abandoning it", queue, c.id());
                 timer.execute(() -> endOnceJoined(queue, c.id()));
             }
-            timer.execute(() -> poll(queue));
+            timer.execute(() -> poll(queue, w));
             return;
         }
         Watch ended = watches.remove(queue);
@@ -175,7 +175,7 @@ final class LayoutChanges {
         LayoutChange.Mark m = LayoutChange.Mark.decode(encoded);
         if (m.id().equals(w.change.id())) {
             w.marks.merge(node, m.phase(), (a, b) -> a.compareTo(b) >= 0 ? a : b);
-            timer.execute(() -> poll(queue));
+            timer.execute(() -> step(queue, w)); // at once, rather than at the next poll
         }
     }
 
@@ -191,14 +191,19 @@ final class LayoutChanges {
         }
     }
 
-    private void poll(String queue) {
-        Watch w = watches.get(queue);
-        if (w == null) {
+    /** Steps through one change every {@link #POLL_MILLIS} until it ends. */
+    private void poll(String queue, Watch w) {
+        if (watches.get(queue) != w) {
             return;
         }
+        step(queue, w);
+        timer.schedule(() -> poll(queue, w), POLL_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /** What this node can do next in a change: say how far it got, finish it, or end it for a lost node. */
+    private void step(String queue, Watch w) {
         ClusterMetadata md = metadata.get();
-        if (md == null) { // still reading the Raft log back at start
-            timer.schedule(() -> poll(queue), POLL_MILLIS, TimeUnit.MILLISECONDS);
+        if (md == null || watches.get(queue) != w) { // still reading the Raft log back at start, or over
             return;
         }
         if (!w.forwardedSaid && drain.forwarded(queue)) {
@@ -220,15 +225,12 @@ final class LayoutChanges {
             finish(md, queue, r, w);
             return;
         }
-        if (r == null && !w.abandoning && System.nanoTime() - w.since > TimeUnit.MILLISECONDS.toNanos(timeoutMillis + ORPHAN_MARGIN_MILLIS)) {
+        if (r == null && !w.abandoning && w.elapsedMillis() > timeoutMillis + ORPHAN_MARGIN_MILLIS) {
             // the node that asked for it should have ended it by now: it was lost
             w.abandoning = true;
             LOG.warn("queue {}: the layout change {} asked by another node did not end in time; abandoning it", queue,
                     w.change.id());
             endIf(md, queue, w.change.id());
-        }
-        if (watches.get(queue) == w) {
-            timer.schedule(() -> poll(queue), POLL_MILLIS, TimeUnit.MILLISECONDS);
         }
     }
 
