@@ -439,8 +439,17 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
     /** From the transport: the owned partitions changed; listeners hear of it on the session's thread. */
     void partitionsChanged(int[] now) {
         synchronized (partitionLock) {
-            giveBackRevoked(now);
-            announcePartitions(now);
+            Set<Integer> after = new TreeSet<>();
+            for (int p : now) {
+                after.add(p);
+            }
+            Set<Integer> before = owned;
+            // First what the application may take, then the buffer: a listener or receive() polling while
+            // the buffer is emptied of a revoked partition must find that partition gone already, or it could
+            // take a key's later message after its earlier ones were handed back (an order violation)
+            owned = java.util.Collections.unmodifiableSet(after);
+            giveBackRevoked(after);
+            announcePartitions(before, after);
         }
     }
 
@@ -449,11 +458,7 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
      * it and the application has not taken goes back to the node at once, unflagged, so the handoff
      * need not wait for it, and none of it reaches the application after the partition moved.
      */
-    private void giveBackRevoked(int[] now) {
-        Set<Integer> keep = new java.util.HashSet<>();
-        for (int p : now) {
-            keep.add(p);
-        }
+    private void giveBackRevoked(Set<Integer> keep) {
         List<Long> unseen = new java.util.ArrayList<>();
         synchronized (closeLock) {
             for (java.util.Iterator<Incoming> it = buffer.iterator(); it.hasNext(); ) {
@@ -481,13 +486,7 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
         }
     }
 
-    private void announcePartitions(int[] now) {
-        Set<Integer> after = new TreeSet<>();
-        for (int p : now) {
-            after.add(p);
-        }
-        Set<Integer> before = owned;
-        owned = java.util.Collections.unmodifiableSet(after);
+    private void announcePartitions(Set<Integer> before, Set<Integer> after) {
         Set<Integer> revoked = new TreeSet<>(before);
         revoked.removeAll(after);
         Set<Integer> assigned = new TreeSet<>(after);
