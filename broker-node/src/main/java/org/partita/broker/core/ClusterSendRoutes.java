@@ -40,15 +40,20 @@ final class ClusterSendRoutes {
             if (!s.routed()) {
                 continue;
             }
-            List<BrokerQueue> now = new ArrayList<>(s.targets().size());
-            boolean changed = false;
-            for (BrokerQueue t : s.targets()) {
+            List<BrokerQueue> targets = s.targets();
+            List<BrokerQueue> now = null; // made only when a target moved: this runs for every send
+            for (int i = 0; i < targets.size(); i++) {
+                BrokerQueue t = targets.get(i);
                 BrokerQueue via = clusteredVia(t);
                 BrokerQueue target = via == null ? t : cluster.route(via, s.message());
-                changed |= target != t;
-                now.add(target);
+                if (target != t && now == null) {
+                    now = new ArrayList<>(targets);
+                }
+                if (now != null) {
+                    now.set(i, target);
+                }
             }
-            if (changed) {
+            if (now != null) {
                 s.targets(now);
             }
         }
