@@ -243,6 +243,11 @@ public final class PartitaNode implements AutoCloseable {
         return server.port();
     }
 
+    /** Bytes in flight now, counted in {@code limits.inFlightBytes}: of frames being read and of sends not yet stored or queued. */
+    public long inFlightBytes() {
+        return server.inFlightBytes();
+    }
+
     /** A connection factory URL for this node. */
     public String url() {
         return "tcp://" + config.host() + ":" + port();

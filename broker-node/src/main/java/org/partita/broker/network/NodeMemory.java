@@ -3,21 +3,33 @@ package org.partita.broker.network;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 
 /**
- * The node-wide memory budgets of flow control: bytes of sends read and not yet stored or queued
- * (in flight), and payload bytes of non-persistent messages held in queues. Connections whose send
+ * The node-wide memory budgets of flow control: bytes of frames being read and of sends read and not
+ * yet stored or queued (in flight), and payload bytes of non-persistent messages held in queues. Connections whose send
  * credit or reading was held back because a budget was spent wait here; they are resumed when the
  * budget has room again (checked as in-flight sends finish and on a short tick, since consumers
  * free non-persistent bytes from the queues' threads without telling anyone).
+ *
+ * <p>Past the in-flight budget one connection at a time may go on reading a large frame it started
+ * (the finisher, {@link #mayFinish}): so a frame larger than the whole budget still completes, and
+ * connections that each hold part of one never wait on each other for ever.
  */
 final class NodeMemory {
     private final long inFlightLimit;
     private final long nonPersistentLimit;
     private final LongSupplier nonPersistentBytes;
     private final AtomicLong inFlight = new AtomicLong();
-    private final Set<SendWindow> waiting = ConcurrentHashMap.newKeySet();
+    private final Set<Waiter> waiting = ConcurrentHashMap.newKeySet();
+    private final AtomicReference<Object> finisher = new AtomicReference<>();
+
+    /** A connection held back until a budget has room again. */
+    interface Waiter {
+        /** A budget may have room: check again (any thread). */
+        void resume();
+    }
 
     NodeMemory(long inFlightLimit, long nonPersistentLimit, LongSupplier nonPersistentBytes) {
         this.inFlightLimit = inFlightLimit;
@@ -56,20 +68,37 @@ final class NodeMemory {
         return nonPersistentBytes.getAsLong();
     }
 
-    void await(SendWindow w) {
+    void await(Waiter w) {
         waiting.add(w);
     }
 
-    void forget(SendWindow w) {
+    void forget(Waiter w) {
         waiting.remove(w);
+    }
+
+    /** True if {@code reader} is, or now becomes, the one connection that may finish its frame past the budget. */
+    boolean mayFinish(Object reader) {
+        return finisher.compareAndSet(null, reader) || finisher.get() == reader;
+    }
+
+    /** {@code reader} finished its frame (or closed): another waiting one may take its turn. */
+    void finished(Object reader) {
+        if (finisher.compareAndSet(reader, null)) {
+            wakeAll();
+        }
     }
 
     /** Gives every waiting connection a chance to go on; each checks the budgets again on its own event loop. */
     void resumeWaiting() {
-        if (waiting.isEmpty() || inFlightSpent()) {
+        // spent with nobody finishing a frame: wake them anyway, so that a reader of a frame may take the turn
+        if (waiting.isEmpty() || (inFlightSpent() && finisher.get() != null)) {
             return;
         }
-        for (SendWindow w : waiting) {
+        wakeAll();
+    }
+
+    private void wakeAll() {
+        for (Waiter w : waiting) {
             if (waiting.remove(w)) {
                 w.resume();
             }

@@ -11,7 +11,6 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import org.partita.broker.core.Broker;
-import org.partita.jms.protocol.FrameDecoder;
 import org.partita.jms.protocol.FrameEncoder;
 
 import java.net.InetSocketAddress;
@@ -23,6 +22,7 @@ public final class NodeServer implements AutoCloseable {
     private final EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     private final EventLoopGroup workers = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
     private final Channel serverChannel;
+    private final NodeMemory memory;
     private final io.netty.channel.group.ChannelGroup clients =
             new io.netty.channel.group.DefaultChannelGroup(io.netty.util.concurrent.GlobalEventExecutor.INSTANCE);
 
@@ -37,7 +37,7 @@ public final class NodeServer implements AutoCloseable {
     public NodeServer(String host, int port, Broker broker, NodeContext node, io.netty.handler.ssl.SslContext tls,
                       org.partita.broker.config.TlsSettings.Plaintext plaintext) throws InterruptedException {
         FrameEncoder encoder = new FrameEncoder(node.maxFrameSize());
-        NodeMemory memory = new NodeMemory(node.limits().inFlightBytes(), node.limits().nonPersistentBytes(),
+        memory = new NodeMemory(node.limits().inFlightBytes(), node.limits().nonPersistentBytes(),
                 broker::unstoredBytes);
         // consumers free non-persistent bytes on the queues' threads: waiting producers are looked at often
         workers.scheduleAtFixedRate(memory::resumeWaiting, 5, 5, java.util.concurrent.TimeUnit.MILLISECONDS);
@@ -57,8 +57,9 @@ public final class NodeServer implements AutoCloseable {
                         if (tls != null) {
                             ch.pipeline().addLast(new PlaintextGate(tls, plaintext));
                         }
-                        ch.pipeline().addLast(new FlushConsolidationHandler(FLUSHES_PER_WRITE, true),
-                                new FrameDecoder(node.maxFrameSize(), node.limits().handshakeFrameBytes()), encoder,
+                        FrameBudget budget = new FrameBudget(memory);
+                        ch.pipeline().addLast(new FlushConsolidationHandler(FLUSHES_PER_WRITE, true), budget,
+                                new CountedFrameDecoder(node.maxFrameSize(), node.limits().handshakeFrameBytes(), budget), encoder,
                                 new ClientConnection(broker, node, traffic, memory));
                     }
                 });
@@ -68,6 +69,11 @@ public final class NodeServer implements AutoCloseable {
             close();
             throw e;
         }
+    }
+
+    /** Bytes in flight now, counted in {@code limits.inFlightBytes}: of frames being read and of sends not yet stored or queued. */
+    public long inFlightBytes() {
+        return memory.inFlightBytes();
     }
 
     public int port() {

@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * clients that ignore credit (protocol 2) as well. Credit for non-persistent sends also follows
  * the consumption of the queues they went to ({@link ConsumptionPace}).
  */
-final class SendWindow {
+final class SendWindow implements NodeMemory.Waiter {
     private final Channel channel;
     private final NodeMemory memory;
     private final ConsumptionPace pace;
@@ -58,7 +58,7 @@ final class SendWindow {
         memory.reading(bytes);
         if (memory.inFlightSpent() && !readingPaused) {
             readingPaused = true;
-            channel.config().setAutoRead(false);
+            ReadSwitch.of(channel).hold(ReadSwitch.Reason.SENDS);
             memory.await(this);
         }
     }
@@ -82,7 +82,8 @@ final class SendWindow {
     }
 
     /** A budget has room again. */
-    void resume() {
+    @Override
+    public void resume() {
         scheduleFlush();
     }
 
@@ -124,7 +125,7 @@ final class SendWindow {
         boolean inFlightSpent = memory.inFlightSpent();
         if (readingPaused && !inFlightSpent) {
             readingPaused = false;
-            channel.config().setAutoRead(true);
+            ReadSwitch.of(channel).release(ReadSwitch.Reason.SENDS);
         }
         long grant = 0;
         if (!inFlightSpent) {

@@ -368,7 +368,7 @@ class BadInputTest {
         }
     }
 
-    private static WireMessage wire(String destination, byte[] body) {
+    static WireMessage wire(String destination, byte[] body) {
         return new WireMessage("ID:raw-" + System.nanoTime(), System.currentTimeMillis(), null, null, destination, null,
                 WireMessage.PERSISTENT, 4, 0, 0, Map.of(), WireMessage.BODY_BYTES, body);
     }
