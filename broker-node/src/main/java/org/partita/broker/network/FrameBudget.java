@@ -15,7 +15,7 @@ import io.netty.channel.ChannelHandlerContext;
  * <p>Sits before the decoder: a decoder left without a whole frame asks for another read even with
  * auto-read off, and this handler holds that request back while the connection is paused.
  */
-final class FrameBudget extends ChannelDuplexHandler implements NodeMemory.Waiter {
+final class FrameBudget extends ChannelDuplexHandler implements NodeMemory.Waiter, NodeMemory.Reader {
     /** Frames up to this size (requests, small messages) are read in any case: they hold little, and a normal client's request is never held behind a large frame. */
     static final int LARGE_FRAME_BYTES = 64 * 1024;
 
@@ -58,6 +58,11 @@ final class FrameBudget extends ChannelDuplexHandler implements NodeMemory.Waite
             ReadSwitch.of(ctx.channel()).hold(ReadSwitch.Reason.FRAME);
             memory.await(this);
         }
+    }
+
+    @Override
+    public boolean stalled() {
+        return !ctx.channel().config().isAutoRead();
     }
 
     @Override

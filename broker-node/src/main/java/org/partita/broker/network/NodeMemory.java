@@ -23,7 +23,13 @@ final class NodeMemory {
     private final LongSupplier nonPersistentBytes;
     private final AtomicLong inFlight = new AtomicLong();
     private final Set<Waiter> waiting = ConcurrentHashMap.newKeySet();
-    private final AtomicReference<Object> finisher = new AtomicReference<>();
+    private final AtomicReference<Reader> finisher = new AtomicReference<>();
+
+    /** A connection reading a frame. */
+    interface Reader {
+        /** Not read at the moment (any thread): held back for its sends, so it cannot be the one finishing a frame. */
+        boolean stalled();
+    }
 
     /** A connection held back until a budget has room again. */
     interface Waiter {
@@ -76,13 +82,21 @@ final class NodeMemory {
         waiting.remove(w);
     }
 
-    /** True if {@code reader} is, or now becomes, the one connection that may finish its frame past the budget. */
-    boolean mayFinish(Object reader) {
-        return finisher.compareAndSet(null, reader) || finisher.get() == reader;
+    /**
+     * True if {@code reader} is, or now becomes, the one connection that may finish its frame past the
+     * budget. It takes the turn of one that is not read any more (its sends hold it back), or that turn
+     * would keep every other reader waiting on budget that only their own frames hold.
+     */
+    boolean mayFinish(Reader reader) {
+        Reader current = finisher.get();
+        if (current == reader) {
+            return true;
+        }
+        return (current == null || current.stalled()) && finisher.compareAndSet(current, reader);
     }
 
     /** {@code reader} finished its frame (or closed): another waiting one may take its turn. */
-    void finished(Object reader) {
+    void finished(Reader reader) {
         if (finisher.compareAndSet(reader, null)) {
             wakeAll();
         }
@@ -91,10 +105,15 @@ final class NodeMemory {
     /** Gives every waiting connection a chance to go on; each checks the budgets again on its own event loop. */
     void resumeWaiting() {
         // spent with nobody finishing a frame: wake them anyway, so that a reader of a frame may take the turn
-        if (waiting.isEmpty() || (inFlightSpent() && finisher.get() != null)) {
+        if (waiting.isEmpty() || (inFlightSpent() && finishing())) {
             return;
         }
         wakeAll();
+    }
+
+    private boolean finishing() {
+        Reader current = finisher.get();
+        return current != null && !current.stalled();
     }
 
     private void wakeAll() {
