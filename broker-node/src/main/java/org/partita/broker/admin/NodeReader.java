@@ -31,15 +31,27 @@ public final class NodeReader {
     private final ConnectionRegistry connections;
     private final Supplier<String> url;
     private final IntSupplier metricsPort;
+    private final java.util.function.LongSupplier inFlightBytes;
     private final long startedAt = System.currentTimeMillis();
 
+    /** @param inFlightBytes bytes counted in {@code limits.inFlightBytes} now: frames being read, sends not yet stored */
     public NodeReader(Broker broker, NodeConfig config, ConnectionRegistry connections, Supplier<String> url,
-                      IntSupplier metricsPort) {
+                      IntSupplier metricsPort, java.util.function.LongSupplier inFlightBytes) {
         this.broker = broker;
         this.config = config;
         this.connections = connections;
         this.url = url;
         this.metricsPort = metricsPort;
+        this.inFlightBytes = inFlightBytes;
+    }
+
+    /** Bytes counted in {@code limits.inFlightBytes} now: of frames being read and of sends not yet stored or queued. */
+    public long inFlightBytes() {
+        return inFlightBytes.getAsLong();
+    }
+
+    public long inFlightLimitBytes() {
+        return config.limits().inFlightBytes();
     }
 
     public String nodeName() {

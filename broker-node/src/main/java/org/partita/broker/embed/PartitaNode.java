@@ -100,7 +100,7 @@ public final class PartitaNode implements AutoCloseable {
             NodeContext context = new NodeContext(config.nodeName(), config.maxFrameSize(), auth, config.limits());
             this.context = context;
             context.authorizer(authorizer(config));
-            this.reader = new NodeReader(broker, config, context, this::url, this::metricsPort);
+            this.reader = new NodeReader(broker, config, context, this::url, this::metricsPort, this::inFlightBytes);
             AdminCommands admin = new AdminCommands(reader);
             context.admin(admin);
             if (cluster != null) {
@@ -245,7 +245,8 @@ public final class PartitaNode implements AutoCloseable {
 
     /** Bytes in flight now, counted in {@code limits.inFlightBytes}: of frames being read and of sends not yet stored or queued. */
     public long inFlightBytes() {
-        return server.inFlightBytes();
+        NodeServer s = server;
+        return s == null ? 0 : s.inFlightBytes();
     }
 
     /** A connection factory URL for this node. */

@@ -77,6 +77,10 @@ public final class NodeMetrics implements AutoCloseable {
                 r -> r.broker().payloadMemory().residentBytes());
         meters.gauge("partita.resident.payload.limit", "the node's residentBytes setting", "bytes", none, reader,
                 NodeReader::residentBudgetBytes);
+        meters.gauge("partita.in.flight", "bytes of frames being read and of sends not yet stored or queued", "bytes",
+                none, reader, NodeReader::inFlightBytes);
+        meters.gauge("partita.in.flight.limit", "the node's limits.inFlightBytes setting", "bytes", none, reader,
+                NodeReader::inFlightLimitBytes);
         meters.counter("partita.paged.out.messages", "messages paged out of memory (restored ones included)", null, none,
                 reader, r -> r.broker().payloadMemory().pagedOutCount());
         reader.broker().store().figures().ifPresent(f -> {

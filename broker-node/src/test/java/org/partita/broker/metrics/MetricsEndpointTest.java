@@ -97,6 +97,8 @@ class MetricsEndpointTest {
             assertTrue(sample(text, "partita_store_size_bytes", "") > 0);
             assertTrue(text.contains("jvm_memory_used_bytes{"), "heap figures are there");
             assertTrue(sample(text, "partita_resident_payload_limit_bytes", "") > 0);
+            assertTrue(sample(text, "partita_in_flight_limit_bytes", "") > 0);
+            assertTrue(sample(text, "partita_in_flight_bytes", "") >= 0, "the in-flight figure is there");
             assertTrue(sample(text, "partita_store_syncs_total", "") >= 1, "each persistent send was synced");
             assertTrue(sample(text, "partita_store_commit_batches_total", "") >= sample(text, "partita_store_commit_groups_total", ""));
             assertTrue(sample(text, "partita_store_checkpoint_seconds_count", "") >= 0);
