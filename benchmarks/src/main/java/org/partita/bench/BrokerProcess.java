@@ -14,9 +14,14 @@ import java.nio.file.Path;
  * by one line: {@code heap} with {@code HEAP <bytes used after a full GC>}, {@code queue <base>
  * <options or ->} with {@code QUEUE <name to use>}, {@code stored} with {@code STORED <bytes>
  * <details>}, {@code method} with {@code METHOD <how stored bytes are measured>}; {@code stop}
- * stops the broker cleanly and exits.
+ * stops the broker cleanly and exits. With {@code -D}{@value #WARM_UP} the JVM first warms up on a
+ * broker of its own in a folder beside the data folder (the load of the tool's own warm-up), so
+ * that a run meets a warm JVM, as users' brokers are, and not its JIT's first minutes.
  */
 public final class BrokerProcess {
+    /** System property: warm this JVM up before starting the broker under test. */
+    static final String WARM_UP = "partita.bench.warmUp";
+
     private BrokerProcess() {
     }
 
@@ -24,6 +29,9 @@ public final class BrokerProcess {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         System.setProperty("org.slf4j.simpleLogger.log.org.apache.activemq", "error");
         Target target = Target.fromId(args[0]);
+        if (Boolean.getBoolean(WARM_UP)) {
+            warmUp(target, Path.of(args[1]).toAbsolutePath().getParent(), Long.parseLong(args[2]));
+        }
         long started = System.nanoTime();
         BrokerUnderTest broker = target.start(Path.of(args[1]), Long.parseLong(args[2]));
         System.out.println("READY " + (System.nanoTime() - started) / 1_000_000 + " " + broker.url());
@@ -48,6 +56,21 @@ public final class BrokerProcess {
         System.out.println("STOPPED");
         System.out.flush();
         System.exit(0);
+    }
+
+    /** The tool's warm-up load, run in this JVM on a broker started and deleted for the purpose. */
+    private static void warmUp(Target target, Path parent, long tunedBufferTimeoutNanos) throws Exception {
+        Path dir = java.nio.file.Files.createTempDirectory(parent, "warm-up-");
+        try {
+            Scenarios.Settings settings = new Scenarios.Settings(Scenarios.nanos(120), 500);
+            for (Scenario s : new Scenario[] {Scenario.S3, Scenario.S1}) {
+                try (BrokerUnderTest warm = target.start(java.nio.file.Files.createTempDirectory(dir, s.name()), tunedBufferTimeoutNanos)) {
+                    new Scenarios(warm, settings).run(s, target, 0, s == Scenario.S3 ? 5_000 : 300);
+                }
+            }
+        } finally {
+            Files2.deleteRecursively(dir);
+        }
     }
 
     /** Heap in use once garbage is collected: what the broker really holds. */

@@ -68,7 +68,7 @@ public final class Compare implements Callable<Integer> {
             + " (for example -XX:StartFlightRecording=filename=broker.jfr,settings=profile; each run writes it anew)")
     List<String> brokerJvmOptions = new ArrayList<>();
 
-    @Option(names = "--no-warmup", description = "skip the short warm-up run on each broker")
+    @Option(names = "--no-warmup", description = "skip the short warm-up run on each broker (with --own-jvm: in each broker's JVM before its run)")
     boolean noWarmup;
 
     @Option(names = "--work-dir", description = "where brokers keep their data (default: a new folder in java.io.tmpdir)")
@@ -123,7 +123,7 @@ public final class Compare implements Callable<Integer> {
                     + "tuned Artemis journal-buffer-timeout = %d ns%n", sync.syncsPerSecond(), sync.nanosPerSync() / 1e3,
                     sync.nanosPerSync());
             Scenarios.Settings settings = new Scenarios.Settings(Scenarios.nanos(timeCapSeconds), s7Rate);
-            if (!noWarmup) {
+            if (!noWarmup && !ownJvm) { // with --own-jvm each broker's JVM warms itself up (ownJvmOptions)
                 for (Target t : targets) {
                     runOne(dir, sync, settings, Scenario.S3, t, 0, 5_000);
                     runOne(dir, sync, settings, Scenario.S1, t, 0, 300);
@@ -166,10 +166,22 @@ public final class Compare implements Callable<Integer> {
         return report;
     }
 
+    /**
+     * The brokers' JVM options: with the warm-up on, each broker's JVM warms up by itself before its
+     * run (a new JVM per run would otherwise be measured cold, while the warm-up warmed another).
+     */
+    private List<String> ownJvmOptions() {
+        List<String> options = new ArrayList<>(brokerJvmOptions == null ? List.of() : brokerJvmOptions);
+        if (!noWarmup) {
+            options.add("-D" + BrokerProcess.WARM_UP + "=true");
+        }
+        return options;
+    }
+
     private RunResult runOne(Path dir, DiskSync.Result sync, Scenarios.Settings settings, Scenario s, Target t, int run,
                              int count) throws Exception {
         Path data = Files.createTempDirectory(dir, s.name().toLowerCase(Locale.ROOT) + "-" + t.id() + "-");
-        try (BrokerUnderTest broker = ownJvm ? OwnJvmBroker.start(t, data, sync.nanosPerSync(), brokerHeap, brokerJvmOptions)
+        try (BrokerUnderTest broker = ownJvm ? OwnJvmBroker.start(t, data, sync.nanosPerSync(), brokerHeap, ownJvmOptions())
                 : t.start(data, sync.nanosPerSync())) {
             return new Scenarios(broker, settings).run(s, t, run, count);
         } finally {
