@@ -13,16 +13,12 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.partita.broker.config.FlowLimits;
-import org.partita.broker.config.NodeConfig;
 import org.partita.broker.embed.PartitaNode;
 import org.partita.jms.api.PartitaAdmin;
 import org.partita.jms.api.QueueStats;
-import org.partita.jms.client.PartitaConnectionFactory;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -49,32 +45,24 @@ class ConsumptionPaceTest {
     @TempDir
     Path tmp;
 
+    private final LimitedNode limited = new LimitedNode();
     private PartitaNode node;
-    private final List<Connection> connections = new ArrayList<>();
 
     private void start(FlowLimits limits) {
-        node = PartitaNode.start(NodeConfig.defaults().withPort(0).withDataDir(tmp.resolve("data")).withLimits(limits));
+        node = limited.start(tmp.resolve("data"), limits);
     }
 
     private Connection connect() throws JMSException {
-        Connection c = new PartitaConnectionFactory(node.url()).createConnection();
-        connections.add(c);
-        return c;
+        return limited.connect();
     }
 
     @AfterEach
     void stop() {
-        connections.forEach(CrashRecoveryTest::closeQuietly);
-        if (node != null) {
-            node.close();
-        }
+        limited.close();
     }
 
     private static BytesMessage message(Session s, int i) throws JMSException {
-        BytesMessage m = s.createBytesMessage();
-        m.writeBytes(new byte[BODY]);
-        m.setIntProperty("seq", i);
-        return m;
+        return LimitedNode.numbered(s, i, BODY);
     }
 
     /**

@@ -21,7 +21,6 @@ import org.partita.broker.config.NodeConfig;
 import org.partita.broker.embed.PartitaNode;
 import org.partita.broker.store.FaultyDisk;
 import org.partita.jms.api.PartitaAdmin;
-import org.partita.jms.client.PartitaConnectionFactory;
 import org.partita.jms.client.PartitaXAConnectionFactory;
 import org.partita.jms.protocol.Frame;
 
@@ -33,8 +32,6 @@ import java.io.InputStream;
 import java.net.SocketTimeoutException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -59,32 +56,24 @@ class FlowControlTest {
     @TempDir
     Path tmp;
 
+    private final LimitedNode limited = new LimitedNode();
     private PartitaNode node;
-    private final List<Connection> connections = new ArrayList<>();
 
     private void start(FlowLimits limits) throws Exception {
-        node = PartitaNode.start(NodeConfig.defaults().withPort(0).withDataDir(tmp.resolve("data")).withLimits(limits));
+        node = limited.start(tmp.resolve("data"), limits);
     }
 
     private Connection connect() throws JMSException {
-        Connection c = new PartitaConnectionFactory(node.url()).createConnection();
-        connections.add(c);
-        return c;
+        return limited.connect();
     }
 
     @AfterEach
     void stop() {
-        connections.forEach(CrashRecoveryTest::closeQuietly);
-        if (node != null) {
-            node.close();
-        }
+        limited.close();
     }
 
     private static BytesMessage message(Session s, int i) throws JMSException {
-        BytesMessage m = s.createBytesMessage();
-        m.writeBytes(new byte[BODY]);
-        m.setIntProperty("seq", i);
-        return m;
+        return LimitedNode.numbered(s, i, BODY);
     }
 
     /**
@@ -218,8 +207,8 @@ class FlowControlTest {
         long budget = 256L << 10;
         Path data = tmp.resolve("data");
         FaultyDisk disk = new FaultyDisk(data);
-        node = PartitaNode.start(NodeConfig.defaults().withPort(0).withDataDir(data).withSyncOnCommit(true)
-                .withLimits(FlowLimits.defaults().withInFlightBytes(budget).withProducerWindowBytes(64 << 20)), disk);
+        node = limited.use(PartitaNode.start(NodeConfig.defaults().withPort(0).withDataDir(data).withSyncOnCommit(true)
+                .withLimits(FlowLimits.defaults().withInFlightBytes(budget).withProducerWindowBytes(64 << 20)), disk));
         Connection c = connect();
         Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
         MessageProducer p = s.createProducer(s.createQueue("stalled"));

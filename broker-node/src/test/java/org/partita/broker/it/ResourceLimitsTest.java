@@ -12,9 +12,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.partita.broker.config.FlowLimits;
-import org.partita.broker.config.NodeConfig;
 import org.partita.broker.embed.PartitaNode;
-import org.partita.jms.client.PartitaConnectionFactory;
 import org.partita.jms.protocol.ErrorCode;
 import org.partita.jms.protocol.Frame;
 
@@ -38,26 +36,21 @@ class ResourceLimitsTest {
     @TempDir
     Path tmp;
 
+    private final LimitedNode limited = new LimitedNode();
     private PartitaNode node;
-    private final List<Connection> connections = new ArrayList<>();
 
     private PartitaNode start(FlowLimits limits) throws Exception {
-        node = PartitaNode.start(NodeConfig.defaults().withPort(0).withDataDir(tmp.resolve("data")).withLimits(limits));
+        node = limited.start(tmp.resolve("data"), limits);
         return node;
     }
 
     private Connection connect() throws JMSException {
-        Connection c = new PartitaConnectionFactory(node.url()).createConnection();
-        connections.add(c);
-        return c;
+        return limited.connect();
     }
 
     @AfterEach
     void stop() {
-        connections.forEach(CrashRecoveryTest::closeQuietly);
-        if (node != null) {
-            node.close();
-        }
+        limited.close();
     }
 
     /** Today 18 such sockets exhausted direct memory: each is now refused on its length prefix. */
