@@ -196,27 +196,11 @@ class ClusterRelayoutTest {
                 } finally {
                     during.shutdownNow();
                 }
-                for (int i = 0; i < 2; i++) {
-                    int node = i;
-                    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-                        String status = c.node(node).cluster().status().format();
-                        assertTrue(status.contains("queue.parts.partition.2.host=node3"), status);
-                        assertFalse(status.contains("queue.parts.partition.3."), status);
-                        assertFalse(status.contains("layoutChange"), status);
-                    });
-                }
+                awaitSettledLayout(c, 2, "parts", 3, "node3", Duration.ofSeconds(10));
                 TextMessage after = ps.createTextMessage("sent after the change failed");
                 after.setStringProperty("JMSXGroupID", key);
                 p.send(after);
-                List<String> got = new CopyOnWriteArrayList<>();
-                long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-                while (got.size() < 2 && System.nanoTime() < deadline) {
-                    Message m = consumer.receive(1000);
-                    if (m != null) {
-                        got.add(((TextMessage) m).getText());
-                        m.acknowledge();
-                    }
-                }
+                List<String> got = receiveTexts(consumer, 2, true);
                 assertEquals(List.of("sent during the change", "sent after the change failed"), got);
             }
         }
@@ -253,26 +237,11 @@ class ClusterRelayoutTest {
                 p.send(during); // held until node1 and node2 abandon the change, 15 s after the timeout
                 long heldMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
                 System.out.println("a send was held " + heldMillis + " ms until the orphaned change was abandoned");
-                for (int i = 0; i < 2; i++) {
-                    int node = i;
-                    await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
-                        String status = c.node(node).cluster().status().format();
-                        assertFalse(status.contains("layoutChange"), status);
-                        assertTrue(status.contains("queue.lost.partition.1.host=node2"), status);
-                        assertFalse(status.contains("queue.lost.partition.2."), status);
-                    });
-                }
+                awaitSettledLayout(c, 2, "lost", 2, "node2", Duration.ofSeconds(20));
                 Session cs = conn.createSession(false, Session.AUTO_ACKNOWLEDGE);
                 MessageConsumer consumer = cs.createConsumer(cs.createQueue("lost"));
                 conn.start();
-                List<String> got = new ArrayList<>();
-                long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-                while (got.size() < 2 && System.nanoTime() < deadline) {
-                    Message m = consumer.receive(1000);
-                    if (m != null) {
-                        got.add(((TextMessage) m).getText());
-                    }
-                }
+                List<String> got = receiveTexts(consumer, 2, false);
                 assertEquals(List.of("before the change", "sent while the change waited"), got);
             } finally {
                 asking.shutdownNow();
@@ -311,28 +280,13 @@ class ClusterRelayoutTest {
                         .until(() -> !c.node(0).cluster().status().format().contains("layoutChange"));
                 System.out.println("the restarted node ended its change "
                         + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - restarted) + " ms after it started again");
-                for (int i = 0; i < 3; i++) {
-                    int node = i;
-                    await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
-                        String status = c.node(node).cluster().status().format();
-                        assertTrue(status.contains("queue.again.partition.1.host=node2"), status);
-                        assertFalse(status.contains("queue.again.partition.2."), status);
-                        assertFalse(status.contains("layoutChange"), status);
-                    });
-                }
+                awaitSettledLayout(c, 3, "again", 2, "node2", Duration.ofSeconds(15));
                 TextMessage second = s.createTextMessage("second");
                 second.setStringProperty("JMSXGroupID", keyOn(0, 2));
                 p.send(second);
                 MessageConsumer consumer = s.createConsumer(s.createQueue("again"));
                 conn.start();
-                List<String> got = new ArrayList<>();
-                long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-                while (got.size() < 2 && System.nanoTime() < deadline) {
-                    Message m = consumer.receive(1000);
-                    if (m != null) {
-                        got.add(((TextMessage) m).getText());
-                    }
-                }
+                List<String> got = receiveTexts(consumer, 2, false);
                 assertEquals(List.of("first", "second"), got);
             } finally {
                 asking.shutdownNow();
@@ -389,6 +343,39 @@ class ClusterRelayoutTest {
                 asking.shutdownNow();
             }
         }
+    }
+
+    /**
+     * Waits until nodes 0 to {@code nodes - 1} all show {@code queue} with {@code partitions}
+     * partitions, the last one on {@code lastHost}, and no layout change under way.
+     */
+    private static void awaitSettledLayout(EmbeddedCluster c, int nodes, String queue, int partitions, String lastHost,
+                                           Duration within) {
+        for (int i = 0; i < nodes; i++) {
+            int node = i;
+            await().atMost(within).untilAsserted(() -> {
+                String status = c.node(node).cluster().status().format();
+                assertTrue(status.contains("queue." + queue + ".partition." + (partitions - 1) + ".host=" + lastHost), status);
+                assertFalse(status.contains("queue." + queue + ".partition." + partitions + "."), status);
+                assertFalse(status.contains("layoutChange"), status);
+            });
+        }
+    }
+
+    /** The texts of up to {@code count} messages received within 30 s, in arrival order. */
+    private static List<String> receiveTexts(MessageConsumer consumer, int count, boolean acknowledge) throws JMSException {
+        List<String> got = new ArrayList<>();
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (got.size() < count && System.nanoTime() < deadline) {
+            Message m = consumer.receive(1000);
+            if (m != null) {
+                got.add(((TextMessage) m).getText());
+                if (acknowledge) {
+                    m.acknowledge();
+                }
+            }
+        }
+        return got;
     }
 
     private static void awaitLinked(EmbeddedCluster c, int size) {
