@@ -61,6 +61,21 @@ class ConsumptionPaceTest {
         limited.close();
     }
 
+    /** A started thread sending messages 0 to {@code total - 1} through {@code p}; what it throws goes to {@code failed}. */
+    private static Thread sending(MessageProducer p, Session s, int total, AtomicReference<Throwable> failed, String name) {
+        Thread t = new Thread(() -> {
+            try {
+                for (int i = 0; i < total; i++) {
+                    p.send(message(s, i));
+                }
+            } catch (Throwable e) {
+                failed.set(e);
+            }
+        }, name);
+        t.start();
+        return t;
+    }
+
     private static BytesMessage message(Session s, int i) throws JMSException {
         return LimitedNode.numbered(s, i, BODY);
     }
@@ -111,16 +126,7 @@ class ConsumptionPaceTest {
             }
         }, "slow-consumer");
         slow.start();
-        Thread fast = new Thread(() -> {
-            try {
-                for (int i = 0; i < total; i++) {
-                    p.send(message(ps, i));
-                }
-            } catch (Throwable t) {
-                failed.set(t);
-            }
-        }, "fast-producer");
-        fast.start();
+        Thread fast = sending(p, ps, total, failed, "fast-producer");
 
         // what the user sees of the queue: waiting plus delivered and unacknowledged
         Connection admin = connect();
@@ -215,16 +221,7 @@ class ConsumptionPaceTest {
             MessageProducer p = ps.createProducer(ps.createQueue("batches"));
             p.setDeliveryMode(DeliveryMode.NON_PERSISTENT);
             AtomicReference<Throwable> failed = new AtomicReference<>();
-            Thread producer = new Thread(() -> {
-                try {
-                    for (int i = 0; i < total; i++) {
-                        p.send(message(ps, i));
-                    }
-                } catch (Throwable t) {
-                    failed.set(t);
-                }
-            }, "producer");
-            producer.start();
+            Thread producer = sending(p, ps, total, failed, "producer");
             for (int i = 0; i < total; i++) {
                 Message m = consumer.receive(10_000);
                 assertNotNull(m, "message " + i + " (producer failure: " + failed.get() + ")");
