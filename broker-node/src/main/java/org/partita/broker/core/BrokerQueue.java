@@ -191,16 +191,20 @@ public final class BrokerQueue implements DispatchEngine.Host {
     }
 
     /** @param expired the message already expired and was moved here: it is kept, not expired again */
-    private void enqueue(MessageRef message, int deliveryCount, boolean expired) {
+    /** @return completes once the message waits among this queue's messages */
+    private CompletableFuture<Void> enqueue(MessageRef message, int deliveryCount, boolean expired) {
         QueueEntry e = new QueueEntry(this, message, deliveryCount);
         if (expired) {
             e.keepPastExpiration();
         }
+        CompletableFuture<Void> added = new CompletableFuture<>();
         executor.execute(() -> {
             add(e);
             counters.enqueued(e.partition());
+            added.complete(null);
             dispatch();
         });
+        return added;
     }
 
     /** Puts an entry among the waiting ones, applying the last-value rule. */
@@ -653,14 +657,17 @@ public final class BrokerQueue implements DispatchEngine.Host {
      * Completes with how many moved.
      */
     public CompletableFuture<Integer> moveWaiting(java.util.function.Function<MessageRef, String> target) {
+        // The reply waits until every moved message is waiting in its target, so that whoever asked
+        // for the move (an operator, a script) finds the messages there as soon as it is told.
+        List<CompletableFuture<Void>> landed = new ArrayList<>();
         return takeWaiting(e -> {
             String to = target.apply(e.message());
             if (to == null || to.equals(name)) {
                 return false;
             }
-            moveTo(e, to, false);
+            landed.add(moveTo(e, to, false));
             return true;
-        });
+        }).thenCompose(moved -> CompletableFuture.allOf(landed.toArray(CompletableFuture[]::new)).thenApply(v -> moved));
     }
 
     /** Offers each waiting message to {@code action} once it is out of the engine; puts back those it declines. */
@@ -774,7 +781,8 @@ public final class BrokerQueue implements DispatchEngine.Host {
         return batch;
     }
 
-    private void moveTo(QueueEntry e, String target, boolean expired) {
+    /** @return completes when the message waits in {@code target}, or back here if the store refused the move */
+    private CompletableFuture<Void> moveTo(QueueEntry e, String target, boolean expired) {
         BrokerQueue to = services.terminalQueue(target);
         MessageRef m = e.message();
         m.retain(1);
@@ -790,12 +798,13 @@ public final class BrokerQueue implements DispatchEngine.Host {
         if (storesEntryOf(m)) {
             batch.add(new StoreOp.DeleteEntry(name, m.id()));
         }
+        CompletableFuture<Void> landed = new CompletableFuture<>();
         services.store().write(batch).whenComplete((v, t) -> {
             if (t == null) {
                 if (to.storesEntryOf(m)) {
                     m.markStored(services.payloadMemory());
                 }
-                to.enqueue(m, 0, expired);
+                to.enqueue(m, 0, expired).whenComplete((x, y) -> landed.complete(null));
                 m.release();
             } else {
                 m.release();
@@ -804,10 +813,12 @@ public final class BrokerQueue implements DispatchEngine.Host {
                 executor.execute(() -> {
                     countIn(m); // left(e) counted it out
                     add(e);
+                    landed.complete(null);
                     dispatch();
                 });
             }
         });
+        return landed;
     }
 
     /**
