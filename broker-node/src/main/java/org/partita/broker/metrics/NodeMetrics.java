@@ -95,6 +95,11 @@ public final class NodeMetrics implements AutoCloseable {
             meters.counter("partita.store.checkpoint.wait", "time the store's writer held appends back to wait for a"
                     + " checkpoint: H2 fell two journal segments behind, or a read needed H2 up to date", "seconds", none, f,
                     x -> x.checkpointWaitNanos() / 1e9);
+            meters.gauge("partita.store.checkpoint.running", "1 while a checkpoint moves a closed journal segment into"
+                    + " H2 (appends go on meanwhile), else 0", null, none, f, x -> x.checkpointInProgress() ? 1 : 0);
+            meters.counter("partita.store.writer.allocated", "journal bytes the store's writer zero-filled itself between"
+                    + " group commits, the space ahead of it not being prepared in time; 0 in steady state", "bytes", none, f,
+                    StoreFigures::writerAllocatedBytes);
             meters.gauge("partita.store.writable", "1 while the store writes, 0 while an I/O fault (disk full, failed sync)"
                     + " refuses persistent work until it reopens", null, none, f, x -> x.fault() == null ? 1 : 0);
             meters.counter("partita.store.faults", "times an I/O fault stopped the store's writes", null, none, f,

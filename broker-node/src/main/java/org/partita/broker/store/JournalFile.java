@@ -17,7 +17,8 @@ import java.util.zip.CRC32C;
  * left further on in the file are recognised as stale and never replayed. The header also says
  * whether the segment's net effect is already in H2 (checkpointed: nothing to replay). Space is
  * allocated ahead with real zeros, so a sync only flushes data blocks ({@code force(false)},
- * fdatasync) instead of also updating the file's size and block map for every commit.
+ * fdatasync) instead of also updating the file's size and block map for every commit; a
+ * {@link JournalAllocator} does that on a thread of its own, before the writer needs the space.
  *
  * <pre>
  * header (4 KiB): "PTJ1" magic, int version, long epoch, byte state (0 live, 1 clean stop, 2 checkpointed)
@@ -33,7 +34,7 @@ final class JournalFile implements AutoCloseable {
     private static final byte LIVE = 0;
     private static final byte CLEAN_STOP = 1;
     private static final byte CHECKPOINTED = 2;
-    private static final int ALLOCATION_STEP = 4 << 20;
+    static final int ALLOCATION_STEP = 4 << 20;
 
     private final Path path;
     private final FileChannel channel;
@@ -43,7 +44,9 @@ final class JournalFile implements AutoCloseable {
     private boolean hasHeader;
     private byte state;
     private long position = HEADER_SIZE;
-    private long allocated;
+    /** Bytes zero-filled and forced: records go only below it. Grown by the writer or the allocator, under {@link #allocation}. */
+    private volatile long allocated;
+    private final Object allocation = new Object();
     private final CRC32C crc = new CRC32C();
 
     private JournalFile(Path path, FileChannel channel) throws IOException {
@@ -148,15 +151,18 @@ final class JournalFile implements AutoCloseable {
      * Appends one record (not yet forced). {@code record} holds {@link #RECORD_OVERHEAD} reserved
      * bytes then the body, from index 0 to its position; the head is filled in here, so a group
      * costs one write.
+     *
+     * @return the bytes this append had to allocate first: 0 when the space was prepared ahead
      */
-    void append(ByteBuffer record) throws IOException {
+    long append(ByteBuffer record) throws IOException {
         int length = record.position() - RECORD_OVERHEAD;
-        ensureAllocated(position + RECORD_OVERHEAD + length);
+        long allocatedHere = ensureAllocated(position + RECORD_OVERHEAD + length);
         ByteBuffer body = record.duplicate().position(RECORD_OVERHEAD).limit(record.position());
         record.putInt(0, length).putInt(4, checksum(epoch, body)).putLong(8, epoch);
         record.flip();
         writeFully(record, position);
         position += RECORD_OVERHEAD + length;
+        return allocatedHere;
     }
 
     /** Where the next record goes. */
@@ -201,10 +207,13 @@ final class JournalFile implements AutoCloseable {
      * Starts epoch {@code next} (higher than any other segment's) at the beginning of the file,
      * with the header forced before any record of it can be confirmed. Call only once everything
      * in the file is safe elsewhere.
+     *
+     * @return the bytes it had to allocate first: 0 when the file was prepared ahead
      */
-    void startEpoch(long next) throws IOException {
-        writeHeader(next, LIVE);
+    long startEpoch(long next) throws IOException {
+        long allocatedHere = writeHeader(next, LIVE);
         position = HEADER_SIZE;
+        return allocatedHere;
     }
 
     /**
@@ -236,15 +245,16 @@ final class JournalFile implements AutoCloseable {
     }
 
     /** The header takes effect only once it is on the disk; a failure leaves the old one in memory. */
-    private void writeHeader(long newEpoch, byte newState) throws IOException {
+    private long writeHeader(long newEpoch, byte newState) throws IOException {
         ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).putInt(MAGIC).putInt(VERSION).putLong(newEpoch)
                 .put(newState).flip();
-        ensureAllocated(HEADER_SIZE);
+        long allocatedHere = ensureAllocated(HEADER_SIZE);
         writeFully(header, 0);
         channel.force(false);
         epoch = newEpoch;
         state = newState;
         hasHeader = true;
+        return allocatedHere;
     }
 
     @Override
@@ -252,12 +262,38 @@ final class JournalFile implements AutoCloseable {
         channel.close();
     }
 
-    /** Extends the file with zeros in steps, forcing the new size once per step, not once per commit. */
-    private void ensureAllocated(long end) throws IOException {
-        if (end <= allocated) {
-            return;
+    /**
+     * Allocates the file up to {@code end} ahead of need, from any thread (the allocator's). Zeros
+     * go only past the allocated end, where no record is, and the new end is published only once
+     * forced, so the writer, appending meanwhile below it, never depends on space not yet on the disk.
+     */
+    void prepare(long end) throws IOException {
+        synchronized (allocation) {
+            if (end > allocated) {
+                extend(end);
+            }
         }
-        long target = Math.max(end, allocated + ALLOCATION_STEP);
+    }
+
+    /**
+     * The writer's own allocation, when nobody prepared the space: extends the file in steps,
+     * forcing the new size once per step, not once per commit. Returns the bytes it allocated.
+     */
+    private long ensureAllocated(long end) throws IOException {
+        if (end <= allocated) {
+            return 0;
+        }
+        synchronized (allocation) {
+            long before = allocated;
+            if (end <= before) {
+                return 0; // the allocator was preparing it: waited for, not written here
+            }
+            extend(Math.max(end, before + ALLOCATION_STEP));
+            return allocated - before;
+        }
+    }
+
+    private void extend(long target) throws IOException {
         ByteBuffer zeros = ByteBuffer.allocateDirect(64 * 1024);
         for (long at = allocated; at < target; ) {
             zeros.clear();

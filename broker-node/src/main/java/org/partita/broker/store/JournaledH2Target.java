@@ -72,6 +72,8 @@ final class JournaledH2Target implements CommitTarget {
     private Closed closed;
     /** Runs closed segments' checkpoints, one at a time: a thread of its own (tests hold them back). */
     private final Executor checkpointThread;
+    /** Prepares the files' space ahead of the appends, so the writer does not zero-fill it between groups. */
+    private final JournalAllocator allocator;
     private final boolean previousStopWasClean;
     private boolean h2Dirty;
     private volatile StoreFigures figures = new StoreFigures();
@@ -129,7 +131,11 @@ final class JournaledH2Target implements CommitTarget {
         this.previousStopWasClean = stoppedCleanly && replayed == 0;
         this.lastEpoch = segments.lastEpoch();
         this.journal = newest;
+        journal.prepare(JournalFile.ALLOCATION_STEP); // at start, where no send waits for it
         journal.startEpoch(++lastEpoch);
+        this.allocator = new JournalAllocator(segmentBytes);
+        allocator.keepAhead(journal);
+        allocator.readyNext(segments.after(journal));
     }
 
     /**
@@ -271,6 +277,7 @@ final class JournaledH2Target implements CommitTarget {
         if (checkpointThread instanceof ExecutorService own) {
             own.shutdownNow();
         }
+        allocator.close();
         try {
             segments.close();
         } catch (IOException e) {
@@ -332,13 +339,15 @@ final class JournaledH2Target implements CommitTarget {
             journalDirty = false;
         }
         JournalFile next = segments.after(journal);
-        next.startEpoch(++lastEpoch);
+        figures.writerAllocated(next.startEpoch(++lastEpoch));
         codec.reset();
         JournalFile old = journal;
         PendingChanges changes = pending;
         closingChanges = changes; // before the new pending set: a reader that misses there finds it here
         pending = new PendingChanges();
         journal = next;
+        allocator.keepAhead(next);
+        allocator.readyNext(old); // already a segment long, unless this rotation came early (idle writer)
         CompletableFuture<Void> running = new CompletableFuture<>();
         closed = new Closed(old, changes, running);
         checkpointThread.execute(() -> {
@@ -404,7 +413,12 @@ final class JournaledH2Target implements CommitTarget {
      * (harmless) by the next try or by the replay after a crash.
      */
     private void moveToH2(PendingChanges changes) throws SQLException {
-        if (!changes.isEmpty()) {
+        if (changes.isEmpty()) {
+            return;
+        }
+        StoreFigures f = figures;
+        f.checkpointBegan();
+        try {
             long started = System.nanoTime();
             List<StoreOp> ops = changes.toBatch().ops();
             for (int from = 0; from < ops.size(); from += OPS_PER_CHECKPOINT_TRANSACTION) {
@@ -414,11 +428,13 @@ final class JournaledH2Target implements CommitTarget {
             }
             h2.sync();
             checkpoints.incrementAndGet();
-            figures.checkpointed(System.nanoTime() - started);
+            f.checkpointed(System.nanoTime() - started);
             H2Space s = space;
             if (s != null && s.compactIfMostlyFree()) {
-                figures.compacted();
+                f.compacted();
             }
+        } finally {
+            f.checkpointEnded();
         }
     }
 
@@ -460,7 +476,8 @@ final class JournaledH2Target implements CommitTarget {
             mark = journal.position();
         }
         try {
-            journal.append(record);
+            figures.writerAllocated(journal.append(record));
+            allocator.keepAhead(journal);
         } catch (IOException e) {
             codec.reset(); // names defined in the lost record are defined again in the next one
             throw e;

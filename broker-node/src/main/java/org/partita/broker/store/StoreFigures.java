@@ -17,6 +17,9 @@ public final class StoreFigures {
     private final LongAdder recoveries = new LongAdder();
     private final LongAdder compactions = new LongAdder();
     private final LongAdder checkpointWaitNanos = new LongAdder();
+    private final LongAdder checkpointsBegun = new LongAdder();
+    private final LongAdder checkpointsEnded = new LongAdder();
+    private final LongAdder writerAllocatedBytes = new LongAdder();
     private final java.util.concurrent.atomic.AtomicLong longestCheckpointWaitNanos = new java.util.concurrent.atomic.AtomicLong();
     private volatile String fault;
     private volatile java.util.function.LongSupplier fileBytes = () -> 0;
@@ -107,6 +110,46 @@ public final class StoreFigures {
     /** The writer's longest single wait for a checkpoint, in nanoseconds. */
     public long longestCheckpointWaitNanos() {
         return longestCheckpointWaitNanos.get();
+    }
+
+    /** A checkpoint starts moving a segment's net effect into H2 (any thread). */
+    void checkpointBegan() {
+        checkpointsBegun.increment();
+    }
+
+    /** ... and ended, done or failed. */
+    void checkpointEnded() {
+        checkpointsEnded.increment();
+    }
+
+    /** Checkpoints begun, done or not: one is in progress while this exceeds {@link #checkpointsEnded()}. */
+    public long checkpointsBegun() {
+        return checkpointsBegun.sum();
+    }
+
+    /** Checkpoints ended, done or failed. */
+    public long checkpointsEnded() {
+        return checkpointsEnded.sum();
+    }
+
+    /** True while a checkpoint moves a segment's net effect into H2 (appends go on meanwhile). */
+    public boolean checkpointInProgress() {
+        return checkpointsEnded.sum() < checkpointsBegun.sum();
+    }
+
+    /** The writer zero-filled journal space itself, nobody having prepared it ahead. */
+    void writerAllocated(long bytes) {
+        if (bytes > 0) {
+            writerAllocatedBytes.add(bytes);
+        }
+    }
+
+    /**
+     * Journal bytes the writer had to allocate itself between group commits, each time holding the
+     * sends behind them; 0 while the allocator keeps ahead of it.
+     */
+    public long writerAllocatedBytes() {
+        return writerAllocatedBytes.sum();
     }
 
     /** Checkpoints that moved the journal's net effect into H2. */

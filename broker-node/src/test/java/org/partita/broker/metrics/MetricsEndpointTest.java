@@ -103,6 +103,9 @@ class MetricsEndpointTest {
             assertTrue(sample(text, "partita_store_commit_batches_total", "") >= sample(text, "partita_store_commit_groups_total", ""));
             assertTrue(sample(text, "partita_store_checkpoint_seconds_count", "") >= 0);
             assertTrue(sample(text, "partita_store_checkpoint_wait_seconds_total", "") >= 0);
+            assertEquals(0.0, sample(text, "partita_store_writer_allocated_bytes_total", ""),
+                    "the journal's space was prepared ahead of the writer");
+            assertTrue(sample(text, "partita_store_checkpoint_running", "") >= 0);
 
             // the Grafana dashboard in docs/ is built on names the node exports
             String dashboard = Files.readString(Path.of("..", "docs", "grafana-dashboard.json"));

@@ -326,6 +326,34 @@ class JournaledStoreTest {
     }
 
     @Test
+    void theWriterFindsTheSpaceOfBothFilesPreparedAheadOfItsAppends() throws Exception {
+        Path dir = tmp.resolve("node");
+        H2MessageStore.open(dir, true).close();
+        Files.deleteIfExists(dir.resolve(JournalSegments.FILE_NAMES.get(1))); // a second file yet to be made, as at a first start
+        Connection c = jdbc(dir);
+        c.setAutoCommit(false);
+        JournalSegments segments = JournalSegments.open(dir);
+        // 5 MiB segments: the first file grows past its first 4 MiB step, the second is made and grows likewise
+        long pastAStep = (4L << 20) + (512 << 10);
+        JournaledH2Target target = new JournaledH2Target(new H2BatchApplier(c, () -> { }), segments, 10L << 20);
+        StoreFigures figures = new StoreFigures();
+        target.figures(figures);
+        JournalFile second = segments.after(segments.newest());
+        long id = 1;
+        for (; id <= 5_000 && second.used() < pastAStep; id++) { // persistent 4 KiB sends, each synced, as producers send
+            target.apply(List.of(send("q", id, 4096)));
+            target.sync();
+            target.settled();
+        }
+        assertTrue(second.used() >= pastAStep, "the second file took a segment's appends: " + second.used());
+        assertTrue(second.fileSize() > JournalFile.ALLOCATION_STEP, "and grew past its first step");
+        assertEquals(0, figures.writerAllocatedBytes(), "the writer never zero-filled space itself");
+        target.beforeRead();
+        assertEquals(id - 1, count(c, "ENTRIES"));
+        crash(c, segments);
+    }
+
+    @Test
     void aFullSegmentWaitsForThePreviousCheckpointBeforeItsFileIsReused() throws Exception {
         Path dir = tmp.resolve("node");
         H2MessageStore.open(dir, true).close();
