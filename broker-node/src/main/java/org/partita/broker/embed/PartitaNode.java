@@ -142,7 +142,8 @@ public final class PartitaNode implements AutoCloseable {
             folderLock.close();
             throw e;
         }
-        LOG.info("Partita node {} listening on {}:{} with data in {}", config.nodeName(), config.host(), port(), data);
+        LOG.info("Partita node {} listening on {}:{} ({} I/O) with data in {}", config.nodeName(), config.host(), port(),
+                server.io(), data);
         LOG.info("authentication {}", authentication(config));
     }
 

@@ -5,10 +5,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import org.partita.broker.core.Broker;
 import org.partita.jms.protocol.FrameEncoder;
@@ -19,8 +16,10 @@ import java.net.InetSocketAddress;
 public final class NodeServer implements AutoCloseable {
     private static final int FLUSHES_PER_WRITE = 64;
 
-    private final EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-    private final EventLoopGroup workers = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
+    private static final ServerIo IO = ServerIo.best();
+
+    private final EventLoopGroup boss = IO.newGroup(1);
+    private final EventLoopGroup workers = IO.newGroup(0);
     private final Channel serverChannel;
     private final NodeMemory memory;
     private final io.netty.channel.group.ChannelGroup clients =
@@ -43,7 +42,7 @@ public final class NodeServer implements AutoCloseable {
         workers.scheduleAtFixedRate(memory::resumeWaiting, 5, 5, java.util.concurrent.TimeUnit.MILLISECONDS);
         ServerBootstrap b = new ServerBootstrap()
                 .group(boss, workers)
-                .channel(NioServerSocketChannel.class)
+                .channel(IO.serverChannel())
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
@@ -74,6 +73,11 @@ public final class NodeServer implements AutoCloseable {
     /** Bytes in flight now, counted in {@code limits.inFlightBytes}: of frames being read and of sends not yet stored or queued. */
     public long inFlightBytes() {
         return memory.inFlightBytes();
+    }
+
+    /** How the event loops wait for sockets: {@code epoll} (Linux, native) or {@code nio}. */
+    public String io() {
+        return IO.name();
     }
 
     public int port() {

@@ -7,7 +7,6 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.TooLongFrameException;
 import org.partita.jms.protocol.ErrorCode;
@@ -66,7 +65,7 @@ public final class NettyBrokerConnection implements BrokerConnection {
         NettyBrokerConnection[] self = new NettyBrokerConnection[1];
         Bootstrap b = new Bootstrap()
                 .group(ClientTransportThreads.group())
-                .channel(NioSocketChannel.class)
+                .channel(ClientTransportThreads.channel())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, timeoutMillis))
                 .handler(new ChannelInitializer<SocketChannel>() {

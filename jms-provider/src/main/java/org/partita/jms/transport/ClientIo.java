@@ -1,0 +1,71 @@
+package org.partita.jms.transport;
+
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+
+import java.util.concurrent.ThreadFactory;
+
+/**
+ * How the client's event loops wait for sockets: Linux's epoll through Netty's native transport
+ * when its library is on the class path and loads, else Java's NIO selector (every platform).
+ * Epoll wakes a loop with fewer system calls, which shortens each round trip of a synchronous send.
+ * {@code -Dio.netty.transport.noNative=true} (Netty's own switch) forces NIO.
+ *
+ * <p>The client uses only Netty API that both the 4.1 and the 4.2 lines have, so that it runs in
+ * applications and servers that pin Netty 4.1 (Spring Boot 3, many Jakarta EE servers): hence the
+ * {@code NioEventLoopGroup} and {@code EpollEventLoopGroup} classes, which 4.2 keeps (deprecated)
+ * beside its new {@code MultiThreadIoEventLoopGroup}. The {@code spring-boot-it} module runs the
+ * client on Netty 4.1.
+ */
+interface ClientIo {
+    EventLoopGroup newGroup(ThreadFactory threads);
+
+    Class<? extends SocketChannel> channel();
+
+    /** Epoll when available, NIO otherwise. */
+    static ClientIo best() {
+        return EpollClientIo.available() ? new EpollClientIo() : new NioClientIo();
+    }
+
+    /** Java's NIO selector. */
+    final class NioClientIo implements ClientIo {
+        @Override
+        @SuppressWarnings("deprecation") // the one group class of both Netty lines
+        public EventLoopGroup newGroup(ThreadFactory threads) {
+            return new io.netty.channel.nio.NioEventLoopGroup(0, threads);
+        }
+
+        @Override
+        public Class<? extends SocketChannel> channel() {
+            return io.netty.channel.socket.nio.NioSocketChannel.class;
+        }
+    }
+
+    /** Linux's epoll, through Netty's native transport (an optional part of the class path). */
+    final class EpollClientIo implements ClientIo {
+        /** False when the epoll classes are missing (not on the class path) or their native library does not load. */
+        static boolean available() {
+            try {
+                Class.forName("io.netty.channel.epoll.Epoll", false, ClientIo.class.getClassLoader());
+            } catch (ClassNotFoundException | LinkageError e) {
+                return false;
+            }
+            try {
+                return io.netty.channel.epoll.Epoll.isAvailable();
+            } catch (LinkageError e) {
+                return false;
+            }
+        }
+
+        @Override
+        @SuppressWarnings("deprecation") // the one group class of both Netty lines
+        public EventLoopGroup newGroup(ThreadFactory threads) {
+            return new io.netty.channel.epoll.EpollEventLoopGroup(0, threads);
+        }
+
+        @Override
+        public Class<? extends SocketChannel> channel() {
+            return io.netty.channel.epoll.EpollSocketChannel.class;
+        }
+    }
+}
