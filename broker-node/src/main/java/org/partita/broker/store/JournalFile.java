@@ -47,6 +47,13 @@ final class JournalFile implements AutoCloseable {
     /** Bytes zero-filled and forced: records go only below it. Grown by the writer or the allocator, under {@link #allocation}. */
     private volatile long allocated;
     private final Object allocation = new Object();
+    /**
+     * A sync of this file that failed on another thread (the allocator's). Linux reports a failed
+     * write-back to the first sync of the file after it, not to each one: the writer's next sync
+     * could succeed while records it holds never reached the disk. So the writer's syncs fail too,
+     * until the store reopens the file.
+     */
+    private volatile IOException failedSync;
     private final CRC32C crc = new CRC32C();
 
     private JournalFile(Path path, FileChannel channel) throws IOException {
@@ -193,6 +200,10 @@ final class JournalFile implements AutoCloseable {
     /** Flushes the records to the disk: data only, the allocation already made it there. */
     void force() throws IOException {
         channel.force(false);
+        IOException failed = failedSync;
+        if (failed != null) {
+            throw new IOException("journal sync failed: " + failed.getMessage(), failed);
+        }
     }
 
     /**
@@ -300,7 +311,12 @@ final class JournalFile implements AutoCloseable {
             zeros.limit((int) Math.min(zeros.capacity(), target - at));
             at += channel.write(zeros, at);
         }
-        channel.force(true);
+        try {
+            channel.force(true);
+        } catch (IOException e) {
+            failedSync = e;
+            throw e;
+        }
         allocated = target;
     }
 

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The journal file on a real disk: what it replays after a reopen, a torn write, a rewind. */
@@ -98,6 +99,40 @@ class JournalFileTest {
             }
             assertEquals(sizeAfterFirst, Files.size(path), "1000 small records fit in the first allocation");
             assertTrue(sizeAfterFirst >= 1 << 20, "allocated ahead: " + sizeAfterFirst);
+        }
+    }
+
+    @Test
+    void spacePreparedAheadIsUsedByTheAppendsWithoutAllocatingAgain() throws IOException {
+        Path path = tmp.resolve("j");
+        try (JournalFile f = started(path)) {
+            f.prepare(3L * JournalFile.ALLOCATION_STEP); // as the allocator thread does
+            long allocatedByAppends = 0;
+            ByteBuffer big = ByteBuffer.allocate(JournalFile.RECORD_OVERHEAD + (1 << 20)).position(JournalFile.RECORD_OVERHEAD + (1 << 20));
+            for (int i = 0; i < 11; i++) {
+                allocatedByAppends += f.append(big.duplicate());
+            }
+            assertEquals(0, allocatedByAppends, "11 MiB of records went into the prepared 12 MiB");
+            assertEquals(3L * JournalFile.ALLOCATION_STEP, Files.size(path));
+            allocatedByAppends += f.append(big.duplicate()); // past it: the writer allocates for itself, a step
+            assertEquals(JournalFile.ALLOCATION_STEP, allocatedByAppends);
+        }
+    }
+
+    @Test
+    void aSyncThatFailedWhilePreparingSpaceFailsTheWritersNextSyncToo() throws IOException {
+        Path dir = tmp.resolve("d");
+        Files.createDirectories(dir);
+        FaultyDisk disk = new FaultyDisk(dir);
+        try (JournalFile f = JournalFile.open(dir.resolve("j"), disk)) {
+            f.replay(b -> { });
+            f.rewind();
+            f.append(record("confirmed only if synced"));
+            disk.fail(FaultyDisk.Fault.SYNC);
+            // the allocator's sync of the same file fails: Linux may report the lost write-back to it alone
+            assertThrows(IOException.class, () -> f.prepare(2L * JournalFile.ALLOCATION_STEP));
+            disk.heal();
+            assertThrows(IOException.class, f::force, "the writer must not confirm records whose write-back failed");
         }
     }
 
