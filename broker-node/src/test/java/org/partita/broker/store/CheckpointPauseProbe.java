@@ -50,10 +50,11 @@ class CheckpointPauseProbe {
             long[] all = Arrays.stream(waits).flatMapToLong(Arrays::stream).filter(w -> w > 0).sorted().toArray();
             StoreFigures f = store.figures().orElseThrow();
             System.out.printf("PROBE messages=%d seconds=%.1f msg/s=%.0f wait p50=%.2fms p99=%.2fms p99.9=%.2fms max=%.1fms"
-                            + " checkpoints=%d checkpointMs=%.0f syncs=%d writerWaitedForCheckpointsMs=%.0f longest=%.0f%n",
+                            + " checkpoints=%d checkpointMs=%.0f syncs=%d writerWaitedForCheckpointsMs=%.0f longest=%.0f"
+                            + " writerAllocatedMiB=%d%n",
                     all.length, seconds, all.length / seconds, ms(all, 0.5), ms(all, 0.99), ms(all, 0.999),
                     all[all.length - 1] / 1e6, f.checkpoints(), f.checkpointNanos() / 1e6, f.syncs(),
-                    f.checkpointWaitNanos() / 1e6, f.longestCheckpointWaitNanos() / 1e6);
+                    f.checkpointWaitNanos() / 1e6, f.longestCheckpointWaitNanos() / 1e6, f.writerAllocatedBytes() >> 20);
         } finally {
             store.close();
         }
