@@ -589,26 +589,37 @@ public final class Broker implements QueueServices, AutoCloseable {
             e.queue().addRemoval(e, batch);
         }
         extra.forEach(batch::add);
-        Runnable apply = () -> {
-            toStore.forEach(m -> m.markStored(payloadMemory));
-            unstored.forEach(m -> m.countUnstored(unstoredBytes)); // before a queue could let it go
-            for (PendingSend s : sends) {
-                for (BrokerQueue q : s.targets()) {
+        if (batch.isEmpty()) {
+            applyCompleted(sends, consumed, locked, toStore, unstored, false);
+            return CompletableFuture.completedFuture(null);
+        }
+        return store.write(batch).thenRun(() -> applyCompleted(sends, consumed, locked, toStore, unstored, true));
+    }
+
+    /**
+     * What {@link #complete} changes in memory once its batch is durable.
+     *
+     * @param stored the batch was just written, and this runs on the store's writer thread
+     */
+    private void applyCompleted(List<PendingSend> sends, List<Consumed> consumed, List<QueueEntry> locked,
+                                List<MessageRef> toStore, List<MessageRef> unstored, boolean stored) {
+        toStore.forEach(m -> m.markStored(payloadMemory));
+        unstored.forEach(m -> m.countUnstored(unstoredBytes)); // before a queue could let it go
+        for (PendingSend s : sends) {
+            for (BrokerQueue q : s.targets()) {
+                if (stored) {
+                    q.enqueueStored(s.message(), s.deliveryCount());
+                } else {
                     q.enqueue(s.message(), s.deliveryCount());
                 }
             }
-            for (Consumed c : consumed) {
-                c.entry().queue().forget(c.entry(), c.by());
-            }
-            for (QueueEntry e : locked) {
-                e.queue().commitLocked(e);
-            }
-        };
-        if (batch.isEmpty()) {
-            apply.run();
-            return CompletableFuture.completedFuture(null);
         }
-        return store.write(batch).thenRun(apply);
+        for (Consumed c : consumed) {
+            c.entry().queue().forget(c.entry(), c.by());
+        }
+        for (QueueEntry e : locked) {
+            e.queue().commitLocked(e);
+        }
     }
 
     private static void unreserveAll(List<PendingSend> sends) {

@@ -75,4 +75,69 @@ class SerialExecutorTest {
         assertFalse(inOther.get(5, TimeUnit.SECONDS));
         assertFalse(serial.inExecutor());
     }
+
+    @Test
+    void anIdleExecutorRunsTheTaskOnTheCallersThread() {
+        SerialExecutor serial = new SerialExecutor(pool);
+        Thread[] ranOn = new Thread[1];
+        serial.executeHereIfIdle(() -> ranOn[0] = Thread.currentThread());
+        assertEquals(Thread.currentThread(), ranOn[0], "no other task ran: the caller's thread did the work, no hand-off");
+    }
+
+    @Test
+    void aBusyExecutorQueuesTheTaskBehindTheRunningOneAndKeepsTheOrder() throws Exception {
+        SerialExecutor serial = new SerialExecutor(pool);
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        List<String> order = java.util.Collections.synchronizedList(new ArrayList<>());
+        serial.execute(() -> {
+            running.countDown();
+            try {
+                release.await(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            order.add("first");
+        });
+        assertTrue(running.await(5, TimeUnit.SECONDS));
+        CompletableFuture<Thread> second = new CompletableFuture<>();
+        serial.executeHereIfIdle(() -> {
+            order.add("second");
+            second.complete(Thread.currentThread());
+        });
+        assertFalse(second.isDone(), "it waits for the running task instead of running beside it");
+        release.countDown();
+        Thread ranOn = second.get(5, TimeUnit.SECONDS);
+        assertFalse(ranOn == Thread.currentThread(), "the pool thread ran it, not the caller");
+        assertEquals(List.of("first", "second"), order);
+    }
+
+    @Test
+    void theCallersThreadRunsOnlyAFewTasksAndThePoolTheRest() throws Exception {
+        SerialExecutor serial = new SerialExecutor(pool);
+        Thread caller = Thread.currentThread();
+        int n = 200;
+        AtomicInteger onCaller = new AtomicInteger();
+        CountDownLatch done = new CountDownLatch(n);
+        List<Integer> order = java.util.Collections.synchronizedList(new ArrayList<>());
+        serial.executeHereIfIdle(() -> {
+            for (int i = 1; i < n; i++) { // tasks queued behind this one while it runs
+                int k = i;
+                serial.execute(() -> {
+                    order.add(k);
+                    if (Thread.currentThread() == caller) {
+                        onCaller.incrementAndGet();
+                    }
+                    done.countDown();
+                });
+            }
+            order.add(0);
+            done.countDown();
+        });
+        assertTrue(done.await(10, TimeUnit.SECONDS));
+        assertTrue(onCaller.get() < 20, "the caller went back to its own work after a few tasks: " + onCaller.get());
+        for (int i = 0; i < n; i++) {
+            assertEquals(i, order.get(i));
+        }
+    }
 }
