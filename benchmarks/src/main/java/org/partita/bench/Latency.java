@@ -17,10 +17,23 @@ final class Latency {
     static final String SENT_AT = "t";
     private final Histogram histogram = new ConcurrentHistogram(TimeUnit.MINUTES.toNanos(10), 3);
 
+    /** Time the tool itself stood still while messages waited, left out of their latency. */
+    private volatile long pausedNanos;
+
     /** Records the arrival, now, of {@code m}. */
     void arrived(Message m) throws JMSException {
         long sent = m.getLongProperty(SENT_AT);
-        histogram.recordValue(Math.max(0, Math.min(histogram.getHighestTrackableValue(), System.nanoTime() - sent)));
+        long waited = System.nanoTime() - sent - pausedNanos;
+        histogram.recordValue(Math.max(0, Math.min(histogram.getHighestTrackableValue(), waited)));
+    }
+
+    /**
+     * The tool paused for a measurement of its own ({@code nanos}) while every message still to
+     * arrive had been sent and was waiting: that pause is not counted in their latency. Call it
+     * before any of them arrives.
+     */
+    void paused(long nanos) {
+        pausedNanos += nanos;
     }
 
     /** Adds {@code <key>.p50}, {@code .p99} and {@code .max} in milliseconds (nothing if no message arrived). */
