@@ -687,7 +687,8 @@ public final class BrokerQueue implements DispatchEngine.Host {
     public CompletableFuture<Integer> moveWaiting(java.util.function.Function<MessageRef, String> target) {
         // The reply waits until every moved message is waiting in its target, so that whoever asked
         // for the move (an operator, a script) finds the messages there as soon as it is told.
-        List<CompletableFuture<Void>> landed = new ArrayList<>();
+        // A message the store refused to move stays here and is not counted as moved.
+        List<CompletableFuture<Boolean>> landed = new ArrayList<>();
         return takeWaiting(e -> {
             String to = target.apply(e.message());
             if (to == null || to.equals(name)) {
@@ -695,7 +696,8 @@ public final class BrokerQueue implements DispatchEngine.Host {
             }
             landed.add(moveTo(e, to, false));
             return true;
-        }).thenCompose(moved -> CompletableFuture.allOf(landed.toArray(CompletableFuture[]::new)).thenApply(v -> moved));
+        }).thenCompose(taken -> CompletableFuture.allOf(landed.toArray(CompletableFuture[]::new))
+                .thenApply(v -> (int) landed.stream().filter(CompletableFuture::join).count()));
     }
 
     /** Offers each waiting message to {@code action} once it is out of the engine; puts back those it declines. */
@@ -809,8 +811,8 @@ public final class BrokerQueue implements DispatchEngine.Host {
         return batch;
     }
 
-    /** @return completes when the message waits in {@code target}, or back here if the store refused the move */
-    private CompletableFuture<Void> moveTo(QueueEntry e, String target, boolean expired) {
+    /** @return completes with true when the message waits in {@code target}, false when it is back here (the store refused the move) */
+    private CompletableFuture<Boolean> moveTo(QueueEntry e, String target, boolean expired) {
         BrokerQueue to = services.terminalQueue(target);
         MessageRef m = e.message();
         m.retain(1);
@@ -826,13 +828,13 @@ public final class BrokerQueue implements DispatchEngine.Host {
         if (storesEntryOf(m)) {
             batch.add(new StoreOp.DeleteEntry(name, m.id()));
         }
-        CompletableFuture<Void> landed = new CompletableFuture<>();
+        CompletableFuture<Boolean> landed = new CompletableFuture<>();
         services.store().write(batch).whenComplete((v, t) -> {
             if (t == null) {
                 if (to.storesEntryOf(m)) {
                     m.markStored(services.payloadMemory());
                 }
-                to.enqueue(m, 0, expired).whenComplete((x, y) -> landed.complete(null));
+                to.enqueue(m, 0, expired).whenComplete((x, y) -> landed.complete(true));
                 m.release();
             } else {
                 m.release();
@@ -841,7 +843,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
                 executor.execute(() -> {
                     countIn(m); // left(e) counted it out
                     add(e);
-                    landed.complete(null);
+                    landed.complete(false);
                     dispatch();
                 });
             }
