@@ -97,6 +97,9 @@ public final class NodeMetrics implements AutoCloseable {
                     x -> x.checkpointWaitNanos() / 1e9);
             meters.gauge("partita.store.checkpoint.running", "1 while a checkpoint moves a closed journal segment into"
                     + " H2 (appends go on meanwhile), else 0", null, none, f, x -> x.checkpointInProgress() ? 1 : 0);
+            meters.gauge("partita.store.checkpoint.pending", "payload bytes of the closed journal segment the checkpoint"
+                    + " in progress still holds on the heap: they fall part by part as H2 commits them; 0 when none runs",
+                    "bytes", none, f, StoreFigures::checkpointPendingBytes);
             meters.counter("partita.store.writer.allocated", "journal bytes the store's writer zero-filled itself between"
                     + " group commits, the space ahead of it not being prepared in time; 0 in steady state", "bytes", none, f,
                     StoreFigures::writerAllocatedBytes);

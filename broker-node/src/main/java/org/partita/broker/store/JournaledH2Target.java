@@ -79,6 +79,8 @@ final class JournaledH2Target implements CommitTarget {
     private volatile StoreFigures figures = new StoreFigures();
     /** Gives H2 file space back after checkpoints; none unless set. */
     private volatile H2Space space;
+    /** Runs on the checkpoint thread after each part of a net effect is committed and released (tests pause there). */
+    private volatile Runnable afterCheckpointPart = () -> { };
     private boolean journalDirty;
     private final AtomicLong checkpoints = new AtomicLong();
     /** Where the first record appended since the writer last confirmed everything starts; -1 if none. */
@@ -299,6 +301,11 @@ final class JournaledH2Target implements CommitTarget {
         space = s;
     }
 
+    /** Tests: runs after each part of a checkpoint is committed into H2 and its payloads released. */
+    void afterCheckpointPart(Runnable hook) {
+        afterCheckpointPart = hook;
+    }
+
     long checkpoints() {
         return checkpoints.get();
     }
@@ -421,10 +428,15 @@ final class JournaledH2Target implements CommitTarget {
         try {
             long started = System.nanoTime();
             List<StoreOp> ops = changes.toBatch().ops();
+            f.checkpointPendingBytes(changes.payloadBytes());
             for (int from = 0; from < ops.size(); from += OPS_PER_CHECKPOINT_TRANSACTION) {
+                int to = Math.min(ops.size(), from + OPS_PER_CHECKPOINT_TRANSACTION);
                 StoreBatch part = new StoreBatch();
-                ops.subList(from, Math.min(ops.size(), from + OPS_PER_CHECKPOINT_TRANSACTION)).forEach(part::add);
+                ops.subList(from, to).forEach(part::add);
                 h2.apply(List.of(part));
+                release(ops, from, to, changes);
+                f.checkpointPendingBytes(changes.payloadBytes());
+                afterCheckpointPart.run();
             }
             h2.sync();
             checkpoints.incrementAndGet();
@@ -434,7 +446,27 @@ final class JournaledH2Target implements CommitTarget {
                 f.compacted();
             }
         } finally {
+            f.checkpointPendingBytes(0);
             f.checkpointEnded();
+        }
+    }
+
+    /**
+     * Lets go of a part H2 has committed, so the garbage collector can free its payloads while the
+     * rest of the checkpoint runs instead of copying them from one young collection to the next.
+     * Only after the commit: a payload reader that no longer finds a message in the closed
+     * segment's changes reads it from H2, where it is committed and visible to the reader's own
+     * connection. A message created in the closed segment and deleted in the current one is
+     * committed in H2 like any other and deleted there by the current segment's checkpoint.
+     * Recovery does not change: the segment is marked checkpointed only once every part is
+     * committed and forced, and a retry after a failure applies what the changes still hold (the
+     * released payloads are committed in H2).
+     */
+    private static void release(List<StoreOp> ops, int from, int to, PendingChanges changes) {
+        for (int i = from; i < to; i++) {
+            if (ops.set(i, null) instanceof StoreOp.InsertMessage m) {
+                changes.committed(m.messageId());
+            }
         }
     }
 

@@ -110,6 +110,18 @@ final class PendingChanges {
         return createdMessages.get(messageId);
     }
 
+    /**
+     * H2 has committed this message's payload (a checkpoint's part): it is no longer held here, and
+     * a payload reader that misses it finds it in H2. Only for a closed segment's changes, on the
+     * thread checkpointing them.
+     */
+    void committed(long messageId) {
+        byte[] payload = createdMessages.remove(messageId);
+        if (payload != null) {
+            payloadBytes -= payload.length;
+        }
+    }
+
     /** The net effect as one batch, in an order {@link H2BatchApplier} applies safely. */
     StoreBatch toBatch() {
         StoreBatch batch = new StoreBatch();

@@ -21,6 +21,7 @@ public final class StoreFigures {
     private final LongAdder checkpointsEnded = new LongAdder();
     private final LongAdder writerAllocatedBytes = new LongAdder();
     private final java.util.concurrent.atomic.AtomicLong longestCheckpointWaitNanos = new java.util.concurrent.atomic.AtomicLong();
+    private volatile long checkpointPendingBytes;
     private volatile String fault;
     private volatile java.util.function.LongSupplier fileBytes = () -> 0;
 
@@ -135,6 +136,19 @@ public final class StoreFigures {
     /** True while a checkpoint moves a segment's net effect into H2 (appends go on meanwhile). */
     public boolean checkpointInProgress() {
         return checkpointsEnded.sum() < checkpointsBegun.sum();
+    }
+
+    /** The checkpoint in progress still holds {@code bytes} of the closed segment's payloads (0 when it ends). */
+    void checkpointPendingBytes(long bytes) {
+        checkpointPendingBytes = bytes;
+    }
+
+    /**
+     * Payload bytes of the closed journal segment a checkpoint in progress still holds on the heap:
+     * they go down part by part as H2 commits them; 0 while no checkpoint runs.
+     */
+    public long checkpointPendingBytes() {
+        return checkpointPendingBytes;
     }
 
     /** The writer zero-filled journal space itself, nobody having prepared it ahead. */

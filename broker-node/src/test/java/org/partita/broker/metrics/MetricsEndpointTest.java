@@ -106,6 +106,7 @@ class MetricsEndpointTest {
             assertEquals(0.0, sample(text, "partita_store_writer_allocated_bytes_total", ""),
                     "the journal's space was prepared ahead of the writer");
             assertTrue(sample(text, "partita_store_checkpoint_running", "") >= 0);
+            assertTrue(sample(text, "partita_store_checkpoint_pending_bytes", "") >= 0);
 
             // the Grafana dashboard in docs/ is built on names the node exports
             String dashboard = Files.readString(Path.of("..", "docs", "grafana-dashboard.json"));

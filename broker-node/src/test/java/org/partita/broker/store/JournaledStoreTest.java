@@ -558,6 +558,82 @@ class JournaledStoreTest {
                 "replayed segments are marked: a second start applies none of them again");
     }
 
+    @Test
+    void aCheckpointInProgressLetsGoOfEachPartsPayloadsOnceH2HasThemAndEveryPayloadStaysReadable() throws Exception {
+        Path dir = tmp.resolve("node");
+        H2MessageStore.open(dir, true).close();
+        Connection c = jdbc(dir);
+        c.setAutoCommit(false);
+        JournalSegments segments = JournalSegments.open(dir);
+        List<Runnable> heldCheckpoints = new ArrayList<>();
+        JournaledH2Target target = new JournaledH2Target(new H2BatchApplier(c, () -> { }), segments, 64L << 20,
+                heldCheckpoints::add);
+        StoreFigures figures = new StoreFigures();
+        target.figures(figures);
+        // The closed segment: 3,000 sends of 1 KiB, a net effect of 6,000 changes, 6 parts; the payloads come first.
+        int sends = 3000;
+        int size = 1024;
+        for (long id = 1; id <= sends; id++) {
+            target.apply(List.of(send("q", id, size)));
+        }
+        target.sync();
+        target.settled();
+        target.idle(); // closes the segment; its checkpoint waits on the (held) checkpoint thread
+        assertEquals(1, heldCheckpoints.size());
+        // The current segment deletes 100 messages of the closed one and sends 10 of its own.
+        List<Long> readable = new ArrayList<>();
+        for (long id = 1; id <= 100; id++) {
+            target.apply(List.of(ack("q", id)));
+        }
+        for (long id = 1; id <= sends; id++) {
+            readable.add(id);
+        }
+        for (long id = 5001; id <= 5010; id++) {
+            target.apply(List.of(send("q", id, size)));
+            readable.add(id);
+        }
+        target.sync();
+        target.settled();
+
+        java.util.concurrent.Semaphore atBoundary = new java.util.concurrent.Semaphore(0);
+        java.util.concurrent.Semaphore goOn = new java.util.concurrent.Semaphore(0);
+        target.afterCheckpointPart(() -> {
+            atBoundary.release();
+            try {
+                assertTrue(goOn.tryAcquire(30, TimeUnit.SECONDS));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        List<Long> pendingBytes = new ArrayList<>();
+        List<Integer> pendingPayloads = new ArrayList<>();
+        CompletableFuture<Void> checkpoint = CompletableFuture.runAsync(heldCheckpoints.get(0));
+        try (PayloadReader reader = new PayloadReader(jdbc(dir))) {
+            for (int part = 1; part <= 6; part++) {
+                assertTrue(atBoundary.tryAcquire(30, TimeUnit.SECONDS), "part " + part + " committed");
+                assertTrue(figures.checkpointInProgress());
+                pendingBytes.add(figures.checkpointPendingBytes());
+                int pending = 0;
+                for (long id : readable) { // as H2MessageStore.readPayload reads: pending changes, else H2
+                    byte[] held = target.pendingPayload(id);
+                    pending += held != null && id <= sends ? 1 : 0;
+                    assertArrayEquals(payload(id, size), held != null ? held : reader.read(id), "message " + id);
+                }
+                pendingPayloads.add(pending);
+                goOn.release();
+            }
+            checkpoint.get(30, TimeUnit.SECONDS);
+        }
+        long kib = size;
+        assertEquals(List.of(2000 * kib, 1000 * kib, 0L, 0L, 0L, 0L), pendingBytes,
+                "the closed segment's payloads held by the checkpoint, after each part");
+        assertEquals(List.of(2000, 1000, 0, 0, 0, 0), pendingPayloads, "payloads still answered from the closed segment");
+        assertEquals(0, figures.checkpointPendingBytes());
+        assertFalse(figures.checkpointInProgress());
+        assertEquals(sends, count(c, "MESSAGES"), "H2 has the closed segment's messages; the current one's wait");
+        crash(c, segments);
+    }
+
     // ---------------------------------------------------------------- helpers
 
     private record Opened(Connection connection, JournalSegments file, JournaledH2Target target) {
