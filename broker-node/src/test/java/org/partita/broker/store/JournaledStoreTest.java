@@ -44,10 +44,7 @@ class JournaledStoreTest {
     @Test
     void whatTheJournalConfirmedSurvivesACrashBeforeAnyCheckpoint() throws Exception {
         Path dir = tmp.resolve("node");
-        H2MessageStore.open(dir, true).close(); // schema and journal exist, as after any first start
-
-        Connection c = jdbc(dir);
-        c.setAutoCommit(false);
+        Connection c = preparedNode(dir);
         JournalSegments file = JournalSegments.open(dir);
         JournaledH2Target target = new JournaledH2Target(new H2BatchApplier(c, () -> { }), file, 64L << 20);
         for (long id = 1; id <= 50; id++) {
@@ -74,9 +71,7 @@ class JournaledStoreTest {
     @Test
     void aCheckpointCutShortByACrashIsCompletedByTheReplay() throws Exception {
         Path dir = tmp.resolve("node");
-        H2MessageStore.open(dir, true).close();
-        Connection c = jdbc(dir);
-        c.setAutoCommit(false);
+        Connection c = preparedNode(dir);
         H2BatchApplier h2 = new H2BatchApplier(c, () -> { });
         JournalSegments file = JournalSegments.open(dir);
         JournaledH2Target target = new JournaledH2Target(h2, file, 64L << 20);
@@ -167,9 +162,7 @@ class JournaledStoreTest {
     @Test
     void aPayloadACrashLeftWithoutEntriesIsRemovedAtTheNextStart() throws Exception {
         Path dir = tmp.resolve("node");
-        H2MessageStore.open(dir, true).close();
-        Connection c = jdbc(dir);
-        c.setAutoCommit(false);
+        Connection c = preparedNode(dir);
         JournalSegments file = JournalSegments.open(dir);
         JournaledH2Target target = new JournaledH2Target(new H2BatchApplier(c, () -> { }), file, 64L << 20);
         target.apply(List.of(send("q", 1, 10), send("q", 2, 10)));
@@ -205,9 +198,7 @@ class JournaledStoreTest {
     @Test
     void aLargeGroupIsWrittenAsSeveralRecordsOfWholeBatches() throws Exception {
         Path dir = tmp.resolve("node");
-        H2MessageStore.open(dir, true).close();
-        Connection c = jdbc(dir);
-        c.setAutoCommit(false);
+        Connection c = preparedNode(dir);
         JournalSegments file = JournalSegments.open(dir);
         JournaledH2Target target = new JournaledH2Target(new H2BatchApplier(c, () -> { }), file, 1L << 30);
         List<StoreBatch> group = new ArrayList<>();
@@ -328,10 +319,8 @@ class JournaledStoreTest {
     @Test
     void theWriterFindsTheSpaceOfBothFilesPreparedAheadOfItsAppends() throws Exception {
         Path dir = tmp.resolve("node");
-        H2MessageStore.open(dir, true).close();
+        Connection c = preparedNode(dir);
         Files.deleteIfExists(dir.resolve(JournalSegments.FILE_NAMES.get(1))); // a second file yet to be made, as at a first start
-        Connection c = jdbc(dir);
-        c.setAutoCommit(false);
         JournalSegments segments = JournalSegments.open(dir);
         // 5 MiB segments: the first file grows past its first 4 MiB step, the second is made and grows likewise
         long pastAStep = (4L << 20) + (512 << 10);
@@ -356,9 +345,7 @@ class JournaledStoreTest {
     @Test
     void aFullSegmentWaitsForThePreviousCheckpointBeforeItsFileIsReused() throws Exception {
         Path dir = tmp.resolve("node");
-        H2MessageStore.open(dir, true).close();
-        Connection c = jdbc(dir);
-        c.setAutoCommit(false);
+        Connection c = preparedNode(dir);
         java.util.concurrent.CountDownLatch h2Released = new java.util.concurrent.CountDownLatch(1);
         H2BatchApplier h2 = new H2BatchApplier(c, () -> {
             try {
@@ -434,9 +421,7 @@ class JournaledStoreTest {
     @Test
     void aJournalLeftByTheOneFileVersionIsReplayed() throws Exception {
         Path dir = tmp.resolve("node");
-        H2MessageStore.open(dir, true).close();
-        Connection c = jdbc(dir);
-        c.setAutoCommit(false);
+        Connection c = preparedNode(dir);
         JournalSegments segments = JournalSegments.open(dir);
         JournaledH2Target target = new JournaledH2Target(new H2BatchApplier(c, () -> { }), segments, 64L << 20);
         for (long id = 1; id <= 20; id++) {
@@ -475,9 +460,7 @@ class JournaledStoreTest {
     void aCrashAtAnyStepOfARotationLosesNothingConfirmedAndBringsBackNothingAcknowledged(RotationCrash at)
             throws Exception {
         Path dir = tmp.resolve("node");
-        H2MessageStore.open(dir, true).close();
-        Connection c = jdbc(dir);
-        c.setAutoCommit(false);
+        Connection c = preparedNode(dir);
         java.util.concurrent.atomic.AtomicBoolean syncFails = new java.util.concurrent.atomic.AtomicBoolean();
         H2BatchApplier h2 = new H2BatchApplier(c, () -> {
             if (syncFails.get()) {
@@ -561,9 +544,7 @@ class JournaledStoreTest {
     @Test
     void aCheckpointInProgressLetsGoOfEachPartsPayloadsOnceH2HasThemAndEveryPayloadStaysReadable() throws Exception {
         Path dir = tmp.resolve("node");
-        H2MessageStore.open(dir, true).close();
-        Connection c = jdbc(dir);
-        c.setAutoCommit(false);
+        Connection c = preparedNode(dir);
         JournalSegments segments = JournalSegments.open(dir);
         List<Runnable> heldCheckpoints = new ArrayList<>();
         JournaledH2Target target = new JournaledH2Target(new H2BatchApplier(c, () -> { }), segments, 64L << 20,
@@ -642,11 +623,20 @@ class JournaledStoreTest {
     /** A journaled target over a node folder, driven directly, with {@code h2Sync} as H2's disk sync. */
     private Opened openTarget(Runnable h2Sync) throws Exception {
         Path dir = tmp.resolve("node");
-        H2MessageStore.open(dir, true).close(); // schema and journal exist, as after any first start
-        Connection c = jdbc(dir);
-        c.setAutoCommit(false);
+        Connection c = preparedNode(dir);
         JournalSegments file = JournalSegments.open(dir);
         return new Opened(c, file, new JournaledH2Target(new H2BatchApplier(c, h2Sync), file, 64L << 20));
+    }
+
+    /**
+     * A node folder as after a first start (schema and journal made, the store closed), and a
+     * connection to its H2 with auto-commit off, for a journaled target driven directly.
+     */
+    private static Connection preparedNode(Path dir) throws Exception {
+        H2MessageStore.open(dir, true).close();
+        Connection c = jdbc(dir);
+        c.setAutoCommit(false);
+        return c;
     }
 
     /** Whether the journal's newest segment says the node stopped cleanly. */
