@@ -25,11 +25,17 @@ import java.util.Map;
  * @param limits         what clients may make the node hold: bytes in flight, connections, sessions...
  * @param storage        how the store reacts to I/O faults and gives back space
  * @param security       authorization and TLS
+ * @param ioThreads      event loops that read and write the clients' sockets; {@link #IO_THREADS_AUTO}
+ *                       (the default) for half the cores, at least one
  */
 public record NodeConfig(String nodeName, String host, int port, Path dataDir, boolean autoCreateQueues,
                          boolean syncOnCommit, int maxFrameSize, Path usersFile, boolean allowAnonymous,
                          Map<String, String> queues, long residentBytes, int metricsPort, ClusterConfig cluster,
-                         FlowLimits limits, StorageSettings storage, SecuritySettings security) {
+                         FlowLimits limits, StorageSettings storage, SecuritySettings security,
+                         int ioThreads) {
+
+    /** Half the cores, at least one: see {@link #eventLoops()}. */
+    public static final int IO_THREADS_AUTO = 0;
 
     /** No metrics endpoint and no console. */
     public static final int METRICS_OFF = -1;
@@ -45,6 +51,9 @@ public record NodeConfig(String nodeName, String host, int port, Path dataDir, b
         if (residentBytes < 0) {
             throw new IllegalArgumentException("residentBytes must not be negative: " + residentBytes);
         }
+        if (ioThreads < IO_THREADS_AUTO) {
+            throw new IllegalArgumentException("ioThreads must be at least 1 (or 0 for half the cores): " + ioThreads);
+        }
         if (metricsPort < METRICS_OFF || metricsPort > 65535) {
             throw new IllegalArgumentException("metricsPort must be from 0 to 65535 (or off): " + metricsPort);
         }
@@ -55,7 +64,7 @@ public record NodeConfig(String nodeName, String host, int port, Path dataDir, b
                       boolean syncOnCommit, int maxFrameSize, Path usersFile, boolean allowAnonymous,
                       Map<String, String> queues, long residentBytes) {
         this(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous,
-                queues, residentBytes, METRICS_OFF, null, null, null, null);
+                queues, residentBytes, METRICS_OFF, null, null, null, null, IO_THREADS_AUTO);
     }
 
     /** Every setting but {@code residentBytes}, which takes its default. */
@@ -72,70 +81,84 @@ public record NodeConfig(String nodeName, String host, int port, Path dataDir, b
     }
 
     public NodeConfig withPort(int p) {
-        return new NodeConfig(nodeName, host, p, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security);
+        return new NodeConfig(nodeName, host, p, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security, ioThreads);
     }
 
     public NodeConfig withHost(String h) {
-        return new NodeConfig(nodeName, h, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security);
+        return new NodeConfig(nodeName, h, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security, ioThreads);
     }
 
     public NodeConfig withDataDir(Path d) {
-        return new NodeConfig(nodeName, host, port, d, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security);
+        return new NodeConfig(nodeName, host, port, d, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security, ioThreads);
     }
 
     public NodeConfig withNodeName(String n) {
-        return new NodeConfig(n, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security);
+        return new NodeConfig(n, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security, ioThreads);
     }
 
     public NodeConfig withAutoCreateQueues(boolean b) {
-        return new NodeConfig(nodeName, host, port, dataDir, b, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security);
+        return new NodeConfig(nodeName, host, port, dataDir, b, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security, ioThreads);
     }
 
     public NodeConfig withSyncOnCommit(boolean b) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, b, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, b, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security, ioThreads);
     }
 
     public NodeConfig withMaxFrameSize(int m) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, m, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, m, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security, ioThreads);
     }
 
     public NodeConfig withUsersFile(Path f) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, f, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, f, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security, ioThreads);
     }
 
     public NodeConfig withAllowAnonymous(boolean b) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, b, queues, residentBytes, metricsPort, cluster, limits, storage, security);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, b, queues, residentBytes, metricsPort, cluster, limits, storage, security, ioThreads);
     }
 
     public NodeConfig withResidentBytes(long b) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, b, metricsPort, cluster, limits, storage, security);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, b, metricsPort, cluster, limits, storage, security, ioThreads);
     }
 
     public NodeConfig withMetricsPort(int p) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, p, cluster, limits, storage, security);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, p, cluster, limits, storage, security, ioThreads);
     }
 
     /** Makes this node a member of {@code c} (its {@code nodeName} must be one of the members), or standalone with null. */
     public NodeConfig withCluster(ClusterConfig c) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, c, limits, storage, security);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, c, limits, storage, security, ioThreads);
     }
 
     /** Declares a queue (or adds options to one declared before): {@code options} as {@code name=value&...}. */
     public NodeConfig withQueue(String name, String options) {
         Map<String, String> q = new LinkedHashMap<>(queues);
         q.merge(name, options, (a, b) -> a.isEmpty() ? b : a + "&" + b);
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, q, residentBytes, metricsPort, cluster, limits, storage, security);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, q, residentBytes, metricsPort, cluster, limits, storage, security, ioThreads);
     }
 
     public NodeConfig withLimits(FlowLimits l) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, l, storage, security);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, l, storage, security, ioThreads);
     }
 
     public NodeConfig withStorage(StorageSettings s) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, s, security);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, s, security, ioThreads);
     }
 
     public NodeConfig withSecurity(SecuritySettings s) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, s);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, s, ioThreads);
+    }
+
+    public NodeConfig withIoThreads(int n) {
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security, n);
+    }
+
+    /**
+     * The event loops the node runs: {@code ioThreads}, or half the cores (at least one) when it is
+     * {@link #IO_THREADS_AUTO}. Each persistent message crosses the sockets' loops, the journal's writer
+     * and the queues' threads; more loops than the cores can run beside the writer only add thread
+     * wake-ups and hand-offs between them (docs/performance.md, step 11).
+     */
+    public int eventLoops() {
+        return ioThreads != IO_THREADS_AUTO ? ioThreads : Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
     }
 }

@@ -88,6 +88,7 @@ public final class NodeConfigFile {
             case "roles" -> c.withSecurity(c.security().withRolesFile(Path.of(nonEmpty(value, name, where))));
             case "residentBytes" -> c.withResidentBytes(integer(value, name, where, 0, Integer.MAX_VALUE));
             case "metricsPort" -> c.withMetricsPort(integer(value, name, where, 0, 65535));
+            case "ioThreads" -> c.withIoThreads(integer(value, name, where, 0, 1024));
             default -> {
                 if (name.startsWith("queue.")) {
                     yield queue(c, name, value, where);
@@ -99,7 +100,7 @@ public final class NodeConfigFile {
                     yield c.withStorage(c.storage().withField(name, value, where));
                 }
                 throw new ConfigException(where + ": unknown field '" + name + "'; known: nodeName, host, port, data,"
-                        + " autoCreateQueues, syncOnCommit, maxFrameSize, users, allowAnonymous, roles, residentBytes, metricsPort,"
+                        + " autoCreateQueues, syncOnCommit, maxFrameSize, users, allowAnonymous, roles, residentBytes, metricsPort, ioThreads,"
                         + " queue.<name>.<option>, " + LimitFields.NAMES + ", " + StorageSettings.NAMES + ", " + ClusterFields.NAMES + ", " + TlsFields.NAMES);
             }
         };

@@ -142,8 +142,8 @@ public final class PartitaNode implements AutoCloseable {
             folderLock.close();
             throw e;
         }
-        LOG.info("Partita node {} listening on {}:{} ({} I/O) with data in {}", config.nodeName(), config.host(), port(),
-                server.io(), data);
+        LOG.info("Partita node {} listening on {}:{} ({} I/O, {} event loop{}) with data in {}", config.nodeName(),
+                config.host(), port(), server.io(), server.eventLoops(), server.eventLoops() == 1 ? "" : "s", data);
         LOG.info("authentication {}", authentication(config));
     }
 
@@ -207,9 +207,10 @@ public final class PartitaNode implements AutoCloseable {
     private static NodeServer listen(NodeConfig config, Broker broker, NodeContext context, TlsContexts tls)
             throws InterruptedException {
         try {
-            return tls == null ? new NodeServer(config.host(), config.port(), broker, context)
+            return tls == null
+                    ? new NodeServer(config.host(), config.port(), broker, context, null, null, config.eventLoops())
                     : new NodeServer(config.host(), config.port(), broker, context, tls.server(),
-                    config.security().tls().plaintext());
+                    config.security().tls().plaintext(), config.eventLoops());
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) { // Netty rethrows the BindException unchecked

@@ -18,23 +18,29 @@ public final class NodeServer implements AutoCloseable {
 
     private static final ServerIo IO = ServerIo.best();
 
-    private final EventLoopGroup boss = IO.newGroup(1);
-    private final EventLoopGroup workers = IO.newGroup(0);
+    private final EventLoopGroup boss;
+    private final EventLoopGroup workers;
+    private final int eventLoops;
     private final Channel serverChannel;
     private final NodeMemory memory;
     private final io.netty.channel.group.ChannelGroup clients =
             new io.netty.channel.group.DefaultChannelGroup(io.netty.util.concurrent.GlobalEventExecutor.INSTANCE);
 
     public NodeServer(String host, int port, Broker broker, NodeContext node) throws InterruptedException {
-        this(host, port, broker, node, null, null);
+        this(host, port, broker, node, null, null, 1);
     }
 
     /**
-     * @param tls       the server side of TLS, or null for plain TCP only
-     * @param plaintext with TLS: who may still connect without it
+     * @param tls        the server side of TLS, or null for plain TCP only
+     * @param plaintext  with TLS: who may still connect without it
+     * @param eventLoops threads that read and write the connections' sockets
      */
     public NodeServer(String host, int port, Broker broker, NodeContext node, io.netty.handler.ssl.SslContext tls,
-                      org.partita.broker.config.TlsSettings.Plaintext plaintext) throws InterruptedException {
+                      org.partita.broker.config.TlsSettings.Plaintext plaintext, int eventLoops) throws InterruptedException {
+        this.eventLoops = eventLoops;
+        // named after the node, so that thread dumps and profiles of a JVM with several nodes tell them apart
+        boss = IO.newGroup(1, "partita-accept-" + node.nodeName());
+        workers = IO.newGroup(eventLoops, "partita-io-" + node.nodeName());
         FrameEncoder encoder = new FrameEncoder(node.maxFrameSize());
         memory = new NodeMemory(node.limits().inFlightBytes(), node.limits().nonPersistentBytes(),
                 broker::unstoredBytes);
@@ -73,6 +79,11 @@ public final class NodeServer implements AutoCloseable {
     /** Bytes in flight now, counted in {@code limits.inFlightBytes}: of frames being read and of sends not yet stored or queued. */
     public long inFlightBytes() {
         return memory.inFlightBytes();
+    }
+
+    /** Threads that read and write the connections' sockets. */
+    public int eventLoops() {
+        return eventLoops;
     }
 
     /** How the event loops wait for sockets: {@code epoll} (Linux, native) or {@code nio}. */

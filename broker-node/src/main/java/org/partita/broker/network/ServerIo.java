@@ -11,8 +11,11 @@ import io.netty.channel.ServerChannel;
  * a synchronous send. {@code -Dio.netty.transport.noNative=true} (Netty's own switch) forces NIO.
  */
 interface ServerIo {
-    /** @param threads 0 for Netty's default (twice the cores) */
-    EventLoopGroup newGroup(int threads);
+    /**
+     * @param threads at least one
+     * @param name    the threads' names begin with it: {@code <name>-<group>-<n>}
+     */
+    EventLoopGroup newGroup(int threads, String name);
 
     Class<? extends ServerChannel> serverChannel();
 
@@ -25,8 +28,9 @@ interface ServerIo {
     /** Java's NIO selector, on every platform. */
     final class NioServerIo implements ServerIo {
         @Override
-        public EventLoopGroup newGroup(int threads) {
-            return new MultiThreadIoEventLoopGroup(threads, io.netty.channel.nio.NioIoHandler.newFactory());
+        public EventLoopGroup newGroup(int threads, String name) {
+            return new MultiThreadIoEventLoopGroup(threads, new io.netty.util.concurrent.DefaultThreadFactory(name),
+                    io.netty.channel.nio.NioIoHandler.newFactory());
         }
 
         @Override
@@ -43,8 +47,9 @@ interface ServerIo {
     /** Linux's epoll, through Netty's native transport. */
     final class EpollServerIo implements ServerIo {
         @Override
-        public EventLoopGroup newGroup(int threads) {
-            return new MultiThreadIoEventLoopGroup(threads, io.netty.channel.epoll.EpollIoHandler.newFactory());
+        public EventLoopGroup newGroup(int threads, String name) {
+            return new MultiThreadIoEventLoopGroup(threads, new io.netty.util.concurrent.DefaultThreadFactory(name),
+                    io.netty.channel.epoll.EpollIoHandler.newFactory());
         }
 
         @Override

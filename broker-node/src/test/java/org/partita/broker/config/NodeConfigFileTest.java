@@ -51,6 +51,19 @@ class NodeConfigFileTest {
     }
 
     @Test
+    void theEventLoopsAreHalfTheCoresUnlessIoThreadsSaysHowMany() throws IOException {
+        int cores = Runtime.getRuntime().availableProcessors();
+        assertEquals(Math.max(1, cores / 2), NodeConfigFile.read(file("port = 1"), NodeConfig.defaults()).eventLoops());
+        assertEquals(Math.max(1, cores / 2), NodeConfigFile.read(file("ioThreads = 0"), NodeConfig.defaults()).eventLoops());
+        NodeConfig three = NodeConfigFile.read(file("ioThreads = 3"), NodeConfig.defaults());
+        assertEquals(3, three.ioThreads());
+        assertEquals(3, three.eventLoops());
+        assertEquals(3, three.withPort(5).withSecurity(three.security()).eventLoops(), "kept by the other settings");
+        String m = error("ioThreads = -1").getMessage();
+        assertTrue(m.contains("node.conf:1") && m.contains("'ioThreads'") && m.contains("0 to 1024"), m);
+    }
+
+    @Test
     void limitsAreReadFromTheirOwnFields() throws IOException {
         Path f = file("limits.handshakeFrameBytes = 4096", "limits.handshakeTimeout = 2000", "limits.connections = 10",
                 "limits.sessionsPerConnection = 5", "limits.consumersPerConnection = 6", "limits.partitionsPerQueue = 64",

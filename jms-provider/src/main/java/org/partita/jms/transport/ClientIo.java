@@ -18,7 +18,8 @@ import java.util.concurrent.ThreadFactory;
  * client on Netty 4.1.
  */
 interface ClientIo {
-    EventLoopGroup newGroup(ThreadFactory threads);
+    /** @param count how many event loops, at least one */
+    EventLoopGroup newGroup(int count, ThreadFactory threads);
 
     Class<? extends SocketChannel> channel();
 
@@ -31,8 +32,8 @@ interface ClientIo {
     final class NioClientIo implements ClientIo {
         @Override
         @SuppressWarnings("deprecation") // the one group class of both Netty lines
-        public EventLoopGroup newGroup(ThreadFactory threads) {
-            return new io.netty.channel.nio.NioEventLoopGroup(0, threads);
+        public EventLoopGroup newGroup(int count, ThreadFactory threads) {
+            return new io.netty.channel.nio.NioEventLoopGroup(count, threads);
         }
 
         @Override
@@ -59,8 +60,8 @@ interface ClientIo {
 
         @Override
         @SuppressWarnings("deprecation") // the one group class of both Netty lines
-        public EventLoopGroup newGroup(ThreadFactory threads) {
-            return new io.netty.channel.epoll.EpollEventLoopGroup(0, threads);
+        public EventLoopGroup newGroup(int count, ThreadFactory threads) {
+            return new io.netty.channel.epoll.EpollEventLoopGroup(count, threads);
         }
 
         @Override

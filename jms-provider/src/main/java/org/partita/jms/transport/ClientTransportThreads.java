@@ -9,8 +9,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * One event loop group shared by all client connections of a JVM, with daemon threads, on the best
  * {@linkplain ClientIo I/O} the JVM offers (Linux's epoll when Netty's native library loads, else NIO).
+ *
+ * <p>Half the cores, at least one, unless the system property {@value #THREADS_PROPERTY} says how many:
+ * a message a client sends or receives crosses its loop and the application's thread, and loops beyond
+ * what the cores can run beside those threads only add wake-ups and hand-offs (docs/performance.md,
+ * step 11). An application with many busy connections on many cores may want more.
  */
 final class ClientTransportThreads {
+    static final String THREADS_PROPERTY = "partita.client.ioThreads";
+
     private static volatile Loops loops;
 
     private record Loops(EventLoopGroup group, Class<? extends SocketChannel> channel) {
@@ -41,11 +48,17 @@ final class ClientTransportThreads {
                         return t;
                     };
                     ClientIo io = ClientIo.best();
-                    l = new Loops(io.newGroup(tf), io.channel());
+                    l = new Loops(io.newGroup(count(), tf), io.channel());
                     loops = l;
                 }
             }
         }
         return l;
+    }
+
+    /** {@value #THREADS_PROPERTY} when it is a positive integer, else half the cores (at least one). */
+    static int count() {
+        Integer asked = Integer.getInteger(THREADS_PROPERTY);
+        return asked != null && asked > 0 ? asked : Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
     }
 }
