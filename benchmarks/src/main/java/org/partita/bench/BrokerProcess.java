@@ -65,7 +65,8 @@ public final class BrokerProcess {
             Scenarios.Settings settings = new Scenarios.Settings(Scenarios.nanos(120), 500);
             for (Scenario s : new Scenario[] {Scenario.S3, Scenario.S1}) {
                 try (BrokerUnderTest warm = target.start(java.nio.file.Files.createTempDirectory(dir, s.name()), tunedBufferTimeoutNanos)) {
-                    new Scenarios(warm, settings).run(s, target, 0, s == Scenario.S3 ? 5_000 : 300);
+                    new Scenarios(warm, settings).run(s, target, 0,
+                            s == Scenario.S3 ? Compare.WARM_UP_S3_MESSAGES : Compare.WARM_UP_S1_MESSAGES);
                 }
             }
         } finally {

@@ -23,6 +23,14 @@ import java.util.concurrent.Callable;
 @Command(name = "partita-benchmarks", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Runs the scenarios against Partita and ActiveMQ Artemis and prints medians and ratios.")
 public final class Compare implements Callable<Integer> {
+    /**
+     * Persistent messages of the warm-up's S1 run: enough round trips for the JIT to compile the
+     * synchronous send and receive paths of clients and brokers before the first measured run.
+     */
+    static final int WARM_UP_S1_MESSAGES = 2_000;
+    /** Non-persistent messages of the warm-up's S3 run. */
+    static final int WARM_UP_S3_MESSAGES = 5_000;
+
 
     static {
         // quiet brokers unless the user asked otherwise: the table is the output
@@ -123,10 +131,10 @@ public final class Compare implements Callable<Integer> {
                     + "tuned Artemis journal-buffer-timeout = %d ns%n", sync.syncsPerSecond(), sync.nanosPerSync() / 1e3,
                     sync.nanosPerSync());
             Scenarios.Settings settings = new Scenarios.Settings(Scenarios.nanos(timeCapSeconds), s7Rate);
-            if (!noWarmup && !ownJvm) { // with --own-jvm each broker's JVM warms itself up (ownJvmOptions)
+            if (!noWarmup) { // the clients in this JVM; with --own-jvm each broker's JVM also warms itself up (ownJvmOptions)
                 for (Target t : targets) {
-                    runOne(dir, sync, settings, Scenario.S3, t, 0, 5_000);
-                    runOne(dir, sync, settings, Scenario.S1, t, 0, 300);
+                    warmUpRun(dir, sync, settings, Scenario.S3, t, WARM_UP_S3_MESSAGES);
+                    warmUpRun(dir, sync, settings, Scenario.S1, t, WARM_UP_S1_MESSAGES);
                 }
                 log.println("warm-up done");
             }
@@ -178,10 +186,24 @@ public final class Compare implements Callable<Integer> {
         return options;
     }
 
+    /**
+     * A short run that warms up this JVM's clients of {@code t} (their JIT-compiled code); with
+     * {@code --own-jvm} on a broker JVM of its own that skips its own warm-up, as it is thrown away.
+     */
+    private void warmUpRun(Path dir, DiskSync.Result sync, Scenarios.Settings settings, Scenario s, Target t,
+                           int count) throws Exception {
+        runOne(dir, sync, settings, s, t, 0, count, brokerJvmOptions == null ? List.of() : brokerJvmOptions);
+    }
+
     private RunResult runOne(Path dir, DiskSync.Result sync, Scenarios.Settings settings, Scenario s, Target t, int run,
                              int count) throws Exception {
+        return runOne(dir, sync, settings, s, t, run, count, ownJvmOptions());
+    }
+
+    private RunResult runOne(Path dir, DiskSync.Result sync, Scenarios.Settings settings, Scenario s, Target t, int run,
+                             int count, List<String> brokerJvm) throws Exception {
         Path data = Files.createTempDirectory(dir, s.name().toLowerCase(Locale.ROOT) + "-" + t.id() + "-");
-        try (BrokerUnderTest broker = ownJvm ? OwnJvmBroker.start(t, data, sync.nanosPerSync(), brokerHeap, ownJvmOptions())
+        try (BrokerUnderTest broker = ownJvm ? OwnJvmBroker.start(t, data, sync.nanosPerSync(), brokerHeap, brokerJvm)
                 : t.start(data, sync.nanosPerSync())) {
             return new Scenarios(broker, settings).run(s, t, run, count);
         } finally {
