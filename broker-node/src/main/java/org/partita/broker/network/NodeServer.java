@@ -26,6 +26,7 @@ public final class NodeServer implements AutoCloseable {
     private final io.netty.channel.group.ChannelGroup clients =
             new io.netty.channel.group.DefaultChannelGroup(io.netty.util.concurrent.GlobalEventExecutor.INSTANCE);
 
+    /** Plain TCP on one event loop. */
     public NodeServer(String host, int port, Broker broker, NodeContext node) throws InterruptedException {
         this(host, port, broker, node, null, null, 1);
     }
