@@ -56,9 +56,30 @@ final class ClientTransportThreads {
         return l;
     }
 
-    /** {@value #THREADS_PROPERTY} when it is a positive integer, else half the cores (at least one). */
     static int count() {
-        Integer asked = Integer.getInteger(THREADS_PROPERTY);
-        return asked != null && asked > 0 ? asked : Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+        return count(System.getProperty(THREADS_PROPERTY), Runtime.getRuntime().availableProcessors());
+    }
+
+    /**
+     * {@code asked} when it is a positive integer, else half the {@code cores} (at least one); a value
+     * that is not one is said in the log rather than ignored in silence.
+     */
+    static int count(String asked, int cores) {
+        int half = Math.max(1, cores / 2);
+        if (asked == null) {
+            return half;
+        }
+        try {
+            int n = Integer.parseInt(asked.strip());
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException ignored) {
+            // said below
+        }
+        org.slf4j.LoggerFactory.getLogger(ClientTransportThreads.class).warn(
+                "-D{}={} is not a positive integer; the client runs {} event loop(s), half the cores", THREADS_PROPERTY,
+                asked, half);
+        return half;
     }
 }
