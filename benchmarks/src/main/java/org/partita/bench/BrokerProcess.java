@@ -62,7 +62,7 @@ public final class BrokerProcess {
     private static void warmUp(Target target, Path parent, long tunedBufferTimeoutNanos) throws Exception {
         Path dir = java.nio.file.Files.createTempDirectory(parent, "warm-up-");
         try {
-            Scenarios.Settings settings = new Scenarios.Settings(Scenarios.nanos(120), 500);
+            Scenarios.Settings settings = new Scenarios.Settings(Scenarios.nanos(Compare.WARM_UP_SECONDS), 500);
             for (Scenario s : new Scenario[] {Scenario.S3, Scenario.S1}) {
                 try (BrokerUnderTest warm = target.start(java.nio.file.Files.createTempDirectory(dir, s.name()), tunedBufferTimeoutNanos)) {
                     new Scenarios(warm, settings).run(s, target, 0,

@@ -24,10 +24,24 @@ import java.util.concurrent.Callable;
         description = "Runs the scenarios against Partita and ActiveMQ Artemis and prints medians and ratios.")
 public final class Compare implements Callable<Integer> {
     /**
-     * Persistent messages of the warm-up's S1 run: enough round trips for the JIT to compile the
-     * synchronous send and receive paths of clients and brokers before the first measured run.
+     * Persistent messages of the warm-up's S1 run: enough round trips for the JIT's optimizing
+     * compiler (C2, thousands of calls per method) to compile the synchronous send and receive paths
+     * of clients and brokers before the first measured run. With 2,000 the runs of a series still got
+     * faster one after the other (docs/performance.md step 12).
      */
-    static final int WARM_UP_S1_MESSAGES = 2_000;
+    static final int WARM_UP_S1_MESSAGES = 10_000;
+    /**
+     * Longest a warm-up run may take: a broker that syncs every send (Artemis's defaults, a few
+     * hundred messages a second) sends fewer, and the tool does not spend minutes warming it up.
+     */
+    static final int WARM_UP_SECONDS = 10;
+    /**
+     * Rounds of the tool's warm-up over all targets. The targets' clients share classes in this JVM
+     * (Netty's among them), so code the JIT compiled while one target warmed up can be thrown away
+     * and compiled again when the next one's types reach it; a second round lets every target's first
+     * measured run meet code compiled for all of them, not only for the last one warmed.
+     */
+    static final int WARM_UP_ROUNDS = 2;
     /** Non-persistent messages of the warm-up's S3 run. */
     static final int WARM_UP_S3_MESSAGES = 5_000;
 
@@ -132,9 +146,11 @@ public final class Compare implements Callable<Integer> {
                     sync.nanosPerSync());
             Scenarios.Settings settings = new Scenarios.Settings(Scenarios.nanos(timeCapSeconds), s7Rate);
             if (!noWarmup) { // the clients in this JVM; with --own-jvm each broker's JVM also warms itself up (ownJvmOptions)
-                for (Target t : targets) {
-                    warmUpRun(dir, sync, settings, Scenario.S3, t, WARM_UP_S3_MESSAGES);
-                    warmUpRun(dir, sync, settings, Scenario.S1, t, WARM_UP_S1_MESSAGES);
+                for (int round = 0; round < WARM_UP_ROUNDS; round++) {
+                    for (Target t : targets) {
+                        warmUpRun(dir, sync, settings, Scenario.S3, t, WARM_UP_S3_MESSAGES);
+                        warmUpRun(dir, sync, settings, Scenario.S1, t, WARM_UP_S1_MESSAGES);
+                    }
                 }
                 log.println("warm-up done");
             }
@@ -192,7 +208,8 @@ public final class Compare implements Callable<Integer> {
      */
     private void warmUpRun(Path dir, DiskSync.Result sync, Scenarios.Settings settings, Scenario s, Target t,
                            int count) throws Exception {
-        runOne(dir, sync, settings, s, t, 0, count, brokerJvmOptions == null ? List.of() : brokerJvmOptions);
+        Scenarios.Settings capped = new Scenarios.Settings(Scenarios.nanos(WARM_UP_SECONDS), settings.s7Rate());
+        runOne(dir, sync, capped, s, t, 0, count, brokerJvmOptions == null ? List.of() : brokerJvmOptions);
     }
 
     private RunResult runOne(Path dir, DiskSync.Result sync, Scenarios.Settings settings, Scenario s, Target t, int run,
