@@ -72,6 +72,7 @@ public final class BrokerProcess {
         } finally {
             Files2.deleteRecursively(dir);
         }
+        JitQuiet.await();
     }
 
     /** Heap in use once garbage is collected: what the broker really holds. */

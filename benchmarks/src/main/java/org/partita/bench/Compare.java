@@ -152,7 +152,7 @@ public final class Compare implements Callable<Integer> {
                         warmUpRun(dir, sync, settings, Scenario.S1, t, WARM_UP_S1_MESSAGES);
                     }
                 }
-                log.println("warm-up done");
+                log.println("warm-up done (then " + JitQuiet.await() + " ms until the JIT was idle)");
             }
             List<RunResult> results = new ArrayList<>();
             for (int run = 1; run <= runs; run++) {
