@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
 public final class BrokerQueue implements DispatchEngine.Host {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerQueue.class);
     /** Messages held at most for a just-stored message's dispatch to run on the writer's thread ({@link #enqueueStored}). */
-    private static final int DISPATCH_ON_WRITER_DEPTH = 32;
+    public static final int DISPATCH_ON_WRITER_DEPTH = 32;
 
     private final String name;
     private final boolean durable;

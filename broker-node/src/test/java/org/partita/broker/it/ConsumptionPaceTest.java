@@ -159,7 +159,9 @@ class ConsumptionPaceTest {
                 if (caughtUp) {
                     most = Math.max(most, sample[0]);
                     samples++;
-                    if (sample[0] > near) over++;
+                    if (sample[0] > near) {
+                        over++;
+                    }
                 }
             }
             Thread.sleep(10);

@@ -27,8 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
  */
 class DispatchOnWriterTest {
     private static final String WRITER = "partita-store-writer";
-    /** The depth up to which the writer dispatches (BrokerQueue.DISPATCH_ON_WRITER_DEPTH). */
-    private static final int SHALLOW = 32;
+    private static final int SHALLOW = BrokerQueue.DISPATCH_ON_WRITER_DEPTH;
 
     @RegisterExtension
     final NodeExtension node = new NodeExtension();
