@@ -8,6 +8,8 @@ package org.partita.broker.admin;
  */
 public record AdminCaller(String user, String remote) {
     public static final AdminCaller LOCAL = new AdminCaller(null, "local");
+    /** An operation of the node's JMX bean: who called it is the JVM's JMX security's business, not Partita's. */
+    public static final AdminCaller JMX = new AdminCaller(null, "jmx");
 
     public String userOrAnonymous() {
         return user == null ? "(anonymous)" : user;

@@ -99,7 +99,7 @@ public final class AdminCommands {
     }
 
     /** One info line per accepted change: who, from where, what. */
-    private static void changed(AdminCaller caller, String command, String argument, String outcome) {
+    static void changed(AdminCaller caller, String command, String argument, String outcome) {
         LOG.atInfo().addKeyValue("event", "admin").addKeyValue("user", caller.userOrAnonymous())
                 .addKeyValue("remote", caller.remote()).addKeyValue("command", command)
                 .addKeyValue("argument", argument).addKeyValue("outcome", outcome)

@@ -102,6 +102,9 @@ public final class NodeJmx implements NodeMXBean, AutoCloseable {
     private void resolve(String xid, boolean commit) {
         try {
             reader.broker().xa().resolve(org.partita.jms.protocol.WireXid.parse(xid), commit).get(30, TimeUnit.SECONDS);
+            // the same operator log line as xa.commit / xa.rollback over the protocol
+            AdminCommands.changed(AdminCaller.JMX, commit ? "xa.commit" : "xa.rollback", xid,
+                    commit ? "committed=true" : "rolledBack=true");
         } catch (org.partita.broker.core.xa.XaError e) {
             throw new IllegalStateException(e.getMessage());
         } catch (java.util.concurrent.ExecutionException e) {

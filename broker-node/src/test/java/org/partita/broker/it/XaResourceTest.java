@@ -5,12 +5,21 @@ import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Queue;
+import jakarta.jms.QueueReceiver;
+import jakarta.jms.QueueSession;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
+import jakarta.jms.TopicPublisher;
+import jakarta.jms.TopicSession;
+import jakarta.jms.TopicSubscriber;
 import jakarta.jms.TransactionInProgressException;
 import jakarta.jms.XAConnection;
 import jakarta.jms.XAJMSContext;
+import jakarta.jms.XAQueueConnection;
+import jakarta.jms.XAQueueSession;
 import jakarta.jms.XASession;
+import jakarta.jms.XATopicConnection;
+import jakarta.jms.XATopicSession;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -285,6 +294,91 @@ class XaResourceTest {
             assertEquals(XAException.XA_HEURRB, assertThrows(XAException.class, () -> r.rollback(left[0])).errorCode);
             r.forget(left[0]);
             assertEquals(0, r.recover(XAResource.TMSTARTRSCAN).length);
+        }
+    }
+
+    @Test
+    void branchesCompletedByHandOverJmxLeaveTheSameOperatorLogLineAsTheAdminCommands() throws Exception {
+        send("xa.in", "order-10");
+        send("xa.in", "order-11");
+        TestXid committed = (TestXid) prepareConsumeAndSend("jmx-commit", "xa.in", "xa.out", "invoice-10");
+        TestXid rolledBack = (TestXid) prepareConsumeAndSend("jmx-rollback", "xa.in", "xa.out", "never");
+        ch.qos.logback.classic.Logger log = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("org.partita.admin");
+        ch.qos.logback.classic.Level before = log.getLevel();
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> lines = new ch.qos.logback.core.read.ListAppender<>();
+        lines.start();
+        log.addAppender(lines);
+        log.setLevel(ch.qos.logback.classic.Level.INFO);
+        try {
+            ObjectName jmx = ObjectName.getInstance("org.partita:type=Node,name=" + ObjectName.quote(node.node().config().nodeName()));
+            String[] signature = {String.class.getName()};
+            ManagementFactory.getPlatformMBeanServer().invoke(jmx, "commitTransaction", new Object[] {committed.text()}, signature);
+            ManagementFactory.getPlatformMBeanServer().invoke(jmx, "rollbackTransaction", new Object[] {rolledBack.text()}, signature);
+        } finally {
+            log.detachAppender(lines);
+            log.setLevel(before);
+        }
+        List<String> messages = lines.list.stream().map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage).toList();
+        assertEquals(List.of("admin xa.commit " + committed.text() + " by (anonymous) from jmx: committed=true",
+                "admin xa.rollback " + rolledBack.text() + " by (anonymous) from jmx: rolledBack=true"), messages);
+        assertEquals(ch.qos.logback.classic.Level.INFO, lines.list.get(0).getLevel());
+        assertEquals("invoice-10", receive("xa.out", WAIT_MS).getText());
+    }
+
+    @Test
+    void theQueueFlavourOfXaSendsAndReceivesInOneBranch() throws Exception {
+        send("xa.qin", "order-q");
+        Xid x = TestXid.of("queue-flavour");
+        try (XAQueueConnection c = xa().createXAQueueConnection()) {
+            c.start();
+            XAQueueSession xs = c.createXAQueueSession();
+            QueueSession s = xs.getQueueSession();
+            XAResource r = xs.getXAResource();
+            r.start(x, XAResource.TMNOFLAGS);
+            QueueReceiver receiver = s.createReceiver(s.createQueue("xa.qin"));
+            assertEquals("order-q", ((TextMessage) receiver.receive(WAIT_MS)).getText());
+            s.createSender(s.createQueue("xa.qout")).send(s.createTextMessage("invoice-q"));
+            r.end(x, XAResource.TMSUCCESS);
+            assertEquals(XAResource.XA_OK, r.prepare(x));
+            assertNull(receive("xa.qout", NOTHING_MS), "nothing is sent before the commit");
+            r.commit(x, false);
+            receiver.close();
+        }
+        assertEquals("invoice-q", receive("xa.qout", WAIT_MS).getText());
+        assertNull(receive("xa.qin", NOTHING_MS), "the consumed message is gone for good");
+    }
+
+    @Test
+    void theTopicFlavourOfXaPublishesOnlyWhatItsBranchCommits() throws Exception {
+        try (Connection plainConnection = plain().createConnection();
+             XATopicConnection c = xa().createXATopicConnection()) {
+            plainConnection.start();
+            Session plainSession = plainConnection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            MessageConsumer watcher = plainSession.createConsumer(plainSession.createTopic("xa.prices"));
+            c.start();
+            XATopicSession xs = c.createXATopicSession();
+            TopicSession s = xs.getTopicSession();
+            XAResource r = xs.getXAResource();
+            TopicSubscriber subscriber = s.createSubscriber(s.createTopic("xa.quotes"));
+            TopicPublisher publisher = s.createPublisher(s.createTopic("xa.prices"));
+
+            Xid dropped = TestXid.of("topic-dropped");
+            r.start(dropped, XAResource.TMNOFLAGS);
+            publisher.publish(s.createTextMessage("dropped"));
+            r.end(dropped, XAResource.TMSUCCESS);
+            r.rollback(dropped);
+
+            plainSession.createProducer(plainSession.createTopic("xa.quotes")).send(plainSession.createTextMessage("quote-1"));
+            Xid kept = TestXid.of("topic-kept");
+            r.start(kept, XAResource.TMNOFLAGS);
+            assertEquals("quote-1", ((TextMessage) subscriber.receive(WAIT_MS)).getText());
+            publisher.publish(s.createTextMessage("kept"));
+            r.end(kept, XAResource.TMSUCCESS);
+            assertNull(watcher.receive(NOTHING_MS), "nothing is published before the commit");
+            assertEquals(XAResource.XA_OK, r.prepare(kept));
+            r.commit(kept, false);
+            assertEquals("kept", ((TextMessage) watcher.receive(WAIT_MS)).getText());
+            assertNull(watcher.receive(NOTHING_MS), "the rolled-back publication never arrives");
         }
     }
 
