@@ -105,4 +105,45 @@ class ClusteredQueueTest {
             }
         }
     }
+
+    /**
+     * An option other than the layout, changed through PartitaAdmin on node2, is agreed and applied
+     * by all three nodes; the JMX attribute {@code ClusterStatus} of a node shows the cluster.
+     */
+    @Test
+    void anOptionChangedOnNode2IsAppliedOnEveryNodeAndJmxShowsTheCluster() throws Exception {
+        try (EmbeddedCluster c = new EmbeddedCluster(tmp, 3).startAll()) {
+            try (org.partita.jms.api.PartitaAdmin admin = org.partita.jms.api.PartitaAdmin.connect(c.factory(1))) {
+                admin.updateQueue("plant", Map.of("partitions", "6", "hosts", "*"));
+                assertEquals("5", admin.updateQueue("plant", Map.of("maxDepthMessages", "5")).get("maxDepthMessages"));
+            }
+            for (int i = 0; i < 3; i++) {
+                int node = i;
+                await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                    try (org.partita.jms.api.PartitaAdmin admin = org.partita.jms.api.PartitaAdmin.connect(c.factory(node))) {
+                        Map<String, String> options = admin.queueOptions("plant");
+                        assertEquals("5", options.get("maxDepthMessages"), "node" + (node + 1) + ": " + options);
+                        assertEquals("6", options.get("partitions"), "node" + (node + 1) + ": " + options);
+                    }
+                });
+            }
+
+            javax.management.MBeanServer server = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+            javax.management.ObjectName name = new javax.management.ObjectName("org.partita:type=Node,name="
+                    + javax.management.ObjectName.quote("node3"));
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                List<String> lines = List.of((String[]) server.getAttribute(name, "ClusterStatus"));
+                assertTrue(lines.contains("cluster=test"), lines.toString());
+                assertTrue(lines.contains("node=node3"), lines.toString());
+                assertTrue(lines.stream().anyMatch(l -> l.startsWith("member.node1=up ")), lines.toString());
+                assertTrue(lines.stream().anyMatch(l -> l.startsWith("member.node2=up ")), lines.toString());
+                assertTrue(lines.stream().anyMatch(l -> l.startsWith("member.node3=self ")), lines.toString());
+                assertTrue(lines.contains("queue.plant.partition.4.host=node2"), lines.toString());
+                assertTrue(lines.contains("queue.plant.partition.5.host=node3"), lines.toString());
+                assertTrue(lines.contains("queue.plant.partition.5.depth=0"), lines.toString());
+                assertTrue(lines.stream().anyMatch(l -> l.startsWith("queue.plant.options=") && l.contains("maxDepthMessages=5")),
+                        lines.toString());
+            });
+        }
+    }
 }
