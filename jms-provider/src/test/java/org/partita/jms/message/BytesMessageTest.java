@@ -260,6 +260,27 @@ class BytesMessageTest {
         m.writeByte((byte) 3); // the sender's copy is still writable
     }
 
+    /**
+     * A body whose buffer is exactly full is sent without a copy: what is written after a send must
+     * not change what that send carried, nor what a later send carries.
+     */
+    @Test
+    void writesAfterASendDoNotChangeWhatWasSent() throws JMSException {
+        byte[] first = new byte[32]; // the write buffer's first size: exactly full
+        java.util.Arrays.fill(first, (byte) 7);
+        PartitaBytesMessage m = written(first);
+        byte[] sent = m.toWire().body();
+        m.writeBytes(new byte[] {8, 9});
+        byte[] sentAgain = m.toWire().body();
+        m.writeByte((byte) 10);
+        assertArrayEquals(first, sent);
+        assertEquals(34, sentAgain.length);
+        assertEquals(9, sentAgain[33]);
+        m.reset();
+        assertEquals(35, m.getBodyLength());
+        assertArrayEquals(first, sent);
+    }
+
     @Test
     void getBodyReturnsACopyInEitherModeWithoutMovingThePosition() throws JMSException {
         PartitaBytesMessage m = written((byte) 1, (byte) 2);

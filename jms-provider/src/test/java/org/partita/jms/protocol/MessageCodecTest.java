@@ -139,6 +139,36 @@ class MessageCodecTest {
         assertEquals(-1, noneBytes[noneBytes.length - 1]);
     }
 
+    /** The encoder sizes its array before writing: every string's UTF-8 length must be counted right. */
+    @Test
+    void multiByteTextInEveryStringFieldAndPropertyRoundTrips() {
+        String text = "Zürich – 東京 – \uD83D\uDE80"; // two-, three- and four-byte UTF-8 forms
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put("région", text);
+        properties.put("bytes", new byte[] {1, 2, 3});
+        properties.put("c", 'ß');
+        WireMessage m = new WireMessage(text, 1, text, "queue:" + text, "queue:" + text, text,
+                WireMessage.PERSISTENT, 4, 0, 0, properties, WireMessage.BODY_TEXT, text.getBytes(StandardCharsets.UTF_8));
+        WireMessage d = MessageCodec.decode(MessageCodec.encode(m));
+        assertEquals(text, d.messageId());
+        assertEquals(text, d.correlationId());
+        assertEquals("queue:" + text, d.replyTo());
+        assertEquals("queue:" + text, d.destination());
+        assertEquals(text, d.type());
+        assertEquals(text, d.properties().get("région"));
+        assertEquals('ß', d.properties().get("c"));
+    }
+
+    /** A lone surrogate has no UTF-8 form: it is sent as '?', and sizing must agree with writing. */
+    @Test
+    void aLoneSurrogateIsSentAsAQuestionMark() {
+        WireMessage m = new WireMessage("id", 1, "a\uD800b", null, "queue:q", null, WireMessage.PERSISTENT, 4, 0, 0,
+                Map.of("p", "\uDC00"), WireMessage.BODY_NONE, null);
+        WireMessage d = MessageCodec.decode(MessageCodec.encode(m));
+        assertEquals("a?b", d.correlationId());
+        assertEquals("?", d.properties().get("p"));
+    }
+
     @Test
     void nullAndEmptyStringsStayDistinct() {
         WireMessage m = new WireMessage("", 0, null, null, "queue:q", "", WireMessage.PERSISTENT, 4, 0, 0,
