@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * A destination name with options, as applications may write it: {@code orders?partitions=8} or
- * {@code jobs?priority=10}. Queue options (DESIGN.md names) apply when a queue is created on first
+ * {@code jobs?priority=10}. Queue options (named as in docs/destinations.md) apply when a queue is created on first
  * use; consumer options apply to the consumer that names them. See docs/destinations.md.
  */
 public record DestinationAddress(String name, String queueOptions, Map<String, String> consumerOptions) {

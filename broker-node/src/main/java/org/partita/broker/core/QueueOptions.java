@@ -9,7 +9,7 @@ import java.util.function.Function;
 
 /**
  * Options of one queue, named as in the config file, the admin API, destination names and metrics
- * (DESIGN.md). Immutable; stored with the queue as {@code name=value&...}. Every option is checked
+ * (docs/destinations.md). Immutable; stored with the queue as {@code name=value&...}. Every option is checked
  * when it is set, so a bad value fails with a message naming it.
  *
  * <ul>
