@@ -7,6 +7,7 @@ import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,6 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The CLI against a real embedded node: what an operator types, what it prints, what it exits with. */
+@Tag("slow")
 @Timeout(60)
 class CliTest {
     @TempDir

@@ -1,5 +1,6 @@
 package org.partita.cli;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,6 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The packaged {@code target/partita} script and {@code target/partita-cli.jar}, run as an operator would. */
+@Tag("slow")
 @Timeout(120)
 class PartitaScriptIT {
     @TempDir

@@ -7,6 +7,7 @@ import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.Topic;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -33,6 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * delivered, acknowledged, rates, oldest message age and consumer counts; a figure that is not
  * measured is absent, never zero.
  */
+@Tag("slow")
 @Timeout(60)
 class QueueFiguresTest {
     @RegisterExtension

@@ -3,6 +3,7 @@ package org.partita.broker.it;
 import jakarta.jms.Connection;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.partita.broker.core.BrokerQueue;
@@ -25,6 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
  * send; on the queue's executor once the queue holds a backlog, so that the writer does not spend its
  * time on one queue's dispatch before its next group commit.
  */
+@Tag("slow")
 class DispatchOnWriterTest {
     private static final String WRITER = "partita-store-writer";
     private static final int SHALLOW = BrokerQueue.DISPATCH_ON_WRITER_DEPTH;

@@ -5,6 +5,7 @@ import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,6 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
  * shares. Six connections exchange messages with each other on a node of one loop and on a node of
  * two; the node's socket threads (named {@code partita-io-<node>-...}) are counted in this JVM.
  */
+@Tag("slow")
 @Timeout(60)
 class EventLoopsTest {
     private static final int CONNECTIONS = 6;

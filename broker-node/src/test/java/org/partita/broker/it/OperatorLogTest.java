@@ -2,6 +2,7 @@ package org.partita.broker.it;
 
 import jakarta.jms.Connection;
 import jakarta.jms.JMSSecurityException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The operator's log of a node started from the command line: failed logins and admin changes, in text or JSON lines. */
+@Tag("slow")
 @Timeout(120)
 class OperatorLogTest {
     @TempDir

@@ -6,6 +6,7 @@ import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -24,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
  * {@code prefetch=0}: a consumer asks for one message when the application waits for one, so an idle
  * consumer (one that Spring's CachingConnectionFactory keeps open between receives) holds nothing.
  */
+@Tag("slow")
 @Timeout(60)
 class PrefetchZeroTest {
     @RegisterExtension

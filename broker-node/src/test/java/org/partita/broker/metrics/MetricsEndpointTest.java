@@ -4,6 +4,7 @@ import jakarta.jms.Connection;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,6 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The Prometheus endpoint: names, labels, values, absence of what is not measured, the same figures over JMX, authentication. */
+@Tag("slow")
 @Timeout(60)
 class MetricsEndpointTest {
     private static final HttpClient HTTP = HttpClient.newHttpClient();

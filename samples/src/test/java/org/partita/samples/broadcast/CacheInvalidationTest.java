@@ -1,9 +1,11 @@
 package org.partita.samples.broadcast;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.partita.samples.support.SampleRun;
 
+@Tag("slow")
 class CacheInvalidationTest {
 
     @Test

@@ -1,11 +1,13 @@
 package org.partita.samples.plantfloor;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.partita.samples.support.SampleRun;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+@Tag("slow")
 class ClusterPlantFloorTest {
 
     /** The default run: three nodes in this process, 120 machines, 2 then 8 instances across the nodes. */

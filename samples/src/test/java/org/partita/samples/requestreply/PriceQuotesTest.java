@@ -1,9 +1,11 @@
 package org.partita.samples.requestreply;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.partita.samples.support.SampleRun;
 
+@Tag("slow")
 class PriceQuotesTest {
 
     @Test

@@ -1,6 +1,7 @@
 package org.partita.samples.support;
 
 import jakarta.jms.JMSException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,6 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The samples against a node that was already running (--url), twice each, as a user trying them out would. */
+@Tag("slow")
 class RunningNodeTest {
 
     @Test
