@@ -147,6 +147,38 @@ class PlainQueueKeysTest {
         }
     }
 
+    /**
+     * Closing a client-acknowledged consumer does not settle what its application received: the
+     * session still owns those messages (JMS), so the key stays with it until the session ends.
+     */
+    @Test
+    void aClosedConsumersKeyStaysWithItsSessionUntilTheSessionSettles() throws Exception {
+        try (Connection ca = node.factory().createConnection(); Connection cb = node.factory().createConnection()) {
+            Session sa = ca.createSession(false, Session.CLIENT_ACKNOWLEDGE);
+            MessageProducer p = sa.createProducer(sa.createQueue(QUEUE));
+            for (int i = 0; i < 4; i++) {
+                send(sa, p, "k", "k" + i);
+            }
+            MessageConsumer a = sa.createConsumer(sa.createQueue(QUEUE));
+            ca.start();
+            assertEquals("k0", ((TextMessage) a.receive(5000)).getText());
+
+            Session sb = cb.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            MessageConsumer b = sb.createConsumer(sb.createQueue(QUEUE));
+            cb.start();
+            a.close(); // k1..k3 prefetched and unseen go back; k0 stays with session A, unacknowledged
+            assertNull(b.receive(500), "the key stays with A's session while it holds k0");
+
+            sa.close(); // the session ends without acknowledging: k0 comes back flagged, the key moves on
+            for (int i = 0; i < 4; i++) {
+                Message m = b.receive(5000);
+                assertNotNull(m, "k" + i + " reaches the remaining consumer once A's session has closed");
+                assertEquals("k" + i, ((TextMessage) m).getText());
+                assertEquals(i == 0, m.getJMSRedelivered(), "k" + i + " redelivered flag: only what A's application saw");
+            }
+        }
+    }
+
     @Test
     void aKeysOrderWinsOverJmsPriority() throws Exception {
         try (Connection c = node.factory().createConnection()) {
