@@ -203,6 +203,9 @@ public final class AdminCommands {
                 .put("residentBudgetBytes", s.residentBudgetBytes()).put("heapUsedBytes", s.heapUsedBytes())
                 .put("heapMaxBytes", s.heapMaxBytes()).put("directUsedBytes", s.directUsedBytes())
                 .put("directMaxBytes", s.directMaxBytes());
+        if (s.messagesWritten() >= 0) {
+            out.put("messagesWritten", s.messagesWritten()).put("entriesWritten", s.entriesWritten());
+        }
         if (s.metricsPort() >= 0) {
             out.put("metricsPort", s.metricsPort());
         }

@@ -6,6 +6,7 @@ import org.partita.broker.core.BrokerQueue;
 import org.partita.broker.core.QueueReport;
 import org.partita.broker.core.SubscriptionView;
 import org.partita.broker.core.UnknownDestinationException;
+import org.partita.broker.store.StoreFigures;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -116,7 +117,8 @@ public final class NodeReader {
                 conns.stream().mapToInt(ConnectionInfo::sessions).sum(), consumers, held, heldBytes,
                 storeBytes(), broker.payloadMemory().residentBytes(), config.residentBytes(), heap.getUsed(),
                 heap.getMax(), directUsedBytes(), io.netty.util.internal.PlatformDependent.maxDirectMemory(),
-                metricsPort.getAsInt());
+                metricsPort.getAsInt(), broker.store().figures().map(StoreFigures::messagesWritten).orElse(-1L),
+                broker.store().figures().map(StoreFigures::entriesWritten).orElse(-1L));
     }
 
     /** Bytes of the data folder on disk (journal and H2 files). */

@@ -295,7 +295,7 @@ final class GroupCommitWriter {
         try {
             applier.apply(batches);
             commits.incrementAndGet();
-            figures.committedGroup(batches.size());
+            figures.committedGroup(batches);
         } catch (Throwable groupFailure) {
             org.partita.broker.process.FatalErrors.check(groupFailure);
             if (StoreFaults.isFault(groupFailure) || !applier.cleanFailure()) {
@@ -312,7 +312,7 @@ final class GroupCommitWriter {
                 try {
                     applier.apply(List.of(p.batch()));
                     commits.incrementAndGet();
-                    figures.committedGroup(1);
+                    figures.committedGroup(List.of(p.batch()));
                     committed.add(p);
                 } catch (Throwable t) {
                     org.partita.broker.process.FatalErrors.check(t);

@@ -173,7 +173,10 @@ public final class PartitaAdmin implements AutoCloseable {
         return AdminReplies.lines(connection.admin("cluster.status", null));
     }
 
-    /** The node's name, address, uptime, sizes and memory ({@code node.status}). */
+    /**
+     * The node's name, address, uptime, sizes and memory ({@code node.status}), and what its store
+     * has written since it started ({@code messagesWritten}, {@code entriesWritten}); docs/admin.md.
+     */
     public Map<String, String> nodeStatus() throws JMSException {
         return AdminReplies.lines(connection.admin("node.status", null));
     }

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.partita.broker.it.NodeExtension;
 import org.partita.broker.store.StoreStats;
+import org.partita.jms.api.PartitaAdmin;
 import org.partita.jms.api.PartitaConsumer;
 import org.partita.jms.api.PartitaDestinations;
 import org.partita.jms.api.PartitionListener;
@@ -22,6 +23,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import static org.awaitility.Awaitility.await;
@@ -42,6 +44,11 @@ class RoutingModesTest {
             p.send(s.createTextMessage(prefix + i));
         }
         p.close();
+    }
+
+    private static long written(Map<String, String> status, String figure) {
+        assertNotNull(status.get(figure), figure + " in " + status);
+        return Long.parseLong(status.get(figure));
     }
 
     private static int drain(MessageConsumer c, long quietMillis) throws Exception {
@@ -162,10 +169,16 @@ class RoutingModesTest {
             MessageProducer p = s.createProducer(s.createQueue("orders"));
             p.setDeliveryMode(DeliveryMode.PERSISTENT);
             StoreStats before = node.node().store().stats();
+            Map<String, String> statusBefore = PartitaAdmin.on(c).nodeStatus();
             for (int i = 0; i < 10; i++) {
                 p.send(s.createTextMessage("order-" + i + "-" + "x".repeat(1000)));
             }
             StoreStats after = node.node().store().stats();
+            Map<String, String> statusAfter = PartitaAdmin.on(c).nodeStatus();
+            assertEquals(10, written(statusAfter, "messagesWritten") - written(statusBefore, "messagesWritten"),
+                    "node.status: one payload written per message");
+            assertEquals(30, written(statusAfter, "entriesWritten") - written(statusBefore, "entriesWritten"),
+                    "node.status: one entry written per AppId");
             assertEquals(10, after.messageRows() - before.messageRows(), "one payload row per message");
             assertEquals(30, after.entryRows() - before.entryRows(), "one delivery-state row per AppId");
             long payload = after.payloadBytes() - before.payloadBytes();
@@ -215,6 +228,8 @@ class RoutingModesTest {
             Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
             Queue ticks = s.createQueue("ticks?mode=broadcast");
             MessageProducer p = s.createProducer(ticks);
+            p.send(s.createTextMessage("creates the queue"));
+            Map<String, String> statusBefore = PartitaAdmin.on(c).nodeStatus();
             p.send(s.createTextMessage("nobody listens"));
             Session s1 = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
             Session s2 = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
@@ -231,6 +246,11 @@ class RoutingModesTest {
                 assertNull(consumer.receive(200), "the message sent before anyone listened is gone");
             }
             assertEquals(0, node.node().store().stats().entryRows(), "broadcast stores nothing");
+            Map<String, String> statusAfter = PartitaAdmin.on(c).nodeStatus();
+            assertEquals(written(statusBefore, "messagesWritten"), written(statusAfter, "messagesWritten"),
+                    "node.status: broadcast writes no payload");
+            assertEquals(written(statusBefore, "entriesWritten"), written(statusAfter, "entriesWritten"),
+                    "node.status: broadcast writes no entry");
         }
     }
 
