@@ -8,6 +8,7 @@ import jakarta.jms.Queue;
 import org.partita.samples.support.Sample;
 import org.partita.samples.support.SampleNode;
 import org.partita.samples.support.SampleQueues;
+import org.partita.samples.support.StoreWrites;
 import org.partita.samples.support.Story;
 import org.partita.samples.support.Verdict;
 import org.partita.samples.support.Waiting;
@@ -57,6 +58,7 @@ public final class CacheInvalidation extends Sample {
             // broadcast mode that involves no disk write
             JMSProducer producer = publisher.createProducer();
             List<Boolean> dropped = new ArrayList<>();
+            StoreWrites beforeSending = queues.storeWrites();
 
             story.part("Nobody listens yet");
             producer.send(invalidations, "product-9");
@@ -80,7 +82,8 @@ public final class CacheInvalidation extends Sample {
             dropped.add(invalidate("product-1", producer, invalidations, running, story));
             expected.putAll(running);
             int kept = queues.depth("cache-invalidation");
-            story.say("invalidations waiting in the queue for anyone: %d", kept);
+            StoreWrites stored = queues.storeWrites().since(beforeSending);
+            story.say("invalidations waiting in the queue for anyone: %d; the store wrote %s", kept, stored);
 
             Verdict verdict = new Verdict().check("every running instance dropped each entry invalidated while it ran",
                     dropped.stream().allMatch(d -> d), dropped.size() + " invalidations");
@@ -88,7 +91,10 @@ public final class CacheInvalidation extends Sample {
                 verdict.check(c.name() + " received exactly what was sent while it ran",
                         c.invalidations().equals(expected.get(c)), "got " + c.invalidations() + ", expected " + expected.get(c));
             }
-            return verdict.check("nothing is stored", kept == 0, kept + " waiting in the queue");
+            return verdict
+                    .check("nothing is stored", stored.messages() == 0 && stored.entries() == 0,
+                            (dropped.size() + 1) + " invalidations sent, the store wrote " + stored)
+                    .check("nothing waits in the queue", kept == 0, kept + " waiting");
         } finally {
             for (PriceCache c : all) {
                 c.close();

@@ -7,6 +7,7 @@ import jakarta.jms.Queue;
 import org.partita.samples.support.Sample;
 import org.partita.samples.support.SampleNode;
 import org.partita.samples.support.SampleQueues;
+import org.partita.samples.support.StoreWrites;
 import org.partita.samples.support.Story;
 import org.partita.samples.support.Verdict;
 import org.partita.samples.support.Waiting;
@@ -66,10 +67,13 @@ public final class OrderFanout extends Sample {
             apps.add(new OrderApp("audit", factory, (Queue) jndi.lookup("audit"), 20));
             JMSProducer producer = desk.createProducer();
             Queue orderQueue = (Queue) jndi.lookup("orders");
+            StoreWrites beforeSending = queues.storeWrites();
             for (int i = 1; i <= orders; i++) {
                 producer.setProperty("order", i).send(orderQueue, "order " + i);
             }
-            story.say("the order desk sent %d orders to orders, once each", orders);
+            // persistent sends return once stored, so the store's figures already count them
+            StoreWrites stored = queues.storeWrites().since(beforeSending);
+            story.say("the order desk sent %d orders to orders, once each; the store wrote %s", orders, stored);
             story.say("not yet acknowledged: %s", waiting(queues));
             OrderApp billing = apps.get(0);
             boolean billingDone = Waiting.until(LIMIT, () -> billing.count() == orders);
@@ -82,6 +86,7 @@ public final class OrderFanout extends Sample {
             boolean nothingLeft = Waiting.until(LIMIT, () -> totalWaiting(queues) == 0);
             story.say("not yet acknowledged: %s; the node stored each order's payload once, with a small entry per AppId, and "
                     + "removes it when the last AppId has acknowledged it", waiting(queues));
+            int appIds = apps.size();
 
             List<Integer> sent = IntStream.rangeClosed(1, orders).boxed().toList();
             Verdict verdict = new Verdict();
@@ -93,6 +98,9 @@ public final class OrderFanout extends Sample {
                     .check("orders waited for shipping until it started", billingDone && allDone,
                             "billing had all " + orders + " before shipping attached; then shipping received "
                                     + apps.get(2).count())
+                    .check("each order was stored once, with one entry per AppId",
+                            stored.messages() == orders && stored.entries() == (long) orders * appIds,
+                            "sending " + orders + " orders to " + appIds + " AppIds, the store wrote " + stored)
                     .check("nothing is left once every AppId has acknowledged", nothingLeft, waiting(queues));
         } finally {
             for (OrderApp app : apps) {

@@ -70,6 +70,11 @@ public final class SampleQueues implements AutoCloseable {
         return owners;
     }
 
+    /** What the node's store has written since the node started ({@code node.status}). */
+    public StoreWrites storeWrites() throws JMSException {
+        return StoreWrites.of(admin.nodeStatus());
+    }
+
     public List<String> queues() throws JMSException {
         return admin.queues();
     }

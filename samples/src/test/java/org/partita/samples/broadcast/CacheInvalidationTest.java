@@ -15,6 +15,7 @@ class CacheInvalidationTest {
                 "every running instance dropped each entry",
                 "cache-2 received exactly what was sent while it ran",
                 "cache-4 received exactly what was sent while it ran",
-                "nothing is stored");
+                "nothing is stored",
+                "nothing waits in the queue");
     }
 }

@@ -16,6 +16,7 @@ class OrderFanoutTest {
                 "audit received every order once, in the order sent",
                 "shipping received every order once, in the order sent",
                 "orders waited for shipping until it started",
+                "each order was stored once, with one entry per AppId",
                 "nothing is left");
     }
 }
