@@ -21,6 +21,7 @@ import org.partita.broker.config.NodeConfig;
 import org.partita.broker.embed.PartitaNode;
 import org.partita.broker.store.FaultyDisk;
 import org.partita.jms.api.PartitaAdmin;
+import org.partita.jms.api.QueueStats;
 import org.partita.jms.client.PartitaXAConnectionFactory;
 import org.partita.jms.protocol.Frame;
 
@@ -311,7 +312,13 @@ class FlowControlTest {
             raw.hello();
             raw.send(new Frame.SessionOpen(2, 1, false));
             raw.send(new Frame.ConsumerOpen(3, 1, 7, "queue:unread", null, null, 0, 100_000));
-            Thread.sleep(3_000); // not reading: the node's writes pile up
+            // not reading: the node's writes pile up past the bound and it drops the connection, which an
+            // operator sees as the queue's consumer gone after it was fed, and what it held back in the queue
+            PartitaAdmin admin = PartitaAdmin.on(c);
+            await("the node to drop the consumer that does not read").atMost(Duration.ofSeconds(30)).until(() -> {
+                QueueStats q = admin.queueStats("unread");
+                return q.delivered() > 0 && q.consumers() == 0 && q.inFlight() == 0;
+            });
             // reading now drains the socket buffers, then meets the end of the stream the node's close left
             assertTrue(drainsToEndOfStream(raw, Duration.ofSeconds(20)), "the node closed the connection");
         }
