@@ -64,6 +64,12 @@ public final class ClusterPlantFloor extends Sample {
     }
 
     @Override
+    protected String insteadOfUrl() {
+        return "give a running cluster's nodes with --urls tcp://HOST:PORT,tcp://HOST:PORT,..., or leave both out"
+                + " to start three nodes in this process";
+    }
+
+    @Override
     protected void checkOptions() {
         if (machines < 1 || roundMillis < 1 || (urls != null && urls.size() < 2)) {
             throw badOptions("need --machines >= 1, --round-millis >= 1, and at least two --urls");

@@ -30,9 +30,17 @@ public abstract class Sample implements Callable<Integer> {
     /** Runs the scenario against {@code node}, telling {@code story} what happens, and checks its outcome. */
     protected abstract Verdict run(SampleNode node, Story story) throws Exception;
 
-    /** False for a sample that starts or reaches its own nodes (a cluster): it is run with no node. */
+    /**
+     * False for a sample that starts or reaches its own nodes (a cluster): it is run with no node,
+     * and refuses {@code --url}, which names one node, rather than ignore it.
+     */
     protected boolean usesOneNode() {
         return true;
+    }
+
+    /** For a sample that does not use one node: what to give instead of {@code --url}. */
+    protected String insteadOfUrl() {
+        return "see --help";
     }
 
     /** Refuses bad option values before anything starts; samples with options override it. */
@@ -41,6 +49,9 @@ public abstract class Sample implements Callable<Integer> {
 
     @Override
     public final Integer call() throws Exception {
+        if (!usesOneNode() && url != null) {
+            throw badOptions("--url names one node, and " + spec.name() + " uses several: " + insteadOfUrl());
+        }
         checkOptions();
         Story story = new Story(spec.commandLine().getOut());
         story.part(spec.usageMessage().description().length > 0 ? spec.usageMessage().description()[0] : spec.name());
