@@ -11,8 +11,10 @@ import org.partita.jms.api.PartitaAdmin;
 import org.partita.jms.client.PartitaConnectionFactory;
 import org.partita.samples.broadcast.CacheInvalidation;
 import org.partita.samples.fanout.OrderFanout;
+import org.partita.samples.plantfloor.PlantFloor;
 import org.partita.samples.priority.PrimaryBackup;
 import org.partita.samples.requestreply.PriceQuotes;
+import org.partita.samples.spring.SpringOrders;
 import org.partita.samples.startup.StartupState;
 
 import java.nio.file.Path;
@@ -27,11 +29,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class RunningNodeTest {
 
     @Test
-    @Timeout(120)
+    @Timeout(240)
     void eachSampleRunsTwiceAgainstTheSameNodeAndLeavesNoQueueBehind(@TempDir Path data) throws JMSException {
         try (PartitaNode node = PartitaNode.start(NodeConfig.defaults().withPort(0).withDataDir(data))) {
             List<Supplier<Sample>> samples = List.of(StartupState::new, PrimaryBackup::new, OrderFanout::new,
-                    CacheInvalidation::new, PriceQuotes::new);
+                    CacheInvalidation::new, PriceQuotes::new, PlantFloor::new, SpringOrders::new);
             for (Supplier<Sample> sample : samples) {
                 for (int round = 0; round < 2; round++) {
                     SampleRun run = SampleRun.of(sample.get(), "--url", node.url()).assertPassed();
