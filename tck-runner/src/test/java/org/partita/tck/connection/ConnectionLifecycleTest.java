@@ -13,7 +13,9 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.partita.tck.support.TckTest;
 
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -128,6 +130,31 @@ class ConnectionLifecycleTest extends TckTest {
         assertTrue(entered.await(RECEIVE_TIMEOUT, TimeUnit.MILLISECONDS));
         c.stop();
         assertTrue(finished.get(), "stop() returned while the listener was still running");
+    }
+
+    @Test
+    @DisplayName("6.1.5: a MessageListener that stops its own connection gets IllegalStateException, and the "
+            + "connection keeps delivering")
+    void listenerMayNotStopItsOwnConnection() throws Exception {
+        Queue q = queue();
+        Connection c = startedConnection();
+        Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        BlockingQueue<String> outcomes = new LinkedBlockingQueue<>();
+        s.createConsumer(q).setMessageListener(m -> {
+            try {
+                c.stop(); // would wait for this very listener to return: the provider must refuse it
+                outcomes.add("stop() returned");
+            } catch (IllegalStateException expected) {
+                outcomes.add("IllegalStateException");
+            } catch (Throwable t) {
+                outcomes.add(t.toString());
+            }
+        });
+        send(q, "first", "second");
+        assertEquals("IllegalStateException", outcomes.poll(RECEIVE_TIMEOUT, TimeUnit.MILLISECONDS),
+                "the listener's stop() neither threw IllegalStateException nor returned (deadlocked?)");
+        assertEquals("IllegalStateException", outcomes.poll(RECEIVE_TIMEOUT, TimeUnit.MILLISECONDS),
+                "the connection is still started: the second message reaches the listener");
     }
 
     @Test
