@@ -148,6 +148,43 @@ class CliTest {
     }
 
     @Test
+    void partitionsNamesEachPartitionsOwnerConsumerAndItsAddress() throws Exception {
+        assertEquals(0, cli("queue", "create", "keyed", "-o", "partitions=4").code());
+        try (Connection c = new PartitaConnectionFactory(node.url()).createConnection()) {
+            c.setClientID("owners");
+            Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            s.createConsumer(s.createQueue("keyed"));
+            s.createConsumer(s.createQueue("keyed"));
+            c.start();
+            // the connection's address as the node sees it, from the connections table
+            String from = cli("connections", "--json").lines().stream().filter(l -> l.contains("\"connection\""))
+                    .map(l -> l.replaceAll(".*\"connection\": \"([^\"]+)\".*", "$1")).findFirst().orElseThrow();
+            java.util.regex.Pattern row = java.util.regex.Pattern.compile(
+                    "\\s*(\\d)\\s+ASSIGNED\\s+(consumer \\d+ of /" + java.util.regex.Pattern.quote(from) + ")\\s+0\\s+0\\s.*");
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+                Run partitions = cli("partitions", "keyed");
+                assertEquals(0, partitions.code(), partitions.err());
+                List<String> lines = partitions.lines();
+                assertTrue(lines.get(0).matches("PARTITION\\s+STATE\\s+OWNER\\s+WAITING\\s+IN FLIGHT\\s.*"), partitions.out());
+                assertEquals(5, lines.size(), partitions.out());
+                java.util.Set<String> owners = new java.util.HashSet<>();
+                for (int p = 0; p < 4; p++) {
+                    java.util.regex.Matcher m = row.matcher(lines.get(p + 1));
+                    assertTrue(m.matches(), "partition " + p + " owned by a consumer of " + from + ": " + partitions.out());
+                    assertEquals(Integer.toString(p), m.group(1));
+                    owners.add(m.group(2));
+                }
+                assertEquals(2, owners.size(), "two consumers, two partitions each: " + partitions.out());
+            });
+        }
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            Run alone = cli("partitions", "keyed");
+            assertTrue(alone.lines().stream().skip(1).allMatch(l -> l.matches("\\s*\\d\\s+UNASSIGNED\\s+-?\\s*0\\s+0\\s.*")),
+                    "no owner once the consumers left: " + alone.out());
+        });
+    }
+
+    @Test
     void anAppIdQueueIsBrowsedByItsName() throws Exception {
         assertEquals(0, cli("queue", "create", "events", "-o", "mode=fanout", "-o", "appIds=billing,audit").code());
         send("events", 2);

@@ -132,6 +132,51 @@ class MetricsEndpointTest {
     }
 
     @Test
+    void deliveriesRedeliveriesDeadLettersAndExpiriesAreCountedAsTheyHappened() throws Exception {
+        try (PartitaNode node = start(NodeConfig.defaults().withMetricsPort(0));
+             Connection c = new PartitaConnectionFactory(node.url()).createConnection()) {
+            Session s = c.createSession(true, Session.SESSION_TRANSACTED);
+            jakarta.jms.Queue life = s.createQueue("life?maxDeliveryAttempts=2");
+            MessageProducer p = s.createProducer(life);
+            jakarta.jms.Message shortLived = s.createTextMessage("expires");
+            p.send(shortLived, jakarta.jms.DeliveryMode.PERSISTENT, 4, 1);
+            p.send(s.createTextMessage("a"));
+            p.send(s.createTextMessage("b"));
+            s.commit();
+            long expiry = shortLived.getJMSExpiration();
+            await().atMost(Duration.ofSeconds(5)).until(() -> System.currentTimeMillis() > expiry);
+            c.start();
+            MessageConsumer consumer = s.createConsumer(s.createQueue("life"));
+            assertEquals("a", ((jakarta.jms.TextMessage) consumer.receive(5000)).getText(), "the expired message is skipped");
+            s.commit();
+            for (int attempt = 1; attempt <= 2; attempt++) {
+                jakarta.jms.Message b = consumer.receive(5000);
+                assertEquals("b", ((jakarta.jms.TextMessage) b).getText());
+                assertEquals(attempt > 1, b.getJMSRedelivered());
+                s.rollback();
+            }
+
+            String labels = "{partition=\"0\",queue=\"life\",subscription=\"\"}";
+            await().atMost(Duration.ofSeconds(10)).until(() ->
+                    sample(get(node, "/metrics", null, null).body(), "partita_queue_messages_dead_lettered_total", labels) == 1.0);
+            String text = get(node, "/metrics", null, null).body();
+            assertEquals(3.0, sample(text, "partita_queue_messages_enqueued_total", labels));
+            assertEquals(3.0, sample(text, "partita_queue_messages_delivered_total", labels), "a once, b twice");
+            assertEquals(1.0, sample(text, "partita_queue_messages_acknowledged_total", labels), "a");
+            assertEquals(1.0, sample(text, "partita_queue_messages_redelivered_total", labels), "b's second delivery");
+            assertEquals(1.0, sample(text, "partita_queue_messages_expired_total", labels));
+            assertEquals(0.0, sample(text, "partita_queue_messages", labels));
+            assertEquals(0.0, sample(text, "partita_queue_messages_in_flight", labels));
+            assertEquals(1.0, sample(text, "partita_queue_consumers", "{queue=\"life\",subscription=\"\"}"));
+            assertEquals(1.0, sample(text, "partita_queue_messages_enqueued_total", "{partition=\"0\",queue=\"DLQ\",subscription=\"\"}"),
+                    "b reached the dead-letter queue");
+            consumer.close();
+            await().atMost(Duration.ofSeconds(10)).until(() ->
+                    sample(get(node, "/metrics", null, null).body(), "partita_queue_consumers", "{queue=\"life\",subscription=\"\"}") == 0.0);
+        }
+    }
+
+    @Test
     void partitionsAndAppIdsHaveTheirOwnLabels() throws Exception {
         try (PartitaNode node = start(NodeConfig.defaults().withMetricsPort(0)
                 .withQueue("fan", "mode=fanout&appIds=billing,audit").withQueue("parts", "partitions=3"))) {
