@@ -53,7 +53,10 @@ class ConsoleBrowserTest {
         try (PartitaNode node = PartitaNode.start(NodeConfig.defaults().withPort(0).withDataDir(dir.resolve("data"))
                 .withNodeName("console-node").withMetricsPort(0));
              Connection c = new PartitaConnectionFactory(node.url()).createConnection()) {
+            c.setClientID("console-watcher");
             Session s = c.createSession(false, Session.CLIENT_ACKNOWLEDGE);
+            deadLetterOneMessage(c);
+            s.createDurableSubscriber(s.createTopic("alerts/>"), "pager");
             // one consumer that holds one message per partition unacknowledged: owners are set, messages wait
             s.createConsumer(s.createQueue("orders?partitions=4&capacity=1"));
             c.start();
@@ -84,6 +87,29 @@ class ConsoleBrowserTest {
                 assertEquals("1", cells.get(5).getText(), "consumers");
                 String consumers = browser.findElement(By.id("consumers")).getText();
                 assertTrue(consumers.contains("orders") && consumers.contains("0, 1, 2, 3"), consumers);
+                String subscriptions = browser.findElement(By.id("subscriptions")).getText();
+                assertTrue(subscriptions.contains("durable:console-watcher:pager") && subscriptions.contains("durable")
+                        && subscriptions.contains("alerts/>"), subscriptions);
+                await("the dead letter in the DLQ section").atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+                    // read in one script: the page redraws every 2 seconds, which makes found elements stale
+                    List<?> dlq = (List<?>) browser.executeScript("return Array.from("
+                            + "document.querySelectorAll(\"#dlq tr[data-dlq='DLQ'] td\")).map(td => td.textContent)");
+                    assertEquals(3, dlq.size(), String.valueOf(dlq));
+                    assertEquals("1", dlq.get(1), "messages: " + dlq);
+                });
+                await("the node's figures").atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+                    java.util.Map<String, String> figures = new java.util.HashMap<>();
+                    for (Object card : (List<?>) browser.executeScript("return Array.from(document.querySelectorAll("
+                            + "'#node-figures .card')).map(c => [c.querySelector('.label').textContent, c.querySelector('.value').textContent])")) {
+                        List<?> pair = (List<?>) card;
+                        figures.put(String.valueOf(pair.get(0)), String.valueOf(pair.get(1)));
+                    }
+                    assertEquals(node.url(), figures.get("address"), figures.toString());
+                    assertEquals("1", figures.get("connections"), figures.toString());
+                    assertEquals("2", figures.get("consumers"), "the orders consumer and the durable subscriber: " + figures);
+                    assertEquals("off", figures.get("authentication"), figures.toString());
+                    assertTrue(figures.get("heap").matches("\\S+ \\S+ of \\S+ \\S+"), figures.toString());
+                });
                 File shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE);
                 Path target = Path.of("target", "console-screenshot.png");
                 Files.createDirectories(target.getParent());
@@ -93,6 +119,18 @@ class ConsoleBrowserTest {
                 browser.quit();
             }
         }
+    }
+
+    /** A message delivered once on a queue that allows one delivery, then recovered: it goes to the DLQ. */
+    private static void deadLetterOneMessage(Connection c) throws Exception {
+        Session s = c.createSession(false, Session.CLIENT_ACKNOWLEDGE);
+        s.createProducer(s.createQueue("jobs?maxDeliveryAttempts=1")).send(s.createTextMessage("poison"));
+        c.start();
+        jakarta.jms.MessageConsumer consumer = s.createConsumer(s.createQueue("jobs"));
+        assertTrue(consumer.receive(5000) != null);
+        s.recover();
+        consumer.close();
+        s.close();
     }
 
     private ChromeDriver chromium() throws Exception {
