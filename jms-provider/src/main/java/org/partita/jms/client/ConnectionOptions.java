@@ -22,11 +22,13 @@ import java.util.Map;
  */
 public record ConnectionOptions(List<NodeAddress> nodes, String clientId, String user, String password,
                                 int prefetch, int maxFrameSize, long connectTimeoutMillis, long failoverTimeoutMillis,
-                                ClientTls tls) {
+                                long heartbeatMillis, ClientTls tls) {
 
     public static final int DEFAULT_PREFETCH = 500;
     public static final int DEFAULT_CONNECT_TIMEOUT = 10_000;
     public static final int DEFAULT_FAILOVER_TIMEOUT = 30_000;
+    /** The client pings a node it has heard nothing from for this long, and gives up on it after twice. */
+    public static final int DEFAULT_HEARTBEAT = 10_000;
     /** A node's URL inside the options: {@code tcp://a:1?x=1,tcp://b:2}. */
     private static final java.util.regex.Pattern ANOTHER_NODE = java.util.regex.Pattern.compile(",\\s*[A-Za-z][A-Za-z0-9+.-]*://");
 
@@ -58,12 +60,13 @@ public record ConnectionOptions(List<NodeAddress> nodes, String clientId, String
                 intOption(query.remove("maxFrameSize"), Protocol.DEFAULT_MAX_FRAME_SIZE, "maxFrameSize", url),
                 intOption(query.remove("connectTimeout"), DEFAULT_CONNECT_TIMEOUT, "connectTimeout", url),
                 intOption(query.remove("failoverTimeout"), DEFAULT_FAILOVER_TIMEOUT, "failoverTimeout", url),
+                intOption(query.remove("heartbeat"), DEFAULT_HEARTBEAT, "heartbeat", url),
                 new ClientTls(query.remove("trustStore"), query.remove("trustStorePassword"), query.remove("keyStore"),
                         query.remove("keyStorePassword"), boolOption(query.remove("verifyHost"), true, "verifyHost", url)));
         if (!query.isEmpty()) {
             throw new JMSException("connection URL '" + url + "' has unknown options " + query.keySet()
                     + "; known: clientID, user, password, prefetch, maxFrameSize, connectTimeout, failoverTimeout,"
-                    + " trustStore, trustStorePassword, keyStore, keyStorePassword, verifyHost");
+                    + " heartbeat, trustStore, trustStorePassword, keyStore, keyStorePassword, verifyHost");
         }
         return o;
     }

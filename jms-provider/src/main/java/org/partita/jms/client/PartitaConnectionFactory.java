@@ -99,7 +99,7 @@ public class PartitaConnectionFactory implements ConnectionFactory, QueueConnect
             throws JMSException {
         ConnectionOptions o = ConnectionOptions.parse(url);
         Login login = new Login(user != null ? user : o.user(), user != null ? password : o.password(), o.clientId());
-        NodeConnector connector = new NettyNodeConnector(o.maxFrameSize(), o.tls());
+        NodeConnector connector = new NettyNodeConnector(o.maxFrameSize(), o.tls(), o.heartbeatMillis());
         BrokerConnection transport;
         try {
             if (o.failsOver()) {

@@ -9,6 +9,9 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.timeout.IdleState;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
 import org.partita.jms.protocol.ErrorCode;
 import org.partita.jms.protocol.Frame;
 import org.partita.jms.protocol.FrameDecoder;
@@ -21,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
@@ -42,10 +46,14 @@ public final class NettyBrokerConnection implements BrokerConnection {
     /** host:port, as the application named it. */
     private final String address;
 
-    private NettyBrokerConnection(Channel channel, int maxFrameSize, String address) {
+    /** 0 when the connection has no heartbeat. */
+    private final long heartbeatMillis;
+
+    private NettyBrokerConnection(Channel channel, int maxFrameSize, String address, long heartbeatMillis) {
         this.channel = channel;
         this.maxFrameSize = maxFrameSize;
         this.address = address;
+        this.heartbeatMillis = heartbeatMillis;
     }
 
     /** Opens the TCP connection (not yet the handshake: see {@link #open}). */
@@ -62,6 +70,18 @@ public final class NettyBrokerConnection implements BrokerConnection {
 
     public static NettyBrokerConnection connect(String host, int port, int maxFrameSize, long timeoutMillis,
                                                 io.netty.handler.ssl.SslContext tls) {
+        return connect(host, port, maxFrameSize, timeoutMillis, tls, 0);
+    }
+
+    /**
+     * As above, with a heartbeat: when nothing has come from the node for {@code heartbeatMillis}
+     * the client pings it, and when nothing has come for twice that the connection is given up as
+     * lost (failing over where the URL lists other nodes). A node that hangs, or a network that
+     * drops packets without closing the connection, is found this way; a closed socket is found at
+     * once anyway. 0 turns it off (node links ping on their own schedule).
+     */
+    public static NettyBrokerConnection connect(String host, int port, int maxFrameSize, long timeoutMillis,
+                                                io.netty.handler.ssl.SslContext tls, long heartbeatMillis) {
         NettyBrokerConnection[] self = new NettyBrokerConnection[1];
         Bootstrap b = new Bootstrap()
                 .group(ClientTransportThreads.group())
@@ -71,6 +91,9 @@ public final class NettyBrokerConnection implements BrokerConnection {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        if (heartbeatMillis > 0) {
+                            ch.pipeline().addLast(new IdleStateHandler(heartbeatMillis, 0, 0, TimeUnit.MILLISECONDS));
+                        }
                         if (tls != null) {
                             ch.pipeline().addLast(tls.newHandler(ch.alloc(), host, port));
                         }
@@ -86,7 +109,7 @@ public final class NettyBrokerConnection implements BrokerConnection {
             throw new BrokerError(ErrorCode.INTERNAL, "cannot connect to " + (tls == null ? "tcp://" : "ssl://") + host + ":" + port + ": "
                     + (f.cause() == null ? "timed out" : f.cause().getMessage()));
         }
-        self[0] = new NettyBrokerConnection(f.channel(), maxFrameSize, host + ":" + port);
+        self[0] = new NettyBrokerConnection(f.channel(), maxFrameSize, host + ":" + port, heartbeatMillis);
         return self[0];
     }
 
@@ -392,6 +415,23 @@ public final class NettyBrokerConnection implements BrokerConnection {
         }
     }
 
+    /**
+     * Nothing has come from the node for one heartbeat ({@code first}) or for two: ping it once, then
+     * give the connection up. Before the handshake has completed the connect timeout rules instead.
+     */
+    private void heardNothing(boolean first) {
+        if (nodeName == null || failed.get()) {
+            return;
+        }
+        if (first) {
+            ping(); // its answer, or anything else the node sends, resets the silence
+        } else {
+            fail(new BrokerError(ErrorCode.INTERNAL, "the node at " + address + " sent nothing for "
+                    + 2 * heartbeatMillis + " ms, not even the answer to a ping (heartbeat " + heartbeatMillis
+                    + " ms): connection given up"));
+        }
+    }
+
     private void fail(BrokerError cause) {
         if (!failed.compareAndSet(false, true)) {
             return;
@@ -421,6 +461,16 @@ public final class NettyBrokerConnection implements BrokerConnection {
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, Frame frame) {
             owner.get().onFrame(frame);
+        }
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+            NettyBrokerConnection c = owner.get();
+            if (event instanceof IdleStateEvent idle && idle.state() == IdleState.READER_IDLE && c != null) {
+                c.heardNothing(idle.isFirst());
+            } else {
+                ctx.fireUserEventTriggered(event);
+            }
         }
 
         @Override

@@ -11,15 +11,21 @@ import java.util.concurrent.TimeoutException;
 public final class NettyNodeConnector implements NodeConnector {
     private final int maxFrameSize;
     private final ClientTls tls;
+    private final long heartbeatMillis;
 
     public NettyNodeConnector(int maxFrameSize) {
-        this(maxFrameSize, ClientTls.DEFAULT);
+        this(maxFrameSize, ClientTls.DEFAULT, 0);
     }
 
-    /** @param tls how to speak TLS to the {@code ssl://} nodes */
-    public NettyNodeConnector(int maxFrameSize, ClientTls tls) {
+    /**
+     * @param tls how to speak TLS to the {@code ssl://} nodes
+     * @param heartbeatMillis silence after which a node is pinged, twice that and the connection is
+     *        given up (0: never)
+     */
+    public NettyNodeConnector(int maxFrameSize, ClientTls tls, long heartbeatMillis) {
         this.maxFrameSize = maxFrameSize;
         this.tls = tls;
+        this.heartbeatMillis = heartbeatMillis;
     }
 
     /**
@@ -30,7 +36,7 @@ public final class NettyNodeConnector implements NodeConnector {
     public BrokerConnection connect(NodeAddress node, Login login, ConnectionListener listener, long timeoutMillis) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         NettyBrokerConnection transport = NettyBrokerConnection.connect(node.host(), node.port(), maxFrameSize, timeoutMillis,
-                node.tls() ? tls.context() : null);
+                node.tls() ? tls.context() : null, heartbeatMillis);
         if (listener != null) {
             transport.setListener(listener);
         }

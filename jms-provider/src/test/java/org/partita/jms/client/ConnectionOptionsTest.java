@@ -38,6 +38,15 @@ class ConnectionOptionsTest {
     }
 
     @Test
+    void theHeartbeatIsTenSecondsUnlessSaidAndZeroTurnsItOff() throws JMSException {
+        assertEquals(10_000, ConnectionOptions.parse("tcp://a:1").heartbeatMillis());
+        assertEquals(2_500, ConnectionOptions.parse("tcp://a:1?heartbeat=2500").heartbeatMillis());
+        assertEquals(0, ConnectionOptions.parse("tcp://a:1?heartbeat=0").heartbeatMillis());
+        JMSException bad = assertThrows(JMSException.class, () -> ConnectionOptions.parse("tcp://a:1?heartbeat=-1"));
+        assertTrue(bad.getMessage().contains("heartbeat"), bad.getMessage());
+    }
+
+    @Test
     void aFailoverTimeoutOfZeroTriesForEver() throws JMSException {
         assertEquals(0, ConnectionOptions.parse("tcp://a:1,tcp://b:2?failoverTimeout=0").failoverTimeoutMillis());
     }
