@@ -18,7 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The load tool's own code path, small: S1 and S3 against Partita only, every message exactly once.
+ * The load tool's own code path, small: S1, S3 and the S4B burst against Partita only, every message
+ * exactly once (and each key in order); the two clusters on S4K; the own-JVM mode on S1 and S4K.
  * The real comparison is never run by the build (docs/performance.md).
  */
 @Tag("slow")
@@ -52,6 +53,33 @@ class CompareSmokeTest {
         String md = Files.readString(out);
         assertTrue(md.contains("| S1 persistent, 1P/1C |"), md);
         assertTrue(md.contains("exactly once"), md);
+    }
+
+    /** S4B, the burst: consumers created together with the producers on Partita's default partitioned queue. */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void s4bBurstKeepsEveryKeyInOrderAndUsesEveryConsumer(@TempDir Path tmp) throws Exception {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        Compare compare = new Compare(new PrintStream(log, true, StandardCharsets.UTF_8));
+        Path out = tmp.resolve("results.md");
+        new CommandLine(compare).parseArgs("--targets", "partita", "--scenarios", "S4B", "--runs", "1",
+                "--scale", "0.05", "--no-warmup", "--sync-writes", "20", "--sync-tries", "1", "--time-cap", "30",
+                "--work-dir", tmp.resolve("work").toString(), "--out", out.toString());
+
+        List<RunResult> results = compare.runComparison();
+
+        assertEquals(1, results.size(), log::toString);
+        RunResult r = results.get(0);
+        assertEquals(Scenario.S4B, r.scenario());
+        assertTrue(r.expected() >= 500, "10,000 scaled by 0.05, in whole rounds over the keys: " + r.expected());
+        assertTrue(r.passed(), () -> r.checkSummary() + " " + r.notes() + "\n" + log);
+        assertEquals(r.expected(), r.arrived());
+        assertEquals(0, r.duplicates());
+        assertEquals("0", r.notes().get("orderViolations"), r.notes()::toString);
+        assertEquals("8/8", r.notes().get("consumersUsed"), () -> "consumers started together all get partitions: " + r.notes());
+        assertTrue(r.values().get("S4B") > 0, "a throughput is reported");
+        String md = Files.readString(out);
+        assertTrue(md.contains("| S4 8 partitions, burst, started together |"), md);
     }
 
     @Test
