@@ -51,7 +51,8 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     private final RemoteRoom remoteRoom = new RemoteRoom();
     private final Set<ConsumerFeed> feeds = ConcurrentHashMap.newKeySet();
     private final Map<String, Map<String, Boolean>> forwardedIds = new ConcurrentHashMap<>();
-    private final AtomicInteger spread = new AtomicInteger();
+    /** Per clustered queue: the partition the next unkeyed message sent here goes to, on a node hosting none. */
+    private final Map<String, AtomicInteger> spread = new ConcurrentHashMap<>();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "partita-cluster");
         t.setDaemon(true);
@@ -274,20 +275,24 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         if (hosts.contains(self) && !queue.full()) {
             return queue; // an unkeyed message stays on a hosting node while it has room
         }
+        // message by message over the partitions, in turn: each goes to the next partition of another
+        // node that is up and has room (that node puts its share into its partitions in turn, too)
+        int partitions = o.partitions();
+        AtomicInteger turns = spread.computeIfAbsent(queue.name(), k -> new AtomicInteger());
+        int turn = message.unkeyedTurn(turns::getAndIncrement);
         List<String> reachable = new ArrayList<>();
-        List<String> withRoom = new ArrayList<>();
-        for (String h : hosts) {
+        for (int i = 0; i < partitions; i++) {
+            String h = Placement.hostOf(hosts, Math.floorMod(turn + i, partitions));
             PeerLink link = links.get(h);
-            if (!h.equals(self) && link != null && link.isUp()) {
-                reachable.add(h);
-                if (remoteRoom.hasRoom(h, queue.name())) {
-                    withRoom.add(h);
-                }
+            if (h.equals(self) || link == null || !link.isUp()) {
+                continue;
             }
-        }
-        if (!withRoom.isEmpty()) {
-            // spread message by message over the other hosts with room
-            return towards(withRoom.get(Math.floorMod(spread.getAndIncrement(), withRoom.size())), queue);
+            if (remoteRoom.hasRoom(h, queue.name())) {
+                return towards(h, queue);
+            }
+            if (!reachable.contains(h)) {
+                reachable.add(h);
+            }
         }
         if (hosts.contains(self)) {
             return queue; // full here and everywhere reachable: the local queue refuses it, nothing is stored
@@ -296,8 +301,8 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
             throw new QueueFullException("every partition of queue '" + queue.name() + "' is full on the nodes"
                     + " hosting it (" + String.join(", ", reachable) + "); the message was not stored");
         }
-        // no hosting node is reachable: the message waits in a forward log for one of them
-        return towards(hosts.get(Math.floorMod(spread.getAndIncrement(), hosts.size())), queue);
+        // no hosting node is reachable: the message waits in a forward log for its partition's node
+        return towards(Placement.hostOf(hosts, Math.floorMod(turn, partitions)), queue);
     }
 
     private BrokerQueue towards(String host, BrokerQueue queue) {

@@ -17,6 +17,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * bytes back from the store when it is delivered, browsed or matched against a selector.
  */
 public final class MessageRef {
+    /** See {@link #unkeyedTurn}; -1 until routed. */
+    private int unkeyedTurn = -1;
     private final long id;
     private final int size;
     private final int priority;
@@ -166,6 +168,18 @@ public final class MessageRef {
      */
     int keyHash() {
         return keyHash;
+    }
+
+    /**
+     * The turn this unkeyed message was given among a clustered queue's partitions when it was first
+     * routed ({@code next} gives one), kept so that routing it again when it is stored picks the
+     * same partition and each message takes one turn.
+     */
+    public synchronized int unkeyedTurn(java.util.function.IntSupplier next) {
+        if (unkeyedTurn < 0) {
+            unkeyedTurn = next.getAsInt() & Integer.MAX_VALUE;
+        }
+        return unkeyedTurn;
     }
 
     /** The partition of this message's key among {@code partitions}, or -1 if it has no key. */

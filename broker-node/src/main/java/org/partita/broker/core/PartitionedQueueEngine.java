@@ -5,11 +5,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * A key-partitioned queue: a message goes to partition {@code hash(key) mod P} (a random one when it
- * has no key), and each partition is delivered, in arrival order, to one owner consumer at a time.
+ * A key-partitioned queue: a message goes to partition {@code hash(key) mod P} (the next one in turn
+ * when it has no key), and each partition is delivered, in arrival order, to one owner consumer at a time.
  *
  * <p>When consumers come or go, partitions without a target are given one at once (a new queue's
  * first consumer starts at once; a departed owner's partitions are not left stranded), and so are
@@ -37,6 +36,8 @@ final class PartitionedQueueEngine implements DispatchEngine {
     private long rebalanceAt = Long.MAX_VALUE;
     private long lastChangeAt;
     private boolean changedBefore;
+    /** Which hosted partition the next unkeyed message goes to (counted on, modulo their number). */
+    private int unkeyedTurn;
     /** What each consumer was last told it owns, to send only changes. */
     private final java.util.Map<ConsumerRef, java.util.Set<Integer>> told = new java.util.HashMap<>();
     private boolean ownersDirty;
@@ -88,16 +89,21 @@ final class PartitionedQueueEngine implements DispatchEngine {
     int partitionOf(QueueEntry e) {
         if (e.partition() < 0) {
             int keyed = e.message().partition(backlogs.length);
-            e.partition(keyed < 0 ? randomHosted() : keyed);
+            e.partition(keyed < 0 ? nextHosted() : keyed);
         }
         return e.partition();
     }
 
-    /** An unkeyed message goes to a random partition this node hosts. */
-    private int randomHosted() {
+    /**
+     * An unkeyed message goes to the next partition this node hosts, in turn: message by message
+     * over the partitions, so that each gets the same share (a node hosting none of a clustered
+     * queue forwards its unkeyed messages partition by partition, and each host spreads what it
+     * receives the same way).
+     */
+    private int nextHosted() {
         int[] hosted = hostedPartitions();
-        return hosted.length == 0 ? ThreadLocalRandom.current().nextInt(backlogs.length)
-                : hosted[ThreadLocalRandom.current().nextInt(hosted.length)];
+        int turn = unkeyedTurn++ & Integer.MAX_VALUE;
+        return hosted.length == 0 ? turn % backlogs.length : hosted[turn % hosted.length];
     }
 
     private int[] hostedPartitions() {
