@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * docs/reliability.md, "Storage faults" point 14: what the node writes is its user's alone even
- * under umask 000, and it warns about a users file others can read.
+ * under umask 000, and it warns about a users file and a TLS key store others can read.
  */
 @Tag("slow")
 @Timeout(120)
@@ -30,12 +30,15 @@ class FilePermissionsTest {
     Path dir;
 
     @Test
-    void dataFolderDatabaseAndJournalAreOwnerOnlyWhateverTheUmaskAndAReadableUsersFileIsReported() throws Exception {
+    void dataFolderDatabaseAndJournalAreOwnerOnlyWhateverTheUmaskAndAReadableUsersFileAndKeyStoreAreReported() throws Exception {
         Path users = dir.resolve("users.properties");
         Files.writeString(users, "alice = " + PasswordHash.create("s3cret".toCharArray()) + "\n");
         Files.setPosixFilePermissions(users, PosixFilePermissions.fromString("rw-r--r--"));
+        Path keyStore = dir.resolve("node.p12");
+        Keytool.keyPair(keyStore, "node", "CN=localhost", "changeit");
+        Files.setPosixFilePermissions(keyStore, PosixFilePermissions.fromString("rw-r--r--"));
         Path conf = dir.resolve("node.conf");
-        Files.writeString(conf, "users = " + users + "\n");
+        Files.writeString(conf, "users = " + users + "\ntls.keyStore = " + keyStore + "\ntls.keyStorePassword = changeit\n");
         Path data = dir.resolve("data");
         try (ChildNode node = ChildNode.startUnderUmask("000", dir.resolve("logs"), "--config", conf.toString(),
                 "--port", "0", "--data", data.toString()).awaitReady()) {
@@ -47,6 +50,8 @@ class FilePermissionsTest {
             assertOwnerOnly(data);
             assertTrue(node.stderr().lines().anyMatch(l -> l.contains("WARN") && l.contains("users file")
                     && l.contains("readable by users other than the node's")), node.stderr());
+            assertTrue(node.stderr().lines().anyMatch(l -> l.contains("WARN") && l.contains("TLS key store " + keyStore)
+                    && l.contains("readable by users other than the node's") && l.contains("rw-r--r--")), node.stderr());
             assertTrue(node.terminate(java.time.Duration.ofSeconds(30)) >= 0);
         }
         assertOwnerOnly(data); // the clean stop's files too

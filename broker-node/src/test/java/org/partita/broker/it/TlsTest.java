@@ -38,7 +38,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -64,32 +63,20 @@ class TlsTest {
     void keys() throws Exception {
         nodeKeys = dir.resolve("node.p12");
         clientKeys = dir.resolve("client.p12");
-        keytool("-genkeypair", "-alias", "node", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=localhost",
-                "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-validity", "2", "-keystore", nodeKeys.toString(),
-                "-storetype", "PKCS12", "-storepass", PASS, "-keypass", PASS);
-        keytool("-genkeypair", "-alias", "client", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=orders-app",
-                "-validity", "2", "-keystore", clientKeys.toString(), "-storetype", "PKCS12", "-storepass", PASS, "-keypass", PASS);
+        Keytool.keyPair(nodeKeys, "node", "CN=localhost", PASS);
+        Keytool.keyPair(clientKeys, "client", "CN=orders-app", PASS);
         Path nodeCert = dir.resolve("node.crt");
         Path clientCert = dir.resolve("client.crt");
-        keytool("-exportcert", "-alias", "node", "-keystore", nodeKeys.toString(), "-storepass", PASS, "-file", nodeCert.toString());
-        keytool("-exportcert", "-alias", "client", "-keystore", clientKeys.toString(), "-storepass", PASS, "-file", clientCert.toString());
+        Keytool.run("-exportcert", "-alias", "node", "-keystore", nodeKeys.toString(), "-storepass", PASS, "-file", nodeCert.toString());
+        Keytool.run("-exportcert", "-alias", "client", "-keystore", clientKeys.toString(), "-storepass", PASS, "-file", clientCert.toString());
         clientTrust = dir.resolve("client-trust.p12");
-        keytool("-importcert", "-noprompt", "-alias", "node", "-file", nodeCert.toString(), "-keystore", clientTrust.toString(),
+        Keytool.run("-importcert", "-noprompt", "-alias", "node", "-file", nodeCert.toString(), "-keystore", clientTrust.toString(),
                 "-storetype", "PKCS12", "-storepass", PASS);
         nodeTrust = dir.resolve("node-trust.p12"); // clients, and the other nodes of a cluster (same key here)
-        keytool("-importcert", "-noprompt", "-alias", "client", "-file", clientCert.toString(), "-keystore", nodeTrust.toString(),
+        Keytool.run("-importcert", "-noprompt", "-alias", "client", "-file", clientCert.toString(), "-keystore", nodeTrust.toString(),
                 "-storetype", "PKCS12", "-storepass", PASS);
-        keytool("-importcert", "-noprompt", "-alias", "node", "-file", nodeCert.toString(), "-keystore", nodeTrust.toString(),
+        Keytool.run("-importcert", "-noprompt", "-alias", "node", "-file", nodeCert.toString(), "-keystore", nodeTrust.toString(),
                 "-storetype", "PKCS12", "-storepass", PASS);
-    }
-
-    private static void keytool(String... args) throws Exception {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0, "keytool " + cmd + ": " + out);
     }
 
     private TlsSettings tls() {
