@@ -35,7 +35,7 @@ public final class PasswordHash {
     }
 
     /** A new hash with a given cost (a stand-in as costly as the hashes of a users file). */
-    static String create(char[] password, int iterations) {
+    public static String create(char[] password, int iterations) {
         byte[] salt = new byte[SALT_BYTES];
         RANDOM.nextBytes(salt);
         byte[] hash = derive(password, salt, iterations);

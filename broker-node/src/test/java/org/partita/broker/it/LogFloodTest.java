@@ -2,29 +2,43 @@ package org.partita.broker.it;
 
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
+import jakarta.jms.JMSSecurityException;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.partita.broker.security.PasswordHash;
 
 import java.net.Socket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * docs/reliability.md, "Storage faults" point 10: a burst of malformed connections or of dropped
- * non-persistent sends leaves a bounded log, and says how much it held back.
+ * docs/reliability.md, "Storage faults" point 10: a burst of malformed connections, of dropped
+ * non-persistent sends or of failed logins leaves a bounded log, and says how much it held back.
  */
 @Tag("slow")
 @Timeout(120)
 class LogFloodTest {
     private static final int BURST = 1_000;
+    /** Each refusal is answered 250 ms late (a fresh user name is never delayed more): many guess at once. */
+    private static final int GUESSERS = 16;
+    private static final int LOGINS = 400;
 
     @TempDir
     Path dir;
@@ -59,6 +73,58 @@ class LogFloodTest {
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> {
                 malformedConnection(node.port());
                 return node.stderr().lines().anyMatch(l -> l.contains("closing connection") && l.contains("more suppressed"));
+            });
+        }
+    }
+
+    @Test
+    void aBurstOfFailedLoginsLogsAFewLinesAndCountsTheRest() throws Exception {
+        Path users = dir.resolve("users.properties");
+        // a cheap hash keeps the burst short: an unknown user's check costs as much as the file's hashes
+        Files.writeString(users, "alice = " + PasswordHash.create("s3cret".toCharArray(), 1_000) + "\n");
+        Path conf = dir.resolve("node.conf");
+        Files.writeString(conf, "users = " + users + "\n");
+        try (ChildNode node = ChildNode.startWithArgs(dir.resolve("logs"), "--config", conf.toString(), "--port", "0",
+                "--data", dir.resolve("data").toString()).awaitReady()) {
+            long start = System.nanoTime();
+            ExecutorService pool = Executors.newFixedThreadPool(GUESSERS);
+            List<Future<Integer>> refusals = new ArrayList<>();
+            for (int g = 0; g < GUESSERS; g++) {
+                int guesser = g;
+                refusals.add(pool.submit(() -> {
+                    int refused = 0;
+                    // a fresh user name each time, so no per-user delay spaces the attempts out
+                    for (int i = 0; i < LOGINS / GUESSERS; i++) {
+                        try {
+                            node.factory().createConnection("guess-" + guesser + "-" + i, "wrong").close();
+                        } catch (JMSSecurityException expected) {
+                            refused++;
+                        }
+                    }
+                    return refused;
+                }));
+            }
+            int refused = 0;
+            for (Future<Integer> f : refusals) {
+                refused += f.get(90, TimeUnit.SECONDS);
+            }
+            pool.shutdown();
+            long tookMs = (System.nanoTime() - start) / 1_000_000;
+            assertEquals(LOGINS, refused);
+            String err = node.stderr();
+            long lines = err.lines().filter(l -> l.contains("login refused for user")).count();
+            System.out.printf("%d failed logins in %d ms: %d lines of them, %d lines and %d bytes of log in all%n", LOGINS, tookMs,
+                    lines, err.lines().count(), err.length());
+            // 10 lines per 10 s window, whatever the number of attempts
+            long bound = 10 * (tookMs / 10_000 + 2);
+            assertTrue(lines >= 1 && lines <= bound && lines < LOGINS / 10, lines + " lines of refused logins (bound " + bound + "):\n" + err);
+
+            // once the window has passed, the next line says how many were held back
+            AtomicInteger next = new AtomicInteger();
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> {
+                assertThrows(JMSSecurityException.class,
+                        () -> node.factory().createConnection("late-" + next.incrementAndGet(), "wrong").close());
+                return node.stderr().lines().anyMatch(l -> l.contains("login refused for user") && l.contains("more suppressed"));
             });
         }
     }
