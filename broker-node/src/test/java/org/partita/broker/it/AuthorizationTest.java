@@ -21,12 +21,9 @@ import org.partita.broker.security.PasswordHash;
 import org.partita.jms.api.PartitaAdmin;
 import org.partita.jms.client.PartitaConnectionFactory;
 
-import java.net.Inet4Address;
 import java.net.InetAddress;
-import java.net.NetworkInterface;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Collections;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -192,7 +189,7 @@ class AuthorizationTest {
 
     @Test
     void aNodeWithoutUsersTakesAdminCommandsFromLoopbackOnly() throws Exception {
-        InetAddress outside = nonLoopbackAddress();
+        InetAddress outside = LocalAddresses.nonLoopbackIpv4();
         assumeTrue(outside != null, "this machine has no non-loopback IPv4 address");
         node = PartitaNode.start(NodeConfig.defaults().withHost("0.0.0.0").withPort(0).withDataDir(dir.resolve("data")));
         try (Connection local = new PartitaConnectionFactory("tcp://127.0.0.1:" + node.port()).createConnection();
@@ -204,19 +201,5 @@ class AuthorizationTest {
             Session s = remote.createSession(false, Session.AUTO_ACKNOWLEDGE);
             s.createProducer(s.createQueue("open")).send(s.createTextMessage("messaging is as before"));
         }
-    }
-
-    private static InetAddress nonLoopbackAddress() throws Exception {
-        for (NetworkInterface i : Collections.list(NetworkInterface.getNetworkInterfaces())) {
-            if (!i.isUp() || i.isLoopback()) {
-                continue;
-            }
-            for (InetAddress a : Collections.list(i.getInetAddresses())) {
-                if (a instanceof Inet4Address && !a.isLoopbackAddress()) {
-                    return a;
-                }
-            }
-        }
-        return null;
     }
 }

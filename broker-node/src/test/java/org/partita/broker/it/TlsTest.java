@@ -44,6 +44,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** Docs/security.md, point 12: TLS on the node's port and its cluster links, with real handshakes on 127.0.0.1. */
 @Tag("slow")
@@ -186,6 +187,33 @@ class TlsTest {
             String withCert = ssl(node.port()) + "&keyStore=" + clientKeys + "&keyStorePassword=" + PASS;
             try (Connection c = new PartitaConnectionFactory(withCert).createConnection("alice", SECRET)) {
                 roundTrip(c, "client-cert");
+            }
+        }
+    }
+
+    @Test
+    void clientCertificatesWhenTheNodeWantsThem() throws Exception {
+        try (PartitaNode node = start(tls().withClientAuth(TlsSettings.ClientAuth.WANT))) {
+            try (Connection c = new PartitaConnectionFactory(ssl(node.port())).createConnection("alice", SECRET)) {
+                roundTrip(c, "no-client-cert");
+            }
+            String withCert = ssl(node.port()) + "&keyStore=" + clientKeys + "&keyStorePassword=" + PASS;
+            try (Connection c = new PartitaConnectionFactory(withCert).createConnection("alice", SECRET)) {
+                roundTrip(c, "trusted-client-cert");
+            }
+        }
+    }
+
+    @Test
+    void byDefaultPlaintextFromAnotherAddressIsRefused() throws Exception {
+        InetAddress outside = LocalAddresses.nonLoopbackIpv4();
+        assumeTrue(outside != null, "this machine has no non-loopback IPv4 address");
+        try (PartitaNode node = start(NodeConfig.defaults().withHost("0.0.0.0"), tls())) {
+            JMSSecurityException e = assertThrows(JMSSecurityException.class, () -> new PartitaConnectionFactory(
+                    "tcp://" + outside.getHostAddress() + ":" + node.port()).createConnection("alice", SECRET));
+            assertTrue(e.getMessage().contains("plaintext connections from its own machine only"), e.getMessage());
+            try (Connection c = new PartitaConnectionFactory("tcp://127.0.0.1:" + node.port()).createConnection("alice", SECRET)) {
+                roundTrip(c, "plain-from-loopback");
             }
         }
     }
