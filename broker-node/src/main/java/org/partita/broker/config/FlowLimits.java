@@ -24,6 +24,10 @@ package org.partita.broker.config;
  *                                  take messages, and a sender that ignores credit is refused
  * @param transactionBytes          bytes one open transaction may hold; a send past it is refused
  *                                  ({@code ResourceAllocationException})
+ * @param openTransactionBytes      node-wide bytes all open local transactions may hold together (sends not yet
+ *                                  committed); a transacted send past it is refused like one past
+ *                                  {@code transactionBytes}, so many sessions each with a large open transaction
+ *                                  cannot fill the heap
  * @param writeBufferBytes          bytes the node may have waiting to be written to one connection; a client
  *                                  that does not read its replies and deliveries is disconnected past it
  * @param pacedBacklogBytes         bytes a queue may hold (waiting and delivered unacknowledged) while its
@@ -35,7 +39,7 @@ public record FlowLimits(int handshakeFrameBytes, long handshakeTimeoutMillis, i
                          int sessionsPerConnection, int consumersPerConnection, int partitionsPerQueue,
                          int destinationNameLength, long inFlightBytes, int producerWindowBytes,
                          long nonPersistentBytes, long transactionBytes, long writeBufferBytes,
-                         long pacedBacklogBytes) {
+                         long pacedBacklogBytes, long openTransactionBytes) {
 
     public static final int DEFAULT_HANDSHAKE_FRAME_BYTES = 8 * 1024;
     public static final long DEFAULT_HANDSHAKE_TIMEOUT_MILLIS = 10_000;
@@ -50,6 +54,9 @@ public record FlowLimits(int handshakeFrameBytes, long handshakeTimeoutMillis, i
     public static final int DEFAULT_PRODUCER_WINDOW_BYTES = 256 << 10;
     public static final long DEFAULT_NON_PERSISTENT_BYTES = 64L << 20;
     public static final long DEFAULT_TRANSACTION_BYTES = 32L << 20;
+    /** A quarter of the heap, never less than one transaction's bound: 128 MiB in a 512 MiB heap. */
+    public static final long DEFAULT_OPEN_TRANSACTION_BYTES =
+            Math.max(DEFAULT_TRANSACTION_BYTES, Runtime.getRuntime().maxMemory() / 4);
     public static final long DEFAULT_WRITE_BUFFER_BYTES = 64L << 20;
     /** About 64 messages of 1 KiB: at 20,000 or more messages a second, a few milliseconds of waiting (S3 measured best with it). */
     public static final long DEFAULT_PACED_BACKLOG_BYTES = 64L << 10;
@@ -68,6 +75,7 @@ public record FlowLimits(int handshakeFrameBytes, long handshakeTimeoutMillis, i
         positive("transactionBytes", transactionBytes);
         positive("writeBufferBytes", writeBufferBytes);
         positive("pacedBacklogBytes", pacedBacklogBytes);
+        positive("openTransactionBytes", openTransactionBytes);
     }
 
     public static FlowLimits defaults() {
@@ -75,55 +83,55 @@ public record FlowLimits(int handshakeFrameBytes, long handshakeTimeoutMillis, i
                 DEFAULT_SESSIONS_PER_CONNECTION, DEFAULT_CONSUMERS_PER_CONNECTION, DEFAULT_PARTITIONS_PER_QUEUE,
                 DEFAULT_DESTINATION_NAME_LENGTH, DEFAULT_IN_FLIGHT_BYTES, DEFAULT_PRODUCER_WINDOW_BYTES,
                 DEFAULT_NON_PERSISTENT_BYTES, DEFAULT_TRANSACTION_BYTES, DEFAULT_WRITE_BUFFER_BYTES,
-                DEFAULT_PACED_BACKLOG_BYTES);
+                DEFAULT_PACED_BACKLOG_BYTES, DEFAULT_OPEN_TRANSACTION_BYTES);
     }
 
     public FlowLimits withHandshake(int frameBytes, long timeoutMillis) {
         return new FlowLimits(frameBytes, timeoutMillis, connections, sessionsPerConnection, consumersPerConnection,
                 partitionsPerQueue, destinationNameLength,
                 inFlightBytes, producerWindowBytes, nonPersistentBytes, transactionBytes, writeBufferBytes,
-                pacedBacklogBytes);
+                pacedBacklogBytes, openTransactionBytes);
     }
 
     public FlowLimits withConnections(int n) {
         return new FlowLimits(handshakeFrameBytes, handshakeTimeoutMillis, n, sessionsPerConnection, consumersPerConnection,
                 partitionsPerQueue, destinationNameLength,
                 inFlightBytes, producerWindowBytes, nonPersistentBytes, transactionBytes, writeBufferBytes,
-                pacedBacklogBytes);
+                pacedBacklogBytes, openTransactionBytes);
     }
 
     public FlowLimits withSessionsPerConnection(int n) {
         return new FlowLimits(handshakeFrameBytes, handshakeTimeoutMillis, connections, n, consumersPerConnection,
                 partitionsPerQueue, destinationNameLength,
                 inFlightBytes, producerWindowBytes, nonPersistentBytes, transactionBytes, writeBufferBytes,
-                pacedBacklogBytes);
+                pacedBacklogBytes, openTransactionBytes);
     }
 
     public FlowLimits withConsumersPerConnection(int n) {
         return new FlowLimits(handshakeFrameBytes, handshakeTimeoutMillis, connections, sessionsPerConnection, n,
                 partitionsPerQueue, destinationNameLength,
                 inFlightBytes, producerWindowBytes, nonPersistentBytes, transactionBytes, writeBufferBytes,
-                pacedBacklogBytes);
+                pacedBacklogBytes, openTransactionBytes);
     }
 
     public FlowLimits withPartitionsPerQueue(int n) {
         return new FlowLimits(handshakeFrameBytes, handshakeTimeoutMillis, connections, sessionsPerConnection,
                 consumersPerConnection, n, destinationNameLength,
                 inFlightBytes, producerWindowBytes, nonPersistentBytes, transactionBytes, writeBufferBytes,
-                pacedBacklogBytes);
+                pacedBacklogBytes, openTransactionBytes);
     }
 
     public FlowLimits withDestinationNameLength(int n) {
         return new FlowLimits(handshakeFrameBytes, handshakeTimeoutMillis, connections, sessionsPerConnection,
                 consumersPerConnection, partitionsPerQueue, n,
                 inFlightBytes, producerWindowBytes, nonPersistentBytes, transactionBytes, writeBufferBytes,
-                pacedBacklogBytes);
+                pacedBacklogBytes, openTransactionBytes);
     }
 
     public FlowLimits withMemory(long inFlight, int producerWindow, long nonPersistent, long transaction, long writeBuffer) {
         return new FlowLimits(handshakeFrameBytes, handshakeTimeoutMillis, connections, sessionsPerConnection,
                 consumersPerConnection, partitionsPerQueue, destinationNameLength, inFlight, producerWindow, nonPersistent,
-                transaction, writeBuffer, pacedBacklogBytes);
+                transaction, writeBuffer, pacedBacklogBytes, openTransactionBytes);
     }
 
     public FlowLimits withInFlightBytes(long n) {
@@ -149,7 +157,13 @@ public record FlowLimits(int handshakeFrameBytes, long handshakeTimeoutMillis, i
     public FlowLimits withPacedBacklogBytes(long n) {
         return new FlowLimits(handshakeFrameBytes, handshakeTimeoutMillis, connections, sessionsPerConnection,
                 consumersPerConnection, partitionsPerQueue, destinationNameLength, inFlightBytes, producerWindowBytes,
-                nonPersistentBytes, transactionBytes, writeBufferBytes, n);
+                nonPersistentBytes, transactionBytes, writeBufferBytes, n, openTransactionBytes);
+    }
+
+    public FlowLimits withOpenTransactionBytes(long n) {
+        return new FlowLimits(handshakeFrameBytes, handshakeTimeoutMillis, connections, sessionsPerConnection,
+                consumersPerConnection, partitionsPerQueue, destinationNameLength, inFlightBytes, producerWindowBytes,
+                nonPersistentBytes, transactionBytes, writeBufferBytes, pacedBacklogBytes, n);
     }
 
     private static void positive(String name, long value) {

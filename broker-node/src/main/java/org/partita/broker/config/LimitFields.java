@@ -6,7 +6,8 @@ final class LimitFields {
     static final String NAMES = "limits.handshakeFrameBytes, limits.handshakeTimeout, limits.connections,"
             + " limits.sessionsPerConnection, limits.consumersPerConnection, limits.partitionsPerQueue,"
             + " limits.destinationNameLength, limits.inFlightBytes, limits.producerWindowBytes, limits.nonPersistentBytes,"
-            + " limits.transactionBytes, limits.writeBufferBytes, limits.pacedBacklogBytes";
+            + " limits.transactionBytes, limits.writeBufferBytes, limits.pacedBacklogBytes,"
+            + " limits.openTransactionBytes";
 
     private LimitFields() {
     }
@@ -27,6 +28,7 @@ final class LimitFields {
             case "transactionBytes" -> l.withTransactionBytes(bytes(value, field, where));
             case "writeBufferBytes" -> l.withWriteBufferBytes(bytes(value, field, where));
             case "pacedBacklogBytes" -> l.withPacedBacklogBytes(bytes(value, field, where));
+            case "openTransactionBytes" -> l.withOpenTransactionBytes(bytes(value, field, where));
             default -> throw new ConfigException(where + ": unknown field '" + field + "'; known: " + NAMES);
         };
     }

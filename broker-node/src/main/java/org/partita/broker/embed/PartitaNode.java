@@ -251,6 +251,12 @@ public final class PartitaNode implements AutoCloseable {
         return s == null ? 0 : s.inFlightBytes();
     }
 
+    /** Bytes of sends held in open local transactions now, counted in {@code limits.openTransactionBytes}. */
+    public long openTransactionBytes() {
+        NodeServer s = server;
+        return s == null ? 0 : s.openTransactionBytes();
+    }
+
     /** A connection factory URL for this node. */
     public String url() {
         return "tcp://" + config.host() + ":" + port();

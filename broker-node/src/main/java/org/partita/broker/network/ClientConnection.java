@@ -439,6 +439,13 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             return DONE;
         }
         if (session.transacted()) {
+            if (!memory.admitTransacted(f.message().length)) {
+                // node-wide: many sessions each with a large open transaction must not fill the heap
+                reply(f, ErrorCode.RESOURCE_EXHAUSTED, "the node's open transactions would hold more than "
+                        + memory.openTransactionLimit() + " bytes (limits.openTransactionBytes); commit or roll back"
+                        + " (the message was not added)");
+                return DONE;
+            }
             session.txSends().add(send);
             session.addTxBytes(f.message().length);
             ok(f.requestId());
@@ -669,7 +676,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         List<Broker.Consumed> consumed = Delivery.localConsumed(consumedDeliveries);
         session.txSends().clear();
         session.txConsumed().clear();
-        session.clearTxBytes();
+        memory.transactionEnded(session.clearTxBytes());
         String changing = consumedDeliveries.isEmpty() ? null : broker.heldBy(sends);
         if (changing != null) {
             // Held until the queue's layout change ends, what it consumed would stay unacknowledged, and
@@ -707,7 +714,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
 
     private void rollback(ServerSession session) {
         session.txSends().clear();
-        session.clearTxBytes();
+        memory.transactionEnded(session.clearTxBytes());
         Delivery.releaseAll(session.txConsumed(), d -> true);
         session.txConsumed().clear();
     }

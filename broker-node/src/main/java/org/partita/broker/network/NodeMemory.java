@@ -8,7 +8,10 @@ import java.util.function.LongSupplier;
 
 /**
  * The node-wide memory budgets of flow control: bytes of frames being read and of sends read and not
- * yet stored or queued (in flight), and payload bytes of non-persistent messages held in queues. Connections whose send
+ * yet stored or queued (in flight); payload
+ * bytes of non-persistent messages held in queues; and bytes of sends held in open local
+ * transactions, which are refused past their bound rather than waited for (only a commit or a
+ * rollback frees them, and those must still be read). Connections whose send
  * credit or reading was held back because a budget was spent wait here; they are resumed when the
  * budget has room again (checked as in-flight sends finish and on a short tick, since consumers
  * free non-persistent bytes from the queues' threads without telling anyone).
@@ -20,11 +23,12 @@ import java.util.function.LongSupplier;
 final class NodeMemory {
     private final long inFlightLimit;
     private final long nonPersistentLimit;
+    private final long openTransactionLimit;
     private final LongSupplier nonPersistentBytes;
     private final AtomicLong inFlight = new AtomicLong();
+    private final AtomicLong openTransactions = new AtomicLong();
     private final Set<Waiter> waiting = ConcurrentHashMap.newKeySet();
     private final AtomicReference<Reader> finisher = new AtomicReference<>();
-
     /** A connection reading a frame. */
     interface Reader {
         /** Not read at the moment (any thread): held back for its sends, so it cannot be the one finishing a frame. */
@@ -37,10 +41,39 @@ final class NodeMemory {
         void resume();
     }
 
-    NodeMemory(long inFlightLimit, long nonPersistentLimit, LongSupplier nonPersistentBytes) {
+    NodeMemory(long inFlightLimit, long nonPersistentLimit, long openTransactionLimit, LongSupplier nonPersistentBytes) {
         this.inFlightLimit = inFlightLimit;
         this.nonPersistentLimit = nonPersistentLimit;
+        this.openTransactionLimit = openTransactionLimit;
         this.nonPersistentBytes = nonPersistentBytes;
+    }
+
+    /**
+     * Counts a send of {@code bytes} into an open transaction; false, counting nothing, if the open
+     * transactions of every connection would then hold more than their node-wide bound.
+     */
+    boolean admitTransacted(long bytes) {
+        long held;
+        do {
+            held = openTransactions.get();
+            if (held + bytes > openTransactionLimit) {
+                return false;
+            }
+        } while (!openTransactions.compareAndSet(held, held + bytes));
+        return true;
+    }
+
+    /** A transaction holding {@code bytes} of sends committed, rolled back or went away with its session. */
+    void transactionEnded(long bytes) {
+        openTransactions.addAndGet(-bytes);
+    }
+
+    long openTransactionBytes() {
+        return openTransactions.get();
+    }
+
+    long openTransactionLimit() {
+        return openTransactionLimit;
     }
 
     void reading(long bytes) {

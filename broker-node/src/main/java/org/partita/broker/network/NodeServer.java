@@ -44,7 +44,7 @@ public final class NodeServer implements AutoCloseable {
         workers = IO.newGroup(eventLoops, "partita-io-" + node.nodeName());
         FrameEncoder encoder = new FrameEncoder(node.maxFrameSize());
         memory = new NodeMemory(node.limits().inFlightBytes(), node.limits().nonPersistentBytes(),
-                broker::unstoredBytes);
+                node.limits().openTransactionBytes(), broker::unstoredBytes);
         // consumers free non-persistent bytes on the queues' threads: waiting producers are looked at often
         workers.scheduleAtFixedRate(memory::resumeWaiting, 5, 5, java.util.concurrent.TimeUnit.MILLISECONDS);
         ServerBootstrap b = new ServerBootstrap()
@@ -80,6 +80,11 @@ public final class NodeServer implements AutoCloseable {
     /** Bytes in flight now, counted in {@code limits.inFlightBytes}: of frames being read and of sends not yet stored or queued. */
     public long inFlightBytes() {
         return memory.inFlightBytes();
+    }
+
+    /** Bytes of sends held in open local transactions now, counted in {@code limits.openTransactionBytes}. */
+    public long openTransactionBytes() {
+        return memory.openTransactionBytes();
     }
 
     /** Threads that read and write the connections' sockets. */

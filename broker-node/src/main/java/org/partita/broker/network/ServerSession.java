@@ -22,7 +22,7 @@ final class ServerSession {
     private final Map<Integer, ServerConsumer> consumers = new ConcurrentHashMap<>();
     private final List<Broker.PendingSend> txSends = new ArrayList<>();
     private final List<Delivery> txConsumed = new ArrayList<>();
-    /** Message bytes of {@link #txSends}, bounded by {@code limits.transactionBytes}. Event loop only. */
+    /** Message bytes of {@link #txSends}, bounded by {@code limits.transactionBytes} and counted in {@code limits.openTransactionBytes}. Event loop only. */
     private long txBytes;
     /** The XA branch this session works in now, or null; set and read on the connection's event loop. */
     private org.partita.broker.core.xa.XaBranch branch;
@@ -101,7 +101,10 @@ final class ServerSession {
         txBytes += bytes;
     }
 
-    void clearTxBytes() {
+    /** Forgets the transaction's bytes; returns them, for the node-wide count of open transactions. */
+    long clearTxBytes() {
+        long was = txBytes;
         txBytes = 0;
+        return was;
     }
 }

@@ -69,8 +69,9 @@ class NodeConfigFileTest {
                 "limits.sessionsPerConnection = 5", "limits.consumersPerConnection = 6", "limits.partitionsPerQueue = 64",
                 "limits.destinationNameLength = 100", "limits.inFlightBytes = 5000000000", "limits.producerWindowBytes = 65536",
                 "limits.nonPersistentBytes = 1000000", "limits.transactionBytes = 2000000", "limits.writeBufferBytes = 3000000",
-                "limits.pacedBacklogBytes = 4000");
-        assertEquals(new FlowLimits(4096, 2000, 10, 5, 6, 64, 100, 5_000_000_000L, 65536, 1_000_000, 2_000_000, 3_000_000, 4000),
+                "limits.pacedBacklogBytes = 4000", "limits.openTransactionBytes = 7000000");
+        assertEquals(new FlowLimits(4096, 2000, 10, 5, 6, 64, 100, 5_000_000_000L, 65536, 1_000_000, 2_000_000, 3_000_000, 4000,
+                        7_000_000),
                 NodeConfigFile.read(f, NodeConfig.defaults()).limits());
         assertEquals(FlowLimits.defaults(), NodeConfigFile.read(file("port = 1"), NodeConfig.defaults()).limits());
         String m = error("limits.connections = 0").getMessage();
