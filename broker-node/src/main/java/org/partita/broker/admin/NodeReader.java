@@ -46,7 +46,7 @@ public final class NodeReader {
         this.inFlightBytes = inFlightBytes;
     }
 
-    /** Bytes counted in {@code limits.inFlightBytes} now: of frames being read and of sends not yet stored or queued. */
+    /** Bytes counted in {@code limits.inFlightBytes} now: of frames being read, of sends not yet stored or queued, waiting to be written. */
     public long inFlightBytes() {
         return inFlightBytes.getAsLong();
     }

@@ -13,10 +13,13 @@ package org.partita.broker.config;
  * @param consumersPerConnection    open consumers per connection
  * @param partitionsPerQueue        largest partition count a client may give a queue
  * @param destinationNameLength     longest queue, topic or subscription name, in characters (options excluded)
- * @param inFlightBytes             node-wide bytes of frames being read and of sends read but not yet stored
- *                                  or queued; past it the node stops reading from the connections that send
- *                                  and from those in the middle of a large frame but one (Netty auto-read
- *                                  off), and withholds their send credit until it is back under
+ * @param inFlightBytes             node-wide bytes of frames being read, of sends read but not yet stored
+ *                                  or queued, and of replies and deliveries waiting to be written; past it the
+ *                                  node stops reading from the connections that send and from those in the
+ *                                  middle of a large frame but one (Netty auto-read off), withholds their send
+ *                                  credit until it is back under, and closes a connection that holds more than
+ *                                  a sixteenth of it waiting to be written and took nothing for 2 s (it does not
+ *                                  read)
  * @param producerWindowBytes       the send credit of one connection (protocol 3): what it may have on its
  *                                  way to the node, unconfirmed
  * @param nonPersistentBytes        node-wide bytes of non-persistent messages held in queues; past it

@@ -245,7 +245,7 @@ public final class PartitaNode implements AutoCloseable {
         return server.port();
     }
 
-    /** Bytes in flight now, counted in {@code limits.inFlightBytes}: of frames being read and of sends not yet stored or queued. */
+    /** Bytes in flight now, counted in {@code limits.inFlightBytes}: of frames being read, of sends not yet stored or queued, waiting to be written. */
     public long inFlightBytes() {
         NodeServer s = server;
         return s == null ? 0 : s.inFlightBytes();

@@ -77,7 +77,7 @@ public final class NodeMetrics implements AutoCloseable {
                 r -> r.broker().payloadMemory().residentBytes());
         meters.gauge("partita.resident.payload.limit", "the node's residentBytes setting", "bytes", none, reader,
                 NodeReader::residentBudgetBytes);
-        meters.gauge("partita.in.flight", "bytes of frames being read and of sends not yet stored or queued", "bytes",
+        meters.gauge("partita.in.flight", "bytes of frames being read, of sends not yet stored or queued and waiting to be written", "bytes",
                 none, reader, NodeReader::inFlightBytes);
         meters.gauge("partita.in.flight.limit", "the node's limits.inFlightBytes setting", "bytes", none, reader,
                 NodeReader::inFlightLimitBytes);

@@ -7,8 +7,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 
 /**
- * The node-wide memory budgets of flow control: bytes of frames being read and of sends read and not
- * yet stored or queued (in flight); payload
+ * The node-wide memory budgets of flow control: bytes of frames being read, of sends read and not
+ * yet stored or queued, and of replies and deliveries waiting to be written (in flight); payload
  * bytes of non-persistent messages held in queues; and bytes of sends held in open local
  * transactions, which are refused past their bound rather than waited for (only a commit or a
  * rollback frees them, and those must still be read). Connections whose send
@@ -29,10 +29,25 @@ final class NodeMemory {
     private final AtomicLong openTransactions = new AtomicLong();
     private final Set<Waiter> waiting = ConcurrentHashMap.newKeySet();
     private final AtomicReference<Reader> finisher = new AtomicReference<>();
+    private final Set<Writer> writers = ConcurrentHashMap.newKeySet();
+
+    /**
+     * How long a connection holding more than its {@link #writeShare} of bytes waiting to be written
+     * may take nothing while the budget is spent before it is closed as one that does not read: long
+     * enough for a client that reads to take a large message over a slow link.
+     */
+    static final long WRITE_STALL_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(2);
+
     /** A connection reading a frame. */
     interface Reader {
         /** Not read at the moment (any thread): held back for its sends, so it cannot be the one finishing a frame. */
         boolean stalled();
+    }
+
+    /** A connection with bytes waiting to be written. */
+    interface Writer {
+        /** The budget is spent (any thread): close the connection if it holds more than its share and takes nothing. */
+        void checkStalled();
     }
 
     /** A connection held back until a budget has room again. */
@@ -84,6 +99,43 @@ final class NodeMemory {
         if (inFlight.addAndGet(-bytes) <= inFlightLimit) {
             resumeWaiting();
         }
+    }
+
+    /** Bytes about to be written to a connection: counted until the socket took them (or the connection closed). */
+    void writing(long bytes) {
+        inFlight.addAndGet(bytes);
+    }
+
+    /** Bytes counted by {@link #writing} left for the socket (or were dropped as the connection closed). */
+    void written(long bytes) {
+        done(bytes);
+    }
+
+    /** {@code w} has more than its {@link #writeShare} waiting: looked at on the tick while the budget is spent. */
+    void holding(Writer w) {
+        writers.add(w);
+    }
+
+    void notHolding(Writer w) {
+        writers.remove(w);
+    }
+
+    /** On a tick: while the budget is spent, connections holding more than their share close if they stalled. */
+    void checkWriters() {
+        if (inFlightSpent()) {
+            for (Writer w : writers) {
+                w.checkStalled();
+            }
+        }
+    }
+
+    /** What one connection may have waiting to be written while the in-flight budget is spent: a sixteenth of it. */
+    long writeShare() {
+        return Math.max(inFlightLimit / 16, 64 * 1024);
+    }
+
+    long inFlightLimit() {
+        return inFlightLimit;
     }
 
     boolean inFlightSpent() {

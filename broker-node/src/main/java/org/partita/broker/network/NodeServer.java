@@ -47,6 +47,8 @@ public final class NodeServer implements AutoCloseable {
                 node.limits().openTransactionBytes(), broker::unstoredBytes);
         // consumers free non-persistent bytes on the queues' threads: waiting producers are looked at often
         workers.scheduleAtFixedRate(memory::resumeWaiting, 5, 5, java.util.concurrent.TimeUnit.MILLISECONDS);
+        // connections that take nothing while they hold the spent budget are found even when nothing more is written to them
+        workers.scheduleAtFixedRate(memory::checkWriters, 100, 100, java.util.concurrent.TimeUnit.MILLISECONDS);
         ServerBootstrap b = new ServerBootstrap()
                 .group(boss, workers)
                 .channel(IO.serverChannel())
@@ -59,7 +61,7 @@ public final class NodeServer implements AutoCloseable {
                         TrafficCounter traffic = node.newTrafficCounter();
                         // Deliveries are written from queue threads, one message at a time; consolidating
                         // their flushes turns a burst of them into one socket write instead of one each.
-                        ch.pipeline().addLast(new WriteBound(node.limits().writeBufferBytes()), traffic);
+                        ch.pipeline().addLast(new WriteBound(node.limits().writeBufferBytes(), memory), traffic);
                         if (tls != null) {
                             ch.pipeline().addLast(new PlaintextGate(tls, plaintext));
                         }
@@ -77,7 +79,7 @@ public final class NodeServer implements AutoCloseable {
         }
     }
 
-    /** Bytes in flight now, counted in {@code limits.inFlightBytes}: of frames being read and of sends not yet stored or queued. */
+    /** Bytes in flight now, counted in {@code limits.inFlightBytes}: of frames being read, of sends not yet stored or queued, and waiting to be written. */
     public long inFlightBytes() {
         return memory.inFlightBytes();
     }
