@@ -16,7 +16,8 @@ import java.util.Set;
  * attach while no partition has an owner, or within {@link #SETTLE_WINDOW_MILLIS} of the previous
  * change, arrive together: the whole even spread is made at once, busy partitions handed off
  * through {@link PartitionOwnership} (the old owner's client gives back what it only prefetched, so
- * that takes milliseconds). Other moves between present consumers wait until the set has been
+ * that takes milliseconds), and so are partitions whose owner a higher priority or a preferred tier
+ * has made ineligible. Other moves between eligible consumers wait until the set has been
  * stable for the rebalance delay, so a consumer that restarts does not shuffle every key twice.
  */
 final class PartitionedQueueEngine implements DispatchEngine {
@@ -177,15 +178,22 @@ final class PartitionedQueueEngine implements DispatchEngine {
     }
 
     /**
-     * Partitions with nowhere to go, and partitions with nothing in flight, go to their place in the
-     * even spread now; a busy partition waits for the rebalance delay.
+     * Partitions with nowhere to go, partitions with nothing in flight, and partitions whose owner is
+     * no longer eligible go to their place in the even spread now; a busy partition moving between
+     * eligible consumers waits for the rebalance delay. An owner stops being eligible when a consumer
+     * of a higher priority, or of a preferred tier (on a cluster, the partition's own node after a
+     * consumer of another node stood in), is present: the delay exists so that equals do not shuffle
+     * keys back and forth, not to keep a standby or a remote stand-in working while the consumer the
+     * rules prefer waits (the handoff keeps each key in order either way).
      */
     private void moveWhatIsFree(long now) {
         ConsumerRef[] target = spread();
+        Set<ConsumerRef> eligible = new java.util.HashSet<>(eligible());
         long maxHandoff = options.get().maxHandoffMillis();
         for (int p = 0; p < owners.length; p++) {
-            boolean free = owners[p].target() == null || inFlight.get(p).isEmpty();
-            if (target[p] != null && owners[p].target() != target[p] && free) {
+            ConsumerRef owner = owners[p].target();
+            boolean free = owner == null || inFlight.get(p).isEmpty() || !eligible.contains(owner);
+            if (target[p] != null && owner != target[p] && free) {
                 owners[p].moveTo(target[p], now, maxHandoff);
             }
         }

@@ -31,6 +31,10 @@ class PartitionedQueueEngineTest {
     }
 
     private ConsumerRef consumer(String name) {
+        return consumer(name, 0);
+    }
+
+    private ConsumerRef consumer(String name, int priority) {
         return new ConsumerRef(name, new DeliverySink() {
             @Override
             public void deliver(ConsumerRef consumer, QueueEntry entry, int partition) {
@@ -44,7 +48,7 @@ class PartitionedQueueEngineTest {
                 }
                 told.put(consumer, s);
             }
-        }, org.partita.jms.protocol.selector.Selector.matchAll(), 100, 0);
+        }, org.partita.jms.protocol.selector.Selector.matchAll(), 100, priority);
     }
 
     private List<Integer> owners(ConsumerRef c, long now) {
@@ -60,6 +64,10 @@ class PartitionedQueueEngineTest {
 
     /** One message in every partition, so each has something in flight once delivered. */
     private void onePerPartition() {
+        onePerPartition(engine);
+    }
+
+    private void onePerPartition(PartitionedQueueEngine engine) {
         for (int p = 0; p < 4; p++) {
             for (int i = 0; ; i++) {
                 QueueEntry e = f.entry("p" + p, "key" + i);
@@ -117,6 +125,62 @@ class PartitionedQueueEngineTest {
         engine.dispatch(15_010);
         assertEquals(List.of(2, 3), owners(b, 15_010));
         assertEquals(List.of(0, 1), owners(a, 15_010));
+    }
+
+    /** a owns every partition, each with a message in flight; then {@code later} joins long after. */
+    private void busyOwnerThen(PartitionedQueueEngine engine, ConsumerRef a, ConsumerRef later) {
+        f.engine = engine;
+        engine.consumerAdded(a, 0);
+        onePerPartition(engine);
+        engine.dispatch(0);
+        assertEquals(4, f.heldBy(a).size());
+        engine.consumerAdded(later, 10_000); // long after a: not a start together
+        engine.dispatch(10_000);
+    }
+
+    @Test
+    void aHigherPriorityConsumerJoiningLaterTakesBusyPartitionsWithoutWaitingForTheDelay() {
+        ConsumerRef a = consumer("a", 0);
+        ConsumerRef b = consumer("b", 5);
+        busyOwnerThen(engine, a, b);
+        for (int p = 0; p < 4; p++) {
+            assertEquals("DRAINING", engine.figures(p, 10_000).state(),
+                    "a standby no longer: its busy partition is handed off at once, not after rebalanceDelay");
+        }
+        f.ackAll(engine, a, 10_010);
+        engine.dispatch(10_010);
+        assertEquals(List.of(0, 1, 2, 3), owners(b, 10_010), "the handoff ends with a's acknowledgements");
+        assertTrue(owners(a, 10_010).isEmpty());
+    }
+
+    @Test
+    void aPreferredTierConsumerJoiningLaterTakesBusyPartitionsFromAFallbackOwnerAtOnce() {
+        // On a cluster node: its own consumers are preferred, a consumer of another hosting node
+        // (origin set) stands in only while none of its own is there.
+        PartitionScope ownNodeFirst = new PartitionScope() {
+            @Override
+            public boolean hosted(int partition) {
+                return true;
+            }
+
+            @Override
+            public int tier(ConsumerRef consumer) {
+                return consumer.origin() == null ? PREFERRED : PREFERRED + 1;
+            }
+        };
+        PartitionedQueueEngine clustered = new PartitionedQueueEngine(f, 4, () -> OPTIONS, ownNodeFirst);
+        ConsumerRef remote = consumer("remote", 0);
+        remote.origin("node2");
+        ConsumerRef local = consumer("local", 0);
+        busyOwnerThen(clustered, remote, local);
+        assertEquals("DRAINING", clustered.figures(0, 10_000).state(),
+                "the stand-in's busy partitions are handed off at once, not after rebalanceDelay");
+        f.ackAll(clustered, remote, 10_010);
+        clustered.dispatch(10_010);
+        for (int p = 0; p < 4; p++) {
+            assertEquals("local", clustered.figures(p, 10_010).owner());
+            assertEquals("ASSIGNED", clustered.figures(p, 10_010).state());
+        }
     }
 
     @Test
