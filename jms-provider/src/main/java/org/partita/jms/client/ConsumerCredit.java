@@ -45,7 +45,6 @@ final class ConsumerCredit {
         return openAtNode.apply(open ? prefetch : 0);
     }
 
-    /** The connection started: the node may fill the window. */
     /**
      * The connection started: the node may fill the window. Completes once the node's queue has the
      * credit (a no-change consumer update answered after it), so that what is sent after

@@ -49,6 +49,8 @@ public final class InMemoryBrokerConnection implements BrokerConnection {
     private final java.util.concurrent.CountDownLatch answering = new java.util.concurrent.CountDownLatch(1);
     private final List<ConsumerSpec> opened = new ArrayList<>();
     private final List<Long> acknowledged = new ArrayList<>();
+    private final List<Long> releasedRedelivered = new ArrayList<>();
+    private final List<Long> releasedUnseen = new ArrayList<>();
     private volatile Login login;
 
     private record Consumer(int sessionId, String destination, int[] credit) {
@@ -145,6 +147,16 @@ public final class InMemoryBrokerConnection implements BrokerConnection {
     /** Delivery ids the client acknowledged, in order, as this node numbered them. */
     public synchronized List<Long> acknowledged() {
         return List.copyOf(acknowledged);
+    }
+
+    /** Delivery ids the client gave back as seen by the application (to be flagged redelivered), in order. */
+    public synchronized List<Long> releasedRedelivered() {
+        return List.copyOf(releasedRedelivered);
+    }
+
+    /** Delivery ids the client gave back unseen (buffered only: not counted as delivered), in order. */
+    public synchronized List<Long> releasedUnseen() {
+        return List.copyOf(releasedUnseen);
     }
 
     /** Credit consumer {@code consumerId} has left, -1 if it is not open. */
@@ -289,6 +301,12 @@ public final class InMemoryBrokerConnection implements BrokerConnection {
     @Override
     public CompletableFuture<Void> release(int sessionId, long[] redeliver, long[] unseen) {
         return answer(() -> {
+            for (long id : redeliver) {
+                releasedRedelivered.add(id);
+            }
+            for (long id : unseen) {
+                releasedUnseen.add(id);
+            }
             giveBack(redeliver);
             giveBack(unseen);
             dispatch();
