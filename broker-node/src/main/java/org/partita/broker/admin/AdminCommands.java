@@ -27,7 +27,7 @@ public final class AdminCommands {
     private static final Logger LOG = LoggerFactory.getLogger("org.partita.admin");
     static final List<String> COMMANDS = List.of("queue.update", "queue.options", "queue.figures", "queue.stat",
             "queue.purge", "queue.delete", "queue.list", "message.move", "consumer.list", "subscription.list",
-            "connection.list", "node.status", "cluster.status", "xa.list", "xa.commit", "xa.rollback", "xa.forget");
+            "connection.list", "node.status", "cluster.status", "cluster.members", "xa.list", "xa.commit", "xa.rollback", "xa.forget");
 
     private final Broker broker;
     private final NodeReader reader;
@@ -88,6 +88,7 @@ public final class AdminCommands {
             case "connection.list" -> CompletableFuture.completedFuture(connections(reader.connections()));
             case "node.status" -> reader.status().thenApply(AdminCommands::status);
             case "cluster.status" -> clusterStatus.get();
+            case "cluster.members" -> CompletableFuture.completedFuture(reader.clusterMembers());
             case "xa.list" -> xa.run(command, argument);
             case "xa.commit", "xa.rollback", "xa.forget" -> xa.run(command, argument).thenApply(body -> {
                 changed(caller, command, argument, body.trim());

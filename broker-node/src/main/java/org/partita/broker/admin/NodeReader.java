@@ -55,6 +55,14 @@ public final class NodeReader {
         return config.limits().inFlightBytes();
     }
 
+    /** The cluster's members as this node's config lists them ({@code cluster.members}), sorted by name. */
+    public String clusterMembers() {
+        if (config.cluster() == null) {
+            throw new IllegalArgumentException("this node is not a member of a cluster");
+        }
+        return config.cluster().memberList();
+    }
+
     public String nodeName() {
         return config.nodeName();
     }

@@ -122,6 +122,7 @@ final class PeerLink implements ConnectionListener, AutoCloseable {
             c = NettyBrokerConnection.connect(peer.host(), peer.port(), maxFrameSize, cluster.downAfterMillis(), tls);
             c.setListener(this);
             c.open(ClusterNode.LINK_USER_PREFIX + self, cluster.secret(), null).get(cluster.downAfterMillis(), TimeUnit.MILLISECONDS);
+            checkSameMembers(c);
             lastAnswerNanos = System.nanoTime();
             connection = c;
             lastFailure = null;
@@ -131,11 +132,37 @@ final class PeerLink implements ConnectionListener, AutoCloseable {
             if (c != null) {
                 c.abort();
             }
-            String why = e.getCause() != null ? e.getCause().getMessage() : e.getMessage();
+            String why = e instanceof OtherMembers || e.getCause() == null ? e.getMessage() : e.getCause().getMessage();
             if (!java.util.Objects.equals(why, lastFailure)) {
-                LOG.debug("cannot link to node {} ({}): {}", peer.name(), peer, why);
+                if (e instanceof OtherMembers) {
+                    LOG.error("not linking to node {} ({}): {}", peer.name(), peer, why);
+                } else {
+                    LOG.debug("cannot link to node {} ({}): {}", peer.name(), peer, why);
+                }
             }
             lastFailure = why;
+        }
+    }
+
+    /**
+     * Two nodes whose {@code cluster.nodes} name other members (or other addresses) would each place
+     * partitions and count majorities by their own list: such a link is refused, with an error on
+     * both sides (each checks the other over its own link). The order of the lists does not matter.
+     */
+    private void checkSameMembers(NettyBrokerConnection c) throws Exception {
+        String theirs = c.admin("cluster.members", "").get(cluster.downAfterMillis(), TimeUnit.MILLISECONDS).strip();
+        String ours = cluster.memberList();
+        if (!theirs.equals(ours)) {
+            throw new OtherMembers("node " + peer.name() + " lists other members of cluster " + cluster.name()
+                    + " than this node: there [" + theirs + "], here [" + ours + "]; give every node the same"
+                    + " cluster.nodes");
+        }
+    }
+
+    /** The other node's list of members is not this node's. */
+    private static final class OtherMembers extends Exception {
+        OtherMembers(String message) {
+            super(message);
         }
     }
 

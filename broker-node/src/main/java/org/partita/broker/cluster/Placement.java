@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * Where a clustered queue's partitions live: partition {@code p} of a queue with hosts
  * {@code h0..hn-1} (in the order its {@code hosts} option names them, {@code *} meaning every member
- * in the order of the cluster's node list) is hosted by {@code h[p mod n]}. The rule depends only on
+ * sorted by name, whatever the order of each node's list) is hosted by {@code h[p mod n]}. The rule depends only on
  * the agreed definition, so every node computes the same placement, and every hosting node gets at
  * least one partition (a clustered queue needs at least as many partitions as hosts).
  */
@@ -19,7 +19,8 @@ final class Placement {
     static List<String> hosts(QueueOptions options, ClusterConfig cluster) {
         List<String> named = options.hosts();
         if (named.size() == 1 && (named.get(0).equals("*") || named.get(0).equalsIgnoreCase("all"))) {
-            return cluster.memberNames();
+            // sorted: placement must not depend on the order each node's cluster.nodes lists them in
+            return cluster.memberNames().stream().sorted().toList();
         }
         return named;
     }

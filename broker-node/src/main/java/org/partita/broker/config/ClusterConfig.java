@@ -121,6 +121,15 @@ public record ClusterConfig(String name, List<Member> members, int consensusPort
         return members.stream().map(Member::name).toList();
     }
 
+    /**
+     * The members as {@code name@host:port}, sorted by name: what two nodes compare when they link,
+     * since the order of {@code cluster.nodes} does not matter and its content must be the same.
+     */
+    public String memberList() {
+        return String.join(", ", members.stream().sorted(java.util.Comparator.comparing(Member::name))
+                .map(Member::toString).toList());
+    }
+
     public ClusterConfig withConsensusPortOffset(int o) {
         return new ClusterConfig(name, members, o, heartbeatMillis, downAfterMillis, secret, relayoutTimeoutMillis);
     }

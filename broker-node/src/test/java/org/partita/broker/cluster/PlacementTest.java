@@ -27,7 +27,19 @@ class PlacementTest {
         assertEquals("node1", Placement.hostOf(hosts, 1));
         assertEquals("node2", Placement.hostOf(hosts, 6));
         assertEquals(List.of("node1", "node2", "node3"), Placement.hosts(options("partitions=3&hosts=*"), cluster),
-                "* is every member, in the order of the node list");
+                "* is every member, sorted by name");
+    }
+
+    @Test
+    void everyMemberIsPlacedByNameWhateverTheOrderOfTheNodeList() {
+        ClusterConfig reordered = ClusterConfig.of("c",
+                ClusterConfig.parseMembers("node3@127.0.0.1:61702, node1@127.0.0.1:61700, node2@127.0.0.1:61701"));
+        for (String all : new String[]{"*", "all", "ALL"}) {
+            assertEquals(List.of("node1", "node2", "node3"), Placement.hosts(options("partitions=8&hosts=" + all), reordered));
+        }
+        assertEquals(cluster.memberList(), reordered.memberList(), "the list nodes compare when they link");
+        assertTrue(!cluster.memberList().equals(ClusterConfig.of("c", ClusterConfig.parseMembers(
+                "node1@127.0.0.1:61700, node2@127.0.0.1:61701, node3@127.0.0.1:61703")).memberList()), "another address");
     }
 
     @Test
