@@ -17,6 +17,8 @@ import java.util.Map;
 final class EngineFixture implements DispatchEngine.Host {
     /** Every delivery, in order, as "consumer:text". */
     final List<String> deliveries = new ArrayList<>();
+    /** Every expired message, in order, by text. */
+    final List<String> expired = new ArrayList<>();
     private final Map<ConsumerRef, List<QueueEntry>> held = new HashMap<>();
     private long nextId = 1;
     /** The engine under test, for what the host gives back to it. */
@@ -27,9 +29,14 @@ final class EngineFixture implements DispatchEngine.Host {
     }
 
     QueueEntry entry(String text, String key, int priority) {
-        Map<String, Object> props = key == null ? Map.of() : Map.of("JMSXGroupID", key);
+        return entry(text, key == null ? Map.of() : Map.of("JMSXGroupID", key), priority, 0L, 0L);
+    }
+
+    /** An entry with these properties, expiring at {@code expiration} and due at {@code deliveryTime} (0: none). */
+    QueueEntry entry(String text, Map<String, Object> props, int priority, long expiration, long deliveryTime) {
         WireMessage wire = new WireMessage("ID:" + nextId, 1000L, null, null, "q:test", null, WireMessage.PERSISTENT,
-                priority, 0L, 0L, props, WireMessage.BODY_TEXT, text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                priority, expiration, deliveryTime, props, WireMessage.BODY_TEXT,
+                text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
         return new QueueEntry(null, new MessageRef(nextId++, MessageCodec.encode(wire), wire, null), 0);
     }
 
@@ -64,14 +71,16 @@ final class EngineFixture implements DispatchEngine.Host {
         return new String(e.message().wire().body(), java.nio.charset.StandardCharsets.UTF_8);
     }
 
+    /** As a queue without an expiry queue: a message whose expiration passed is dropped. */
     @Override
     public boolean isExpired(QueueEntry e, long now) {
-        return false;
+        long exp = e.message().expiration();
+        return exp > 0 && exp <= now;
     }
 
     @Override
     public void expire(QueueEntry e) {
-        throw new AssertionError("nothing expires here");
+        expired.add(text(e));
     }
 
     @Override

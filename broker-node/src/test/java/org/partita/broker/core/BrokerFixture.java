@@ -1,0 +1,156 @@
+package org.partita.broker.core;
+
+import org.partita.broker.store.H2MessageStore;
+import org.partita.jms.protocol.MessageCodec;
+import org.partita.jms.protocol.WireMessage;
+import org.partita.jms.protocol.selector.Selector;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real {@link Broker} over a real H2 store in a folder, without a network: messages are sent and
+ * consumed through the core's own calls, and a restart closes both and opens them again on the
+ * same folder. Every wait is bounded.
+ */
+final class BrokerFixture implements AutoCloseable {
+    private static final long WAIT_SECONDS = 10;
+
+    private final Path dataDir;
+    private final java.util.concurrent.atomic.AtomicLong sent = new java.util.concurrent.atomic.AtomicLong();
+    private H2MessageStore store;
+    private Broker broker;
+
+    BrokerFixture(Path dataDir) {
+        this.dataDir = dataDir;
+        open();
+    }
+
+    private void open() {
+        store = H2MessageStore.open(dataDir, false);
+        broker = new Broker(store, BrokerSettings.DEFAULTS);
+    }
+
+    Broker broker() {
+        return broker;
+    }
+
+    /**
+     * A clean stop and start on the same folder. {@code settled} are queues whose work must have run
+     * first (their executors write removals to the store without being waited on).
+     */
+    void restart(BrokerQueue... settled) {
+        for (BrokerQueue q : settled) {
+            await(q.report());
+        }
+        closeBoth();
+        open();
+    }
+
+    /** Sends a persistent text message with properties to {@code queue}; returns once it is stored. */
+    MessageRef send(BrokerQueue queue, String text, Map<String, Object> properties) {
+        return send(queue, text, properties, 0);
+    }
+
+    MessageRef send(BrokerQueue queue, String text, Map<String, Object> properties, long deliveryTime) {
+        WireMessage wire = new WireMessage("ID:test-" + sent.incrementAndGet(), System.currentTimeMillis(), null, null, "q:" + queue.name(), null,
+                WireMessage.PERSISTENT, 4, 0L, deliveryTime, properties, WireMessage.BODY_TEXT,
+                text.getBytes(StandardCharsets.UTF_8));
+        MessageRef m = broker.newMessage(MessageCodec.encode(wire), wire, null);
+        await(broker.send(new Broker.PendingSend(List.of(queue), m)));
+        return m;
+    }
+
+    /** A consumer of {@code queue}, attached, whose deliveries are kept in order. */
+    Receiver attach(BrokerQueue queue, String name, int credits) {
+        Receiver r = new Receiver(queue, name, credits);
+        await(queue.attach(r.ref));
+        return r;
+    }
+
+    static String text(MessageRef m) {
+        return new String(MessageCodec.decode(m.encoded()).body(), StandardCharsets.UTF_8);
+    }
+
+    /** The bodies of the waiting messages, in delivery order. */
+    static List<String> browse(BrokerQueue queue) {
+        return await(queue.browse(Selector.matchAll())).stream().map(BrokerFixture::text).toList();
+    }
+
+    static <T> T await(CompletableFuture<T> f) {
+        try {
+            return f.get(WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new AssertionError("no answer within " + WAIT_SECONDS + " s", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        closeBoth();
+    }
+
+    private void closeBoth() {
+        if (broker != null) {
+            broker.close();
+            broker = null;
+        }
+        if (store != null) {
+            store.close();
+            store = null;
+        }
+    }
+
+    /** A consumer as the network layer drives it: deliveries arrive on the queue's executor. */
+    static final class Receiver {
+        final BrokerQueue queue;
+        final ConsumerRef ref;
+        private final BlockingQueue<QueueEntry> arrived = new LinkedBlockingQueue<>();
+
+        private Receiver(BrokerQueue queue, String name, int credits) {
+            this.queue = queue;
+            this.ref = new ConsumerRef(name, (c, e, p) -> arrived.add(e), Selector.matchAll(), credits, 0);
+        }
+
+        /** The next delivery, waited for. */
+        QueueEntry next() {
+            try {
+                QueueEntry e = arrived.poll(WAIT_SECONDS, TimeUnit.SECONDS);
+                if (e == null) {
+                    throw new AssertionError(ref + " received nothing within " + WAIT_SECONDS + " s");
+                }
+                return e;
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(ex);
+            }
+        }
+
+        List<QueueEntry> next(int n) {
+            List<QueueEntry> out = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                out.add(next());
+            }
+            return out;
+        }
+
+        /** What arrived and was not taken yet, once the queue's work so far has run. */
+        List<QueueEntry> pending() {
+            await(queue.report()); // a barrier: the queue's earlier work, deliveries included, ran
+            List<QueueEntry> out = new ArrayList<>();
+            arrived.drainTo(out);
+            return out;
+        }
+
+        void ack(QueueEntry e) {
+            await(queue.ack(e, ref));
+        }
+    }
+}
