@@ -12,7 +12,7 @@ import java.util.List;
  * @param state           UNASSIGNED, ASSIGNED or DRAINING (SHARED for a queue without partitions)
  * @param oldestAgeMillis age of the oldest waiting message (by its JMS timestamp)
  * @param delivered       messages delivered since the node started
- * @param ratePerSecond   deliveries per second since the previous reading
+ * @param ratePerSecond   deliveries per second over the last minute (over the queue's life while younger)
  * @param hot             far deeper than the queue's other partitions: a hot key is likely
  */
 public record PartitionFigures(int partition, int depth, int inFlight, String owner, String state, long oldestAgeMillis,

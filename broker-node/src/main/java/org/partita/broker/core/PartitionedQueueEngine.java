@@ -32,7 +32,6 @@ final class PartitionedQueueEngine implements DispatchEngine {
     private final Backlog[] backlogs;
     private final PartitionOwnership[] owners;
     private final List<Set<QueueEntry>> inFlight;
-    private final DeliveryRate[] rates;
     private final List<ConsumerRef> consumers = new ArrayList<>();
     private long rebalanceAt = Long.MAX_VALUE;
     private long lastChangeAt;
@@ -64,9 +63,7 @@ final class PartitionedQueueEngine implements DispatchEngine {
         this.backlogs = new Backlog[partitions];
         this.owners = new PartitionOwnership[partitions];
         this.inFlight = new ArrayList<>(partitions);
-        this.rates = new DeliveryRate[partitions];
         for (int i = 0; i < partitions; i++) {
-            rates[i] = new DeliveryRate();
             backlogs[i] = new Backlog(Backlog.BY_ARRIVAL);
             owners[i] = new PartitionOwnership();
             inFlight.add(new LinkedHashSet<>());
@@ -346,7 +343,6 @@ final class PartitionedQueueEngine implements DispatchEngine {
 
         @Override
         public void deliver(ConsumerRef c, QueueEntry e) {
-            rates[e.partition()].count();
             held.add(e);
             host.deliver(c, e);
         }
@@ -389,12 +385,15 @@ final class PartitionedQueueEngine implements DispatchEngine {
         consumers.clear();
     }
 
-    /** Figures of one partition, for admin and metrics. */
+    /**
+     * Figures of one partition, for admin and metrics. Its delivered count and rate are left at 0:
+     * the queue's {@link QueueCounters} count them, over the last minute, and fill them in.
+     */
     PartitionFigures figures(int p, long now) {
         QueueEntry oldest = backlogs[p].first();
         long age = oldest == null ? -1 : oldest.message().ageMillis(now);
         ConsumerRef owner = owners[p].owner();
         return new PartitionFigures(p, backlogs[p].size(), inFlight.get(p).size(), owner == null ? null : owner.toString(),
-                owners[p].state().name(), age, rates[p].total(), rates[p].perSecond(now), false);
+                owners[p].state().name(), age, 0, 0.0, false);
     }
 }
