@@ -99,7 +99,8 @@ public final class PartitaNode implements AutoCloseable {
                     : UsersFileAuthenticator.load(config.usersFile(), config.allowAnonymous());
             NodeContext context = new NodeContext(config.nodeName(), config.maxFrameSize(), auth, config.limits());
             this.context = context;
-            context.authorizer(authorizer(config));
+            Authorizer authorizer = authorizer(config);
+            context.authorizer(authorizer);
             this.reader = new NodeReader(broker, config, context, this::url, this::metricsPort, this::inFlightBytes);
             AdminCommands admin = new AdminCommands(reader);
             context.admin(admin);
@@ -116,7 +117,7 @@ public final class PartitaNode implements AutoCloseable {
                 jmx.clusterStatus(() -> cluster.statusWithPartitions(CLUSTER_FIGURES_TIMEOUT_MILLIS).join().format());
             }
             this.metrics = new NodeMetrics(reader);
-            this.http = config.metricsPort() == NodeConfig.METRICS_OFF ? null : startHttp(config, context.logins(), tls);
+            this.http = config.metricsPort() == NodeConfig.METRICS_OFF ? null : startHttp(config, context.logins(), authorizer, tls);
         } catch (InterruptedException | RuntimeException e) {
             if (jmx != null) {
                 jmx.close();
@@ -147,15 +148,19 @@ public final class PartitaNode implements AutoCloseable {
         LOG.info("authentication {}", authentication(config));
     }
 
-    /** The Prometheus endpoint and the console, on the node's host, behind the node's users if it has any; HTTPS with TLS. */
-    private OpsHttpServer startHttp(NodeConfig config, LoginGate logins, TlsContexts tls) {
+    /**
+     * The Prometheus endpoint and the console, on the node's host, for users with the manage
+     * permission, or for loopback clients when the node has no users; HTTPS with TLS.
+     */
+    private OpsHttpServer startHttp(NodeConfig config, LoginGate logins, Authorizer authorizer, TlsContexts tls) {
         OpsHttpServer ops = OpsHttpServer.start(config.host(), config.metricsPort(),
-                config.usersFile() == null ? null : logins, "Partita node " + config.nodeName(), tls == null ? null : tls.http());
+                config.usersFile() == null ? null : logins, authorizer, "Partita node " + config.nodeName(), tls == null ? null : tls.http());
         ops.route("/metrics", new ScrapeHandler(metrics)).route("/api/", new ConsoleApi(reader))
                 .route("/", new ConsoleResources());
         String scheme = tls == null ? "http" : "https";
         LOG.info("metrics at {}://{}:{}/metrics and the console at {}://{}:{}/{}", scheme, config.host(), ops.port(),
-                scheme, config.host(), ops.port(), config.usersFile() == null ? "" : " (users of " + config.usersFile() + ")");
+                scheme, config.host(), ops.port(), config.usersFile() == null ? " (loopback clients only: the node has no users file)"
+                        : " (users of " + config.usersFile() + " with the manage permission on >)");
         return ops;
     }
 

@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
+import org.partita.broker.security.Authorizer;
 import org.partita.broker.security.LoginGate;
 
 import javax.net.ssl.SSLContext;
@@ -16,24 +17,33 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The node's small HTTP server for operators (the JDK's own): the Prometheus endpoint and the
- * read-only console. It listens on the node's host, and when the node has users every path
- * asks for HTTP basic authentication with a node user. When the node has a TLS key store the port
- * speaks HTTPS only, so those passwords never cross the wire readable.
+ * read-only console. It listens on the node's host, and serves whom the node takes node-wide admin
+ * commands from ({@link OperatorAccess}): when the node has users every path asks for HTTP basic
+ * authentication with a node user who has the manage permission; without users, only loopback
+ * clients are served. When the node has a TLS key store the port speaks HTTPS only, so those
+ * passwords never cross the wire readable.
  */
 public final class OpsHttpServer implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService executor;
     private final com.sun.net.httpserver.Authenticator auth;
+    private final OperatorAccess access;
 
-    /** @param users the node's users, or null when the node has no users file (then nothing is asked) */
-    private OpsHttpServer(HttpServer server, ExecutorService executor, LoginGate users, String realm) {
+    /**
+     * @param users      the node's users, or null when the node has no users file (then nothing is
+     *                   asked, and only loopback clients are served)
+     * @param authorizer what each user may do, when there are users
+     */
+    private OpsHttpServer(HttpServer server, ExecutorService executor, LoginGate users, Authorizer authorizer, String realm) {
         this.server = server;
         this.executor = executor;
         this.auth = users == null ? null : new NodeUserAuthenticator(realm, users);
+        this.access = users == null ? OperatorAccess.loopbackOnly() : OperatorAccess.managers(authorizer);
     }
 
     /** @param tls the context to serve HTTPS with, or null for plain HTTP */
-    public static OpsHttpServer start(String host, int port, LoginGate users, String realm, SSLContext tls) {
+    public static OpsHttpServer start(String host, int port, LoginGate users, Authorizer authorizer, String realm,
+                                      SSLContext tls) {
         AtomicLong n = new AtomicLong();
         ExecutorService executor = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "partita-http-" + n.incrementAndGet());
@@ -51,7 +61,7 @@ public final class OpsHttpServer implements AutoCloseable {
                 server = https;
             }
             server.setExecutor(executor);
-            OpsHttpServer ops = new OpsHttpServer(server, executor, users, realm);
+            OpsHttpServer ops = new OpsHttpServer(server, executor, users, authorizer, realm);
             server.start();
             return ops;
         } catch (IOException e) {
@@ -60,9 +70,9 @@ public final class OpsHttpServer implements AutoCloseable {
         }
     }
 
-    /** Serves {@code path} (and what is under it) with {@code handler}, behind the node's users if any. */
+    /** Serves {@code path} (and what is under it) with {@code handler}, to those {@link OperatorAccess} lets in. */
     public OpsHttpServer route(String path, HttpHandler handler) {
-        var context = server.createContext(path, handler);
+        var context = server.createContext(path, access.guard(handler));
         if (auth != null) {
             context.setAuthenticator(auth);
         }

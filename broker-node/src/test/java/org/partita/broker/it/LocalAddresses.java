@@ -7,12 +7,12 @@ import java.net.SocketException;
 import java.util.Collections;
 
 /** This machine's own addresses, for tests of what a node does with connections that do not come from loopback. */
-final class LocalAddresses {
+public final class LocalAddresses {
     private LocalAddresses() {
     }
 
     /** An IPv4 address of an interface that is up and not loopback, or null when the machine has none. */
-    static InetAddress nonLoopbackIpv4() throws SocketException {
+    public static InetAddress nonLoopbackIpv4() throws SocketException {
         for (NetworkInterface i : Collections.list(NetworkInterface.getNetworkInterfaces())) {
             if (!i.isUp() || i.isLoopback()) {
                 continue;

@@ -91,8 +91,10 @@ class TlsTest {
     private PartitaNode start(NodeConfig base, TlsSettings tls) throws Exception {
         Path users = dir.resolve("users.properties");
         Files.writeString(users, "alice = " + PasswordHash.create(SECRET.toCharArray()) + "\n");
+        Path roles = dir.resolve("roles.properties"); // alice may do everything, reading the metrics port included
+        Files.writeString(roles, "role admins = alice\nallow admins = all on >\n");
         return PartitaNode.start(base.withPort(0).withDataDir(dir.resolve("data")).withUsersFile(users)
-                .withSecurity(SecuritySettings.defaults().withTls(tls)));
+                .withSecurity(SecuritySettings.defaults().withRolesFile(roles).withTls(tls)));
     }
 
     private String ssl(int port) {

@@ -195,11 +195,23 @@ class MetricsEndpointTest {
         }
     }
 
+    /** Users alice (role admins: manage on every name) and bob (role apps: send and consume only), password s3cret. */
+    private NodeConfig withUsersAndRoles(boolean rolesFile) throws Exception {
+        Path users = dir.resolve("users.properties");
+        String hash = PasswordHash.create("s3cret".toCharArray());
+        Files.writeString(users, "alice = " + hash + "\nbob = " + hash + "\n");
+        NodeConfig c = NodeConfig.defaults().withMetricsPort(0).withUsersFile(users);
+        if (!rolesFile) {
+            return c;
+        }
+        Path roles = dir.resolve("roles.properties");
+        Files.writeString(roles, "role admins = alice\nallow admins = manage on >\nrole apps = bob\nallow apps = send, consume on >\n");
+        return c.withSecurity(org.partita.broker.config.SecuritySettings.defaults().withRolesFile(roles));
+    }
+
     @Test
     void withAUsersFileTheEndpointAndTheConsoleAskForANodeUser() throws Exception {
-        Path users = dir.resolve("users.properties");
-        Files.writeString(users, "alice = " + PasswordHash.create("s3cret".toCharArray()) + "\n");
-        try (PartitaNode node = start(NodeConfig.defaults().withMetricsPort(0).withUsersFile(users))) {
+        try (PartitaNode node = start(withUsersAndRoles(true))) {
             HttpResponse<String> anonymous = get(node, "/metrics", null, null);
             assertEquals(401, anonymous.statusCode());
             assertTrue(anonymous.headers().firstValue("WWW-Authenticate").orElse("").startsWith("Basic"));
@@ -218,10 +230,44 @@ class MetricsEndpointTest {
     }
 
     @Test
+    void aUserWithoutTheManagePermissionIsRefusedAsInTheAdminApi() throws Exception {
+        try (PartitaNode node = start(withUsersAndRoles(true))) {
+            for (String path : new String[] {"/metrics", "/api/overview", "/"}) {
+                HttpResponse<String> bob = get(node, path, "bob", "s3cret");
+                assertEquals(403, bob.statusCode(), path);
+                assertEquals("forbidden: user 'bob' may not read the node's figures (permission manage on >)\n", bob.body(), path);
+                assertEquals(200, get(node, path, "alice", "s3cret").statusCode(), path);
+            }
+        }
+    }
+
+    @Test
+    void withUsersButNoRolesFileNobodyReadsTheFiguresAsNobodyAdministers() throws Exception {
+        try (PartitaNode node = start(withUsersAndRoles(false))) {
+            assertEquals(403, get(node, "/metrics", "alice", "s3cret").statusCode());
+            assertEquals(403, get(node, "/api/overview", "alice", "s3cret").statusCode());
+            assertEquals(401, get(node, "/metrics", null, null).statusCode(), "authentication comes first");
+        }
+    }
+
+    @Test
+    void withoutAUsersFileOnlyTheNodesOwnMachineIsServed() throws Exception {
+        java.net.InetAddress outside = org.partita.broker.it.LocalAddresses.nonLoopbackIpv4();
+        org.junit.jupiter.api.Assumptions.assumeTrue(outside != null, "this machine has no non-loopback IPv4 address");
+        try (PartitaNode node = start(NodeConfig.defaults().withHost("0.0.0.0").withMetricsPort(0))) {
+            assertEquals(200, get(node, "/metrics", null, null).statusCode(), "from loopback");
+            for (String path : new String[] {"/metrics", "/api/overview", "/"}) {
+                HttpResponse<String> remote = HTTP.send(HttpRequest.newBuilder(URI.create("http://" + outside.getHostAddress()
+                        + ":" + node.metricsPort() + path)).build(), HttpResponse.BodyHandlers.ofString());
+                assertEquals(403, remote.statusCode(), path);
+                assertTrue(remote.body().contains("own machine only"), remote.body());
+            }
+        }
+    }
+
+    @Test
     void afterAFailedLoginOverHttpTheNextAttemptOfThatUserAndAddressWaits() throws Exception {
-        Path users = dir.resolve("users.properties");
-        Files.writeString(users, "alice = " + PasswordHash.create("s3cret".toCharArray()) + "\n");
-        try (PartitaNode node = start(NodeConfig.defaults().withMetricsPort(0).withUsersFile(users))) {
+        try (PartitaNode node = start(withUsersAndRoles(true))) {
             assertEquals(200, get(node, "/metrics", "alice", "s3cret").statusCode(), "remembered from now on");
             assertEquals(401, get(node, "/metrics", "alice", "guess-1").statusCode());
             // the next guesses come before the wait is over: refused at once, not checked, and a right
