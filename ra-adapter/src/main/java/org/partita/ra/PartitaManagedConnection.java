@@ -85,6 +85,13 @@ final class PartitaManagedConnection implements ManagedConnection {
 
     /** A session a handle uses: {@code owned} ones are closed with it; {@code inTransaction} ones refuse commit and rollback. */
     record BorrowedSession(Session session, boolean owned, boolean inTransaction) {
+        /**
+         * The XA session lent outside any transaction: it auto-acknowledges, so the handle reports
+         * it as the non-transacted AUTO_ACKNOWLEDGE session it acts as, not as the XA session it is.
+         */
+        boolean xaOutsideBranch() {
+            return !owned && !inTransaction;
+        }
     }
 
     XAConnection physical() {

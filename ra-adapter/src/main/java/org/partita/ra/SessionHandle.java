@@ -85,11 +85,16 @@ final class SessionHandle implements InvocationHandler {
                     throw new TransactionInProgressException(name + " is done by the transaction the server runs,"
                             + " not by the session");
                 }
+                if (borrowed.xaOutsideBranch()) {
+                    throw new IllegalStateException(name + " on a session that is not transacted: outside a transaction"
+                            + " a container's session acknowledges automatically (Jakarta Messaging 12.3)");
+                }
                 break;
             case "getTransacted":
-                return borrowed.inTransaction() || (Boolean) call(method, args);
+                return borrowed.inTransaction() || !borrowed.xaOutsideBranch() && (Boolean) call(method, args);
             case "getAcknowledgeMode":
-                return borrowed.inTransaction() ? Session.SESSION_TRANSACTED : call(method, args);
+                return borrowed.inTransaction() ? Session.SESSION_TRANSACTED
+                        : borrowed.xaOutsideBranch() ? Session.AUTO_ACKNOWLEDGE : call(method, args);
             default:
                 break;
         }
