@@ -27,8 +27,8 @@ package org.partita.broker.config;
  *                                  take messages, and a sender that ignores credit is refused
  * @param transactionBytes          bytes one open transaction may hold; a send past it is refused
  *                                  ({@code ResourceAllocationException})
- * @param openTransactionBytes      node-wide bytes all open local transactions may hold together (sends not yet
- *                                  committed); a transacted send past it is refused like one past
+ * @param openTransactionBytes      node-wide bytes all open transactions, local and XA branches, may hold together
+ *                                  (sends not yet committed or rolled back); a send past it is refused like one past
  *                                  {@code transactionBytes}, so many sessions each with a large open transaction
  *                                  cannot fill the heap
  * @param writeBufferBytes          bytes the node may have waiting to be written to one connection; a client

@@ -256,7 +256,7 @@ public final class PartitaNode implements AutoCloseable {
         return s == null ? 0 : s.inFlightBytes();
     }
 
-    /** Bytes of sends held in open local transactions now, counted in {@code limits.openTransactionBytes}. */
+    /** Bytes of sends held in open transactions (local and XA) now, counted in {@code limits.openTransactionBytes}. */
     public long openTransactionBytes() {
         NodeServer s = server;
         return s == null ? 0 : s.openTransactionBytes();

@@ -421,10 +421,19 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
                     + node.limits().nonPersistentBytes() + " bytes); the message was not taken");
             return DONE;
         }
-        if (session.branch() != null && !broker.xa().admit(session.branch(), f.message().length, node.limits().transactionBytes())) {
-            reply(f, ErrorCode.RESOURCE_EXHAUSTED, "the XA branch would hold more than "
-                    + node.limits().transactionBytes() + " bytes; end it and roll it back (the message was not added)");
-            return DONE;
+        if (session.branch() != null) {
+            if (!memory.admitTransacted(f.message().length)) {
+                reply(f, ErrorCode.RESOURCE_EXHAUSTED, openTransactionsFull("end the XA branch and roll it back"));
+                return DONE;
+            }
+            // given back by the branch once it no longer holds its sends
+            if (!broker.xa().admit(session.branch(), f.message().length, node.limits().transactionBytes(),
+                    memory::transactionEnded)) {
+                memory.transactionEnded(f.message().length);
+                reply(f, ErrorCode.RESOURCE_EXHAUSTED, "the XA branch would hold more than "
+                        + node.limits().transactionBytes() + " bytes; end it and roll it back (the message was not added)");
+                return DONE;
+            }
         }
         if (session.transacted() && session.txBytes() + f.message().length > node.limits().transactionBytes()) {
             reply(f, ErrorCode.RESOURCE_EXHAUSTED, "the transaction would hold more than "
@@ -441,9 +450,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         if (session.transacted()) {
             if (!memory.admitTransacted(f.message().length)) {
                 // node-wide: many sessions each with a large open transaction must not fill the heap
-                reply(f, ErrorCode.RESOURCE_EXHAUSTED, "the node's open transactions would hold more than "
-                        + memory.openTransactionLimit() + " bytes (limits.openTransactionBytes); commit or roll back"
-                        + " (the message was not added)");
+                reply(f, ErrorCode.RESOURCE_EXHAUSTED, openTransactionsFull("commit or roll back"));
                 return DONE;
             }
             session.txSends().add(send);
@@ -455,6 +462,11 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         answer(f, stored);
         boolean persistent = wire.persistent();
         return stored.handle((v, t) -> new Handled(persistent, t == null ? send.targets() : List.of()));
+    }
+
+    private String openTransactionsFull(String what) {
+        return "the node's open transactions would hold more than " + memory.openTransactionLimit()
+                + " bytes (limits.openTransactionBytes); " + what + " (the message was not added)";
     }
 
     private static final Handled NOT_QUEUED = new Handled(true, List.of());

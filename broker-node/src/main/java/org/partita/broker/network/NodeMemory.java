@@ -9,9 +9,9 @@ import java.util.function.LongSupplier;
 /**
  * The node-wide memory budgets of flow control: bytes of frames being read, of sends read and not
  * yet stored or queued, and of replies and deliveries waiting to be written (in flight); payload
- * bytes of non-persistent messages held in queues; and bytes of sends held in open local
- * transactions, which are refused past their bound rather than waited for (only a commit or a
- * rollback frees them, and those must still be read). Connections whose send
+ * bytes of non-persistent messages held in queues; and bytes of sends held in open transactions
+ * (local ones and XA branches), which are refused past their bound rather than waited for (only a
+ * commit or a rollback frees them, and those must still be read). Connections whose send
  * credit or reading was held back because a budget was spent wait here; they are resumed when the
  * budget has room again (checked as in-flight sends finish and on a short tick, since consumers
  * free non-persistent bytes from the queues' threads without telling anyone).

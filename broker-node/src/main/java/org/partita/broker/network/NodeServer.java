@@ -84,7 +84,7 @@ public final class NodeServer implements AutoCloseable {
         return memory.inFlightBytes();
     }
 
-    /** Bytes of sends held in open local transactions now, counted in {@code limits.openTransactionBytes}. */
+    /** Bytes of sends held in open transactions (local and XA) now, counted in {@code limits.openTransactionBytes}. */
     public long openTransactionBytes() {
         return memory.openTransactionBytes();
     }

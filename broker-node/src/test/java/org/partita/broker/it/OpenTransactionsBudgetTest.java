@@ -6,6 +6,8 @@ import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.ResourceAllocationException;
 import jakarta.jms.Session;
+import jakarta.jms.XAConnection;
+import jakarta.jms.XASession;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -13,7 +15,11 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.partita.broker.config.FlowLimits;
 import org.partita.broker.embed.PartitaNode;
+import org.partita.jms.client.PartitaXAConnectionFactory;
 
+import javax.transaction.xa.XAException;
+import javax.transaction.xa.XAResource;
+import javax.transaction.xa.Xid;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -103,6 +109,54 @@ class OpenTransactionsBudgetTest {
         }
         assertEquals(expected, seqs, "c's first transaction up to its first refused send, then its second; nothing of a's or b's");
         assertNull(consumer.receiveNoWait());
+    }
+
+    @Test
+    void xaBranchesCountWithLocalTransactionsAndGiveTheirBytesBackWhenTheyEnd() throws Exception {
+        PartitaNode node = limited.start(dir.resolve("data"), FlowLimits.defaults().withTransactionBytes(1L << 20)
+                .withOpenTransactionBytes(NODE_WIDE));
+        Session local = limited.connect().createSession(true, Session.SESSION_TRANSACTED);
+        sendAll(local, 100);
+        try (XAConnection xc = new PartitaXAConnectionFactory(node.url()).createXAConnection()) {
+            XASession first = xc.createXASession();
+            Xid x = TestXid.of("open-x");
+            first.getXAResource().start(x, XAResource.TMNOFLAGS);
+            sendAll(first, 200);
+            await().atMost(Duration.ofSeconds(20)).until(() -> node.openTransactionBytes() >= 2L * PER_TRANSACTION * BODY);
+
+            // a second branch, far under its own bound, is refused: the node's open transactions are full
+            XASession second = xc.createXASession();
+            Xid y = TestXid.of("open-y");
+            XAResource ry = second.getXAResource();
+            ry.start(y, XAResource.TMNOFLAGS);
+            MessageProducer p = second.createProducer(second.createQueue("tx.all"));
+            ResourceAllocationException refused = assertThrows(ResourceAllocationException.class, () -> {
+                for (int i = 0; i < 5_000; i++) {
+                    p.send(LimitedNode.numbered(second, 300 + i, BODY));
+                }
+            });
+            assertTrue(refused.getMessage().contains("limits.openTransactionBytes"), refused.getMessage());
+            assertTrue(node.openTransactionBytes() <= NODE_WIDE, node.openTransactionBytes() + " bytes held");
+            try {
+                ry.end(y, XAResource.TMSUCCESS);
+            } catch (XAException e) { // a refusal still on its way when the branch ended: it can only roll back
+                assertEquals(XAException.XA_RBROLLBACK, e.errorCode);
+            }
+            try {
+                ry.rollback(y);
+            } catch (XAException e) { // rolled back already, when it ended failed
+                assertTrue(e.errorCode == XAException.XAER_NOTA
+                        || (e.errorCode >= XAException.XA_RBBASE && e.errorCode <= XAException.XA_RBEND), "rollback: " + e.errorCode);
+            }
+            // the first branch prepares and commits: its bytes are given back once it committed
+            XAResource rx = first.getXAResource();
+            rx.end(x, XAResource.TMSUCCESS);
+            assertEquals(XAResource.XA_OK, rx.prepare(x));
+            assertTrue(node.openTransactionBytes() >= 2L * PER_TRANSACTION * BODY, "a prepared branch still holds its sends");
+            rx.commit(x, false);
+        }
+        local.rollback();
+        await().atMost(Duration.ofSeconds(20)).until(() -> node.openTransactionBytes() == 0);
     }
 
     private static void sendAll(Session s, int from) throws Exception {

@@ -35,6 +35,8 @@ public final class XaBranch {
     final List<Broker.PendingSend> sends = new ArrayList<>();
     /** Bytes of the messages sent in it, held to {@code limits.transactionBytes} like a local transaction. */
     long sentBytes;
+    /** Told {@link #sentBytes} once the branch no longer holds its sends (the node-wide count of open transactions). */
+    java.util.function.LongConsumer giveBack = bytes -> { };
     final List<Broker.Consumed> consumed = new ArrayList<>();
     /** What it consumed on other nodes: settled there after it commits. */
     final List<OutsideWork> outside = new ArrayList<>();

@@ -128,22 +128,35 @@ public final class XaBranches {
         return b.active.contains(session) && branches.get(b.xid) == b;
     }
 
-    /** A send of an associated session; false if the branch was rolled back meanwhile (the send is dropped). */
     /**
      * Counts a send of {@code bytes} against the branch before it is added; false, counting nothing,
      * if the branch's sends would then hold more than {@code limit} bytes (the send is refused, the
-     * branch can still end and roll back, or commit without it).
+     * branch can still end and roll back, or commit without it). {@code giveBack} is told the bytes
+     * once the branch no longer holds its sends (committed, rolled back, forgotten): the node-wide
+     * count of open transactions ({@code limits.openTransactionBytes}) that counted them.
      */
-    public synchronized boolean admit(XaBranch b, long bytes, long limit) {
+    public synchronized boolean admit(XaBranch b, long bytes, long limit, java.util.function.LongConsumer giveBack) {
         if (b.sentBytes + bytes > limit) {
             return false;
         }
+        b.giveBack = giveBack;
         b.sentBytes += bytes;
         return true;
     }
 
+    /** The branch no longer holds its sends in memory: their bytes are given back, once. Under the lock. */
+    private static void release(XaBranch b) {
+        long bytes = b.sentBytes;
+        b.sentBytes = 0;
+        if (bytes > 0) {
+            b.giveBack.accept(bytes);
+        }
+    }
+
+    /** A send of an associated session; false if the branch was rolled back meanwhile (the send is dropped). */
     public synchronized boolean addSend(XaBranch b, Broker.PendingSend send) {
         if (b.state != XaBranch.State.WORKING) {
+            release(b); // what admit counted for it
             return false;
         }
         b.sends.add(send);
@@ -188,6 +201,7 @@ public final class XaBranches {
             if (b.state == XaBranch.State.WORKING) {
                 rollbackOnly(b, XA_RBROLLBACK, "the connection that started it closed before it was prepared");
             }
+            release(b);
             branches.remove(b.xid);
         }
     }
@@ -202,6 +216,7 @@ public final class XaBranches {
         synchronized (this) {
             b = existing(xid);
             if (b.state == XaBranch.State.ROLLBACK_ONLY) {
+                release(b);
                 branches.remove(xid);
                 throw rolledBack(b);
             }
@@ -212,6 +227,7 @@ public final class XaBranches {
             }
             cancelTimeout(b);
             if (b.sends.isEmpty() && b.consumed.isEmpty() && b.outside.isEmpty()) {
+                release(b);
                 branches.remove(xid);
                 return CompletableFuture.completedFuture(XA_RDONLY);
             }
@@ -267,6 +283,7 @@ public final class XaBranches {
             b = existing(xid);
             checkNotHeuristic(b);
             if (b.state == XaBranch.State.ROLLBACK_ONLY) {
+                release(b);
                 branches.remove(xid);
                 throw rolledBack(b);
             }
@@ -343,6 +360,7 @@ public final class XaBranches {
                 if (b.state == XaBranch.State.WORKING) {
                     rollbackOnly(b, XA_RBROLLBACK, "it was rolled back");
                 }
+                release(b);
                 branches.remove(xid);
                 return CompletableFuture.completedFuture(null);
             }
@@ -423,6 +441,7 @@ public final class XaBranches {
             }
             synchronized (this) {
                 b.sends.clear();
+                release(b);
                 b.locked.clear();
                 b.state = commit ? XaBranch.State.HEURISTIC_COMMITTED : XaBranch.State.HEURISTIC_ROLLED_BACK;
             }
@@ -510,6 +529,7 @@ public final class XaBranches {
         b.rollbackCode = code;
         b.rollbackReason = reason;
         b.sends.clear();
+        release(b);
         giveBack(b.consumed);
         b.consumed.clear();
         b.outside.forEach(OutsideWork::rollback);
@@ -532,6 +552,7 @@ public final class XaBranches {
         giveBackOutside(b);
         synchronized (this) {
             b.sends.clear();
+            release(b);
             b.consumed.clear();
             b.state = XaBranch.State.ROLLBACK_ONLY;
             b.rollbackCode = XA_RBROLLBACK;
@@ -547,6 +568,7 @@ public final class XaBranches {
             b.state = XaBranch.State.ROLLBACK_ONLY;
             b.rollbackCode = XA_RBROLLBACK;
             b.rollbackReason = "its prepare failed";
+            release(b);
             branches.remove(b.xid);
         }
     }
@@ -560,6 +582,7 @@ public final class XaBranches {
             sends = List.copyOf(b.sends);
             locked = List.copyOf(b.locked);
             b.sends.clear();
+            release(b);
             b.locked.clear();
         }
         broker.unreserve(sends);
@@ -571,6 +594,7 @@ public final class XaBranches {
     }
 
     private synchronized void forget(XaBranch b) {
+        release(b);
         branches.remove(b.xid, b);
     }
 
