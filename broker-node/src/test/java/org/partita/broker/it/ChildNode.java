@@ -164,6 +164,23 @@ public final class ChildNode implements AutoCloseable {
         return process.exitValue();
     }
 
+    /** SIGSTOP: the process stays alive, its sockets open, and answers nothing until {@link #resume}. */
+    public void pause() throws IOException, InterruptedException {
+        signal("STOP");
+    }
+
+    /** SIGCONT after {@link #pause}. */
+    public void resume() throws IOException, InterruptedException {
+        signal("CONT");
+    }
+
+    private void signal(String name) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(process.pid())).inheritIO().start();
+        if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+            fail("kill -" + name + " " + process.pid() + " failed");
+        }
+    }
+
     /** Sends SIGTERM and waits at most {@code bound} for the exit; returns the exit code. */
     public int terminate(Duration bound) throws InterruptedException {
         process.destroy();

@@ -201,4 +201,79 @@ class ClusterCrashTest {
         assertEquals(0, ledger.violations, "each key's first arrivals in order");
         assertEquals(0, ledger.newRepeats, "nothing acknowledged comes back as new");
     }
+
+    /**
+     * A node that stops answering without closing anything (SIGSTOP) is marked down by the others
+     * after downAfterMillis; keyed messages for its partitions sent meanwhile wait in the sending
+     * node's store-and-forward log and arrive, in key order, once it answers again (SIGCONT) and is
+     * marked up.
+     */
+    @Test
+    void aSilentNodeIsMarkedDownAndItsKeysWaitInTheForwardLogUntilItAnswersAgain() throws Exception {
+        List<Integer> ports = FreePorts.pairs(3, ClusterConfig.DEFAULT_CONSENSUS_PORT_OFFSET);
+        List<ClusterConfig.Member> members = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            members.add(new ClusterConfig.Member("node" + (i + 1), "127.0.0.1", ports.get(i)));
+        }
+        ClusterConfig cluster = ClusterConfig.of("crash", members);
+        for (int i = 0; i < 3; i++) {
+            startNode(cluster, i, "a");
+        }
+        await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> {
+            Map<String, String> status = clusterStatus(nodes[0]);
+            return status.get("member.node2").startsWith("up ") && status.get("member.node3").startsWith("up ")
+                    && "node2".equals(status.get("queue.plant.partition.1.host"));
+        });
+        Ledger ledger = new Ledger();
+        consume(nodes[0].factory(), ledger);
+
+        nodes[1].pause();
+        long stoppedAt = System.nanoTime();
+        try {
+            await().atMost(Duration.ofSeconds(20)).until(() -> clusterStatus(nodes[0]).get("member.node2").startsWith("down "));
+            long downAfterMillis = (System.nanoTime() - stoppedAt) / 1_000_000;
+            assertTrue(downAfterMillis >= 1_800, "marked down after downAfterMillis (2000), not at once: " + downAfterMillis);
+            assertTrue(nodes[0].stderr().contains("node node2 is down: no answer for 2000 ms"), nodes[0].stderr());
+
+            Set<String> confirmed = new HashSet<>();
+            try (Connection c = nodes[0].factory().createConnection()) {
+                Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                MessageProducer p = s.createProducer(s.createQueue("plant"));
+                p.setDeliveryMode(DeliveryMode.PERSISTENT);
+                for (int seq = 0; seq < 10; seq++) {
+                    for (int k = 0; k < 30; k++) {
+                        TextMessage m = s.createTextMessage("state");
+                        m.setStringProperty("JMSXGroupID", "machine-" + k);
+                        m.setIntProperty("seq", seq);
+                        p.send(m); // confirmed while node2 is silent: stored in node1's log for it
+                        confirmed.add("machine-" + k + "#" + seq);
+                    }
+                }
+            }
+            Map<String, String> status = clusterStatus(nodes[0]);
+            int backlog = Integer.parseInt(status.getOrDefault("queue.plant.forwardBacklog.node2", "0"));
+            assertTrue(backlog > 0, "node2's keys wait in node1's log: " + status);
+            assertTrue(!ledger.has(confirmed), "node2's keys cannot arrive while it is silent");
+
+            nodes[1].resume();
+            await().atMost(Duration.ofSeconds(30)).until(() -> clusterStatus(nodes[0]).get("member.node2").startsWith("up "));
+            assertTrue(nodes[0].stderr().contains("node node2 is up"), nodes[0].stderr());
+            await().atMost(Duration.ofSeconds(60)).until(() -> ledger.has(confirmed));
+            System.out.println("silent node: " + backlog + " messages waited for node2; " + ledger.size() + " arrived, "
+                    + ledger.violations + " order violations, " + ledger.newRepeats + " unflagged repeats");
+            assertEquals(0, ledger.violations, "each key in order");
+            assertEquals(0, ledger.newRepeats, "nothing twice as new");
+            assertEquals(confirmed.size(), ledger.size());
+            await().atMost(Duration.ofSeconds(30)).until(() ->
+                    "0".equals(clusterStatus(nodes[0]).get("queue.plant.forwardBacklog.node2")));
+        } finally {
+            nodes[1].resume(); // a stopped process would not die of the clean-up's SIGTERM
+        }
+    }
+
+    private static Map<String, String> clusterStatus(ChildNode node) throws Exception {
+        try (org.partita.jms.api.PartitaAdmin admin = org.partita.jms.api.PartitaAdmin.connect(node.factory())) {
+            return admin.clusterStatus();
+        }
+    }
 }
