@@ -56,16 +56,35 @@ final class BrokerFixture implements AutoCloseable {
 
     /** Sends a persistent text message with properties to {@code queue}; returns once it is stored. */
     MessageRef send(BrokerQueue queue, String text, Map<String, Object> properties) {
-        return send(queue, text, properties, 0);
+        return send(queue, message("q:" + queue.name(), text, properties, 4, null));
     }
 
-    MessageRef send(BrokerQueue queue, String text, Map<String, Object> properties, long deliveryTime) {
-        WireMessage wire = new WireMessage("ID:test-" + sent.incrementAndGet(), System.currentTimeMillis(), null, null, "q:" + queue.name(), null,
-                WireMessage.PERSISTENT, 4, 0L, deliveryTime, properties, WireMessage.BODY_TEXT,
-                text.getBytes(StandardCharsets.UTF_8));
-        MessageRef m = broker.newMessage(MessageCodec.encode(wire), wire, null);
+    MessageRef sendWithPriority(BrokerQueue queue, String text, int priority) {
+        return send(queue, message("q:" + queue.name(), text, Map.of(), priority, null));
+    }
+
+    private MessageRef send(BrokerQueue queue, MessageRef m) {
         await(broker.send(new Broker.PendingSend(List.of(queue), m)));
         return m;
+    }
+
+    /**
+     * Publishes a persistent text message to a topic, as sent by {@code connection}; returns the
+     * names of the queues it went to, once it is stored.
+     */
+    List<String> publish(String topic, String text, Map<String, Object> properties, Object connection) {
+        MessageRef m = message("t:" + topic, text, properties, 4, connection);
+        List<BrokerQueue> targets = broker.subscriptions().routes(topic, m);
+        await(broker.send(Broker.PendingSend.routed(targets, m)));
+        return targets.stream().map(BrokerQueue::name).sorted().toList();
+    }
+
+    private MessageRef message(String destination, String text, Map<String, Object> properties, int priority,
+                               Object connection) {
+        WireMessage wire = new WireMessage("ID:test-" + sent.incrementAndGet(), System.currentTimeMillis(), null, null,
+                destination, null, WireMessage.PERSISTENT, priority, 0L, 0L, properties, WireMessage.BODY_TEXT,
+                text.getBytes(StandardCharsets.UTF_8));
+        return broker.newMessage(MessageCodec.encode(wire), wire, connection);
     }
 
     /** A consumer of {@code queue}, attached, whose deliveries are kept in order. */
