@@ -70,9 +70,11 @@ class ClusterCrashTest {
         private final Set<String> seen = new HashSet<>();
         int violations;
         int newRepeats;
+        int repeats;
 
         synchronized void arrived(String key, int seq, boolean redelivered) {
             if (!seen.add(key + "#" + seq)) {
+                repeats++;
                 if (!redelivered) {
                     newRepeats++;
                 }
@@ -269,6 +271,78 @@ class ClusterCrashTest {
         } finally {
             nodes[1].resume(); // a stopped process would not die of the clean-up's SIGTERM
         }
+    }
+
+    /**
+     * node1's store-and-forward log holds messages for node2 (silent meanwhile) and is forwarding
+     * them when node1 is killed with SIGKILL; restarted, node1 forwards what its log still holds
+     * again, and node2 drops the copies it already stored: every message arrives once, in key order.
+     */
+    @Test
+    void aNodeKilledWhileForwardingItsLogForwardsTheRestOnceAfterItsRestart() throws Exception {
+        List<Integer> ports = FreePorts.pairs(3, ClusterConfig.DEFAULT_CONSENSUS_PORT_OFFSET);
+        List<ClusterConfig.Member> members = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            members.add(new ClusterConfig.Member("node" + (i + 1), "127.0.0.1", ports.get(i)));
+        }
+        ClusterConfig cluster = ClusterConfig.of("crash", members);
+        for (int i = 0; i < 3; i++) {
+            startNode(cluster, i, "a");
+        }
+        await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> {
+            Map<String, String> status = clusterStatus(nodes[2]);
+            return status.get("member.node1").startsWith("up ") && status.get("member.node2").startsWith("up ")
+                    && "node2".equals(status.get("queue.plant.partition.4.host"));
+        });
+        Ledger ledger = new Ledger();
+        consume(nodes[2].factory(), ledger);
+        List<String> keys = new ArrayList<>(); // keys of node2's partitions (1 and 4 of 6): all go through node1's log
+        for (int k = 0; keys.size() < 4; k++) {
+            if (org.partita.jms.protocol.PartitionKeys.partition("machine-" + k, 6) % 3 == 1) {
+                keys.add("machine-" + k);
+            }
+        }
+        int perKey = 500;
+
+        nodes[1].pause();
+        Set<String> confirmed = new HashSet<>();
+        try {
+            try (Connection c = nodes[0].factory().createConnection()) {
+                Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                MessageProducer p = s.createProducer(s.createQueue("plant"));
+                p.setDeliveryMode(DeliveryMode.PERSISTENT);
+                for (int seq = 0; seq < perKey; seq++) {
+                    for (String key : keys) {
+                        TextMessage m = s.createTextMessage("state");
+                        m.setStringProperty("JMSXGroupID", key);
+                        m.setIntProperty("seq", seq);
+                        p.send(m);
+                        confirmed.add(key + "#" + seq);
+                    }
+                }
+            }
+            await().atMost(Duration.ofSeconds(30)).until(() ->
+                    clusterStatus(nodes[0]).get("member.node2").startsWith("down "));
+        } finally {
+            nodes[1].resume();
+        }
+        int total = confirmed.size();
+        int[] left = {total};
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).until(() -> {
+            left[0] = Integer.parseInt(clusterStatus(nodes[0]).getOrDefault("queue.plant.forwardBacklog.node2", "-1"));
+            return left[0] >= 0 && left[0] < total;
+        });
+        assertEquals(137, nodes[0].kill(), "SIGKILL");
+        startNode(cluster, 0, "b");
+        await().atMost(Duration.ofSeconds(90)).until(() -> ledger.has(confirmed));
+        System.out.println("killed while forwarding: " + left[0] + " of " + total + " messages were still in node1's log;"
+                + " " + ledger.size() + " arrived, " + ledger.repeats + " twice, " + ledger.violations + " order violations");
+        assertTrue(left[0] > 0, "node1 was killed before its log was empty");
+        assertEquals(total, ledger.size());
+        assertEquals(0, ledger.violations, "each key in order");
+        assertEquals(0, ledger.repeats, "a copy forwarded again is dropped by node2: every message arrives once");
+        await().atMost(Duration.ofSeconds(30)).until(() ->
+                "0".equals(clusterStatus(nodes[0]).get("queue.plant.forwardBacklog.node2")));
     }
 
     private static Map<String, String> clusterStatus(ChildNode node) throws Exception {
