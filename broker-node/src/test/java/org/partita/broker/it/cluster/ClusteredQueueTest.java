@@ -146,4 +146,38 @@ class ClusteredQueueTest {
             });
         }
     }
+
+    /**
+     * A node that restarts after a crash forwards again what its log still holds, and may repeat a
+     * message the hosting node already stored: the hosting node takes each forwarded message id once.
+     */
+    @Test
+    void aForwardRepeatedByANodeIsStoredOnce() throws Exception {
+        try (EmbeddedCluster c = new EmbeddedCluster(tmp, 2).startAll()) {
+            try (org.partita.jms.api.PartitaAdmin admin = org.partita.jms.api.PartitaAdmin.connect(c.factory(0))) {
+                admin.updateQueue("plant", Map.of("partitions", "2", "hosts", "node1,node2"));
+            }
+            await().atMost(Duration.ofSeconds(30)).until(() -> c.node(1).broker().existingQueue("plant") != null);
+            org.partita.jms.transport.NettyBrokerConnection link = org.partita.jms.transport.NettyBrokerConnection.connect(
+                    "127.0.0.1", c.config().members().get(1).port(), c.config(1).maxFrameSize(), 5_000);
+            try {
+                link.open("$node:node1", "", null).get(5, java.util.concurrent.TimeUnit.SECONDS);
+                byte[] first = message("ID:forwarded-1");
+                link.forward("plant", 0, first).get(5, java.util.concurrent.TimeUnit.SECONDS);
+                link.forward("plant", 1, first).get(5, java.util.concurrent.TimeUnit.SECONDS); // again after a crash
+                link.forward("plant", 0, first).get(5, java.util.concurrent.TimeUnit.SECONDS);
+                link.forward("plant", 0, message("ID:forwarded-2")).get(5, java.util.concurrent.TimeUnit.SECONDS);
+            } finally {
+                link.abort();
+            }
+            assertEquals(2, c.node(1).broker().existingQueue("plant").depth(), "each forwarded message id stored once");
+        }
+    }
+
+    private static byte[] message(String id) {
+        return org.partita.jms.protocol.MessageCodec.encode(new org.partita.jms.protocol.WireMessage(id,
+                System.currentTimeMillis(), null, null, "queue:plant", null, org.partita.jms.protocol.WireMessage.PERSISTENT,
+                4, 0, 0, Map.of(), org.partita.jms.protocol.WireMessage.BODY_TEXT,
+                "state".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    }
 }
