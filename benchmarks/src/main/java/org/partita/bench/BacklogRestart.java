@@ -25,7 +25,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * A deep backlog, then a restart: each broker runs alone in a JVM limited to {@code --heap}; the
  * tool fills one queue with {@code --messages} persistent 1 KiB messages, reads the broker's heap
- * after a full GC, stops it cleanly, starts it again on the same data (timing the start until it
+ * after a full GC, stops it cleanly (timing the stop and reading the broker JVM's GC log for what its
+ * heap held meanwhile), starts it again on the same data (timing the start until it
  * serves), reads the heap again, and drains the queue checking that every message arrived once.
  */
 @Command(name = "backlog", mixinStandardHelpOptions = true,
@@ -54,8 +55,8 @@ public final class BacklogRestart implements Callable<Integer> {
     @Option(names = "--out", description = "Markdown report (default: backlog-results.md next to the jar)")
     Path out;
 
-    record Result(Target target, double fillRate, long heapAfterFill, long restartMillis, long heapAfterRestart,
-                  double drainRate, int arrived, int duplicates, String error) {
+    record Result(Target target, double fillRate, long heapAfterFill, long stopMillis, GcLog.Summary stopGc,
+                  long restartMillis, long heapAfterRestart, double drainRate, int arrived, int duplicates, String error) {
         boolean passed(int expected) {
             return error == null && arrived == expected && duplicates == 0;
         }
@@ -94,17 +95,23 @@ public final class BacklogRestart implements Callable<Integer> {
     private Result run(Target target, Path root, long bufferTimeout) throws Exception {
         Path data = Files.createTempDirectory(root, target.id() + "-");
         System.out.printf(Locale.ROOT, "%s: filling %,d messages%n", target.label(), messages);
+        Path gcLog = root.resolve(target.id() + "-fill-gc.log");
         double fillRate;
         long heapAfterFill;
-        try (ChildBroker broker = ChildBroker.start(target, data, bufferTimeout, heap, 120)) {
+        ChildBroker.Stop stop;
+        GcLog.Summary stopGc;
+        try (ChildBroker broker = ChildBroker.start(target, data, bufferTimeout, heap, List.of(GcLog.option(gcLog)), 120)) {
             fillRate = fill(target.connectionFactory(broker.url));
             heapAfterFill = broker.heapUsed();
-            broker.stop();
+            System.out.printf(Locale.ROOT, "%s: filled at %.0f msg/s, heap %d MiB; stopping%n", target.label(), fillRate,
+                    heapAfterFill >> 20);
+            stop = broker.stop();
+            stopGc = GcLog.since(gcLog, stop.requestedAtUptime());
         } catch (Exception e) {
-            return new Result(target, 0, 0, 0, 0, 0, 0, 0, "fill: " + e);
+            return new Result(target, 0, 0, 0, GcLog.Summary.NONE, 0, 0, 0, 0, 0, "fill: " + e);
         }
-        System.out.printf(Locale.ROOT, "%s: filled at %.0f msg/s, heap %d MiB; restarting%n", target.label(), fillRate,
-                heapAfterFill >> 20);
+        System.out.printf(Locale.ROOT, "%s: stopped in %d ms (%s); restarting%n", target.label(), stop.millis(),
+                stopGc.describe());
         try (ChildBroker broker = ChildBroker.start(target, data, bufferTimeout, heap, 600)) {
             long heapAfterRestart = broker.heapUsed();
             Tally tally = new Tally(messages);
@@ -113,10 +120,10 @@ public final class BacklogRestart implements Callable<Integer> {
             double drainRate = tally.distinct() / ((System.nanoTime() - start) / 1e9);
             String error = broker.alive() ? null : "the broker process died";
             broker.stop();
-            return new Result(target, fillRate, heapAfterFill, broker.startMillis, heapAfterRestart, drainRate,
-                    tally.distinct(), tally.duplicates(), error);
+            return new Result(target, fillRate, heapAfterFill, stop.millis(), stopGc, broker.startMillis,
+                    heapAfterRestart, drainRate, tally.distinct(), tally.duplicates(), error);
         } catch (Exception e) {
-            return new Result(target, fillRate, heapAfterFill, 0, 0, 0, 0, 0, "restart: " + e);
+            return new Result(target, fillRate, heapAfterFill, stop.millis(), stopGc, 0, 0, 0, 0, 0, "restart: " + e);
         } finally {
             Files2.deleteRecursively(data);
         }
@@ -191,11 +198,16 @@ public final class BacklogRestart implements Callable<Integer> {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "## Backlog of %,d persistent 1 KiB messages, broker heap limited to %s, %s%n%n",
                 messages, heap, LocalDate.now()));
-        sb.append("| Broker | fill msg/s | heap after fill | restart (start until serving) | heap after restart | drain msg/s | exactly once |\n");
-        sb.append("|---|---:|---:|---:|---:|---:|---|\n");
+        sb.append("| Broker | fill msg/s | heap after fill | clean stop (request until the JVM ended) "
+                + "| heap during the stop: most after a GC / before one | GCs during the stop (full) "
+                + "| restart (start until serving) | heap after restart | drain msg/s | exactly once |\n");
+        sb.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (Result r : results) {
-            sb.append(String.format(Locale.ROOT, "| %s | %,.0f | %d MiB | %,d ms | %d MiB | %,.0f | %s |%n",
-                    r.target().label(), r.fillRate(), r.heapAfterFill() >> 20, r.restartMillis(), r.heapAfterRestart() >> 20,
+            GcLog.Summary gc = r.stopGc();
+            sb.append(String.format(Locale.ROOT, "| %s | %,.0f | %d MiB | %,d ms | %d / %d MiB | %d (%d) | %,d ms | %d MiB | %,.0f | %s |%n",
+                    r.target().label(), r.fillRate(), r.heapAfterFill() >> 20, r.stopMillis(),
+                    gc.maxAfter() >> 20, gc.maxBefore() >> 20, gc.collections(), gc.full(),
+                    r.restartMillis(), r.heapAfterRestart() >> 20,
                     r.drainRate(), r.passed(messages) ? "yes" : "NO: " + r.arrived() + " arrived, " + r.duplicates()
                             + " duplicates" + (r.error() == null ? "" : ", " + r.error())));
         }

@@ -14,7 +14,8 @@ import java.nio.file.Path;
  * by one line: {@code heap} with {@code HEAP <bytes used after a full GC>}, {@code queue <base>
  * <options or ->} with {@code QUEUE <name to use>}, {@code stored} with {@code STORED <bytes>
  * <details>}, {@code method} with {@code METHOD <how stored bytes are measured>}; {@code stop}
- * stops the broker cleanly and exits. With {@code -D}{@value #WARM_UP} the JVM first warms up on a
+ * answers {@code STOPPING <JVM uptime in ms>} (the time base of {@code -Xlog}'s {@code uptimemillis}),
+ * stops the broker cleanly, prints {@code STOPPED} and exits. With {@code -D}{@value #WARM_UP} the JVM first warms up on a
  * broker of its own in a folder beside the data folder (the load of the tool's own warm-up), so
  * that a run meets a warm JVM, as users' brokers are, and not its JIT's first minutes.
  */
@@ -44,6 +45,7 @@ public final class BrokerProcess {
                 case "queue" -> System.out.println("QUEUE " + broker.queueName(words[1], words[2].equals("-") ? "" : words[2]));
                 case "stored" -> System.out.println("STORED " + broker.storedBytes() + " " + broker.storeDetails());
                 case "method" -> System.out.println("METHOD " + broker.storedBytesMethod());
+                case "stop" -> System.out.println("STOPPING " + ManagementFactory.getRuntimeMXBean().getUptime());
                 default -> {
                 }
             }

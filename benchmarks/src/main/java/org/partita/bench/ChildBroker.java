@@ -82,10 +82,22 @@ final class ChildBroker implements AutoCloseable {
     }
 
     /** Stops the broker cleanly and waits for its JVM to end. */
-    void stop() throws InterruptedException, IOException {
+    Stop stop() throws InterruptedException, IOException {
+        long start = System.nanoTime();
         commands.println("stop");
+        long requestedAtUptime = Long.parseLong(awaitLine(lines, "STOPPING", 60, process).split(" ")[1]);
         awaitLine(lines, "STOPPED", 120, process);
-        process.waitFor(30, TimeUnit.SECONDS);
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            throw new IOException("the broker JVM had not ended 30 s after stopping its broker");
+        }
+        return new Stop(requestedAtUptime, (System.nanoTime() - start) / 1_000_000);
+    }
+
+    /**
+     * @param requestedAtUptime the broker JVM's uptime in ms when it read the stop request
+     * @param millis            from the request to the JVM's end
+     */
+    record Stop(long requestedAtUptime, long millis) {
     }
 
     boolean alive() {
