@@ -24,18 +24,25 @@ final class BrokerFixture implements AutoCloseable {
     private static final long WAIT_SECONDS = 10;
 
     private final Path dataDir;
+    private final ClusterHooks cluster;
     private final java.util.concurrent.atomic.AtomicLong sent = new java.util.concurrent.atomic.AtomicLong();
     private H2MessageStore store;
     private Broker broker;
 
     BrokerFixture(Path dataDir) {
+        this(dataDir, ClusterHooks.STANDALONE);
+    }
+
+    /** @param cluster the cluster the node believes it belongs to */
+    BrokerFixture(Path dataDir, ClusterHooks cluster) {
         this.dataDir = dataDir;
+        this.cluster = cluster;
         open();
     }
 
     private void open() {
         store = H2MessageStore.open(dataDir, false);
-        broker = new Broker(store, BrokerSettings.DEFAULTS);
+        broker = new Broker(store, BrokerSettings.DEFAULTS, cluster);
     }
 
     Broker broker() {

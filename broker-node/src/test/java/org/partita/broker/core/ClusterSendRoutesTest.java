@@ -1,0 +1,184 @@
+package org.partita.broker.core;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.jms.protocol.MessageCodec;
+import org.partita.jms.protocol.WireMessage;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+/**
+ * Where a client's send to a clustered queue goes is decided when it is stored, by the layout
+ * agreed then, and a send to a queue whose layout is changing waits. The node is real (a Broker
+ * over a real store); the cluster around it is {@link Layouts}, which says where messages go and
+ * which queues hold their sends, as the cluster would after agreeing a change.
+ */
+class ClusterSendRoutesTest {
+    private static final QueueOptions CLUSTERED = QueueOptions.DEFAULTS.with("hosts", "n1,n2");
+
+    @TempDir
+    Path tmp;
+
+    private final Layouts cluster = new Layouts();
+    private BrokerFixture node;
+    private BrokerQueue orders;
+    private BrokerQueue toN2;
+    private BrokerQueue plain;
+    private ClusterSendRoutes routes;
+
+    @BeforeEach
+    void start() {
+        node = new BrokerFixture(tmp.resolve("node"), cluster);
+        Broker b = node.broker();
+        orders = b.createQueue("orders", CLUSTERED);
+        toN2 = b.createQueue(Broker.FORWARD_LOG_PREFIX + "n2:orders", QueueOptions.TERMINAL);
+        plain = b.createQueue("plain", QueueOptions.DEFAULTS);
+        routes = new ClusterSendRoutes(cluster, b::existingQueue);
+    }
+
+    @AfterEach
+    void stop() {
+        node.close();
+    }
+
+    private MessageRef message() {
+        return textMessage("m");
+    }
+
+    private static List<String> names(Broker.PendingSend s) {
+        return s.targets().stream().map(BrokerQueue::name).toList();
+    }
+
+    @Test
+    void aSendIsHeldOnlyByAClusteredQueueChangingItsLayout() {
+        Broker.PendingSend toOrders = Broker.PendingSend.routed(List.of(plain, orders), message());
+        Broker.PendingSend viaLog = Broker.PendingSend.routed(List.of(toN2), message());
+        Broker.PendingSend forwarded = new Broker.PendingSend(List.of(orders), message(), 1);
+        assertNull(routes.heldBy(List.of(toOrders, viaLog)), "no change under way");
+
+        cluster.holding.add("orders");
+        assertEquals("orders", routes.heldBy(List.of(toOrders)));
+        assertEquals("orders", routes.heldBy(List.of(viaLog)), "a forward log stands for the queue it forwards to");
+        assertNull(routes.heldBy(List.of(forwarded)), "a message another node forwarded is not routed again");
+        assertNull(routes.heldBy(List.of(Broker.PendingSend.routed(List.of(plain), message()))),
+                "a queue of this node alone is never held");
+    }
+
+    @Test
+    void rerouteSendsEachClusteredTargetWhereTheLayoutSaysNow() {
+        Broker.PendingSend s = Broker.PendingSend.routed(List.of(plain, orders), message());
+        cluster.routes.put("orders", toN2); // the message's partition moved to n2
+        routes.reroute(List.of(s));
+        assertEquals(List.of("plain", toN2.name()), names(s), "the plain queue stays, the clustered one moves");
+
+        cluster.routes.put("orders", orders); // and back to this node
+        routes.reroute(List.of(s));
+        assertEquals(List.of("plain", "orders"), names(s), "a forward log's message goes where its queue's layout says");
+    }
+
+    @Test
+    void rerouteLeavesFinalTargetsAlone() {
+        Broker.PendingSend forwarded = new Broker.PendingSend(List.of(orders), message(), 1);
+        cluster.routes.put("orders", toN2);
+        routes.reroute(List.of(forwarded));
+        assertEquals(List.of("orders"), names(forwarded));
+    }
+
+    @Test
+    void aSendHeldDuringAChangeIsStoredWhereTheNewLayoutSays() {
+        cluster.holding.add("orders");
+        Broker.PendingSend send = Broker.PendingSend.routed(List.of(orders), textMessage("held"));
+        CompletableFuture<Void> stored = node.broker().send(send);
+        assertFalse(stored.isDone(), "held while the layout changes");
+        assertEquals(1, cluster.heldSends("orders"));
+        assertEquals(0, orders.depth(), "nothing counted against the old target yet");
+
+        cluster.routes.put("orders", toN2); // the change agreed: its partition is on n2 now
+        cluster.endChange("orders");
+        BrokerFixture.await(stored);
+        assertEquals(List.of("held"), BrokerFixture.browse(toN2));
+        assertEquals(List.of(), BrokerFixture.browse(orders));
+    }
+
+    private MessageRef textMessage(String text) {
+        WireMessage wire = new WireMessage("ID:" + text, 1L, null, null, "q:orders", null, WireMessage.PERSISTENT, 4,
+                0L, 0L, Map.of(), WireMessage.BODY_TEXT, text.getBytes(StandardCharsets.UTF_8));
+        return node.broker().newMessage(MessageCodec.encode(wire), wire, null);
+    }
+
+    /** The cluster as the node sees it: a queue with hosts is clustered; routes and held sends are set by the test. */
+    static final class Layouts implements ClusterHooks {
+        final Map<String, BrokerQueue> routes = new ConcurrentHashMap<>();
+        final Set<String> holding = ConcurrentHashMap.newKeySet();
+        private final Map<String, List<Runnable>> held = new HashMap<>();
+
+        @Override
+        public boolean clustered(QueueOptions options) {
+            return !options.hosts().isEmpty();
+        }
+
+        @Override
+        public CompletableFuture<Void> define(String queue, QueueOptions options) {
+            return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public BrokerQueue route(BrokerQueue queue, MessageRef message) {
+            return routes.getOrDefault(queue.name(), queue);
+        }
+
+        @Override
+        public CompletableFuture<String> lookup(String queue) {
+            return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public PartitionScope scope(String queue, QueueOptions options) {
+            return PartitionScope.ALL;
+        }
+
+        @Override
+        public boolean holdsSends(String queue) {
+            return holding.contains(queue);
+        }
+
+        @Override
+        public synchronized boolean holdSend(String queue, Runnable send) {
+            if (!holding.contains(queue)) {
+                return false;
+            }
+            held.computeIfAbsent(queue, q -> new ArrayList<>()).add(send);
+            return true;
+        }
+
+        synchronized int heldSends(String queue) {
+            return held.getOrDefault(queue, List.of()).size();
+        }
+
+        /** The nodes agreed the new layout: held sends go, in order. */
+        void endChange(String queue) {
+            List<Runnable> go;
+            synchronized (this) {
+                holding.remove(queue);
+                go = held.remove(queue);
+            }
+            if (go != null) {
+                go.forEach(Runnable::run);
+            }
+        }
+    }
+}
