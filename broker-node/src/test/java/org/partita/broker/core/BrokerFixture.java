@@ -25,6 +25,7 @@ final class BrokerFixture implements AutoCloseable {
 
     private final Path dataDir;
     private final ClusterHooks cluster;
+    private final BrokerSettings settings;
     private final java.util.concurrent.atomic.AtomicLong sent = new java.util.concurrent.atomic.AtomicLong();
     private H2MessageStore store;
     private Broker broker;
@@ -35,14 +36,19 @@ final class BrokerFixture implements AutoCloseable {
 
     /** @param cluster the cluster the node believes it belongs to */
     BrokerFixture(Path dataDir, ClusterHooks cluster) {
+        this(dataDir, cluster, BrokerSettings.DEFAULTS);
+    }
+
+    BrokerFixture(Path dataDir, ClusterHooks cluster, BrokerSettings settings) {
         this.dataDir = dataDir;
         this.cluster = cluster;
+        this.settings = settings;
         open();
     }
 
     private void open() {
         store = H2MessageStore.open(dataDir, false);
-        broker = new Broker(store, BrokerSettings.DEFAULTS, cluster);
+        broker = new Broker(store, settings, cluster);
     }
 
     Broker broker() {
@@ -72,6 +78,13 @@ final class BrokerFixture implements AutoCloseable {
 
     private MessageRef send(BrokerQueue queue, MessageRef m) {
         await(broker.send(new Broker.PendingSend(List.of(queue), m)));
+        return m;
+    }
+
+    /** Sends to {@code queue} as a client does: to where the broker routes it (each AppId of a fan-out queue). */
+    MessageRef sendRouted(BrokerQueue queue, String text) {
+        MessageRef m = message("q:" + queue.name(), text, Map.of(), 4, null);
+        await(broker.send(Broker.PendingSend.routed(broker.queueTargets(queue, m), m)));
         return m;
     }
 
