@@ -204,9 +204,11 @@ public final class BacklogRestart implements Callable<Integer> {
         sb.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (Result r : results) {
             GcLog.Summary gc = r.stopGc();
-            sb.append(String.format(Locale.ROOT, "| %s | %,.0f | %d MiB | %,d ms | %d / %d MiB | %d (%d) | %,d ms | %d MiB | %,.0f | %s |%n",
+            String stopHeap = gc.collections() == 0 ? "no GC"
+                    : String.format(Locale.ROOT, "%d / %d MiB", gc.maxAfter() >> 20, gc.maxBefore() >> 20);
+            sb.append(String.format(Locale.ROOT, "| %s | %,.0f | %d MiB | %,d ms | %s | %d (%d) | %,d ms | %d MiB | %,.0f | %s |%n",
                     r.target().label(), r.fillRate(), r.heapAfterFill() >> 20, r.stopMillis(),
-                    gc.maxAfter() >> 20, gc.maxBefore() >> 20, gc.collections(), gc.full(),
+                    stopHeap, gc.collections(), gc.full(),
                     r.restartMillis(), r.heapAfterRestart() >> 20,
                     r.drainRate(), r.passed(messages) ? "yes" : "NO: " + r.arrived() + " arrived, " + r.duplicates()
                             + " duplicates" + (r.error() == null ? "" : ", " + r.error())));
