@@ -69,11 +69,11 @@ final class BrokerFixture implements AutoCloseable {
 
     /** Sends a persistent text message with properties to {@code queue}; returns once it is stored. */
     MessageRef send(BrokerQueue queue, String text, Map<String, Object> properties) {
-        return send(queue, message("q:" + queue.name(), text, properties, 4, null));
+        return send(queue, message("q:" + queue.name(), text, properties, 4, 0, 0, null));
     }
 
     MessageRef sendWithPriority(BrokerQueue queue, String text, int priority) {
-        return send(queue, message("q:" + queue.name(), text, Map.of(), priority, null));
+        return send(queue, message("q:" + queue.name(), text, Map.of(), priority, 0, 0, null));
     }
 
     private MessageRef send(BrokerQueue queue, MessageRef m) {
@@ -83,7 +83,7 @@ final class BrokerFixture implements AutoCloseable {
 
     /** Sends to {@code queue} as a client does: to where the broker routes it (each AppId of a fan-out queue). */
     MessageRef sendRouted(BrokerQueue queue, String text) {
-        MessageRef m = message("q:" + queue.name(), text, Map.of(), 4, null);
+        MessageRef m = message("q:" + queue.name(), text, Map.of(), 4, 0, 0, null);
         await(broker.send(Broker.PendingSend.routed(broker.queueTargets(queue, m), m)));
         return m;
     }
@@ -93,16 +93,21 @@ final class BrokerFixture implements AutoCloseable {
      * names of the queues it went to, once it is stored.
      */
     List<String> publish(String topic, String text, Map<String, Object> properties, Object connection) {
-        MessageRef m = message("t:" + topic, text, properties, 4, connection);
+        MessageRef m = message("t:" + topic, text, properties, 4, 0, 0, connection);
         List<BrokerQueue> targets = broker.subscriptions().routes(topic, m);
         await(broker.send(Broker.PendingSend.routed(targets, m)));
         return targets.stream().map(BrokerQueue::name).sorted().toList();
     }
 
+    /** Sends a message that expires at {@code expiration} and is due at {@code deliveryTime} (epoch millis, 0: none). */
+    MessageRef sendTimed(BrokerQueue queue, String text, long expiration, long deliveryTime) {
+        return send(queue, message("q:" + queue.name(), text, Map.of(), 4, expiration, deliveryTime, null));
+    }
+
     private MessageRef message(String destination, String text, Map<String, Object> properties, int priority,
-                               Object connection) {
+                               long expiration, long deliveryTime, Object connection) {
         WireMessage wire = new WireMessage("ID:test-" + sent.incrementAndGet(), System.currentTimeMillis(), null, null,
-                destination, null, WireMessage.PERSISTENT, priority, 0L, 0L, properties, WireMessage.BODY_TEXT,
+                destination, null, WireMessage.PERSISTENT, priority, expiration, deliveryTime, properties, WireMessage.BODY_TEXT,
                 text.getBytes(StandardCharsets.UTF_8));
         return broker.newMessage(MessageCodec.encode(wire), wire, connection);
     }
@@ -152,10 +157,19 @@ final class BrokerFixture implements AutoCloseable {
         final BrokerQueue queue;
         final ConsumerRef ref;
         private final BlockingQueue<QueueEntry> arrived = new LinkedBlockingQueue<>();
+        private final Map<QueueEntry, Long> arrivedAt = new java.util.concurrent.ConcurrentHashMap<>();
 
         private Receiver(BrokerQueue queue, String name, int credits) {
             this.queue = queue;
-            this.ref = new ConsumerRef(name, (c, e, p) -> arrived.add(e), Selector.matchAll(), credits, 0);
+            this.ref = new ConsumerRef(name, (c, e, p) -> {
+                arrivedAt.put(e, System.currentTimeMillis());
+                arrived.add(e);
+            }, Selector.matchAll(), credits, 0);
+        }
+
+        /** When the queue delivered {@code e} (epoch millis). */
+        long arrivedAt(QueueEntry e) {
+            return arrivedAt.get(e);
         }
 
         /** The next delivery, waited for. */

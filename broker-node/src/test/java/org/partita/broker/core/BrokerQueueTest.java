@@ -12,7 +12,9 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A queue over a real store, driven as the network layer drives it: the order of deliveries, what
@@ -164,5 +166,33 @@ class BrokerQueueTest {
         assertEquals(2, q.depth());
         node.restart(q);
         assertEquals(List.of("m0", "m1"), BrokerFixture.browse(node.broker().existingQueue("small")));
+    }
+
+    @Test
+    void aDelayedMessageArrivesAtItsDeliveryTimeWithoutAnotherSend() {
+        BrokerQueue q = queue("orders");
+        BrokerFixture.Receiver r = node.attach(q, "r", 10);
+        long due = System.currentTimeMillis() + 300;
+        node.sendTimed(q, "later", 0, due);
+        node.send(q, "now", Map.of());
+        List<QueueEntry> both = r.next(2); // nothing is sent after: the queue's own timer delivers "later"
+        QueueEntry later = both.stream().filter(e -> text(e).equals("later")).findFirst().orElseThrow();
+        assertTrue(r.arrivedAt(later) >= due, "not before its delivery time");
+        QueueEntry now = both.stream().filter(e -> text(e).equals("now")).findFirst().orElseThrow();
+        assertTrue(r.arrivedAt(now) < due || r.arrivedAt(now) <= r.arrivedAt(later),
+                "a message behind a delayed one is not held back by it");
+    }
+
+    @Test
+    void anExpiredMessageGoesToTheExpiryQueueInsteadOfAConsumer() {
+        BrokerQueue q = node.broker().createQueue("orders", QueueOptions.DEFAULTS.with("expiryQueue", "EXPIRED"));
+        node.sendTimed(q, "stale", System.currentTimeMillis() - 1, 0);
+        node.send(q, "fresh", Map.of());
+        BrokerFixture.Receiver r = node.attach(q, "r", 10);
+        assertEquals("fresh", text(r.next()));
+        BrokerQueue expired = node.broker().existingQueue("EXPIRED");
+        assertNotNull(expired, "stale was moved to the expiry queue, which was made for it");
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> BrokerFixture.browse(expired), List.of("stale")::equals);
+        assertEquals(List.of(), r.pending());
     }
 }
