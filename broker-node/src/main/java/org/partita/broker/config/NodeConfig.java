@@ -27,12 +27,13 @@ import java.util.Map;
  * @param security       authorization and TLS
  * @param ioThreads      event loops that read and write the clients' sockets; {@link #IO_THREADS_AUTO}
  *                       (the default) for half the cores, at least one
+ * @param metrics        what the meters may grow to (how many consumers get meters of their own)
  */
 public record NodeConfig(String nodeName, String host, int port, Path dataDir, boolean autoCreateQueues,
                          boolean syncOnCommit, int maxFrameSize, Path usersFile, boolean allowAnonymous,
                          Map<String, String> queues, long residentBytes, int metricsPort, ClusterConfig cluster,
                          FlowLimits limits, StorageSettings storage, SecuritySettings security,
-                         int ioThreads) {
+                         int ioThreads, MetricsSettings metrics) {
 
     /** Half the cores, at least one: see {@link #eventLoops()}. */
     public static final int IO_THREADS_AUTO = 0;
@@ -48,6 +49,7 @@ public record NodeConfig(String nodeName, String host, int port, Path dataDir, b
         limits = limits == null ? FlowLimits.defaults() : limits;
         storage = storage == null ? StorageSettings.defaults() : storage;
         security = security == null ? SecuritySettings.defaults() : security;
+        metrics = metrics == null ? MetricsSettings.defaults() : metrics;
         if (residentBytes < 0) {
             throw new IllegalArgumentException("residentBytes must not be negative: " + residentBytes);
         }
@@ -64,7 +66,7 @@ public record NodeConfig(String nodeName, String host, int port, Path dataDir, b
                       boolean syncOnCommit, int maxFrameSize, Path usersFile, boolean allowAnonymous,
                       Map<String, String> queues, long residentBytes) {
         this(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous,
-                queues, residentBytes, METRICS_OFF, null, null, null, null, IO_THREADS_AUTO);
+                queues, residentBytes, METRICS_OFF, null, null, null, null, IO_THREADS_AUTO, null);
     }
 
     /** Every setting but {@code residentBytes}, which takes its default. */
@@ -81,75 +83,79 @@ public record NodeConfig(String nodeName, String host, int port, Path dataDir, b
     }
 
     public NodeConfig withPort(int p) {
-        return new NodeConfig(nodeName, host, p, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security, ioThreads);
+        return new NodeConfig(nodeName, host, p, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security, ioThreads, metrics);
     }
 
     public NodeConfig withHost(String h) {
-        return new NodeConfig(nodeName, h, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security, ioThreads);
+        return new NodeConfig(nodeName, h, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security, ioThreads, metrics);
     }
 
     public NodeConfig withDataDir(Path d) {
-        return new NodeConfig(nodeName, host, port, d, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security, ioThreads);
+        return new NodeConfig(nodeName, host, port, d, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security, ioThreads, metrics);
     }
 
     public NodeConfig withNodeName(String n) {
-        return new NodeConfig(n, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security, ioThreads);
+        return new NodeConfig(n, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security, ioThreads, metrics);
     }
 
     public NodeConfig withAutoCreateQueues(boolean b) {
-        return new NodeConfig(nodeName, host, port, dataDir, b, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security, ioThreads);
+        return new NodeConfig(nodeName, host, port, dataDir, b, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security, ioThreads, metrics);
     }
 
     public NodeConfig withSyncOnCommit(boolean b) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, b, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security, ioThreads);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, b, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security, ioThreads, metrics);
     }
 
     public NodeConfig withMaxFrameSize(int m) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, m, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security, ioThreads);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, m, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security, ioThreads, metrics);
     }
 
     public NodeConfig withUsersFile(Path f) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, f, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security, ioThreads);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, f, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security, ioThreads, metrics);
     }
 
     public NodeConfig withAllowAnonymous(boolean b) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, b, queues, residentBytes, metricsPort, cluster, limits, storage, security, ioThreads);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, b, queues, residentBytes, metricsPort, cluster, limits, storage, security, ioThreads, metrics);
     }
 
     public NodeConfig withResidentBytes(long b) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, b, metricsPort, cluster, limits, storage, security, ioThreads);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, b, metricsPort, cluster, limits, storage, security, ioThreads, metrics);
     }
 
     public NodeConfig withMetricsPort(int p) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, p, cluster, limits, storage, security, ioThreads);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, p, cluster, limits, storage, security, ioThreads, metrics);
     }
 
     /** Makes this node a member of {@code c} (its {@code nodeName} must be one of the members), or standalone with null. */
     public NodeConfig withCluster(ClusterConfig c) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, c, limits, storage, security, ioThreads);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, c, limits, storage, security, ioThreads, metrics);
     }
 
     /** Declares a queue (or adds options to one declared before): {@code options} as {@code name=value&...}. */
     public NodeConfig withQueue(String name, String options) {
         Map<String, String> q = new LinkedHashMap<>(queues);
         q.merge(name, options, (a, b) -> a.isEmpty() ? b : a + "&" + b);
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, q, residentBytes, metricsPort, cluster, limits, storage, security, ioThreads);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, q, residentBytes, metricsPort, cluster, limits, storage, security, ioThreads, metrics);
     }
 
     public NodeConfig withLimits(FlowLimits l) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, l, storage, security, ioThreads);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, l, storage, security, ioThreads, metrics);
     }
 
     public NodeConfig withStorage(StorageSettings s) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, s, security, ioThreads);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, s, security, ioThreads, metrics);
     }
 
     public NodeConfig withSecurity(SecuritySettings s) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, s, ioThreads);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, s, ioThreads, metrics);
+    }
+
+    public NodeConfig withMetrics(MetricsSettings m) {
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security, ioThreads, m);
     }
 
     public NodeConfig withIoThreads(int n) {
-        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security, n);
+        return new NodeConfig(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous, queues, residentBytes, metricsPort, cluster, limits, storage, security, n, metrics);
     }
 
     /**

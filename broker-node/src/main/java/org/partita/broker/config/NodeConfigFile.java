@@ -27,6 +27,8 @@ import java.util.List;
  * tls.keyStorePassword = change-me
  * # the Prometheus endpoint and the web console (off unless set)
  * metricsPort = 9100
+ * # at most this many consumers get meters of their own (labelled consumer)
+ * metrics.consumerLabels = 500
  * # queues declared here are created (or updated) at start: queue.NAME.OPTION = VALUE
  * queue.orders.partitions = 8
  * queue.orders.maxDeliveryAttempts = 5
@@ -99,9 +101,12 @@ public final class NodeConfigFile {
                 if (name.startsWith(StorageSettings.PREFIX)) {
                     yield c.withStorage(c.storage().withField(name, value, where));
                 }
+                if (name.startsWith(MetricsSettings.PREFIX)) {
+                    yield c.withMetrics(c.metrics().withField(name, value, where));
+                }
                 throw new ConfigException(where + ": unknown field '" + name + "'; known: nodeName, host, port, data,"
                         + " autoCreateQueues, syncOnCommit, maxFrameSize, users, allowAnonymous, roles, residentBytes, metricsPort, ioThreads,"
-                        + " queue.<name>.<option>, " + LimitFields.NAMES + ", " + StorageSettings.NAMES + ", " + ClusterFields.NAMES + ", " + TlsFields.NAMES);
+                        + " queue.<name>.<option>, " + LimitFields.NAMES + ", " + StorageSettings.NAMES + ", " + MetricsSettings.NAMES + ", " + ClusterFields.NAMES + ", " + TlsFields.NAMES);
             }
         };
     }

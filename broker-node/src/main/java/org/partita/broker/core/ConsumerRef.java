@@ -27,6 +27,7 @@ public final class ConsumerRef {
     private long unackedBytes;
     private long delivered;
     private long acknowledged;
+    private long redelivered;
 
     public ConsumerRef(String description, DeliverySink sink, Selector selector, int initialCredits, int priority) {
         this.description = description;
@@ -114,9 +115,13 @@ public final class ConsumerRef {
         return top;
     }
 
-    void deliver(QueueEntry e, int partition) {
+    /** @param redelivery the application saw the message before: it arrives flagged redelivered */
+    void deliver(QueueEntry e, int partition, boolean redelivery) {
         credits--;
         delivered++;
+        if (redelivery) {
+            redelivered++;
+        }
         unacked++;
         unackedBytes += e.size();
         sink.deliver(this, e, partition);
@@ -136,7 +141,7 @@ public final class ConsumerRef {
     /** Its figures, with the partitions it owns. */
     ConsumerReport report(List<Integer> partitions) {
         return new ConsumerReport(description, priority, credits, unacked, unackedBytes, delivered, acknowledged,
-                selector.text(), partitions);
+                redelivered, selector.text(), partitions);
     }
 
     void partitionsChanged(int[] owned) {

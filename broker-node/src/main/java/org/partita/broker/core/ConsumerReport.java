@@ -10,8 +10,9 @@ import java.util.List;
  * @param inFlight     messages delivered to it and not yet acknowledged
  * @param delivered    deliveries to it since it attached
  * @param acknowledged messages it consumed since it attached
+ * @param redelivered  deliveries to it flagged redelivered (the application had seen the message before)
  * @param partitions   partitions it owns (partitioned queues)
  */
 public record ConsumerReport(String consumer, int priority, int credits, int inFlight, long inFlightBytes,
-                             long delivered, long acknowledged, String selector, List<Integer> partitions) {
+                             long delivered, long acknowledged, long redelivered, String selector, List<Integer> partitions) {
 }

@@ -116,7 +116,7 @@ public final class PartitaNode implements AutoCloseable {
             if (cluster != null) {
                 jmx.clusterStatus(() -> cluster.statusWithPartitions(CLUSTER_FIGURES_TIMEOUT_MILLIS).join().format());
             }
-            this.metrics = new NodeMetrics(reader);
+            this.metrics = new NodeMetrics(reader, config.metrics().consumerLabels());
             this.http = config.metricsPort() == NodeConfig.METRICS_OFF ? null : startHttp(config, context.logins(), authorizer, tls);
         } catch (InterruptedException | RuntimeException e) {
             if (jmx != null) {

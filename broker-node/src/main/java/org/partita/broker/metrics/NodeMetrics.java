@@ -11,7 +11,10 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.partita.broker.admin.ConnectionInfo;
 import org.partita.broker.admin.ConnectionRegistry;
 import org.partita.broker.admin.NodeReader;
+import org.partita.broker.core.QueueReport;
 import org.partita.broker.store.StoreFigures;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -22,10 +25,11 @@ import java.util.concurrent.TimeUnit;
  * The node's meters (Micrometer), published to Prometheus (scraped through {@link #scrape()}) and
  * to JMX under the {@code org.partita.metrics} domain, with the same names and values. Names
  * follow Prometheus conventions: {@code partita_queue_messages}, base units, {@code _total} for
- * counters. Queue meters are refreshed at each scrape and every {@link #REFRESH_SECONDS} seconds
+ * counters. Queue and consumer meters are refreshed at each scrape and every {@link #REFRESH_SECONDS} seconds
  * for JMX readers.
  */
 public final class NodeMetrics implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(NodeMetrics.class);
     static final int REFRESH_SECONDS = 10;
 
     private final PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -40,24 +44,29 @@ public final class NodeMetrics implements AutoCloseable {
             return "org.partita.metrics";
         }
     }, Clock.SYSTEM);
+    private final NodeReader reader;
     private final QueueMeters queues;
+    private final ConsumerMeters consumers;
     private final ScheduledExecutorService refresher;
 
-    public NodeMetrics(NodeReader reader) {
+    /** @param consumerLabels the most consumers that get meters of their own ({@code metrics.consumerLabels}) */
+    public NodeMetrics(NodeReader reader, int consumerLabels) {
         List<MeterRegistry> registries = List.of(prometheus, jmx);
         Meters meters = new Meters(registries);
-        this.queues = new QueueMeters(reader, meters);
+        this.reader = reader;
+        this.queues = new QueueMeters(meters);
+        this.consumers = new ConsumerMeters(meters, consumerLabels);
         nodeMeters(reader, meters);
         for (MeterRegistry r : registries) {
             new JvmMemoryMetrics().bindTo(r);
         }
-        queues.refresh();
+        refresh();
         this.refresher = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "partita-metrics");
             t.setDaemon(true);
             return t;
         });
-        refresher.scheduleWithFixedDelay(queues::refresh, REFRESH_SECONDS, REFRESH_SECONDS, TimeUnit.SECONDS);
+        refresher.scheduleWithFixedDelay(this::refresh, REFRESH_SECONDS, REFRESH_SECONDS, TimeUnit.SECONDS);
     }
 
     private static void nodeMeters(NodeReader reader, Meters meters) {
@@ -118,9 +127,22 @@ public final class NodeMetrics implements AutoCloseable {
                 reader, r -> io.netty.util.internal.PlatformDependent.maxDirectMemory());
     }
 
-    /** The Prometheus text exposition, with queue meters brought up to date first. */
+    /** Reads the queues' figures and brings the queue and consumer meters in line with them. */
+    private synchronized void refresh() {
+        List<QueueReport> reports;
+        try {
+            reports = reader.queues().get(5, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            LOG.warn("queue figures could not be read for the metrics: {}", e.toString());
+            return;
+        }
+        queues.update(reports);
+        consumers.update(reports);
+    }
+
+    /** The Prometheus text exposition, with queue and consumer meters brought up to date first. */
     public String scrape() {
-        queues.refresh();
+        refresh();
         return prometheus.scrape();
     }
 
@@ -128,6 +150,7 @@ public final class NodeMetrics implements AutoCloseable {
     public void close() {
         refresher.shutdownNow();
         queues.close();
+        consumers.close();
         prometheus.close();
         jmx.close();
     }

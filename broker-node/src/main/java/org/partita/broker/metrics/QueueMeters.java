@@ -2,12 +2,9 @@ package org.partita.broker.metrics;
 
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tags;
-import org.partita.broker.admin.NodeReader;
 import org.partita.broker.core.PartitionCounts;
 import org.partita.broker.core.PartitionReport;
 import org.partita.broker.core.QueueReport;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -15,11 +12,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.function.ToLongFunction;
 
 /**
- * The meters of every queue and partition. Queues come and go, so each {@link #refresh} reads the
+ * The meters of every queue and partition. Queues come and go, so each {@link #update} takes the
  * node's queue figures and registers the meters of new queues and partitions, removes those of
  * queues that are gone, and registers the oldest-message age only while it is known: a figure
  * that is not measured is absent, never zero.
@@ -28,27 +24,16 @@ import java.util.function.ToLongFunction;
  * {@code subscription} (the AppId, else empty) and, per partition, {@code partition}.
  */
 final class QueueMeters {
-    private static final Logger LOG = LoggerFactory.getLogger(QueueMeters.class);
-
-    private final NodeReader reader;
     private final Meters meters;
     private final Map<String, QueueLevel> queues = new HashMap<>();
     private final Map<String, PartitionLevel> partitions = new HashMap<>();
 
-    QueueMeters(NodeReader reader, Meters meters) {
-        this.reader = reader;
+    QueueMeters(Meters meters) {
         this.meters = meters;
     }
 
-    /** Reads the figures and brings the meters in line with them. */
-    synchronized void refresh() {
-        List<QueueReport> reports;
-        try {
-            reports = reader.queues().get(5, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            LOG.warn("queue figures could not be read for the metrics: {}", e.toString());
-            return;
-        }
+    /** Brings the meters in line with the queues' figures. */
+    synchronized void update(List<QueueReport> reports) {
         Set<String> seenQueues = new HashSet<>();
         Set<String> seenPartitions = new HashSet<>();
         for (QueueReport q : reports) {

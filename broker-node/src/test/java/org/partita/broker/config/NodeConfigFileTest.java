@@ -43,6 +43,17 @@ class NodeConfigFileTest {
     }
 
     @Test
+    void metricsConsumerLabelsHasADefaultAndIsCheckedWhenSet() throws IOException {
+        assertEquals(MetricsSettings.DEFAULT_CONSUMER_LABELS, NodeConfigFile.read(file("port = 1"), NodeConfig.defaults())
+                .metrics().consumerLabels());
+        assertEquals(0, NodeConfigFile.read(file("metrics.consumerLabels = 0"), NodeConfig.defaults()).metrics().consumerLabels());
+        String m = error("metrics.consumerLabels = -1").getMessage();
+        assertTrue(m.contains("node.conf:1") && m.contains("'metrics.consumerLabels'"), m);
+        m = error("metrics.consumers = 5").getMessage();
+        assertTrue(m.contains("unknown field 'metrics.consumers'") && m.contains("metrics.consumerLabels"), m);
+    }
+
+    @Test
     void theMetricsPortIsOffUnlessSetAndCheckedWhenSet() throws IOException {
         assertEquals(NodeConfig.METRICS_OFF, NodeConfigFile.read(file("port = 1"), NodeConfig.defaults()).metricsPort());
         assertEquals(9100, NodeConfigFile.read(file("metricsPort = 9100"), NodeConfig.defaults()).metricsPort());
