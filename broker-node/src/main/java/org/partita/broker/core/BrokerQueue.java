@@ -568,14 +568,13 @@ public final class BrokerQueue implements DispatchEngine.Host {
 
     @Override
     public void deliver(ConsumerRef c, QueueEntry e) {
-        boolean redelivery = e.deliveryCount() > 0;
-        counters.delivered(e.partition(), redelivery, now());
+        counters.delivered(e.partition(), e.deliveryCount() > 0, now());
         delivered.add(e);
         e.deliveredTo(c);
         // An old layout still draining after a partition count change has partitions the client
         // was never told of: its deliveries name none.
         boolean oldLayout = repartitioning != null && repartitioning.owns(e);
-        c.deliver(e, oldLayout ? -1 : e.partition(), redelivery);
+        c.deliver(e, oldLayout ? -1 : e.partition());
     }
 
     @Override

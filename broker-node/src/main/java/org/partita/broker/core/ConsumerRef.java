@@ -115,12 +115,12 @@ public final class ConsumerRef {
         return top;
     }
 
-    /** @param redelivery the application saw the message before: it arrives flagged redelivered */
-    void deliver(QueueEntry e, int partition, boolean redelivery) {
+    /** Delivers {@code e}, already counted as delivered to this consumer ({@link QueueEntry#deliveredTo}). */
+    void deliver(QueueEntry e, int partition) {
         credits--;
         delivered++;
-        if (redelivery) {
-            redelivered++;
+        if (e.deliveryCount() > 1) {
+            redelivered++; // the application saw it before: it arrives flagged redelivered
         }
         unacked++;
         unackedBytes += e.size();

@@ -86,7 +86,7 @@ final class EngineFixture implements DispatchEngine.Host {
     @Override
     public void deliver(ConsumerRef c, QueueEntry e) {
         e.deliveredTo(c);
-        c.deliver(e, e.partition(), e.deliveryCount() > 1);
+        c.deliver(e, e.partition());
         held.computeIfAbsent(c, k -> new ArrayList<>()).add(e);
         deliveries.add(c + ":" + text(e));
     }
