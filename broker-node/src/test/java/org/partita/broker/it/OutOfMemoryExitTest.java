@@ -69,6 +69,7 @@ class OutOfMemoryExitTest {
 
     /** Config lines that lift the bounds which would otherwise refuse the transaction before memory runs out. */
     static List<String> unboundedConfig() {
-        return List.of("# the test wants the heap, not a limit, to give way", "limits.transactionBytes = 100000000000");
+        return List.of("# the test wants the heap, not a limit, to give way", "limits.transactionBytes = 100000000000",
+                "limits.openTransactionBytes = 100000000000");
     }
 }
