@@ -26,6 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * A node's part in its cluster: the agreed definitions of clustered queues ({@link ClusterMetadata},
@@ -50,7 +51,7 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     private final Map<String, Forwarder> forwarders = new ConcurrentHashMap<>();
     private final RemoteRoom remoteRoom = new RemoteRoom();
     private final Set<ConsumerFeed> feeds = ConcurrentHashMap.newKeySet();
-    private final Map<String, Map<String, Boolean>> forwardedIds = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, CompletableFuture<Void>>> forwardedIds = new ConcurrentHashMap<>();
     /** Per clustered queue: the partition the next unkeyed message sent here goes to, on a node hosting none. */
     private final Map<String, AtomicInteger> spread = new ConcurrentHashMap<>();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -386,22 +387,41 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     }
 
     @Override
-    public boolean alreadyForwarded(String from, String messageId) {
-        Map<String, Boolean> ids = forwardedIds.get(from);
-        return messageId != null && ids != null && ids.containsKey(messageId);
-    }
-
-    @Override
-    public void forwarded(String from, String messageId) {
+    public CompletableFuture<Void> storeOnce(String from, String messageId, Supplier<CompletableFuture<Void>> store) {
         if (messageId == null) {
-            return;
+            return store.get();
         }
-        forwardedIds.computeIfAbsent(from, k -> java.util.Collections.synchronizedMap(new LinkedHashMap<>(1024, 0.75f, false) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
-                return size() > FORWARDS_REMEMBERED;
+        Map<String, CompletableFuture<Void>> ids = forwardedIds.computeIfAbsent(from, k -> java.util.Collections.synchronizedMap(
+                new LinkedHashMap<>(1024, 0.75f, false) {
+                    @Override
+                    protected boolean removeEldestEntry(Map.Entry<String, CompletableFuture<Void>> eldest) {
+                        return size() > FORWARDS_REMEMBERED;
+                    }
+                }));
+        CompletableFuture<Void> mine = new CompletableFuture<>();
+        CompletableFuture<Void> earlier = ids.putIfAbsent(messageId, mine);
+        if (earlier != null) {
+            // stored or being stored: answer with that store; if it failed, this copy is stored
+            return earlier.handle((v, t) -> t == null ? CompletableFuture.<Void>completedFuture(null)
+                    : storeOnce(from, messageId, store)).thenCompose(f -> f);
+        }
+        CompletableFuture<Void> stored;
+        try {
+            stored = store.get();
+        } catch (RuntimeException e) {
+            ids.remove(messageId, mine); // refused at once: a later copy tries again
+            mine.completeExceptionally(e);
+            throw e;
+        }
+        stored.whenComplete((v, t) -> {
+            if (t != null) {
+                ids.remove(messageId, mine);
+                mine.completeExceptionally(t);
+            } else {
+                mine.complete(null);
             }
-        })).put(messageId, Boolean.TRUE);
+        });
+        return mine;
     }
 
     // ---- links -------------------------------------------------------------------------------------

@@ -483,20 +483,15 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             return;
         }
         WireMessage wire = MessageCodec.decodeHeaders(f.message());
-        ClusterFront cluster = node.cluster();
-        if (cluster.alreadyForwarded(peerNode, wire.messageId())) {
-            ok(f.requestId());
-            return;
-        }
         BrokerQueue queue = broker.existingQueue(f.queue());
         if (queue == null) {
             reply(f, ErrorCode.UNKNOWN_DESTINATION, "queue '" + f.queue() + "' is not defined on node " + node.nodeName() + " yet");
             return;
         }
-        MessageRef message = broker.newMessage(f.message(), wire, connectionKey);
-        String from = peerNode;
-        answer(f, broker.send(new Broker.PendingSend(List.of(queue), message, f.deliveryCount()))
-                .thenRun(() -> cluster.forwarded(from, wire.messageId())));
+        // Two copies may come at once: one the node sent over a link it then gave up as down (read
+        // here only now), and the retry over the new link.
+        answer(f, node.cluster().storeOnce(peerNode, wire.messageId(), () -> broker.send(new Broker.PendingSend(
+                List.of(queue), broker.newMessage(f.message(), wire, connectionKey), f.deliveryCount())).thenRun(() -> { })));
     }
 
     private void consumerOpen(Frame.ConsumerOpen f) {

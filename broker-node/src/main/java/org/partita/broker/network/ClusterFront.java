@@ -26,9 +26,13 @@ public interface ClusterFront {
      */
     RemoteFeed openFeed(BrokerQueue queue, String destination, String selector, int credit, RemoteFeed.Sink sink);
 
-    /** Whether node {@code from} forwarded this message before and it was stored here (forwarding is at least once). */
-    boolean alreadyForwarded(String from, String messageId);
-
-    /** Remembers a message node {@code from} forwarded and this node stored. */
-    void forwarded(String from, String messageId);
+    /**
+     * Stores a message node {@code from} forwarded, once: forwarding is at least once, so a copy of a
+     * message from {@code from} that was stored here, or is being stored, is not stored again; its
+     * answer waits for that store (and stores the copy if that store failed).
+     *
+     * @param store stores the message; called at most once per call
+     */
+    java.util.concurrent.CompletableFuture<Void> storeOnce(String from, String messageId,
+                                                            java.util.function.Supplier<java.util.concurrent.CompletableFuture<Void>> store);
 }
