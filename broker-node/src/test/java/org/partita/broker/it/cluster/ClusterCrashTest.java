@@ -122,6 +122,20 @@ class ClusterCrashTest {
         return nodes[i];
     }
 
+    /** node1 to node3 on free loopback ports, each a child process (the cluster "crash", run "a"). */
+    private ClusterConfig startThreeNodes() throws Exception {
+        List<Integer> ports = FreePorts.pairs(3, ClusterConfig.DEFAULT_CONSENSUS_PORT_OFFSET);
+        List<ClusterConfig.Member> members = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            members.add(new ClusterConfig.Member("node" + (i + 1), "127.0.0.1", ports.get(i)));
+        }
+        ClusterConfig cluster = ClusterConfig.of("crash", members);
+        for (int i = 0; i < 3; i++) {
+            startNode(cluster, i, "a");
+        }
+        return cluster;
+    }
+
     private void consume(ConnectionFactory cf, Ledger ledger) throws Exception {
         Connection c = cf.createConnection();
         connections.add(c);
@@ -140,15 +154,7 @@ class ClusterCrashTest {
 
     @Test
     void aHostingNodeKilledUnderLoadLosesNothingAndKeepsEveryKeyInOrder() throws Exception {
-        List<Integer> ports = FreePorts.pairs(3, ClusterConfig.DEFAULT_CONSENSUS_PORT_OFFSET);
-        List<ClusterConfig.Member> members = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            members.add(new ClusterConfig.Member("node" + (i + 1), "127.0.0.1", ports.get(i)));
-        }
-        ClusterConfig cluster = ClusterConfig.of("crash", members);
-        for (int i = 0; i < 3; i++) {
-            startNode(cluster, i, "a");
-        }
+        ClusterConfig cluster = startThreeNodes();
         Ledger ledger = new Ledger();
         for (ChildNode n : nodes) {
             await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> {
@@ -212,15 +218,7 @@ class ClusterCrashTest {
      */
     @Test
     void aSilentNodeIsMarkedDownAndItsKeysWaitInTheForwardLogUntilItAnswersAgain() throws Exception {
-        List<Integer> ports = FreePorts.pairs(3, ClusterConfig.DEFAULT_CONSENSUS_PORT_OFFSET);
-        List<ClusterConfig.Member> members = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            members.add(new ClusterConfig.Member("node" + (i + 1), "127.0.0.1", ports.get(i)));
-        }
-        ClusterConfig cluster = ClusterConfig.of("crash", members);
-        for (int i = 0; i < 3; i++) {
-            startNode(cluster, i, "a");
-        }
+        ClusterConfig cluster = startThreeNodes();
         await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> {
             Map<String, String> status = clusterStatus(nodes[0]);
             return status.get("member.node2").startsWith("up ") && status.get("member.node3").startsWith("up ")
@@ -280,15 +278,7 @@ class ClusterCrashTest {
      */
     @Test
     void aNodeKilledWhileForwardingItsLogForwardsTheRestOnceAfterItsRestart() throws Exception {
-        List<Integer> ports = FreePorts.pairs(3, ClusterConfig.DEFAULT_CONSENSUS_PORT_OFFSET);
-        List<ClusterConfig.Member> members = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            members.add(new ClusterConfig.Member("node" + (i + 1), "127.0.0.1", ports.get(i)));
-        }
-        ClusterConfig cluster = ClusterConfig.of("crash", members);
-        for (int i = 0; i < 3; i++) {
-            startNode(cluster, i, "a");
-        }
+        ClusterConfig cluster = startThreeNodes();
         await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> {
             Map<String, String> status = clusterStatus(nodes[2]);
             return status.get("member.node1").startsWith("up ") && status.get("member.node2").startsWith("up ")
