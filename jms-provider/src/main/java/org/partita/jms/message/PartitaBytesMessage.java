@@ -25,10 +25,9 @@ public class PartitaBytesMessage extends PartitaMessage implements BytesMessage 
     private static final byte[] EMPTY = new byte[0];
 
     // Write mode: what has been written so far.
-    private BodyOutput written = new BodyOutput();
+    private ByteArrayOutputStream written = new ByteArrayOutputStream();
     private DataOutputStream out = new DataOutputStream(written);
-    // Read mode: the whole body and a cursor over it. Never written to once set, so it can be
-    // encoded for a send without a copy.
+    // Read mode: the whole body and a cursor over it.
     private byte[] data = EMPTY;
     private DataInputStream in;
 
@@ -40,7 +39,7 @@ public class PartitaBytesMessage extends PartitaMessage implements BytesMessage 
     @Override
     public void reset() {
         if (!isBodyReadOnly()) {
-            data = written.bytes();
+            data = written.toByteArray();
             written = null;
             out = null;
             setBodyReadOnly(true);
@@ -50,7 +49,7 @@ public class PartitaBytesMessage extends PartitaMessage implements BytesMessage 
 
     @Override
     void clearBodyContent() {
-        written = new BodyOutput();
+        written = new ByteArrayOutputStream();
         out = new DataOutputStream(written);
         data = EMPTY;
         in = null;
@@ -267,11 +266,14 @@ public class PartitaBytesMessage extends PartitaMessage implements BytesMessage 
 
     // ---------------------------------------------------------------- body as a whole
 
+    private byte[] currentBytes() {
+        return isBodyReadOnly() ? data.clone() : written.toByteArray();
+    }
+
     /** The whole body in either mode, without moving the read position; an empty body counts as none. */
     @Override
     Object bodyValue() {
-        // a copy: the application may change the array it gets
-        byte[] bytes = isBodyReadOnly() ? data.clone() : written.toByteArray();
+        byte[] bytes = currentBytes();
         return bytes.length == 0 ? null : bytes;
     }
 
@@ -280,10 +282,9 @@ public class PartitaBytesMessage extends PartitaMessage implements BytesMessage 
         return WireMessage.BODY_BYTES;
     }
 
-    /** The body for the wire: only read, never kept, so no copy of what is already exact. */
     @Override
     byte[] encodeBody() {
-        return isBodyReadOnly() ? data : written.bytes();
+        return currentBytes();
     }
 
     @Override
@@ -293,16 +294,5 @@ public class PartitaBytesMessage extends PartitaMessage implements BytesMessage 
         data = body == null ? EMPTY : body;
         super.restoreBody(body);
         in = new DataInputStream(new ByteArrayInputStream(data));
-    }
-
-    /**
-     * What has been written, handed out without a copy when its array is exactly full (as after one
-     * {@code writeBytes} of a whole payload into a new message). Safe because the stream only ever
-     * appends and is never reset: the next write moves to a new, larger array.
-     */
-    private static final class BodyOutput extends ByteArrayOutputStream {
-        byte[] bytes() {
-            return count == buf.length ? buf : toByteArray();
-        }
     }
 }

@@ -1,6 +1,7 @@
 package org.partita.jms.protocol;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 
 import java.util.LinkedHashMap;
@@ -32,11 +33,8 @@ public final class MessageCodec {
         if (m.deliveryMode() != WireMessage.PERSISTENT && m.deliveryMode() != WireMessage.NON_PERSISTENT) {
             throw new IllegalArgumentException("delivery mode must be 1 or 2, not " + m.deliveryMode());
         }
-        // Sized exactly and written in place: a producer's send allocates the array it sends and
-        // nothing else (a growing buffer and a copy out of it were a sixth of a client's allocation).
-        int size = encodedSize(m);
-        byte[] encoded = new byte[size];
-        ByteBuf out = Unpooled.wrappedBuffer(encoded).clear();
+        int estimate = 128 + (m.body() == null ? 0 : m.body().length) + 32 * m.properties().size();
+        ByteBuf out = Unpooled.buffer(estimate);
         out.writeByte(LAYOUT_VERSION);
         WireFormat.writeString(out, m.messageId());
         out.writeLong(m.timestamp());
@@ -55,28 +53,7 @@ public final class MessageCodec {
         }
         out.writeByte(m.bodyType());
         WireFormat.writeBytes(out, m.body());
-        if (out.writerIndex() != size) {
-            throw new IllegalStateException("message encoded to " + out.writerIndex() + " bytes, sized " + size);
-        }
-        return encoded;
-    }
-
-    /** The length of {@link #encode}'s result, field by field in the same order. */
-    private static int encodedSize(WireMessage m) {
-        int size = 1 // layout version
-                + WireFormat.stringSize(m.messageId())
-                + 8 // timestamp
-                + WireFormat.stringSize(m.correlationId())
-                + WireFormat.stringSize(m.replyTo())
-                + WireFormat.stringSize(m.destination())
-                + WireFormat.stringSize(m.type())
-                + 1 + 1 // delivery mode, priority
-                + 8 + 8 // expiration, delivery time
-                + 4; // property count
-        for (Map.Entry<String, Object> e : m.properties().entrySet()) {
-            size += WireFormat.stringSize(e.getKey()) + TypedValues.size(e.getValue());
-        }
-        return size + 1 + WireFormat.bytesSize(m.body()); // body type, body
+        return ByteBufUtil.getBytes(out, 0, out.writerIndex(), false);
     }
 
     public static WireMessage decode(byte[] bytes) {

@@ -60,26 +60,6 @@ public final class TypedValues {
         }
     }
 
-    /** The bytes {@link #write} writes for {@code value}: its type byte and its value. */
-    public static int size(Object value) {
-        if (value == null) {
-            return 1;
-        } else if (value instanceof String s) {
-            return 1 + WireFormat.stringSize(s);
-        } else if (value instanceof Integer || value instanceof Float) {
-            return 1 + 4;
-        } else if (value instanceof Long || value instanceof Double) {
-            return 1 + 8;
-        } else if (value instanceof Boolean || value instanceof Byte) {
-            return 1 + 1;
-        } else if (value instanceof Short || value instanceof Character) {
-            return 1 + 2;
-        } else if (value instanceof byte[] b) {
-            return 1 + WireFormat.bytesSize(b);
-        }
-        throw new IllegalArgumentException("unsupported value type " + value.getClass().getName());
-    }
-
     public static Object read(ByteBuf in) {
         byte type = WireFormat.readByte(in);
         return switch (type) {

@@ -1,7 +1,6 @@
 package org.partita.jms.protocol;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
 
 import java.nio.charset.StandardCharsets;
 
@@ -19,16 +18,10 @@ public final class WireFormat {
             out.writeInt(-1);
             return;
         }
-        // Measured first and reserved exactly: a buffer sized by stringSize has no room for the
-        // three bytes per char that writeCharSequence reserves.
-        int length = ByteBufUtil.utf8Bytes(s);
-        out.writeInt(length);
-        ByteBufUtil.reserveAndWriteUtf8(out, s, length);
-    }
-
-    /** The bytes {@link #writeString} writes for {@code s}: its length prefix and its UTF-8 form. */
-    public static int stringSize(String s) {
-        return s == null ? 4 : 4 + ByteBufUtil.utf8Bytes(s);
+        int lengthIndex = out.writerIndex();
+        out.writeInt(0);
+        int written = out.writeCharSequence(s, StandardCharsets.UTF_8);
+        out.setInt(lengthIndex, written);
     }
 
     public static String readString(ByteBuf in) {
@@ -48,11 +41,6 @@ public final class WireFormat {
         }
         out.writeInt(b.length);
         out.writeBytes(b);
-    }
-
-    /** The bytes {@link #writeBytes} writes for {@code b}: its length prefix and its content. */
-    public static int bytesSize(byte[] b) {
-        return b == null ? 4 : 4 + b.length;
     }
 
     public static byte[] readBytes(ByteBuf in) {
