@@ -27,6 +27,13 @@ final class ConsumerFeed implements RemoteFeed {
     private int granted;
     private Integer priority;
     private boolean closed;
+    /**
+     * Whether this node gives the consumer none of its partitions (null until it has said), told to
+     * every part. Under its own lock, never taken with this node's consumer locked: the feed calls
+     * into that consumer under the feed's lock.
+     */
+    private final Object spareLock = new Object();
+    private Boolean spare;
 
     ConsumerFeed(String queue, String destination, String selector, int credit, Sink sink, Runnable onClose) {
         this.queue = queue;
@@ -47,8 +54,23 @@ final class ConsumerFeed implements RemoteFeed {
             return;
         }
         FeedPart part = new FeedPart(this, link, sink);
-        parts.put(link.peer(), part);
-        part.open(destination, selector, granted, priority);
+        synchronized (spareLock) {
+            parts.put(link.peer(), part);
+            part.open(destination, selector, granted, priority);
+            if (spare != null) {
+                part.spare(spare);
+            }
+        }
+    }
+
+    @Override
+    public void spare(boolean now) {
+        synchronized (spareLock) {
+            if (spare == null || spare != now) {
+                spare = now;
+                parts.values().forEach(p -> p.spare(now));
+            }
+        }
     }
 
     /** A hosting node is gone: what it owned is no longer this consumer's (it redelivers it itself). */

@@ -142,6 +142,14 @@ final class FeedPart implements PeerLink.Receiver {
         }
     }
 
+    /** Tells that node whether this node gives the consumer none of its own partitions. */
+    void spare(boolean spare) {
+        NettyBrokerConnection c = connection;
+        if (live(c)) {
+            c.spare(consumerId, spare).exceptionally(t -> null); // a lost link: the next part says it again
+        }
+    }
+
     synchronized void hold() {
         holding = true;
     }

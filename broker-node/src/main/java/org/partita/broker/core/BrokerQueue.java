@@ -308,11 +308,32 @@ public final class BrokerQueue implements DispatchEngine.Host {
             if (capacityMessages != null || capacityBytes != null) {
                 c.capacity(capacityMessages == null ? 0 : capacityMessages, capacityBytes == null ? 0 : capacityBytes);
             }
-            engine.consumerChanged(c, now());
-            if (repartitioning != null) {
-                repartitioning.old().consumerChanged(c, now());
+            consumerChanged(c);
+            applied.complete(null);
+        });
+        return applied;
+    }
+
+    /** On the executor: who owns which partition may change with a consumer's priority or spareness. */
+    private void consumerChanged(ConsumerRef c) {
+        engine.consumerChanged(c, now());
+        if (repartitioning != null) {
+            repartitioning.old().consumerChanged(c, now());
+        }
+        dispatch();
+    }
+
+    /**
+     * Another node's consumer became spare there (its node gives it none of its partitions) or
+     * stopped being so: on a clustered queue that changes whether it may own partitions here.
+     */
+    public CompletableFuture<Void> spare(ConsumerRef c, boolean spare) {
+        CompletableFuture<Void> applied = new CompletableFuture<>();
+        executor.execute(() -> {
+            if (c.spare() != spare) {
+                c.spare(spare);
+                consumerChanged(c);
             }
-            dispatch();
             applied.complete(null);
         });
         return applied;

@@ -17,6 +17,8 @@ public final class ConsumerRef {
     private final Selector selector;
     /** The cluster node a consumer attached through a node link lives on; null for this node's own. */
     private volatile String origin;
+    /** Another node's consumer that its own node gives none of its partitions (a stand-in that is free). */
+    private volatile boolean spare;
     /** Takes a key's next message only once it settled the previous one (a forwarder keeps keys in order so). */
     private volatile boolean onePerKey;
     private int credits;
@@ -44,6 +46,14 @@ public final class ConsumerRef {
     /** This consumer is another node's, attached here over a node link. */
     public void origin(String node) {
         origin = node;
+    }
+
+    boolean spare() {
+        return spare;
+    }
+
+    void spare(boolean spare) {
+        this.spare = spare;
     }
 
     /**

@@ -212,7 +212,8 @@ final class PartitionedQueueEngine implements DispatchEngine {
     /**
      * Only consumers of the highest priority present own partitions; the others are standbys. Among
      * them, the most preferred tier of the scope (on a cluster: this node's consumers and those of
-     * nodes that host nothing, before consumers of other hosting nodes), this node's own first.
+     * nodes that host nothing, before consumers of other hosting nodes), this node's own first; when
+     * they are fewer than the partitions here, spare consumers of other hosting nodes fill the gap.
      */
     private List<ConsumerRef> eligible() {
         int top = Integer.MIN_VALUE;
@@ -239,7 +240,42 @@ final class PartitionedQueueEngine implements DispatchEngine {
                 out.add(c);
             }
         }
+        if (bestTier == PartitionScope.PREFERRED) {
+            addSpareStandIns(out, top);
+        }
         return out;
+    }
+
+    /**
+     * Fewer preferred consumers than partitions here, while consumers of other hosting nodes get no
+     * partition there (more consumers than partitions on their node): as many of those as this node
+     * has partitions to spare own one too, so that no consumer of the cluster idles while another
+     * holds two. Their own node says when it gives them none ({@link ConsumerRef#spare()}); that
+     * depends on its assignment only, never on this one, so the choice does not swing back and forth.
+     * Those already owning a partition here come first, so the choice is sticky.
+     */
+    private void addSpareStandIns(List<ConsumerRef> eligible, int top) {
+        int room = hostedPartitions().length - eligible.size();
+        if (room <= 0) {
+            return;
+        }
+        List<ConsumerRef> spare = new ArrayList<>();
+        for (ConsumerRef c : consumers) {
+            if (c.priority() == top && c.spare() && scope.tier(c) == PartitionScope.PREFERRED + 1) {
+                spare.add(c);
+            }
+        }
+        spare.sort(java.util.Comparator.comparing(c -> !ownsHere(c))); // stable: attach order otherwise
+        eligible.addAll(spare.subList(0, Math.min(room, spare.size())));
+    }
+
+    private boolean ownsHere(ConsumerRef c) {
+        for (PartitionOwnership o : owners) {
+            if (o.target() == c) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

@@ -216,9 +216,12 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
                 reply(f, ErrorCode.ILLEGAL_STATE, "consumer " + f.consumerId() + " is not open");
                 return;
             }
-            c.update(f.priority() == Integer.MIN_VALUE ? null : f.priority(),
-                    f.capacityMessages() < 0 ? null : f.capacityMessages(), f.capacityBytes() < 0 ? null : f.capacityBytes())
-                    .thenRun(() -> ok(f.requestId()));
+            CompletableFuture<Void> applied = c.update(f.priority() == Integer.MIN_VALUE ? null : f.priority(),
+                    f.capacityMessages() < 0 ? null : f.capacityMessages(), f.capacityBytes() < 0 ? null : f.capacityBytes());
+            if (f.spare() != Frame.ConsumerUpdate.UNCHANGED) {
+                applied = c.spare(f.spare() == 1); // after the update on the queue's executor
+            }
+            applied.thenRun(() -> ok(f.requestId()));
         } else if (frame instanceof Frame.Release f) {
             release(f);
         } else if (frame instanceof Frame.SessionOpen f) {

@@ -40,6 +40,13 @@ public interface RemoteFeed {
     void update(Integer priority, Integer capacityMessages, Long capacityBytes);
 
     /**
+     * Whether this node gives the consumer none of its own partitions of the queue: the other
+     * hosting nodes may then give it some of theirs (docs/cluster.md, "Consuming"). Called in the
+     * order this node's assignments change.
+     */
+    void spare(boolean spare);
+
+    /**
      * The client's session recovers (or rolls back): from now on, deliveries still on their way from
      * the other nodes are held back. Called before the session takes its own fence.
      */

@@ -93,6 +93,11 @@ final class ServerConsumer implements DeliverySink, RemoteFeed.Sink {
         return queue.update(ref, priority, capacityMessages, capacityBytes);
     }
 
+    /** Another node says whether it gives this (relayed) consumer none of its own partitions. */
+    java.util.concurrent.CompletableFuture<Void> spare(boolean spare) {
+        return queue.spare(ref, spare);
+    }
+
     /** Stops deliveries: the queue forgets the consumer, and anything dispatched meanwhile goes back. */
     void close() {
         closed = true;
@@ -115,6 +120,10 @@ final class ServerConsumer implements DeliverySink, RemoteFeed.Sink {
         synchronized (this) {
             ownedHere = s;
             tellOwned();
+        }
+        RemoteFeed f = feed;
+        if (f != null) {
+            f.spare(owned.length == 0); // outside this lock: the feed calls back into it under its own
         }
     }
 

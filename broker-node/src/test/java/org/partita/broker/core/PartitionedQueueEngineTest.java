@@ -153,22 +153,78 @@ class PartitionedQueueEngineTest {
         assertTrue(owners(a, 10_010).isEmpty());
     }
 
+    /** On a cluster node: its own consumers are preferred, consumers of another hosting node (origin set) stand in. */
+    private static final PartitionScope OWN_NODE_FIRST = new PartitionScope() {
+        @Override
+        public boolean hosted(int partition) {
+            return true;
+        }
+
+        @Override
+        public int tier(ConsumerRef consumer) {
+            return consumer.origin() == null ? PREFERRED : PREFERRED + 1;
+        }
+    };
+
+    @Test
+    void aConsumerItsOwnNodeLeavesIdleTakesAPartitionFromALocalConsumerHoldingTwo() {
+        PartitionedQueueEngine clustered = new PartitionedQueueEngine(f, 4, () -> OPTIONS, OWN_NODE_FIRST);
+        f.engine = clustered;
+        ConsumerRef a = consumer("a");
+        ConsumerRef b = consumer("b");
+        ConsumerRef c = consumer("c");
+        ConsumerRef remote = consumer("remote");
+        remote.origin("node2");
+        for (ConsumerRef x : List.of(a, b, c, remote)) {
+            clustered.consumerAdded(x, 0);
+        }
+        clustered.dispatch(0);
+        assertEquals(0, ownedBy(clustered, remote, 0), "a consumer its own node keeps busy is not used here");
+        assertEquals(4, ownedBy(clustered, a, 0) + ownedBy(clustered, b, 0) + ownedBy(clustered, c, 0));
+
+        remote.spare(true); // its node (more consumers than partitions there) gives it none
+        clustered.consumerChanged(remote, 10_000);
+        clustered.dispatch(10_000);
+        for (ConsumerRef x : List.of(a, b, c, remote)) {
+            assertEquals(1, ownedBy(clustered, x, 10_000), x + ": one partition each, nobody idle");
+        }
+
+        remote.spare(false); // its node gave it one of its own: this node's consumers take theirs back at once
+        clustered.consumerChanged(remote, 20_000);
+        clustered.dispatch(20_000);
+        assertEquals(0, ownedBy(clustered, remote, 20_000));
+        assertEquals(4, ownedBy(clustered, a, 20_000) + ownedBy(clustered, b, 20_000) + ownedBy(clustered, c, 20_000));
+    }
+
+    @Test
+    void aSpareConsumerOfAnotherNodeIsNotUsedWhileThisNodesOwnAreEnough() {
+        PartitionedQueueEngine clustered = new PartitionedQueueEngine(f, 4, () -> OPTIONS, OWN_NODE_FIRST);
+        f.engine = clustered;
+        ConsumerRef remote = consumer("remote");
+        remote.origin("node2");
+        remote.spare(true);
+        clustered.consumerAdded(remote, 0);
+        for (String name : List.of("a", "b", "c", "d")) {
+            clustered.consumerAdded(consumer(name), 0);
+        }
+        clustered.dispatch(0);
+        assertEquals(0, ownedBy(clustered, remote, 0), "four own consumers for four partitions: local first");
+    }
+
+    private static int ownedBy(PartitionedQueueEngine e, ConsumerRef c, long now) {
+        int n = 0;
+        for (int p = 0; p < e.partitionCount(); p++) {
+            PartitionFigures fig = e.figures(p, now);
+            if (c.toString().equals(fig.owner()) && fig.state().equals("ASSIGNED")) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     @Test
     void aPreferredTierConsumerJoiningLaterTakesBusyPartitionsFromAFallbackOwnerAtOnce() {
-        // On a cluster node: its own consumers are preferred, a consumer of another hosting node
-        // (origin set) stands in only while none of its own is there.
-        PartitionScope ownNodeFirst = new PartitionScope() {
-            @Override
-            public boolean hosted(int partition) {
-                return true;
-            }
-
-            @Override
-            public int tier(ConsumerRef consumer) {
-                return consumer.origin() == null ? PREFERRED : PREFERRED + 1;
-            }
-        };
-        PartitionedQueueEngine clustered = new PartitionedQueueEngine(f, 4, () -> OPTIONS, ownNodeFirst);
+        PartitionedQueueEngine clustered = new PartitionedQueueEngine(f, 4, () -> OPTIONS, OWN_NODE_FIRST);
         ConsumerRef remote = consumer("remote", 0);
         remote.origin("node2");
         ConsumerRef local = consumer("local", 0);

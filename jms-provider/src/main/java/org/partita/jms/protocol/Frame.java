@@ -147,10 +147,19 @@ public sealed interface Frame {
 
     /**
      * Changes a consumer while it is attached. {@code priority} Integer.MIN_VALUE and negative
-     * capacities mean "unchanged"; a capacity of 0 means no limit.
+     * capacities mean "unchanged"; a capacity of 0 means no limit. {@code spare} is only sent by a
+     * cluster node about a consumer it opened for its own client: 1 when that node gives the consumer
+     * none of its own partitions (so other hosting nodes may give it theirs), 0 when it does, -1 unchanged
+     * (then not written).
      */
-    record ConsumerUpdate(int requestId, int consumerId, int priority, int capacityMessages, long capacityBytes)
+    record ConsumerUpdate(int requestId, int consumerId, int priority, int capacityMessages, long capacityBytes, byte spare)
             implements Frame {
+        public static final byte UNCHANGED = -1;
+
+        public ConsumerUpdate(int requestId, int consumerId, int priority, int capacityMessages, long capacityBytes) {
+            this(requestId, consumerId, priority, capacityMessages, capacityBytes, UNCHANGED);
+        }
+
         public FrameType type() { return FrameType.CONSUMER_UPDATE; }
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
@@ -158,6 +167,9 @@ public sealed interface Frame {
             out.writeInt(priority());
             out.writeInt(capacityMessages());
             out.writeLong(capacityBytes());
+            if (spare() != UNCHANGED) {
+                out.writeByte(spare()); // optional at the end: clients never send it, and older ones cannot
+            }
         }
     }
 

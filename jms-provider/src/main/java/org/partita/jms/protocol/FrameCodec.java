@@ -46,7 +46,8 @@ public final class FrameCodec {
             case RELEASE -> new Frame.Release(readInt(in), readInt(in), readLongs(in), readLongs(in));
             case COMMIT -> new Frame.Commit(readInt(in), readInt(in));
             case RECOVER -> new Frame.Recover(readInt(in), readInt(in), readLongs(in));
-            case CONSUMER_UPDATE -> new Frame.ConsumerUpdate(readInt(in), readInt(in), readInt(in), readInt(in), readLong(in));
+            case CONSUMER_UPDATE -> new Frame.ConsumerUpdate(readInt(in), readInt(in), readInt(in), readInt(in), readLong(in),
+                    in.isReadable() ? readByte(in) : Frame.ConsumerUpdate.UNCHANGED);
             case PARTITIONS -> new Frame.Partitions(readInt(in), readInts(in));
             case ADMIN -> new Frame.Admin(readInt(in), requireString(in, "command"), readString(in));
             case ADMIN_REPLY -> new Frame.AdminReply(readInt(in), readString(in));

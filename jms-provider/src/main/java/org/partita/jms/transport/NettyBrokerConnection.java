@@ -215,6 +215,14 @@ public final class NettyBrokerConnection implements BrokerConnection {
                 capacityMessages == null ? -1 : capacityMessages, capacityBytes == null ? -1 : capacityBytes));
     }
 
+    /**
+     * A cluster node tells another that the consumer it opened there for its own client is spare
+     * (its node gives it none of its own partitions) or not; clients never send this.
+     */
+    public CompletableFuture<Void> spare(int consumerId, boolean spare) {
+        return requestOk(id -> new Frame.ConsumerUpdate(id, consumerId, Integer.MIN_VALUE, -1, -1, (byte) (spare ? 1 : 0)));
+    }
+
     @Override
     public void credit(int consumerId, int messages) {
         write(new Frame.Credit(consumerId, messages));

@@ -85,6 +85,7 @@ class FrameCodecTest {
         f.add(new Frame.Recovered(24, 123L));
         f.add(new Frame.ConsumerUpdate(26, 10, 7, 20, 1L << 20));
         f.add(new Frame.ConsumerUpdate(27, 10, Integer.MIN_VALUE, -1, -1L));
+        f.add(new Frame.ConsumerUpdate(28, 10, Integer.MIN_VALUE, -1, -1L, (byte) 1));
         f.add(new Frame.Partitions(10, new int[] {0, 3, 5}));
         f.add(new Frame.Partitions(11, new int[0]));
         f.add(new Frame.Admin(28, "queue.update", "orders?partitions=8"));
@@ -144,6 +145,9 @@ class FrameCodecTest {
     void everyTruncationIsMalformed(Frame frame) {
         byte[] whole = encode(frame);
         for (int cut = 0; cut < whole.length; cut++) {
+            if (cut == whole.length - 1 && frame instanceof Frame.ConsumerUpdate u && u.spare() != Frame.ConsumerUpdate.UNCHANGED) {
+                continue; // without its optional last byte it is the same update from an older sender
+            }
             ByteBuf part = Unpooled.wrappedBuffer(whole, 0, cut);
             ProtocolException e = assertThrows(ProtocolException.class, () -> FrameCodec.decode(part),
                     "cut at " + cut + " of " + whole.length);
@@ -155,10 +159,22 @@ class FrameCodecTest {
     @MethodSource("samples")
     void trailingByteIsMalformed(Frame frame) {
         byte[] whole = encode(frame);
-        byte[] longer = java.util.Arrays.copyOf(whole, whole.length + 1);
+        // a consumer update may end with one optional byte: one more than that is malformed
+        int optional = frame instanceof Frame.ConsumerUpdate u && u.spare() == Frame.ConsumerUpdate.UNCHANGED ? 1 : 0;
+        byte[] longer = java.util.Arrays.copyOf(whole, whole.length + 1 + optional);
         ProtocolException e = assertThrows(ProtocolException.class,
                 () -> FrameCodec.decode(Unpooled.wrappedBuffer(longer)));
         assertEquals(ErrorCode.MALFORMED_FRAME, e.code());
+    }
+
+    @Test
+    void aConsumerUpdateWithoutItsOptionalSpareByteLeavesSpareUnchanged() {
+        Frame.ConsumerUpdate plain = new Frame.ConsumerUpdate(5, 9, 3, -1, -1L);
+        Frame.ConsumerUpdate spare = new Frame.ConsumerUpdate(5, 9, Integer.MIN_VALUE, -1, -1L, (byte) 1);
+        assertEquals(encode(spare).length - 1, encode(plain).length, "clients (and older ones) do not send the byte");
+        assertEquals(Frame.ConsumerUpdate.UNCHANGED,
+                ((Frame.ConsumerUpdate) FrameCodec.decode(Unpooled.wrappedBuffer(encode(plain)))).spare());
+        assertEquals(1, ((Frame.ConsumerUpdate) FrameCodec.decode(Unpooled.wrappedBuffer(encode(spare)))).spare());
     }
 
     @ParameterizedTest

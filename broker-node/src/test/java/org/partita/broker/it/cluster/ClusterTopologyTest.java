@@ -201,4 +201,60 @@ class ClusterTopologyTest {
             assertTrue(((PartitaConsumer) cb).getOwnedPartitions().containsAll(Set.of(1, 4, 7)));
         }
     }
+
+    @Test
+    void consumersSpreadOverTheClusterOnePartitionEachWhenTheirNodesHostFewerOrMore() throws Exception {
+        // 8 partitions: node1 hosts 3, node2 3, node3 2. Consumers 2, 3 and 3: node1 has a partition
+        // more than consumers, node3 a consumer more than partitions. That consumer takes node1's
+        // third partition, so every one of the 8 works on one, none idles while another holds two.
+        int[] consumersPerNode = {2, 3, 3};
+        List<Connection> connections = new ArrayList<>();
+        List<MessageConsumer> consumers = new ArrayList<>();
+        try (EmbeddedCluster c = new EmbeddedCluster(tmp, 3).startAll()) {
+            try {
+                for (int n = 0; n < 3; n++) {
+                    for (int i = 0; i < consumersPerNode[n]; i++) {
+                        Connection conn = c.factory(n).createConnection();
+                        connections.add(conn);
+                        Session s = conn.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                        consumers.add(s.createConsumer(s.createQueue("work?partitions=8&hosts=*")));
+                        conn.start();
+                    }
+                }
+                await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                    Set<Integer> all = new java.util.TreeSet<>();
+                    for (MessageConsumer mc : consumers) {
+                        Set<Integer> owned = ((PartitaConsumer) mc).getOwnedPartitions();
+                        assertEquals(1, owned.size(), "partitions of each consumer: " + owned(consumers));
+                        all.addAll(owned);
+                    }
+                    assertEquals(Set.of(0, 1, 2, 3, 4, 5, 6, 7), all);
+                });
+                try (Connection producer = c.factory(0).createConnection()) {
+                    Session ps = producer.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                    for (int p = 0; p < 8; p++) {
+                        send(ps, "work", keyOn(p, 8, 0), "to partition " + p);
+                    }
+                }
+                for (MessageConsumer mc : consumers) {
+                    Message m = mc.receive(10_000);
+                    assertNotNull(m, "every consumer gets the message of its partition: " + owned(consumers));
+                    assertEquals("to partition " + ((PartitaConsumer) mc).getOwnedPartitions().iterator().next(),
+                            ((TextMessage) m).getText());
+                }
+            } finally {
+                for (Connection conn : connections) {
+                    conn.close();
+                }
+            }
+        }
+    }
+
+    private static List<Set<Integer>> owned(List<MessageConsumer> consumers) throws jakarta.jms.JMSException {
+        List<Set<Integer>> out = new ArrayList<>();
+        for (MessageConsumer mc : consumers) {
+            out.add(((PartitaConsumer) mc).getOwnedPartitions());
+        }
+        return out;
+    }
 }
