@@ -8,7 +8,6 @@ import org.partita.broker.core.ClusterHooks;
 import org.partita.broker.core.ConsumerRef;
 import org.partita.broker.core.MessageRef;
 import org.partita.broker.core.PartitionScope;
-import org.partita.broker.core.QueueFullException;
 import org.partita.broker.core.QueueOptions;
 import org.partita.broker.network.ClusterFront;
 import org.partita.broker.network.RemoteFeed;
@@ -50,6 +49,9 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     private final Map<String, PeerLink> links = new LinkedHashMap<>();
     private final Map<String, Forwarder> forwarders = new ConcurrentHashMap<>();
     private final RemoteRoom remoteRoom = new RemoteRoom();
+    private final DirectOverflow directOverflow = new DirectOverflow(links::get, remoteRoom,
+            (peer, queue, message, deliveryCount) -> this.broker.send(new Broker.PendingSend(
+                    List.of(forwarderFor(peer, queue.name()).log()), message, deliveryCount)));
     private final Set<ConsumerFeed> feeds = ConcurrentHashMap.newKeySet();
     private final Map<String, Map<String, CompletableFuture<Void>>> forwardedIds = new ConcurrentHashMap<>();
     /** Per clustered queue: the partition the next unkeyed message sent here goes to, on a node hosting none. */
@@ -80,6 +82,9 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
                 () -> metadata, new LayoutChanges.Drain() {
                     @Override
                     public boolean forwarded(String queue) {
+                        if (!directOverflow.idle(queue)) {
+                            return false;
+                        }
                         for (String peer : cluster.memberNames()) {
                             BrokerQueue log = broker.existingQueue(Forwarder.logName(peer, queue));
                             if (log != null && log.depth() > 0) {
@@ -265,6 +270,14 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         return known != null ? CompletableFuture.completedFuture(known) : m.lookup(queue);
     }
 
+    /**
+     * Where a message goes through this node's store: keyed, to its partition's node (through a
+     * forward log when that is another node); unkeyed, to a hosting node's own partitions while they
+     * have room, else (a transaction's send, which is stored with the transaction) to the forward log
+     * of the next node in turn known to have room, or of the next node up when none is known to have
+     * room and this node hosts none; a full hosting node keeps it and so refuses it. A send on its
+     * own that finds no room here does not come this way but {@link #overflow}s.
+     */
     @Override
     public BrokerQueue route(BrokerQueue queue, MessageRef message) {
         QueueOptions o = queue.options();
@@ -276,34 +289,73 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         if (hosts.contains(self) && !queue.full()) {
             return queue; // an unkeyed message stays on a hosting node while it has room
         }
-        // message by message over the partitions, in turn: each goes to the next partition of another
-        // node that is up and has room (that node puts its share into its partitions in turn, too)
-        int partitions = o.partitions();
-        AtomicInteger turns = spread.computeIfAbsent(queue.name(), k -> new AtomicInteger());
-        int turn = message.unkeyedTurn(turns::getAndIncrement);
-        List<String> reachable = new ArrayList<>();
-        for (int i = 0; i < partitions; i++) {
-            String h = Placement.hostOf(hosts, Math.floorMod(turn + i, partitions));
-            PeerLink link = links.get(h);
-            if (h.equals(self) || link == null || !link.isUp()) {
-                continue;
-            }
+        List<String> up = othersUpInTurn(queue, message, hosts);
+        for (String h : up) {
             if (remoteRoom.hasRoom(h, queue.name())) {
                 return towards(h, queue);
             }
-            if (!reachable.contains(h)) {
-                reachable.add(h);
-            }
         }
         if (hosts.contains(self)) {
-            return queue; // full here and everywhere reachable: the local queue refuses it, nothing is stored
+            return queue; // full here and everywhere known: the local queue refuses it, nothing is stored
         }
-        if (!reachable.isEmpty()) {
-            throw new QueueFullException("every partition of queue '" + queue.name() + "' is full on the nodes"
-                    + " hosting it (" + String.join(", ", reachable) + "); the message was not stored");
+        // the node of the next partition that is up (what it has no room for waits in the log), or,
+        // when no hosting node is up, of the partition whose turn it is
+        return towards(!up.isEmpty() ? up.get(0)
+                : Placement.hostOf(hosts, Math.floorMod(turn(queue, message), o.partitions())), queue);
+    }
+
+    /**
+     * An unkeyed message sent on its own that this node has no room for: when its partitions here
+     * are full, or it hosts none of a queue with a depth limit (whose nodes may be full), it goes
+     * straight to the other hosting nodes that are up, in its turn, and is confirmed once one of them
+     * stored it ({@link DirectOverflow}). Null (it goes where {@link #route} says) when it fits here,
+     * when the queue has no depth limit, or when no other hosting node is up.
+     */
+    @Override
+    public CompletableFuture<Void> overflow(BrokerQueue queue, MessageRef message) {
+        QueueOptions o = queue.options();
+        if (message.partition(o.partitions()) >= 0 || (o.maxDepthMessages() <= 0 && o.maxDepthBytes() <= 0)) {
+            return null;
         }
-        // no hosting node is reachable: the message waits in a forward log for its partition's node
-        return towards(Placement.hostOf(hosts, Math.floorMod(turn, partitions)), queue);
+        List<String> hosts = Placement.hosts(o, cluster);
+        boolean hostedHere = hosts.contains(self);
+        if (hostedHere && !queue.full()) {
+            return null;
+        }
+        List<String> up = othersUpInTurn(queue, message, hosts);
+        if (up.isEmpty()) {
+            return null;
+        }
+        directOverflow.begin(queue.name());
+        if (layoutChanges.holdsSends(queue.name())) {
+            directOverflow.abandon(queue.name()); // held by the core until the change of layout ends
+            return null;
+        }
+        return directOverflow.send(queue, message, up, hostedHere);
+    }
+
+    /**
+     * The other hosting nodes that are up, each once, in the order of the partitions from the
+     * message's turn on: message by message over the partitions (each node puts what it takes into
+     * its own partitions in turn, too).
+     */
+    private List<String> othersUpInTurn(BrokerQueue queue, MessageRef message, List<String> hosts) {
+        int partitions = queue.options().partitions();
+        int turn = turn(queue, message);
+        List<String> up = new ArrayList<>();
+        for (int i = 0; i < partitions; i++) {
+            String h = Placement.hostOf(hosts, Math.floorMod(turn + i, partitions));
+            PeerLink link = links.get(h);
+            if (!h.equals(self) && link != null && link.isUp() && !up.contains(h)) {
+                up.add(h);
+            }
+        }
+        return up;
+    }
+
+    private int turn(BrokerQueue queue, MessageRef message) {
+        AtomicInteger turns = spread.computeIfAbsent(queue.name(), k -> new AtomicInteger());
+        return message.unkeyedTurn(turns::getAndIncrement);
     }
 
     private BrokerQueue towards(String host, BrokerQueue queue) {

@@ -6,7 +6,6 @@ import org.partita.broker.core.DeliverySink;
 import org.partita.broker.core.QueueEntry;
 import org.partita.jms.protocol.ErrorCode;
 import org.partita.jms.protocol.selector.Selector;
-import org.partita.jms.transport.BrokerError;
 import org.partita.jms.transport.NettyBrokerConnection;
 
 import java.util.concurrent.ScheduledExecutorService;
@@ -91,8 +90,7 @@ final class Forwarder implements DeliverySink {
     }
 
     private static boolean isFull(Throwable t) {
-        Throwable cause = t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
-        return cause instanceof BrokerError e && e.code() == ErrorCode.RESOURCE_EXHAUSTED;
+        return DirectOverflow.answered(t) == ErrorCode.RESOURCE_EXHAUSTED;
     }
 
     /** Back into the log, in its place; forwarding pauses a moment so that a full or restarting node is not hammered. */

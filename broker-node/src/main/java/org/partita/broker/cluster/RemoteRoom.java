@@ -5,13 +5,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What this node knows of the room other nodes have for a clustered queue's unkeyed overflow. A node
- * learns that another's partitions of a queue are full when that node refuses a forwarded message
- * as full, and that they have room again when a forward to it succeeds (the refused message stays
- * first in the forward log and is tried again until it does). So a send meets every node full, and
- * fails, from the first refusal on; the messages already on their way when the other node filled up
- * wait in the forward log until it has room. What is known lapses after a while, in case no
- * forward clears it (the log was deleted with its queue).
+ * What this node knows of the room other nodes have for a clustered queue's unkeyed overflow, from
+ * their last answers: a node is known full once it refused a forwarded message as full (directly,
+ * {@link DirectOverflow}, or from a forward log), and to have room again once it stored one. Only
+ * a transaction's sends are routed by it (they are stored with the transaction, in a forward log,
+ * before any node answers); a send on its own asks the nodes themselves. What is known lapses
+ * after a while, in case no forward clears it.
  */
 final class RemoteRoom {
     private static final long FORGET_NANOS = TimeUnit.SECONDS.toNanos(10);

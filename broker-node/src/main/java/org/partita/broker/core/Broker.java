@@ -475,9 +475,13 @@ public final class Broker implements QueueServices, AutoCloseable {
         return new MessageRef(messageIds.incrementAndGet(), encoded, wire, origin);
     }
 
-    /** Stores (where needed) and queues one message; completes when it is durable and queued. */
+    /**
+     * Stores (where needed) and queues one message sent on its own (not in a transaction); completes
+     * when it is durable and queued, or, for an unkeyed message of a clustered queue this node has
+     * no room for, once another node stored it (see {@link ClusterHooks#overflow}).
+     */
     public CompletableFuture<Void> send(PendingSend send) {
-        return commit(List.of(send), List.of());
+        return store(List.of(send), List.of(), true);
     }
 
     /**
@@ -486,14 +490,25 @@ public final class Broker implements QueueServices, AutoCloseable {
      * that keep entries in the store get entry rows.
      */
     public CompletableFuture<Void> commit(List<PendingSend> sends, List<Consumed> consumed) {
+        return store(sends, consumed, false);
+    }
+
+    /** @param alone one send, not in a transaction: it may overflow to another node directly */
+    private CompletableFuture<Void> store(List<PendingSend> sends, List<Consumed> consumed, boolean alone) {
         while (true) {
             String held = heldBy(sends);
             if (held != null) {
                 CompletableFuture<Void> later = new CompletableFuture<>();
-                if (cluster.holdSend(held, () -> commitLater(sends, consumed, later))) {
+                if (cluster.holdSend(held, () -> storeLater(sends, consumed, alone, later))) {
                     return later;
                 }
                 continue; // the change ended a moment ago
+            }
+            if (alone) {
+                CompletableFuture<Void> elsewhere = sendRoutes.overflow(sends.get(0));
+                if (elsewhere != null) {
+                    return elsewhere;
+                }
             }
             sendRoutes.reroute(sends);
             reserveAll(sends);
@@ -511,9 +526,10 @@ public final class Broker implements QueueServices, AutoCloseable {
         });
     }
 
-    private void commitLater(List<PendingSend> sends, List<Consumed> consumed, CompletableFuture<Void> later) {
+    private void storeLater(List<PendingSend> sends, List<Consumed> consumed, boolean alone,
+                            CompletableFuture<Void> later) {
         try {
-            commit(sends, consumed).whenComplete((v, t) -> {
+            store(sends, consumed, alone).whenComplete((v, t) -> {
                 if (t != null) {
                     later.completeExceptionally(t);
                 } else {

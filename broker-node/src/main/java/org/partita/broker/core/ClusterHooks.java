@@ -28,6 +28,18 @@ public interface ClusterHooks {
     BrokerQueue route(BrokerQueue queue, MessageRef message);
 
     /**
+     * A client's unkeyed message sent on its own (not in a transaction) to a clustered queue this
+     * node has no room for (its partitions here are full, or it hosts none of a queue with a depth
+     * limit), handed straight to another node hosting the queue instead of being stored here: the
+     * future completes once a node with room stored it, and fails with {@link QueueFullException}
+     * when every node reached refused it as full (nothing is stored anywhere). Null when the message
+     * goes where {@link #route} says.
+     */
+    default CompletableFuture<Void> overflow(BrokerQueue queue, MessageRef message) {
+        return null;
+    }
+
+    /**
      * The agreed definition of a queue this node has not seen yet, asked of the cluster as a whole
      * (so a name used here just after another node defined it is not taken for a new local queue);
      * completes with null when the cluster has none.

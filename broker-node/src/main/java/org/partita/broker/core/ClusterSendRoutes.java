@@ -7,8 +7,9 @@ import java.util.function.Function;
 /**
  * Where client sends to clustered queues go when they are stored, rather than when they were
  * sent: a send routed before a change of its queue's partitions or hosts (a transaction's, or one
- * held while the change drained the old layout) goes where the layout agreed now says; and which
- * clustered queue holds a send back while its layout changes.
+ * held while the change drained the old layout) goes where the layout agreed now says; which
+ * clustered queue holds a send back while its layout changes; and which send on its own overflows
+ * to another node directly.
  */
 final class ClusterSendRoutes {
     private final ClusterHooks cluster;
@@ -32,6 +33,18 @@ final class ClusterSendRoutes {
             }
         }
         return null;
+    }
+
+    /**
+     * A client's send on its own to one clustered queue, handed to another node directly when it is
+     * an unkeyed message this node has no room for ({@link ClusterHooks#overflow}); null otherwise.
+     */
+    java.util.concurrent.CompletableFuture<Void> overflow(Broker.PendingSend s) {
+        if (!s.routed() || s.targets().size() != 1) {
+            return null;
+        }
+        BrokerQueue via = clusteredVia(s.targets().get(0));
+        return via == null ? null : cluster.overflow(via, s.message());
     }
 
     /** Routes client sends to clustered queues again, by the layout agreed now. */

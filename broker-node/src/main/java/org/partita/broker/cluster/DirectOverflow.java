@@ -1,0 +1,142 @@
+package org.partita.broker.cluster;
+
+import org.partita.broker.core.BrokerQueue;
+import org.partita.broker.core.MessageRef;
+import org.partita.broker.core.QueueFullException;
+import org.partita.jms.protocol.ErrorCode;
+import org.partita.jms.transport.BrokerError;
+import org.partita.jms.transport.NettyBrokerConnection;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+/**
+ * Hands an unkeyed message of a clustered queue that this node has no room for straight to another
+ * node hosting the queue, over the link (a FORWARD and its answer), instead of storing it in a
+ * store-and-forward log first: the sender's send is confirmed once a node with room stored it, and
+ * refused, with nothing stored anywhere, when every node reached refused it as full. The nodes are
+ * tried one after the other, in the order of the message's partition turn.
+ *
+ * <p>A forward whose outcome is unknown (the link failed before the node answered) cannot be
+ * refused to the sender, as the node may have stored it: the message then goes to that node's
+ * forward log, as for a node that is down, flagged as possibly sent before so the node takes it
+ * once. A node that answered with another error (the queue not defined there yet) did not store
+ * it: it goes to that node's log unflagged.
+ *
+ * <p>While such a message is on its way the queue counts as not {@linkplain #idle forwarded}, so a
+ * change of its layout waits for it like for a message in a log.
+ */
+final class DirectOverflow {
+    /** Where a message goes whose direct forward did not end in a store or a refusal. */
+    interface Logs {
+        CompletableFuture<Void> store(String peer, BrokerQueue queue, MessageRef message, int deliveryCount);
+    }
+
+    private final Function<String, PeerLink> links;
+    private final RemoteRoom room;
+    private final Logs logs;
+    private final Map<String, AtomicInteger> onTheirWay = new ConcurrentHashMap<>();
+
+    DirectOverflow(Function<String, PeerLink> links, RemoteRoom room, Logs logs) {
+        this.links = links;
+        this.room = room;
+        this.logs = logs;
+    }
+
+    /**
+     * Counts a send of {@code queue} as on its way; the caller checks after this whether the queue's
+     * sends are held (then {@link #abandon}s it), so that a change of layout sees one or the other.
+     */
+    void begin(String queue) {
+        onTheirWay.computeIfAbsent(queue, k -> new AtomicInteger()).incrementAndGet();
+    }
+
+    /** A send {@link #begin}-counted that does not go this way after all. */
+    void abandon(String queue) {
+        onTheirWay.get(queue).decrementAndGet();
+    }
+
+    /** No send of the queue is on its way directly to another node. */
+    boolean idle(String queue) {
+        AtomicInteger n = onTheirWay.get(queue);
+        return n == null || n.get() == 0;
+    }
+
+    /**
+     * Forwards a {@link #begin}-counted message to {@code peers} in turn until one stores it.
+     *
+     * @param peers the other nodes hosting the queue that are up, in the message's turn order (not empty)
+     */
+    CompletableFuture<Void> send(BrokerQueue queue, MessageRef message, List<String> peers, boolean hostedHere) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        done.whenComplete((v, t) -> abandon(queue.name()));
+        attempt(new Attempt(queue, message, peers, hostedHere, new ArrayList<>(), done), 0);
+        return done;
+    }
+
+    /** One message's way through the nodes. */
+    private record Attempt(BrokerQueue queue, MessageRef message, List<String> peers, boolean hostedHere,
+                           List<String> refused, CompletableFuture<Void> done) {
+        void toLog(Logs logs, String peer, int deliveryCount) {
+            logs.store(peer, queue, message, deliveryCount).whenComplete((v, t) -> {
+                if (t != null) {
+                    done.completeExceptionally(t);
+                } else {
+                    done.complete(null);
+                }
+            });
+        }
+    }
+
+    private void attempt(Attempt a, int from) {
+        BrokerQueue queue = a.queue();
+        List<String> peers = a.peers();
+        for (int i = from; i < peers.size(); i++) {
+            String peer = peers.get(i);
+            PeerLink link = links.apply(peer);
+            NettyBrokerConnection c = link == null ? null : link.connection();
+            if (c == null) {
+                continue; // went down since: nothing was sent to it
+            }
+            int next = i + 1;
+            c.forward(queue.name(), 0, a.message().encoded()).whenComplete((v, t) -> {
+                if (t == null) {
+                    room.room(peer, queue.name());
+                    a.done().complete(null);
+                } else if (answered(t) == ErrorCode.RESOURCE_EXHAUSTED) {
+                    room.full(peer, queue.name());
+                    a.refused().add(peer);
+                    attempt(a, next);
+                } else {
+                    a.toLog(logs, peer, answered(t) != null ? 0 : 1);
+                }
+            });
+            return;
+        }
+        if (a.refused().isEmpty() && !a.hostedHere()) {
+            // every node went down since the message was routed: it waits for one, as for a node that is down
+            a.toLog(logs, peers.get(0), 0);
+            return;
+        }
+        List<String> full = new ArrayList<>(a.refused());
+        if (a.hostedHere()) {
+            full.add(0, "this one");
+        }
+        a.done().completeExceptionally(new QueueFullException("every partition of queue '" + queue.name() + "' is full"
+                + " (maxDepthMessages " + queue.options().maxDepthMessages() + ", maxDepthBytes "
+                + queue.options().maxDepthBytes() + ") on the nodes hosting it that are up (" + String.join(", ", full)
+                + "); the message was not stored"));
+    }
+
+    /** The error code a node answered a request with; null if it did not answer (the link failed). */
+    static ErrorCode answered(Throwable t) {
+        Throwable cause = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+        return cause instanceof BrokerError e ? e.code() : null;
+    }
+}
