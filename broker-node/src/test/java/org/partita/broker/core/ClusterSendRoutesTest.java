@@ -20,6 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * Where a client's send to a clustered queue goes is decided when it is stored, by the layout
@@ -114,6 +115,48 @@ class ClusterSendRoutesTest {
         assertEquals(List.of(), BrokerFixture.browse(orders));
     }
 
+    @Test
+    void onlyASendOnItsOwnOverflowsToAnotherNodeAndIsNotStoredHere() {
+        CompletableFuture<Void> otherNode = new CompletableFuture<>();
+        cluster.overflows.put("orders", otherNode);
+        CompletableFuture<Void> sent = node.broker().send(Broker.PendingSend.routed(List.of(orders), textMessage("alone")));
+        assertFalse(sent.isDone(), "confirmed only once the other node stored it");
+        otherNode.complete(null);
+        BrokerFixture.await(sent);
+        assertEquals(1, cluster.overflowed.get());
+        assertEquals(List.of(), BrokerFixture.browse(orders), "not stored here");
+
+        BrokerFixture.await(node.broker().commit(List.of(Broker.PendingSend.routed(List.of(orders),
+                textMessage("in a transaction"))), List.of()));
+        BrokerFixture.await(node.broker().send(new Broker.PendingSend(List.of(orders), textMessage("forwarded"), 0)));
+        assertEquals(1, cluster.overflowed.get(), "a transaction's send, and a message another node forwarded, are"
+                + " stored where they are routed");
+        assertEquals(List.of("in a transaction", "forwarded"), BrokerFixture.browse(orders));
+    }
+
+    @Test
+    void aSendRefusedByEveryOtherNodeFailsAndIsNotStoredHere() {
+        cluster.overflows.put("orders", CompletableFuture.failedFuture(new QueueFullException("every node is full")));
+        CompletableFuture<Void> sent = node.broker().send(Broker.PendingSend.routed(List.of(orders), textMessage("refused")));
+        assertEquals(QueueFullException.class, assertThrows(java.util.concurrent.CompletionException.class, sent::join)
+                .getCause().getClass());
+        assertEquals(List.of(), BrokerFixture.browse(orders));
+    }
+
+    @Test
+    void aSendHeldDuringAChangeOverflowsWhenItGoes() {
+        cluster.holding.add("orders");
+        cluster.overflows.put("orders", CompletableFuture.completedFuture(null));
+        CompletableFuture<Void> stored = node.broker().send(Broker.PendingSend.routed(List.of(orders), textMessage("held")));
+        assertFalse(stored.isDone(), "held while the layout changes");
+        assertEquals(0, cluster.overflowed.get(), "not sent to another node while held");
+
+        cluster.endChange("orders");
+        BrokerFixture.await(stored);
+        assertEquals(1, cluster.overflowed.get());
+        assertEquals(List.of(), BrokerFixture.browse(orders));
+    }
+
     private MessageRef textMessage(String text) {
         WireMessage wire = new WireMessage("ID:" + text, 1L, null, null, "q:orders", null, WireMessage.PERSISTENT, 4,
                 0L, 0L, Map.of(), WireMessage.BODY_TEXT, text.getBytes(StandardCharsets.UTF_8));
@@ -125,6 +168,19 @@ class ClusterSendRoutesTest {
         final Map<String, BrokerQueue> routes = new ConcurrentHashMap<>();
         final Set<String> holding = ConcurrentHashMap.newKeySet();
         private final Map<String, List<Runnable>> held = new HashMap<>();
+        /** Per queue: what another node answers a send on its own this node has no room for. */
+        final Map<String, CompletableFuture<Void>> overflows = new ConcurrentHashMap<>();
+        final java.util.concurrent.atomic.AtomicInteger overflowed = new java.util.concurrent.atomic.AtomicInteger();
+
+        @Override
+        public CompletableFuture<Void> overflow(BrokerQueue queue, MessageRef message) {
+            CompletableFuture<Void> answer = overflows.get(queue.name());
+            if (answer == null || holding.contains(queue.name())) {
+                return null;
+            }
+            overflowed.incrementAndGet();
+            return answer;
+        }
 
         @Override
         public boolean clustered(QueueOptions options) {
