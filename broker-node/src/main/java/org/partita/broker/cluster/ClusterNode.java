@@ -49,9 +49,18 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     private final Map<String, PeerLink> links = new LinkedHashMap<>();
     private final Map<String, Forwarder> forwarders = new ConcurrentHashMap<>();
     private final RemoteRoom remoteRoom = new RemoteRoom();
-    private final DirectOverflow directOverflow = new DirectOverflow(links::get, remoteRoom,
-            (peer, queue, message, deliveryCount) -> this.broker.send(new Broker.PendingSend(
-                    List.of(forwarderFor(peer, queue.name()).log()), message, deliveryCount)));
+    private final DirectOverflow directOverflow = new DirectOverflow(links::get, remoteRoom, new DirectOverflow.Stores() {
+        @Override
+        public CompletableFuture<Void> log(String peer, BrokerQueue queue, MessageRef message, int deliveryCount) {
+            return broker.send(new Broker.PendingSend(List.of(forwarderFor(peer, queue.name()).log()), message,
+                    deliveryCount));
+        }
+
+        @Override
+        public CompletableFuture<Void> here(BrokerQueue queue, MessageRef message) {
+            return broker.send(new Broker.PendingSend(List.of(queue), message));
+        }
+    });
     private final Set<ConsumerFeed> feeds = ConcurrentHashMap.newKeySet();
     private final Map<String, Map<String, CompletableFuture<Void>>> forwardedIds = new ConcurrentHashMap<>();
     /** Per clustered queue: the partition the next unkeyed message sent here goes to, on a node hosting none. */
@@ -322,10 +331,12 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         if (hostedHere && !queue.full()) {
             return null;
         }
-        List<String> up = othersUpInTurn(queue, message, hosts);
+        List<String> up = new ArrayList<>(othersUpInTurn(queue, message, hosts));
         if (up.isEmpty()) {
             return null;
         }
+        // a node known full is asked after those that may have room, not skipped: it may have room again
+        up.sort(java.util.Comparator.comparing(h -> !remoteRoom.hasRoom(h, queue.name())));
         directOverflow.begin(queue.name());
         if (layoutChanges.holdsSends(queue.name())) {
             directOverflow.abandon(queue.name()); // held by the core until the change of layout ends

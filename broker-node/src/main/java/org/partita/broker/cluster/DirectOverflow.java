@@ -33,20 +33,27 @@ import java.util.function.Function;
  * change of its layout waits for it like for a message in a log.
  */
 final class DirectOverflow {
-    /** Where a message goes whose direct forward did not end in a store or a refusal. */
-    interface Logs {
-        CompletableFuture<Void> store(String peer, BrokerQueue queue, MessageRef message, int deliveryCount);
+    /** Where this node stores a message that was not refused but not stored elsewhere either. */
+    interface Stores {
+        /** In the forward log for {@code peer}, for a forward that did not end in a store or a refusal. */
+        CompletableFuture<Void> log(String peer, BrokerQueue queue, MessageRef message, int deliveryCount);
+
+        /**
+         * In this node's own partitions, which had no room when the message was sent but may have now
+         * that every other node refused it; throws {@link QueueFullException} if they still have none.
+         */
+        CompletableFuture<Void> here(BrokerQueue queue, MessageRef message);
     }
 
     private final Function<String, PeerLink> links;
     private final RemoteRoom room;
-    private final Logs logs;
+    private final Stores stores;
     private final Map<String, AtomicInteger> onTheirWay = new ConcurrentHashMap<>();
 
-    DirectOverflow(Function<String, PeerLink> links, RemoteRoom room, Logs logs) {
+    DirectOverflow(Function<String, PeerLink> links, RemoteRoom room, Stores stores) {
         this.links = links;
         this.room = room;
-        this.logs = logs;
+        this.stores = stores;
     }
 
     /**
@@ -83,8 +90,8 @@ final class DirectOverflow {
     /** One message's way through the nodes. */
     private record Attempt(BrokerQueue queue, MessageRef message, List<String> peers, boolean hostedHere,
                            List<String> refused, CompletableFuture<Void> done) {
-        void toLog(Logs logs, String peer, int deliveryCount) {
-            logs.store(peer, queue, message, deliveryCount).whenComplete((v, t) -> {
+        void completeWith(CompletableFuture<Void> stored) {
+            stored.whenComplete((v, t) -> {
                 if (t != null) {
                     done.completeExceptionally(t);
                 } else {
@@ -114,24 +121,38 @@ final class DirectOverflow {
                     a.refused().add(peer);
                     attempt(a, next);
                 } else {
-                    a.toLog(logs, peer, answered(t) != null ? 0 : 1);
+                    a.completeWith(stores.log(peer, queue, a.message(), answered(t) != null ? 0 : 1));
                 }
             });
             return;
         }
         if (a.refused().isEmpty() && !a.hostedHere()) {
             // every node went down since the message was routed: it waits for one, as for a node that is down
-            a.toLog(logs, peers.get(0), 0);
+            a.completeWith(stores.log(peers.get(0), queue, a.message(), 0));
             return;
         }
-        List<String> full = new ArrayList<>(a.refused());
-        if (a.hostedHere()) {
+        QueueFullException everyNodeFull = everyNodeFull(queue, a.refused(), a.hostedHere());
+        if (!a.hostedHere()) {
+            a.done().completeExceptionally(everyNodeFull);
+            return;
+        }
+        try {
+            a.completeWith(stores.here(queue, a.message()).exceptionallyCompose(t ->
+                    CompletableFuture.failedFuture(t instanceof QueueFullException
+                            || t.getCause() instanceof QueueFullException ? everyNodeFull : t)));
+        } catch (QueueFullException stillFull) {
+            a.done().completeExceptionally(everyNodeFull);
+        }
+    }
+
+    private static QueueFullException everyNodeFull(BrokerQueue queue, List<String> refused, boolean hostedHere) {
+        List<String> full = new ArrayList<>(refused);
+        if (hostedHere) {
             full.add(0, "this one");
         }
-        a.done().completeExceptionally(new QueueFullException("every partition of queue '" + queue.name() + "' is full"
-                + " (maxDepthMessages " + queue.options().maxDepthMessages() + ", maxDepthBytes "
-                + queue.options().maxDepthBytes() + ") on the nodes hosting it that are up (" + String.join(", ", full)
-                + "); the message was not stored"));
+        return new QueueFullException("every partition of queue '" + queue.name() + "' is full (maxDepthMessages "
+                + queue.options().maxDepthMessages() + ", maxDepthBytes " + queue.options().maxDepthBytes()
+                + ") on the nodes hosting it that are up (" + String.join(", ", full) + "); the message was not stored");
     }
 
     /** The error code a node answered a request with; null if it did not answer (the link failed). */

@@ -511,7 +511,16 @@ public final class Broker implements QueueServices, AutoCloseable {
                 }
             }
             sendRoutes.reroute(sends);
-            reserveAll(sends);
+            try {
+                reserveAll(sends);
+            } catch (QueueFullException full) {
+                // filled by another send since the overflow was looked at: it may go elsewhere now
+                CompletableFuture<Void> elsewhere = alone ? sendRoutes.overflow(sends.get(0)) : null;
+                if (elsewhere == null) {
+                    throw full;
+                }
+                return elsewhere;
+            }
             // A change of layout that began between the check and the reservation did not see the
             // reservation, or saw it: checked again after reserving, one of the two always sees the other.
             if (heldBy(sends) == null) {

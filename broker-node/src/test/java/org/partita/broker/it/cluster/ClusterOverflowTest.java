@@ -83,6 +83,49 @@ class ClusterOverflowTest {
     }
 
     /**
+     * Producers sending at once on node1 get exactly as many sends confirmed as both nodes have room
+     * for, and each confirmed message is stored on one of them.
+     */
+    @Test
+    void producersSendingAtOnceGetExactlyTheRoomOfBothNodesConfirmed() throws Exception {
+        int producers = 4;
+        int each = MAX_DEPTH * 2;
+        try (EmbeddedCluster c = new EmbeddedCluster(tmp, 2).startAll()) {
+            defineJobs(c, 0, "*");
+            java.util.concurrent.atomic.AtomicInteger confirmed = new java.util.concurrent.atomic.AtomicInteger();
+            java.util.concurrent.atomic.AtomicInteger refused = new java.util.concurrent.atomic.AtomicInteger();
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(producers);
+            try (Connection conn = c.factory(0).createConnection()) {
+                java.util.List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+                for (int t = 0; t < producers; t++) {
+                    Session s = conn.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                    done.add(pool.submit(() -> {
+                        MessageProducer p = s.createProducer(s.createQueue("jobs"));
+                        for (int i = 0; i < each; i++) {
+                            try {
+                                p.send(s.createTextMessage("job " + i));
+                                confirmed.incrementAndGet();
+                            } catch (ResourceAllocationException full) {
+                                refused.incrementAndGet();
+                            }
+                        }
+                        return null;
+                    }));
+                }
+                for (java.util.concurrent.Future<?> f : done) {
+                    f.get(60, java.util.concurrent.TimeUnit.SECONDS);
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            assertEquals(MAX_DEPTH * 2, confirmed.get(), "both nodes' room, no more");
+            assertEquals(producers * each - MAX_DEPTH * 2, refused.get());
+            assertEquals(MAX_DEPTH * 2, storedAcross(c), "every confirmed message is stored, none waits in a forward log");
+            assertEquals(MAX_DEPTH, depthOn(c, 1), "node2 took the overflow");
+        }
+    }
+
+    /**
      * Sent on a node that hosts none, unkeyed messages go message by message to the partitions'
      * nodes; with both full the send fails, and nothing waits on the sending node.
      */
