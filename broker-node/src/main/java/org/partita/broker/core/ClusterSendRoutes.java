@@ -44,7 +44,11 @@ final class ClusterSendRoutes {
             return null;
         }
         BrokerQueue via = clusteredVia(s.targets().get(0));
-        return via == null ? null : cluster.overflow(via, s.message());
+        java.util.concurrent.CompletableFuture<Void> elsewhere = via == null ? null : cluster.overflow(via, s.message());
+        if (elsewhere != null) {
+            s.targets(List.of()); // queued on no queue of this node, whose consumers must not pace its producer
+        }
+        return elsewhere;
     }
 
     /** Routes client sends to clustered queues again, by the layout agreed now. */

@@ -119,8 +119,10 @@ class ClusterSendRoutesTest {
     void onlyASendOnItsOwnOverflowsToAnotherNodeAndIsNotStoredHere() {
         CompletableFuture<Void> otherNode = new CompletableFuture<>();
         cluster.overflows.put("orders", otherNode);
-        CompletableFuture<Void> sent = node.broker().send(Broker.PendingSend.routed(List.of(orders), textMessage("alone")));
+        Broker.PendingSend alone = Broker.PendingSend.routed(List.of(orders), textMessage("alone"));
+        CompletableFuture<Void> sent = node.broker().send(alone);
         assertFalse(sent.isDone(), "confirmed only once the other node stored it");
+        assertEquals(List.of(), names(alone), "queued on no queue of this node");
         otherNode.complete(null);
         BrokerFixture.await(sent);
         assertEquals(1, cluster.overflowed.get());
