@@ -43,8 +43,10 @@ final class PartitionOwnership {
 
     /**
      * Moves the partition to {@code to}. From UNASSIGNED it is immediate; from ASSIGNED the old
-     * owner drains first; a draining partition just changes its destination (back to a still
-     * present old owner cancels the handoff).
+     * owner drains first; a draining partition just changes its destination. Back to the old owner
+     * too: it still drains first, because its client has already been told the partition moved
+     * away and is giving back what it had prefetched of it; delivering a later message to it before
+     * those are back would put them behind that message.
      */
     void moveTo(ConsumerRef to, long now, long maxHandoffMillis) {
         switch (state) {
@@ -59,14 +61,7 @@ final class PartitionOwnership {
                     state = State.DRAINING;
                 }
             }
-            case DRAINING -> {
-                if (to == owner) {
-                    next = null;
-                    state = State.ASSIGNED;
-                } else {
-                    next = to;
-                }
-            }
+            case DRAINING -> next = to;
         }
     }
 

@@ -53,12 +53,18 @@ class PartitionOwnershipTest {
     }
 
     @Test
-    void movingBackToTheOldOwnerCancelsTheHandoff() {
+    void movingBackToTheOldOwnerStillWaitsUntilWhatItHeldIsBack() {
+        // its client was told the partition moved away and gives back what it prefetched: a later
+        // message delivered to it before those are back in the partition would overtake them
         PartitionOwnership o = new PartitionOwnership();
         o.moveTo(a, 0, HANDOFF);
         o.moveTo(b, 0, HANDOFF);
         o.moveTo(a, 10, HANDOFF);
-        assertEquals(PartitionOwnership.State.ASSIGNED, o.state());
+        assertEquals(PartitionOwnership.State.DRAINING, o.state());
+        assertSame(a, o.target());
+        assertNull(o.deliverable(), "nothing new is delivered while its prefetched messages are on their way back");
+        assertFalse(o.tick(20, true));
+        assertTrue(o.tick(30, false));
         assertSame(a, o.deliverable());
     }
 

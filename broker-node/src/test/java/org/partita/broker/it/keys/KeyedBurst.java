@@ -29,14 +29,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * other consumer spends 3 ms on each message, as real consumers differ in speed: their buffers fill
  * while the others run dry, which is when a broker that ignores keys reorders them.
  */
-final class KeyedBurst {
-    static final int KEYS = 120;
+public final class KeyedBurst {
+    public static final int KEYS = 120;
 
     /** What a burst showed. */
-    record Outcome(int violations, int distinctReceived, int duplicatesNotFlagged, long[] firstArrivalMillis,
+    public record Outcome(int violations, int distinctReceived, int duplicatesNotFlagged, long[] firstArrivalMillis,
                    long elapsedMillis) {
         /** Consumers whose first message came later than {@code millis} after the first send (or never). */
-        List<Integer> lateConsumers(long millis) {
+        public List<Integer> lateConsumers(long millis) {
             List<Integer> late = new ArrayList<>();
             for (int i = 0; i < firstArrivalMillis.length; i++) {
                 if (firstArrivalMillis[i] < 0 || firstArrivalMillis[i] > millis) {
@@ -47,21 +47,30 @@ final class KeyedBurst {
         }
     }
 
-    private final ConnectionFactory cf;
+    private final java.util.function.IntFunction<ConnectionFactory> consumerFactory;
+    private final java.util.function.IntFunction<ConnectionFactory> producerFactory;
     private final String queue;
     private final int producers;
     private final int consumers;
     private final int messages;
 
     KeyedBurst(ConnectionFactory cf, String queue, int producers, int consumers, int messages) {
-        this.cf = cf;
+        this(i -> cf, i -> cf, queue, producers, consumers, messages);
+    }
+
+    /** Consumer {@code i} connects through {@code consumerFactory.apply(i)}, producer {@code i} likewise (on a cluster: to its nodes). */
+    public KeyedBurst(java.util.function.IntFunction<ConnectionFactory> consumerFactory,
+                      java.util.function.IntFunction<ConnectionFactory> producerFactory, String queue, int producers,
+                      int consumers, int messages) {
+        this.consumerFactory = consumerFactory;
+        this.producerFactory = producerFactory;
         this.queue = queue;
         this.producers = producers;
         this.consumers = consumers;
         this.messages = messages;
     }
 
-    Outcome run(long timeLimitMillis) throws Exception {
+    public Outcome run(long timeLimitMillis) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(producers + consumers);
         CountDownLatch go = new CountDownLatch(1);
         AtomicLong firstSend = new AtomicLong();
@@ -78,7 +87,7 @@ final class KeyedBurst {
                 int index = c;
                 tasks.add(pool.submit(() -> {
                     go.await();
-                    try (Connection connection = cf.createConnection()) {
+                    try (Connection connection = consumerFactory.apply(index).createConnection()) {
                         Session s = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
                         MessageConsumer consumer = s.createConsumer(s.createQueue(queue));
                         connection.start();
@@ -124,7 +133,7 @@ final class KeyedBurst {
                 int producerIndex = p;
                 tasks.add(pool.submit(() -> {
                     go.await();
-                    try (Connection connection = cf.createConnection()) {
+                    try (Connection connection = producerFactory.apply(producerIndex).createConnection()) {
                         Session s = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
                         MessageProducer producer = s.createProducer(s.createQueue(queue));
                         producer.setDeliveryMode(DeliveryMode.PERSISTENT);
