@@ -75,11 +75,18 @@ final class Forwarder implements DeliverySink {
             giveBack(consumer, entry);
             return;
         }
-        c.forward(queue, entry.deliveryCount(), entry.message().encoded()).whenComplete((v, t) -> {
+        // The count includes this delivery to the forwarder, which no application saw: a first forward
+        // carries 0, so the message arrives unflagged; one sent again after a pause carries what its
+        // earlier, maybe stored, forward made it, and arrives flagged.
+        c.forward(queue, entry.deliveryCount() - 1, entry.message().encoded()).whenComplete((v, t) -> {
             if (t == null) {
                 room.room(link.peer(), queue);
                 log.ack(entry, consumer);
-                log.credit(consumer, 1);
+                synchronized (this) {
+                    if (ref == consumer) {
+                        log.credit(consumer, 1); // not once paused: see giveBack
+                    }
+                }
             } else {
                 if (isFull(t)) {
                     room.full(link.peer(), queue);
@@ -95,11 +102,15 @@ final class Forwarder implements DeliverySink {
 
     /** Back into the log, in its place; forwarding pauses a moment so that a full or restarting node is not hammered. */
     private void giveBack(ConsumerRef consumer, QueueEntry entry) {
-        log.release(entry, consumer, false);
         synchronized (this) {
             if (ref != consumer) {
-                return; // already paused
+                log.release(entry, consumer, false);
+                return; // already paused (its detach took the entry back, flagged, unless it was not held any more)
             }
+            // The released entry makes its key's next message eligible: the forwarder takes nothing
+            // more before it is detached, or that next message would be forwarded ahead of it.
+            log.drain(consumer);
+            log.release(entry, consumer, false);
             stop();
         }
         timer.schedule(this::start, RETRY_MILLIS, TimeUnit.MILLISECONDS);

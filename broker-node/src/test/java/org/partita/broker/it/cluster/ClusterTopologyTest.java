@@ -23,6 +23,7 @@ import java.util.Set;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -76,6 +77,9 @@ class ClusterTopologyTest {
                 Message m = consumer.receive(10_000);
                 assertNotNull(m, "message " + i + ": no partition is stranded");
                 got.add(((TextMessage) m).getText());
+                // forwarded to its partition's node, relayed to this one: still a first delivery
+                assertEquals(1, m.getIntProperty("JMSXDeliveryCount"), ((TextMessage) m).getText());
+                assertFalse(m.getJMSRedelivered(), ((TextMessage) m).getText());
             }
             assertEquals(3, got.size());
         }
