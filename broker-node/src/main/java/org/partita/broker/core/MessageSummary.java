@@ -19,8 +19,20 @@ public record MessageSummary(int size, int priority, boolean persistent, long ex
 
     static MessageSummary of(WireMessage wire, int size) {
         String key = wire.partitionKey();
-        return new MessageSummary(size, wire.priority(), wire.persistent(), wire.expiration(), wire.deliveryTime(),
+        return new MessageSummary(size, wire.priority(), wire.persistent(), wire.expiration(), deliveryTimeOf(wire),
                 key != null, key == null ? 0 : PartitionKeys.hash(key));
+    }
+
+    /**
+     * When the message may be delivered: 0 (at once) when it was sent without a delivery delay, its
+     * delivery time being its timestamp. Both are read from the sending client's clock; compared with
+     * the node's, a client clock ahead would hold every message back by the difference, and one set
+     * back between two sends would let a key's later message pass an earlier one. A message sent
+     * with a delay keeps its time.
+     */
+    static long deliveryTimeOf(WireMessage wire) {
+        long sent = wire.timestamp();
+        return sent > 0 && wire.deliveryTime() <= sent ? 0 : wire.deliveryTime();
     }
 
     /** The head of an encoded message, for {@code org.partita.broker.store.MessageHeads}. */

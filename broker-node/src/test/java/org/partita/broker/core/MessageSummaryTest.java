@@ -32,6 +32,18 @@ class MessageSummaryTest {
     }
 
     @Test
+    void aMessageSentWithoutDelayIsDeliverableAtOnceWhateverTheSendersClock() {
+        long aMinuteAhead = System.currentTimeMillis() + 60_000;
+        WireMessage noDelay = new WireMessage("ID:2", aMinuteAhead, null, null, "q:orders", null, WireMessage.PERSISTENT, 4,
+                0L, aMinuteAhead, Map.of(), WireMessage.BODY_TEXT, new byte[0]);
+        assertEquals(0, new MessageRef(2, MessageCodec.encode(noDelay), noDelay, null).deliveryTime(),
+                "a client clock ahead of the node's must not hold the message back");
+        WireMessage delayed = new WireMessage("ID:3", aMinuteAhead, null, null, "q:orders", null, WireMessage.PERSISTENT, 4,
+                0L, aMinuteAhead + 5_000, Map.of(), WireMessage.BODY_TEXT, new byte[0]);
+        assertEquals(aMinuteAhead + 5_000, new MessageRef(3, MessageCodec.encode(delayed), delayed, null).deliveryTime());
+    }
+
+    @Test
     void aHeadOfAnotherFormatIsRefused() {
         assertThrows(IllegalArgumentException.class, () -> MessageSummary.decode(new byte[]{9, 0, 0}));
     }
