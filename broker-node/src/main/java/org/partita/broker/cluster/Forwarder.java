@@ -72,12 +72,12 @@ final class Forwarder implements DeliverySink {
     public void deliver(ConsumerRef consumer, QueueEntry entry, int partition) {
         NettyBrokerConnection c = link.connection();
         if (c == null) {
-            giveBack(consumer, entry);
+            giveBack(consumer, entry, false);
             return;
         }
         // The count includes this delivery to the forwarder, which no application saw: a first forward
-        // carries 0, so the message arrives unflagged; one sent again after a pause carries what its
-        // earlier, maybe stored, forward made it, and arrives flagged.
+        // carries 0, so the message arrives unflagged; one sent again after a forward whose outcome is
+        // unknown carries more, and arrives flagged.
         c.forward(queue, entry.deliveryCount() - 1, entry.message().encoded()).whenComplete((v, t) -> {
             if (t == null) {
                 room.room(link.peer(), queue);
@@ -91,7 +91,7 @@ final class Forwarder implements DeliverySink {
                 if (isFull(t)) {
                     room.full(link.peer(), queue);
                 }
-                giveBack(consumer, entry);
+                giveBack(consumer, entry, !refusedBeforeStoring(t));
             }
         });
     }
@@ -100,17 +100,31 @@ final class Forwarder implements DeliverySink {
         return DirectOverflow.answered(t) == ErrorCode.RESOURCE_EXHAUSTED;
     }
 
-    /** Back into the log, in its place; forwarding pauses a moment so that a full or restarting node is not hammered. */
-    private void giveBack(ConsumerRef consumer, QueueEntry entry) {
+    /**
+     * The other node answered that it did not take the message (full, or the queue not defined there
+     * yet). Any other failure (the link lost, a store fault there) leaves it unknown whether it was
+     * stored: then the message goes again flagged, so that a copy stored before is recognised (or,
+     * once that node restarted and forgot it, arrives as a redelivery, never as new).
+     */
+    private static boolean refusedBeforeStoring(Throwable t) {
+        ErrorCode answer = DirectOverflow.answered(t);
+        return answer == ErrorCode.RESOURCE_EXHAUSTED || answer == ErrorCode.UNKNOWN_DESTINATION;
+    }
+
+    /**
+     * Back into the log, in its place, {@code maybeStored} counted as a delivery; forwarding pauses a
+     * moment so that a full or restarting node is not hammered.
+     */
+    private void giveBack(ConsumerRef consumer, QueueEntry entry, boolean maybeStored) {
         synchronized (this) {
             if (ref != consumer) {
-                log.release(entry, consumer, false);
-                return; // already paused (its detach took the entry back, flagged, unless it was not held any more)
+                log.release(entry, consumer, maybeStored);
+                return; // already paused
             }
             // The released entry makes its key's next message eligible: the forwarder takes nothing
             // more before it is detached, or that next message would be forwarded ahead of it.
             log.drain(consumer);
-            log.release(entry, consumer, false);
+            log.release(entry, consumer, maybeStored);
             stop();
         }
         timer.schedule(this::start, RETRY_MILLIS, TimeUnit.MILLISECONDS);
