@@ -202,7 +202,11 @@ public final class BrokerQueue implements DispatchEngine.Host {
      */
     void enqueueStored(MessageRef message, int deliveryCount) {
         Runnable task = addition(new QueueEntry(this, message, deliveryCount), null);
-        if (depthMessages.get() <= DISPATCH_ON_WRITER_DEPTH) {
+        // Only the store writer dispatches in place. A network thread gets here when the write had
+        // completed before it attached: dispatching there would write this delivery to a consumer's
+        // connection at once when that connection is served by the same thread, ahead of an earlier
+        // delivery another thread queued to it, and a key's next message would arrive first.
+        if (depthMessages.get() <= DISPATCH_ON_WRITER_DEPTH && services.store().onWriterThread()) {
             executor.executeHereIfIdle(task);
         } else {
             executor.execute(task);

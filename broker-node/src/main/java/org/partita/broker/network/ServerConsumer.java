@@ -141,8 +141,7 @@ final class ServerConsumer implements DeliverySink, RemoteFeed.Sink {
         union.addAll(ownedThere);
         if (!closed && !union.equals(told)) {
             told = union;
-            channel.writeAndFlush(new Frame.Partitions(id, union.stream().mapToInt(Integer::intValue).toArray()),
-                    channel.voidPromise());
+            write(new Frame.Partitions(id, union.stream().mapToInt(Integer::intValue).toArray()));
         }
     }
 
@@ -153,7 +152,7 @@ final class ServerConsumer implements DeliverySink, RemoteFeed.Sink {
             return;
         }
         long deliveryId = session.track(handle, this);
-        channel.writeAndFlush(new Frame.Deliver(id, deliveryId, deliveryCount, partition, message), channel.voidPromise());
+        write(new Frame.Deliver(id, deliveryId, deliveryCount, partition, message));
     }
 
     @Override
@@ -163,7 +162,23 @@ final class ServerConsumer implements DeliverySink, RemoteFeed.Sink {
             return;
         }
         long deliveryId = session.track(entry, this);
-        channel.writeAndFlush(new Frame.Deliver(id, deliveryId, entry.deliveryCount(), partition, entry.message().encoded()),
-                channel.voidPromise());
+        write(new Frame.Deliver(id, deliveryId, entry.deliveryCount(), partition, entry.message().encoded()));
+    }
+
+    /**
+     * Writes the consumer's frames in the order of these calls, whichever thread makes them. Netty
+     * writes at once on the connection's own thread but queues a write made on another thread, so a
+     * delivery or a partition change written on the connection's thread (a relay from a node link it
+     * shares, a queue's dispatch) could overtake one another thread queued a moment before: a key's
+     * later message, or an older set of partitions, would reach the client first. Queued on the
+     * connection's thread too, every frame goes after the ones queued before it.
+     */
+    private void write(Frame frame) {
+        io.netty.channel.EventLoop loop = channel.eventLoop();
+        if (loop.inEventLoop()) {
+            loop.execute(() -> channel.writeAndFlush(frame, channel.voidPromise()));
+        } else {
+            channel.writeAndFlush(frame, channel.voidPromise());
+        }
     }
 }

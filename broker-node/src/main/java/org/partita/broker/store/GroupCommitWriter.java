@@ -131,6 +131,10 @@ final class GroupCommitWriter {
         return (T) result[0];
     }
 
+    boolean isWriterThread() {
+        return Thread.currentThread() == thread;
+    }
+
     /** How many transactions this writer has committed (a group of batches counts once); for tests and metrics. */
     long commitCount() {
         return commits.get();

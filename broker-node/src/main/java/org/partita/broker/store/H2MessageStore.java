@@ -244,6 +244,11 @@ public final class H2MessageStore implements MessageStore {
     }
 
     @Override
+    public boolean onWriterThread() {
+        return writer.isWriterThread();
+    }
+
+    @Override
     public CompletableFuture<Void> write(StoreBatch batch) {
         return writer.submit(batch);
     }

@@ -14,6 +14,15 @@ public interface MessageStore extends AutoCloseable {
     CompletableFuture<Void> write(StoreBatch batch);
 
     /**
+     * Whether the calling thread is the store's writer, where a write's completion runs unless the
+     * write completed before its caller attached to it (then it runs on the caller's thread, a
+     * network thread).
+     */
+    default boolean onWriterThread() {
+        return false;
+    }
+
+    /**
      * Whether the node did not stop cleanly last time (or this store cannot tell). Then any stored
      * message may have been delivered without its delivery count reaching the disk.
      */

@@ -54,6 +54,34 @@ class BrokerQueueTest {
     }
 
     @Test
+    void aStoredMessageIsDispatchedInPlaceOnlyOnTheStoreWriter() {
+        // A network thread reaches enqueueStored when the write completed before it attached to it.
+        // Delivering there could write to a connection that thread serves ahead of an earlier
+        // delivery another thread queued to it: the queue's executor takes it instead.
+        BrokerQueue q = queue("orders");
+        List<Thread> deliveredOn = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        ConsumerRef ref = new ConsumerRef("records its thread", new DeliverySink() {
+            @Override
+            public void deliver(ConsumerRef consumer, QueueEntry entry, int partition) {
+                deliveredOn.add(Thread.currentThread());
+            }
+
+            @Override
+            public void partitionsChanged(ConsumerRef consumer, int[] owned) {
+            }
+        }, org.partita.jms.protocol.selector.Selector.matchAll(), 10, 0);
+        BrokerFixture.await(q.attach(ref));
+        org.partita.jms.protocol.WireMessage wire = new org.partita.jms.protocol.WireMessage("ID:in-place", 1L, null, null,
+                "q:orders", null, org.partita.jms.protocol.WireMessage.PERSISTENT, 4, 0, 0, Map.of(),
+                org.partita.jms.protocol.WireMessage.BODY_TEXT, new byte[0]);
+        MessageRef m = node.broker().newMessage(org.partita.jms.protocol.MessageCodec.encode(wire), wire, null);
+        m.retain(1);
+        q.enqueueStored(m, 0);
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> deliveredOn.size() == 1);
+        assertTrue(deliveredOn.get(0) != Thread.currentThread(), "delivered on the thread that was not the writer");
+    }
+
+    @Test
     void higherPriorityFirstThenArrivalOrder() {
         BrokerQueue q = queue("orders");
         node.send(q, "p4-a", Map.of());
