@@ -23,11 +23,11 @@ import java.util.function.Function;
  * refused, with nothing stored anywhere, when every node reached refused it as full. The nodes are
  * tried one after the other, in the order of the message's partition turn.
  *
- * <p>A forward whose outcome is unknown (the link failed before the node answered) cannot be
- * refused to the sender, as the node may have stored it: the message then goes to that node's
- * forward log, as for a node that is down, flagged as possibly sent before so the node takes it
- * once. A node that answered with another error (the queue not defined there yet) did not store
- * it: it goes to that node's log unflagged.
+ * <p>A forward whose outcome is unknown (the link failed before the node answered, or a fault
+ * there) cannot be refused to the sender, as the node may have stored it: the message then goes to
+ * that node's forward log, as for a node that is down, flagged as possibly sent before so the node
+ * takes it once. A node that answered that the queue is not defined there yet did not store it: it
+ * goes to that node's log unflagged.
  *
  * <p>While such a message is on its way the queue counts as not {@linkplain #idle forwarded}, so a
  * change of its layout waits for it like for a message in a log.
@@ -121,7 +121,7 @@ final class DirectOverflow {
                     a.refused().add(peer);
                     attempt(a, next);
                 } else {
-                    a.completeWith(stores.log(peer, queue, a.message(), answered(t) != null ? 0 : 1));
+                    a.completeWith(stores.log(peer, queue, a.message(), refusedBeforeStoring(t) ? 0 : 1));
                 }
             });
             return;
@@ -155,9 +155,23 @@ final class DirectOverflow {
                 + ") on the nodes hosting it that are up (" + String.join(", ", full) + "); the message was not stored");
     }
 
-    /** The error code a node answered a request with; null if it did not answer (the link failed). */
+    /**
+     * The error code a request failed with: the node's answer, or {@link ErrorCode#INTERNAL} when the
+     * link failed before an answer came; null for a failure of another kind.
+     */
     static ErrorCode answered(Throwable t) {
         Throwable cause = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
         return cause instanceof BrokerError e ? e.code() : null;
+    }
+
+    /**
+     * The other node answered that it did not take the message (full, or the queue not defined there
+     * yet). After any other failure (the link lost, a store fault there) it may have stored it: the
+     * message is then sent again flagged, so a copy stored before is recognised, or arrives as a
+     * redelivery once that node restarted and forgot it, never as new.
+     */
+    static boolean refusedBeforeStoring(Throwable t) {
+        ErrorCode answer = answered(t);
+        return answer == ErrorCode.RESOURCE_EXHAUSTED || answer == ErrorCode.UNKNOWN_DESTINATION;
     }
 }

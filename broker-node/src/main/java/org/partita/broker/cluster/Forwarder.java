@@ -91,24 +91,13 @@ final class Forwarder implements DeliverySink {
                 if (isFull(t)) {
                     room.full(link.peer(), queue);
                 }
-                giveBack(consumer, entry, !refusedBeforeStoring(t));
+                giveBack(consumer, entry, !DirectOverflow.refusedBeforeStoring(t));
             }
         });
     }
 
     private static boolean isFull(Throwable t) {
         return DirectOverflow.answered(t) == ErrorCode.RESOURCE_EXHAUSTED;
-    }
-
-    /**
-     * The other node answered that it did not take the message (full, or the queue not defined there
-     * yet). Any other failure (the link lost, a store fault there) leaves it unknown whether it was
-     * stored: then the message goes again flagged, so that a copy stored before is recognised (or,
-     * once that node restarted and forgot it, arrives as a redelivery, never as new).
-     */
-    private static boolean refusedBeforeStoring(Throwable t) {
-        ErrorCode answer = DirectOverflow.answered(t);
-        return answer == ErrorCode.RESOURCE_EXHAUSTED || answer == ErrorCode.UNKNOWN_DESTINATION;
     }
 
     /**
