@@ -165,20 +165,8 @@ final class ServerConsumer implements DeliverySink, RemoteFeed.Sink {
         write(new Frame.Deliver(id, deliveryId, entry.deliveryCount(), partition, entry.message().encoded()));
     }
 
-    /**
-     * Writes the consumer's frames in the order of these calls, whichever thread makes them. Netty
-     * writes at once on the connection's own thread but queues a write made on another thread, so a
-     * delivery or a partition change written on the connection's thread (a relay from a node link it
-     * shares, a queue's dispatch) could overtake one another thread queued a moment before: a key's
-     * later message, or an older set of partitions, would reach the client first. Queued on the
-     * connection's thread too, every frame goes after the ones queued before it.
-     */
+    /** In the order of these calls, whichever thread makes them: see {@link InOrderWrites}. */
     private void write(Frame frame) {
-        io.netty.channel.EventLoop loop = channel.eventLoop();
-        if (loop.inEventLoop()) {
-            loop.execute(() -> channel.writeAndFlush(frame, channel.voidPromise()));
-        } else {
-            channel.writeAndFlush(frame, channel.voidPromise());
-        }
+        InOrderWrites.writeAndFlush(channel, frame);
     }
 }
