@@ -185,10 +185,10 @@ final class ClusterMetadata implements AutoCloseable {
         p.add(new MFC());
         p.add(new FRAG4());
         p.add(new ELECTION());
-        // followers hear of a commit at the leader's next resend: a layout change takes several
-        // agreements in a row while its queue's sends wait, so not once a second (the default)
+        // Followers hear of a commit as soon as the leader has it, not at its next resend: a queue's
+        // definition or layout change applies on every node at once, while sends to it wait.
         p.add(new RAFT().members(cluster.memberNames()).raftId(self.name()).logDir(raftDir.toString())
-                .resendInterval(RESEND_MILLIS));
+                .resendInterval(RESEND_MILLIS).sendCommitsImmediately(true));
         p.add(new REDIRECT());
         return p;
     }
