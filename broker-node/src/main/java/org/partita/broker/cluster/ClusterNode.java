@@ -426,6 +426,10 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
                 (password == null ? "" : password).getBytes(java.nio.charset.StandardCharsets.UTF_8))) {
             throw new SecurityException("node " + node + " did not present the cluster's secret");
         }
+        PeerLink back = links.get(node);
+        if (back != null) {
+            back.linkNow();
+        }
         return node;
     }
 

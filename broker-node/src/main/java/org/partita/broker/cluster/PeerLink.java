@@ -76,6 +76,26 @@ final class PeerLink implements ConnectionListener, AutoCloseable {
         return peer.name();
     }
 
+    /**
+     * The peer has just linked to this node, so it is up: this side links now instead of at its next
+     * heartbeat. Without it, a node started before its peers left its links down for up to a
+     * heartbeat after they came up, and messages and consumer feeds that need them waited.
+     */
+    void linkNow() {
+        if (closed || connection != null) {
+            return;
+        }
+        try {
+            timer.execute(() -> {
+                if (!closed && connection == null) {
+                    connect();
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // the link is closing
+        }
+    }
+
     boolean isUp() {
         return connection != null;
     }
