@@ -765,6 +765,24 @@ public final class Broker implements QueueServices, AutoCloseable {
         return q != null ? q : createQueue(name, QueueOptions.TERMINAL);
     }
 
+    /**
+     * Waits, at most {@code timeoutMillis}, until every queue has run the work queued on it so far. A
+     * stopping node calls it after its connections closed and before its store closes: the messages
+     * those connections had received and not acknowledged go back to their queues as tasks, and
+     * their delivery counts must reach the store, or they would come back unflagged after a restart.
+     */
+    public void awaitQueuedWork(long timeoutMillis) {
+        CompletableFuture<?>[] all = queues.values().stream().map(BrokerQueue::queuedWorkDone).toArray(CompletableFuture[]::new);
+        try {
+            CompletableFuture.allOf(all).get(timeoutMillis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            LOG.warn("stopping with queue work still running after {} ms: delivery counts of messages handed back"
+                    + " just now may be lost", timeoutMillis);
+        }
+    }
+
     @Override
     public void close() {
         timers.shutdownNow();

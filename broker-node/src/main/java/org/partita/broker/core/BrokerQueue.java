@@ -266,6 +266,13 @@ public final class BrokerQueue implements DispatchEngine.Host {
         executor.execute(() -> add(e));
     }
 
+    /** Completes once the work queued on this queue before the call has run (and written what it writes). */
+    CompletableFuture<Void> queuedWorkDone() {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        executor.execute(() -> done.complete(null));
+        return done;
+    }
+
     /** Adds a consumer; the future completes once it takes part in dispatch (a broadcast sent after reaches it). */
     public CompletableFuture<Void> attach(ConsumerRef c) {
         CompletableFuture<Void> attached = new CompletableFuture<>();

@@ -310,6 +310,7 @@ public final class PartitaNode implements AutoCloseable {
         jmx.close();
         server.close();
         context.close();
+        broker.awaitQueuedWork(5_000); // what the closed connections handed back is written before the store closes
         store.close(); // finishes pending writes while the broker can still take their completions
         broker.close();
         folderLock.close();
