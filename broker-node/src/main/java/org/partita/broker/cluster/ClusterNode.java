@@ -46,7 +46,8 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     private final String self;
     private final Path dataDir;
     private final int maxFrameSize;
-    private final Map<String, PeerLink> links = new LinkedHashMap<>();
+    /** Filled at start while clients (and other nodes) may already connect: read from network threads. */
+    private final Map<String, PeerLink> links = new ConcurrentHashMap<>();
     private final Map<String, Forwarder> forwarders = new ConcurrentHashMap<>();
     private final RemoteRoom remoteRoom = new RemoteRoom();
     private final DirectOverflow directOverflow = new DirectOverflow(links::get, remoteRoom, new DirectOverflow.Stores() {

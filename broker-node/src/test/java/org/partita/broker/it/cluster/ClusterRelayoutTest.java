@@ -99,7 +99,13 @@ class ClusterRelayoutTest {
                     f.get(60, TimeUnit.SECONDS);
                 }
 
-                await().atMost(Duration.ofSeconds(60)).until(() -> everyConfirmedArrived(confirmed, byKey));
+                try {
+                    await().atMost(Duration.ofSeconds(60)).until(() -> everyConfirmedArrived(confirmed, byKey));
+                } catch (org.awaitility.core.ConditionTimeoutException e) {
+                    throw new AssertionError("confirmed messages missing after 60 s: " + missing(confirmed, byKey)
+                            + "; node1: " + c.node(0).cluster().status().format() + "; node2: "
+                            + c.node(1).cluster().status().format() + "; node3: " + c.node(2).cluster().status().format(), e);
+                }
                 for (Map.Entry<String, List<Received>> e : byKey.entrySet()) {
                     int last = -1;
                     for (Received r : e.getValue()) {
@@ -451,16 +457,22 @@ class ClusterRelayoutTest {
     }
 
     private static boolean everyConfirmedArrived(Map<String, Integer> confirmed, Map<String, List<Received>> byKey) {
+        return missing(confirmed, byKey).isEmpty();
+    }
+
+    /** Key and sequence numbers of the confirmed messages that have not arrived (for a failure's message). */
+    private static Map<String, List<Integer>> missing(Map<String, Integer> confirmed, Map<String, List<Received>> byKey) {
+        Map<String, List<Integer>> out = new java.util.TreeMap<>();
         for (Map.Entry<String, Integer> e : confirmed.entrySet()) {
             List<Received> got = byKey.getOrDefault(e.getKey(), List.of());
             java.util.Set<Integer> seqs = new java.util.HashSet<>();
             got.forEach(r -> seqs.add(r.seq()));
             for (int seq = 0; seq <= e.getValue(); seq++) {
                 if (!seqs.contains(seq)) {
-                    return false;
+                    out.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(seq);
                 }
             }
         }
-        return true;
+        return out;
     }
 }
