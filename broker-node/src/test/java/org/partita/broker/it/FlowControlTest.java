@@ -153,6 +153,31 @@ class FlowControlTest {
     }
 
     /**
+     * A transacted send is answered after {@code send} returns. When the node refuses the last one
+     * before the commit, no later send can surface the refusal: the commit fails and rolls back, rather
+     * than committing without a message whose send returned normally (before, a refusal that had come
+     * back by then was dropped and the commit went on without it).
+     */
+    @Test
+    void aRefusalThatNoLaterSendSurfacedFailsTheCommit() throws Exception {
+        start(FlowLimits.defaults().withTransactionBytes(100 << 10));
+        Connection c = connect();
+        Session s = c.createSession(true, Session.SESSION_TRANSACTED);
+        MessageProducer p = s.createProducer(s.createQueue("tx.last"));
+        for (int i = 0; i < 7; i++) {
+            p.send(message(s, i)); // the seventh takes the transaction past 100 KiB: refused, after send returned
+        }
+        // a round trip on the same connection: the node answered the sends before it, so the refusal is back
+        c.createSession(false, Session.AUTO_ACKNOWLEDGE).close();
+        jakarta.jms.TransactionRolledBackException e = assertThrows(jakarta.jms.TransactionRolledBackException.class, s::commit);
+        assertTrue(e.getMessage().contains("transaction"), e.getMessage());
+        assertEquals(0, PartitaAdmin.on(c).queueStats("tx.last").depth(), "nothing of the transaction is stored");
+        p.send(message(s, 100));
+        s.commit(); // the session goes on
+        assertEquals(1, PartitaAdmin.on(c).queueStats("tx.last").depth());
+    }
+
+    /**
      * Before: an XA branch was not held to the bound, so one branch could grow like the open
      * transaction above. Now a send past the bound is refused (the next send throws
      * {@code ResourceAllocationException}), and the branch rolls back leaving nothing stored.

@@ -71,6 +71,8 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
     private final List<Long> unsettled = new ArrayList<>();
     /** Sends still on their way; for asynchronous sends, each completes once its callback returned. */
     private final java.util.Set<CompletableFuture<Void>> pendingSends = new java.util.LinkedHashSet<>();
+    /** How long a send that found a refusal waits for the sends before it to be answered. */
+    private static final long SURFACE_WAIT_SECONDS = 60;
     /** The same sends, completing when the node answered (what the session's own thread may wait for). */
     private final java.util.Set<CompletableFuture<Void>> pendingAcks = new java.util.LinkedHashSet<>();
     /** The session whose completion listener the current thread is running, if any. */
@@ -162,23 +164,73 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
     }
 
     /**
-     * A transacted send the node refused because the transaction grew past its bound: the next send
-     * throws it ({@code ResourceAllocationException}) rather than only the commit.
+     * A transacted send the node refused because the transaction (or the node's open transactions)
+     * grew past its bound: the next send throws it ({@code ResourceAllocationException}) rather than
+     * only the commit. Sends are pipelined, so the ones after the refused one may be refused too: this
+     * waits for every send still on its way, and the one exception stands for all refusals so far.
+     * They are the application's news from then on (the transaction goes on with what the node took);
+     * a refusal that no send surfaced still fails the commit.
      */
     private void refusedTransactionSend() throws JMSException {
-        List<CompletableFuture<Void>> sent;
-        synchronized (pendingSends) {
-            sent = new ArrayList<>(pendingSends);
+        if (!anyRefused()) {
+            return;
         }
-        for (CompletableFuture<Void> f : sent) {
-            if (f.isCompletedExceptionally()) {
-                Throwable t = f.handle((v, e) -> e).join();
-                JMSException j = JmsExceptions.from(t);
-                if (j instanceof jakarta.jms.ResourceAllocationException) {
-                    throw j;
+        List<CompletableFuture<Void>> onTheirWay;
+        synchronized (pendingSends) {
+            onTheirWay = new ArrayList<>(pendingAcks);
+        }
+        for (CompletableFuture<Void> f : onTheirWay) {
+            try {
+                f.get(SURFACE_WAIT_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                // its outcome is looked at below (a send that has no answer yet stays pending)
+            }
+        }
+        JMSException first = null;
+        int refused = 0;
+        synchronized (pendingSends) {
+            for (java.util.Iterator<CompletableFuture<Void>> it = pendingSends.iterator(); it.hasNext(); ) {
+                JMSException j = refusal(it.next());
+                if (j != null) {
+                    it.remove();
+                    refused++;
+                    first = first == null ? j : first;
+                }
+            }
+            pendingAcks.removeIf(f -> refusal(f) != null);
+        }
+        if (first != null) {
+            if (refused > 1) {
+                jakarta.jms.ResourceAllocationException all = new jakarta.jms.ResourceAllocationException(refused
+                        + " sends of this transaction were refused (not added): " + first.getMessage(), first.getErrorCode());
+                all.initCause(first);
+                throw all;
+            }
+            throw first;
+        }
+    }
+
+    private boolean anyRefused() {
+        synchronized (pendingSends) {
+            for (CompletableFuture<Void> f : pendingSends) {
+                if (refusal(f) != null) {
+                    return true;
                 }
             }
         }
+        return false;
+    }
+
+    /** The ResourceAllocationException a send completed with, or null. */
+    private static JMSException refusal(CompletableFuture<Void> f) {
+        if (!f.isCompletedExceptionally()) {
+            return null;
+        }
+        JMSException j = JmsExceptions.from(f.handle((v, e) -> e).join());
+        return j instanceof jakarta.jms.ResourceAllocationException ? j : null;
     }
 
     /** Remembers a send until it completes; each drops itself when done, so big transactions stay linear. */
@@ -230,9 +282,12 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
         boolean onCompletionThread = completions.isDispatchThread();
         synchronized (pendingSends) {
             all = new ArrayList<>(onCompletionThread ? pendingAcks : pendingSends);
-            all.removeIf(CompletableFuture::isDone);
+            // a send that failed stays until it is looked at here (or surfaced at a later send): a
+            // commit must not go on without a message whose send returned normally
+            all.removeIf(f -> f.isDone() && !f.isCompletedExceptionally());
             if (!onCompletionThread) {
                 pendingSends.clear();
+                pendingAcks.removeIf(CompletableFuture::isCompletedExceptionally); // looked at through pendingSends
             }
         }
         Throwable first = null;
