@@ -451,15 +451,22 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
         }
         refuseInCompletionListener("commit the transaction");
         Throwable failedSend = awaitPendingSends();
-        if (failedSend != null) {
+        // A send lost with its node (the connection failed over) voided the transaction: the commit
+        // itself fails for that, with PARTITA_FAILOVER, whether the send's answer came before or not.
+        if (failedSend != null && !lostWithItsNode(failedSend)) {
             rollback();
             TransactionRolledBackException e = new TransactionRolledBackException(
-                    "a send of this transaction failed, so it was rolled back: " + failedSend.getMessage());
+                    "a send of this transaction failed, so it was rolled back: " + failedSend.getMessage(),
+                    failedSend instanceof JMSException j ? j.getErrorCode() : null);
             e.initCause(failedSend);
             throw e;
         }
         acknowledgeIntoTransaction();
         JmsExceptions.await(connection.transport().commit(id));
+    }
+
+    private static boolean lostWithItsNode(Throwable failedSend) {
+        return failedSend instanceof JMSException j && org.partita.jms.api.PartitaErrorCodes.NODE_LOST.equals(j.getErrorCode());
     }
 
     @Override
