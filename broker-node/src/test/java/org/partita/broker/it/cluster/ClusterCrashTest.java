@@ -25,6 +25,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -116,10 +117,27 @@ class ClusterCrashTest {
         return f;
     }
 
+    /**
+     * Starts node {@code i} on its fixed port. The port may be taken for a moment by an outgoing
+     * connection's ephemeral port (the other nodes keep dialing it, and a dial to a loopback port
+     * nobody listens on can take that very port): the node then exits at once, and it is started
+     * again, for up to 10 s, as {@code EmbeddedCluster} does.
+     */
     private ChildNode startNode(ClusterConfig cluster, int i, String run) throws Exception {
-        nodes[i] = ChildNode.startWithArgs(tmp.resolve("log-" + i + "-" + run), "--config", config(cluster, i).toString())
-                .awaitReady();
-        return nodes[i];
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        for (int attempt = 0; ; attempt++) {
+            ChildNode n = ChildNode.startWithArgs(tmp.resolve("log-" + i + "-" + run + (attempt == 0 ? "" : "-" + attempt)),
+                    "--config", config(cluster, i).toString());
+            try {
+                nodes[i] = n.awaitReady();
+                return nodes[i];
+            } catch (AssertionError e) {
+                if (!n.stderr().contains("Address already in use") || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                await().pollDelay(Duration.ofMillis(200)).until(() -> true);
+            }
+        }
     }
 
     /** node1 to node3 on free loopback ports, each a child process (the cluster "crash", run "a"). */
