@@ -42,34 +42,8 @@ final class PartitaClusterBroker implements BrokerUnderTest {
             started.add(PartitaNode.start(NodeConfig.defaults().withNodeName(m.name()).withPort(m.port())
                     .withDataDir(dir.resolve(m.name())).withSyncOnCommit(true).withCluster(cluster)));
         }
-        awaitLinked(started);
+        // no wait for the links: the load starts as users' does, with the cluster just started
         return new PartitaClusterBroker(started);
-    }
-
-    /**
-     * Measures a running cluster, as users meet one: every node linked to every other and a consensus
-     * leader known. A node that starts before the others retries its links once per heartbeat (500 ms
-     * here), so a load started at once met links still down and its first messages waited for them:
-     * most of the cluster's p99 until 2026-12-02 (docs/performance.md, step 14).
-     */
-    private static void awaitLinked(List<PartitaNode> nodes) throws IOException {
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
-        while (!nodes.stream().allMatch(PartitaClusterBroker::linked)) {
-            if (System.nanoTime() > deadline) {
-                throw new IOException("the three nodes did not link up within 30 s: " + nodes.get(0).cluster().status().format());
-            }
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted while the nodes link up", e);
-            }
-        }
-    }
-
-    private static boolean linked(PartitaNode node) {
-        org.partita.broker.cluster.ClusterStatus status = node.cluster().status();
-        return status.leader() != null && status.members().stream().allMatch(m -> !"down".equals(m.state()));
     }
 
     /** A port free together with the consensus port above it. */
