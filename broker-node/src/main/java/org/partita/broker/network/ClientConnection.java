@@ -978,9 +978,15 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         });
     }
 
+    /**
+     * Answers go in order with the deliveries other threads queued to this connection before (see
+     * {@link InOrderWrites}): an answer completed here, on the connection's thread, by a future another
+     * thread had already completed (a DRAIN whose queue ran it at once) would otherwise overtake the
+     * delivery that queue had just queued, and a receiveNoWait with prefetch 0 missed its message.
+     */
     private void ok(int requestId) {
         if (requestId != 0) {
-            channel.writeAndFlush(new Frame.Ok(requestId), channel.voidPromise());
+            InOrderWrites.writeAndFlush(channel, new Frame.Ok(requestId));
         }
     }
 
@@ -992,10 +998,10 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         if (request.requestId() == 0) {
             EVENTS.info("message.dropped", "{} without confirmation from {} dropped: {} {}", request.type(),
                     channel.remoteAddress(), code, message);
-            channel.writeAndFlush(new Frame.RequestFailed(request.type().code(), code, message), channel.voidPromise());
+            InOrderWrites.writeAndFlush(channel, new Frame.RequestFailed(request.type().code(), code, message));
             return;
         }
-        channel.writeAndFlush(new Frame.Error(request.requestId(), code, message), channel.voidPromise());
+        InOrderWrites.writeAndFlush(channel, new Frame.Error(request.requestId(), code, message));
     }
 
     /** Answers a request with an error, then closes the connection (handshake refusals). */

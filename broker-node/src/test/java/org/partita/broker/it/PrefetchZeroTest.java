@@ -76,6 +76,28 @@ class PrefetchZeroTest {
         }
     }
 
+    /**
+     * Emptying a queue with receiveNoWait, as a batch job does: each call finds the next message.
+     * The client once let a call return null when the message answering its request arrived just
+     * as the call gave up waiting (the request counted as answered before the message was buffered).
+     */
+    @Test
+    void receiveNoWaitEmptiesAQueueOneMessageAtATime() throws Exception {
+        int n = 1000;
+        try (Connection c = pull().createConnection()) {
+            Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            send(s, "batch", n);
+            MessageConsumer consumer = s.createConsumer(s.createQueue("batch"));
+            c.start();
+            for (int i = 0; i < n; i++) {
+                Message m = consumer.receiveNoWait();
+                assertNotNull(m, "message " + i + " of " + n + " waits in the queue");
+                assertEquals("m" + i, ((TextMessage) m).getText());
+            }
+            assertNull(consumer.receiveNoWait());
+        }
+    }
+
     @Test
     void aListenerWithPrefetchZeroReceivesEverything() throws Exception {
         try (Connection c = pull().createConnection()) {

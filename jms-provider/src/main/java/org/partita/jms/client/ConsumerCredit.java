@@ -4,6 +4,7 @@ import org.partita.jms.transport.BrokerConnection;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.function.IntFunction;
+import java.util.function.Supplier;
 
 /**
  * The room one consumer gives the node, which delivers only within it. With a prefetch window of
@@ -95,9 +96,15 @@ final class ConsumerCredit {
         }
     }
 
-    /** A delivery arrived: with prefetch 0 it answers the pull. */
-    synchronized void arrived() {
+    /**
+     * A delivery arrived: with prefetch 0 it answers the pull. {@code buffering} (which puts it where
+     * the application takes it) runs under this object's lock, as the pull counts as answered: a
+     * {@link #drain} that finds no pull outstanding asks the node nothing, and its caller looks in
+     * the buffer at once, so the delivery must be there by then.
+     */
+    synchronized <T> T arrived(Supplier<T> buffering) {
         pulling = false;
+        return buffering.get();
     }
 
     boolean pullsOneByOne() {

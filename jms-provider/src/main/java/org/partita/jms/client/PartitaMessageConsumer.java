@@ -89,22 +89,12 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
 
     /** From the transport: false if this consumer no longer takes messages. */
     boolean accept(Incoming delivery) {
-        long deliveryId = delivery.deliveryId();
-        // Checked and added under the lock dropUpTo() takes: a delivery voided by a recover may
-        // arrive after the recover's answer (the node wrote it just after), and must never slip
-        // into the buffer between dropUpTo()'s fence and its sweep.
-        credit.arrived();
-        boolean voided;
-        synchronized (closeLock) {
-            voided = deliveryId <= voidUpTo;
-            if (!voided) {
-                if (closed) {
-                    return false;
-                }
-                buffer.add(delivery);
-            }
+        // Buffered within arrived(): a receiveNoWait that finds its pull answered then finds the delivery too.
+        Arrival arrival = credit.arrived(() -> buffer(delivery));
+        if (arrival == Arrival.REFUSED) {
+            return false;
         }
-        if (voided) {
+        if (arrival == Arrival.VOIDED) {
             grantCredit(1); // voided by a recover the node already processed: it left the buffer
             return true;
         }
@@ -112,6 +102,27 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
             scheduleListener();
         }
         return true;
+    }
+
+    /** What became of a delivery that arrived. */
+    private enum Arrival { BUFFERED, VOIDED, REFUSED }
+
+    /**
+     * Checked and added under the lock dropUpTo() takes: a delivery voided by a recover may arrive
+     * after the recover's answer (the node wrote it just after), and must never slip into the buffer
+     * between dropUpTo()'s fence and its sweep.
+     */
+    private Arrival buffer(Incoming delivery) {
+        synchronized (closeLock) {
+            if (delivery.deliveryId() <= voidUpTo) {
+                return Arrival.VOIDED;
+            }
+            if (closed) {
+                return Arrival.REFUSED;
+            }
+            buffer.add(delivery);
+            return Arrival.BUFFERED;
+        }
     }
 
     /** Deliveries left the buffer: their room goes back to the node (in batches, while started). */
