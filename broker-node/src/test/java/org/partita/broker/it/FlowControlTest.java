@@ -178,6 +178,25 @@ class FlowControlTest {
     }
 
     /**
+     * A producer closed within the transaction (as a send helper that opens and closes its producer
+     * does) waits for its sends but leaves a refusal to the commit: before, close() took the refusal
+     * out of the session's view and the commit went on without the refused message.
+     */
+    @Test
+    void aProducerClosedBeforeTheCommitLeavesItsRefusalToTheCommit() throws Exception {
+        start(FlowLimits.defaults().withTransactionBytes(100 << 10));
+        Connection c = connect();
+        Session s = c.createSession(true, Session.SESSION_TRANSACTED);
+        MessageProducer p = s.createProducer(s.createQueue("tx.closed"));
+        for (int i = 0; i < 7; i++) {
+            p.send(message(s, i)); // the seventh is refused after send returned
+        }
+        p.close();
+        assertThrows(jakarta.jms.TransactionRolledBackException.class, s::commit);
+        assertEquals(0, PartitaAdmin.on(c).queueStats("tx.closed").depth(), "nothing of the transaction is stored");
+    }
+
+    /**
      * Before: an XA branch was not held to the bound, so one branch could grow like the open
      * transaction above. Now a send past the bound is refused (the next send throws
      * {@code ResourceAllocationException}), and the branch rolls back leaving nothing stored.

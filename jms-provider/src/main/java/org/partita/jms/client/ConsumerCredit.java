@@ -97,6 +97,20 @@ final class ConsumerCredit {
     }
 
     /**
+     * With a prefetch window open: completes once the node's queue has run everything asked of it so
+     * far (a no-change consumer update is answered after the queue's earlier work, and after the
+     * deliveries that work wrote), so what the queue had for this consumer by then is in the buffer.
+     */
+    CompletableFuture<Void> sync() {
+        synchronized (this) {
+            if (!open) {
+                return CompletableFuture.completedFuture(null);
+            }
+        }
+        return transport.updateConsumer(consumerId, null, null, null);
+    }
+
+    /**
      * A delivery arrived: with prefetch 0 it answers the pull. {@code buffering} (which puts it where
      * the application takes it) runs under this object's lock, as the pull counts as answered: a
      * {@link #drain} that finds no pull outstanding asks the node nothing, and its caller looks in

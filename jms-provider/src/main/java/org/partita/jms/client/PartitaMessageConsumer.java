@@ -326,7 +326,8 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
     /**
      * The next buffered delivery, waiting until the deadline. With prefetch 0 the node is asked for
      * one message first, and when the wait ends empty the request is taken back; a message that
-     * crossed it is returned rather than left behind.
+     * crossed it is returned rather than left behind. With a prefetch window, a call that could not
+     * wait at all (receiveNoWait) on an empty buffer asks the node before it answers null.
      */
     private Incoming next(long deadline) throws InterruptedException, JMSException {
         Incoming in = buffer.poll();
@@ -336,9 +337,18 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
         credit.pull();
         long left = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - System.nanoTime();
         in = left == Long.MAX_VALUE ? buffer.take() : buffer.poll(Math.max(0, left), TimeUnit.NANOSECONDS);
-        if (in == null && credit.pullsOneByOne() && !closed) {
-            JmsExceptions.await(credit.drain());
-            in = buffer.poll();
+        if (in == null && !closed) {
+            if (credit.pullsOneByOne()) {
+                JmsExceptions.await(credit.drain());
+                in = buffer.poll();
+            } else if (left <= 0 && session.connection().isStarted()) {
+                // receiveNoWait on an empty buffer: a message the queue holds for this consumer may
+                // still be on its way (sent a moment ago, or dispatched as the call came). One round
+                // trip through the queue brings whatever it has for the consumer ahead of its answer
+                // (a connection failing meanwhile leaves the answer null, as before the round trip).
+                JmsExceptions.await(credit.sync().exceptionally(t -> null));
+                in = buffer.poll();
+            }
         }
         return in;
     }

@@ -146,7 +146,7 @@ public class PartitaMessageProducer implements QueueSender, TopicPublisher {
             return;
         }
         session.refuseInCompletionListener("close a producer");
-        session.awaitPendingSends(); // JMS 7.3.4: close returns after outstanding callbacks
+        session.awaitSendsInFlight(); // JMS 7.3.4: close returns after outstanding callbacks
         closed = true;
         session.removeProducer(this);
     }

@@ -278,6 +278,19 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
      * listeners are queued behind the caller, so only the sends themselves are awaited there.
      */
     Throwable awaitPendingSends() {
+        return awaitSends(true);
+    }
+
+    /**
+     * Waits like {@link #awaitPendingSends} for a producer's close. In a transaction (local, or an XA
+     * branch) a failed send stays for the commit (or a later send) to surface: closing a producer
+     * ends no transaction. Elsewhere its completion listener has been told, and it is let go.
+     */
+    void awaitSendsInFlight() {
+        awaitSends(mode() != SESSION_TRANSACTED);
+    }
+
+    private Throwable awaitSends(boolean lookedAt) {
         List<CompletableFuture<Void>> all;
         boolean onCompletionThread = completions.isDispatchThread();
         synchronized (pendingSends) {
@@ -285,7 +298,7 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
             // a send that failed stays until it is looked at here (or surfaced at a later send): a
             // commit must not go on without a message whose send returned normally
             all.removeIf(f -> f.isDone() && !f.isCompletedExceptionally());
-            if (!onCompletionThread) {
+            if (lookedAt && !onCompletionThread) {
                 pendingSends.clear();
                 pendingAcks.removeIf(CompletableFuture::isCompletedExceptionally); // looked at through pendingSends
             }
