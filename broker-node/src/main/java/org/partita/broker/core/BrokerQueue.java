@@ -207,7 +207,12 @@ public final class BrokerQueue implements DispatchEngine.Host {
         // connection at once when that connection is served by the same thread, ahead of an earlier
         // delivery another thread queued to it, and a key's next message would arrive first.
         if (depthMessages.get() <= DISPATCH_ON_WRITER_DEPTH && services.store().onWriterThread()) {
-            executor.executeHereIfIdle(task);
+            // In line now, so whatever the sender asks after its answer comes after this message; run
+            // once the writer has sent the group's answers, so the sender's next send is not held up
+            // by this dispatch (S1: one producer waits for each answer).
+            if (executor.queueAndClaimIfIdle(task)) {
+                services.store().afterConfirmations(executor::runClaimed);
+            }
         } else {
             executor.execute(task);
         }

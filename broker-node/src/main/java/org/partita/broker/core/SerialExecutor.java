@@ -38,10 +38,25 @@ public final class SerialExecutor implements Executor {
      * does. Saves a thread hand-off where the caller's thread is free to do the work at once.
      */
     public void executeHereIfIdle(Runnable task) {
-        tasks.add(task);
-        if (scheduled.compareAndSet(false, true)) {
-            drain(INLINE_BUDGET);
+        if (queueAndClaimIfIdle(task)) {
+            runClaimed();
         }
+    }
+
+    /**
+     * Queues {@code task}, in order with every other; when no thread runs this executor's tasks now,
+     * the caller claims them (true) and must call {@link #runClaimed} soon: tasks queued meanwhile
+     * by other threads wait behind this one for it. Lets a caller put a task in line now and run it
+     * a moment later, once it has done something more urgent.
+     */
+    public boolean queueAndClaimIfIdle(Runnable task) {
+        tasks.add(task);
+        return scheduled.compareAndSet(false, true);
+    }
+
+    /** Runs the tasks {@link #queueAndClaimIfIdle} claimed (a few here, the rest on the pool). */
+    public void runClaimed() {
+        drain(INLINE_BUDGET);
     }
 
     /** True when called from a task of this executor. */

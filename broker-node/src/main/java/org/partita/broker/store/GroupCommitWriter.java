@@ -49,6 +49,7 @@ final class GroupCommitWriter {
     private volatile CommitTarget applier;
     private final boolean syncOnCommit;
     private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
+    private final java.util.ArrayDeque<Runnable> afterConfirmations = new java.util.ArrayDeque<>();
     private final Thread thread;
     private volatile boolean running = true;
     /** Transactions committed by this writer; written only by the writer thread. */
@@ -135,6 +136,28 @@ final class GroupCommitWriter {
         return Thread.currentThread() == thread;
     }
 
+    /** See {@link MessageStore#afterConfirmations}: on this thread, deferred until the group's confirmations ran. */
+    void afterConfirmations(Runnable work) {
+        if (isWriterThread()) {
+            afterConfirmations.add(work);
+        } else {
+            work.run();
+        }
+    }
+
+    /** Work deferred by {@link #afterConfirmations} (writer thread only), run after each group's confirmations. */
+    private void runAfterConfirmations() {
+        Runnable r;
+        while ((r = afterConfirmations.poll()) != null) {
+            try {
+                r.run();
+            } catch (Throwable t) {
+                org.partita.broker.process.FatalErrors.check(t);
+                LOG.error("work after a group's confirmations failed", t);
+            }
+        }
+    }
+
     /** How many transactions this writer has committed (a group of batches counts once); for tests and metrics. */
     long commitCount() {
         return commits.get();
@@ -185,6 +208,7 @@ final class GroupCommitWriter {
                 }
             }
             flushWrites(writes);
+            runAfterConfirmations(); // what a read's or a failed write's callbacks deferred
             group.clear();
             if (!running && queue.isEmpty()) {
                 failLeftovers();
@@ -351,6 +375,7 @@ final class GroupCommitWriter {
             return;
         }
         committed.forEach(p -> p.done().complete(null));
+        runAfterConfirmations();
         applier.settled();
     }
 

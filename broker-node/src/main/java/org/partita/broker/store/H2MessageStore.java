@@ -249,6 +249,11 @@ public final class H2MessageStore implements MessageStore {
     }
 
     @Override
+    public void afterConfirmations(Runnable work) {
+        writer.afterConfirmations(work);
+    }
+
+    @Override
     public CompletableFuture<Void> write(StoreBatch batch) {
         return writer.submit(batch);
     }

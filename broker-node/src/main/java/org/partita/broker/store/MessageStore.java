@@ -23,6 +23,16 @@ public interface MessageStore extends AutoCloseable {
     }
 
     /**
+     * On the writer thread: runs {@code work} once the writer has confirmed the group of writes whose
+     * completion is running now (their callbacks, the answers to their senders included, have all
+     * run). Elsewhere it runs at once. A queue's dispatch of a just-stored message goes here, so the
+     * sender's answer leaves before the writer spends time on the delivery.
+     */
+    default void afterConfirmations(Runnable work) {
+        work.run();
+    }
+
+    /**
      * Whether the node did not stop cleanly last time (or this store cannot tell). Then any stored
      * message may have been delivered without its delivery count reaching the disk.
      */

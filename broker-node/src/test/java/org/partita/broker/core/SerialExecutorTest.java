@@ -113,6 +113,23 @@ class SerialExecutorTest {
     }
 
     @Test
+    void aClaimedTaskKeepsItsPlaceAndRunsWhenTheClaimantIsReady() throws Exception {
+        SerialExecutor serial = new SerialExecutor(pool);
+        List<String> order = java.util.Collections.synchronizedList(new ArrayList<>());
+        assertTrue(serial.queueAndClaimIfIdle(() -> order.add("claimed")));
+        CountDownLatch later = new CountDownLatch(1);
+        pool.execute(() -> serial.execute(() -> {
+            order.add("later");
+            later.countDown();
+        }));
+        assertFalse(later.await(300, TimeUnit.MILLISECONDS), "a task queued after the claimed one waits for it");
+        assertFalse(serial.queueAndClaimIfIdle(() -> order.add("third")), "already claimed: queued behind");
+        serial.runClaimed();
+        assertTrue(later.await(5, TimeUnit.SECONDS));
+        assertEquals(List.of("claimed", "later", "third"), order);
+    }
+
+    @Test
     void theCallersThreadRunsOnlyAFewTasksAndThePoolTheRest() throws Exception {
         SerialExecutor serial = new SerialExecutor(pool);
         Thread caller = Thread.currentThread();

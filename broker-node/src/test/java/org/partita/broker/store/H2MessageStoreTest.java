@@ -63,6 +63,33 @@ class H2MessageStoreTest {
 
     // ---------------------------------------------------------------- schema
 
+    /**
+     * Work a write's callback defers on the writer thread runs once the callbacks of its group have
+     * all run: a queue's dispatch of a just-stored message waits until the sender's answer is out.
+     */
+    @Test
+    void workDeferredOnTheWriterRunsAfterTheGroupsCallbacks() throws Exception {
+        int onWriter = 0;
+        for (int i = 1; i <= 50 && onWriter < 5; i++) {
+            List<String> order = java.util.Collections.synchronizedList(new ArrayList<>());
+            boolean[] writerRan = new boolean[1];
+            CompletableFuture<Void> written = store.write(new StoreBatch().add(new StoreOp.InsertMessage(i, bytes("m" + i))));
+            CompletableFuture<Void> dispatched = written.thenRun(() -> {
+                writerRan[0] = store.onWriterThread();
+                order.add("stored");
+                store.afterConfirmations(() -> order.add("deferred"));
+            });
+            dispatched.thenRun(() -> order.add("answered")).get(5, TimeUnit.SECONDS);
+            if (!writerRan[0]) {
+                continue; // completed before the callbacks attached: they ran here, nothing to defer
+            }
+            onWriter++;
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> order.size() == 3);
+            assertEquals(List.of("stored", "answered", "deferred"), order);
+        }
+        assertTrue(onWriter > 0, "no write completed on the writer thread");
+    }
+
     @Test
     void xaBranchesSurviveAReopenUntilDeleted() throws Exception {
         byte[] xid = {0, 0, 0, 1, 2, 9, 9, 0};
