@@ -194,7 +194,8 @@ public final class BrokerQueue implements DispatchEngine.Host {
 
     /**
      * A message the store's writer thread has just made durable. While the queue holds few messages
-     * and no other thread runs its work, the work (queue it, dispatch it) runs right here: on the
+     * and no other thread runs its work, the work (queue it, dispatch it) runs on the writer thread,
+     * once it has answered the group's senders: on the
      * path of every persistent send from producer to consumer this saves a thread hand-off (issue 17,
      * docs/performance.md step 10). A queue with a backlog goes through its executor as before, so the
      * writer never spends long on one queue's dispatch (or reads paged-out payloads for it) before its
