@@ -382,7 +382,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
      */
     public CompletableFuture<Void> ack(QueueEntry e, ConsumerRef by) {
         CompletableFuture<Void> done = new CompletableFuture<>();
-        executor.execute(() -> {
+        Runnable task = () -> {
             if (!settle(e, by)) {
                 done.complete(null);
                 return;
@@ -390,7 +390,16 @@ public final class BrokerQueue implements DispatchEngine.Host {
             consumed(e, by);
             services.store().write(removal(e)).whenComplete((v, t) -> complete(done, t));
             dispatch();
-        });
+        };
+        // A queue with few messages settles on the acknowledging connection's thread when no other
+        // thread runs its work: one thread wake-up fewer per message consumed. Deliveries this
+        // dispatches there keep their order (ServerConsumer queues its writes); a queue this short
+        // seldom has a paged-out payload to read back for them (as on the writer, enqueueStored).
+        if (depthMessages.get() <= DISPATCH_ON_WRITER_DEPTH) {
+            executor.executeHereIfIdle(task);
+        } else {
+            executor.execute(task);
+        }
         return done;
     }
 
