@@ -152,6 +152,25 @@ class FlowControlTest {
         s.commit();
     }
 
+    private record TxPastTheBound(Session session, MessageProducer producer) {
+    }
+
+    /** Starts the node with {@code limits} and connects to it. */
+    private Connection connect(FlowLimits limits) throws Exception {
+        start(limits);
+        return connect();
+    }
+
+    /** A transaction on {@code queue} whose seventh send took it past 100 KiB: refused, after send returned. */
+    private static TxPastTheBound sevenSendsPast100KiB(Connection c, String queue) throws Exception {
+        Session s = c.createSession(true, Session.SESSION_TRANSACTED);
+        MessageProducer p = s.createProducer(s.createQueue(queue));
+        for (int i = 0; i < 7; i++) {
+            p.send(message(s, i));
+        }
+        return new TxPastTheBound(s, p);
+    }
+
     /**
      * A transacted send is answered after {@code send} returns. When the node refuses the last one
      * before the commit, no later send can surface the refusal: the commit fails and rolls back, rather
@@ -160,13 +179,10 @@ class FlowControlTest {
      */
     @Test
     void aRefusalThatNoLaterSendSurfacedFailsTheCommit() throws Exception {
-        start(FlowLimits.defaults().withTransactionBytes(100 << 10));
-        Connection c = connect();
-        Session s = c.createSession(true, Session.SESSION_TRANSACTED);
-        MessageProducer p = s.createProducer(s.createQueue("tx.last"));
-        for (int i = 0; i < 7; i++) {
-            p.send(message(s, i)); // the seventh takes the transaction past 100 KiB: refused, after send returned
-        }
+        Connection c = connect(FlowLimits.defaults().withTransactionBytes(100 << 10));
+        TxPastTheBound tx = sevenSendsPast100KiB(c, "tx.last");
+        Session s = tx.session();
+        MessageProducer p = tx.producer();
         // a round trip on the same connection: the node answered the sends before it, so the refusal is back
         c.createSession(false, Session.AUTO_ACKNOWLEDGE).close();
         jakarta.jms.TransactionRolledBackException e = assertThrows(jakarta.jms.TransactionRolledBackException.class, s::commit);
@@ -184,15 +200,10 @@ class FlowControlTest {
      */
     @Test
     void aProducerClosedBeforeTheCommitLeavesItsRefusalToTheCommit() throws Exception {
-        start(FlowLimits.defaults().withTransactionBytes(100 << 10));
-        Connection c = connect();
-        Session s = c.createSession(true, Session.SESSION_TRANSACTED);
-        MessageProducer p = s.createProducer(s.createQueue("tx.closed"));
-        for (int i = 0; i < 7; i++) {
-            p.send(message(s, i)); // the seventh is refused after send returned
-        }
-        p.close();
-        assertThrows(jakarta.jms.TransactionRolledBackException.class, s::commit);
+        Connection c = connect(FlowLimits.defaults().withTransactionBytes(100 << 10));
+        TxPastTheBound tx = sevenSendsPast100KiB(c, "tx.closed");
+        tx.producer().close();
+        assertThrows(jakarta.jms.TransactionRolledBackException.class, tx.session()::commit);
         assertEquals(0, PartitaAdmin.on(c).queueStats("tx.closed").depth(), "nothing of the transaction is stored");
     }
 
