@@ -998,10 +998,13 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         if (request.requestId() == 0) {
             EVENTS.info("message.dropped", "{} without confirmation from {} dropped: {} {}", request.type(),
                     channel.remoteAddress(), code, message);
-            InOrderWrites.writeAndFlush(channel, new Frame.RequestFailed(request.type().code(), code, message));
+            channel.writeAndFlush(new Frame.RequestFailed(request.type().code(), code, message), channel.voidPromise());
             return;
         }
-        InOrderWrites.writeAndFlush(channel, new Frame.Error(request.requestId(), code, message));
+        // Written at once, not queued like ok(): a refused send's error must reach the client ahead of
+        // the SEND_CREDIT that gives its bytes back (SendWindow writes at once), or the client goes
+        // on sending past a transaction's bound before it hears of the refusal.
+        channel.writeAndFlush(new Frame.Error(request.requestId(), code, message), channel.voidPromise());
     }
 
     /** Answers a request with an error, then closes the connection (handshake refusals). */
