@@ -21,8 +21,13 @@ import java.util.concurrent.TimeUnit;
  */
 public final class BrokerQueue implements DispatchEngine.Host {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerQueue.class);
-    /** Messages held at most for a just-stored message's dispatch to run on the writer's thread ({@link #enqueueStored}). */
-    public static final int DISPATCH_ON_WRITER_DEPTH = 32;
+    /**
+     * Messages a queue holds at most for its work to run in place on the calling thread when its
+     * executor is idle: a just-stored message's dispatch on the store's writer ({@link #enqueueStored}),
+     * an acknowledgement on the connection's thread ({@link #ack}). A longer queue hands its work to
+     * its executor, so neither thread spends long on it.
+     */
+    public static final int IN_PLACE_DEPTH = 32;
 
     private final String name;
     private final boolean durable;
@@ -207,7 +212,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
         // completed before it attached: dispatching there would write this delivery to a consumer's
         // connection at once when that connection is served by the same thread, ahead of an earlier
         // delivery another thread queued to it, and a key's next message would arrive first.
-        if (depthMessages.get() <= DISPATCH_ON_WRITER_DEPTH && services.store().onWriterThread()) {
+        if (depthMessages.get() <= IN_PLACE_DEPTH && services.store().onWriterThread()) {
             // In line now, so whatever the sender asks after its answer comes after this message; run
             // once the writer has sent the group's answers, so the sender's next send is not held up
             // by this dispatch (S1: one producer waits for each answer).
@@ -395,7 +400,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
         // thread runs its work: one thread wake-up fewer per message consumed. Deliveries this
         // dispatches there keep their order (ServerConsumer queues its writes); a queue this short
         // seldom has a paged-out payload to read back for them (as on the writer, enqueueStored).
-        if (depthMessages.get() <= DISPATCH_ON_WRITER_DEPTH) {
+        if (depthMessages.get() <= IN_PLACE_DEPTH) {
             executor.executeHereIfIdle(task);
         } else {
             executor.execute(task);

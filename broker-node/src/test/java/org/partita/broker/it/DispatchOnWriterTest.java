@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 @Tag("slow")
 class DispatchOnWriterTest {
     private static final String WRITER = "partita-store-writer";
-    private static final int SHALLOW = BrokerQueue.DISPATCH_ON_WRITER_DEPTH;
+    private static final int SHALLOW = BrokerQueue.IN_PLACE_DEPTH;
 
     @RegisterExtension
     final NodeExtension node = new NodeExtension();

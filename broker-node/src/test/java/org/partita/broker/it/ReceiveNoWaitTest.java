@@ -54,7 +54,7 @@ class ReceiveNoWaitTest {
              JMSContext receiver = node.factory().createContext()) {
             Queue q = receiver.createQueue("polled-context");
             JMSConsumer consumer = receiver.createConsumer(q);
-            for (int i = 0; i < 50; i++) {
+            for (int i = 0; i < 200; i++) {
                 producer.createProducer().send(q, "b" + i);
                 assertEquals("b" + i, consumer.receiveBodyNoWait(String.class));
             }

@@ -72,16 +72,21 @@ class H2MessageStoreTest {
         int onWriter = 0;
         for (int i = 1; i <= 50 && onWriter < 5; i++) {
             List<String> order = java.util.Collections.synchronizedList(new ArrayList<>());
-            boolean[] writerRan = new boolean[1];
+            boolean[] onWriterThread = new boolean[2];
             CompletableFuture<Void> written = store.write(new StoreBatch().add(new StoreOp.InsertMessage(i, bytes("m" + i))));
             CompletableFuture<Void> dispatched = written.thenRun(() -> {
-                writerRan[0] = store.onWriterThread();
+                onWriterThread[0] = store.onWriterThread();
                 order.add("stored");
                 store.afterConfirmations(() -> order.add("deferred"));
             });
-            dispatched.thenRun(() -> order.add("answered")).get(5, TimeUnit.SECONDS);
-            if (!writerRan[0]) {
-                continue; // completed before the callbacks attached: they ran here, nothing to defer
+            dispatched.thenRun(() -> {
+                onWriterThread[1] = store.onWriterThread();
+                order.add("answered");
+            }).get(5, TimeUnit.SECONDS);
+            if (!onWriterThread[0] || !onWriterThread[1]) {
+                // the write completed before a callback attached, which then ran on this thread, after
+                // the writer had moved on: not the writer's own sequence, which is what is checked here
+                continue;
             }
             onWriter++;
             org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> order.size() == 3);
