@@ -374,6 +374,29 @@ public final class BrokerQueue implements DispatchEngine.Host {
         return done;
     }
 
+    /**
+     * Delivers nothing more to {@code c} until {@link #resume}. The future completes on the executor
+     * after every delivery made to it so far, so a recover's fence taken then covers all of them: a
+     * dispatch pass still running would otherwise deliver a key's later messages just after the
+     * fence, and the client would take them before the earlier ones the recover hands back.
+     */
+    public CompletableFuture<Void> hold(ConsumerRef c) {
+        CompletableFuture<Void> held = new CompletableFuture<>();
+        executor.execute(() -> {
+            c.hold();
+            held.complete(null);
+        });
+        return held;
+    }
+
+    /** Ends a {@link #hold}: queued after what the recover handed back, so that is delivered first. */
+    public void resume(ConsumerRef c) {
+        executor.execute(() -> {
+            c.resume();
+            dispatch();
+        });
+    }
+
     public void credit(ConsumerRef c, int messages) {
         executor.execute(() -> {
             c.addCredits(messages);

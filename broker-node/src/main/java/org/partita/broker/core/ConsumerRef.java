@@ -22,6 +22,8 @@ public final class ConsumerRef {
     /** Takes a key's next message only once it settled the previous one (a forwarder keeps keys in order so). */
     private volatile boolean onePerKey;
     private int credits;
+    /** Recovers of its session under way: a held consumer takes nothing (see {@link BrokerQueue#hold}). */
+    private int holds;
     private int priority;
     private int capacityMessages;
     private long capacityBytes;
@@ -84,6 +86,14 @@ public final class ConsumerRef {
         credits = 0;
     }
 
+    void hold() {
+        holds++;
+    }
+
+    void resume() {
+        holds--;
+    }
+
     public int priority() {
         return priority;
     }
@@ -99,7 +109,7 @@ public final class ConsumerRef {
 
     /** Whether this consumer can take one more message of some size. */
     boolean hasRoom() {
-        return credits > 0 && (capacityMessages == 0 || unacked < capacityMessages);
+        return holds == 0 && credits > 0 && (capacityMessages == 0 || unacked < capacityMessages);
     }
 
     /** Whether this consumer can take this message: room, byte capacity, selector. */

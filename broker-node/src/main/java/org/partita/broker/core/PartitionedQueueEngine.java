@@ -42,6 +42,8 @@ final class PartitionedQueueEngine implements DispatchEngine {
     private final java.util.Map<ConsumerRef, java.util.Set<Integer>> told = new java.util.HashMap<>();
     private boolean ownersDirty;
     private int scanStart;
+    /** Deliveries made by this engine's passes, to tell a pass that delivered from one that did not. */
+    private long delivered;
     private java.util.function.IntPredicate held = p -> false;
     /** False for an old layout draining after a partition count change: clients hear of the new one only. */
     private boolean announces = true;
@@ -307,10 +309,13 @@ final class PartitionedQueueEngine implements DispatchEngine {
         }
         tellOwners(); // before delivering: a new owner hears of its partition before its messages
         // Start each pass at the next partition, so a consumer owning several partitions is served
-        // from all of them in turn and one partition's retries never keep the others waiting.
-        scanStart = (scanStart + 1) % backlogs.length;
+        // from all of them in turn and one partition's retries never keep the others waiting. Only a
+        // pass that delivers moves the start on: one that delivers nothing (its consumer held by a
+        // recover, or out of room) must not decide which partition the next pass serves first.
+        int start = (scanStart + 1) % backlogs.length;
+        long deliveredBefore = delivered;
         for (int i = 0; i < backlogs.length; i++) {
-            int p = (scanStart + i) % backlogs.length;
+            int p = (start + i) % backlogs.length;
             ConsumerRef owner = owners[p].deliverable();
             if (owner == null || backlogs[p].isEmpty() || held.test(p)) {
                 continue;
@@ -319,6 +324,9 @@ final class PartitionedQueueEngine implements DispatchEngine {
             // would deliver a later message of the same key first. A selector mismatch skips.
             next = Math.min(next, BacklogScan.deliver(backlogs[p], now, new TrackingHost(inFlight.get(p)),
                     e -> owner.accepts(e) ? owner : null, owner::hasRoom, owner::fits));
+        }
+        if (delivered != deliveredBefore) {
+            scanStart = start;
         }
         return next;
     }
@@ -379,6 +387,7 @@ final class PartitionedQueueEngine implements DispatchEngine {
 
         @Override
         public void deliver(ConsumerRef c, QueueEntry e) {
+            delivered++;
             held.add(e);
             host.deliver(c, e);
         }

@@ -641,12 +641,36 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         // Other nodes' deliveries still on the wire are held before the fence is taken; each feed is then
         // recovered as a whole on its nodes, which fence it as this node fences the session.
         java.util.Set<RemoteFeed> feeds = new java.util.LinkedHashSet<>();
-        for (ServerConsumer c : session.consumers().values()) {
+        List<ServerConsumer> consumers = new ArrayList<>(session.consumers().values());
+        for (ServerConsumer c : consumers) {
             if (c.feed() != null) {
                 c.feed().holdDeliveries();
                 feeds.add(c.feed());
             }
         }
+        // This node's queues stop delivering to the session first, and the fence waits until each has:
+        // a dispatch pass still running when it is taken could add a key's later messages after it,
+        // and those would reach the application ahead of the earlier ones handed back.
+        CompletableFuture.allOf(consumers.stream().map(ServerConsumer::hold).toArray(CompletableFuture[]::new))
+                .whenComplete((v, t) -> onLoop(() -> {
+                    try {
+                        recoverHeld(f, session, seen, feeds);
+                    } finally {
+                        consumers.forEach(ServerConsumer::resume); // after the releases, on each queue
+                    }
+                }));
+    }
+
+    private void onLoop(Runnable r) {
+        if (channel.eventLoop().inEventLoop()) {
+            r.run();
+        } else {
+            channel.eventLoop().execute(r);
+        }
+    }
+
+    /** The rest of a recover, once no queue of this node delivers to the session any more. */
+    private void recoverHeld(Frame.Recover f, ServerSession session, java.util.Set<Long> seen, java.util.Set<RemoteFeed> feeds) {
         List<Delivery> all = new ArrayList<>();
         long fence = session.voidAll(all);
         all.sort(java.util.Comparator.comparingLong(Delivery::id));

@@ -78,6 +78,15 @@ final class ServerConsumer implements DeliverySink, RemoteFeed.Sink {
         }
     }
 
+    /** Stops this node's deliveries to it; completes once every delivery made so far is in its session. */
+    java.util.concurrent.CompletableFuture<Void> hold() {
+        return queue.hold(ref);
+    }
+
+    void resume() {
+        queue.resume(ref);
+    }
+
     /** Takes the credit back here and on every node of the feed. */
     java.util.concurrent.CompletableFuture<Void> drain() {
         java.util.concurrent.CompletableFuture<Void> here = queue.drain(ref);
