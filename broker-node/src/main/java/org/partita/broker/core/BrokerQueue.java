@@ -183,6 +183,27 @@ public final class BrokerQueue implements DispatchEngine.Host {
         options = o;
     }
 
+    /**
+     * Whether this node's layout of the queue, as applied here so far, hosts the partition {@code m}
+     * goes to (any partition, for an unkeyed message). Another node that applied a layout change
+     * first may already forward by the new layout; stored here by the old one, the message would sit
+     * in a partition nobody serves, and hold up the new partition its key moved to.
+     */
+    public boolean hostsPartitionOf(MessageRef m) {
+        QueueOptions o = options;
+        PartitionScope scope = services.scope(name, o);
+        int keyed = m.partition(o.partitions());
+        if (keyed >= 0) {
+            return scope.hosted(keyed);
+        }
+        for (int p = 0; p < o.partitions(); p++) {
+            if (scope.hosted(p)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private long now() {
         return services.clock().getAsLong();
     }

@@ -491,10 +491,18 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             reply(f, ErrorCode.UNKNOWN_DESTINATION, "queue '" + f.queue() + "' is not defined on node " + node.nodeName() + " yet");
             return;
         }
+        MessageRef message = broker.newMessage(f.message(), wire, connectionKey);
+        if (!queue.hostsPartitionOf(message)) {
+            // The sender applied a layout change first; it keeps the message and tries again shortly,
+            // by when this node has applied the change too (refused like a queue not defined yet).
+            reply(f, ErrorCode.UNKNOWN_DESTINATION, "queue '" + f.queue() + "' has no partition for this message on node "
+                    + node.nodeName() + " yet: its layout here is older than the sender's");
+            return;
+        }
         // Two copies may come at once: one the node sent over a link it then gave up as down (read
         // here only now), and the retry over the new link.
         answer(f, node.cluster().storeOnce(peerNode, wire.messageId(), () -> broker.send(new Broker.PendingSend(
-                List.of(queue), broker.newMessage(f.message(), wire, connectionKey), f.deliveryCount())).thenRun(() -> { })));
+                List.of(queue), message, f.deliveryCount())).thenRun(() -> { })));
     }
 
     private void consumerOpen(Frame.ConsumerOpen f) {

@@ -174,10 +174,52 @@ class ClusteredQueueTest {
         }
     }
 
+    /**
+     * A node that applied a layout change before another forwards by the new layout at once: the
+     * other node, whose layout does not host that partition yet, refuses the forward (the sender keeps
+     * it and tries again) instead of storing it where no consumer is ever served it.
+     */
+    @Test
+    void aForwardForAPartitionTheNodeDoesNotHostIsRefusedAndNotStored() throws Exception {
+        try (EmbeddedCluster c = new EmbeddedCluster(tmp, 2).startAll()) {
+            try (org.partita.jms.api.PartitaAdmin admin = org.partita.jms.api.PartitaAdmin.connect(c.factory(0))) {
+                admin.updateQueue("plant", Map.of("partitions", "2", "hosts", "node1,node2"));
+            }
+            await().atMost(Duration.ofSeconds(30)).until(() -> c.node(1).broker().existingQueue("plant") != null);
+            org.partita.jms.transport.NettyBrokerConnection link = org.partita.jms.transport.NettyBrokerConnection.connect(
+                    "127.0.0.1", c.config().members().get(1).port(), c.config(1).maxFrameSize(), 5_000);
+            try {
+                link.open("$node:node1", "", null).get(5, java.util.concurrent.TimeUnit.SECONDS);
+                // partition 0 is node1's, partition 1 node2's
+                java.util.concurrent.ExecutionException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                        java.util.concurrent.ExecutionException.class, () -> link.forward("plant", 0,
+                                message("ID:keyed-elsewhere", keyOn(0))).get(5, java.util.concurrent.TimeUnit.SECONDS));
+                assertTrue(String.valueOf(refused.getCause().getMessage()).contains("no partition for this message on node node2"),
+                        refused.getCause().toString());
+                link.forward("plant", 0, message("ID:keyed-here", keyOn(1))).get(5, java.util.concurrent.TimeUnit.SECONDS);
+            } finally {
+                link.abort();
+            }
+            assertEquals(1, c.node(1).broker().existingQueue("plant").depth(), "only the message of node2's partition stored");
+        }
+    }
+
+    private static String keyOn(int partition) {
+        for (int i = 0; ; i++) {
+            if (org.partita.jms.protocol.PartitionKeys.partition("k" + i, 2) == partition) {
+                return "k" + i;
+            }
+        }
+    }
+
     private static byte[] message(String id) {
+        return message(id, null);
+    }
+
+    private static byte[] message(String id, String key) {
         return org.partita.jms.protocol.MessageCodec.encode(new org.partita.jms.protocol.WireMessage(id,
                 System.currentTimeMillis(), null, null, "queue:plant", null, org.partita.jms.protocol.WireMessage.PERSISTENT,
-                4, 0, 0, Map.of(), org.partita.jms.protocol.WireMessage.BODY_TEXT,
+                4, 0, 0, key == null ? Map.of() : Map.of("JMSXGroupID", key), org.partita.jms.protocol.WireMessage.BODY_TEXT,
                 "state".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     }
 }
