@@ -347,10 +347,19 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
         }
     }
 
-    /** onMessage() threw: in the auto modes the message comes straight back, redelivered (JMS 8.7). */
+    /**
+     * onMessage() threw: in the auto modes the message comes straight back, redelivered (JMS 8.7).
+     * What was prefetched after it goes back with it, as for a recover: later messages of its key
+     * may wait in the buffer, and would otherwise be processed before it comes back.
+     */
     void listenerFailed(Incoming in) {
         if (mode() != SESSION_TRANSACTED && settleAuto(in)) {
-            connection.transport().release(id, new long[]{in.deliveryId()}, new long[0]);
+            try {
+                handBack(new long[]{in.deliveryId()});
+            } catch (JMSException e) {
+                org.slf4j.LoggerFactory.getLogger(PartitaSession.class)
+                        .warn("could not hand back a message whose listener threw: {}", e.getMessage());
+            }
         }
     }
 
@@ -406,7 +415,11 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
      * one node operation, so deliveries still on the wire cannot overtake the ones handed back.
      */
     void releaseAll() throws JMSException {
-        long[] seen = drainUnsettled();
+        handBack(drainUnsettled());
+    }
+
+    /** {@code seen} comes back redelivered, everything else delivered to the session unseen. */
+    private void handBack(long[] seen) throws JMSException {
         long fence = JmsExceptions.await(connection.transport().recover(id, seen));
         for (PartitaMessageConsumer c : consumers) {
             c.dropUpTo(fence);
