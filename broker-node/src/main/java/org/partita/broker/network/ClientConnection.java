@@ -663,6 +663,10 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
                 .whenComplete((v, t) -> onLoop(() -> {
                     try {
                         recoverHeld(f, session, seen, feeds);
+                    } catch (RuntimeException e) {
+                        // no longer inside the frame's handling: answered here, or the client would wait
+                        LOG.warn("recover of session {} failed", f.sessionId(), e);
+                        reply(f, ErrorCode.INTERNAL, "recover failed: " + e);
                     } finally {
                         consumers.forEach(ServerConsumer::resume); // after the releases, on each queue
                     }
