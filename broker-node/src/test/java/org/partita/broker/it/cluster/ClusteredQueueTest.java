@@ -154,14 +154,8 @@ class ClusteredQueueTest {
     @Test
     void aForwardRepeatedByANodeIsStoredOnce() throws Exception {
         try (EmbeddedCluster c = new EmbeddedCluster(tmp, 2).startAll()) {
-            try (org.partita.jms.api.PartitaAdmin admin = org.partita.jms.api.PartitaAdmin.connect(c.factory(0))) {
-                admin.updateQueue("plant", Map.of("partitions", "2", "hosts", "node1,node2"));
-            }
-            await().atMost(Duration.ofSeconds(30)).until(() -> c.node(1).broker().existingQueue("plant") != null);
-            org.partita.jms.transport.NettyBrokerConnection link = org.partita.jms.transport.NettyBrokerConnection.connect(
-                    "127.0.0.1", c.config().members().get(1).port(), c.config(1).maxFrameSize(), 5_000);
+            org.partita.jms.transport.NettyBrokerConnection link = plantLinkToNode2(c);
             try {
-                link.open("$node:node1", "", null).get(5, java.util.concurrent.TimeUnit.SECONDS);
                 byte[] first = message("ID:forwarded-1");
                 link.forward("plant", 0, first).get(5, java.util.concurrent.TimeUnit.SECONDS);
                 link.forward("plant", 1, first).get(5, java.util.concurrent.TimeUnit.SECONDS); // again after a crash
@@ -182,15 +176,8 @@ class ClusteredQueueTest {
     @Test
     void aForwardForAPartitionTheNodeDoesNotHostIsRefusedAndNotStored() throws Exception {
         try (EmbeddedCluster c = new EmbeddedCluster(tmp, 2).startAll()) {
-            try (org.partita.jms.api.PartitaAdmin admin = org.partita.jms.api.PartitaAdmin.connect(c.factory(0))) {
-                admin.updateQueue("plant", Map.of("partitions", "2", "hosts", "node1,node2"));
-            }
-            await().atMost(Duration.ofSeconds(30)).until(() -> c.node(1).broker().existingQueue("plant") != null);
-            org.partita.jms.transport.NettyBrokerConnection link = org.partita.jms.transport.NettyBrokerConnection.connect(
-                    "127.0.0.1", c.config().members().get(1).port(), c.config(1).maxFrameSize(), 5_000);
+            org.partita.jms.transport.NettyBrokerConnection link = plantLinkToNode2(c);
             try {
-                link.open("$node:node1", "", null).get(5, java.util.concurrent.TimeUnit.SECONDS);
-                // partition 0 is node1's, partition 1 node2's
                 java.util.concurrent.ExecutionException refused = org.junit.jupiter.api.Assertions.assertThrows(
                         java.util.concurrent.ExecutionException.class, () -> link.forward("plant", 0,
                                 message("ID:keyed-elsewhere", keyOn(0))).get(5, java.util.concurrent.TimeUnit.SECONDS));
@@ -202,6 +189,23 @@ class ClusteredQueueTest {
             }
             assertEquals(1, c.node(1).broker().existingQueue("plant").depth(), "only the message of node2's partition stored");
         }
+    }
+
+    /** Defines {@code plant} over both nodes (partition 0 on node1, 1 on node2), and links to node2 as node1 does. */
+    private static org.partita.jms.transport.NettyBrokerConnection plantLinkToNode2(EmbeddedCluster c) throws Exception {
+        try (org.partita.jms.api.PartitaAdmin admin = org.partita.jms.api.PartitaAdmin.connect(c.factory(0))) {
+            admin.updateQueue("plant", Map.of("partitions", "2", "hosts", "node1,node2"));
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> c.node(1).broker().existingQueue("plant") != null);
+        org.partita.jms.transport.NettyBrokerConnection link = org.partita.jms.transport.NettyBrokerConnection.connect(
+                "127.0.0.1", c.config().members().get(1).port(), c.config(1).maxFrameSize(), 5_000);
+        try {
+            link.open("$node:node1", "", null).get(5, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (Exception e) {
+            link.abort();
+            throw e;
+        }
+        return link;
     }
 
     private static String keyOn(int partition) {
