@@ -24,7 +24,14 @@ final class FeedPart implements PeerLink.Receiver {
     private int sessionId;
     private int consumerId;
     private volatile Set<Integer> owned = Set.of();
-    private boolean holding;
+    /**
+     * Recovers under way: the client may recover again before that node answered the last one, and
+     * what it delivers in between is void by the later recover there, so it is held until the last
+     * answer is in.
+     */
+    private int holding;
+    /** Held by a recover whose request has not gone to that node yet. */
+    private boolean heldForNextRecover;
     private long voidUpTo;
     private final List<Object[]> held = new ArrayList<>();
 
@@ -106,7 +113,7 @@ final class FeedPart implements PeerLink.Receiver {
         if (deliveryId <= voidUpTo) {
             return; // voided by a recover that node already processed
         }
-        if (holding) {
+        if (holding > 0) {
             held.add(new Object[]{deliveryId, deliveryCount, partition, message});
             return;
         }
@@ -151,11 +158,18 @@ final class FeedPart implements PeerLink.Receiver {
     }
 
     synchronized void hold() {
-        holding = true;
+        holding++;
+        heldForNextRecover = true;
     }
 
     /** Gives back what this node delivered, {@code seen} redelivered, then lets later deliveries through. */
     void recover(List<Long> seen) {
+        synchronized (this) {
+            if (!heldForNextRecover) {
+                holding++; // a part that joined after the hold: held now, until this recover's answer
+            }
+            heldForNextRecover = false;
+        }
         NettyBrokerConnection c = connection;
         if (!live(c)) {
             release(Long.MAX_VALUE);
@@ -167,7 +181,10 @@ final class FeedPart implements PeerLink.Receiver {
 
     private synchronized void release(long fence) {
         voidUpTo = Math.max(voidUpTo, fence);
-        holding = false;
+        holding--;
+        if (holding > 0) {
+            return; // a later recover is on its way there: it may void what is held
+        }
         for (Object[] d : held) {
             if ((long) d[0] > voidUpTo) {
                 sink.deliver(new Delivered(this, connection, (long) d[0]), (int) d[1], (int) d[2], (byte[]) d[3]);

@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
  * what it saw while the queue may still be delivering the same keys' later messages to it. Those
  * must never reach the application ahead of the messages handed back.
  */
-class RollbackKeyOrderTest {
+public class RollbackKeyOrderTest {
     private static final int KEYS = 10;
     private static final int PER_KEY = 20;
 
@@ -32,8 +32,18 @@ class RollbackKeyOrderTest {
     @CsvSource({"rollbackOrder?partitions=4, true", "rollbackOrderPlain, true",
             "recoverOrder?partitions=4, false", "recoverOrderPlain, false"})
     void everyMessageHandedBackOnceStillArrivesInKeyOrder(String queue, boolean transacted) throws Exception {
-        try (Connection c = node.factory().createConnection()) {
-            Session producing = c.createSession(true, Session.SESSION_TRANSACTED);
+        handBackEachOnce(node.factory(), node.factory(), queue, transacted);
+    }
+
+    /**
+     * Sends {@link #KEYS} keys' messages through {@code producers}, then consumes them through
+     * {@code consumers}, handing the first delivery of each back (rollback, or recover in client
+     * acknowledge mode), and checks every key arrives complete and in order.
+     */
+    public static void handBackEachOnce(jakarta.jms.ConnectionFactory producers, jakarta.jms.ConnectionFactory consumers,
+                                        String queue, boolean transacted) throws Exception {
+        try (Connection pc = producers.createConnection(); Connection c = consumers.createConnection()) {
+            Session producing = pc.createSession(true, Session.SESSION_TRANSACTED);
             MessageProducer p = producing.createProducer(producing.createQueue(queue));
             for (int i = 0; i < PER_KEY; i++) {
                 for (int k = 0; k < KEYS; k++) {
