@@ -488,7 +488,20 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
             throw e;
         }
         acknowledgeIntoTransaction();
-        JmsExceptions.await(connection.transport().commit(id));
+        try {
+            JmsExceptions.await(connection.transport().commit(id));
+        } catch (TransactionRolledBackException refused) {
+            // The node rolled it back (a queue it sends to is full, say): what it consumed comes back
+            // there, and what this session prefetched behind it goes back too, or a key's later
+            // messages would reach the application first.
+            try {
+                releaseAll();
+                resumeDelivery();
+            } catch (JMSException e) {
+                refused.addSuppressed(e);
+            }
+            throw refused;
+        }
     }
 
     private static boolean lostWithItsNode(Throwable failedSend) {
