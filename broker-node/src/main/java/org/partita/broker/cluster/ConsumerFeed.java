@@ -27,6 +27,8 @@ final class ConsumerFeed implements RemoteFeed {
     private int granted;
     private Integer priority;
     private boolean closed;
+    /** The client consumer closed: no part opens any more; the parts' sessions wait for {@link #close}. */
+    private boolean consumersClosed;
     /**
      * Whether this node gives the consumer none of its partitions (null until it has said), told to
      * every part. Under its own lock, never taken with this node's consumer locked: the feed calls
@@ -50,7 +52,7 @@ final class ConsumerFeed implements RemoteFeed {
 
     /** A hosting node is reachable: its part opens with the credit the client has granted. */
     synchronized void peerUp(PeerLink link) {
-        if (closed || parts.containsKey(link.peer())) {
+        if (closed || consumersClosed || parts.containsKey(link.peer())) {
             return;
         }
         FeedPart part = new FeedPart(this, link, sink);
@@ -145,6 +147,12 @@ final class ConsumerFeed implements RemoteFeed {
             }
             part.recover(ids);
         }
+    }
+
+    @Override
+    public synchronized void closeConsumers() {
+        consumersClosed = true;
+        parts.values().forEach(FeedPart::closeConsumer);
     }
 
     @Override

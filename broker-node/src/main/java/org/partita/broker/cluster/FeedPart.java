@@ -24,6 +24,7 @@ final class FeedPart implements PeerLink.Receiver {
     private int sessionId;
     private int consumerId;
     private volatile Set<Integer> owned = Set.of();
+    private boolean consumerClosed;
     /**
      * Recovers under way: the client may recover again before that node answered the last one, and
      * what it delivers in between is void by the later recover there, so it is held until the last
@@ -199,13 +200,29 @@ final class FeedPart implements PeerLink.Receiver {
         link.unregister(consumerId);
     }
 
-    void close() {
-        link.unregister(consumerId);
+    /**
+     * Closes the consumer there and keeps its session: what it delivered and the client's application
+     * received is settled through it later. It stays registered, so a delivery that crossed the close
+     * is handed back unseen by the closed client consumer.
+     */
+    synchronized void closeConsumer() {
+        if (consumerClosed) {
+            return;
+        }
+        consumerClosed = true;
         NettyBrokerConnection c = connection;
         if (live(c)) {
             c.closeConsumer(consumerId);
-            c.closeSession(sessionId);
         }
         owned = Set.of();
+    }
+
+    void close() {
+        closeConsumer();
+        link.unregister(consumerId);
+        NettyBrokerConnection c = connection;
+        if (live(c)) {
+            c.closeSession(sessionId);
+        }
     }
 }

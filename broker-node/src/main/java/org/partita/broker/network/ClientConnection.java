@@ -601,6 +601,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
                 done.add(d.ack());
             }
         }
+        session.closeIdleFeeds(); // after the acknowledgements went to the other nodes' sessions
         answer(f, CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)));
     }
 
@@ -637,6 +638,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
                 d.release(false);
             }
         }
+        session.closeIdleFeeds();
         ok(f.requestId());
     }
 
@@ -689,7 +691,9 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         List<Delivery> local = new ArrayList<>();
         java.util.Map<RemoteFeed, List<RemoteFeed.Handle>> seenRemote = new java.util.HashMap<>();
         for (Delivery d : all) {
-            if (d instanceof RemoteDelivery r) {
+            if (d instanceof RemoteDelivery r && !feeds.contains(r.handle().feed())) {
+                d.release(seen.contains(d.id())); // its consumer closed: its feed is not recovered as a whole
+            } else if (d instanceof RemoteDelivery r) {
                 if (seen.contains(d.id())) {
                     seenRemote.computeIfAbsent(r.handle().feed(), k -> new ArrayList<>()).add(r.handle());
                 }
@@ -709,6 +713,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         for (RemoteFeed feed : feeds) {
             feed.recover(seenRemote.getOrDefault(feed, List.of()));
         }
+        session.closeIdleFeeds();
         channel.writeAndFlush(new Frame.Recovered(f.requestId(), fence), channel.voidPromise());
     }
 
@@ -763,6 +768,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         memory.transactionEnded(session.clearTxBytes());
         Delivery.releaseAll(session.txConsumed(), d -> true);
         session.txConsumed().clear();
+        session.closeIdleFeeds();
     }
 
     private void browse(Frame.Browse f) {
@@ -951,6 +957,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
         for (Delivery d : s.drainDeliveries()) {
             d.release(true);
         }
+        s.closeFeeds(); // after the releases: those of other nodes' messages go through their sessions there
     }
 
     @Override

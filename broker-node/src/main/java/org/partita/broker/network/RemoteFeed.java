@@ -59,6 +59,13 @@ public interface RemoteFeed {
      */
     void recover(Collection<Handle> seen);
 
-    /** The client consumer closed: the consumers on the other nodes close too. */
+    /**
+     * The client consumer closed: the consumers on the other nodes close too. Their sessions stay
+     * open: what the application received through them is still its session's to acknowledge,
+     * commit or roll back (JMS), until {@link #close}.
+     */
+    void closeConsumers();
+
+    /** The client's session ended: the sessions on the other nodes end too (after {@link #closeConsumers}). */
     void close();
 }

@@ -112,7 +112,8 @@ final class ServerConsumer implements DeliverySink, RemoteFeed.Sink {
         closed = true;
         RemoteFeed f = feed;
         if (f != null) {
-            f.close();
+            f.closeConsumers();
+            session.closeWithSession(f);
         }
         queue.detach(ref);
         if (subscription != null) {

@@ -61,6 +61,52 @@ final class ServerSession {
         return deliveryIds.get();
     }
 
+    /**
+     * Feeds of consumers that closed while the session may still settle what came through them (see
+     * {@link RemoteFeed#closeConsumers}); each ends once nothing of the session depends on it.
+     * Event loop only.
+     */
+    private final List<RemoteFeed> closedFeeds = new ArrayList<>();
+    /** Once in an XA branch, a branch's work may settle other nodes' messages after it ended: feeds then end with the session. */
+    private boolean everInBranch;
+
+    /** {@code feed}'s consumer closed: its sessions on the other nodes end once nothing here depends on them. */
+    void closeWithSession(RemoteFeed feed) {
+        closedFeeds.add(feed);
+        closeIdleFeeds();
+    }
+
+    /** Ends the feeds of closed consumers from which the session holds nothing unsettled any more. */
+    void closeIdleFeeds() {
+        if (closedFeeds.isEmpty() || everInBranch) {
+            return;
+        }
+        java.util.Set<RemoteFeed> inUse = new java.util.HashSet<>();
+        for (Delivery d : deliveries.values()) {
+            if (d instanceof RemoteDelivery r) {
+                inUse.add(r.handle().feed());
+            }
+        }
+        for (Delivery d : txConsumed) {
+            if (d instanceof RemoteDelivery r) {
+                inUse.add(r.handle().feed());
+            }
+        }
+        closedFeeds.removeIf(f -> {
+            if (inUse.contains(f)) {
+                return false;
+            }
+            f.close();
+            return true;
+        });
+    }
+
+    /** The session ended and what it held was handed back: the other nodes' sessions end too. */
+    void closeFeeds() {
+        closedFeeds.forEach(RemoteFeed::close);
+        closedFeeds.clear();
+    }
+
     /** Removes and returns the delivery, or null if this session does not hold it. */
     Delivery settle(long deliveryId) {
         return deliveries.remove(deliveryId);
@@ -76,6 +122,7 @@ final class ServerSession {
 
     void branch(org.partita.broker.core.xa.XaBranch b) {
         branch = b;
+        everInBranch |= b != null;
     }
 
     List<Broker.PendingSend> txSends() {

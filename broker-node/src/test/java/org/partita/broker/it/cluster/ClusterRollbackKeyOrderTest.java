@@ -5,13 +5,14 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.partita.broker.it.keys.ConsumerChurnKeyOrderTest;
 import org.partita.broker.it.keys.RollbackKeyOrderTest;
 
 import java.nio.file.Path;
 
 /**
- * Rollbacks and recovers on a queue spread over two nodes: the consumer, on node1, owns node2's
- * partitions too, through its feed. Every message handed back once, every key still in order.
+ * Rollbacks and recovers on a queue spread over two nodes, where a consumer on one node owns the
+ * other's partitions through its feed: every key still in order.
  */
 @Tag("slow")
 @Timeout(120)
@@ -19,11 +20,21 @@ class ClusterRollbackKeyOrderTest {
     @TempDir
     Path tmp;
 
+    /** One consumer, on node1; every message handed back once. */
     @ParameterizedTest(name = "transacted: {0}")
     @ValueSource(booleans = {true, false})
     void messagesHandedBackOnBothNodesKeepTheirKeysOrder(boolean transacted) throws Exception {
         try (EmbeddedCluster c = new EmbeddedCluster(tmp, 2).startAll()) {
             RollbackKeyOrderTest.handBackEachOnce(c.factory(1), c.factory(0), "spread?partitions=4&hosts=*", transacted);
+        }
+    }
+
+    /** Three consumers on the two nodes closing and reopening, every third batch handed back. */
+    @ParameterizedTest(name = "transacted: {0}")
+    @ValueSource(booleans = {true, false})
+    void consumersComingAndGoingOnBothNodesKeepTheKeysOrder(boolean transacted) throws Exception {
+        try (EmbeddedCluster c = new EmbeddedCluster(tmp, 2).startAll()) {
+            ConsumerChurnKeyOrderTest.churn(i -> c.factory(i % 2), c.factory(1), "churn?partitions=6&hosts=*", transacted);
         }
     }
 }

@@ -32,7 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * order.
  */
 @Tag("slow")
-class ConsumerChurnKeyOrderTest {
+public class ConsumerChurnKeyOrderTest {
     private static final int KEYS = 20;
     private static final int PER_KEY = 60;
     private static final int TOTAL = KEYS * PER_KEY;
@@ -49,55 +49,28 @@ class ConsumerChurnKeyOrderTest {
     @CsvSource({"churn, false", "churnParts?partitions=6&rebalanceDelay=50, false",
             "churnTx, true", "churnTxParts?partitions=6&rebalanceDelay=50, true"})
     void keysStayInOrderWhileConsumersCloseAndReopen(String queue, boolean transacted) throws Exception {
+        churn(i -> node.factory(), node.factory(), queue, transacted);
+    }
+
+    /**
+     * Runs the churn: consumer thread {@code i} connects through {@code consumerFactory.apply(i)},
+     * the two producers through {@code producerFactory}; fails on a key out of order or incomplete.
+     */
+    public static void churn(java.util.function.IntFunction<jakarta.jms.ConnectionFactory> consumerFactory,
+                             jakarta.jms.ConnectionFactory producerFactory, String queue, boolean transacted) throws Exception {
         Map<String, List<Integer>> byKey = new HashMap<>();
         List<String> violations = new ArrayList<>();
         ExecutorService pool = Executors.newFixedThreadPool(5);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        try (Connection consumers = node.factory().createConnection(); Connection producers = node.factory().createConnection()) {
-            consumers.start();
+        try (Connection producers = producerFactory.createConnection()) {
             List<Future<?>> running = new ArrayList<>();
             for (int c = 0; c < 3; c++) {
                 int worker = c;
                 running.add(pool.submit(() -> {
-                    int round = 0;
-                    Session s = session(consumers, transacted);
-                    while (received(byKey) < TOTAL && System.nanoTime() < deadline) {
-                        MessageConsumer mc = s.createConsumer(s.createQueue(queue));
-                        List<Message> taken = new ArrayList<>();
-                        for (int i = 0; i < 5 + worker * 3; i++) {
-                            Message m = mc.receive(200);
-                            if (m == null) {
-                                break;
-                            }
-                            taken.add(m);
-                        }
-                        mc.close();
-                        round++;
-                        if (round % 3 == 0) {
-                            // none of it happened: it all comes again, in order
-                            if (transacted) {
-                                s.rollback();
-                            } else {
-                                s.recover();
-                            }
-                        } else {
-                            // checked in the order received before it is settled: until then its keys
-                            // stay with this session, so no other can take their next messages
-                            for (Message m : taken) {
-                                record(byKey, violations, m);
-                            }
-                            if (transacted) {
-                                s.commit();
-                            } else if (!taken.isEmpty()) {
-                                taken.get(0).acknowledge();
-                            }
-                        }
-                        if (round % 4 == 0) {
-                            s.close(); // a session that goes away hands back what it held as well
-                            s = session(consumers, transacted);
-                        }
+                    try (Connection consumers = consumerFactory.apply(worker).createConnection()) {
+                        consumers.start();
+                        consume(consumers, worker, queue, transacted, byKey, violations, deadline);
                     }
-                    s.close();
                     return null;
                 }));
             }
@@ -131,6 +104,50 @@ class ConsumerChurnKeyOrderTest {
                 assertEquals(PER_KEY, e.getValue().size(), "every message of " + e.getKey() + " once: " + e.getValue());
             }
         }
+    }
+
+    /** One consumer thread: consumers opened and closed in turn, their work settled or handed back. */
+    private static void consume(Connection consumers, int worker, String queue, boolean transacted,
+                                Map<String, List<Integer>> byKey, List<String> violations, long deadline) throws Exception {
+        int round = 0;
+        Session s = session(consumers, transacted);
+        while (received(byKey) < TOTAL && System.nanoTime() < deadline) {
+            MessageConsumer mc = s.createConsumer(s.createQueue(queue));
+            List<Message> taken = new ArrayList<>();
+            for (int i = 0; i < 5 + worker * 3; i++) {
+                Message m = mc.receive(200);
+                if (m == null) {
+                    break;
+                }
+                taken.add(m);
+            }
+            mc.close();
+            round++;
+            if (round % 3 == 0) {
+                // none of it happened: it all comes again, in order
+                if (transacted) {
+                    s.rollback();
+                } else {
+                    s.recover();
+                }
+            } else {
+                // checked in the order received before it is settled: until then its keys
+                // stay with this session, so no other can take their next messages
+                for (Message m : taken) {
+                    record(byKey, violations, m);
+                }
+                if (transacted) {
+                    s.commit();
+                } else if (!taken.isEmpty()) {
+                    taken.get(0).acknowledge();
+                }
+            }
+            if (round % 4 == 0) {
+                s.close(); // a session that goes away hands back what it held as well
+                s = session(consumers, transacted);
+            }
+        }
+        s.close();
     }
 
     private static Session session(Connection c, boolean transacted) throws jakarta.jms.JMSException {
