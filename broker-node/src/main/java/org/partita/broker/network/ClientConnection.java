@@ -742,8 +742,11 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             // What came from other nodes is acknowledged there once the commit here is durable: a crash
             // in between redelivers it (at least once across nodes; docs/cluster.md).
             CompletableFuture<Void> stored = broker.commit(sends, consumed);
-            answer(f, stored.thenCompose(v -> CompletableFuture.allOf(consumedDeliveries.stream()
-                    .filter(d -> d instanceof RemoteDelivery).map(Delivery::ack).toArray(CompletableFuture[]::new))));
+            CompletableFuture<Void> settled = stored.thenCompose(v -> CompletableFuture.allOf(consumedDeliveries.stream()
+                    .filter(d -> d instanceof RemoteDelivery).map(Delivery::ack).toArray(CompletableFuture[]::new)));
+            answer(f, settled);
+            // a closed consumer's sessions on other nodes may end once their messages were acknowledged there
+            settled.whenComplete((v, t) -> onLoop(session::closeIdleFeeds));
             stored.whenComplete((v, t) -> {
                 if (t != null) {
                     // nothing of it was stored: rolled back, so what it consumed comes back, as for a full queue

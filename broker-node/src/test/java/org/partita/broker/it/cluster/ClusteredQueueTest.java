@@ -191,6 +191,58 @@ class ClusteredQueueTest {
         }
     }
 
+    /**
+     * A consumer on node1 (client-acknowledged, or transacted) receives a message of node2's
+     * partition, then closes: its session still owns the message (JMS), so acknowledging or committing
+     * it afterwards works and it is not redelivered; the session node1 opened on node2 for that
+     * consumer ends once nothing is left.
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "transacted: {0}")
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+    void aMessageFromAnotherNodeIsStillSettledAfterItsConsumerClosed(boolean transacted) throws Exception {
+        try (EmbeddedCluster c = new EmbeddedCluster(tmp, 2).startAll()) {
+            try (org.partita.jms.api.PartitaAdmin admin = org.partita.jms.api.PartitaAdmin.connect(c.factory(0))) {
+                admin.updateQueue("plant", Map.of("partitions", "2", "hosts", "node1,node2"));
+            }
+            await().atMost(Duration.ofSeconds(30)).until(() -> c.node(1).broker().existingQueue("plant") != null);
+            try (Connection in = c.factory(0).createConnection(); Connection out = c.factory(1).createConnection();
+                 org.partita.jms.api.PartitaAdmin onNode2 = org.partita.jms.api.PartitaAdmin.connect(c.factory(1))) {
+                Session ps = out.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                TextMessage sent = ps.createTextMessage("from node2's partition");
+                sent.setStringProperty("JMSXGroupID", keyOn(1));
+                ps.createProducer(ps.createQueue("plant")).send(sent);
+                int before = linkSessions(onNode2);
+                Session s = transacted ? in.createSession(true, Session.SESSION_TRANSACTED)
+                        : in.createSession(false, Session.CLIENT_ACKNOWLEDGE);
+                MessageConsumer consumer = s.createConsumer(s.createQueue("plant"));
+                in.start();
+                Message m = consumer.receive(10_000);
+                org.junit.jupiter.api.Assertions.assertNotNull(m);
+                assertEquals(before + 1, linkSessions(onNode2), "node1 opened a session on node2 for the consumer");
+                consumer.close();
+                if (transacted) {
+                    s.commit(); // the session still owns it
+                } else {
+                    m.acknowledge();
+                }
+                await().atMost(Duration.ofSeconds(10)).until(() -> linkSessions(onNode2) == before);
+                MessageConsumer again = s.createConsumer(s.createQueue("plant"));
+                org.junit.jupiter.api.Assertions.assertNull(again.receive(1_000), "acknowledged, so not redelivered");
+            }
+        }
+    }
+
+    /** Sessions node1's links hold open on node2. */
+    private static int linkSessions(org.partita.jms.api.PartitaAdmin node2) throws Exception {
+        int n = 0;
+        for (Map<String, String> conn : node2.connections()) {
+            if ("$node:node1".equals(conn.get("user"))) {
+                n += Integer.parseInt(conn.get("sessions"));
+            }
+        }
+        return n;
+    }
+
     /** Defines {@code plant} over both nodes (partition 0 on node1, 1 on node2), and links to node2 as node1 does. */
     private static org.partita.jms.transport.NettyBrokerConnection plantLinkToNode2(EmbeddedCluster c) throws Exception {
         try (org.partita.jms.api.PartitaAdmin admin = org.partita.jms.api.PartitaAdmin.connect(c.factory(0))) {
