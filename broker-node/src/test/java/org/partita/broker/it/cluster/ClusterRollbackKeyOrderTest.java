@@ -6,6 +6,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.partita.broker.it.keys.ConsumerChurnKeyOrderTest;
+import org.partita.broker.it.keys.ListenerFailureKeyOrderTest;
 import org.partita.broker.it.keys.RollbackKeyOrderTest;
 
 import java.nio.file.Path;
@@ -35,6 +36,14 @@ class ClusterRollbackKeyOrderTest {
     void consumersComingAndGoingOnBothNodesKeepTheKeysOrder(boolean transacted) throws Exception {
         try (EmbeddedCluster c = new EmbeddedCluster(tmp, 2).startAll()) {
             ConsumerChurnKeyOrderTest.churn(i -> c.factory(i % 2), c.factory(1), "churn?partitions=6&hosts=*", transacted);
+        }
+    }
+
+    /** A listener on node1 that throws now and then: its message comes back ahead of its key's later ones, from either node. */
+    @org.junit.jupiter.api.Test
+    void aThrowingListenerKeepsTheKeysOrderOnBothNodes() throws Exception {
+        try (EmbeddedCluster c = new EmbeddedCluster(tmp, 2).startAll()) {
+            ListenerFailureKeyOrderTest.listenerFailsOnceInFive(c.factory(1), c.factory(0), "failing?partitions=4&hosts=*");
         }
     }
 }

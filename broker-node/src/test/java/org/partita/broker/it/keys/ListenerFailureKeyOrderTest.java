@@ -22,21 +22,30 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * 8.7), while later messages of the same key may already wait in the consumer's buffer: they must
  * not be processed before it.
  */
-class ListenerFailureKeyOrderTest {
+public class ListenerFailureKeyOrderTest {
     @RegisterExtension
     final NodeExtension node = new NodeExtension();
 
     @ParameterizedTest
     @ValueSource(strings = {"failing?partitions=2", "failingPlain"})
     void aMessageWhoseListenerThrewIsProcessedBeforeItsKeysLaterMessages(String queue) throws Exception {
-        int count = 30;
+        listenerFailsOnceInFive(node.factory(), node.factory(), queue);
+    }
+
+    /**
+     * Sends 60 messages over four keys (on a two-node queue, some on each node) through {@code producers}; a listener connected through
+     * {@code consumers} fails once on every fifth; checks each key was processed in order.
+     */
+    public static void listenerFailsOnceInFive(jakarta.jms.ConnectionFactory producers, jakarta.jms.ConnectionFactory consumers,
+                                               String queue) throws Exception {
+        int count = 60;
         List<String> processed = new CopyOnWriteArrayList<>();
-        try (Connection c = node.factory().createConnection()) {
-            Session producing = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        try (Connection pc = producers.createConnection(); Connection c = consumers.createConnection()) {
+            Session producing = pc.createSession(false, Session.AUTO_ACKNOWLEDGE);
             MessageProducer p = producing.createProducer(producing.createQueue(queue));
             for (int i = 0; i < count; i++) {
                 Message m = producing.createMessage();
-                m.setStringProperty("JMSXGroupID", "k" + (i % 2));
+                m.setStringProperty("JMSXGroupID", "k" + (i % 4));
                 m.setIntProperty("seq", i);
                 p.send(m);
             }
@@ -55,7 +64,7 @@ class ListenerFailureKeyOrderTest {
             c.start();
             await().atMost(java.time.Duration.ofSeconds(30)).until(() -> processed.size() >= count);
         }
-        for (String key : List.of("k0", "k1")) {
+        for (String key : List.of("k0", "k1", "k2", "k3")) {
             List<Integer> seqs = new ArrayList<>();
             for (String p : processed) {
                 if (p.startsWith(key + "#")) {
