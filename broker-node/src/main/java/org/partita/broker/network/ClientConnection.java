@@ -745,8 +745,11 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
             CompletableFuture<Void> settled = stored.thenCompose(v -> CompletableFuture.allOf(consumedDeliveries.stream()
                     .filter(d -> d instanceof RemoteDelivery).map(Delivery::ack).toArray(CompletableFuture[]::new)));
             answer(f, settled);
-            // a closed consumer's sessions on other nodes may end once their messages were acknowledged there
-            settled.whenComplete((v, t) -> onLoop(session::closeIdleFeeds));
+            if (session.hasClosedFeeds()) {
+                // a closed consumer's sessions on other nodes may end once their messages were acknowledged
+                // there; checked only then, so an ordinary commit costs no extra wake-up of this loop
+                settled.whenComplete((v, t) -> onLoop(session::closeIdleFeeds));
+            }
             stored.whenComplete((v, t) -> {
                 if (t != null) {
                     // nothing of it was stored: rolled back, so what it consumed comes back, as for a full queue

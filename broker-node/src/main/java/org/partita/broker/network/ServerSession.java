@@ -76,9 +76,13 @@ final class ServerSession {
         closeIdleFeeds();
     }
 
+    boolean hasClosedFeeds() {
+        return !closedFeeds.isEmpty();
+    }
+
     /** Ends the feeds of closed consumers from which the session holds nothing unsettled any more. */
     void closeIdleFeeds() {
-        if (closedFeeds.isEmpty() || everInBranch) {
+        if (!hasClosedFeeds() || everInBranch) {
             return;
         }
         java.util.Set<RemoteFeed> inUse = new java.util.HashSet<>();
