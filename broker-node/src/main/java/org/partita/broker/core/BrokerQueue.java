@@ -22,10 +22,12 @@ import java.util.concurrent.TimeUnit;
 public final class BrokerQueue implements DispatchEngine.Host {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerQueue.class);
     /**
-     * Messages a queue holds at most for its work to run in place on the calling thread when its
-     * executor is idle: a just-stored message's dispatch on the store's writer ({@link #enqueueStored}),
-     * an acknowledgement on the connection's thread ({@link #ack}). A longer queue hands its work to
-     * its executor, so neither thread spends long on it.
+     * Messages waiting for a consumer (held, not delivered) a queue has at most for its work to run
+     * in place on the calling thread when its executor is idle ({@link #runHereIfShort}): a
+     * just-stored message's dispatch on the store's writer ({@link #enqueueStored}), an
+     * acknowledgement or a credit on the connection's thread. A queue with a longer backlog hands its
+     * work to its executor, so that no such thread spends long on one queue's dispatch. Messages
+     * delivered and not yet acknowledged do not count: a dispatch never walks past them.
      */
     public static final int IN_PLACE_DEPTH = 32;
 
@@ -38,6 +40,8 @@ public final class BrokerQueue implements DispatchEngine.Host {
     private Repartitioning repartitioning;
     private final List<ConsumerRef> consumers = new ArrayList<>();
     private final java.util.Set<QueueEntry> delivered = new java.util.HashSet<>();
+    /** {@code delivered.size()}, readable from any thread: see {@link #waitingNow}. */
+    private volatile int inFlight;
     /** Entries consumed by prepared XA branches: neither waiting nor delivered until the branch completes. */
     private final java.util.Set<QueueEntry> locked = new java.util.HashSet<>();
     private final LastValueRule lastValue;
@@ -208,14 +212,15 @@ public final class BrokerQueue implements DispatchEngine.Host {
         return services.clock().getAsLong();
     }
 
-    /** A new message, already durable if it is persistent; the caller has retained it for this queue. */
-    void enqueue(MessageRef message) {
-        enqueue(message, 0, false);
-    }
-
-    /** @param deliveryCount deliveries it may have had already (a message forwarded again after a crash) */
+    /**
+     * A new message that is not to be stored (non-persistent, or a queue that keeps nothing), the
+     * caller has retained it for this queue. Dispatched on the sender's thread when the queue is
+     * short and idle: {@link #runHereIfShort}.
+     *
+     * @param deliveryCount deliveries it may have had already (a message forwarded again after a crash)
+     */
     void enqueue(MessageRef message, int deliveryCount) {
-        enqueue(message, deliveryCount, false);
+        runHereIfShort(addition(new QueueEntry(this, message, deliveryCount), null));
     }
 
     /**
@@ -229,11 +234,12 @@ public final class BrokerQueue implements DispatchEngine.Host {
      */
     void enqueueStored(MessageRef message, int deliveryCount) {
         Runnable task = addition(new QueueEntry(this, message, deliveryCount), null);
-        // Only the store writer dispatches in place. A network thread gets here when the write had
-        // completed before it attached: dispatching there would write this delivery to a consumer's
-        // connection at once when that connection is served by the same thread, ahead of an earlier
-        // delivery another thread queued to it, and a key's next message would arrive first.
-        if (depthMessages.get() <= IN_PLACE_DEPTH && services.store().onWriterThread()) {
+        if (!services.store().onWriterThread()) {
+            // The write completed before the sender's network thread attached to it: that thread
+            // dispatches, as for a message that is not stored (deliveries keep their order on a
+            // connection whichever thread writes them: ServerConsumer).
+            runHereIfShort(task);
+        } else if (waitingNow() <= IN_PLACE_DEPTH) {
             // In line now, so whatever the sender asks after its answer comes after this message; run
             // once the writer has sent the group's answers, so the sender's next send is not held up
             // by this dispatch (S1: one producer waits for each answer).
@@ -243,6 +249,30 @@ public final class BrokerQueue implements DispatchEngine.Host {
         } else {
             executor.execute(task);
         }
+    }
+
+    /**
+     * Runs {@code task} on the calling thread when no other thread runs (or is about to run) this
+     * queue's work and the queue has few messages waiting, else on its executor. On two busy cores a
+     * hand-off to the executor's pool can wait milliseconds for a core, and whatever is queued behind
+     * it waits too (docs/performance.md step 16); a short queue's work is short, so the caller does it.
+     */
+    private void runHereIfShort(Runnable task) {
+        if (waitingNow() <= IN_PLACE_DEPTH) {
+            executor.executeHereIfIdle(task);
+        } else {
+            executor.execute(task);
+        }
+    }
+
+    /** About how many messages wait for a consumer now: held, less those delivered and not yet settled. */
+    private int waitingNow() {
+        return depthMessages.get() - inFlight;
+    }
+
+    /** True when none of this queue's work waits or runs (for tests that need a quiet queue). */
+    boolean workIdle() {
+        return executor.isIdle();
     }
 
     /**
@@ -419,7 +449,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
     }
 
     public void credit(ConsumerRef c, int messages) {
-        executor.execute(() -> {
+        runHereIfShort(() -> {
             c.addCredits(messages);
             dispatch();
         });
@@ -440,15 +470,11 @@ public final class BrokerQueue implements DispatchEngine.Host {
             services.store().write(removal(e)).whenComplete((v, t) -> complete(done, t));
             dispatch();
         };
-        // A queue with few messages settles on the acknowledging connection's thread when no other
-        // thread runs its work: one thread wake-up fewer per message consumed. Deliveries this
-        // dispatches there keep their order (ServerConsumer queues its writes); a queue this short
-        // seldom has a paged-out payload to read back for them (as on the writer, enqueueStored).
-        if (depthMessages.get() <= IN_PLACE_DEPTH) {
-            executor.executeHereIfIdle(task);
-        } else {
-            executor.execute(task);
-        }
+        // A short queue settles on the acknowledging connection's thread when no other thread runs
+        // its work: one thread wake-up fewer per message consumed. Deliveries this dispatches there
+        // keep their order (ServerConsumer queues its writes); a queue this short seldom has a
+        // paged-out payload to read back for them (as on the writer, enqueueStored).
+        runHereIfShort(task);
         return done;
     }
 
@@ -578,12 +604,17 @@ public final class BrokerQueue implements DispatchEngine.Host {
         by.acknowledged();
     }
 
+    private void undelivered(QueueEntry e) {
+        delivered.remove(e);
+        inFlight = delivered.size();
+    }
+
     /** Ends an in-flight delivery; false if {@code by} no longer holds the entry. */
     private boolean settle(QueueEntry e, ConsumerRef by) {
         if (e.holder() != by) {
             return false;
         }
-        delivered.remove(e);
+        undelivered(e);
         by.settled(e);
         engineOf(e).settled(e, now());
         return true;
@@ -649,7 +680,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
 
     @Override
     public void revoke(QueueEntry e) {
-        delivered.remove(e);
+        undelivered(e);
         if (e.holder() != null) {
             e.holder().settled(e);
         }
@@ -666,6 +697,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
     public void deliver(ConsumerRef c, QueueEntry e) {
         counters.delivered(e.partition(), e.deliveryCount() > 0, now());
         delivered.add(e);
+        inFlight = delivered.size();
         e.deliveredTo(c);
         // An old layout still draining after a partition count change has partitions the client
         // was never told of: its deliveries name none.

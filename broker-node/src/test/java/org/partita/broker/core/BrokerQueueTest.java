@@ -54,13 +54,15 @@ class BrokerQueueTest {
     }
 
     @Test
-    void aStoredMessageIsDispatchedInPlaceOnlyOnTheStoreWriter() {
-        // A network thread reaches enqueueStored when the write completed before it attached to it.
-        // Delivering there could write to a connection that thread serves ahead of an earlier
-        // delivery another thread queued to it: the queue's executor takes it instead.
+    void aShortQueueDispatchesOnTheCallersThreadAndALongOneOnItsExecutor() throws Exception {
+        // Not on the store's writer, enqueueStored is reached by the sender's network thread when the
+        // write completed before it attached: with few messages waiting and the queue's work idle,
+        // that thread dispatches (no hand-off to a pool thread that may wait for a core); behind a
+        // backlog the queue's executor does. Delivered, unacknowledged messages are no backlog.
         BrokerQueue q = queue("orders");
+        Thread caller = Thread.currentThread();
         List<Thread> deliveredOn = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
-        ConsumerRef ref = new ConsumerRef("records its thread", new DeliverySink() {
+        ConsumerRef probes = new ConsumerRef("records its thread", new DeliverySink() {
             @Override
             public void deliver(ConsumerRef consumer, QueueEntry entry, int partition) {
                 deliveredOn.add(Thread.currentThread());
@@ -69,16 +71,35 @@ class BrokerQueueTest {
             @Override
             public void partitionsChanged(ConsumerRef consumer, int[] owned) {
             }
-        }, org.partita.jms.protocol.selector.Selector.matchAll(), 10, 0);
-        BrokerFixture.await(q.attach(ref));
-        org.partita.jms.protocol.WireMessage wire = new org.partita.jms.protocol.WireMessage("ID:in-place", 1L, null, null,
-                "q:orders", null, org.partita.jms.protocol.WireMessage.PERSISTENT, 4, 0, 0, Map.of(),
+        }, org.partita.jms.protocol.selector.Selector.parse("probe = TRUE"), 1_000, 0);
+        BrokerFixture.await(q.attach(probes));
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(q::workIdle);
+
+        int held = BrokerQueue.IN_PLACE_DEPTH + 8; // delivered and never acknowledged
+        for (int i = 0; i < held; i++) {
+            q.enqueueStored(storedMessage(q, "probe-" + i, true), 0);
+        }
+        assertEquals(held, deliveredOn.size(), "each was dispatched before enqueueStored returned");
+        assertTrue(deliveredOn.stream().allMatch(t -> t == caller), "all on the caller's thread: " + deliveredOn);
+
+        for (int i = 0; i < BrokerQueue.IN_PLACE_DEPTH + 8; i++) { // wait: the probe consumer does not take them
+            q.enqueueStored(storedMessage(q, "filler-" + i, false), 0);
+        }
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(q::workIdle);
+        q.enqueueStored(storedMessage(q, "probe-behind-a-backlog", true), 0);
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> deliveredOn.size() == held + 1);
+        assertTrue(deliveredOn.get(held) != caller, "behind a backlog the queue's executor dispatched it");
+    }
+
+    /** A persistent message as the store's writer hands it to a queue: counted in and retained. */
+    private MessageRef storedMessage(BrokerQueue q, String id, boolean probe) {
+        org.partita.jms.protocol.WireMessage wire = new org.partita.jms.protocol.WireMessage("ID:" + id, 1L, null, null,
+                "q:orders", null, org.partita.jms.protocol.WireMessage.PERSISTENT, 4, 0, 0, Map.of("probe", probe),
                 org.partita.jms.protocol.WireMessage.BODY_TEXT, new byte[0]);
         MessageRef m = node.broker().newMessage(org.partita.jms.protocol.MessageCodec.encode(wire), wire, null);
+        assertTrue(q.reserve(m));
         m.retain(1);
-        q.enqueueStored(m, 0);
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> deliveredOn.size() == 1);
-        assertTrue(deliveredOn.get(0) != Thread.currentThread(), "delivered on the thread that was not the writer");
+        return m;
     }
 
     @Test

@@ -130,6 +130,48 @@ class SerialExecutorTest {
     }
 
     @Test
+    void aCallerFreeNowTakesOverTasksStillWaitingForAPoolThread() throws Exception {
+        // a pool whose only thread is busy elsewhere, as on two saturated cores
+        ExecutorService busyPool = Executors.newSingleThreadExecutor();
+        CountDownLatch poolFree = new CountDownLatch(1);
+        try {
+            busyPool.execute(() -> {
+                try {
+                    poolFree.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            SerialExecutor serial = new SerialExecutor(busyPool);
+            Thread caller = Thread.currentThread();
+            List<String> order = java.util.Collections.synchronizedList(new ArrayList<>());
+            List<Thread> ranOn = java.util.Collections.synchronizedList(new ArrayList<>());
+            serial.execute(() -> {
+                order.add("queued for the pool");
+                ranOn.add(Thread.currentThread());
+            });
+            assertFalse(serial.isIdle(), "a task waits for the pool");
+            serial.executeHereIfIdle(() -> {
+                order.add("offered here");
+                ranOn.add(Thread.currentThread());
+            });
+            assertEquals(List.of("queued for the pool", "offered here"), order,
+                    "the caller ran both at once, in order, instead of waiting with them for the pool");
+            assertEquals(List.of(caller, caller), ranOn);
+            assertTrue(serial.isIdle());
+
+            poolFree.countDown(); // the drain left on the pool finds nothing to do
+            CompletableFuture<Thread> later = new CompletableFuture<>();
+            serial.execute(() -> later.complete(Thread.currentThread()));
+            assertFalse(later.get(5, TimeUnit.SECONDS) == caller, "a plain execute still goes to the pool");
+            assertEquals(2, order.size(), "nothing ran twice");
+        } finally {
+            poolFree.countDown();
+            busyPool.shutdownNow();
+        }
+    }
+
+    @Test
     void theCallersThreadRunsOnlyAFewTasksAndThePoolTheRest() throws Exception {
         SerialExecutor serial = new SerialExecutor(pool);
         Thread caller = Thread.currentThread();
