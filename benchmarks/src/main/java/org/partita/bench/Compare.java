@@ -44,6 +44,8 @@ public final class Compare implements Callable<Integer> {
     static final int WARM_UP_ROUNDS = 2;
     /** Non-persistent messages of the warm-up's S3 run. */
     static final int WARM_UP_S3_MESSAGES = 5_000;
+    /** A run's note: the collection pauses of the tool's JVM during it ({@link GcPauses}). */
+    static final String GC_NOTE = "gcPausesInToolJvm";
 
 
     static {
@@ -222,7 +224,9 @@ public final class Compare implements Callable<Integer> {
         Path data = Files.createTempDirectory(dir, s.name().toLowerCase(Locale.ROOT) + "-" + t.id() + "-");
         try (BrokerUnderTest broker = ownJvm ? OwnJvmBroker.start(t, data, sync.nanosPerSync(), brokerHeap, brokerJvm)
                 : t.start(data, sync.nanosPerSync())) {
-            return new Scenarios(broker, settings).run(s, t, run, count);
+            GcPauses.Mark gc = GcPauses.mark();
+            RunResult r = new Scenarios(broker, settings).run(s, t, run, count);
+            return r.withNote(GC_NOTE, gc.describe());
         } finally {
             Files2.deleteRecursively(data);
         }
@@ -236,7 +240,7 @@ public final class Compare implements Callable<Integer> {
         }
         sb.append("  [").append(r.checkSummary());
         r.notes().forEach((k, v) -> {
-            if (k.equals("orderViolations") || k.equals("consumersUsed") || k.equals("joinersUsed")) {
+            if (k.equals("orderViolations") || k.equals("consumersUsed") || k.equals("joinersUsed") || k.equals(GC_NOTE)) {
                 sb.append(", ").append(k).append(' ').append(v);
             }
         });

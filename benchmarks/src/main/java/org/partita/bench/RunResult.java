@@ -24,6 +24,13 @@ public record RunResult(Scenario scenario, Target target, int run, Map<String, D
         return violations == null || "0".equals(violations);
     }
 
+    /** The same run with one more note. */
+    public RunResult withNote(String key, String value) {
+        Map<String, String> more = new java.util.LinkedHashMap<>(notes);
+        more.put(key, value);
+        return new RunResult(scenario, target, run, values, expected, arrived, duplicates, timedOut, more, error);
+    }
+
     public String checkSummary() {
         StringBuilder sb = new StringBuilder();
         sb.append(arrived).append('/').append(expected).append(" arrived");
