@@ -13,16 +13,16 @@ import java.nio.file.Path;
  * {@code READY <millis to start> <url>}; then reads commands from stdin, one per line, each answered
  * by one line: {@code heap} with {@code HEAP <bytes used after a full GC>}, {@code queue <base>
  * <options or ->} with {@code QUEUE <name to use>}, {@code stored} with {@code STORED <bytes>
- * <details>}, {@code method} with {@code METHOD <how stored bytes are measured>}; {@code stop}
+ * <details>}, {@code method} with {@code METHOD <how stored bytes are measured>}, {@code jit} with {@code JIT
+ * <ms waited>} once this JVM's JIT compilers are idle ({@link JitQuiet}), {@code jit-ms} with {@code JITMS <ms
+ * the JIT compilers spent so far>}, {@code warm-up-start} with {@code
+ * WARMUP <url>} of a second broker started for a warm-up load beside the data folder, {@code warm-up-stop}
+ * with {@code WARMUPSTOPPED} once that one is stopped and deleted; {@code stop}
  * answers {@code STOPPING <JVM uptime in ms>} (the time base of {@code -Xlog}'s {@code uptimemillis}),
- * stops the broker cleanly, prints {@code STOPPED} and exits. With {@code -D}{@value #WARM_UP} the JVM first warms up on a
- * broker of its own in a folder beside the data folder (the load of the tool's own warm-up), so
- * that a run meets a warm JVM, as users' brokers are, and not its JIT's first minutes.
+ * stops the broker cleanly, prints {@code STOPPED} and exits. The load tool warms the JVM up over
+ * loopback on the second broker before a measured run ({@code Compare}), as users' clients warm up theirs.
  */
 public final class BrokerProcess {
-    /** System property: warm this JVM up before starting the broker under test. */
-    static final String WARM_UP = "partita.bench.warmUp";
-
     private BrokerProcess() {
     }
 
@@ -30,13 +30,12 @@ public final class BrokerProcess {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         System.setProperty("org.slf4j.simpleLogger.log.org.apache.activemq", "error");
         Target target = Target.fromId(args[0]);
-        if (Boolean.getBoolean(WARM_UP)) {
-            warmUp(target, Path.of(args[1]).toAbsolutePath().getParent(), Long.parseLong(args[2]));
-        }
         long started = System.nanoTime();
         BrokerUnderTest broker = target.start(Path.of(args[1]), Long.parseLong(args[2]));
         System.out.println("READY " + (System.nanoTime() - started) / 1_000_000 + " " + broker.url());
         System.out.flush();
+        Path warmUpData = Path.of(args[1] + "-warm-up");
+        BrokerUnderTest warmUp = null;
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         for (String line; (line = in.readLine()) != null; ) {
             String[] words = line.split(" ");
@@ -45,6 +44,22 @@ public final class BrokerProcess {
                 case "queue" -> System.out.println("QUEUE " + broker.queueName(words[1], words[2].equals("-") ? "" : words[2]));
                 case "stored" -> System.out.println("STORED " + broker.storedBytes() + " " + broker.storeDetails());
                 case "method" -> System.out.println("METHOD " + broker.storedBytesMethod());
+                case "jit" -> System.out.println("JIT " + JitQuiet.await());
+                case "jit-ms" -> System.out.println("JITMS " + JitQuiet.compilationMillis());
+                case "warm-up-start" -> {
+                    if (warmUp == null) {
+                        warmUp = target.start(java.nio.file.Files.createDirectories(warmUpData), Long.parseLong(args[2]));
+                    }
+                    System.out.println("WARMUP " + warmUp.url());
+                }
+                case "warm-up-stop" -> {
+                    if (warmUp != null) {
+                        warmUp.close();
+                        warmUp = null;
+                        Files2.deleteRecursively(warmUpData);
+                    }
+                    System.out.println("WARMUPSTOPPED");
+                }
                 case "stop" -> System.out.println("STOPPING " + ManagementFactory.getRuntimeMXBean().getUptime());
                 default -> {
                 }
@@ -58,23 +73,6 @@ public final class BrokerProcess {
         System.out.println("STOPPED");
         System.out.flush();
         System.exit(0);
-    }
-
-    /** The tool's warm-up load, run in this JVM on a broker started and deleted for the purpose. */
-    private static void warmUp(Target target, Path parent, long tunedBufferTimeoutNanos) throws Exception {
-        Path dir = java.nio.file.Files.createTempDirectory(parent, "warm-up-");
-        try {
-            Scenarios.Settings settings = new Scenarios.Settings(Scenarios.nanos(Compare.WARM_UP_SECONDS), 500);
-            for (Scenario s : new Scenario[] {Scenario.S3, Scenario.S1}) {
-                try (BrokerUnderTest warm = target.start(java.nio.file.Files.createTempDirectory(dir, s.name()), tunedBufferTimeoutNanos)) {
-                    new Scenarios(warm, settings).run(s, target, 0,
-                            s == Scenario.S3 ? Compare.WARM_UP_S3_MESSAGES : Compare.WARM_UP_S1_MESSAGES);
-                }
-            }
-        } finally {
-            Files2.deleteRecursively(dir);
-        }
-        JitQuiet.await();
     }
 
     /** Heap in use once garbage is collected: what the broker really holds. */

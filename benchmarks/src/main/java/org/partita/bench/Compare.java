@@ -11,6 +11,7 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
@@ -42,10 +43,27 @@ public final class Compare implements Callable<Integer> {
      * measured run meet code compiled for all of them, not only for the last one warmed.
      */
     static final int WARM_UP_ROUNDS = 2;
+    /**
+     * With {@code --own-jvm}, the warm-up over loopback before each run goes on, round after round,
+     * until the broker JVM's JIT compilers worked at most this share of a round (in percent), and
+     * at most {@link #BROKER_WARM_UP_MAX_ROUNDS} rounds or {@link #BROKER_WARM_UP_MAX_SECONDS}.
+     * Measured in docs/performance.md step 17: after 30,000 messages a broker's JVM could still be
+     * compiling for most of a measured S1 run.
+     */
+    static final int BROKER_WARM_JIT_PERCENT = 5;
+    static final int BROKER_WARM_UP_MAX_ROUNDS = 12;
+    static final int BROKER_WARM_UP_MAX_SECONDS = 45;
     /** Non-persistent messages of the warm-up's S3 run. */
     static final int WARM_UP_S3_MESSAGES = 5_000;
     /** A run's note: the collection pauses of the tool's JVM during it ({@link GcPauses}). */
     static final String GC_NOTE = "gcPausesInToolJvm";
+    /**
+     * A run's note: how long the JIT compilers worked during it, in the tool's JVM and with {@code
+     * --own-jvm} in the broker's. On two cores a compiler at work takes a core from the run.
+     */
+    static final String JIT_NOTE = "jitDuringRun";
+    /** A run's note with {@code --own-jvm}: how the broker's JVM was warmed up over loopback before it. */
+    static final String BROKER_WARM_UP_NOTE = "brokerWarmUp";
 
 
     static {
@@ -92,7 +110,7 @@ public final class Compare implements Callable<Integer> {
             + " (for example -XX:StartFlightRecording=filename=broker.jfr,settings=profile; each run writes it anew)")
     List<String> brokerJvmOptions = new ArrayList<>();
 
-    @Option(names = "--no-warmup", description = "skip the short warm-up run on each broker (with --own-jvm: in each broker's JVM before its run)")
+    @Option(names = "--no-warmup", description = "skip the short warm-up runs on each broker (with --own-jvm: also the one over loopback before each run)")
     boolean noWarmup;
 
     @Option(names = "--work-dir", description = "where brokers keep their data (default: a new folder in java.io.tmpdir)")
@@ -147,7 +165,7 @@ public final class Compare implements Callable<Integer> {
                     + "tuned Artemis journal-buffer-timeout = %d ns%n", sync.syncsPerSecond(), sync.nanosPerSync() / 1e3,
                     sync.nanosPerSync());
             Scenarios.Settings settings = new Scenarios.Settings(Scenarios.nanos(timeCapSeconds), s7Rate);
-            if (!noWarmup) { // the clients in this JVM; with --own-jvm each broker's JVM also warms itself up (ownJvmOptions)
+            if (!noWarmup) { // the clients in this JVM; with --own-jvm each broker's JVM is also warmed up before its run (runOne)
                 for (int round = 0; round < WARM_UP_ROUNDS; round++) {
                     for (Target t : targets) {
                         warmUpRun(dir, sync, settings, Scenario.S3, t, WARM_UP_S3_MESSAGES);
@@ -193,43 +211,85 @@ public final class Compare implements Callable<Integer> {
     }
 
     /**
-     * The brokers' JVM options: with the warm-up on, each broker's JVM warms up by itself before its
-     * run (a new JVM per run would otherwise be measured cold, while the warm-up warmed another).
-     */
-    private List<String> ownJvmOptions() {
-        List<String> options = new ArrayList<>(brokerJvmOptions == null ? List.of() : brokerJvmOptions);
-        if (!noWarmup) {
-            options.add("-D" + BrokerProcess.WARM_UP + "=true");
-        }
-        return options;
-    }
-
-    /**
      * A short run that warms up this JVM's clients of {@code t} (their JIT-compiled code); with
-     * {@code --own-jvm} on a broker JVM of its own that skips its own warm-up, as it is thrown away.
+     * {@code --own-jvm} on a broker JVM of its own, thrown away after it.
      */
     private void warmUpRun(Path dir, DiskSync.Result sync, Scenarios.Settings settings, Scenario s, Target t,
                            int count) throws Exception {
         Scenarios.Settings capped = new Scenarios.Settings(Scenarios.nanos(WARM_UP_SECONDS), settings.s7Rate());
-        runOne(dir, sync, capped, s, t, 0, count, brokerJvmOptions == null ? List.of() : brokerJvmOptions);
+        runOne(dir, sync, capped, s, t, 0, count);
     }
 
     private RunResult runOne(Path dir, DiskSync.Result sync, Scenarios.Settings settings, Scenario s, Target t, int run,
                              int count) throws Exception {
-        return runOne(dir, sync, settings, s, t, run, count, ownJvmOptions());
-    }
-
-    private RunResult runOne(Path dir, DiskSync.Result sync, Scenarios.Settings settings, Scenario s, Target t, int run,
-                             int count, List<String> brokerJvm) throws Exception {
         Path data = Files.createTempDirectory(dir, s.name().toLowerCase(Locale.ROOT) + "-" + t.id() + "-");
+        List<String> brokerJvm = brokerJvmOptions == null ? List.of() : brokerJvmOptions;
         try (BrokerUnderTest broker = ownJvm ? OwnJvmBroker.start(t, data, sync.nanosPerSync(), brokerHeap, brokerJvm)
                 : t.start(data, sync.nanosPerSync())) {
+            String warmUp = ownJvm && run > 0 && !noWarmup ? warmUpOverLoopback((OwnJvmBroker) broker, s, t) : null;
             GcPauses.Mark gc = GcPauses.mark();
-            RunResult r = new Scenarios(broker, settings).run(s, t, run, count);
-            return r.withNote(GC_NOTE, gc.describe());
+            long toolJit = JitQuiet.compilationMillis();
+            long brokerJit = broker instanceof OwnJvmBroker own ? own.compilationMillis() : -1;
+            RunResult r = new Scenarios(broker, settings).run(s, t, run, count).withNote(GC_NOTE, gc.describe());
+            String jit = "tool " + (JitQuiet.compilationMillis() - toolJit) + " ms"
+                    + (broker instanceof OwnJvmBroker own ? ", broker " + (own.compilationMillis() - brokerJit) + " ms" : "");
+            r = r.withNote(JIT_NOTE, jit);
+            return warmUp == null ? r : r.withNote(BROKER_WARM_UP_NOTE, warmUp);
         } finally {
             Files2.deleteRecursively(data);
         }
+    }
+
+    /**
+     * Warms a broker up before its measured run the way users' brokers are warm: it has carried
+     * traffic from clients in another JVM, over loopback, on queues of its own ({@link WarmUpBroker}),
+     * round after round until its JVM's JIT compilers are nearly done ({@link #BROKER_WARM_JIT_PERCENT});
+     * then the tool waits until both JVMs' compilers are idle. A scenario that measures the store's
+     * growth warms up a second broker in the same JVM instead. Measured in step 17 of
+     * docs/performance.md: a broker JVM warmed by clients in its own JVM, or a broker that sat idle
+     * while another one in its JVM warmed up, still compiled for longer than its whole measured S1 run.
+     *
+     * @return the run's {@value #BROKER_WARM_UP_NOTE} note
+     */
+    private String warmUpOverLoopback(OwnJvmBroker broker, Scenario measured, Target t) {
+        int s3 = 0;
+        int s1 = 0;
+        int rounds = 0;
+        long lastJit = 0;
+        long lastMillis = 0;
+        Scenarios.Settings capped = new Scenarios.Settings(Scenarios.nanos(WARM_UP_SECONDS), 500);
+        long began = System.nanoTime();
+        boolean second = measured.measuresStoreGrowth();
+        try (WarmUpBroker warm = second ? broker.startWarmUpBroker() : WarmUpBroker.itself(broker)) {
+            while (rounds < BROKER_WARM_UP_MAX_ROUNDS) {
+                long jitBefore = broker.compilationMillis();
+                long roundBegan = System.nanoTime();
+                Scenarios warmUp = new Scenarios(warm.round(rounds), capped);
+                s3 += warmUp.run(Scenario.S3, t, 0, WARM_UP_S3_MESSAGES).arrived();
+                s1 += warmUp.run(Scenario.S1, t, 0, WARM_UP_S1_MESSAGES).arrived();
+                rounds++;
+                lastJit = broker.compilationMillis() - jitBefore;
+                lastMillis = (System.nanoTime() - roundBegan) / 1_000_000;
+                boolean warmNow = rounds >= WARM_UP_ROUNDS && lastJit * 100 <= lastMillis * BROKER_WARM_JIT_PERCENT;
+                if (warmNow || System.nanoTime() - began > TimeUnit.SECONDS.toNanos(BROKER_WARM_UP_MAX_SECONDS)) {
+                    break;
+                }
+            }
+        }
+        java.util.concurrent.CompletableFuture<Long> brokerQuiet =
+                java.util.concurrent.CompletableFuture.supplyAsync(broker::awaitJitQuiet);
+        long toolMillis;
+        try {
+            toolMillis = JitQuiet.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            toolMillis = -1;
+        }
+        long brokerMillis = brokerQuiet.join();
+        return String.format(Locale.ROOT, "%d rounds, S3 %d + S1 %d messages over loopback to %s (its JVM's JIT worked %d ms"
+                        + " of the last round's %d ms), then JIT idle in %d ms (broker) and %d ms (tool)",
+                rounds, s3, s1, second ? "a second broker in its JVM" : "the broker itself", lastJit, lastMillis,
+                brokerMillis, toolMillis);
     }
 
     private String line(RunResult r) {
@@ -240,7 +300,8 @@ public final class Compare implements Callable<Integer> {
         }
         sb.append("  [").append(r.checkSummary());
         r.notes().forEach((k, v) -> {
-            if (k.equals("orderViolations") || k.equals("consumersUsed") || k.equals("joinersUsed") || k.equals(GC_NOTE)) {
+            if (k.equals("orderViolations") || k.equals("consumersUsed") || k.equals("joinersUsed") || k.equals(GC_NOTE)
+                    || k.equals(JIT_NOTE)) {
                 sb.append(", ").append(k).append(' ').append(v);
             }
         });

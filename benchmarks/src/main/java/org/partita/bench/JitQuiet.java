@@ -21,6 +21,12 @@ final class JitQuiet {
     private JitQuiet() {
     }
 
+    /** Milliseconds this JVM's JIT compilers have spent so far; -1 where the JVM does not tell. */
+    static long compilationMillis() {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        return jit == null || !jit.isCompilationTimeMonitoringSupported() ? -1 : jit.getTotalCompilationTime();
+    }
+
     /** @return how long it waited, in milliseconds; 0 where the JVM does not report compilation time */
     static long await() throws InterruptedException {
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();

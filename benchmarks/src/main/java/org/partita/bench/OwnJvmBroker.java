@@ -16,9 +16,11 @@ final class OwnJvmBroker implements BrokerUnderTest {
     private final ChildBroker child;
     private final ConnectionFactory cf;
     private final String storedBytesMethod;
+    private final Target target;
 
     private OwnJvmBroker(ChildBroker child, Target target) throws IOException, InterruptedException {
         this.child = child;
+        this.target = target;
         this.cf = target.connectionFactory(child.url);
         this.storedBytesMethod = child.ask("method", "METHOD");
     }
@@ -74,6 +76,26 @@ final class OwnJvmBroker implements BrokerUnderTest {
         String answer = ask("stored", "STORED");
         int space = answer.indexOf(' ');
         return space < 0 ? "" : answer.substring(space + 1);
+    }
+
+    /** Starts a second broker in this broker's JVM for a warm-up load; closing it stops and deletes it. */
+    WarmUpBroker startWarmUpBroker() {
+        String url = ask("warm-up-start", "WARMUP");
+        return WarmUpBroker.beside(this, url, target.connectionFactory(url));
+    }
+
+    void stopWarmUpBroker() {
+        ask("warm-up-stop", "WARMUPSTOPPED");
+    }
+
+    /** Milliseconds the broker JVM's JIT compilers have spent so far ({@link JitQuiet#compilationMillis()}). */
+    long compilationMillis() {
+        return Long.parseLong(ask("jit-ms", "JITMS"));
+    }
+
+    /** Waits until the broker JVM's JIT compilers are idle ({@link JitQuiet}); returns how long that took, in ms. */
+    long awaitJitQuiet() {
+        return Long.parseLong(ask("jit", "JIT"));
     }
 
     private String ask(String command, String answer) {

@@ -19,6 +19,15 @@ public enum Scenario {
     S6("transacted batches of 100 on both sides, persistent", 20_000),
     S7("end-to-end latency at a fixed rate, persistent, 1 producer / 1 consumer", 5_000);
 
+    /**
+     * Whether the scenario reports what the broker's store grew by (S5): its broker must start the
+     * run with a store no warm-up wrote to, or the store's reclaiming of the warm-up's files would
+     * count against the run (Artemis's journal then shrank during S5, step 17 of docs/performance.md).
+     */
+    public boolean measuresStoreGrowth() {
+        return this == S5;
+    }
+
     /** One line of the result table. */
     public record Row(String key, String label, String unit, boolean higherIsBetter) {
     }

@@ -127,4 +127,38 @@ class CompareSmokeTest {
         assertTrue(md.contains("each broker in its own JVM (-Xmx256m)"), md);
         assertTrue(md.contains("| S1 latency p99 |"), md);
     }
+
+    @Test
+    @Timeout(value = 420, unit = TimeUnit.SECONDS)
+    void ownJvmModeWarmsEachBrokerUpOverLoopbackBeforeItsRun(@TempDir Path tmp) throws Exception {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        Compare compare = new Compare(new PrintStream(log, true, StandardCharsets.UTF_8));
+        new CommandLine(compare).parseArgs("--own-jvm", "--broker-heap", "256m", "--targets", "partita",
+                "--scenarios", "S1,S5", "--runs", "1", "--scale", "0.02", "--sync-writes", "20",
+                "--sync-tries", "1", "--time-cap", "60", "--work-dir", tmp.resolve("work").toString(),
+                "--out", tmp.resolve("results.md").toString());
+
+        List<RunResult> results = compare.runComparison();
+
+        assertEquals(2, results.size(), log::toString);
+        for (RunResult run : results) {
+            assertTrue(run.passed(), () -> run.checkSummary() + "\n" + log);
+            String warmUp = run.notes().get(Compare.BROKER_WARM_UP_NOTE);
+            java.util.regex.Matcher m = java.util.regex.Pattern
+                    .compile("(\\d+) rounds, S3 (\\d+) \\+ S1 (\\d+) messages over loopback to (the broker itself|a second broker in its JVM)")
+                    .matcher(warmUp == null ? "" : warmUp);
+            assertTrue(m.lookingAt(), () -> run.scenario() + ": " + run.notes() + "\n" + log);
+            int rounds = Integer.parseInt(m.group(1));
+            assertTrue(rounds >= Compare.WARM_UP_ROUNDS && rounds <= Compare.BROKER_WARM_UP_MAX_ROUNDS, warmUp);
+            assertEquals(rounds * Compare.WARM_UP_S3_MESSAGES, Integer.parseInt(m.group(2)), warmUp);
+            assertEquals(rounds * Compare.WARM_UP_S1_MESSAGES, Integer.parseInt(m.group(3)), warmUp);
+            assertEquals(run.scenario() == Scenario.S5 ? "a second broker in its JVM" : "the broker itself", m.group(4),
+                    "S5 measures its store's growth: its broker's store starts untouched");
+            assertTrue(run.notes().get(Compare.JIT_NOTE).matches("tool \\d+ ms, broker \\d+ ms"), run.notes()::toString);
+        }
+        try (var left = Files.list(tmp.resolve("work"))) {
+            assertEquals(List.of(), left.filter(p -> p.getFileName().toString().contains("warm-up")).toList(),
+                    "the second broker's data is deleted once it stopped");
+        }
+    }
 }

@@ -6,11 +6,17 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The broker core of one node over a real store: queues made on first use and from their names'
@@ -109,5 +115,47 @@ class BrokerTest {
         node.restart(jobs);
         assertNull(node.broker().existingQueue("jobs"));
         assertEquals(List.of(), BrokerFixture.browse(node.broker().queue("jobs")), "a new queue of that name starts empty");
+    }
+
+    /**
+     * A stopping node waits for its queues' work before its store closes (PartitaNode.close): a
+     * message its closed connections handed back must have its delivery count written. The wait
+     * must cover work queued behind a task that is still running, not only work already started.
+     */
+    @Test
+    void awaitingQueuedWorkWaitsForTheWorkQueuedBeforeTheCall() throws Exception {
+        Broker b = start(BrokerSettings.DEFAULTS).broker();
+        BrokerQueue jobs = b.queue("jobs");
+        node.send(jobs, "a", Map.of());
+        node.send(jobs, "b", Map.of());
+        BrokerFixture.Receiver first = node.attach(jobs, "first", 1);
+        QueueEntry a = first.next();
+        assertEquals(1, a.deliveryCount());
+        CountDownLatch delivering = new CountDownLatch(1);
+        CountDownLatch unblock = new CountDownLatch(1);
+        ConsumerRef slow = new ConsumerRef("slow", (c, e, p) -> {
+            delivering.countDown();
+            try {
+                unblock.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+        }, org.partita.jms.protocol.selector.Selector.matchAll(), 1, 0);
+        try {
+            jobs.attach(slow); // its delivery of b holds the queue's executor
+            assertTrue(delivering.await(10, TimeUnit.SECONDS), "b was not delivered to the slow consumer");
+            jobs.release(a, first.ref, false); // queued behind that delivery: handed back unseen
+
+            CompletableFuture<Void> waited = CompletableFuture.runAsync(() -> b.awaitQueuedWork(10_000));
+
+            assertThrows(TimeoutException.class, () -> waited.get(300, TimeUnit.MILLISECONDS),
+                    "returned while the queue still had work queued");
+            assertEquals(1, a.deliveryCount(), "the hand-back cannot have run yet");
+            unblock.countDown();
+            waited.get(10, TimeUnit.SECONDS);
+            assertEquals(0, a.deliveryCount(), "the hand-back queued before the call ran before it returned");
+        } finally {
+            unblock.countDown();
+        }
     }
 }
