@@ -165,7 +165,9 @@ public final class Compare implements Callable<Integer> {
                     + "tuned Artemis journal-buffer-timeout = %d ns%n", sync.syncsPerSecond(), sync.nanosPerSync() / 1e3,
                     sync.nanosPerSync());
             Scenarios.Settings settings = new Scenarios.Settings(Scenarios.nanos(timeCapSeconds), s7Rate);
-            if (!noWarmup) { // the clients in this JVM; with --own-jvm each broker's JVM is also warmed up before its run (runOne)
+            // The clients in this JVM. With --own-jvm each run's own warm-up over loopback (runOne) warms them
+            // as well as the broker, right before the run: a warm-up here would only be done again.
+            if (!noWarmup && !ownJvm) {
                 for (int round = 0; round < WARM_UP_ROUNDS; round++) {
                     for (Target t : targets) {
                         warmUpRun(dir, sync, settings, Scenario.S3, t, WARM_UP_S3_MESSAGES);
@@ -210,10 +212,7 @@ public final class Compare implements Callable<Integer> {
         return report;
     }
 
-    /**
-     * A short run that warms up this JVM's clients of {@code t} (their JIT-compiled code); with
-     * {@code --own-jvm} on a broker JVM of its own, thrown away after it.
-     */
+    /** A short run that warms up this JVM's clients of {@code t} and the embedded brokers' code. */
     private void warmUpRun(Path dir, DiskSync.Result sync, Scenarios.Settings settings, Scenario s, Target t,
                            int count) throws Exception {
         Scenarios.Settings capped = new Scenarios.Settings(Scenarios.nanos(WARM_UP_SECONDS), settings.s7Rate());

@@ -7,31 +7,32 @@ import jakarta.jms.ConnectionFactory;
  * tool's JVM as users' clients reach their broker: the broker under test itself ({@link
  * #itself}), or, for a scenario that measures what the store grows by, a second broker started in
  * the same JVM and stopped and deleted by {@link #close()} ({@link #beside}). Each warm-up round has
- * queues of its own, so the measured run starts on queues the warm-up never touched, and a round cut
- * short by its time cap leaves nothing for the next.
+ * queues of its own, so the measured run starts on queues the warm-up never touched, and what a
+ * round cut short by its time cap left behind is in no later round's way.
  */
 final class WarmUpBroker implements BrokerUnderTest {
     private final OwnJvmBroker owner;
     private final String url;
     private final ConnectionFactory cf;
-    private final boolean second;
+    /** What {@link #close()} does: stop the second broker, or nothing when the load went to the broker under test. */
+    private final Runnable onClose;
     private String prefix = "";
 
-    private WarmUpBroker(OwnJvmBroker owner, String url, ConnectionFactory cf, boolean second) {
+    private WarmUpBroker(OwnJvmBroker owner, String url, ConnectionFactory cf, Runnable onClose) {
         this.owner = owner;
         this.url = url;
         this.cf = cf;
-        this.second = second;
+        this.onClose = onClose;
     }
 
-    /** The warm-up goes to the broker under test, on queues of its own. */
+    /** The warm-up goes to the broker under test, on queues of its own; it stays up for its run. */
     static WarmUpBroker itself(OwnJvmBroker broker) {
-        return new WarmUpBroker(broker, broker.url(), broker.connectionFactory(), false);
+        return new WarmUpBroker(broker, broker.url(), broker.connectionFactory(), () -> { });
     }
 
     /** The warm-up goes to a second broker in the same JVM, started now at {@code url}. */
     static WarmUpBroker beside(OwnJvmBroker broker, String url, ConnectionFactory cf) {
-        return new WarmUpBroker(broker, url, cf, true);
+        return new WarmUpBroker(broker, url, cf, broker::stopWarmUpBroker);
     }
 
     /** The next warm-up round: queues of its own. */
@@ -67,11 +68,8 @@ final class WarmUpBroker implements BrokerUnderTest {
         return "not measured (warm-up)";
     }
 
-    /** Stops and deletes the second broker; the broker under test stays up for its run. */
     @Override
     public void close() {
-        if (second) {
-            owner.stopWarmUpBroker();
-        }
+        onClose.run();
     }
 }
