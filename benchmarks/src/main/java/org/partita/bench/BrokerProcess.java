@@ -45,6 +45,10 @@ public final class BrokerProcess {
                 case "stored" -> System.out.println("STORED " + broker.storedBytes() + " " + broker.storeDetails());
                 case "method" -> System.out.println("METHOD " + broker.storedBytesMethod());
                 case "jit" -> System.out.println("JIT " + JitQuiet.await());
+                case "commits" -> {
+                    CommitCounts c = broker.commitCounts();
+                    System.out.println("COMMITS " + (c == null ? "-" : c.format()));
+                }
                 case "jit-ms" -> System.out.println("JITMS " + JitQuiet.compilationMillis());
                 case "warm-up-start" -> {
                     if (warmUp == null) {

@@ -31,6 +31,11 @@ public interface BrokerUnderTest extends AutoCloseable {
         return "";
     }
 
+    /** How the broker's store has committed so far (Partita's figures); null for a broker that does not tell. */
+    default CommitCounts commitCounts() {
+        return null;
+    }
+
     @Override
     void close();
 }

@@ -62,6 +62,8 @@ public final class Compare implements Callable<Integer> {
      * --own-jvm} in the broker's. On two cores a compiler at work takes a core from the run.
      */
     static final String JIT_NOTE = "jitDuringRun";
+    /** Per Partita run: its store's commits, those network threads made at the end of their turns, and syncs ({@link CommitCounts}). */
+    static final String COMMITS_NOTE = "storeCommits";
     /** A run's note with {@code --own-jvm}: how the broker's JVM was warmed up over loopback before it. */
     static final String BROKER_WARM_UP_NOTE = "brokerWarmUp";
 
@@ -229,7 +231,11 @@ public final class Compare implements Callable<Integer> {
             GcPauses.Mark gc = GcPauses.mark();
             long toolJit = JitQuiet.compilationMillis();
             long brokerJit = broker instanceof OwnJvmBroker own ? own.compilationMillis() : -1;
+            CommitCounts commits = broker.commitCounts();
             RunResult r = new Scenarios(broker, settings).run(s, t, run, count).withNote(GC_NOTE, gc.describe());
+            if (commits != null) {
+                r = r.withNote(COMMITS_NOTE, broker.commitCounts().minus(commits).toString());
+            }
             String jit = "tool " + (JitQuiet.compilationMillis() - toolJit) + " ms"
                     + (broker instanceof OwnJvmBroker own ? ", broker " + (own.compilationMillis() - brokerJit) + " ms" : "");
             r = r.withNote(JIT_NOTE, jit);
@@ -300,7 +306,7 @@ public final class Compare implements Callable<Integer> {
         sb.append("  [").append(r.checkSummary());
         r.notes().forEach((k, v) -> {
             if (k.equals("orderViolations") || k.equals("consumersUsed") || k.equals("joinersUsed") || k.equals(GC_NOTE)
-                    || k.equals(JIT_NOTE)) {
+                    || k.equals(JIT_NOTE) || k.equals(COMMITS_NOTE)) {
                 sb.append(", ").append(k).append(' ').append(v);
             }
         });

@@ -93,6 +93,12 @@ final class OwnJvmBroker implements BrokerUnderTest {
         return Long.parseLong(ask("jit-ms", "JITMS"));
     }
 
+    @Override
+    public CommitCounts commitCounts() {
+        String answer = ask("commits", "COMMITS");
+        return answer.equals("-") ? null : CommitCounts.parse(answer);
+    }
+
     /** Waits until the broker JVM's JIT compilers are idle ({@link JitQuiet}); returns how long that took, in ms. */
     long awaitJitQuiet() {
         return Long.parseLong(ask("jit", "JIT"));

@@ -68,6 +68,11 @@ final class PartitaBroker implements BrokerUnderTest {
                 + s.entryRows() + " entry rows";
     }
 
+    @Override
+    public CommitCounts commitCounts() {
+        return node.store().figures().map(f -> new CommitCounts(f.groups(), f.groupsByCaller(), f.syncs())).orElse(null);
+    }
+
     StoreStats stats() {
         return node.store().stats();
     }

@@ -78,6 +78,7 @@ public final class PartitaNode implements AutoCloseable {
         Broker started = null;
         try {
             openedStore = H2MessageStore.open(data, config.syncOnCommit(), MessageSummary::headOf, config.storage(), device);
+            openedStore.commitAtEndOfTurns(org.partita.broker.network.EventLoopTurns.INSTANCE);
             this.store = openedStore;
             TlsContexts tls = config.security().tls() == null ? null : TlsContexts.of(config.security().tls());
             this.cluster = config.cluster() == null ? null : new ClusterNode(config, tls == null ? null : tls.links());

@@ -95,6 +95,9 @@ public final class NodeMetrics implements AutoCloseable {
         reader.broker().store().figures().ifPresent(f -> {
             meters.counter("partita.store.commit.groups", "group commits: one transaction (and at most one disk sync) each",
                     null, none, f, StoreFigures::groups);
+            meters.counter("partita.store.commit.groups.by.caller", "of the group commits, those a network thread made"
+                    + " itself at the end of its turn, the writer being idle", null, none, f,
+                    StoreFigures::groupsByCaller);
             meters.counter("partita.store.commit.batches", "batches committed; divided by the groups, the group size",
                     null, none, f, StoreFigures::batches);
             meters.counter("partita.store.syncs", "disk syncs forced to confirm persistent sends", null, none, f,

@@ -22,6 +22,15 @@ interface CommitTarget {
     }
 
     /**
+     * Whether {@link #apply} of this batch, now, would only append: no checkpoint to run or wait for,
+     * nothing to move into H2 first. Only such a batch may be committed by the thread that brings it
+     * ({@link CallerCommits}), which may be a network thread that must not stall on housekeeping.
+     */
+    default boolean appendsAtOnce(StoreBatch batch) {
+        return !standsAlone(batch);
+    }
+
+    /**
      * After {@link #apply} threw: true if the target is as it was before the failing call, so the
      * writer may retry batches one by one; false if the call left part of its work behind, which
      * only {@link #abandon} and a reopen undo.

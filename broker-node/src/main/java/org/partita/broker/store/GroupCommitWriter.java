@@ -10,12 +10,22 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The store's single writer. It takes every batch that is waiting when it becomes free and commits
  * them as one commit with one disk sync: a lone producer waits one sync, many producers
  * share one. There is no timer; the group closes when the writer is ready.
+ *
+ * <p>Committing is a role, held by one thread at a time ({@link #role}): the writer thread holds it
+ * for each group. A network thread ({@link ThreadTurns}) gathers what it writes during one turn over
+ * its connections and, when the turn ends, commits it as one group itself if the writer is idle with
+ * nothing waiting for it and syncs are short ({@link CallerCommits}); else it hands the whole turn's
+ * batches to the writer at once. That spares waking the writer and the hand-offs there and back
+ * (issue 17, docs/performance.md step 18). Reads, housekeeping and reopening stay on the writer
+ * thread.
  *
  * <p>An I/O fault (disk full, a failed write or sync) fails the group with a
  * {@link StoreUnavailableException} and leaves no trace of it ({@link CommitTarget#abandon}); every
@@ -27,6 +37,7 @@ final class GroupCommitWriter {
     private static final int MAX_GROUP = 4096;
     /** After this long without a request the writer does its housekeeping ({@link CommitTarget#idle}). */
     private static final long IDLE_MILLIS = 2_000;
+    private static final long IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(IDLE_MILLIS);
 
     private record Pending(StoreBatch batch, CompletableFuture<Void> done, ReadTask<?> read) {
     }
@@ -49,18 +60,32 @@ final class GroupCommitWriter {
     private volatile CommitTarget applier;
     private final boolean syncOnCommit;
     private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
+    /** Requests queued for the writer thread or in its hands; a caller commits only when there are none, so never ahead of one. */
+    private final AtomicInteger waiting = new AtomicInteger();
+    /**
+     * Held by whichever thread commits, reads or keeps house: the writer thread for each group, or a
+     * caller committing its own batch. Everything below that is not final or volatile is touched only
+     * while holding it.
+     */
+    private final ReentrantLock role = new ReentrantLock();
+    private final CallerCommits callerCommits = new CallerCommits();
+    private volatile ThreadTurns turns = ThreadTurns.NONE;
+    /** What the calling network thread wrote during its current turn, in order; null when it has gathered nothing. */
+    private final ThreadLocal<List<Pending>> gathered = new ThreadLocal<>();
     private final java.util.ArrayDeque<Runnable> afterConfirmations = new java.util.ArrayDeque<>();
     private final Thread thread;
     private volatile boolean running = true;
-    /** Transactions committed by this writer; written only by the writer thread. */
+    /** Transactions committed by this writer; written only by the holder of the role. */
     private final AtomicLong commits = new AtomicLong();
     private final StoreFigures figures;
     private final Reopener reopener;
     private final Retry retry;
     /** Why the store cannot write, or null while it can. */
     private volatile StoreUnavailableException fault;
-    /** Writer thread only: the target a fault stopped, until its failed group is invalidated and it is released. */
+    /** The target a fault stopped, until its failed group is invalidated and it is released (holding the role). */
     private CommitTarget abandoned;
+    /** The end of the last commit before the writer last kept house: once per pause in commits. */
+    private long housekeptAfter;
     private long retryDelayMillis;
     private long nextTryNanos;
     private int tries;
@@ -99,8 +124,99 @@ final class GroupCommitWriter {
             done.completeExceptionally(f);
             return done;
         }
-        queue.add(new Pending(batch, done, null));
+        Pending request = new Pending(batch, done, null);
+        if (!gatherForEndOfTurn(request)) {
+            enqueue(request);
+        }
         return done;
+    }
+
+    /** Lets network threads commit what they wrote during a turn when it ends ({@link ThreadTurns}). */
+    void useTurns(ThreadTurns turns) {
+        this.turns = turns;
+    }
+
+    private void enqueue(Pending request) {
+        waiting.incrementAndGet();
+        queue.add(request);
+    }
+
+    /**
+     * On a thread that works in turns: keeps {@code request}, in order behind what the thread wrote
+     * before in this turn, for {@link #commitGathered} when the turn ends.
+     *
+     * @return false when the calling thread has no turns: the request goes to the writer
+     */
+    private boolean gatherForEndOfTurn(Pending request) {
+        List<Pending> mine = gathered.get();
+        if (mine == null) {
+            if (isWriterThread()) {
+                return false;
+            }
+            List<Pending> turn = new ArrayList<>(4);
+            if (!turns.atEndOfTurn(() -> commitGathered(turn))) {
+                return false;
+            }
+            gathered.set(turn);
+            mine = turn;
+        }
+        mine.add(request);
+        return true;
+    }
+
+    /** The turn is over: commits what it gathered here, or hands it to the writer in one go. */
+    private void commitGathered(List<Pending> turn) {
+        gathered.remove();
+        if (!running) {
+            turn.forEach(p -> p.done().completeExceptionally(new StoreException("store is closed", null)));
+            return;
+        }
+        try {
+            if (!commitHere(turn)) {
+                turn.forEach(this::enqueue);
+            }
+        } catch (Throwable t) {
+            org.partita.broker.process.FatalErrors.check(t);
+            LOG.error("committing a network thread's writes failed", t);
+            turn.forEach(p -> p.done().completeExceptionally(t)); // none left waiting; those answered stay so
+        }
+    }
+
+    /**
+     * Commits a turn's batches on the calling thread, if syncs are short, the writer is idle with
+     * nothing waiting for it (so nothing written before commits after), and each batch would only append.
+     *
+     * @return false when they must go to the writer thread instead
+     */
+    private boolean commitHere(List<Pending> turn) {
+        boolean forced = false;
+        for (Pending p : turn) {
+            forced |= p.batch().forced();
+        }
+        if (!callerCommits.mayCommit(forced) || waiting.get() != 0 || !role.tryLock()) {
+            return false;
+        }
+        try {
+            // Checked again holding the role: a request queued meanwhile must commit first.
+            if (waiting.get() != 0 || !running || fault != null) {
+                return false;
+            }
+            for (Pending p : turn) {
+                if (!applier.appendsAtOnce(p.batch())) {
+                    return false;
+                }
+            }
+            long before = commits.get();
+            flushWrites(new ArrayList<>(turn));
+            runAfterConfirmations();
+            figures.committedByCaller(commits.get() - before);
+            if (fault != null) {
+                enqueue(new Pending(null, new CompletableFuture<>(), null)); // wakes the writer to retry reopening
+            }
+            return true;
+        } finally {
+            role.unlock();
+        }
     }
 
     @SuppressWarnings("unchecked")
@@ -114,7 +230,7 @@ final class GroupCommitWriter {
         }
         CompletableFuture<Void> done = new CompletableFuture<>();
         Object[] result = new Object[1];
-        queue.add(new Pending(null, done, () -> {
+        enqueue(new Pending(null, done, () -> {
             result[0] = task.run();
             return null;
         }));
@@ -170,7 +286,7 @@ final class GroupCommitWriter {
 
     void stop() {
         running = false;
-        queue.add(new Pending(null, new CompletableFuture<>(), null));
+        enqueue(new Pending(null, new CompletableFuture<>(), null));
         try {
             thread.join(120_000); // the final checkpoint may move a large net effect into H2
         } catch (InterruptedException e) {
@@ -181,60 +297,88 @@ final class GroupCommitWriter {
     private void loop() {
         List<Pending> group = new ArrayList<>();
         while (true) {
+            Pending first;
             try {
-                group.add(next());
+                first = next();
             } catch (InterruptedException e) {
                 return;
             }
-            if (group.get(0) == null) {
-                group.clear();
-                tryReopen();
-                continue;
-            }
-            queue.drainTo(group, MAX_GROUP);
-            List<Pending> writes = new ArrayList<>(group.size());
-            for (Pending p : group) {
-                if (fault != null) {
-                    p.done().completeExceptionally(fault);
-                } else if (p.read() != null) {
-                    flushWrites(writes);
-                    if (fault != null) {
-                        p.done().completeExceptionally(fault);
-                    } else {
-                        runRead(p);
-                    }
-                } else if (p.batch() != null) {
-                    writes.add(p);
+            role.lock();
+            try {
+                if (first == null) {
+                    tryReopen();
+                    continue;
                 }
-            }
-            flushWrites(writes);
-            runAfterConfirmations(); // what a read's or a failed write's callbacks deferred
-            group.clear();
-            if (!running && queue.isEmpty()) {
-                failLeftovers();
-                closeTarget();
-                return;
+                group.add(first);
+                queue.drainTo(group, MAX_GROUP);
+                commitGroup(group);
+                waiting.addAndGet(-group.size());
+                group.clear();
+                if (!running && queue.isEmpty()) {
+                    failLeftovers();
+                    closeTarget();
+                    return;
+                }
+            } finally {
+                role.unlock();
             }
         }
     }
 
+    /** Commits the writes of a group in order, running its reads between them. */
+    private void commitGroup(List<Pending> group) {
+        List<Pending> writes = new ArrayList<>(group.size());
+        for (Pending p : group) {
+            if (fault != null) {
+                p.done().completeExceptionally(fault);
+            } else if (p.read() != null) {
+                flushWrites(writes);
+                if (fault != null) {
+                    p.done().completeExceptionally(fault);
+                } else {
+                    runRead(p);
+                }
+            } else if (p.batch() != null) {
+                writes.add(p);
+            }
+        }
+        flushWrites(writes);
+        runAfterConfirmations(); // what a read's or a failed write's callbacks deferred
+    }
+
     /** The next request; null when a faulted store is due for another try to reopen. */
     private Pending next() throws InterruptedException {
-        if (fault == null && running) {
+        while (fault == null && running) {
             Pending p = queue.poll(IDLE_MILLIS, TimeUnit.MILLISECONDS);
             if (p != null) {
                 return p;
             }
-            idle();
+            idleIfNoCommits();
         }
-        if (fault == null || !running) {
+        if (!running) {
             return queue.take();
         }
         long wait = nextTryNanos - System.nanoTime();
         return wait > 0 ? queue.poll(wait, TimeUnit.NANOSECONDS) : null;
     }
 
-    /** No request for a while: the target's housekeeping (a checkpoint that frees a drained backlog's space). */
+    /**
+     * No commit for a while, by the writer or by callers: the target's housekeeping (a checkpoint that
+     * frees a drained backlog's space), once per such pause.
+     */
+    private void idleIfNoCommits() {
+        role.lock();
+        try {
+            long lastCommit = callerCommits.lastCommitEndNanos();
+            if (waiting.get() == 0 && lastCommit != housekeptAfter && System.nanoTime() - lastCommit >= IDLE_NANOS) {
+                housekeptAfter = lastCommit;
+                idle();
+            }
+        } finally {
+            role.unlock();
+        }
+    }
+
     private void idle() {
         try {
             applier.idle();
@@ -266,6 +410,7 @@ final class GroupCommitWriter {
     private void failLeftovers() {
         Pending p;
         while ((p = queue.poll()) != null) {
+            waiting.decrementAndGet();
             p.done().completeExceptionally(new StoreException("store is closed", null));
         }
     }
@@ -320,6 +465,7 @@ final class GroupCommitWriter {
             batches.add(p.batch());
         }
         List<Pending> committed = run;
+        boolean forced = run.stream().anyMatch(p -> p.batch().forced());
         try {
             applier.apply(batches);
             commits.incrementAndGet();
@@ -352,7 +498,9 @@ final class GroupCommitWriter {
                 }
             }
         }
-        syncThenComplete(committed, run.stream().anyMatch(p -> p.batch().forced()));
+        // a queue definition's run also syncs H2 after a checkpoint: not what a network thread's sync costs
+        syncThenComplete(committed, forced, !applier.standsAlone(run.get(0).batch()));
+        callerCommits.committed(System.nanoTime());
     }
 
     private static StoreException refused(Throwable t) {
@@ -360,13 +508,17 @@ final class GroupCommitWriter {
     }
 
     /** Confirms writes only once they are on the disk; a failed sync is a fault and confirms none. */
-    private void syncThenComplete(List<Pending> committed, boolean force) {
+    private void syncThenComplete(List<Pending> committed, boolean force, boolean journalOnly) {
         if (committed.isEmpty()) {
             return;
         }
         try {
             if (force && syncOnCommit) {
+                long start = System.nanoTime();
                 applier.sync(); // one sync covers this group and every relaxed group before it
+                if (journalOnly) {
+                    callerCommits.synced(System.nanoTime() - start);
+                }
                 figures.synced();
             }
         } catch (Throwable t) {

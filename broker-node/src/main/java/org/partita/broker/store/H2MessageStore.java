@@ -254,6 +254,11 @@ public final class H2MessageStore implements MessageStore {
     }
 
     @Override
+    public void commitAtEndOfTurns(ThreadTurns turns) {
+        writer.useTurns(turns);
+    }
+
+    @Override
     public CompletableFuture<Void> write(StoreBatch batch) {
         return writer.submit(batch);
     }

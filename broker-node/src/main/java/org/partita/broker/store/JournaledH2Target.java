@@ -158,7 +158,7 @@ final class JournaledH2Target implements CommitTarget {
             awaitClosed(); // a checkpoint that failed in the background fails this group: the fault shows at once
         }
         // Only confirmed groups may reach H2: a group whose sync then fails must leave no trace there.
-        if (mark < 0 && (journal.used() >= segmentBytes || pending.heapEstimate() >= segmentBytes)) {
+        if (rotationDue()) {
             rotate();
         }
         int start = 0;
@@ -178,6 +178,17 @@ final class JournaledH2Target implements CommitTarget {
     @Override
     public boolean standsAlone(StoreBatch batch) {
         return touchesQueues(batch);
+    }
+
+    /** Not when a segment is due to close or a checkpoint that ended must be looked at (or run again). */
+    @Override
+    public boolean appendsAtOnce(StoreBatch batch) {
+        return !touchesQueues(batch) && !rotationDue() && (closed == null || closed.running() != null && !closed.running().isDone());
+    }
+
+    /** The segment is full (or its changes fill their share of the heap) and nothing appended waits for its sync. */
+    private boolean rotationDue() {
+        return mark < 0 && (journal.used() >= segmentBytes || pending.heapEstimate() >= segmentBytes);
     }
 
     @Override

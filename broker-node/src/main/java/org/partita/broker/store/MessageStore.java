@@ -33,6 +33,14 @@ public interface MessageStore extends AutoCloseable {
     }
 
     /**
+     * Lets threads that work in turns (the node's network threads) gather what they write during a
+     * turn and commit it themselves when the turn ends, instead of handing each write to the store's
+     * writer thread (see {@link ThreadTurns}). The writes' completions then run on those threads.
+     */
+    default void commitAtEndOfTurns(ThreadTurns turns) {
+    }
+
+    /**
      * Whether the node did not stop cleanly last time (or this store cannot tell). Then any stored
      * message may have been delivered without its delivery count reaching the disk.
      */

@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class StoreFigures {
     private final LongAdder groups = new LongAdder();
+    private final LongAdder groupsByCaller = new LongAdder();
     private final LongAdder batches = new LongAdder();
     private final LongAdder messagesWritten = new LongAdder();
     private final LongAdder entriesWritten = new LongAdder();
@@ -101,6 +102,11 @@ public final class StoreFigures {
         return entriesWritten.sum();
     }
 
+    /** Of the groups just counted, {@code groups} were committed by a network thread at the end of its turn, not by the writer. */
+    void committedByCaller(long groups) {
+        groupsByCaller.add(groups);
+    }
+
     void synced() {
         syncs.increment();
     }
@@ -113,6 +119,11 @@ public final class StoreFigures {
     /** Group commits (one transaction each). */
     public long groups() {
         return groups.sum();
+    }
+
+    /** Of the {@link #groups()}, those a network thread committed itself at the end of its turn (issue 17, step 18). */
+    public long groupsByCaller() {
+        return groupsByCaller.sum();
     }
 
     /** Batches committed, over all groups. */

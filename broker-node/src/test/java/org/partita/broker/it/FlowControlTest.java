@@ -256,7 +256,9 @@ class FlowControlTest {
      * The node-wide in-flight budget: once the bytes of sends read and not yet stored pass it, the node
      * stops reading the connections that send (Netty auto-read off), and reads them again by itself
      * when the store catches up. The producer's window is far larger than the budget, so its send
-     * credit alone would not have held it back: the node would have read all 16 MiB.
+     * credit alone would not have held it back: the node would have read all 16 MiB. The disk syncs
+     * slowly first, so that the store's writer thread commits (on a fast disk the network thread
+     * commits itself and reads nothing more while the disk stalls: performance step 18).
      */
     @Test
     void pastTheInFlightBudgetTheNodeStopsReadingAndResumesByItself() throws Exception {
@@ -269,6 +271,10 @@ class FlowControlTest {
         Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
         MessageProducer p = s.createProducer(s.createQueue("stalled"));
         p.send(message(s, -1)); // the queue exists and the store has written once
+        disk.fail(FaultyDisk.Fault.SLOW_SYNC, FaultyDisk::journal);
+        for (int i = 0; i < 20; i++) {
+            p.send(message(s, -2)); // the store learns its syncs are slow
+        }
         int total = 1000; // 16 MiB
         CountDownLatch stored = new CountDownLatch(total);
         AtomicReference<Exception> failed = new AtomicReference<>();
@@ -308,7 +314,7 @@ class FlowControlTest {
         assertTrue(stored.await(60, TimeUnit.SECONDS), "every send was read and stored once the disk answered: "
                 + stored.getCount() + " left");
         assertNull(failed.get());
-        assertEquals(total + 1, PartitaAdmin.on(c).queueStats("stalled").depth());
+        assertEquals(total + 21, PartitaAdmin.on(c).queueStats("stalled").depth());
     }
 
     private long bytesReceived() {

@@ -31,8 +31,12 @@ public final class FaultyDisk implements StorageDevice {
         /** Writes reach the page cache, the sync fails. */
         SYNC,
         /** A device that stops answering: a sync waits until the fault is healed, then succeeds. */
-        STALL
+        STALL,
+        /** A slow device (a spinning disk, a network volume): each sync takes {@link #SLOW_SYNC_MILLIS} longer. */
+        SLOW_SYNC
     }
+
+    static final long SLOW_SYNC_MILLIS = 3;
 
     static final String SCHEME = "partitafaulty";
     /** H2 opens its files by name: each disk is found by the folder it serves. */
@@ -98,6 +102,12 @@ public final class FaultyDisk implements StorageDevice {
     }
 
     private void beforeSync(String name) throws IOException {
+        if (fault == Fault.SLOW_SYNC && files.test(name)) {
+            long until = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(SLOW_SYNC_MILLIS);
+            for (long left; (left = until - System.nanoTime()) > 0; ) {
+                java.util.concurrent.locks.LockSupport.parkNanos(left);
+            }
+        }
         if (fault == Fault.STALL && files.test(name)) {
             stallUntilHealed();
         }

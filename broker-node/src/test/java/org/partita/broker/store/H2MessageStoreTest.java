@@ -536,20 +536,7 @@ class H2MessageStoreTest {
      */
     private CountDownLatch parkWriter() throws Exception {
         await(store.write(send(PARK_QUEUE, PARK_ID, PARK_QUEUE)));
-        CountDownLatch parked = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        Thread reader = new Thread(() -> store.loadEntries(e -> {
-            parked.countDown();
-            try {
-                release.await(30, TimeUnit.SECONDS);
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-            }
-        }), "park-writer");
-        reader.setDaemon(true);
-        reader.start();
-        assertTrue(parked.await(10, TimeUnit.SECONDS), "writer did not run the parking read");
-        return release;
+        return ParkedWriter.park(store);
     }
 
     private static StoreBatch send(String queue, long id, String payload) {

@@ -1,0 +1,28 @@
+package org.partita.bench;
+
+/**
+ * How a Partita node's store committed so far: group commits, those a network thread made itself
+ * (the writer being idle), and disk syncs. The difference over a run says how its sends were made
+ * durable.
+ */
+record CommitCounts(long groups, long byCaller, long syncs) {
+
+    CommitCounts minus(CommitCounts before) {
+        return new CommitCounts(groups - before.groups, byCaller - before.byCaller, syncs - before.syncs);
+    }
+
+    /** The three numbers separated by spaces, as {@link #parse} reads them (between processes). */
+    String format() {
+        return groups + " " + byCaller + " " + syncs;
+    }
+
+    static CommitCounts parse(String text) {
+        String[] w = text.trim().split(" ");
+        return new CommitCounts(Long.parseLong(w[0]), Long.parseLong(w[1]), Long.parseLong(w[2]));
+    }
+
+    @Override
+    public String toString() {
+        return groups + " commits (" + byCaller + " by a network thread at the end of its turn), " + syncs + " syncs";
+    }
+}
