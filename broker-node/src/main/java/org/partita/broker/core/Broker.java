@@ -624,7 +624,8 @@ public final class Broker implements QueueServices, AutoCloseable {
     /**
      * What {@link #complete} changes in memory once its batch is durable.
      *
-     * @param stored the batch was just written, and this runs on the store's writer thread
+     * @param stored the batch was just written, and this runs on the thread that committed it: the
+     *               store's writer, or the network thread that wrote it (at the end of its turn)
      */
     private void applyCompleted(List<PendingSend> sends, List<Consumed> consumed, List<QueueEntry> locked,
                                 List<MessageRef> toStore, List<MessageRef> unstored, boolean stored) {

@@ -224,7 +224,9 @@ public final class BrokerQueue implements DispatchEngine.Host {
     }
 
     /**
-     * A message the store's writer thread has just made durable. While the queue holds few messages
+     * A message the store has just made durable, on the thread that committed it: the network thread
+     * that wrote it, at the end of its turn (docs/performance.md step 18), or the store's writer
+     * thread. While the queue holds few messages
      * and no other thread runs its work, the work (queue it, dispatch it) runs on the writer thread,
      * once it has answered the group's senders: on the
      * path of every persistent send from producer to consumer this saves a thread hand-off (issue 17,
@@ -235,9 +237,9 @@ public final class BrokerQueue implements DispatchEngine.Host {
     void enqueueStored(MessageRef message, int deliveryCount) {
         Runnable task = addition(new QueueEntry(this, message, deliveryCount), null);
         if (!services.store().onWriterThread()) {
-            // The write completed before the sender's network thread attached to it: that thread
-            // dispatches, as for a message that is not stored (deliveries keep their order on a
-            // connection whichever thread writes them: ServerConsumer).
+            // The sender's network thread committed the write itself, or the write completed before
+            // that thread attached to it: it dispatches, as for a message that is not stored
+            // (deliveries keep their order on a connection whichever thread writes them: ServerConsumer).
             runHereIfShort(task);
         } else if (waitingNow() <= IN_PLACE_DEPTH) {
             // In line now, so whatever the sender asks after its answer comes after this message; run

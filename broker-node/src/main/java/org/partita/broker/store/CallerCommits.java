@@ -31,20 +31,31 @@ final class CallerCommits {
     private final long[] sorted = new long[SYNCS_KEPT];
     private int syncCount;
     private volatile long medianSyncNanos;
-    private volatile long lastCommitEndNanos = System.nanoTime();
+    private final java.util.function.LongSupplier clock;
+    private volatile long lastCommitEndNanos;
     private volatile boolean stalled;
     private volatile long stallEndedNanos;
+
+    CallerCommits() {
+        this(System::nanoTime);
+    }
+
+    /** @param clock {@link System#nanoTime}, or a test's clock */
+    CallerCommits(java.util.function.LongSupplier clock) {
+        this.clock = clock;
+        this.lastCommitEndNanos = clock.getAsLong();
+    }
 
     /** Whether a network thread may commit a turn's batches itself ({@code forced}: one of them needs a sync). */
     boolean mayCommit(boolean forced) {
         return !forced || medianSyncNanos <= LONGEST_CALLER_SYNC_NANOS
-                && (!stalled || System.nanoTime() - stallEndedNanos > STALL_COOL_OFF_NANOS);
+                && (!stalled || clock.getAsLong() - stallEndedNanos > STALL_COOL_OFF_NANOS);
     }
 
     /** A disk sync took {@code nanos}; the caller holds the writer's role. */
     void synced(long nanos) {
         if (nanos >= STALLED_SYNC_NANOS) {
-            stallEndedNanos = System.nanoTime();
+            stallEndedNanos = clock.getAsLong();
             stalled = true;
         }
         syncNanos[syncCount++ % SYNCS_KEPT] = nanos;

@@ -206,10 +206,8 @@ final class GroupCommitWriter {
                     return false;
                 }
             }
-            long before = commits.get();
             flushWrites(new ArrayList<>(turn));
             runAfterConfirmations();
-            figures.committedByCaller(commits.get() - before);
             if (fault != null) {
                 enqueue(new Pending(null, new CompletableFuture<>(), null)); // wakes the writer to retry reopening
             }
@@ -468,8 +466,7 @@ final class GroupCommitWriter {
         boolean forced = run.stream().anyMatch(p -> p.batch().forced());
         try {
             applier.apply(batches);
-            commits.incrementAndGet();
-            figures.committedGroup(batches);
+            counted(batches);
         } catch (Throwable groupFailure) {
             org.partita.broker.process.FatalErrors.check(groupFailure);
             if (StoreFaults.isFault(groupFailure) || !applier.cleanFailure()) {
@@ -485,8 +482,7 @@ final class GroupCommitWriter {
             for (Pending p : run) {
                 try {
                     applier.apply(List.of(p.batch()));
-                    commits.incrementAndGet();
-                    figures.committedGroup(List.of(p.batch()));
+                    counted(List.of(p.batch()));
                     committed.add(p);
                 } catch (Throwable t) {
                     org.partita.broker.process.FatalErrors.check(t);
@@ -501,6 +497,15 @@ final class GroupCommitWriter {
         // a queue definition's run also syncs H2 after a checkpoint: not what a network thread's sync costs
         syncThenComplete(committed, forced, !applier.standsAlone(run.get(0).batch()));
         callerCommits.committed(System.nanoTime());
+    }
+
+    /** A group is committed (counted before its senders hear of it, so the figures never lag their answers). */
+    private void counted(List<StoreBatch> group) {
+        commits.incrementAndGet();
+        figures.committedGroup(group);
+        if (!isWriterThread()) {
+            figures.committedByCaller();
+        }
     }
 
     private static StoreException refused(Throwable t) {

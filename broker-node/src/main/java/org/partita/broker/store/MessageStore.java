@@ -14,9 +14,9 @@ public interface MessageStore extends AutoCloseable {
     CompletableFuture<Void> write(StoreBatch batch);
 
     /**
-     * Whether the calling thread is the store's writer, where a write's completion runs unless the
-     * write completed before its caller attached to it (then it runs on the caller's thread, a
-     * network thread).
+     * Whether the calling thread is the store's writer thread, where a write's completion runs when
+     * the writer committed it. A network thread that commits what it wrote itself
+     * ({@link #commitAtEndOfTurns}) runs the completions there instead.
      */
     default boolean onWriterThread() {
         return false;

@@ -102,9 +102,9 @@ public final class StoreFigures {
         return entriesWritten.sum();
     }
 
-    /** Of the groups just counted, {@code groups} were committed by a network thread at the end of its turn, not by the writer. */
-    void committedByCaller(long groups) {
-        groupsByCaller.add(groups);
+    /** The group just counted was committed by a network thread at the end of its turn, not by the writer. */
+    void committedByCaller() {
+        groupsByCaller.increment();
     }
 
     void synced() {
