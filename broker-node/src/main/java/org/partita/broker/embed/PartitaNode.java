@@ -301,20 +301,42 @@ public final class PartitaNode implements AutoCloseable {
             return;
         }
         closed = true;
+        // Every step runs even when one before it failed: a node half closed would keep its port, its
+        // JMX name (the next node of that name in the JVM would then register none) or its folder lock.
+        RuntimeException failure = null;
         if (http != null) {
-            http.close();
+            failure = step(failure, "the HTTP endpoint", http::close);
         }
         if (cluster != null) {
-            cluster.close();
+            failure = step(failure, "the cluster links", cluster::close);
         }
-        metrics.close();
-        jmx.close();
-        server.close();
-        context.close();
-        broker.awaitQueuedWork(5_000); // what the closed connections handed back is written before the store closes
-        store.close(); // finishes pending writes while the broker can still take their completions
-        broker.close();
-        folderLock.close();
+        failure = step(failure, "the metrics", metrics::close);
+        failure = step(failure, "the JMX bean", jmx::close);
+        failure = step(failure, "the server", server::close);
+        failure = step(failure, "the connections", context::close);
+        // what the closed connections handed back is written before the store closes
+        failure = step(failure, "the queues' work", () -> broker.awaitQueuedWork(5_000));
+        failure = step(failure, "the store", store::close); // finishes pending writes while the broker can take their completions
+        failure = step(failure, "the broker", broker::close);
+        failure = step(failure, "the data folder's lock", folderLock::close);
+        if (failure != null) {
+            throw failure;
+        }
         LOG.info("Partita node {} stopped", config.nodeName());
+    }
+
+    /** Runs one step of {@link #close()}; returns the first failure so far. */
+    private RuntimeException step(RuntimeException failure, String what, Runnable step) {
+        try {
+            step.run();
+            return failure;
+        } catch (RuntimeException e) {
+            LOG.warn("closing node {}: {} failed: {}", config.nodeName(), what, e.toString());
+            if (failure != null) {
+                failure.addSuppressed(e);
+                return failure;
+            }
+            return e;
+        }
     }
 }
