@@ -33,7 +33,7 @@ final class CallerCommits {
     private volatile long medianSyncNanos;
     private final java.util.function.LongSupplier clock;
     private volatile long lastCommitEndNanos;
-    private volatile boolean stalled;
+    /** When the last stalled sync ended; at start, a cool-off ago. */
     private volatile long stallEndedNanos;
 
     CallerCommits() {
@@ -44,19 +44,19 @@ final class CallerCommits {
     CallerCommits(java.util.function.LongSupplier clock) {
         this.clock = clock;
         this.lastCommitEndNanos = clock.getAsLong();
+        this.stallEndedNanos = lastCommitEndNanos - STALL_COOL_OFF_NANOS - 1;
     }
 
     /** Whether a network thread may commit a turn's batches itself ({@code forced}: one of them needs a sync). */
     boolean mayCommit(boolean forced) {
         return !forced || medianSyncNanos <= LONGEST_CALLER_SYNC_NANOS
-                && (!stalled || clock.getAsLong() - stallEndedNanos > STALL_COOL_OFF_NANOS);
+                && clock.getAsLong() - stallEndedNanos > STALL_COOL_OFF_NANOS;
     }
 
     /** A disk sync took {@code nanos}; the caller holds the writer's role. */
     void synced(long nanos) {
         if (nanos >= STALLED_SYNC_NANOS) {
             stallEndedNanos = clock.getAsLong();
-            stalled = true;
         }
         syncNanos[syncCount++ % SYNCS_KEPT] = nanos;
         int n = Math.min(syncCount, SYNCS_KEPT);

@@ -150,9 +150,6 @@ final class GroupCommitWriter {
     private boolean gatherForEndOfTurn(Pending request) {
         List<Pending> mine = gathered.get();
         if (mine == null) {
-            if (isWriterThread()) {
-                return false;
-            }
             List<Pending> turn = new ArrayList<>(4);
             if (!turns.atEndOfTurn(() -> commitGathered(turn))) {
                 return false;
