@@ -154,9 +154,21 @@ final class JournalCodec {
         byte[] bytes = queue.getBytes(StandardCharsets.UTF_8);
         putVar(out.put(DEFINE_NAME), id);
         putVar(out, bytes.length);
-        out.put(bytes);
+        putByteByByte(out, bytes);
         idsByName.put(queue, id);
         return id;
+    }
+
+    /**
+     * A name's bytes one at a time. {@code ByteBuffer.put(byte[])} copies arrays of up to 6 bytes in a
+     * loop and longer ones in bulk; payloads always take the bulk path, so the compiled encoder carries
+     * no loop, and the first short queue name of a new journal epoch ("s1", "orders") made the JIT throw
+     * the hot encoder away and spend ~200 ms of a core compiling it again, under load.
+     */
+    private static void putByteByByte(ByteBuffer out, byte[] bytes) {
+        for (byte b : bytes) {
+            out.put(b);
+        }
     }
 
     /** Unsigned variable-length number, 7 bits a byte, low bits first; ids and counts are never negative. */
