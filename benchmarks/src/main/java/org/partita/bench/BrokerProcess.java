@@ -30,6 +30,7 @@ public final class BrokerProcess {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         System.setProperty("org.slf4j.simpleLogger.log.org.apache.activemq", "error");
         Target target = Target.fromId(args[0]);
+        Deoptimizations deopts = Deoptimizations.watch();
         long started = System.nanoTime();
         BrokerUnderTest broker = target.start(Path.of(args[1]), Long.parseLong(args[2]));
         System.out.println("READY " + (System.nanoTime() - started) / 1_000_000 + " " + broker.url());
@@ -49,6 +50,8 @@ public final class BrokerProcess {
                     CommitCounts c = broker.commitCounts();
                     System.out.println("COMMITS " + (c == null ? "-" : c.format()));
                 }
+                case "deopts" -> System.out.println("DEOPTS " + (deopts == null ? "not recorded"
+                        : deopts.between(java.time.Instant.parse(words[1]), java.time.Instant.parse(words[2]))));
                 case "jit-ms" -> System.out.println("JITMS " + JitQuiet.compilationMillis());
                 case "warm-up-start" -> {
                     if (warmUp == null) {

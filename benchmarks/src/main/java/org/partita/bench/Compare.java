@@ -7,6 +7,7 @@ import picocli.CommandLine.Option;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,6 +63,11 @@ public final class Compare implements Callable<Integer> {
      * --own-jvm} in the broker's. On two cores a compiler at work takes a core from the run.
      */
     static final String JIT_NOTE = "jitDuringRun";
+    /**
+     * A run's note: the deoptimizations during it ({@link Deoptimizations}), in the tool's JVM and with
+     * {@code --own-jvm} in the broker's: each one is compiled code thrown away and compiled again.
+     */
+    static final String DEOPT_NOTE = "deoptsDuringRun";
     /** Per Partita run: its store's commits, those network threads made at the end of their turns, and syncs ({@link CommitCounts}). */
     static final String COMMITS_NOTE = "storeCommits";
     /** A run's note with {@code --own-jvm}: how the broker's JVM was warmed up over loopback before it. */
@@ -161,6 +167,7 @@ public final class Compare implements Callable<Integer> {
         boolean ownWorkDir = workDir == null;
         Path dir = ownWorkDir ? Files.createTempDirectory("partita-bench") : Files.createDirectories(workDir);
         long began = System.nanoTime();
+        Deoptimizations.watch(); // from the start, so that each run's window finds it recording
         try {
             DiskSync.Result sync = DiskSync.measure(dir, syncWrites, syncTries);
             log.printf(Locale.ROOT, "disk sync: %.0f syncs/s (%.1f µs per 4 KiB write + force); "
@@ -232,13 +239,18 @@ public final class Compare implements Callable<Integer> {
             long toolJit = JitQuiet.compilationMillis();
             long brokerJit = broker instanceof OwnJvmBroker own ? own.compilationMillis() : -1;
             CommitCounts commits = broker.commitCounts();
+            Instant runFrom = Instant.now();
             RunResult r = new Scenarios(broker, settings).run(s, t, run, count).withNote(GC_NOTE, gc.describe());
+            Instant runTo = Instant.now();
             if (commits != null) {
                 r = r.withNote(COMMITS_NOTE, broker.commitCounts().minus(commits).toString());
             }
             String jit = "tool " + (JitQuiet.compilationMillis() - toolJit) + " ms"
                     + (broker instanceof OwnJvmBroker own ? ", broker " + (own.compilationMillis() - brokerJit) + " ms" : "");
             r = r.withNote(JIT_NOTE, jit);
+            Deoptimizations toolDeopts = Deoptimizations.watch();
+            r = r.withNote(DEOPT_NOTE, "tool " + (toolDeopts == null ? "not recorded" : toolDeopts.between(runFrom, runTo))
+                    + (broker instanceof OwnJvmBroker own ? ", broker " + own.deoptimizations(runFrom, runTo) : ""));
             return warmUp == null ? r : r.withNote(BROKER_WARM_UP_NOTE, warmUp);
         } finally {
             Files2.deleteRecursively(data);
@@ -306,7 +318,7 @@ public final class Compare implements Callable<Integer> {
         sb.append("  [").append(r.checkSummary());
         r.notes().forEach((k, v) -> {
             if (k.equals("orderViolations") || k.equals("consumersUsed") || k.equals("joinersUsed") || k.equals(GC_NOTE)
-                    || k.equals(JIT_NOTE) || k.equals(COMMITS_NOTE)) {
+                    || k.equals(JIT_NOTE) || k.equals(DEOPT_NOTE) || k.equals(COMMITS_NOTE)) {
                 sb.append(", ").append(k).append(' ').append(v);
             }
         });

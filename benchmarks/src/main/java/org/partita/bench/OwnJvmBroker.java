@@ -99,6 +99,11 @@ final class OwnJvmBroker implements BrokerUnderTest {
         return answer.equals("-") ? null : CommitCounts.parse(answer);
     }
 
+    /** The broker JVM's deoptimizations between two moments ({@link Deoptimizations}). */
+    String deoptimizations(java.time.Instant from, java.time.Instant to) {
+        return ask("deopts " + from + " " + to, "DEOPTS");
+    }
+
     /** Waits until the broker JVM's JIT compilers are idle ({@link JitQuiet}); returns how long that took, in ms. */
     long awaitJitQuiet() {
         return Long.parseLong(ask("jit", "JIT"));
