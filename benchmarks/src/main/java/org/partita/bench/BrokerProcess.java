@@ -23,6 +23,9 @@ import java.nio.file.Path;
  * loopback on the second broker before a measured run ({@code Compare}), as users' clients warm up theirs.
  */
 public final class BrokerProcess {
+    /** Set (true) by the tool's {@code --deopts}: the process records its deoptimizations ({@link Deoptimizations}). */
+    static final String DEOPTS_PROPERTY = "partita.bench.deopts";
+
     private BrokerProcess() {
     }
 
@@ -30,7 +33,7 @@ public final class BrokerProcess {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         System.setProperty("org.slf4j.simpleLogger.log.org.apache.activemq", "error");
         Target target = Target.fromId(args[0]);
-        Deoptimizations deopts = Deoptimizations.watch();
+        Deoptimizations deopts = Boolean.getBoolean(DEOPTS_PROPERTY) ? Deoptimizations.watch() : null;
         long started = System.nanoTime();
         BrokerUnderTest broker = target.start(Path.of(args[1]), Long.parseLong(args[2]));
         System.out.println("READY " + (System.nanoTime() - started) / 1_000_000 + " " + broker.url());

@@ -64,8 +64,9 @@ public final class Compare implements Callable<Integer> {
      */
     static final String JIT_NOTE = "jitDuringRun";
     /**
-     * A run's note: the deoptimizations during it ({@link Deoptimizations}), in the tool's JVM and with
-     * {@code --own-jvm} in the broker's: each one is compiled code thrown away and compiled again.
+     * A run's note with {@code --deopts}: the deoptimizations during it ({@link Deoptimizations}), in the
+     * tool's JVM and with {@code --own-jvm} in the broker's: each one is compiled code thrown away and
+     * compiled again.
      */
     static final String DEOPT_NOTE = "deoptsDuringRun";
     /** Per Partita run: its store's commits, those network threads made at the end of their turns, and syncs ({@link CommitCounts}). */
@@ -118,6 +119,11 @@ public final class Compare implements Callable<Integer> {
             + " (for example -XX:StartFlightRecording=filename=broker.jfr,settings=profile; each run writes it anew)")
     List<String> brokerJvmOptions = new ArrayList<>();
 
+    @Option(names = "--deopts", description = "note each run's deoptimizations (deoptsDuringRun) from a flight recording"
+            + " streamed in the tool's and the brokers' JVMs; the recording writes to disk each second, which on a slow disk"
+            + " costs the runs (S1: -14% and twice the p99 on a 220 µs disk), so use it to find them, not for the figures")
+    boolean deopts;
+
     @Option(names = "--no-warmup", description = "skip the short warm-up runs on each broker (with --own-jvm: also the one over loopback before each run)")
     boolean noWarmup;
 
@@ -167,7 +173,9 @@ public final class Compare implements Callable<Integer> {
         boolean ownWorkDir = workDir == null;
         Path dir = ownWorkDir ? Files.createTempDirectory("partita-bench") : Files.createDirectories(workDir);
         long began = System.nanoTime();
-        Deoptimizations.watch(); // from the start, so that each run's window finds it recording
+        if (deopts) {
+            Deoptimizations.watch(); // from the start, so that each run's window finds it recording
+        }
         try {
             DiskSync.Result sync = DiskSync.measure(dir, syncWrites, syncTries);
             log.printf(Locale.ROOT, "disk sync: %.0f syncs/s (%.1f µs per 4 KiB write + force); "
@@ -231,7 +239,10 @@ public final class Compare implements Callable<Integer> {
     private RunResult runOne(Path dir, DiskSync.Result sync, Scenarios.Settings settings, Scenario s, Target t, int run,
                              int count) throws Exception {
         Path data = Files.createTempDirectory(dir, s.name().toLowerCase(Locale.ROOT) + "-" + t.id() + "-");
-        List<String> brokerJvm = brokerJvmOptions == null ? List.of() : brokerJvmOptions;
+        List<String> brokerJvm = new ArrayList<>(brokerJvmOptions == null ? List.of() : brokerJvmOptions);
+        if (deopts) {
+            brokerJvm.add("-D" + BrokerProcess.DEOPTS_PROPERTY + "=true");
+        }
         try (BrokerUnderTest broker = ownJvm ? OwnJvmBroker.start(t, data, sync.nanosPerSync(), brokerHeap, brokerJvm)
                 : t.start(data, sync.nanosPerSync())) {
             String warmUp = ownJvm && run > 0 && !noWarmup ? warmUpOverLoopback((OwnJvmBroker) broker, s, t) : null;
@@ -248,9 +259,11 @@ public final class Compare implements Callable<Integer> {
             String jit = "tool " + (JitQuiet.compilationMillis() - toolJit) + " ms"
                     + (broker instanceof OwnJvmBroker own ? ", broker " + (own.compilationMillis() - brokerJit) + " ms" : "");
             r = r.withNote(JIT_NOTE, jit);
-            Deoptimizations toolDeopts = Deoptimizations.watch();
-            r = r.withNote(DEOPT_NOTE, "tool " + (toolDeopts == null ? "not recorded" : toolDeopts.between(runFrom, runTo))
-                    + (broker instanceof OwnJvmBroker own ? ", broker " + own.deoptimizations(runFrom, runTo) : ""));
+            if (deopts) {
+                Deoptimizations toolDeopts = Deoptimizations.watch();
+                r = r.withNote(DEOPT_NOTE, "tool " + (toolDeopts == null ? "not recorded" : toolDeopts.between(runFrom, runTo))
+                        + (broker instanceof OwnJvmBroker own ? ", broker " + own.deoptimizations(runFrom, runTo) : ""));
+            }
             return warmUp == null ? r : r.withNote(BROKER_WARM_UP_NOTE, warmUp);
         } finally {
             Files2.deleteRecursively(data);

@@ -55,6 +55,26 @@ class CompareSmokeTest {
         assertTrue(md.contains("exactly once"), md);
     }
 
+    /** --deopts: each run notes the compiled code thrown away during it, in the tool's JVM and the broker's. */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void deoptsNotesEachRunsDeoptimizationsInBothJvms(@TempDir Path tmp) throws Exception {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        Compare compare = new Compare(new PrintStream(log, true, StandardCharsets.UTF_8));
+        new CommandLine(compare).parseArgs("--own-jvm", "--broker-heap", "256m", "--no-warmup", "--deopts",
+                "--targets", "partita", "--scenarios", "S1", "--runs", "1", "--scale", "0.02", "--sync-writes", "20",
+                "--sync-tries", "1", "--time-cap", "30", "--work-dir", tmp.resolve("work").toString(),
+                "--out", tmp.resolve("results.md").toString());
+
+        List<RunResult> results = compare.runComparison();
+
+        assertEquals(1, results.size(), log::toString);
+        String note = results.get(0).notes().get(Compare.DEOPT_NOTE);
+        // "none" once the recording has caught up with the run's end, else a count and where they were
+        String oneJvm = "(none|\\d+ \\(.+\\))";
+        assertTrue(note != null && note.matches("tool " + oneJvm + ", broker " + oneJvm), () -> note + "\n" + log);
+    }
+
     /** S4B, the burst: consumers created together with the producers on Partita's default partitioned queue. */
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
