@@ -91,9 +91,19 @@ final class JournalCodec {
         }
     }
 
+    /**
+     * A length, then the bytes one at a time: queue names, xids and branch data, short and once in a
+     * while (only a message's payload goes in bulk). {@code ByteBuffer.put(byte[])} copies arrays of up
+     * to 6 bytes in a loop and longer ones in bulk; payloads always take the bulk path, so the compiled
+     * encoder carried no loop, and the first short queue name of a new journal epoch ("s1", "orders")
+     * or an empty heuristic decision made the JIT throw the hot encoder away and spend ~200 ms of a core
+     * compiling it again, under load (docs/performance.md, step 19).
+     */
     private static void putBytes(ByteBuffer out, byte[] bytes) {
         putVar(out, bytes.length);
-        out.put(bytes);
+        for (byte b : bytes) {
+            out.put(b);
+        }
     }
 
     private static byte[] getBytes(ByteBuffer in) {
@@ -153,22 +163,9 @@ final class JournalCodec {
         int id = idsByName.size();
         byte[] bytes = queue.getBytes(StandardCharsets.UTF_8);
         putVar(out.put(DEFINE_NAME), id);
-        putVar(out, bytes.length);
-        putByteByByte(out, bytes);
+        putBytes(out, bytes);
         idsByName.put(queue, id);
         return id;
-    }
-
-    /**
-     * A name's bytes one at a time. {@code ByteBuffer.put(byte[])} copies arrays of up to 6 bytes in a
-     * loop and longer ones in bulk; payloads always take the bulk path, so the compiled encoder carries
-     * no loop, and the first short queue name of a new journal epoch ("s1", "orders") made the JIT throw
-     * the hot encoder away and spend ~200 ms of a core compiling it again, under load.
-     */
-    private static void putByteByByte(ByteBuffer out, byte[] bytes) {
-        for (byte b : bytes) {
-            out.put(b);
-        }
     }
 
     /** Unsigned variable-length number, 7 bits a byte, low bits first; ids and counts are never negative. */

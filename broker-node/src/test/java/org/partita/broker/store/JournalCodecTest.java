@@ -46,6 +46,17 @@ class JournalCodecTest {
         assertEquals(2, back.size());
     }
 
+    /** A heuristic decision is stored with no branch data: an empty array round-trips as one. */
+    @Test
+    void aBranchWithEmptyDataRoundTrips() {
+        byte[] xid = {9, 8, 7};
+        StoreOp.SaveBranch saved = (StoreOp.SaveBranch) new JournalCodec().decode(
+                encode(new JournalCodec(), List.of(new StoreOp.SaveBranch(xid, 5, new byte[0])))).get(0);
+        assertArrayEquals(xid, saved.xid());
+        assertEquals(5, saved.state());
+        assertArrayEquals(new byte[0], saved.data());
+    }
+
     @Test
     void aQueueNameIsWrittenOnlyTheFirstTimeInAnEpoch() {
         JournalCodec writer = new JournalCodec();
