@@ -112,13 +112,21 @@ final class ConsumerCredit {
 
     /**
      * A delivery arrived: with prefetch 0 it answers the pull. {@code buffering} (which puts it where
-     * the application takes it) runs under this object's lock, as the pull counts as answered: a
+     * the application takes it) then runs under this object's lock, as the pull counts as answered: a
      * {@link #drain} that finds no pull outstanding asks the node nothing, and its caller looks in
      * the buffer at once, so the delivery must be there by then.
      */
-    synchronized <T> T arrived(Supplier<T> buffering) {
-        pulling = false;
-        return buffering.get();
+    <T> T arrived(Supplier<T> buffering) {
+        if (prefetch > 0) {
+            // No pull to answer. Not under the lock: buffering wakes the application's thread, which
+            // takes the delivery and gives its room back through freed() at once; holding the lock
+            // here made it wait for this thread, a second wake-up per message.
+            return buffering.get();
+        }
+        synchronized (this) {
+            pulling = false;
+            return buffering.get();
+        }
     }
 
     boolean pullsOneByOne() {
