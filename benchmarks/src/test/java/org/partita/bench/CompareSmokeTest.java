@@ -170,8 +170,10 @@ class CompareSmokeTest {
             assertTrue(m.lookingAt(), () -> run.scenario() + ": " + run.notes() + "\n" + log);
             int rounds = Integer.parseInt(m.group(1));
             assertTrue(rounds >= Compare.WARM_UP_ROUNDS && rounds <= Compare.BROKER_WARM_UP_MAX_ROUNDS, warmUp);
-            assertEquals(rounds * Compare.WARM_UP_S3_MESSAGES, Integer.parseInt(m.group(2)), warmUp);
-            assertEquals(rounds * Compare.WARM_UP_S1_MESSAGES, Integer.parseInt(m.group(3)), warmUp);
+            // Every round sends its full count unless its time cap cuts it short (a slow disk, a busy
+            // machine; seen once: 23,489 of 30,000 S1 messages); less than one round's worth may be missing.
+            assertWarmUpCount(rounds, Compare.WARM_UP_S3_MESSAGES, Integer.parseInt(m.group(2)), warmUp);
+            assertWarmUpCount(rounds, Compare.WARM_UP_S1_MESSAGES, Integer.parseInt(m.group(3)), warmUp);
             assertEquals(run.scenario() == Scenario.S5 ? "a second broker in its JVM" : "the broker itself", m.group(4),
                     "S5 measures its store's growth: its broker's store starts untouched");
             assertTrue(run.notes().get(Compare.JIT_NOTE).matches("tool \\d+ ms, broker \\d+ ms"), run.notes()::toString);
@@ -180,5 +182,10 @@ class CompareSmokeTest {
             assertEquals(List.of(), left.filter(p -> p.getFileName().toString().contains("warm-up")).toList(),
                     "the second broker's data is deleted once it stopped");
         }
+    }
+
+    private static void assertWarmUpCount(int rounds, int perRound, int sent, String note) {
+        assertTrue(sent <= rounds * perRound && sent > (rounds - 1) * perRound,
+                () -> sent + " messages over " + rounds + " rounds of " + perRound + ": " + note);
     }
 }
