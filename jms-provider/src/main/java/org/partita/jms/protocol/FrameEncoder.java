@@ -17,6 +17,14 @@ public class FrameEncoder extends MessageToByteEncoder<Frame> {
 
     @Override
     protected void encode(ChannelHandlerContext ctx, Frame frame, ByteBuf out) {
+        encode(frame, out, maxFrameSize);
+    }
+
+    /**
+     * Appends {@code frame} to {@code out} as its length and body; a frame over {@code maxFrameSize}
+     * leaves {@code out} as it was and throws {@link ProtocolException} ({@link ErrorCode#FRAME_TOO_LARGE}).
+     */
+    public static void encode(Frame frame, ByteBuf out, int maxFrameSize) {
         int start = out.writerIndex();
         out.writeInt(0);
         FrameCodec.encode(frame, out);

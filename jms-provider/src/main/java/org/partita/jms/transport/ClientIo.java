@@ -23,6 +23,12 @@ interface ClientIo {
 
     Class<? extends SocketChannel> channel();
 
+    /**
+     * How {@code channel}'s frames reach its socket; adds what it needs to the end of the pipeline as
+     * it stands (or to its head). {@code tls}: the pipeline encrypts.
+     */
+    FrameWriter frameWriter(SocketChannel channel, boolean tls, int maxFrameSize);
+
     /** Epoll when available, NIO otherwise. */
     static ClientIo best() {
         return EpollClientIo.available() ? new EpollClientIo() : new NioClientIo();
@@ -39,6 +45,11 @@ interface ClientIo {
         @Override
         public Class<? extends SocketChannel> channel() {
             return io.netty.channel.socket.nio.NioSocketChannel.class;
+        }
+
+        @Override
+        public FrameWriter frameWriter(SocketChannel channel, boolean tls, int maxFrameSize) {
+            return new LoopFrameWriter(channel, maxFrameSize);
         }
     }
 
@@ -67,6 +78,15 @@ interface ClientIo {
         @Override
         public Class<? extends SocketChannel> channel() {
             return io.netty.channel.epoll.EpollSocketChannel.class;
+        }
+
+        /** Frames written by the threads that send them, unless TLS must encrypt them on the loop. */
+        @Override
+        public FrameWriter frameWriter(SocketChannel channel, boolean tls, int maxFrameSize) {
+            if (tls || !(channel instanceof io.netty.channel.unix.UnixChannel unix)) {
+                return new LoopFrameWriter(channel, maxFrameSize);
+            }
+            return new DirectFrameWriter(channel, unix.fd(), maxFrameSize);
         }
     }
 }

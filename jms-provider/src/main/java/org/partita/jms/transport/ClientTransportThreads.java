@@ -20,7 +20,7 @@ final class ClientTransportThreads {
 
     private static volatile Loops loops;
 
-    private record Loops(EventLoopGroup group, Class<? extends SocketChannel> channel) {
+    private record Loops(EventLoopGroup group, ClientIo io) {
     }
 
     private ClientTransportThreads() {
@@ -32,7 +32,12 @@ final class ClientTransportThreads {
 
     /** The channel class that goes with {@link #group()}. */
     static Class<? extends SocketChannel> channel() {
-        return loops().channel();
+        return loops().io().channel();
+    }
+
+    /** How frames reach the socket of a channel of {@link #channel()}'s class. */
+    static FrameWriter frameWriter(SocketChannel channel, boolean tls, int maxFrameSize) {
+        return loops().io().frameWriter(channel, tls, maxFrameSize);
     }
 
     private static Loops loops() {
@@ -48,7 +53,7 @@ final class ClientTransportThreads {
                         return t;
                     };
                     ClientIo io = ClientIo.best();
-                    l = new Loops(io.newGroup(count(), tf), io.channel());
+                    l = new Loops(io.newGroup(count(), tf), io);
                     loops = l;
                 }
             }

@@ -15,7 +15,6 @@ import io.netty.handler.timeout.IdleStateHandler;
 import org.partita.jms.protocol.ErrorCode;
 import org.partita.jms.protocol.Frame;
 import org.partita.jms.protocol.FrameDecoder;
-import org.partita.jms.protocol.FrameEncoder;
 import org.partita.jms.protocol.Protocol;
 import org.partita.jms.protocol.ProtocolException;
 
@@ -32,6 +31,7 @@ import java.util.function.IntFunction;
 /** {@link BrokerConnection} over TCP with Netty: frames of docs/protocol.md, answers matched by request id. */
 public final class NettyBrokerConnection implements BrokerConnection {
     private final Channel channel;
+    private final FrameWriter writer;
     private final AtomicInteger requestIds = new AtomicInteger();
     private final Map<Integer, CompletableFuture<Frame>> pending = new ConcurrentHashMap<>();
     private final Map<Integer, List<byte[]>> browsing = new ConcurrentHashMap<>();
@@ -49,8 +49,10 @@ public final class NettyBrokerConnection implements BrokerConnection {
     /** 0 when the connection has no heartbeat. */
     private final long heartbeatMillis;
 
-    private NettyBrokerConnection(Channel channel, int maxFrameSize, String address, long heartbeatMillis) {
+    private NettyBrokerConnection(Channel channel, FrameWriter writer, int maxFrameSize, String address,
+                                  long heartbeatMillis) {
         this.channel = channel;
+        this.writer = writer;
         this.maxFrameSize = maxFrameSize;
         this.address = address;
         this.heartbeatMillis = heartbeatMillis;
@@ -83,6 +85,7 @@ public final class NettyBrokerConnection implements BrokerConnection {
     public static NettyBrokerConnection connect(String host, int port, int maxFrameSize, long timeoutMillis,
                                                 io.netty.handler.ssl.SslContext tls, long heartbeatMillis) {
         NettyBrokerConnection[] self = new NettyBrokerConnection[1];
+        FrameWriter[] writer = new FrameWriter[1];
         Bootstrap b = new Bootstrap()
                 .group(ClientTransportThreads.group())
                 .channel(ClientTransportThreads.channel())
@@ -100,8 +103,9 @@ public final class NettyBrokerConnection implements BrokerConnection {
                         // Sends and acknowledgements are written from application threads, one frame at a
                         // time; consolidating their flushes turns a burst of them into one socket write.
                         ch.pipeline().addLast(new io.netty.handler.flush.FlushConsolidationHandler(FLUSHES_PER_WRITE, true),
-                                new FrameDecoder(maxFrameSize), new FrameEncoder(maxFrameSize),
-                                new Handler(() -> self[0]));
+                                new FrameDecoder(maxFrameSize));
+                        writer[0] = ClientTransportThreads.frameWriter(ch, tls != null, maxFrameSize);
+                        ch.pipeline().addLast(new Handler(() -> self[0]));
                     }
                 });
         io.netty.channel.ChannelFuture f = b.connect(host, port).awaitUninterruptibly();
@@ -109,7 +113,7 @@ public final class NettyBrokerConnection implements BrokerConnection {
             throw new BrokerError(ErrorCode.INTERNAL, "cannot connect to " + (tls == null ? "tcp://" : "ssl://") + host + ":" + port + ": "
                     + (f.cause() == null ? "timed out" : f.cause().getMessage()));
         }
-        self[0] = new NettyBrokerConnection(f.channel(), maxFrameSize, host + ":" + port, heartbeatMillis);
+        self[0] = new NettyBrokerConnection(f.channel(), writer[0], maxFrameSize, host + ":" + port, heartbeatMillis);
         return self[0];
     }
 
@@ -138,7 +142,7 @@ public final class NettyBrokerConnection implements BrokerConnection {
                 }
                 if (ok.maxFrameSize() < maxFrameSize) {
                     // Never send what the node would refuse: refuse it here, with the connection intact.
-                    channel.pipeline().replace(FrameEncoder.class, "encoder", new FrameEncoder(ok.maxFrameSize()));
+                    writer.limit(ok.maxFrameSize());
                 }
                 opened.complete(null);
             }
@@ -360,18 +364,16 @@ public final class NettyBrokerConnection implements BrokerConnection {
         if (failure != null) {
             return;
         }
-        channel.writeAndFlush(frame).addListener(f -> {
-            if (!f.isSuccess()) {
-                CompletableFuture<Frame> answer = pending.remove(frame.requestId());
-                if (answer != null) {
-                    Throwable c = f.cause();
-                    if (c instanceof io.netty.handler.codec.EncoderException && c.getCause() != null) {
-                        c = c.getCause();
-                    }
-                    answer.completeExceptionally(c instanceof ProtocolException p
-                            ? new BrokerError(p.code(), p.getMessage())
-                            : new BrokerError(ErrorCode.INTERNAL, "write failed: " + c));
+        writer.write(frame, cause -> {
+            CompletableFuture<Frame> answer = pending.remove(frame.requestId());
+            if (answer != null) {
+                Throwable c = cause;
+                if (c instanceof io.netty.handler.codec.EncoderException && c.getCause() != null) {
+                    c = c.getCause();
                 }
+                answer.completeExceptionally(c instanceof ProtocolException p
+                        ? new BrokerError(p.code(), p.getMessage())
+                        : new BrokerError(ErrorCode.INTERNAL, "write failed: " + c));
             }
         });
     }

@@ -1,0 +1,196 @@
+package org.partita.jms.transport;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.channel.socket.ChannelOutputShutdownEvent;
+import io.netty.channel.unix.FileDescriptor;
+import org.partita.jms.protocol.Frame;
+import org.partita.jms.protocol.FrameEncoder;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+
+/**
+ * Frames encoded on the thread that sends them and written to the socket by that thread when nothing
+ * is queued before them: a synchronous send or an acknowledgement then costs one system call on the
+ * application's thread instead of waking the event loop to make it (docs/performance.md, step 21).
+ * When the event loop has bytes of its own to write, or the socket takes only part of a frame, the
+ * rest goes through the loop as usual and later frames follow it there until it has drained.
+ *
+ * <p>Writing beside Netty is safe because of three rules, each kept by this handler, which sits first
+ * in the pipeline (next to the socket):
+ * <ol>
+ * <li>every byte the loop queues passes this handler's {@code write}, and every socket write the loop
+ * starts from the pipeline passes its {@code flush}; both hold the lock a direct write holds;</li>
+ * <li>the loop also writes outside the pipeline (when the socket has room again after a partial
+ * write), but only while its outbound buffer holds bytes, and a direct write happens only when that
+ * buffer is empty and no frame handed to the loop is still on its way to it;</li>
+ * <li>the socket is closed only under the lock: this handler's {@code close} holds it, and the
+ * channel is set never to close itself behind the pipeline's back on a failed read or write (half
+ * closure allowed, no auto-close); the events Netty sends instead close it here.</li>
+ * </ol>
+ * Linux epoll only (the socket's descriptor is needed), and never under TLS, whose bytes only the
+ * pipeline can make.
+ */
+final class DirectFrameWriter extends ChannelDuplexHandler implements FrameWriter {
+    private final Channel channel;
+    private final FileDescriptor socket;
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Frames handed to the event loop that have not reached its outbound buffer yet. Guarded by {@link #lock}. */
+    private int onTheirWay;
+    /** Guarded by {@link #lock}. */
+    private boolean closed;
+    /** Frames written whole by the thread that sent them. Guarded by {@link #lock}. */
+    private long writtenDirectly;
+    private volatile int maxFrameSize;
+
+    /** Puts itself first in {@code channel}'s pipeline and sets the channel's close rules (see above). */
+    DirectFrameWriter(Channel channel, FileDescriptor socket, int maxFrameSize) {
+        this.channel = channel;
+        this.socket = socket;
+        this.maxFrameSize = maxFrameSize;
+        channel.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
+        channel.config().setAutoClose(false);
+        channel.pipeline().addFirst("direct-writer", this);
+    }
+
+    @Override
+    public void write(Frame frame, Consumer<Throwable> failed) {
+        ByteBuf bytes = channel.alloc().directBuffer();
+        try {
+            FrameEncoder.encode(frame, bytes, maxFrameSize);
+        } catch (RuntimeException e) {
+            bytes.release();
+            failed.accept(e);
+            return;
+        }
+        IOException lost = null;
+        lock.lock();
+        try {
+            if (canWriteNow()) {
+                try {
+                    writeNow(bytes);
+                } catch (IOException e) {
+                    lost = e;
+                }
+            }
+            if (lost == null && bytes.isReadable()) {
+                onTheirWay++;
+                channel.writeAndFlush(bytes).addListener(f -> {
+                    if (!f.isSuccess()) {
+                        failed.accept(f.cause());
+                    }
+                });
+                return;
+            }
+            bytes.release();
+        } finally {
+            lock.unlock();
+        }
+        if (lost != null) {
+            failed.accept(lost);
+            channel.close(); // as Netty does after a failed write of its own
+        }
+    }
+
+    /** Under {@link #lock}. */
+    private boolean canWriteNow() {
+        if (closed || onTheirWay != 0 || !socket.isOpen()) {
+            return false;
+        }
+        ChannelOutboundBuffer queued = channel.unsafe().outboundBuffer();
+        return queued != null && queued.totalPendingWriteBytes() == 0;
+    }
+
+    /** Under {@link #lock}: as much of {@code bytes} as the socket takes now, without waiting. */
+    private void writeNow(ByteBuf bytes) throws IOException {
+        int written;
+        if (bytes.hasMemoryAddress()) {
+            written = socket.writeAddress(bytes.memoryAddress(), bytes.readerIndex(), bytes.writerIndex());
+        } else {
+            ByteBuffer view = bytes.nioBuffer();
+            written = socket.write(view, view.position(), view.limit());
+        }
+        bytes.skipBytes(written);
+        if (!bytes.isReadable()) {
+            writtenDirectly++;
+        }
+    }
+
+    @Override
+    public void limit(int maxFrameSize) {
+        this.maxFrameSize = maxFrameSize;
+    }
+
+    /** How many frames went to the socket whole from the threads that sent them (tests read it). */
+    long writtenDirectly() {
+        lock.lock();
+        try {
+            return writtenDirectly;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // The pipeline side: the event loop's writes, flushes and close, under the same lock.
+
+    @Override
+    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+        lock.lock();
+        try {
+            onTheirWay--; // every frame in this pipeline comes from write(Frame, ...) above
+            ctx.write(msg, promise);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void flush(ChannelHandlerContext ctx) {
+        lock.lock();
+        try {
+            ctx.flush();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void close(ChannelHandlerContext ctx, ChannelPromise promise) {
+        lock.lock();
+        try {
+            closed = true;
+            ctx.close(promise);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A read found the peer gone, or a write of the loop failed: Netty left the channel open; close it here. */
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        if (event instanceof ChannelInputShutdownEvent || event instanceof ChannelOutputShutdownEvent) {
+            ctx.channel().close();
+        }
+        ctx.fireUserEventTriggered(event);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        lock.lock();
+        try {
+            closed = true;
+        } finally {
+            lock.unlock();
+        }
+        ctx.fireChannelInactive();
+    }
+}
