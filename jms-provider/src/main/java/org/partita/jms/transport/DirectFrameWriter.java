@@ -57,7 +57,9 @@ final class DirectFrameWriter extends ChannelDuplexHandler implements FrameWrite
         this.channel = channel;
         this.socket = socket;
         this.maxFrameSize = maxFrameSize;
-        channel.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
+        if (!channel.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true)) {
+            throw new IllegalArgumentException(channel.getClass().getName() + " cannot leave its closing to the pipeline");
+        }
         channel.config().setAutoClose(false);
         channel.pipeline().addFirst("direct-writer", this);
     }

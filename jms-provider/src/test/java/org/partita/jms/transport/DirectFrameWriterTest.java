@@ -163,6 +163,14 @@ class DirectFrameWriterTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> failures.size() > before);
     }
 
+    @Test
+    void aPeerThatClosesTheConnectionClosesTheChannelWithoutAWrite() throws Exception {
+        server.accept().close();
+        // The channel allows half closure (so that it never closes behind the writer's back): the end
+        // of input must still close it, as it closes any other client connection.
+        await().atMost(Duration.ofSeconds(10)).until(() -> !channel.isOpen());
+    }
+
     /** Length and content vary with the sender and the sequence, so a torn or interleaved frame shows. */
     private static byte[] payload(int sender, int seq) {
         int length = 8 + (seq * 37 + sender * 101) % 3000;
