@@ -7,9 +7,9 @@ import java.util.function.Consumer;
 /**
  * How a connection's frames reach its socket. {@link LoopFrameWriter} hands each frame to the
  * channel's event loop, which encodes and writes it (every transport, TLS included);
- * {@link DirectFrameWriter} encodes it on the calling thread and writes it to the socket there when
- * nothing is queued before it, so a send or an acknowledgement does not wake the event loop (Linux
- * epoll without TLS).
+ * {@link DirectFrameWriter} encodes it on the calling thread and writes a request to the socket there
+ * when nothing is queued before it, so a synchronous send or a commit does not wake the event loop
+ * (Linux epoll without TLS).
  *
  * <p>Frames written by one thread reach the socket in the order written.
  */

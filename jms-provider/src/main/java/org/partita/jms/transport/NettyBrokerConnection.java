@@ -100,8 +100,9 @@ public final class NettyBrokerConnection implements BrokerConnection {
                         if (tls != null) {
                             ch.pipeline().addLast(tls.newHandler(ch.alloc(), host, port));
                         }
-                        // Sends and acknowledgements are written from application threads, one frame at a
-                        // time; consolidating their flushes turns a burst of them into one socket write.
+                        // Non-persistent sends and acknowledgements come from application threads one frame
+                        // at a time, through the event loop (FrameWriter); consolidating their flushes turns a
+                        // burst of them into one socket write.
                         ch.pipeline().addLast(new io.netty.handler.flush.FlushConsolidationHandler(FLUSHES_PER_WRITE, true),
                                 new FrameDecoder(maxFrameSize));
                         writer[0] = ClientTransportThreads.frameWriter(ch, tls != null, maxFrameSize);

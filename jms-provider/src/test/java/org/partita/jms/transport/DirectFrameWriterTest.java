@@ -131,6 +131,25 @@ class DirectFrameWriterTest {
     }
 
     @Test
+    void framesNobodyWaitsForGoThroughTheEventLoopSoABurstSharesItsWrites() throws Exception {
+        try (Socket peer = server.accept()) {
+            Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
+            for (int seq = 0; seq < 200; seq++) {
+                writer.write(new Frame.Send(0, seq, payload(0, seq)), failures::add); // a non-persistent send
+            }
+            writer.write(new Frame.Send(1, 200, payload(0, 200)), failures::add); // a request, queued behind them
+            DataInputStream in = new DataInputStream(peer.getInputStream());
+            for (int seq = 0; seq <= 200; seq++) {
+                Frame.Send send = readSend(in);
+                assertEquals(seq, send.sessionId(), "out of order");
+                assertArrayEquals(payload(0, seq), send.message());
+            }
+            assertEquals(0, ((DirectFrameWriter) writer).writtenDirectly(), "a frame nobody waits for was written directly");
+            assertTrue(failures.isEmpty(), () -> "writes failed: " + failures);
+        }
+    }
+
+    @Test
     void aFrameOverTheNodesLimitIsRefusedAndTheConnectionGoesOn() throws Exception {
         try (Socket peer = server.accept()) {
             writer.limit(100);
