@@ -8,12 +8,11 @@ import javax.transaction.xa.Xid;
  * The XA resource of a managed connection: the physical XA session's, telling the connection when
  * the transaction manager associates it with a branch (then its session handles work in it).
  */
-final class TrackedXAResource implements XAResource {
-    private final XAResource delegate;
+final class TrackedXAResource extends ForwardingXAResource {
     private volatile boolean associated;
 
     TrackedXAResource(XAResource delegate) {
-        this.delegate = delegate;
+        super(delegate);
     }
 
     boolean associated() {
@@ -22,53 +21,13 @@ final class TrackedXAResource implements XAResource {
 
     @Override
     public void start(Xid xid, int flags) throws XAException {
-        delegate.start(xid, flags);
+        super.start(xid, flags);
         associated = true;
     }
 
     @Override
     public void end(Xid xid, int flags) throws XAException {
         associated = false;
-        delegate.end(xid, flags);
-    }
-
-    @Override
-    public int prepare(Xid xid) throws XAException {
-        return delegate.prepare(xid);
-    }
-
-    @Override
-    public void commit(Xid xid, boolean onePhase) throws XAException {
-        delegate.commit(xid, onePhase);
-    }
-
-    @Override
-    public void rollback(Xid xid) throws XAException {
-        delegate.rollback(xid);
-    }
-
-    @Override
-    public void forget(Xid xid) throws XAException {
-        delegate.forget(xid);
-    }
-
-    @Override
-    public Xid[] recover(int flag) throws XAException {
-        return delegate.recover(flag);
-    }
-
-    @Override
-    public boolean isSameRM(XAResource other) throws XAException {
-        return delegate.isSameRM(other instanceof TrackedXAResource t ? t.delegate : other);
-    }
-
-    @Override
-    public int getTransactionTimeout() throws XAException {
-        return delegate.getTransactionTimeout();
-    }
-
-    @Override
-    public boolean setTransactionTimeout(int seconds) throws XAException {
-        return delegate.setTransactionTimeout(seconds);
+        super.end(xid, flags);
     }
 }

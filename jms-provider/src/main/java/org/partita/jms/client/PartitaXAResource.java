@@ -68,7 +68,23 @@ final class PartitaXAResource implements XAResource {
         int sent = failedSend != null ? TMFAIL : flags;
         current = null;
         lastEnded = x;
-        call(id -> new Frame.XaEnd(id, session.id(), x, sent));
+        if (sent == TMFAIL) {
+            // the node rolls a failed branch back at once: what the session prefetched goes back
+            // first, so the branch's messages are delivered again before the later ones of their keys
+            handBackPrefetch();
+        }
+        try {
+            call(id -> new Frame.XaEnd(id, session.id(), x, sent));
+        } catch (XAException e) {
+            boolean rolledBackAsAsked = flags == TMFAIL && e.errorCode >= XAException.XA_RBBASE && e.errorCode <= XAException.XA_RBEND;
+            if (!rolledBackAsAsked) {
+                throw e;
+            }
+        } finally {
+            if (sent == TMFAIL) {
+                session.resumeDelivery();
+            }
+        }
         if (failedSend != null && flags != TMFAIL) {
             XAException e = error(XAException.XA_RBROLLBACK, "a send of branch " + x + " failed, so the branch"
                     + " can only roll back: " + failedSend.getMessage());
@@ -98,15 +114,19 @@ final class PartitaXAResource implements XAResource {
         WireXid x = wire(xid);
         boolean ours = current == null && x.equals(lastEnded);
         if (ours) {
-            try {
-                session.releaseAll();
-            } catch (JMSException e) {
-                throw error(XAException.XAER_RMFAIL, "could not hand back what the session prefetched: " + e.getMessage());
-            }
+            handBackPrefetch();
         }
         call(id -> new Frame.XaRollback(id, x));
         if (ours) {
             session.resumeDelivery();
+        }
+    }
+
+    private void handBackPrefetch() throws XAException {
+        try {
+            session.releaseAll();
+        } catch (JMSException e) {
+            throw error(XAException.XAER_RMFAIL, "could not hand back what the session prefetched: " + e.getMessage());
         }
     }
 

@@ -14,6 +14,7 @@ import jakarta.resource.spi.BootstrapContext;
 import jakarta.resource.spi.UnavailableException;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 import org.partita.jms.api.PartitaAdmin;
 import org.partita.jms.client.PartitaConnectionFactory;
 import org.partita.jms.client.PartitaXAConnectionFactory;
@@ -29,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Timer;
 import java.util.TimerTask;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * One message-driven bean consuming: a connection to the node, and as many sessions (each with its
@@ -45,6 +47,10 @@ public final class EndpointActivation {
     private final MessageEndpointFactory factory;
     private final PartitaActivationSpec spec;
     private final Timer timer;
+    /** The container's transaction registry, if it gives one (a failed transacted delivery marks its transaction). */
+    private final TransactionSynchronizationRegistry registry;
+    /** Counted down when the activation stops: endpoints waiting after a failed delivery stop waiting. */
+    private final CountDownLatch stopping = new CountDownLatch(1);
     private final List<EndpointListener> listeners = new ArrayList<>();
     private Connection connection;
     private boolean stopped;
@@ -59,6 +65,7 @@ public final class EndpointActivation {
         } catch (UnavailableException e) {
             throw new ResourceException("no timer for reconnecting: " + e.getMessage(), e);
         }
+        this.registry = context != null ? context.getTransactionSynchronizationRegistry() : null;
     }
 
     /** Connects and starts consuming; if the node cannot be reached yet, keeps trying in the background. */
@@ -72,10 +79,26 @@ public final class EndpointActivation {
         }
     }
 
-    public synchronized void stop() {
-        stopped = true;
-        timer.cancel();
-        disconnect();
+    /**
+     * Stops consuming: no endpoint takes a new message; a delivery in progress may finish (closing
+     * the connection waits up to 30 s for it); everything else the sessions hold, prefetched or
+     * handed back by a failed delivery, goes back to the node unacknowledged.
+     */
+    public void stop() {
+        stopping.countDown(); // before the lock: an endpoint pausing after a failure holds up the close below
+        synchronized (this) {
+            stopped = true;
+            timer.cancel();
+            Connection c = connection;
+            if (c != null) {
+                try {
+                    c.stop(); // waits for deliveries in progress; what the consumers buffered goes back unflagged
+                } catch (JMSException e) {
+                    LOG.debug("{}: stopping the connection: {}", spec, e.getMessage());
+                }
+            }
+            disconnect();
+        }
     }
 
     private void connect() throws JMSException, ResourceException, NamingException {
@@ -110,8 +133,9 @@ public final class EndpointActivation {
         int sessions = sessionCount(c, destination);
         for (int i = 0; i < sessions; i++) {
             Session s = transacted ? ((XAConnection) c).createXASession() : c.createSession(false, spec.sessionMode());
-            MessageEndpoint endpoint = factory.createEndpoint(transacted ? ((XASession) s).getXAResource() : null);
-            EndpointListener listener = new EndpointListener(endpoint, transacted);
+            DeliveryXAResource xa = transacted ? new DeliveryXAResource(((XASession) s).getXAResource()) : null;
+            MessageEndpoint endpoint = factory.createEndpoint(xa);
+            EndpointListener listener = new EndpointListener(endpoint, xa, registry, new FailurePause(stopping));
             listeners.add(listener);
             consumer(s, destination).setMessageListener(listener);
         }

@@ -22,6 +22,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link Deliveries}, and the factory checks the container's rules the adapter must follow
  * (one delivery at a time per endpoint, each between {@code beforeDelivery} and
  * {@code afterDelivery}, nothing delivered to a released endpoint).
+ *
+ * <p>{@link #shutDown} makes it behave as WildFly does while it undeploys a bean, before it
+ * deactivates the endpoint: every invocation is refused with an exception, the bean never runs,
+ * and the transaction begun at {@code beforeDelivery} is not marked rollback-only.
  */
 public final class RecordingEndpointFactory implements MessageEndpointFactory {
     private final Deliveries deliveries;
@@ -31,6 +35,9 @@ public final class RecordingEndpointFactory implements MessageEndpointFactory {
     private final AtomicInteger commits = new AtomicInteger();
     private final AtomicInteger released = new AtomicInteger();
     private final AtomicInteger ruleBreaks = new AtomicInteger();
+    private final AtomicInteger refused = new AtomicInteger();
+    private volatile boolean shuttingDown;
+    private volatile long workMillis;
 
     public RecordingEndpointFactory(Deliveries deliveries) {
         this(deliveries, null);
@@ -83,6 +90,22 @@ public final class RecordingEndpointFactory implements MessageEndpointFactory {
         return commits.get();
     }
 
+    /** The bean works this long on each message it processes. */
+    public RecordingEndpointFactory workingFor(long millis) {
+        workMillis = millis;
+        return this;
+    }
+
+    /** From now on every invocation is refused, as by a container shutting the bean down. */
+    public void shutDown() {
+        shuttingDown = true;
+    }
+
+    /** Invocations refused since {@link #shutDown}. */
+    public int refused() {
+        return refused.get();
+    }
+
     /** Deliveries that broke the container's rules: concurrent, outside before/after, after release. */
     public int ruleBreaks() {
         return ruleBreaks.get();
@@ -120,10 +143,20 @@ public final class RecordingEndpointFactory implements MessageEndpointFactory {
             if (!delivering.get()) {
                 ruleBreaks.incrementAndGet();
             }
+            if (shuttingDown) {
+                refused.incrementAndGet();
+                throw new IllegalStateException("Invocation cannot proceed as component is shutting down");
+            }
             try {
+                if (workMillis > 0) {
+                    Thread.sleep(workMillis);
+                }
                 deliveries.arrived(message.getStringProperty("JMSXGroupID"), message.getIntProperty("seq"),
                         message.getJMSRedelivered(), id);
             } catch (JMSException e) {
+                throw new IllegalStateException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
                 throw new IllegalStateException(e);
             }
         }
