@@ -5,8 +5,12 @@ import jakarta.jms.MessageConsumer;
 import jakarta.jms.QueueReceiver;
 import jakarta.jms.TopicSubscriber;
 
+import org.partita.jms.api.PartitaConsumer;
+
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.List;
 
 /** A consumer of a pooled connection's session: everything but a message listener (Jakarta Messaging 12.2). */
 final class ConsumerHandle {
@@ -14,10 +18,17 @@ final class ConsumerHandle {
     }
 
     static MessageConsumer wrap(MessageConsumer consumer) {
-        Class<?>[] types = consumer instanceof QueueReceiver && consumer instanceof TopicSubscriber
-                ? new Class<?>[] {QueueReceiver.class, TopicSubscriber.class}
-                : new Class<?>[] {MessageConsumer.class};
-        return (MessageConsumer) Proxy.newProxyInstance(ConsumerHandle.class.getClassLoader(), types, (self, method, args) -> {
+        List<Class<?>> types = new ArrayList<>();
+        if (consumer instanceof QueueReceiver && consumer instanceof TopicSubscriber) {
+            types.add(QueueReceiver.class);
+            types.add(TopicSubscriber.class);
+        } else {
+            types.add(MessageConsumer.class);
+        }
+        if (consumer instanceof PartitaConsumer) {
+            types.add(PartitaConsumer.class); // Partita's own controls, and receiveBody for the adapter's JMSContext
+        }
+        return (MessageConsumer) Proxy.newProxyInstance(ConsumerHandle.class.getClassLoader(), types.toArray(Class<?>[]::new), (self, method, args) -> {
             switch (method.getName()) {
                 case "setMessageListener" -> {
                     if (args[0] != null) {

@@ -4,7 +4,6 @@ import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSContext;
 import jakarta.jms.JMSException;
-import jakarta.jms.JMSRuntimeException;
 import jakarta.jms.QueueConnection;
 import jakarta.jms.QueueConnectionFactory;
 import jakarta.jms.TopicConnection;
@@ -12,6 +11,8 @@ import jakarta.jms.TopicConnectionFactory;
 import jakarta.resource.Referenceable;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.ConnectionManager;
+import org.partita.jms.client.JmsRuntimeExceptions;
+import org.partita.ra.context.ContainerJMSContext;
 
 import javax.naming.Reference;
 import java.io.Serializable;
@@ -83,29 +84,36 @@ public class PartitaConnectionFactoryHandle implements ConnectionFactory, QueueC
         }
     }
 
-    private static JMSRuntimeException simplifiedApi() {
-        return new JMSRuntimeException("the Partita resource adapter gives the classic API (createConnection);"
-                + " JMSContext is not supported through it yet");
-    }
-
+    /**
+     * A {@code JMSContext} on a pooled connection: joins the caller's JTA transaction as a session
+     * does, acknowledges automatically outside one ({@link ContainerJMSContext}).
+     */
     @Override
     public JMSContext createContext() {
-        throw simplifiedApi();
+        return createContext(JMSContext.AUTO_ACKNOWLEDGE);
     }
 
     @Override
     public JMSContext createContext(String userName, String password) {
-        throw simplifiedApi();
+        return createContext(userName, password, JMSContext.AUTO_ACKNOWLEDGE);
     }
 
     @Override
     public JMSContext createContext(String userName, String password, int sessionMode) {
-        throw simplifiedApi();
+        return context(userName, password, sessionMode);
     }
 
     @Override
     public JMSContext createContext(int sessionMode) {
-        throw simplifiedApi();
+        return context(null, null, sessionMode);
+    }
+
+    private JMSContext context(String user, String password, int sessionMode) {
+        try {
+            return new ContainerJMSContext(allocate(user, password), sessionMode);
+        } catch (JMSException e) {
+            throw JmsRuntimeExceptions.convert(e);
+        }
     }
 
     @Override

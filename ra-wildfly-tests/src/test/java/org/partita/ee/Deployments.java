@@ -26,7 +26,8 @@ public final class Deployments {
 
     /**
      * The adapter as the build made it, plus WildFly's {@code ironjacamar.xml} binding a pooled XA
-     * connection factory at {@code java:/jms/partita/CF} (README, "Jakarta EE servers").
+     * connection factory at {@code java:/jms/partita/CF} and three administered destinations
+     * (README, "Jakarta EE servers").
      */
     public static ResourceAdapterArchive adapter() {
         ResourceAdapterArchive rar = ShrinkWrap.create(ResourceAdapterArchive.class, "partita-ra.rar");
@@ -43,6 +44,20 @@ public final class Deployments {
                       </xa-pool>
                     </connection-definition>
                   </connection-definitions>
+                  <admin-objects>
+                    <admin-object class-name="org.partita.ra.admin.PartitaAdminQueue"
+                                  jndi-name="java:/jms/queue/ee.context" pool-name="ee.context">
+                      <config-property name="Name">ee.context</config-property>
+                    </admin-object>
+                    <admin-object class-name="org.partita.ra.admin.PartitaAdminQueue"
+                                  jndi-name="java:/jms/queue/ee.lookup" pool-name="ee.lookup">
+                      <config-property name="Name">ee.lookup?partitions=2</config-property>
+                    </admin-object>
+                    <admin-object class-name="org.partita.ra.admin.PartitaAdminTopic"
+                                  jndi-name="java:/jms/topic/ee.news" pool-name="ee.news">
+                      <config-property name="Name">ee/news</config-property>
+                    </admin-object>
+                  </admin-objects>
                 </ironjacamar>
                 """), "ironjacamar.xml");
         return rar;

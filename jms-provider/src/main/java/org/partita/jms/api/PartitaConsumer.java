@@ -68,4 +68,14 @@ public interface PartitaConsumer extends MessageConsumer {
      * them as assigned, so it never misses the first assignment however fast it came.
      */
     void setPartitionListener(PartitionListener listener) throws JMSException;
+
+    /**
+     * {@link JMSConsumer#receiveBody(Class, long)} on a classic consumer, with its rules: waits up to
+     * {@code timeout} ms (0: for ever; negative: not at all) and returns the body as {@code c}. When
+     * the body cannot be returned as {@code c} it throws {@link jakarta.jms.MessageFormatException}
+     * and, in the auto-acknowledge modes, the message stays as if the call had not happened (the next
+     * receive gets it, not counted as redelivered). For code that builds a {@code JMSContext} on
+     * sessions, as a Jakarta EE server's resource adapter does.
+     */
+    <T> T receiveBody(Class<T> c, long timeout) throws JMSException;
 }

@@ -107,11 +107,8 @@ public class PartitaJMSConsumer implements JMSConsumer {
 
     /** {@code timeout}: 0 waits forever, negative does not wait (see PartitaMessageConsumer#receive(long, Unwrap)). */
     private <T> T receiveBodyWithin(Class<T> c, long timeout) {
-        if (c == null) {
-            throw new IllegalArgumentException("the body type must not be null");
-        }
         try {
-            return consumer.receive(timeout, m -> bodyOf(m, c));
+            return consumer.receiveBody(c, timeout);
         } catch (JMSException e) {
             throw JmsRuntimeExceptions.convert(e);
         }

@@ -44,6 +44,28 @@ public class PartitaJMSContext implements JMSContext {
     private final SharedConnection shared;
     private final int sessionMode;
     private final Object lock = new Object();
+    /** What this context's JMSProducers send through. */
+    private final ProducerHost producerHost = new ProducerHost() {
+        @Override
+        public PartitaSession session() {
+            return PartitaJMSContext.this.session();
+        }
+
+        @Override
+        public PartitaMessageProducer producer() {
+            return PartitaJMSContext.this.producer();
+        }
+
+        @Override
+        public AsyncSend startAsync(CompletionListener listener) {
+            return track(listener);
+        }
+
+        @Override
+        public String toString() {
+            return PartitaJMSContext.this.toString();
+        }
+    };
     private volatile PartitaSession session;
     private PartitaMessageProducer producer;
     private volatile boolean autoStart = true;
@@ -128,14 +150,14 @@ public class PartitaJMSContext implements JMSContext {
      * to return and can tell when they are called from inside it. The caller must {@link Tracked#abandon()} it if
      * the send throws (then the listener is never called).
      */
-    Tracked track(CompletionListener listener) {
+    private Tracked track(CompletionListener listener) {
         synchronized (callbacks) {
             pendingCallbacks++;
         }
         return new Tracked(listener);
     }
 
-    final class Tracked implements CompletionListener {
+    private final class Tracked implements ProducerHost.AsyncSend {
         private final CompletionListener delegate;
         private final AtomicBoolean done = new AtomicBoolean();
 
@@ -166,7 +188,8 @@ public class PartitaJMSContext implements JMSContext {
         }
 
         /** This send's listener will not (or no longer) run. */
-        void abandon() {
+        @Override
+        public void abandon() {
             if (done.compareAndSet(false, true)) {
                 synchronized (callbacks) {
                     pendingCallbacks--;
@@ -415,7 +438,7 @@ public class PartitaJMSContext implements JMSContext {
     @Override
     public JMSProducer createProducer() {
         producer();
-        return new PartitaJMSProducer(this);
+        return new PartitaJMSProducer(producerHost);
     }
 
     @FunctionalInterface

@@ -8,6 +8,8 @@ import jakarta.jms.JMSException;
 import jakarta.jms.JMSProducer;
 import jakarta.jms.MapMessage;
 import jakarta.jms.Message;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.Session;
 import org.partita.jms.message.PartitaMessage;
 
 import java.io.Serializable;
@@ -19,7 +21,7 @@ import java.util.Set;
 
 /**
  * The simplified API's producer: send options, message properties and headers that it applies to every message it
- * sends, through the context's one anonymous {@link PartitaMessageProducer}. Lightweight and without a close, as
+ * sends, through the context's one anonymous producer ({@link ProducerHost}). Lightweight and without a close, as
  * the spec intends; like its context, for one thread at a time.
  *
  * <p>Properties follow the rules of message properties exactly (names usable in a selector, only primitive
@@ -27,7 +29,7 @@ import java.util.Set;
  * {@link PartitaMessage}.
  */
 public class PartitaJMSProducer implements JMSProducer {
-    private final PartitaJMSContext context;
+    private final ProducerHost host;
 
     private int deliveryMode = DeliveryMode.PERSISTENT;
     private int priority = Message.DEFAULT_PRIORITY;
@@ -46,15 +48,15 @@ public class PartitaJMSProducer implements JMSProducer {
     private String type;
     private Destination replyTo;
 
-    PartitaJMSProducer(PartitaJMSContext context) {
-        this.context = context;
+    public PartitaJMSProducer(ProducerHost host) {
+        this.host = host;
     }
 
     // ---- sending ------------------------------------------------------------------------------
 
     @FunctionalInterface
     private interface Body {
-        Message create(PartitaSession session) throws JMSException;
+        Message create(Session session) throws JMSException;
     }
 
     @Override
@@ -102,12 +104,12 @@ public class PartitaJMSProducer implements JMSProducer {
     }
 
     private JMSProducer sendBody(Destination destination, Body body) {
-        PartitaSession session = context.session();
+        Session session = host.session();
         try {
             PartitaSession.checkDestination(destination, false);
             Message message = body.create(session);
             applyTo(message);
-            PartitaMessageProducer producer = context.producer();
+            MessageProducer producer = host.producer();
             CompletionListener listener = completionListener;
             synchronized (producer) {
                 producer.setDeliveryDelay(deliveryDelay);
@@ -116,7 +118,7 @@ public class PartitaJMSProducer implements JMSProducer {
                 if (listener == null) {
                     producer.send(destination, message, deliveryMode, priority, timeToLive);
                 } else {
-                    PartitaJMSContext.Tracked tracked = context.track(listener);
+                    ProducerHost.AsyncSend tracked = host.startAsync(listener);
                     boolean sent = false;
                     try {
                         producer.send(destination, message, deliveryMode, priority, timeToLive, tracked);
@@ -459,6 +461,6 @@ public class PartitaJMSProducer implements JMSProducer {
 
     @Override
     public String toString() {
-        return "PartitaJMSProducer[" + context + "]";
+        return "PartitaJMSProducer[" + host + "]";
     }
 }

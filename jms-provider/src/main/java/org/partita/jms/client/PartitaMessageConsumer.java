@@ -252,6 +252,14 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
         return receiveUntil(deadline, m -> m);
     }
 
+    @Override
+    public <T> T receiveBody(Class<T> c, long timeout) throws JMSException {
+        if (c == null) {
+            throw new IllegalArgumentException("the body type must not be null");
+        }
+        return receive(timeout, m -> PartitaJMSConsumer.bodyOf(m, c));
+    }
+
     /** What a receive hands out: the message itself or, for JMSConsumer.receiveBody, its body. */
     @FunctionalInterface
     interface Unwrap<R> {
@@ -305,7 +313,7 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
                 try {
                     result = unwrap.apply(m);
                 } catch (MessageFormatException e) {
-                    int mode = session.getAcknowledgeMode();
+                    int mode = session.mode(); // the mode it works in now: an XA session outside a branch acknowledges automatically
                     if (mode == Session.AUTO_ACKNOWLEDGE || mode == Session.DUPS_OK_ACKNOWLEDGE) {
                         credit.unfree(); // take() freed room for a message that stays buffered
                         session.untake(in);

@@ -644,10 +644,7 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
             }
             throw new InvalidDestinationException("destination must not be null");
         }
-        if (!(d instanceof PartitaDestination pd)) {
-            throw new InvalidDestinationException("not a Partita destination: " + d + " (" + d.getClass().getName() + ")");
-        }
-        return pd;
+        return PartitaDestination.of(d);
     }
 
     @Override

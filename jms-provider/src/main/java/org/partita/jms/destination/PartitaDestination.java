@@ -1,6 +1,12 @@
 package org.partita.jms.destination;
 
 import jakarta.jms.Destination;
+import jakarta.jms.InvalidDestinationException;
+import jakarta.jms.JMSException;
+import jakarta.jms.Queue;
+import jakarta.jms.TemporaryQueue;
+import jakarta.jms.TemporaryTopic;
+import jakarta.jms.Topic;
 import org.partita.jms.protocol.DestinationName;
 
 import java.io.Serializable;
@@ -49,6 +55,39 @@ public abstract class PartitaDestination implements Destination, Serializable {
             case TEMP_QUEUE -> new PartitaTemporaryQueue(d.name(), null);
             case TEMP_TOPIC -> new PartitaTemporaryTopic(d.name(), null);
         };
+    }
+
+    /**
+     * Any destination as a Partita one, by its queue or topic name: those of another provider, of
+     * a server's administered objects, or of another copy of these classes (a Jakarta EE server's
+     * module and an application's each load their own). A name is all a destination means to Partita.
+     *
+     * @throws InvalidDestinationException if it is neither a queue nor a topic, or has no name
+     */
+    public static PartitaDestination of(Destination d) throws JMSException {
+        if (d == null || d instanceof PartitaDestination) {
+            return (PartitaDestination) d;
+        }
+        try {
+            // temporary types first: they extend Queue and Topic
+            if (d instanceof TemporaryQueue q) {
+                return new PartitaTemporaryQueue(q.getQueueName(), null);
+            }
+            if (d instanceof TemporaryTopic t) {
+                return new PartitaTemporaryTopic(t.getTopicName(), null);
+            }
+            if (d instanceof Queue q) {
+                return new PartitaQueue(q.getQueueName());
+            }
+            if (d instanceof Topic t) {
+                return new PartitaTopic(t.getTopicName());
+            }
+        } catch (IllegalArgumentException e) {
+            InvalidDestinationException ide = new InvalidDestinationException(e.getMessage() + ": " + d);
+            ide.initCause(e);
+            throw ide;
+        }
+        throw new InvalidDestinationException("destination " + d + " (" + d.getClass().getName() + ") is neither a queue nor a topic");
     }
 
     @Override

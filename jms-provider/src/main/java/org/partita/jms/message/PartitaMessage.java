@@ -107,7 +107,7 @@ public class PartitaMessage implements Message {
     /** Destinations of other providers are converted, since only Partita ones can go on the wire. */
     @Override
     public void setJMSReplyTo(Destination replyTo) throws JMSException {
-        this.replyTo = Destinations.toPartita(replyTo);
+        this.replyTo = PartitaDestination.of(replyTo);
     }
 
     @Override
@@ -117,7 +117,7 @@ public class PartitaMessage implements Message {
 
     @Override
     public void setJMSDestination(Destination destination) throws JMSException {
-        this.destination = Destinations.toPartita(destination);
+        this.destination = PartitaDestination.of(destination);
     }
 
     @Override

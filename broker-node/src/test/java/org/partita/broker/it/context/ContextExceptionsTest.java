@@ -9,6 +9,7 @@ import jakarta.jms.InvalidDestinationException;
 import jakarta.jms.InvalidDestinationRuntimeException;
 import jakarta.jms.InvalidSelectorException;
 import jakarta.jms.InvalidSelectorRuntimeException;
+import jakarta.jms.JMSConsumer;
 import jakarta.jms.JMSContext;
 import jakarta.jms.JMSException;
 import jakarta.jms.JMSRuntimeException;
@@ -94,19 +95,37 @@ class ContextExceptionsTest {
     }
 
     @Test
-    void missingOrForeignDestinationsAreAnInvalidDestinationRuntimeException() {
+    void missingOrNamelessDestinationsAreAnInvalidDestinationRuntimeException() {
         try (JMSContext ctx = node.factory().createContext()) {
             ctx.setClientID("destinations");
-            Queue foreign = () -> "not-partita";
+            jakarta.jms.Destination foreign = new jakarta.jms.Destination() {
+            };
             assertThrows(InvalidDestinationRuntimeException.class, () -> ctx.createConsumer(null));
             assertThrows(InvalidDestinationRuntimeException.class, () -> ctx.createConsumer(null, "a = 1"));
             assertThrows(InvalidDestinationRuntimeException.class, () -> ctx.createConsumer(foreign));
+            assertThrows(InvalidDestinationRuntimeException.class, () -> ctx.createConsumer((Queue) () -> " "));
             assertThrows(InvalidDestinationRuntimeException.class, () -> ctx.createDurableConsumer(null, "d"));
             assertThrows(InvalidDestinationRuntimeException.class, () -> ctx.createSharedConsumer(null, "s"));
             assertThrows(InvalidDestinationRuntimeException.class, () -> ctx.createSharedDurableConsumer(null, "sd"));
             assertThrows(InvalidDestinationRuntimeException.class, () -> ctx.createBrowser(null));
             assertThrows(InvalidDestinationRuntimeException.class, () -> ctx.createProducer().send(null, "x"));
             assertThrows(InvalidDestinationRuntimeException.class, () -> ctx.unsubscribe("never-subscribed"));
+        }
+    }
+
+    /** A server's administered objects, or another copy of the client's classes, name Partita's queues too. */
+    @Test
+    void aQueueOfAnotherClassIsUsedByItsName() {
+        try (JMSContext ctx = node.factory().createContext()) {
+            Queue foreign = () -> "administered-orders";
+            ctx.createProducer().send(foreign, "by name");
+            try (JMSConsumer c = ctx.createConsumer(ctx.createQueue("administered-orders"))) {
+                assertEquals("by name", c.receiveBody(String.class, 5_000));
+            }
+            ctx.createProducer().send(ctx.createQueue("administered-orders"), "back");
+            try (JMSConsumer c = ctx.createConsumer(foreign)) {
+                assertEquals("back", c.receiveBody(String.class, 5_000));
+            }
         }
     }
 
