@@ -90,6 +90,7 @@ class UndeployUnderLoadWildFlyTest {
                         .until(() -> forwarded.size() >= before + 8);
                 deployer.undeploy(BEAN);
             }
+            assertTrue(producer.isAlive(), "the producer sent through every cycle");
             stop.set(true);
             producer.join(30_000);
             assertNull(producerFailure.get(), "the producer sent without failing");
@@ -101,7 +102,6 @@ class UndeployUnderLoadWildFlyTest {
                 deployer.undeploy(BEAN);
             }
         }
-        assertTrue(sent.size() > 20 * CYCLES, "messages flowed through the cycles: " + sent.size());
         assertEquals(0, forwarded.orderViolations(), forwarded.toString());
         assertEquals(0, forwarded.unflaggedRepeats(), forwarded.toString());
         try (Connection c = factory().createConnection()) {

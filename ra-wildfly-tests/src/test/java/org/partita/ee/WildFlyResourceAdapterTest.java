@@ -120,6 +120,7 @@ class WildFlyResourceAdapterTest {
             }
         }
         Map<String, List<Integer>> seen = new HashMap<>();
+        Set<String> threads = new HashSet<>();
         try (Connection c = factory().createConnection()) {
             c.start();
             Session s = c.createSession();
@@ -129,9 +130,14 @@ class WildFlyResourceAdapterTest {
                 assertNotNull(m, "only " + n + " of " + KEYS * PER_KEY + " messages were processed");
                 String[] parts = m.getText().split(":");
                 seen.computeIfAbsent(parts[0], k -> new ArrayList<>()).add(Integer.parseInt(parts[1]));
+                assertEquals(PartitionKeys.partition(parts[0], 8), m.getIntProperty("partition"),
+                        "the delivered message names its partition");
+                threads.add(m.getStringProperty("handledBy"));
             }
             assertNull(consumer.receive(NOTHING_MS), "each message is processed once");
         }
+        assertTrue(threads.stream().noneMatch(t -> t.startsWith("partita-")),
+                "the beans run on the server's work manager, not the client's threads: " + threads);
         for (String key : keys) {
             List<Integer> expected = new ArrayList<>();
             for (int i = 0; i < PER_KEY; i++) {

@@ -324,7 +324,7 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
      * meanwhile (from {@code onMessage}) hands it back as redelivered, and then it is not acknowledged.
      */
     PartitaMessage take(PartitaMessageConsumer consumer, Incoming in) throws JMSException {
-        PartitaMessage m = MessageFactory.fromWire(MessageCodec.decode(in.message()), in.deliveryCount());
+        PartitaMessage m = MessageFactory.fromWire(MessageCodec.decode(in.message()), in.deliveryCount(), in.partition());
         consumer.grantCredit(1);
         synchronized (unsettled) {
             unsettled.add(in.deliveryId());

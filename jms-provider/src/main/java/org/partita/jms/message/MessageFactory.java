@@ -17,8 +17,13 @@ public final class MessageFactory {
      * @throws ProtocolException if the body type is unknown or a map or stream body is malformed
      */
     public static PartitaMessage fromWire(WireMessage m, int deliveryCount) {
+        return fromWire(m, deliveryCount, -1);
+    }
+
+    /** As {@link #fromWire(WireMessage, int)}, from partition {@code partition} of a partitioned queue (-1: none). */
+    public static PartitaMessage fromWire(WireMessage m, int deliveryCount, int partition) {
         PartitaMessage message = newMessage(m.bodyType());
-        message.restoreHeaders(m, deliveryCount);
+        message.restoreHeaders(m, deliveryCount, partition);
         message.restoreBody(m.body());
         return message;
     }

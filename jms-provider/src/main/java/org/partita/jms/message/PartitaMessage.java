@@ -31,6 +31,11 @@ import java.util.Map;
 public class PartitaMessage implements Message {
     /** Set by the provider on delivery; carried in the delivery frame, never in the stored message. */
     static final String DELIVERY_COUNT = "JMSXDeliveryCount";
+    /**
+     * Set by the provider on delivery from a partitioned queue: the partition the message came from
+     * (an int). Like the delivery count it describes one delivery and is never stored or sent on.
+     */
+    public static final String PARTITION = org.partita.jms.api.PartitaProperties.PARTITION;
     static final String GROUP_ID = "JMSXGroupID";
     static final String GROUP_SEQ = "JMSXGroupSeq";
 
@@ -414,12 +419,14 @@ public class PartitaMessage implements Message {
     // ---------------------------------------------------------------- wire
 
     /**
-     * The message as it is sent. JMSXDeliveryCount is left out: it describes one delivery and is
-     * carried by the delivery frame, so a received message that is sent on starts from scratch.
+     * The message as it is sent. JMSXDeliveryCount and JMS_PARTITA_Partition are left out: they
+     * describe one delivery and are carried by the delivery frame, so a received message that is
+     * sent on starts from scratch.
      */
     public WireMessage toWire() {
         Map<String, Object> props = new LinkedHashMap<>(properties);
         props.remove(DELIVERY_COUNT);
+        props.remove(PARTITION);
         return new WireMessage(messageId, timestamp, correlationId, encode(replyTo), encode(destination), type,
                 deliveryMode, priority, expiration, deliveryTime, Collections.unmodifiableMap(props),
                 wireBodyType(), encodeBody());
@@ -430,7 +437,7 @@ public class PartitaMessage implements Message {
     }
 
     /** Copies headers and properties of a received message and makes the properties read-only. */
-    void restoreHeaders(WireMessage m, int deliveryCount) {
+    void restoreHeaders(WireMessage m, int deliveryCount, int partition) {
         messageId = m.messageId();
         timestamp = m.timestamp();
         correlationId = m.correlationId();
@@ -445,6 +452,11 @@ public class PartitaMessage implements Message {
         properties.clear();
         properties.putAll(m.properties());
         properties.put(DELIVERY_COUNT, deliveryCount);
+        if (partition >= 0) {
+            properties.put(PARTITION, partition);
+        } else {
+            properties.remove(PARTITION);
+        }
         propertiesReadOnly = true;
     }
 

@@ -106,6 +106,18 @@ class PartitaMessageTest {
     }
 
     @Test
+    void aDeliveryFromAPartitionNamesItAndTheNameIsNotSentOn() throws JMSException {
+        PartitaTextMessage sent = new PartitaTextMessage();
+        sent.setText("state");
+        PartitaMessage fromPartition = MessageFactory.fromWire(sent.toWire(), 1, 5);
+        assertEquals(5, fromPartition.getIntProperty(org.partita.jms.api.PartitaProperties.PARTITION));
+        assertFalse(fromPartition.toWire().properties().containsKey(org.partita.jms.api.PartitaProperties.PARTITION),
+                "a received message sent on does not carry the partition it came from");
+        assertFalse(MessageFactory.fromWire(sent.toWire(), 1, -1).propertyExists(org.partita.jms.api.PartitaProperties.PARTITION),
+                "no partition, no property");
+    }
+
+    @Test
     void foreignDestinationsAreConvertedByName() throws JMSException {
         PartitaMessage m = new PartitaMessage();
         m.setJMSReplyTo(foreignDestination(Queue.class, "getQueueName", "q1"));

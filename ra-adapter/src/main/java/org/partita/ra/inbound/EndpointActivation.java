@@ -14,6 +14,7 @@ import jakarta.resource.spi.BootstrapContext;
 import jakarta.resource.spi.UnavailableException;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
+import jakarta.resource.spi.work.WorkManager;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import org.partita.jms.api.PartitaAdmin;
 import org.partita.jms.client.PartitaConnectionFactory;
@@ -49,6 +50,8 @@ public final class EndpointActivation {
     private final Timer timer;
     /** The container's transaction registry, if it gives one (a failed transacted delivery marks its transaction). */
     private final TransactionSynchronizationRegistry registry;
+    /** The server's work manager: the beans run on its threads. */
+    private final WorkManager workManager;
     /** Counted down when the activation stops: endpoints waiting after a failed delivery stop waiting. */
     private final CountDownLatch stopping = new CountDownLatch(1);
     private final List<EndpointListener> listeners = new ArrayList<>();
@@ -66,6 +69,7 @@ public final class EndpointActivation {
             throw new ResourceException("no timer for reconnecting: " + e.getMessage(), e);
         }
         this.registry = context != null ? context.getTransactionSynchronizationRegistry() : null;
+        this.workManager = context != null ? context.getWorkManager() : null;
     }
 
     /** Connects and starts consuming; if the node cannot be reached yet, keeps trying in the background. */
@@ -135,7 +139,7 @@ public final class EndpointActivation {
             Session s = transacted ? ((XAConnection) c).createXASession() : c.createSession(false, spec.sessionMode());
             DeliveryXAResource xa = transacted ? new DeliveryXAResource(((XASession) s).getXAResource()) : null;
             MessageEndpoint endpoint = factory.createEndpoint(xa);
-            EndpointListener listener = new EndpointListener(endpoint, xa, registry, new FailurePause(stopping));
+            EndpointListener listener = new EndpointListener(endpoint, xa, registry, new FailurePause(stopping), workManager);
             listeners.add(listener);
             consumer(s, destination).setMessageListener(listener);
         }

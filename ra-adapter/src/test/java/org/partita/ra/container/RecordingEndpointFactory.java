@@ -38,6 +38,9 @@ public final class RecordingEndpointFactory implements MessageEndpointFactory {
     private final AtomicInteger refused = new AtomicInteger();
     private volatile boolean shuttingDown;
     private volatile long workMillis;
+    private final java.util.Set<String> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Each key's partition as the deliveries named it (JMS_PARTITA_Partition). */
+    private final java.util.Map<String, Integer> partitionOfKey = new java.util.concurrent.ConcurrentHashMap<>();
 
     public RecordingEndpointFactory(Deliveries deliveries) {
         this(deliveries, null);
@@ -96,6 +99,16 @@ public final class RecordingEndpointFactory implements MessageEndpointFactory {
         return this;
     }
 
+    /** Each key's partition, as named by the messages delivered (absent for messages of plain queues). */
+    public java.util.Map<String, Integer> partitionOfKey() {
+        return java.util.Map.copyOf(partitionOfKey);
+    }
+
+    /** The names of the threads the bean ran on. */
+    public java.util.Set<String> threads() {
+        return java.util.Set.copyOf(threads);
+    }
+
     /** From now on every invocation is refused, as by a container shutting the bean down. */
     public void shutDown() {
         shuttingDown = true;
@@ -143,6 +156,7 @@ public final class RecordingEndpointFactory implements MessageEndpointFactory {
             if (!delivering.get()) {
                 ruleBreaks.incrementAndGet();
             }
+            threads.add(Thread.currentThread().getName());
             if (shuttingDown) {
                 refused.incrementAndGet();
                 throw new IllegalStateException("Invocation cannot proceed as component is shutting down");
@@ -150,6 +164,10 @@ public final class RecordingEndpointFactory implements MessageEndpointFactory {
             try {
                 if (workMillis > 0) {
                     Thread.sleep(workMillis);
+                }
+                if (message.propertyExists(org.partita.jms.api.PartitaProperties.PARTITION)) {
+                    partitionOfKey.put(message.getStringProperty("JMSXGroupID"),
+                            message.getIntProperty(org.partita.jms.api.PartitaProperties.PARTITION));
                 }
                 deliveries.arrived(message.getStringProperty("JMSXGroupID"), message.getIntProperty("seq"),
                         message.getJMSRedelivered(), id);

@@ -116,6 +116,12 @@ class InboundActivationTest {
         await("every message").atMost(Duration.ofSeconds(60)).until(() -> deliveries.hasAll(producer.confirmed()));
 
         assertEquals(3, bean.created(), "maxSession bounds the endpoints: " + bean.created());
+        assertTrue(bean.threads().stream().allMatch(t -> t.startsWith("test-container-work-")),
+                "the bean runs on the container's work manager: " + bean.threads());
+        for (String key : keys) {
+            assertEquals(PartitionKeys.partition(key, 8), bean.partitionOfKey().get(key),
+                    "the delivered message names its partition (" + key + ")");
+        }
         assertEquals(keys.size() * 20, deliveries.distinct());
         assertEquals(0, deliveries.orderViolations(), deliveries.toString());
         assertEquals(0, bean.ruleBreaks());

@@ -13,7 +13,8 @@ import jakarta.jms.TextMessage;
 
 /**
  * Consumes the 8-partition queue {@code ee.orders} and forwards each message, in the same XA
- * transaction, to {@code ee.processed}, with the name of the instance that handled it.
+ * transaction, to {@code ee.processed}, with the name of the thread that handled it and the
+ * partition the message came from.
  */
 @MessageDriven(activationConfig = {
         @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
@@ -31,6 +32,7 @@ public class Forwarder implements MessageListener {
             TextMessage out = s.createTextMessage(((TextMessage) message).getText());
             out.setStringProperty("JMSXGroupID", message.getStringProperty("JMSXGroupID"));
             out.setStringProperty("handledBy", Thread.currentThread().getName());
+            out.setIntProperty("partition", message.getIntProperty("JMS_PARTITA_Partition"));
             s.createProducer(s.createQueue("ee.processed")).send(out);
         } catch (JMSException e) {
             throw new IllegalStateException(e);
