@@ -18,10 +18,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.partita.ee.app.Forwarder;
-import org.partita.samples.mdb.LedgerServlet;
 import org.partita.samples.mdb.MachineEventSender;
-import org.partita.samples.mdb.MachineEventsBean;
-import org.partita.samples.mdb.MachineLedger;
 import org.partita.jms.api.PartitaAdmin;
 import org.partita.jms.client.PartitaConnectionFactory;
 import org.partita.jms.protocol.PartitionKeys;
@@ -80,12 +77,11 @@ class WildFlyResourceAdapterTest {
                         """), "partita-ds.xml");
     }
 
-    /** The message-driven bean sample of the samples module, as its README deploys it. */
+    /** The message-driven bean sample's war as the samples module builds it (samples/target/partita-mdb-sample.war). */
     @Deployment(name = "sample", order = 3, testable = false)
     static WebArchive sample() {
         return ShrinkWrap.create(WebArchive.class, "partita-mdb-sample.war")
-                .addClasses(MachineEventsBean.class, MachineLedger.class, LedgerServlet.class)
-                .addAsWebInfResource(new StringAsset(Deployments.RA_BINDING), "jboss-ejb3.xml");
+                .merge(ShrinkWrap.createFromZipFile(WebArchive.class, new java.io.File(System.getProperty("partita.sample.war"))));
     }
 
     @ArquillianResource
