@@ -42,6 +42,12 @@ public final class Deployments {
                         <min-pool-size>0</min-pool-size>
                         <max-pool-size>30</max-pool-size>
                       </xa-pool>
+                      <recovery no-recovery="false">
+                        <recover-credential>
+                          <user-name>recovery</user-name>
+                          <password>recovery</password>
+                        </recover-credential>
+                      </recovery>
                     </connection-definition>
                   </connection-definitions>
                   <admin-objects>

@@ -26,6 +26,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
@@ -107,6 +109,16 @@ class JakartaEeApiWildFlyTest {
                 assertEquals("extra, extra", m.getText());
             }
         }
+    }
+
+    /** With the README's {@code <recovery>} element, WildFly registers the pool for transaction recovery. */
+    @Test
+    void thePooledFactoryIsRegisteredForTransactionRecovery() throws Exception {
+        java.nio.file.Path log = java.nio.file.Path.of(System.getProperty("jboss.home"), "standalone", "log", "server.log");
+        String all = java.nio.file.Files.readString(log);
+        String text = all.substring(Math.max(0, all.lastIndexOf("WFLYSRV0049"))); // since this server started
+        assertTrue(text.contains("java:/jms/partita/CF"), "the pool was deployed in this server's log");
+        assertFalse(text.contains("IJ020016"), "no 'Missing <recovery> element. XA recovery disabled'");
     }
 
     private static PartitaConnectionFactory factory() {
