@@ -29,7 +29,7 @@ public final class Compare implements Callable<Integer> {
      * Persistent messages of the warm-up's S1 run: enough round trips for the JIT's optimizing
      * compiler (C2, thousands of calls per method) to compile the synchronous send and receive paths
      * of clients and brokers before the first measured run. With 2,000 the runs of a series still got
-     * faster one after the other (docs/performance.md step 12).
+     * faster one after the other.
      */
     static final int WARM_UP_S1_MESSAGES = 10_000;
     /**
@@ -48,8 +48,8 @@ public final class Compare implements Callable<Integer> {
      * With {@code --own-jvm}, the warm-up over loopback before each run goes on, round after round,
      * until the broker JVM's JIT compilers worked at most this share of a round (in percent), and
      * at most {@link #BROKER_WARM_UP_MAX_ROUNDS} rounds or {@link #BROKER_WARM_UP_MAX_SECONDS}.
-     * Measured in docs/performance.md step 17: after 30,000 messages a broker's JVM could still be
-     * compiling for most of a measured S1 run.
+     * A fixed count is not enough: after 30,000 messages a broker's JVM could still be compiling for
+     * most of a measured S1 run.
      */
     static final int BROKER_WARM_JIT_PERCENT = 5;
     static final int BROKER_WARM_UP_MAX_ROUNDS = 12;
@@ -275,8 +275,8 @@ public final class Compare implements Callable<Integer> {
      * traffic from clients in another JVM, over loopback, on queues of its own ({@link WarmUpBroker}),
      * round after round until its JVM's JIT compilers are nearly done ({@link #BROKER_WARM_JIT_PERCENT});
      * then the tool waits until both JVMs' compilers are idle. A scenario that measures the store's
-     * growth warms up a second broker in the same JVM instead. Measured in step 17 of
-     * docs/performance.md: a broker JVM warmed by clients in its own JVM, or a broker that sat idle
+     * growth warms up a second broker in the same JVM instead. A broker JVM warmed by clients in its
+     * own JVM, or a broker that sat idle
      * while another one in its JVM warmed up, still compiled for longer than its whole measured S1 run.
      *
      * @return the run's {@value #BROKER_WARM_UP_NOTE} note

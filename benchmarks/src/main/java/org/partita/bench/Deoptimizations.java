@@ -17,8 +17,8 @@ import java.util.stream.Collectors;
  * This JVM's deoptimizations (JFR's {@code jdk.Deoptimization} events) in a window of time: compiled
  * code the JVM threw away because it met a case its compilation had left out, to run it interpreted
  * and compile it again. A broker's hot methods inline so much that one recompilation keeps a C2 thread
- * busy for 100 to 700 ms, on two cores a good part of the run being measured (docs/performance.md,
- * step 19: a short queue name at the start of a journal epoch did this in every S1 run). Each run's
+ * busy for 100 to 700 ms, on two cores a good part of the run being measured (a short queue name
+ * written in a way the compiled journal encoder never saw once did this in every S1 run). Each run's
  * note names where the compiled code met the case it had left out.
  */
 final class Deoptimizations {

@@ -13,8 +13,8 @@ import java.util.Locale;
 /**
  * The stop-the-world collections of the tool's own JVM, as the JVM announces them: the clients'
  * pauses, and the broker's too when it is embedded. A run of S1 lasts a fraction of a second, so one
- * pause of a few milliseconds inside it holds up more than 1% of its messages and becomes its p99
- * (docs/performance.md, step 16); each run's notes say how many pauses it met and the longest.
+ * pause of a few milliseconds inside it holds up more than 1% of its messages and becomes its p99;
+ * each run's notes say how many pauses it met and the longest.
  */
 final class GcPauses {
     /** Every pause's length in milliseconds (whole: the JVM reports no finer), in order. */

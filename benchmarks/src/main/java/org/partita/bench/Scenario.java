@@ -3,7 +3,7 @@ package org.partita.bench;
 import java.util.List;
 
 /**
- * The scenarios of the comparison (issue 6), each with its default message count and the rows it reports.
+ * The scenarios of the comparison, each with its default message count and the rows it reports.
  * The counts keep a default comparison (3 runs, 3 brokers) near 10 minutes on 2 cores, most of it spent
  * waiting for Artemis's default 3.33 ms journal timer; {@code --scale} multiplies them.
  */
@@ -22,7 +22,7 @@ public enum Scenario {
     /**
      * Whether the scenario reports what the broker's store grew by (S5): its broker must start the
      * run with a store no warm-up wrote to, or the store's reclaiming of the warm-up's files would
-     * count against the run (Artemis's journal then shrank during S5, step 17 of docs/performance.md).
+     * count against the run (Artemis's journal then shrank during S5).
      */
     public boolean measuresStoreGrowth() {
         return this == S5;

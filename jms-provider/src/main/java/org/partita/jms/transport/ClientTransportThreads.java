@@ -12,8 +12,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Half the cores, at least one, unless the system property {@value #THREADS_PROPERTY} says how many:
  * a message a client sends or receives crosses its loop and the application's thread, and loops beyond
- * what the cores can run beside those threads only add wake-ups and hand-offs (docs/performance.md,
- * step 11). An application with many busy connections on many cores may want more.
+ * what the cores can run beside those threads only add wake-ups and hand-offs (measured on two cores:
+ * docs/performance.md, "Design for speed"). An application with many busy connections on many cores may want more.
  */
 final class ClientTransportThreads {
     static final String THREADS_PROPERTY = "partita.client.ioThreads";

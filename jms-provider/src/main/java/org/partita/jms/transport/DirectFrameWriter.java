@@ -21,8 +21,8 @@ import java.util.function.Consumer;
 /**
  * Frames encoded on the thread that sends them. A request, whose answer someone waits for (a
  * persistent send, a commit), is written to the socket by that thread when nothing is queued before
- * it: one system call on the application's thread instead of waking the event loop to make it
- * (docs/performance.md, step 21). A frame nobody waits for (a non-persistent send, an
+ * it: one system call on the application's thread instead of waking the event loop to make it (one
+ * wake-up fewer on every synchronous send). A frame nobody waits for (a non-persistent send, an
  * acknowledgement, credit) goes to the event loop, which writes a burst of them with one system call
  * where writing each at once would make one per frame (a non-persistent flood lost 30% that way).
  * When the event loop has bytes of its own to write, or the socket takes only part of a frame, the
