@@ -12,6 +12,7 @@ import java.util.List;
 @Command(name = "dlq", description = "Dead-letter queue: list its messages, move them back to their queue.",
         subcommands = {DlqCommand.ListDead.class, DlqCommand.Move.class})
 final class DlqCommand {
+    static final String DEFAULT_DLQ = "DLQ";
 
     @Command(name = "list", description = "Messages in a dead-letter queue, with the destination they were sent to.")
     static final class ListDead extends NodeCommand {
@@ -23,7 +24,16 @@ final class DlqCommand {
 
         @Override
         void run(NodeOptions.NodeSession s, Output out) throws Exception {
-            out.table(QueueCommand.browse(s, queue, null, limit), Output.columns("MESSAGE ID", "messageId",
+            List<java.util.Map<String, Object>> dead;
+            try {
+                dead = QueueCommand.browse(s, queue, null, limit);
+            } catch (jakarta.jms.InvalidDestinationException e) {
+                if (!DEFAULT_DLQ.equals(queue)) {
+                    throw e;
+                }
+                dead = List.of(); // the node makes its default dead-letter queue with the first dead letter
+            }
+            out.table(dead, Output.columns("MESSAGE ID", "messageId",
                     "SENT TO", "destination", "TIMESTAMP", "timestamp", "GROUP", "group", "BODY", "body"),
                     "no messages in " + queue);
         }

@@ -1,23 +1,20 @@
 package org.partita.cli;
 
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 import java.util.concurrent.Callable;
 
-/** A subcommand that talks to a node: connects, runs, disconnects. */
+/** A subcommand that talks to a node: connects with the {@code partita} command's options, runs, disconnects. */
 abstract class NodeCommand implements Callable<Integer> {
-    @Mixin
-    NodeOptions node;
-
     @Spec
     CommandSpec spec;
 
     @Override
     public final Integer call() throws Exception {
+        NodeOptions node = ((PartitaCli) spec.root().userObject()).node;
         try (NodeOptions.NodeSession session = node.connect()) {
-            run(session, new Output(spec.commandLine().getOut(), node.json));
+            run(session, new Output(spec.commandLine().getOut(), node.printsJson()));
         }
         spec.commandLine().getOut().flush();
         return ExitCodes.OK;

@@ -231,6 +231,57 @@ class CliTest {
     }
 
     @Test
+    void everyCommandAndSubcommandShowsItsHelp() {
+        for (String[] form : new String[][] {{"--help"}, {"-h"}, {"queue", "--help"}, {"queue", "list", "--help"},
+                {"queue", "create", "-h"}, {"dlq", "move", "--help"}, {"cluster", "status", "--help"}, {"help", "queue"},
+                {"help", "queue", "create"}, {"help"}}) {
+            Run help = raw(form);
+            assertEquals(0, help.code(), String.join(" ", form) + ": " + help.err());
+            assertTrue(help.out().startsWith("Usage: partita"), String.join(" ", form) + ": " + help.out());
+        }
+        assertTrue(raw("queue", "create", "--help").out().contains("--option"), "the subcommand's own options are listed");
+        assertTrue(raw("help", "queue", "list").out().contains("--url"), "and the node options it inherits");
+    }
+
+    @Test
+    void nodeOptionsGoAnywhereOnTheLine() {
+        assertEquals(0, cli("queue", "create", "anywhere").code());
+        for (String[] form : new String[][] {{"--url", node.url(), "queue", "list"}, {"queue", "--url", node.url(), "list"},
+                {"queue", "list", "--url", node.url()}}) {
+            Run list = raw(form);
+            assertEquals(0, list.code(), String.join(" ", form) + ": " + list.err());
+            assertTrue(list.out().contains("anywhere"), list.out());
+        }
+        Run json = raw("--output", "json", "queue", "stat", "anywhere", "--url", node.url());
+        assertEquals(0, json.code(), json.err());
+        assertTrue(json.out().strip().startsWith("{") && json.out().contains("\"anywhere\""), json.out());
+    }
+
+    @Test
+    void aFreshNodesDeadLetterQueueIsAnEmptyListing() {
+        Run dlq = cli("dlq", "list");
+        assertEquals(0, dlq.code(), dlq.err());
+        assertEquals("no messages in DLQ", dlq.out().strip());
+        Run named = cli("dlq", "list", "--queue", "no-such-dlq");
+        assertEquals(ExitCodes.NOT_FOUND, named.code(), "a dead-letter queue named on purpose must exist: " + named.err());
+    }
+
+    @Test
+    void aMalformedUrlIsAUsageError() {
+        Run bad = raw("queue", "list", "--url", "tcp://127.0.0.1:61700?prefetsh=1");
+        assertEquals(ExitCodes.USAGE, bad.code(), bad.err());
+        assertTrue(bad.err().startsWith("partita: connection URL") && bad.err().contains("prefetsh"), bad.err());
+        assertEquals(1, bad.err().strip().lines().count(), "one line: " + bad.err());
+    }
+
+    @Test
+    void shellCompletionIsGenerated() {
+        Run completion = raw("generate-completion");
+        assertEquals(0, completion.code(), completion.err());
+        assertTrue(completion.out().contains("complete") && completion.out().contains("partita"), completion.out());
+    }
+
+    @Test
     void userHashPrintsALineTheNodeAccepts() throws Exception {
         java.io.InputStream stdin = System.in;
         try {

@@ -24,10 +24,15 @@ class PartitaScriptIT {
     Path dir;
 
     private static String[] run(Path script, String... args) throws Exception {
+        return run(script, java.util.Map.of(), args);
+    }
+
+    private static String[] run(Path script, java.util.Map<String, String> env, String... args) throws Exception {
         List<String> cmd = new java.util.ArrayList<>(List.of(script.toString()));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().put("JAVA", Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        pb.environment().putAll(env);
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -49,6 +54,11 @@ class PartitaScriptIT {
             String[] missing = run(script, "queue", "stat", "nope", "--url", node.url());
             assertEquals("4", missing[0]);
             assertEquals("partita: queue 'nope' does not exist", missing[2].strip());
+            String[] fromEnvironment = run(script, java.util.Map.of("PARTITA_URL", node.url(), "PARTITA_OUTPUT", "json"),
+                    "queue", "list");
+            assertEquals("0", fromEnvironment[0], fromEnvironment[2]);
+            assertTrue(fromEnvironment[1].contains("\"name\": \"orders\""), "the URL and the output format from the environment: "
+                    + fromEnvironment[1]);
         }
     }
 }
