@@ -1,9 +1,9 @@
 package org.partita.broker.config;
 
 /**
- * What clients may make a node hold in memory and how many resources they may open. Every value
- * has a default sized for a node in a 512 MiB heap; the config file sets them as
- * {@code limits.<component> = value} (docs/reliability.md).
+ * What clients may make a node hold in memory and how many resources they may open. The memory
+ * budgets default to shares of the heap the node runs in ({@link HeapBudgets}); the config file sets
+ * them as {@code limits.<component> = value} (docs/reliability.md).
  *
  * @param handshakeFrameBytes       largest frame a connection may send before its HELLO is accepted:
  *                                  an unauthenticated peer can make the node buffer no more than this
@@ -37,12 +37,14 @@ package org.partita.broker.config;
  *                                  consumers are taking messages; past it, credit for non-persistent sends to
  *                                  it comes back only as consumers take messages, so a producer faster than
  *                                  its consumers cannot build a backlog in front of them (docs/reliability.md)
+ * @param messageBytes              the largest message (encoded) the node takes; a larger send is refused
+ *                                  ({@code ResourceAllocationException}) and the connection stays open
  */
 public record FlowLimits(int handshakeFrameBytes, long handshakeTimeoutMillis, int connections,
                          int sessionsPerConnection, int consumersPerConnection, int partitionsPerQueue,
                          int destinationNameLength, long inFlightBytes, int producerWindowBytes,
                          long nonPersistentBytes, long transactionBytes, long writeBufferBytes,
-                         long pacedBacklogBytes, long openTransactionBytes) {
+                         long pacedBacklogBytes, long openTransactionBytes, int messageBytes) {
 
     public static final int DEFAULT_HANDSHAKE_FRAME_BYTES = 8 * 1024;
     public static final long DEFAULT_HANDSHAKE_TIMEOUT_MILLIS = 10_000;
@@ -52,15 +54,8 @@ public record FlowLimits(int handshakeFrameBytes, long handshakeTimeoutMillis, i
     public static final int DEFAULT_PARTITIONS_PER_QUEUE = 4096;
     /** The store keeps queue names in 1024 characters; AppId and subscription queues add to the name. */
     public static final int DEFAULT_DESTINATION_NAME_LENGTH = 255;
-    public static final long DEFAULT_IN_FLIGHT_BYTES = 64L << 20;
     /** Enough for a pipeline of small messages to fill a loopback link, small enough that a queue never runs far ahead of its consumer. */
     public static final int DEFAULT_PRODUCER_WINDOW_BYTES = 256 << 10;
-    public static final long DEFAULT_NON_PERSISTENT_BYTES = 64L << 20;
-    public static final long DEFAULT_TRANSACTION_BYTES = 32L << 20;
-    /** A quarter of the heap, never less than one transaction's bound: 128 MiB in a 512 MiB heap. */
-    public static final long DEFAULT_OPEN_TRANSACTION_BYTES =
-            Math.max(DEFAULT_TRANSACTION_BYTES, Runtime.getRuntime().maxMemory() / 4);
-    public static final long DEFAULT_WRITE_BUFFER_BYTES = 64L << 20;
     /** About 64 messages of 1 KiB: at 20,000 or more messages a second, a few milliseconds of waiting (S3 measured best with it). */
     public static final long DEFAULT_PACED_BACKLOG_BYTES = 64L << 10;
 
@@ -79,62 +74,69 @@ public record FlowLimits(int handshakeFrameBytes, long handshakeTimeoutMillis, i
         positive("writeBufferBytes", writeBufferBytes);
         positive("pacedBacklogBytes", pacedBacklogBytes);
         positive("openTransactionBytes", openTransactionBytes);
+        positive("messageBytes", messageBytes);
     }
 
+    /** The defaults, the memory budgets as shares of this JVM's heap. */
     public static FlowLimits defaults() {
+        return defaults(HeapBudgets.current());
+    }
+
+    /** The defaults, the memory budgets taken from {@code heap}. */
+    public static FlowLimits defaults(HeapBudgets heap) {
         return new FlowLimits(DEFAULT_HANDSHAKE_FRAME_BYTES, DEFAULT_HANDSHAKE_TIMEOUT_MILLIS, DEFAULT_CONNECTIONS,
                 DEFAULT_SESSIONS_PER_CONNECTION, DEFAULT_CONSUMERS_PER_CONNECTION, DEFAULT_PARTITIONS_PER_QUEUE,
-                DEFAULT_DESTINATION_NAME_LENGTH, DEFAULT_IN_FLIGHT_BYTES, DEFAULT_PRODUCER_WINDOW_BYTES,
-                DEFAULT_NON_PERSISTENT_BYTES, DEFAULT_TRANSACTION_BYTES, DEFAULT_WRITE_BUFFER_BYTES,
-                DEFAULT_PACED_BACKLOG_BYTES, DEFAULT_OPEN_TRANSACTION_BYTES);
+                DEFAULT_DESTINATION_NAME_LENGTH, heap.inFlightBytes(), DEFAULT_PRODUCER_WINDOW_BYTES,
+                heap.nonPersistentBytes(), heap.transactionBytes(), heap.writeBufferBytes(),
+                DEFAULT_PACED_BACKLOG_BYTES, heap.openTransactionBytes(), heap.messageBytes());
     }
 
     public FlowLimits withHandshake(int frameBytes, long timeoutMillis) {
         return new FlowLimits(frameBytes, timeoutMillis, connections, sessionsPerConnection, consumersPerConnection,
                 partitionsPerQueue, destinationNameLength,
                 inFlightBytes, producerWindowBytes, nonPersistentBytes, transactionBytes, writeBufferBytes,
-                pacedBacklogBytes, openTransactionBytes);
+                pacedBacklogBytes, openTransactionBytes, messageBytes);
     }
 
     public FlowLimits withConnections(int n) {
         return new FlowLimits(handshakeFrameBytes, handshakeTimeoutMillis, n, sessionsPerConnection, consumersPerConnection,
                 partitionsPerQueue, destinationNameLength,
                 inFlightBytes, producerWindowBytes, nonPersistentBytes, transactionBytes, writeBufferBytes,
-                pacedBacklogBytes, openTransactionBytes);
+                pacedBacklogBytes, openTransactionBytes, messageBytes);
     }
 
     public FlowLimits withSessionsPerConnection(int n) {
         return new FlowLimits(handshakeFrameBytes, handshakeTimeoutMillis, connections, n, consumersPerConnection,
                 partitionsPerQueue, destinationNameLength,
                 inFlightBytes, producerWindowBytes, nonPersistentBytes, transactionBytes, writeBufferBytes,
-                pacedBacklogBytes, openTransactionBytes);
+                pacedBacklogBytes, openTransactionBytes, messageBytes);
     }
 
     public FlowLimits withConsumersPerConnection(int n) {
         return new FlowLimits(handshakeFrameBytes, handshakeTimeoutMillis, connections, sessionsPerConnection, n,
                 partitionsPerQueue, destinationNameLength,
                 inFlightBytes, producerWindowBytes, nonPersistentBytes, transactionBytes, writeBufferBytes,
-                pacedBacklogBytes, openTransactionBytes);
+                pacedBacklogBytes, openTransactionBytes, messageBytes);
     }
 
     public FlowLimits withPartitionsPerQueue(int n) {
         return new FlowLimits(handshakeFrameBytes, handshakeTimeoutMillis, connections, sessionsPerConnection,
                 consumersPerConnection, n, destinationNameLength,
                 inFlightBytes, producerWindowBytes, nonPersistentBytes, transactionBytes, writeBufferBytes,
-                pacedBacklogBytes, openTransactionBytes);
+                pacedBacklogBytes, openTransactionBytes, messageBytes);
     }
 
     public FlowLimits withDestinationNameLength(int n) {
         return new FlowLimits(handshakeFrameBytes, handshakeTimeoutMillis, connections, sessionsPerConnection,
                 consumersPerConnection, partitionsPerQueue, n,
                 inFlightBytes, producerWindowBytes, nonPersistentBytes, transactionBytes, writeBufferBytes,
-                pacedBacklogBytes, openTransactionBytes);
+                pacedBacklogBytes, openTransactionBytes, messageBytes);
     }
 
     public FlowLimits withMemory(long inFlight, int producerWindow, long nonPersistent, long transaction, long writeBuffer) {
         return new FlowLimits(handshakeFrameBytes, handshakeTimeoutMillis, connections, sessionsPerConnection,
                 consumersPerConnection, partitionsPerQueue, destinationNameLength, inFlight, producerWindow, nonPersistent,
-                transaction, writeBuffer, pacedBacklogBytes, openTransactionBytes);
+                transaction, writeBuffer, pacedBacklogBytes, openTransactionBytes, messageBytes);
     }
 
     public FlowLimits withInFlightBytes(long n) {
@@ -160,13 +162,19 @@ public record FlowLimits(int handshakeFrameBytes, long handshakeTimeoutMillis, i
     public FlowLimits withPacedBacklogBytes(long n) {
         return new FlowLimits(handshakeFrameBytes, handshakeTimeoutMillis, connections, sessionsPerConnection,
                 consumersPerConnection, partitionsPerQueue, destinationNameLength, inFlightBytes, producerWindowBytes,
-                nonPersistentBytes, transactionBytes, writeBufferBytes, n, openTransactionBytes);
+                nonPersistentBytes, transactionBytes, writeBufferBytes, n, openTransactionBytes, messageBytes);
     }
 
     public FlowLimits withOpenTransactionBytes(long n) {
         return new FlowLimits(handshakeFrameBytes, handshakeTimeoutMillis, connections, sessionsPerConnection,
                 consumersPerConnection, partitionsPerQueue, destinationNameLength, inFlightBytes, producerWindowBytes,
-                nonPersistentBytes, transactionBytes, writeBufferBytes, pacedBacklogBytes, n);
+                nonPersistentBytes, transactionBytes, writeBufferBytes, pacedBacklogBytes, n, messageBytes);
+    }
+
+    public FlowLimits withMessageBytes(int n) {
+        return new FlowLimits(handshakeFrameBytes, handshakeTimeoutMillis, connections, sessionsPerConnection,
+                consumersPerConnection, partitionsPerQueue, destinationNameLength, inFlightBytes, producerWindowBytes,
+                nonPersistentBytes, transactionBytes, writeBufferBytes, pacedBacklogBytes, openTransactionBytes, n);
     }
 
     private static void positive(String name, long value) {

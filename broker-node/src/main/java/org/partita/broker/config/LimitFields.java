@@ -7,7 +7,7 @@ final class LimitFields {
             + " limits.sessionsPerConnection, limits.consumersPerConnection, limits.partitionsPerQueue,"
             + " limits.destinationNameLength, limits.inFlightBytes, limits.producerWindowBytes, limits.nonPersistentBytes,"
             + " limits.transactionBytes, limits.writeBufferBytes, limits.pacedBacklogBytes,"
-            + " limits.openTransactionBytes";
+            + " limits.openTransactionBytes, limits.messageBytes";
 
     private LimitFields() {
     }
@@ -29,6 +29,7 @@ final class LimitFields {
             case "writeBufferBytes" -> l.withWriteBufferBytes(bytes(value, field, where));
             case "pacedBacklogBytes" -> l.withPacedBacklogBytes(bytes(value, field, where));
             case "openTransactionBytes" -> l.withOpenTransactionBytes(bytes(value, field, where));
+            case "messageBytes" -> l.withMessageBytes(positive(value, field, where));
             default -> throw new ConfigException(where + ": unknown field '" + field + "'; known: " + NAMES);
         };
     }

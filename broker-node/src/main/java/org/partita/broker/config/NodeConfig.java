@@ -16,9 +16,9 @@ import java.util.Map;
  * @param usersFile      users and salted password hashes; null means authentication is off
  * @param allowAnonymous with a users file: whether a connection without credentials is accepted
  * @param queues         queues declared in the config file: name to options ({@code partitions=8&...})
- * @param residentBytes  payload bytes of stored messages the node keeps in memory; beyond that,
- *                       stored messages keep only their routing summary and are read back from
- *                       the store when delivered
+ * @param residentBytes  payload bytes of stored messages the node keeps in memory, counted at their
+ *                       heap cost ({@link HeapCost}); beyond that, stored messages keep only their
+ *                       routing summary and are read back from the store when delivered
  * @param metricsPort    HTTP port of the Prometheus endpoint and the web console, on {@code host};
  *                       {@link #METRICS_OFF} (the default) for none, 0 for any free port
  * @param cluster        the cluster this node is a member of, or null for a node on its own
@@ -40,9 +40,6 @@ public record NodeConfig(String nodeName, String host, int port, Path dataDir, b
 
     /** No metrics endpoint and no console. */
     public static final int METRICS_OFF = -1;
-
-    /** 64 MiB of payloads: with the journal's own share, a node stays well inside a 512 MiB heap. */
-    public static final long DEFAULT_RESIDENT_BYTES = 64L << 20;
 
     public NodeConfig {
         queues = Map.copyOf(queues);
@@ -69,17 +66,24 @@ public record NodeConfig(String nodeName, String host, int port, Path dataDir, b
                 queues, residentBytes, METRICS_OFF, null, null, null, null, IO_THREADS_AUTO, null);
     }
 
-    /** Every setting but {@code residentBytes}, which takes its default. */
+    /** Every setting but {@code residentBytes}, which takes its default: a share of the heap ({@link HeapBudgets}). */
     public NodeConfig(String nodeName, String host, int port, Path dataDir, boolean autoCreateQueues,
                       boolean syncOnCommit, int maxFrameSize, Path usersFile, boolean allowAnonymous,
                       Map<String, String> queues) {
         this(nodeName, host, port, dataDir, autoCreateQueues, syncOnCommit, maxFrameSize, usersFile, allowAnonymous,
-                queues, DEFAULT_RESIDENT_BYTES);
+                queues, HeapBudgets.current().residentBytes());
     }
 
+    /** The memory budgets and the largest frame are shares of this JVM's heap ({@link HeapBudgets}). */
     public static NodeConfig defaults() {
+        return defaults(HeapBudgets.current());
+    }
+
+    /** The defaults of a node whose memory budgets are {@code heap}'s. */
+    public static NodeConfig defaults(HeapBudgets heap) {
         return new NodeConfig("node1", "127.0.0.1", Protocol.DEFAULT_PORT, Path.of("data"), true, true,
-                Protocol.DEFAULT_MAX_FRAME_SIZE, null, false, Map.of());
+                heap.frameBytes(), null, false, Map.of(), heap.residentBytes(), METRICS_OFF, null, FlowLimits.defaults(heap),
+                StorageSettings.defaults(heap), null, IO_THREADS_AUTO, null);
     }
 
     public NodeConfig withPort(int p) {

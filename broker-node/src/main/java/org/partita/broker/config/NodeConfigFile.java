@@ -3,7 +3,9 @@ package org.partita.broker.config;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Reads a node config file: one {@code name = value} per line, {@code #} comments. Every error
@@ -17,6 +19,8 @@ import java.util.List;
  * autoCreateQueues = true
  * syncOnCommit = true
  * maxFrameSize = 16777216
+ * # payloads of stored messages kept in memory (default: a share of the heap, docs/reliability.md)
+ * residentBytes = 16777216
  * # authentication: a users file (see partita-node --hash-password) and what anonymous connections get
  * users = ./users.properties
  * allowAnonymous = false
@@ -43,7 +47,16 @@ public final class NodeConfigFile {
     private NodeConfigFile() {
     }
 
+    /**
+     * The config {@code file} sets over {@code base}. A memory budget it sets that does not fit this
+     * JVM's heap is refused ({@link HeapFit}).
+     */
     public static NodeConfig read(Path file, NodeConfig base) {
+        return read(file, base, HeapBudgets.current());
+    }
+
+    /** As {@link #read(Path, NodeConfig)}, with the budgets checked against {@code heap}. */
+    static NodeConfig read(Path file, NodeConfig base, HeapBudgets heap) {
         List<String> lines;
         try {
             lines = Files.readAllLines(file);
@@ -53,6 +66,7 @@ public final class NodeConfigFile {
         NodeConfig c = base;
         ClusterFields cluster = new ClusterFields(file);
         TlsFields tls = new TlsFields();
+        Map<String, String> set = new HashMap<>();
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i).strip();
             if (line.isEmpty() || line.startsWith("#")) {
@@ -71,9 +85,12 @@ public final class NodeConfigFile {
                 tls.set(name, value, where);
             } else {
                 c = apply(c, name, value, where);
+                set.put(name, where);
             }
         }
-        return tls.applyTo(cluster.applyTo(c));
+        c = tls.applyTo(cluster.applyTo(c));
+        HeapFit.check(c, set, heap);
+        return c;
     }
 
     private static NodeConfig apply(NodeConfig c, String name, String value, String where) {

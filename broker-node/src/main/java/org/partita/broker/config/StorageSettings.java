@@ -10,8 +10,13 @@ package org.partita.broker.config;
  * @param compactFillPercent  at a checkpoint, when the live data fill less than this share of the H2 file, the file
  *                            is compacted online so it gives the space back; 0 never compacts while running
  * @param compactMaxMillis    the longest one online compaction may take (the writer waits meanwhile)
+ * @param journalBytes        the journal's budget: bytes of records, and heap cost of pending changes, its two
+ *                            segments hold together; a segment is checkpointed into H2 at half of it
+ * @param checkpointTransactionBytes payload bytes one H2 transaction of a checkpoint inserts or deletes (a larger
+ *                            payload goes alone); H2 holds several times this until the transaction commits
  */
-public record StorageSettings(int retryFirstMillis, int retryMaxMillis, int compactFillPercent, int compactMaxMillis) {
+public record StorageSettings(int retryFirstMillis, int retryMaxMillis, int compactFillPercent, int compactMaxMillis,
+                              long journalBytes, long checkpointTransactionBytes) {
     public static final String PREFIX = "storage.";
     public static final String NAMES = "storage.retryFirstMillis, storage.retryMaxMillis, storage.compactFillPercent,"
             + " storage.compactMaxMillis";
@@ -27,18 +32,34 @@ public record StorageSettings(int retryFirstMillis, int retryMaxMillis, int comp
         if (compactMaxMillis < 1) {
             throw new IllegalArgumentException("compactMaxMillis must be positive: " + compactMaxMillis);
         }
+        if (journalBytes < 2 || checkpointTransactionBytes < 1) {
+            throw new IllegalArgumentException("the journal's budget and a checkpoint transaction's bytes must be positive: "
+                    + journalBytes + ", " + checkpointTransactionBytes);
+        }
     }
 
+    /** The journal's budgets as shares of this JVM's heap ({@link HeapBudgets}). */
     public static StorageSettings defaults() {
-        return new StorageSettings(200, 10_000, 50, 2_000);
+        return defaults(HeapBudgets.current());
+    }
+
+    public static StorageSettings defaults(HeapBudgets heap) {
+        return new StorageSettings(200, 10_000, 50, 2_000, heap.journalBytes(), heap.checkpointTransactionBytes());
     }
 
     public StorageSettings withRetry(int firstMillis, int maxMillis) {
-        return new StorageSettings(firstMillis, maxMillis, compactFillPercent, compactMaxMillis);
+        return new StorageSettings(firstMillis, maxMillis, compactFillPercent, compactMaxMillis, journalBytes,
+                checkpointTransactionBytes);
     }
 
     public StorageSettings withCompaction(int fillPercent, int maxMillis) {
-        return new StorageSettings(retryFirstMillis, retryMaxMillis, fillPercent, maxMillis);
+        return new StorageSettings(retryFirstMillis, retryMaxMillis, fillPercent, maxMillis, journalBytes,
+                checkpointTransactionBytes);
+    }
+
+    public StorageSettings withJournal(long budgetBytes, long transactionBytes) {
+        return new StorageSettings(retryFirstMillis, retryMaxMillis, compactFillPercent, compactMaxMillis, budgetBytes,
+                transactionBytes);
     }
 
     /** One {@code storage.<name> = value} line of the config file; errors name {@code where}. */

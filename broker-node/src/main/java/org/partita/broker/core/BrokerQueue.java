@@ -496,7 +496,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
             consumed(e, by);
             left(e);
             if (e.message().release() && e.message().stored()) {
-                services.store().write(StoreBatch.relaxed().add(new StoreOp.DeleteMessage(e.id())));
+                services.store().write(StoreBatch.relaxed().add(new StoreOp.DeleteMessage(e.id(), e.message().size())));
             }
             dispatch();
         });
@@ -533,7 +533,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
             counters.acknowledged(e.partition());
             left(e);
             if (e.message().release() && e.message().stored()) {
-                services.store().write(StoreBatch.relaxed().add(new StoreOp.DeleteMessage(e.id())));
+                services.store().write(StoreBatch.relaxed().add(new StoreOp.DeleteMessage(e.id(), e.message().size())));
             }
         });
     }
@@ -883,7 +883,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
             }
             for (QueueEntry e : waiting) {
                 if (e.message().release() && e.message().stored()) {
-                    batch.add(new StoreOp.DeleteMessage(e.id()));
+                    batch.add(new StoreOp.DeleteMessage(e.id(), e.message().size()));
                 }
             }
             engine.clear();
@@ -936,7 +936,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
             batch.add(new StoreOp.DeleteEntry(name, e.id()));
         }
         if (last && e.message().stored()) {
-            batch.add(new StoreOp.DeleteMessage(e.id()));
+            batch.add(new StoreOp.DeleteMessage(e.id(), e.message().size()));
         }
         return batch;
     }

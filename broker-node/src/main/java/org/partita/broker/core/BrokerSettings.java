@@ -8,5 +8,6 @@ package org.partita.broker.core;
  * @param residentBytes payload bytes of stored messages kept in memory before they are paged out
  */
 public record BrokerSettings(boolean autoCreateQueues, QueueOptions defaultQueueOptions, long residentBytes) {
-    public static final BrokerSettings DEFAULTS = new BrokerSettings(true, QueueOptions.DEFAULTS, 64L << 20);
+    public static final BrokerSettings DEFAULTS = new BrokerSettings(true, QueueOptions.DEFAULTS,
+            org.partita.broker.config.HeapBudgets.current().residentBytes());
 }

@@ -1,5 +1,6 @@
 package org.partita.broker.core;
 
+import org.partita.broker.config.HeapCost;
 import org.partita.jms.protocol.MessageCodec;
 import org.partita.jms.protocol.PartitionKeys;
 import org.partita.jms.protocol.WireMessage;
@@ -93,7 +94,7 @@ public final class MessageRef {
             stored = true;
             this.memory = memory;
             if (unstored != null) {
-                unstored.addAndGet(-size);
+                unstored.addAndGet(-HeapCost.of(size));
                 unstored = null;
             }
         }
@@ -209,7 +210,7 @@ public final class MessageRef {
             memory.released(this);
         }
         if (wasUnstored != null) {
-            wasUnstored.addAndGet(-size);
+            wasUnstored.addAndGet(-HeapCost.of(size));
         }
         return true;
     }
@@ -225,7 +226,7 @@ public final class MessageRef {
             }
             unstored = counter;
         }
-        counter.addAndGet(size);
+        counter.addAndGet(HeapCost.of(size)); // its heap cost: limits.nonPersistentBytes bounds the heap they take
     }
 
     /** Drops the bytes and the decoded view, keeping the summary; false if not resident and stored. */

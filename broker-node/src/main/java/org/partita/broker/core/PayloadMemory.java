@@ -1,10 +1,13 @@
 package org.partita.broker.core;
 
+import org.partita.broker.config.HeapCost;
+
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongFunction;
 
 /**
- * The node's budget for payloads of stored messages held in memory. Below it every message stays
+ * The node's budget for payloads of stored messages held in memory, counted at their heap cost
+ * ({@link HeapCost}: under G1 a payload of a megabyte takes two). Below it every message stays
  * resident; above it, each newly stored message is paged out at once, so the oldest messages,
  * which are delivered first, stay in memory and a deep backlog costs only its summaries. A
  * message that is not stored (non-persistent) is never paged out and not counted here.
@@ -22,8 +25,9 @@ public final class PayloadMemory {
     }
 
     void admitted(MessageRef m) {
-        if (residentBytes.addAndGet(m.size()) > budget && m.pageOut()) {
-            residentBytes.addAndGet(-m.size());
+        long cost = HeapCost.of(m.size());
+        if (residentBytes.addAndGet(cost) > budget && m.pageOut()) {
+            residentBytes.addAndGet(-cost);
             pagedOut.incrementAndGet();
         }
     }
@@ -34,14 +38,14 @@ public final class PayloadMemory {
     }
 
     void released(MessageRef m) {
-        residentBytes.addAndGet(-m.size());
+        residentBytes.addAndGet(-HeapCost.of(m.size()));
     }
 
     byte[] read(long messageId) {
         return store.apply(messageId);
     }
 
-    /** Payload bytes of stored messages held in memory now. */
+    /** Payload bytes of stored messages held in memory now, at their heap cost. */
     public long residentBytes() {
         return residentBytes.get();
     }

@@ -410,6 +410,13 @@ final class ClientConnection extends SimpleChannelInboundHandler<Frame> {
 
     private CompletableFuture<Handled> handleSend(Frame.Send f) {
         ServerSession session = session(f.sessionId());
+        if (f.message().length > node.limits().messageBytes()) {
+            // refused whole, with the connection left open: a message this large would not fit in the node's heap
+            reply(f, ErrorCode.RESOURCE_EXHAUSTED, "message of " + f.message().length + " bytes is larger than the "
+                    + node.limits().messageBytes() + " bytes this node takes (limits.messageBytes, a share of its heap);"
+                    + " the message was not taken");
+            return DONE;
+        }
         if (f.message().length > node.maxFrameSize() - DELIVER_OVERHEAD) {
             reply(f, ErrorCode.RESOURCE_EXHAUSTED, "message of " + f.message().length
                     + " bytes is too large to be delivered within the maximum frame size of " + node.maxFrameSize() + " bytes");

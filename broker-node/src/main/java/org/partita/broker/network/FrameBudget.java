@@ -46,9 +46,9 @@ final class FrameBudget extends ChannelDuplexHandler implements NodeMemory.Waite
         long change = bytes - counted;
         counted = bytes;
         if (change > 0) {
-            memory.reading(change);
+            memory.framing(change);
         } else if (change < 0) {
-            memory.done(-change);
+            memory.framed(-change);
         }
         if (decoded) {
             memory.finished(this);
@@ -94,7 +94,7 @@ final class FrameBudget extends ChannelDuplexHandler implements NodeMemory.Waite
         closed = true;
         memory.forget(this);
         if (counted > 0) {
-            memory.done(counted);
+            memory.framed(counted);
             counted = 0;
         }
         memory.finished(this);

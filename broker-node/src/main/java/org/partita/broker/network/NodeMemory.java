@@ -26,6 +26,8 @@ final class NodeMemory {
     private final long openTransactionLimit;
     private final LongSupplier nonPersistentBytes;
     private final AtomicLong inFlight = new AtomicLong();
+    /** The part of {@link #inFlight} that is frames being read ({@link FrameBudget}). */
+    private final AtomicLong partialFrames = new AtomicLong();
     private final AtomicLong openTransactions = new AtomicLong();
     private final Set<Waiter> waiting = ConcurrentHashMap.newKeySet();
     private final AtomicReference<Reader> finisher = new AtomicReference<>();
@@ -93,6 +95,18 @@ final class NodeMemory {
 
     void reading(long bytes) {
         inFlight.addAndGet(bytes);
+    }
+
+    /** Bytes of a frame not yet complete, counted in the budget until {@link #framed}. */
+    void framing(long bytes) {
+        partialFrames.addAndGet(bytes);
+        reading(bytes);
+    }
+
+    /** Bytes counted by {@link #framing} were decoded into a frame or dropped with their connection. */
+    void framed(long bytes) {
+        partialFrames.addAndGet(-bytes);
+        done(bytes);
     }
 
     void done(long bytes) {
@@ -170,12 +184,17 @@ final class NodeMemory {
     /**
      * True if {@code reader} is, or now becomes, the one connection that may finish its frame past the
      * budget. It takes the turn of one that is not read any more (its sends hold it back), or that turn
-     * would keep every other reader waiting on budget that only their own frames hold.
+     * would keep every other reader waiting on budget that only their own frames hold. Nobody takes it
+     * while decoded sends and writes alone spend the budget: they leave it by themselves (stored,
+     * written), and a turn taken then would let each connection in turn add a whole frame to the heap.
      */
     boolean mayFinish(Reader reader) {
         Reader current = finisher.get();
         if (current == reader) {
             return true;
+        }
+        if (inFlight.get() - partialFrames.get() > inFlightLimit) {
+            return false;
         }
         return (current == null || current.stalled()) && finisher.compareAndSet(current, reader);
     }

@@ -1,6 +1,7 @@
 package org.partita.broker.network;
 
 import io.netty.channel.Channel;
+import org.partita.broker.config.HeapCost;
 import org.partita.broker.core.BrokerQueue;
 import org.partita.jms.protocol.Frame;
 
@@ -52,10 +53,10 @@ final class SendWindow implements NodeMemory.Waiter {
         }
     }
 
-    /** A SEND of {@code bytes} was read (event loop). */
+    /** A SEND of {@code bytes} was read (event loop): its message takes its heap cost until handled, its length in credit. */
     void received(int bytes) {
         outstanding.addAndGet(bytes);
-        memory.reading(bytes);
+        memory.reading(HeapCost.of(bytes));
         if (memory.inFlightSpent() && !readingPaused) {
             readingPaused = true;
             ReadSwitch.of(channel).hold(ReadSwitch.Reason.SENDS);
@@ -69,7 +70,7 @@ final class SendWindow implements NodeMemory.Waiter {
      * @param queued the queues a non-persistent message went to (their consumers pace its credit); empty otherwise
      */
     void handled(int bytes, boolean persistent, List<BrokerQueue> queued) {
-        memory.done(bytes);
+        memory.done(HeapCost.of(bytes));
         if (!persistent) {
             pacedBy.addAll(queued);
         }

@@ -16,18 +16,31 @@ interface CommitTarget {
     /** Forces everything applied so far to the disk. */
     void sync();
 
+    /**
+     * The payload bytes, at their heap cost, one group may carry: the writer commits more as several
+     * groups (a batch larger than this goes alone), so what a target holds of a group stays bounded.
+     */
+    default long groupBytes() {
+        return Long.MAX_VALUE;
+    }
+
     /** Whether this batch must be committed in a group of its own (the writer then gives it one). */
     default boolean standsAlone(StoreBatch batch) {
         return false;
     }
 
     /**
-     * Whether {@link #apply} of this batch, now, would only append: no checkpoint to run or wait for,
-     * nothing to move into H2 first. Only such a batch may be committed by the thread that brings it
+     * Whether {@link #apply} of these batches, now, would only append: no checkpoint to run or wait for,
+     * nothing to move into H2 first. Only such batches may be committed by the thread that brings them
      * ({@link CallerCommits}), which may be a network thread that must not stall on housekeeping.
      */
-    default boolean appendsAtOnce(StoreBatch batch) {
-        return !standsAlone(batch);
+    default boolean appendsAtOnce(List<StoreBatch> batches) {
+        for (StoreBatch b : batches) {
+            if (standsAlone(b)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

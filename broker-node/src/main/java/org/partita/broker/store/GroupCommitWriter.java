@@ -198,10 +198,12 @@ final class GroupCommitWriter {
             if (waiting.get() != 0 || !running || fault != null) {
                 return false;
             }
+            List<StoreBatch> batches = new ArrayList<>(turn.size());
             for (Pending p : turn) {
-                if (!applier.appendsAtOnce(p.batch())) {
-                    return false;
-                }
+                batches.add(p.batch());
+            }
+            if (!applier.appendsAtOnce(batches)) {
+                return false;
             }
             flushWrites(new ArrayList<>(turn));
             runAfterConfirmations();
@@ -427,15 +429,27 @@ final class GroupCommitWriter {
 
     /**
      * Commits the writes in runs: a batch the target wants alone (a queue definition) is a run of
-     * its own, so that no group's journal records are carried into H2 before they are confirmed.
+     * its own, so that no group's journal records are carried into H2 before they are confirmed; and
+     * a run ends before the batch that would take its payloads past the target's {@link CommitTarget#groupBytes}.
      */
     private void flushWrites(List<Pending> writes) {
+        long most = applier.groupBytes();
         int from = 0;
+        long bytes = 0;
         for (int i = 0; i < writes.size(); i++) {
-            if (applier.standsAlone(writes.get(i).batch())) {
+            StoreBatch b = writes.get(i).batch();
+            if (applier.standsAlone(b)) {
                 commitRun(writes.subList(from, i));
                 commitRun(writes.subList(i, i + 1));
                 from = i + 1;
+                bytes = 0;
+                continue;
+            }
+            bytes += b.payloadCost();
+            if (bytes > most && i > from) {
+                commitRun(writes.subList(from, i));
+                from = i;
+                bytes = b.payloadCost();
             }
         }
         commitRun(writes.subList(from, writes.size()));

@@ -14,6 +14,7 @@ import java.util.List;
 final class H2BatchApplier implements CommitTarget {
     private final Connection c;
     private final Runnable sync;
+    private final Runnable writeChunk;
     private final PreparedStatement insertMessage;
     private final PreparedStatement insertHead;
     private final PreparedStatement deleteMessage;
@@ -35,12 +36,17 @@ final class H2BatchApplier implements CommitTarget {
     private final PreparedStatement deleteBranch;
 
     H2BatchApplier(Connection c, Runnable sync) {
-        this(c, sync, MessageHeads.NONE);
+        this(c, sync, () -> { }, MessageHeads.NONE);
     }
 
-    H2BatchApplier(Connection c, Runnable sync, MessageHeads heads) {
+    /**
+     * @param sync       forces what H2 committed to the disk
+     * @param writeChunk writes what H2 changed since its last chunk as a chunk now, without forcing it
+     */
+    H2BatchApplier(Connection c, Runnable sync, Runnable writeChunk, MessageHeads heads) {
         this.c = c;
         this.sync = sync;
+        this.writeChunk = writeChunk;
         this.heads = heads;
         try {
             // insert-or-replace, so a checkpoint interrupted by a crash can be applied again
@@ -169,6 +175,14 @@ final class H2BatchApplier implements CommitTarget {
         }
     }
 
+    /**
+     * Writes the pages changed since H2's last chunk as a chunk of their own, not forced: between the
+     * parts of a checkpoint, so that H2 never writes the pages of two large parts in one chunk.
+     */
+    void writeChunk() {
+        writeChunk.run();
+    }
+
     /** Forces the committed group to disk; a failure here is not a batch's fault and is not retried. */
     @Override
     public void sync() {
@@ -179,6 +193,7 @@ final class H2BatchApplier implements CommitTarget {
     // the payloads they free.
     private void flushMessageOps() throws SQLException {
         insertMessage.executeBatch();
+        insertMessage.clearParameters(); // else the statement keeps the last payload until the next checkpoint
         insertHead.executeBatch();
         insertEntry.executeBatch();
         updateCount.executeBatch();
@@ -207,6 +222,7 @@ final class H2BatchApplier implements CommitTarget {
         deleteMessage.executeBatch();
         deleteMessageRange.executeBatch();
         mergeBranch.executeBatch();
+        mergeBranch.clearParameters();
         deleteBranch.executeBatch();
     }
 

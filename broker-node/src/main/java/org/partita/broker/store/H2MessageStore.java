@@ -36,9 +36,10 @@ public final class H2MessageStore implements MessageStore {
     public static final List<String> JOURNAL_FILES = JournalSegments.FILE_NAMES;
     /**
      * The journal's budget: bytes of records, and estimated heap of pending net effect, that its two
-     * segments hold at most together; a segment is checkpointed into H2 at half of it.
+     * segments hold at most together; a segment is checkpointed into H2 at half of it. A share of the
+     * heap ({@link StorageSettings#journalBytes}).
      */
-    static final long DEFAULT_CHECKPOINT_BYTES = 32L << 20;
+    static final long DEFAULT_CHECKPOINT_BYTES = StorageSettings.defaults().journalBytes();
 
     /** How message changes reach H2. */
     public enum Layout {
@@ -62,8 +63,8 @@ public final class H2MessageStore implements MessageStore {
     }
 
     /** How to open the files again: the same as at start. */
-    private record Files(Path dataDir, StorageDevice device, Layout layout, long checkpointBytes, MessageHeads heads,
-                         int compactFillPercent, int compactMaxMillis) {
+    private record Files(Path dataDir, StorageDevice device, Layout layout, long checkpointBytes,
+                         long checkpointTransactionBytes, MessageHeads heads, int compactFillPercent, int compactMaxMillis) {
     }
 
     private volatile Opened opened;
@@ -136,12 +137,13 @@ public final class H2MessageStore implements MessageStore {
 
     /**
      * The node's store: journaled, on {@code device}, reopening itself after an I/O fault with the
-     * delays of {@code settings}.
+     * delays of {@code settings}, within its journal's budgets.
      */
     public static H2MessageStore open(Path dataDir, boolean syncOnCommit, MessageHeads heads, StorageSettings settings,
                                       StorageDevice device) {
-        return open(new Files(dataDir, device, Layout.JOURNALED, DEFAULT_CHECKPOINT_BYTES, heads,
-                        settings.compactFillPercent(), settings.compactMaxMillis()), syncOnCommit,
+        return open(new Files(dataDir, device, Layout.JOURNALED, settings.journalBytes(),
+                        settings.checkpointTransactionBytes(), heads, settings.compactFillPercent(),
+                        settings.compactMaxMillis()), syncOnCommit,
                 new GroupCommitWriter.Retry(settings.retryFirstMillis(), settings.retryMaxMillis()));
     }
 
@@ -152,15 +154,16 @@ public final class H2MessageStore implements MessageStore {
     static H2MessageStore open(Path dataDir, boolean syncOnCommit, Layout layout, long checkpointBytes,
                                MessageHeads heads) {
         StorageSettings defaults = StorageSettings.defaults();
-        return open(new Files(dataDir, StorageDevice.DISK, layout, checkpointBytes, heads, defaults.compactFillPercent(),
-                defaults.compactMaxMillis()), syncOnCommit, GroupCommitWriter.Retry.DEFAULT);
+        return open(new Files(dataDir, StorageDevice.DISK, layout, checkpointBytes, defaults.checkpointTransactionBytes(),
+                heads, defaults.compactFillPercent(), defaults.compactMaxMillis()), syncOnCommit, GroupCommitWriter.Retry.DEFAULT);
     }
 
     /** Journaled on {@code device}, with checkpoints every {@code checkpointBytes}; for tests. */
     static H2MessageStore open(Path dataDir, long checkpointBytes, StorageDevice device) {
         StorageSettings defaults = StorageSettings.defaults();
-        return open(new Files(dataDir, device, Layout.JOURNALED, checkpointBytes, MessageHeads.NONE,
-                defaults.compactFillPercent(), defaults.compactMaxMillis()), true, GroupCommitWriter.Retry.DEFAULT);
+        return open(new Files(dataDir, device, Layout.JOURNALED, checkpointBytes, defaults.checkpointTransactionBytes(),
+                MessageHeads.NONE, defaults.compactFillPercent(), defaults.compactMaxMillis()), true,
+                GroupCommitWriter.Retry.DEFAULT);
     }
 
     private static H2MessageStore open(Files files, boolean syncOnCommit, GroupCommitWriter.Retry retry) {
@@ -185,11 +188,11 @@ public final class H2MessageStore implements MessageStore {
         try {
             c.setAutoCommit(false);
             H2Schema.createOrCheck(c);
-            H2BatchApplier h2 = new H2BatchApplier(c, syncer(c), files.heads());
+            H2BatchApplier h2 = new H2BatchApplier(c, syncer(c), chunkWriter(c), files.heads());
             target = files.layout() == Layout.DIRECT ? h2
-                    : journaled(h2, dataDir, files.checkpointBytes(), files.device());
+                    : journaled(h2, dataDir, files.checkpointBytes(), files.checkpointTransactionBytes(), files.device());
             if (target instanceof JournaledH2Target j) {
-                j.space(H2Space.of(c, files.compactFillPercent(), files.compactMaxMillis()));
+                j.space(H2Space.of(c, files.compactFillPercent(), files.compactMaxMillis(), files.checkpointTransactionBytes()));
             }
             // only the journal records a clean stop; without it, assume the worst
             boolean crashed = !(target instanceof JournaledH2Target j && j.previousStopWasClean());
@@ -214,11 +217,12 @@ public final class H2MessageStore implements MessageStore {
     }
 
     /** Opens the journal and replays what a crash left in it onto H2, before anything else reads H2. */
-    private static JournaledH2Target journaled(H2BatchApplier h2, Path dataDir, long checkpointBytes, StorageDevice device)
+    private static JournaledH2Target journaled(H2BatchApplier h2, Path dataDir, long checkpointBytes,
+                                               long transactionBytes, StorageDevice device)
             throws java.io.IOException, SQLException {
         JournalSegments segments = JournalSegments.open(dataDir, device);
         try {
-            return new JournaledH2Target(h2, segments, checkpointBytes);
+            return new JournaledH2Target(h2, segments, checkpointBytes, transactionBytes);
         } catch (java.io.IOException | SQLException | RuntimeException e) {
             segments.close();
             throw e;
@@ -240,6 +244,24 @@ public final class H2MessageStore implements MessageStore {
                     throw new StoreException("disk sync failed", ex);
                 }
             };
+        }
+    }
+
+    /**
+     * Writes what H2 changed as a chunk of its file now, without forcing it: after each part of a
+     * checkpoint, so a chunk holds the pages of one part. Left to itself H2 writes a chunk when its
+     * unsaved pages pass a threshold, and then a large payload's page, rewritten when its transaction
+     * commits, goes out in one chunk with the next part's: for two pages of 15 MiB, H2 held its write
+     * buffer of 22 MiB and the 35 MiB one it grew it into at once.
+     */
+    private static Runnable chunkWriter(Connection c) {
+        try {
+            SessionLocal session = (SessionLocal) c.unwrap(JdbcConnection.class).getSession();
+            org.h2.mvstore.db.Store store = session.getDatabase().getStore();
+            return store::flush;
+        } catch (SQLException | ClassCastException e) {
+            LOG.warn("H2 internals not reachable ({}); checkpoints leave chunk writes to H2", e.toString());
+            return () -> { };
         }
     }
 

@@ -3,6 +3,7 @@ package org.partita.broker.store;
 import org.h2.engine.SessionLocal;
 import org.h2.jdbc.JdbcConnection;
 import org.h2.mvstore.MVStore;
+import org.h2.mvstore.RandomAccessStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,7 +16,9 @@ import java.sql.SQLException;
  * node stopped: after a deep backlog drains, the file keeps the backlog's size for good. Here, at
  * a checkpoint (H2 just forced, the writer idle otherwise), when the live data fill less than a set
  * share of a file of some size, H2's own online compaction moves the live chunks to the front and
- * truncates the file ({@code MVStore.compactFile}), bounded in time.
+ * truncates the file, bounded in time, and in memory: it rewrites and moves a few MiB at a time
+ * ({@code writeBytes}). {@code MVStore.compactFile} does the same 16 MiB at a time, and the chunk it
+ * wrote (16 MiB and the large payload's page that crossed the mark) ran a 128 MiB heap out of memory.
  */
 final class H2Space {
     private static final Logger LOG = LoggerFactory.getLogger(H2Space.class);
@@ -26,29 +29,43 @@ final class H2Space {
      * {@link #MIN_FILE_BYTES}, so it is not rewritten at every checkpoint.
      */
     private static final long MIN_INTERVAL_NANOS = 30_000_000_000L;
+    /** Chunks filled less than this are rewritten, as {@code compactFile} does (H2's auto-compact fill rate). */
+    private static final int CHUNK_FILL_PERCENT = 90;
+    /** What {@code compactFile} rewrites and moves at a time: the most a step takes here too. */
+    private static final int COMPACT_FILE_WRITE_BYTES = 16 << 20;
 
     private final MVStore store;
     private final int fillPercent;
     private final int maxMillis;
+    private final int writeBytes;
     private long lastNanos;
     private boolean tried;
     private long sizeAfterLast;
 
-    /** @param fillPercent compact when the live data fill less than this share of the file; 0 never */
-    private H2Space(MVStore store, int fillPercent, int maxMillis) {
+    /**
+     * @param fillPercent compact when the live data fill less than this share of the file; 0 never
+     * @param writeBytes  what one step rewrites or moves, at most 16 MiB: H2 holds about this much (and a page
+     *                    past it) meanwhile
+     */
+    private H2Space(MVStore store, int fillPercent, int maxMillis, long writeBytes) {
         this.store = store;
         this.fillPercent = fillPercent;
         this.maxMillis = maxMillis;
+        this.writeBytes = (int) Math.min(COMPACT_FILE_WRITE_BYTES, writeBytes);
     }
 
     /** The space of the database {@code c} is connected to; never compacts if H2's internals are not reachable. */
-    static H2Space of(Connection c, int fillPercent, int maxMillis) {
+    static H2Space of(Connection c, int fillPercent, int maxMillis, long writeBytes) {
         try {
             SessionLocal session = (SessionLocal) c.unwrap(JdbcConnection.class).getSession();
-            return new H2Space(session.getDatabase().getStore().getMvStore(), fillPercent, maxMillis);
+            MVStore store = session.getDatabase().getStore().getMvStore();
+            if (!(store.getFileStore() instanceof RandomAccessStore)) {
+                throw new ClassCastException("not a file H2 moves chunks in: " + store.getFileStore());
+            }
+            return new H2Space(store, fillPercent, maxMillis, writeBytes);
         } catch (SQLException | ClassCastException | NullPointerException e) {
             LOG.warn("H2 internals not reachable ({}); the database file will not shrink while the node runs", e.toString());
-            return new H2Space(null, 0, maxMillis);
+            return new H2Space(null, 0, maxMillis, writeBytes);
         }
     }
 
@@ -79,8 +96,9 @@ final class H2Space {
         lastNanos = System.nanoTime();
         long started = System.nanoTime();
         int retention = store.getRetentionTime();
+        store.setRetentionTime(0); // chunks emptied by the rewrite may be freed and moved into at once
         try {
-            store.compactFile(maxMillis); // sets the retention time to 0 for its work
+            compact(started + maxMillis * 1_000_000L);
         } finally {
             store.setRetentionTime(retention);
         }
@@ -88,5 +106,21 @@ final class H2Space {
         LOG.info("compacted the H2 file online: {}% live, {} MiB to {} MiB in {} ms", fill, size >> 20, sizeAfterLast >> 20,
                 (System.nanoTime() - started) / 1_000_000);
         return true;
+    }
+
+    /**
+     * What {@code MVStore.compactFile} does, {@link #writeBytes} at a time: rewrites the live pages of
+     * partly filled chunks into new chunks, forces them, and moves chunks towards the file's start
+     * (which truncates it), until nothing is left to rewrite or the deadline passed.
+     */
+    private void compact(long deadlineNanos) {
+        RandomAccessStore file = (RandomAccessStore) store.getFileStore();
+        while (store.compact(CHUNK_FILL_PERCENT, writeBytes)) {
+            store.sync();
+            file.compactMoveChunks(CHUNK_FILL_PERCENT, writeBytes, store);
+            if (System.nanoTime() - deadlineNanos > 0) {
+                return;
+            }
+        }
     }
 }

@@ -22,6 +22,8 @@ final class JournalCodec {
     private static final byte UPDATE_COUNT = 6;
     private static final byte SAVE_BRANCH = 7;
     private static final byte DELETE_BRANCH = 8;
+    /** A message deletion with its payload's length; {@link #DELETE_MESSAGE} (without it) is still read from older journals. */
+    private static final byte DELETE_SIZED_MESSAGE = 9;
     private static final int MAX_VARLONG = 10;
 
     /** Names already written in this epoch (encoding side) or read (decoding side). */
@@ -62,8 +64,9 @@ final class JournalCodec {
             putVar(out, m.payload().length);
             out.put(m.payload());
         } else if (op instanceof StoreOp.DeleteMessage m) {
-            out.put(DELETE_MESSAGE);
+            out.put(DELETE_SIZED_MESSAGE);
             putVar(out, m.messageId());
+            putVar(out, m.payloadBytes());
         } else if (op instanceof StoreOp.InsertEntry e) {
             int q = nameId(e.queue(), out);
             putVar(out.put(INSERT_ENTRY), q);
@@ -134,6 +137,7 @@ final class JournalCodec {
                     }
                     case INSERT_MESSAGE -> ops.add(new StoreOp.InsertMessage(getVar(in), getBytes(in)));
                     case DELETE_MESSAGE -> ops.add(new StoreOp.DeleteMessage(getVar(in)));
+                    case DELETE_SIZED_MESSAGE -> ops.add(new StoreOp.DeleteMessage(getVar(in), getInt(in)));
                     case INSERT_ENTRY -> ops.add(new StoreOp.InsertEntry(name(getInt(in)), getVar(in), getInt(in)));
                     case DELETE_ENTRY -> ops.add(new StoreOp.DeleteEntry(name(getInt(in)), getVar(in)));
                     case UPDATE_COUNT -> ops.add(new StoreOp.UpdateDeliveryCount(name(getInt(in)), getVar(in), getInt(in)));

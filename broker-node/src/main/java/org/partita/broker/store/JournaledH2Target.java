@@ -1,5 +1,6 @@
 package org.partita.broker.store;
 
+import org.partita.broker.config.StorageSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,12 +40,6 @@ final class JournaledH2Target implements CommitTarget {
     static final int MAX_QUEUE_NAME = 1024;
     /** A group larger than this is written as several records (of whole batches). */
     private static final int RECORD_TARGET = 8 << 20;
-    /**
-     * A checkpoint commits its net effect in parts: one huge H2 transaction keeps every deleted
-     * payload in H2's undo log and writes it out mid-way. Parts are safe: the segment is marked
-     * checkpointed only once every part is committed and forced, and applying a part again is harmless.
-     */
-    private static final int OPS_PER_CHECKPOINT_TRANSACTION = 1000;
 
     /**
      * A closed segment whose net effect is going into H2. {@code running} is null once a try
@@ -62,6 +57,8 @@ final class JournaledH2Target implements CommitTarget {
     private volatile long appendedBytes;
     /** A segment closes when its records, or its pending net effect's estimated heap, reach this. */
     private final long segmentBytes;
+    /** The H2 transactions a checkpoint, and the replay, commit a net effect in. */
+    private final CheckpointParts parts;
     private final JournalCodec codec = new JournalCodec();
     private ByteBuffer buffer = ByteBuffer.allocateDirect(256 * 1024);
     /** The current segment's net effect; replaced at each rotation (read by any thread for payloads). */
@@ -88,16 +85,24 @@ final class JournaledH2Target implements CommitTarget {
     /** Records appended by the current {@link #apply} call. */
     private int appendsInCall;
 
+    /** With checkpoint transactions of the default size for this heap. */
+    JournaledH2Target(H2BatchApplier h2, JournalSegments segments, long checkpointBytes) throws IOException, SQLException {
+        this(h2, segments, checkpointBytes, StorageSettings.defaults().checkpointTransactionBytes());
+    }
+
     /**
      * Replays every segment not yet checkpointed onto H2, oldest first, each as a checkpoint of its
      * own, and starts a new epoch in the newest file.
      *
-     * @param checkpointBytes the journal's budget: the bytes of records, and the estimated heap of
-     *                        pending net effect, its two segments may hold together; a segment is
-     *                        closed, and its net effect moved into H2, at half of it
+     * @param checkpointBytes  the journal's budget: the bytes of records, and the estimated heap of
+     *                         pending net effect, its two segments may hold together; a segment is
+     *                         closed, and its net effect moved into H2, at half of it
+     * @param transactionBytes payload bytes one H2 transaction of a checkpoint (or of the replay) inserts
+     *                         or deletes; a larger payload goes alone
      */
-    JournaledH2Target(H2BatchApplier h2, JournalSegments segments, long checkpointBytes) throws IOException, SQLException {
-        this(h2, segments, checkpointBytes, Executors.newSingleThreadExecutor(r -> {
+    JournaledH2Target(H2BatchApplier h2, JournalSegments segments, long checkpointBytes, long transactionBytes)
+            throws IOException, SQLException {
+        this(h2, segments, checkpointBytes, transactionBytes, Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "partita-store-checkpoint");
             t.setDaemon(true);
             return t;
@@ -105,12 +110,13 @@ final class JournaledH2Target implements CommitTarget {
     }
 
     /** @param checkpointThread runs one closed segment's checkpoint after the other */
-    JournaledH2Target(H2BatchApplier h2, JournalSegments segments, long checkpointBytes, Executor checkpointThread)
-            throws IOException, SQLException {
+    JournaledH2Target(H2BatchApplier h2, JournalSegments segments, long checkpointBytes, long transactionBytes,
+                      Executor checkpointThread) throws IOException, SQLException {
         this.checkpointThread = checkpointThread;
         this.h2 = h2;
         this.segments = segments;
         this.segmentBytes = Math.max(1, checkpointBytes / 2);
+        this.parts = new CheckpointParts(transactionBytes);
         JournalFile newest = segments.newest();
         boolean stoppedCleanly = newest.closedCleanly(); // read before the replay marks it checkpointed
         int replayed = 0;
@@ -158,7 +164,7 @@ final class JournaledH2Target implements CommitTarget {
             awaitClosed(); // a checkpoint that failed in the background fails this group: the fault shows at once
         }
         // Only confirmed groups may reach H2: a group whose sync then fails must leave no trace there.
-        if (rotationDue()) {
+        if (rotationDue() || mark < 0 && wouldOverfill(batches)) {
             rotate();
         }
         int start = 0;
@@ -180,10 +186,44 @@ final class JournaledH2Target implements CommitTarget {
         return touchesQueues(batch);
     }
 
-    /** Not when a segment is due to close or a checkpoint that ended must be looked at (or run again). */
+    /**
+     * Not when a segment is due to close, or would be by these batches, or a checkpoint that ended must
+     * be looked at (or run again).
+     */
     @Override
-    public boolean appendsAtOnce(StoreBatch batch) {
-        return !touchesQueues(batch) && !rotationDue() && (closed == null || closed.running() != null && !closed.running().isDone());
+    public boolean appendsAtOnce(List<StoreBatch> batches) {
+        long incoming = 0;
+        for (StoreBatch b : batches) {
+            if (touchesQueues(b)) {
+                return false;
+            }
+            incoming += b.payloadCost();
+        }
+        return incoming <= segmentBytes && !rotationDue() && !wouldOverfill(incoming)
+                && (closed == null || closed.running() != null && !closed.running().isDone());
+    }
+
+    /** A group is as large as a segment at most ({@link #groupBytes}): the writer commits more as several groups. */
+    @Override
+    public long groupBytes() {
+        return segmentBytes;
+    }
+
+    /**
+     * The group's payloads would take the current segment's pending changes past their share of the
+     * heap: it goes to the next segment (unless it is the segment's first), so a segment holds its
+     * share or one group.
+     */
+    private boolean wouldOverfill(List<StoreBatch> batches) {
+        long incoming = 0;
+        for (StoreBatch b : batches) {
+            incoming += b.payloadCost();
+        }
+        return wouldOverfill(incoming);
+    }
+
+    private boolean wouldOverfill(long incoming) {
+        return incoming > 0 && !pending.isEmpty() && pending.heapEstimate() + incoming > segmentBytes;
     }
 
     /** The segment is full (or its changes fill their share of the heap) and nothing appended waits for its sync. */
@@ -426,9 +466,10 @@ final class JournaledH2Target implements CommitTarget {
     }
 
     /**
-     * Writes a segment's net effect into H2 and forces it there: from now on the segment's records
-     * are redundant. A failure leaves the segment unmarked, so the same net effect is applied again
-     * (harmless) by the next try or by the replay after a crash.
+     * Writes a segment's net effect into H2, in {@link CheckpointParts}, and forces it there: from now
+     * on the segment's records are redundant. A failure leaves the segment unmarked, so the same net
+     * effect is applied again (harmless) by the next try or by the replay after a crash. The replay at
+     * start comes here too, so a folder opens in the heap that wrote it.
      */
     private void moveToH2(PendingChanges changes) throws SQLException {
         if (changes.isEmpty()) {
@@ -440,14 +481,19 @@ final class JournaledH2Target implements CommitTarget {
             long started = System.nanoTime();
             List<StoreOp> ops = changes.toBatch().ops();
             f.checkpointPendingBytes(changes.payloadBytes());
-            for (int from = 0; from < ops.size(); from += OPS_PER_CHECKPOINT_TRANSACTION) {
-                int to = Math.min(ops.size(), from + OPS_PER_CHECKPOINT_TRANSACTION);
+            int from = 0;
+            while (from < ops.size()) {
+                int to = parts.end(ops, from);
                 StoreBatch part = new StoreBatch();
                 ops.subList(from, to).forEach(part::add);
                 h2.apply(List.of(part));
+                if (to < ops.size()) {
+                    h2.writeChunk(); // the last part's pages go out with the sync below
+                }
                 release(ops, from, to, changes);
                 f.checkpointPendingBytes(changes.payloadBytes());
                 afterCheckpointPart.run();
+                from = to;
             }
             h2.sync();
             checkpoints.incrementAndGet();

@@ -22,6 +22,10 @@ final class PayloadReader implements AutoCloseable {
     PayloadReader(Connection connection) throws SQLException {
         this.connection = connection;
         try {
+            // H2 keeps an eager query's last result in its statement, the payload with it, until the next read
+            try (java.sql.Statement lazy = connection.createStatement()) {
+                lazy.execute("SET LAZY_QUERY_EXECUTION TRUE");
+            }
             this.select = connection.prepareStatement("SELECT PAYLOAD FROM MESSAGES WHERE ID = ?");
         } catch (SQLException e) {
             connection.close();

@@ -1,5 +1,8 @@
 package org.partita.broker.store;
 
+import org.partita.broker.config.HeapCost;
+
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -9,7 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The net effect of the journal's current epoch on H2: what a checkpoint must still write. A
  * message sent and acknowledged within one epoch cancels out and never reaches H2; only what is
- * still alive at the checkpoint is written there, in one transaction.
+ * still alive at the checkpoint is written there, in bounded transactions ({@link CheckpointParts}).
  *
  * <p>Every operation it produces sets a row to its final state (insert-or-replace, update,
  * delete), so applying it again over an H2 that already holds part of it gives the same result:
@@ -29,12 +32,14 @@ final class PendingChanges {
 
     /** Concurrent: {@link #payload} is read by queue threads while the writer changes it. */
     private final Map<Long, byte[]> createdMessages = new ConcurrentHashMap<>();
-    private final Set<Long> deletedMessages = new HashSet<>();
+    /** Messages H2 may hold that this epoch deleted, with their payloads' lengths (what H2 loads to delete them). */
+    private final Map<Long, Integer> deletedMessages = new HashMap<>();
     private final Map<EntryKey, EntryState> entries = new LinkedHashMap<>();
     private final Set<EntryKey> deletedEntries = new HashSet<>();
     /** XA branches saved in this epoch (by id) and branches deleted; an id is in one of the two at most. */
     private final Map<java.nio.ByteBuffer, StoreOp.SaveBranch> savedBranches = new LinkedHashMap<>();
     private final Set<java.nio.ByteBuffer> deletedBranches = new HashSet<>();
+    /** Heap cost ({@link HeapCost}) of the payloads and branch data held. */
     private long payloadBytes;
     /** Map node, key, boxed id and state of one pending row, roughly. */
     static final int BYTES_PER_ROW = 128;
@@ -42,13 +47,13 @@ final class PendingChanges {
     void add(StoreOp op) {
         if (op instanceof StoreOp.InsertMessage m) {
             createdMessages.put(m.messageId(), m.payload());
-            payloadBytes += m.payload().length;
+            payloadBytes += HeapCost.of(m.payload().length);
         } else if (op instanceof StoreOp.DeleteMessage m) {
             byte[] created = createdMessages.remove(m.messageId());
             if (created != null) {
-                payloadBytes -= created.length;
+                payloadBytes -= HeapCost.of(created.length);
             } else {
-                deletedMessages.add(m.messageId());
+                deletedMessages.put(m.messageId(), m.payloadBytes());
             }
         } else if (op instanceof StoreOp.InsertEntry e) {
             EntryKey key = new EntryKey(e.queue(), e.messageId());
@@ -70,13 +75,13 @@ final class PendingChanges {
         } else if (op instanceof StoreOp.SaveBranch b) {
             java.nio.ByteBuffer key = java.nio.ByteBuffer.wrap(b.xid());
             deletedBranches.remove(key);
-            savedBranches.put(key, b);
-            payloadBytes += b.data().length;
+            StoreOp.SaveBranch before = savedBranches.put(key, b);
+            payloadBytes += HeapCost.of(b.data().length) - (before == null ? 0 : HeapCost.of(before.data().length));
         } else if (op instanceof StoreOp.DeleteBranch b) {
             java.nio.ByteBuffer key = java.nio.ByteBuffer.wrap(b.xid());
             StoreOp.SaveBranch saved = savedBranches.remove(key);
             if (saved != null) {
-                payloadBytes -= saved.data().length;
+                payloadBytes -= HeapCost.of(saved.data().length);
             }
             deletedBranches.add(key); // H2 may hold it from an earlier epoch; deleting what is not there is harmless
         } else {
@@ -89,7 +94,7 @@ final class PendingChanges {
                 && savedBranches.isEmpty() && deletedBranches.isEmpty();
     }
 
-    /** Payload bytes held until the next checkpoint. */
+    /** Payload bytes held until the next checkpoint, at their heap cost. */
     long payloadBytes() {
         return payloadBytes;
     }
@@ -118,7 +123,7 @@ final class PendingChanges {
     void committed(long messageId) {
         byte[] payload = createdMessages.remove(messageId);
         if (payload != null) {
-            payloadBytes -= payload.length;
+            payloadBytes -= HeapCost.of(payload.length);
         }
     }
 
@@ -130,7 +135,7 @@ final class PendingChanges {
                 ? new StoreOp.InsertEntry(key.queue(), key.messageId(), state.deliveryCount())
                 : new StoreOp.UpdateDeliveryCount(key.queue(), key.messageId(), state.deliveryCount())));
         deletedEntries.forEach(key -> batch.add(new StoreOp.DeleteEntry(key.queue(), key.messageId())));
-        deletedMessages.forEach(id -> batch.add(new StoreOp.DeleteMessage(id)));
+        deletedMessages.forEach((id, bytes) -> batch.add(new StoreOp.DeleteMessage(id, bytes)));
         savedBranches.values().forEach(batch::add);
         deletedBranches.forEach(key -> batch.add(new StoreOp.DeleteBranch(key.array())));
         return batch;

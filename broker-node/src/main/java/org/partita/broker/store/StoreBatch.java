@@ -1,5 +1,7 @@
 package org.partita.broker.store;
 
+import org.partita.broker.config.HeapCost;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -13,6 +15,8 @@ import java.util.List;
 public final class StoreBatch {
     private final List<StoreOp> ops = new ArrayList<>(4);
     private boolean forced = true;
+    /** Heap cost of the payloads and branch data it carries: what the journal holds of it until a checkpoint. */
+    private long payloadCost;
 
     /** A batch that need not wait for a disk sync of its own. */
     public static StoreBatch relaxed() {
@@ -27,7 +31,17 @@ public final class StoreBatch {
 
     public StoreBatch add(StoreOp op) {
         ops.add(op);
+        if (op instanceof StoreOp.InsertMessage m) {
+            payloadCost += HeapCost.of(m.payload().length);
+        } else if (op instanceof StoreOp.SaveBranch b) {
+            payloadCost += HeapCost.of(b.data().length);
+        }
         return this;
+    }
+
+    /** The heap cost ({@link HeapCost}) of the payloads and XA branch data it carries. */
+    long payloadCost() {
+        return payloadCost;
     }
 
     public List<StoreOp> ops() {

@@ -9,7 +9,15 @@ public sealed interface StoreOp {
     record InsertMessage(long messageId, byte[] payload) implements StoreOp {
     }
 
-    record DeleteMessage(long messageId) implements StoreOp {
+    /**
+     * @param payloadBytes the payload's length: a checkpoint that deletes the row counts it, since H2
+     *                     loads the whole row to delete it; 0 if not known (a record of an older journal)
+     */
+    record DeleteMessage(long messageId, int payloadBytes) implements StoreOp {
+        /** Without its payload's length: counted as a row only. */
+        public DeleteMessage(long messageId) {
+            this(messageId, 0);
+        }
     }
 
     /** @param deliveryCount 0 for a new entry; the count so far when a journal checkpoint moves it to H2 */

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -78,11 +79,11 @@ class NodeConfigFileTest {
     void limitsAreReadFromTheirOwnFields() throws IOException {
         Path f = file("limits.handshakeFrameBytes = 4096", "limits.handshakeTimeout = 2000", "limits.connections = 10",
                 "limits.sessionsPerConnection = 5", "limits.consumersPerConnection = 6", "limits.partitionsPerQueue = 64",
-                "limits.destinationNameLength = 100", "limits.inFlightBytes = 5000000000", "limits.producerWindowBytes = 65536",
+                "limits.destinationNameLength = 100", "limits.inFlightBytes = 50000000", "limits.producerWindowBytes = 65536",
                 "limits.nonPersistentBytes = 1000000", "limits.transactionBytes = 2000000", "limits.writeBufferBytes = 3000000",
-                "limits.pacedBacklogBytes = 4000", "limits.openTransactionBytes = 7000000");
-        assertEquals(new FlowLimits(4096, 2000, 10, 5, 6, 64, 100, 5_000_000_000L, 65536, 1_000_000, 2_000_000, 3_000_000, 4000,
-                        7_000_000),
+                "limits.pacedBacklogBytes = 4000", "limits.openTransactionBytes = 7000000", "limits.messageBytes = 1000");
+        assertEquals(new FlowLimits(4096, 2000, 10, 5, 6, 64, 100, 50_000_000L, 65536, 1_000_000, 2_000_000, 3_000_000, 4000,
+                        7_000_000, 1000),
                 NodeConfigFile.read(f, NodeConfig.defaults()).limits());
         assertEquals(FlowLimits.defaults(), NodeConfigFile.read(file("port = 1"), NodeConfig.defaults()).limits());
         String m = error("limits.connections = 0").getMessage();
@@ -104,6 +105,47 @@ class NodeConfigFileTest {
         assertTrue(noKeys.getMessage().contains("tls.keyStore"), noKeys.getMessage());
         ConfigException bad = error("tls.keyStore = k", "tls.clientAuth = maybe");
         assertTrue(bad.getMessage().contains(":2: field 'tls.clientAuth' must be one of [none, want, need]"), bad.getMessage());
+    }
+
+    /** A node in a 128 MiB heap under G1, whatever heap the test runs in. */
+    private static final HeapBudgets HEAP_128 = new HeapBudgets(new JvmMemory(128L << 20, 128L << 20, 1L << 20));
+
+    private ConfigException refusedIn128MiB(String... lines) throws IOException {
+        Path f = file(lines);
+        return assertThrows(ConfigException.class, () -> NodeConfigFile.read(f, NodeConfig.defaults(HEAP_128), HEAP_128));
+    }
+
+    @Test
+    void aBudgetLargerThanItsPartOfTheHeapIsRefusedOnOneLine() throws IOException {
+        String m = refusedIn128MiB("port = 1", "limits.writeBufferBytes = 1073741824").getMessage();
+        assertEquals(dir.resolve("node.conf") + ":2: field 'limits.writeBufferBytes' = 1073741824 does not fit the 128 MiB"
+                + " heap: at most 1/8 of it (16777216 bytes); lower it or give the node more memory (-Xmx)", m);
+        m = refusedIn128MiB("limits.messageBytes = 8388608").getMessage();
+        assertTrue(m.startsWith(dir.resolve("node.conf") + ":1: field 'limits.messageBytes' = 8388608 does not fit the 128 MiB heap"), m);
+        m = refusedIn128MiB("maxFrameSize = 67108864").getMessage();
+        assertTrue(m.contains(":1: field 'maxFrameSize' = 67108864") && m.contains("128 MiB heap"), m);
+    }
+
+    @Test
+    void nodeWideBudgetsThatTogetherPassTheirShareAreRefusedNamingTheLargestSet() throws IOException {
+        String m = refusedIn128MiB("limits.nonPersistentBytes = 16777216", "residentBytes = 25165824").getMessage();
+        assertTrue(m.startsWith(dir.resolve("node.conf") + ":2: field 'residentBytes' = 25165824 does not fit the 128 MiB heap:"
+                + " the node-wide budgets would take 67108864 bytes (limits.inFlightBytes 8388608 + limits.nonPersistentBytes"
+                + " 16777216 + limits.openTransactionBytes 8388608 + residentBytes 25165824 + the journal 8388608),"
+                + " more than 3/8 of it (50331648 bytes)"), m);
+        assertFalse(m.contains("\n"), "one line");
+    }
+
+    @Test
+    void budgetsThatFitTheHeapAreTaken() throws IOException {
+        Path f = file("limits.inFlightBytes = 16777216", "residentBytes = 4194304", "limits.transactionBytes = 16777216",
+                "limits.messageBytes = 1048576");
+        NodeConfig c = NodeConfigFile.read(f, NodeConfig.defaults(HEAP_128), HEAP_128);
+        assertEquals(16L << 20, c.limits().inFlightBytes());
+        assertEquals(4L << 20, c.residentBytes());
+        assertEquals(1 << 20, c.limits().messageBytes());
+        // the defaults are not checked: they are shares of the heap the node runs in
+        NodeConfigFile.read(file("port = 1"), NodeConfig.defaults(HEAP_128), HEAP_128);
     }
 
     @Test

@@ -68,11 +68,33 @@ public final class ChildNode implements AutoCloseable {
 
     /** Starts {@code NodeMain} in a JVM with {@code jvmArgs} after the usual ones (a later -Xmx wins); does not wait. */
     public static ChildNode startWithJvmArgs(Path logDir, List<String> jvmArgs, String... args) throws IOException {
+        return startMain(logDir, jvmArgs, "org.partita.broker.main.NodeMain", args);
+    }
+
+    /** Starts {@code mainClass}, which prints the ready line as NodeMain does, in a JVM with {@code jvmArgs} after the usual ones; does not wait. */
+    static ChildNode startMain(Path logDir, List<String> jvmArgs, String mainClass, String... args) throws IOException {
+        List<String> cmd = javaCommand(mainClass, args);
+        cmd.addAll(cmd.indexOf("-cp"), jvmArgs);
+        return startCommand(logDir, cmd);
+    }
+
+    /**
+     * Starts {@code NodeMain} in a JVM of {@code maxHeap} (such as {@code 128m}) with the JVM's own
+     * collector, G1, as an operator runs a node: the heap its budgets are shares of, and the collector
+     * whose regions decide what a large payload costs. Does not wait.
+     */
+    public static ChildNode startInHeap(Path logDir, String maxHeap, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx" + maxHeap, "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                "org.partita.broker.main.NodeMain"));
+        cmd.addAll(List.of(args));
+        return startCommand(logDir, cmd);
+    }
+
+    private static ChildNode startCommand(Path logDir, List<String> cmd) throws IOException {
         Files.createDirectories(logDir);
         Path out = logDir.resolve("stdout.txt");
         Path err = logDir.resolve("stderr.txt");
-        List<String> cmd = command(args);
-        cmd.addAll(cmd.indexOf("-cp"), jvmArgs);
         Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         return new ChildNode(p, out, err);
     }

@@ -11,7 +11,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.partita.broker.process.FatalErrors;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -21,9 +20,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Issue 12 point 5: a node whose JVM runs out of memory exits, so that a supervisor restarts it,
- * instead of staying up and unresponsive. The node runs as an operator starts it ({@code NodeMain},
- * without {@code -XX:+ExitOnOutOfMemoryError}) in a small heap, and one open transaction is allowed
- * to grow past it (its bound raised in the config file for the purpose).
+ * instead of staying up and unresponsive. The node runs in a process of its own as {@code NodeMain}
+ * runs one (without {@code -XX:+ExitOnOutOfMemoryError}) in a small heap, and one open transaction is
+ * allowed to grow past it ({@link UnboundedTransactionNode}: a config file may not raise a budget past
+ * the heap).
  */
 @Tag("slow")
 class OutOfMemoryExitTest {
@@ -41,10 +41,8 @@ class OutOfMemoryExitTest {
 
     @Test
     void aNodeThatRunsOutOfMemoryExits() throws Exception {
-        Path config = tmp.resolve("node.conf");
-        Files.writeString(config, String.join("\n", OutOfMemoryExitTest.unboundedConfig()) + "\n");
-        node = ChildNode.startWithJvmArgs(tmp.resolve("log"), List.of("-Xmx80m", "-XX:MaxDirectMemorySize=64m"),
-                "--config", config.toString(), "--data", tmp.resolve("data").toString(), "--port", "0").awaitReady();
+        node = ChildNode.startMain(tmp.resolve("log"), List.of("-Xmx80m", "-XX:MaxDirectMemorySize=64m"),
+                UnboundedTransactionNode.class.getName(), tmp.resolve("data").toString()).awaitReady();
         byte[] body = new byte[256 * 1024];
         Connection c = node.factory().createConnection();
         try {
@@ -65,11 +63,5 @@ class OutOfMemoryExitTest {
         int status = node.awaitExit(Duration.ofSeconds(90));
         assertEquals(FatalErrors.EXIT_STATUS, status, "stderr:\n" + node.stderr());
         assertTrue(node.stderr().contains("fatal JVM error"), node.stderr());
-    }
-
-    /** Config lines that lift the bounds which would otherwise refuse the transaction before memory runs out. */
-    static List<String> unboundedConfig() {
-        return List.of("# the test wants the heap, not a limit, to give way", "limits.transactionBytes = 100000000000",
-                "limits.openTransactionBytes = 100000000000");
     }
 }

@@ -22,7 +22,7 @@ class JournalCodecTest {
                 new StoreOp.InsertEntry("ünïcødé/queue", 300, 2),
                 new StoreOp.UpdateDeliveryCount("orders", 1, 200),
                 new StoreOp.DeleteEntry("orders", 0),
-                new StoreOp.DeleteMessage(128));
+                new StoreOp.DeleteMessage(128, 70_000));
         JournalCodec writer = new JournalCodec();
         ByteBuffer body = encode(writer, ops);
         List<StoreOp> back = new JournalCodec().decode(body);
@@ -87,6 +87,12 @@ class JournalCodecTest {
         body.put(body.limit() - 4, (byte) 99); // the operation type now names nothing known
         StoreException e = assertThrows(StoreException.class, () -> new JournalCodec().decode(body));
         assertTrue(e.getMessage().startsWith("corrupt journal record"), e.getMessage());
+    }
+
+    @Test
+    void aDeletionWithoutItsPayloadsLengthFromAnOlderJournalIsRead() {
+        ByteBuffer older = ByteBuffer.wrap(new byte[] {3, (byte) 0x80, 1}); // DELETE_MESSAGE, id 128 as a varint
+        assertEquals(List.of(new StoreOp.DeleteMessage(128, 0)), new JournalCodec().decode(older));
     }
 
     @Test

@@ -443,6 +443,73 @@ class JournaledStoreTest {
         assertTrue(Files.exists(dir.resolve(H2MessageStore.JOURNAL_FILE + ".2")));
     }
 
+    @Test
+    void aCheckpointCommitsPayloadsAndTheirDeletionsInTransactionsBoundedByBytes() throws Exception {
+        Path dir = tmp.resolve("node");
+        Connection c = preparedNode(dir);
+        JournalSegments segments = JournalSegments.open(dir);
+        JournaledH2Target target = new JournaledH2Target(new H2BatchApplier(c, () -> { }), segments, 64L << 20, 1000 * 1024);
+        java.util.concurrent.atomic.AtomicInteger parts = new java.util.concurrent.atomic.AtomicInteger();
+        target.afterCheckpointPart(parts::incrementAndGet);
+        for (long id = 1; id <= 6; id++) {
+            target.apply(List.of(send("q", id, 400 * 1024)));
+        }
+        target.sync();
+        target.settled();
+        target.beforeRead();
+        assertEquals(3, parts.getAndSet(0), "two payloads of 400 KiB to a transaction of 1000 KiB");
+        assertEquals(6, count(c, "MESSAGES"));
+        for (long id = 1; id <= 6; id++) {
+            target.apply(List.of(StoreBatch.relaxed().add(new StoreOp.DeleteEntry("q", id))
+                    .add(new StoreOp.DeleteMessage(id, 400 * 1024))));
+        }
+        target.sync();
+        target.settled();
+        target.beforeRead();
+        assertEquals(3, parts.get(), "deleting a row loads its payload: deletions count it too");
+        assertEquals(0, count(c, "MESSAGES"));
+        crash(c, segments);
+    }
+
+    @Test
+    void aGroupThatWouldTakeTheSegmentPastItsShareGoesToTheNextSegment() throws Exception {
+        Path dir = tmp.resolve("node");
+        Connection c = preparedNode(dir);
+        JournalSegments segments = JournalSegments.open(dir);
+        List<Runnable> heldCheckpoints = new ArrayList<>();
+        // segments of 1 MiB: the first send fills 600 KiB of one, the second would take it to 1.2 MiB
+        JournaledH2Target target = new JournaledH2Target(new H2BatchApplier(c, () -> { }), segments, 2L << 20,
+                1L << 20, heldCheckpoints::add);
+        target.apply(List.of(send("q", 1, 600 * 1024)));
+        target.sync();
+        target.settled();
+        assertEquals(0, heldCheckpoints.size());
+        target.apply(List.of(send("q", 2, 600 * 1024)));
+        assertEquals(1, heldCheckpoints.size(), "the segment closed before the second send, not after it");
+        assertArrayEquals(payload(1, 600 * 1024), target.pendingPayload(1), "the closed segment's payload, until H2 has it");
+        heldCheckpoints.forEach(Runnable::run);
+        crash(c, segments);
+    }
+
+    @Test
+    void batchesWaitingTogetherPastASegmentAreCommittedInGroupsThatEachFitOne() throws Exception {
+        store = H2MessageStore.open(tmp.resolve("node"), true, H2MessageStore.Layout.JOURNALED, 2L << 20);
+        store.write(send("park", 1, 10)).get(10, TimeUnit.SECONDS);
+        java.util.concurrent.CountDownLatch release = ParkedWriter.park(store);
+        long before = store.commitCount();
+        List<CompletableFuture<Void>> sends = new ArrayList<>();
+        try {
+            for (long id = 2; id <= 4; id++) {
+                sends.add(store.write(send("q", id, 600 * 1024)));
+            }
+        } finally {
+            release.countDown();
+        }
+        await(sends);
+        assertEquals(3, store.commitCount() - before, "three sends of 600 KiB against segments of 1 MiB: a group each");
+        assertEquals(4, entries().size());
+    }
+
     /** Where a crash stops the checkpoint of a closed segment while appends went on in the next one. */
     enum RotationCrash {
         /** The segment is closed and the next one holds records, H2 has none of the closed one. */
@@ -469,7 +536,7 @@ class JournaledStoreTest {
         });
         JournalSegments segments = JournalSegments.open(dir);
         List<Runnable> heldCheckpoints = new ArrayList<>();
-        JournaledH2Target target = new JournaledH2Target(h2, segments, 64L << 20, heldCheckpoints::add);
+        JournaledH2Target target = new JournaledH2Target(h2, segments, 64L << 20, 64L << 20, heldCheckpoints::add);
         // First segment: 300 sends, 100 acknowledged, one redelivery count.
         PendingChanges firstSegment = new PendingChanges();
         List<StoreBatch> first = new ArrayList<>();
@@ -548,7 +615,7 @@ class JournaledStoreTest {
         JournalSegments segments = JournalSegments.open(dir);
         List<Runnable> heldCheckpoints = new ArrayList<>();
         JournaledH2Target target = new JournaledH2Target(new H2BatchApplier(c, () -> { }), segments, 64L << 20,
-                heldCheckpoints::add);
+                64L << 20, heldCheckpoints::add);
         StoreFigures figures = new StoreFigures();
         target.figures(figures);
         // The closed segment: 3,000 sends of 1 KiB, a net effect of 6,000 changes, 6 parts; the payloads come first.

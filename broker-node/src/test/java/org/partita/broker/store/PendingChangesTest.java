@@ -46,6 +46,13 @@ class PendingChangesTest {
     }
 
     @Test
+    void aDeletionOfARowInH2KeepsItsPayloadsLengthForTheCheckpoint() {
+        pending.add(new StoreOp.DeleteMessage(8, 5000));
+        assertEquals(List.of(new StoreOp.DeleteMessage(8, 5000)), pending.toBatch().ops());
+        assertEquals(PendingChanges.BYTES_PER_ROW, pending.heapEstimate(), "the payload is in H2, not here");
+    }
+
+    @Test
     void anOlderEntryDeletedThenInsertedAgainThenDeletedIsDeletedInH2() {
         pending.add(new StoreOp.DeleteEntry("q", 5));
         pending.add(new StoreOp.InsertEntry("q", 5));

@@ -1,0 +1,126 @@
+package org.partita.broker.config;
+
+import org.partita.jms.protocol.Protocol;
+
+/**
+ * Every memory budget of a node, as a share of the heap it runs in (and of the direct memory limit,
+ * for what Netty and the journal hold outside the heap): the defaults of {@link FlowLimits}, of
+ * {@code residentBytes}, of the store's journal and checkpoints, and of the largest frame and
+ * message the node takes. docs/reliability.md states the arithmetic and what was measured with it.
+ *
+ * <p>Each node-wide budget (in flight, non-persistent, open transactions, resident payloads, the
+ * journal's pending changes) is a sixteenth of the heap: five sixteenths together, and a config file
+ * may raise them to {@link #NODE_WIDE_EIGHTHS} eighths at most. The rest is for what they do not count
+ * and what may pass them by one message each (a frame finishing past the in-flight budget, a group
+ * past a journal segment, H2's work on a checkpoint transaction, which holds several times what it
+ * writes, a payload read back for a delivery), for the node's own structures and for the collector's
+ * headroom. So the largest message is a thirty-second of the heap. Payloads are counted at their
+ * {@link HeapCost}.
+ */
+public final class HeapBudgets {
+    /** The node-wide budgets take at most this many eighths of the heap together; a config file that asks for more is refused. */
+    public static final int NODE_WIDE_EIGHTHS = 3;
+    /** No budget is derived below this, so a very small heap still moves messages. */
+    static final long FLOOR = 1L << 20;
+    /** The journal's budget stays at the size the store was tuned with (docs/performance.md) once the heap allows it. */
+    static final long JOURNAL_CEILING = 32L << 20;
+
+    private final JvmMemory jvm;
+
+    public HeapBudgets(JvmMemory jvm) {
+        this.jvm = jvm;
+    }
+
+    public static HeapBudgets current() {
+        return new HeapBudgets(JvmMemory.current());
+    }
+
+    public JvmMemory jvm() {
+        return jvm;
+    }
+
+    /** What is held in direct buffers (frames read, writes waiting) is on the heap too once decoded. */
+    private long heapAndDirect() {
+        return Math.min(jvm.heapBytes(), jvm.directBytes());
+    }
+
+    private static long share(long of, int divisor) {
+        return Math.max(FLOOR, of / divisor);
+    }
+
+    /**
+     * The largest frame the node reads: an eighth of the heap, at most the protocol's 16 MiB. Larger
+     * than a message, so that a send of a message the node does not take is read and refused with
+     * {@code RESOURCE_EXHAUSTED}, its connection left open, rather than refused by the client's
+     * encoder with a plain error.
+     */
+    public int frameBytes() {
+        return (int) Math.min(Protocol.DEFAULT_MAX_FRAME_SIZE, share(heapAndDirect(), 8));
+    }
+
+    /**
+     * The largest message the node takes: a thirty-second of the heap, at most a frame. A message
+     * is held by each stage of its way at once (read, journal, checkpoint, delivery) and H2 holds
+     * several copies of it while a checkpoint writes or deletes it.
+     */
+    public int messageBytes() {
+        return (int) Math.min(frameBytes(), share(heapAndDirect(), 32));
+    }
+
+    /** Node-wide bytes of frames being read, of sends not yet stored or queued, and of writes waiting: a sixteenth. */
+    public long inFlightBytes() {
+        return share(heapAndDirect(), 16);
+    }
+
+    /** Node-wide bytes of non-persistent messages held in queues: a sixteenth. */
+    public long nonPersistentBytes() {
+        return share(jvm.heapBytes(), 16);
+    }
+
+    /** Bytes one transaction may hold: a thirty-second, at least a message of the largest size. */
+    public long transactionBytes() {
+        return Math.max(messageBytes(), share(jvm.heapBytes(), 32));
+    }
+
+    /** Node-wide bytes of every open transaction together: a sixteenth, at least one transaction's bound. */
+    public long openTransactionBytes() {
+        return Math.max(transactionBytes(), share(jvm.heapBytes(), 16));
+    }
+
+    /** Bytes waiting to be written to one connection: a sixteenth (they also count in the in-flight budget). */
+    public long writeBufferBytes() {
+        return share(heapAndDirect(), 16);
+    }
+
+    /** Payloads of stored messages kept in memory, at their heap cost: a sixteenth. */
+    public long residentBytes() {
+        return share(jvm.heapBytes(), 16);
+    }
+
+    /**
+     * The journal's budget: what its two segments hold of records, and of pending changes in the
+     * heap, together. A sixteenth of the heap, at most {@link #JOURNAL_CEILING}.
+     */
+    public long journalBytes() {
+        return Math.min(JOURNAL_CEILING, share(jvm.heapBytes(), 16));
+    }
+
+    /**
+     * Payload bytes one H2 transaction of a checkpoint writes or deletes (a single larger message
+     * goes alone): a thirty-second. H2 holds a few times what a transaction touches until it commits
+     * (the rows it inserts, the rows it deletes, which it loads into its undo log, the chunk it writes).
+     */
+    public long checkpointTransactionBytes() {
+        return share(jvm.heapBytes(), 32);
+    }
+
+    /** What the node-wide budgets may take together: {@link #NODE_WIDE_EIGHTHS} eighths of the heap. */
+    public long nodeWideBytes() {
+        return jvm.heapBytes() / 8 * NODE_WIDE_EIGHTHS;
+    }
+
+    /** {@code 128 MiB}, or the bytes when not a whole number of MiB. */
+    static String mib(long bytes) {
+        return bytes % (1L << 20) == 0 ? (bytes >> 20) + " MiB" : bytes + " bytes";
+    }
+}
