@@ -1,6 +1,6 @@
 package org.partita.cli;
 
-import org.partita.broker.security.PasswordHash;
+import org.partita.protocol.auth.PasswordHash;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;

@@ -21,7 +21,7 @@ import org.partita.ee.app.Forwarder;
 import org.partita.samples.mdb.MachineEventSender;
 import org.partita.jms.api.PartitaAdmin;
 import org.partita.jms.client.PartitaConnectionFactory;
-import org.partita.jms.protocol.PartitionKeys;
+import org.partita.protocol.PartitionKeys;
 
 import java.net.URI;
 import java.net.URL;

@@ -14,10 +14,10 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 import org.partita.jms.message.PartitaBytesMessage;
-import org.partita.jms.protocol.Frame;
-import org.partita.jms.protocol.FrameCodec;
-import org.partita.jms.protocol.MessageCodec;
-import org.partita.jms.protocol.WireMessage;
+import org.partita.protocol.Frame;
+import org.partita.protocol.FrameCodec;
+import org.partita.protocol.MessageCodec;
+import org.partita.protocol.WireMessage;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -11,10 +11,10 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
-import org.partita.jms.protocol.WireMessage;
-import org.partita.jms.protocol.selector.Selector;
-import org.partita.jms.protocol.selector.SelectorException;
-import org.partita.jms.protocol.selector.WireMessageContext;
+import org.partita.protocol.WireMessage;
+import org.partita.protocol.selector.Selector;
+import org.partita.protocol.selector.SelectorException;
+import org.partita.protocol.selector.WireMessageContext;
 
 import java.util.concurrent.TimeUnit;
 

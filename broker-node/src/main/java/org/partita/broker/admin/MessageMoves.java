@@ -6,8 +6,8 @@ import org.partita.broker.core.DestinationAddress;
 import org.partita.broker.core.MessageRef;
 import org.partita.broker.core.QueueOptions;
 import org.partita.broker.core.UnknownDestinationException;
-import org.partita.jms.protocol.DestinationName;
-import org.partita.jms.protocol.ProtocolException;
+import org.partita.protocol.DestinationName;
+import org.partita.protocol.ProtocolException;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;

@@ -101,7 +101,7 @@ public final class NodeJmx implements NodeMXBean, AutoCloseable {
 
     private void resolve(String xid, boolean commit) {
         try {
-            reader.broker().xa().resolve(org.partita.jms.protocol.WireXid.parse(xid), commit).get(30, TimeUnit.SECONDS);
+            reader.broker().xa().resolve(org.partita.protocol.WireXid.parse(xid), commit).get(30, TimeUnit.SECONDS);
             // the same operator log line as xa.commit / xa.rollback over the protocol
             AdminCommands.changed(AdminCaller.JMX, commit ? "xa.commit" : "xa.rollback", xid,
                     commit ? "committed=true" : "rolledBack=true");

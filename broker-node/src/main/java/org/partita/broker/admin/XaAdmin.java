@@ -3,7 +3,7 @@ package org.partita.broker.admin;
 import org.partita.broker.core.xa.InDoubtBranch;
 import org.partita.broker.core.xa.XaBranches;
 import org.partita.broker.core.xa.XaError;
-import org.partita.jms.protocol.WireXid;
+import org.partita.protocol.WireXid;
 
 import java.time.Instant;
 import java.util.List;

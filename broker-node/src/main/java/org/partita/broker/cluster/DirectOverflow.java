@@ -3,7 +3,7 @@ package org.partita.broker.cluster;
 import org.partita.broker.core.BrokerQueue;
 import org.partita.broker.core.MessageRef;
 import org.partita.broker.core.QueueFullException;
-import org.partita.jms.protocol.ErrorCode;
+import org.partita.protocol.ErrorCode;
 import org.partita.jms.transport.BrokerError;
 import org.partita.jms.transport.NettyBrokerConnection;
 

@@ -4,8 +4,8 @@ import org.partita.broker.core.BrokerQueue;
 import org.partita.broker.core.ConsumerRef;
 import org.partita.broker.core.DeliverySink;
 import org.partita.broker.core.QueueEntry;
-import org.partita.jms.protocol.ErrorCode;
-import org.partita.jms.protocol.selector.Selector;
+import org.partita.protocol.ErrorCode;
+import org.partita.protocol.selector.Selector;
 import org.partita.jms.transport.NettyBrokerConnection;
 
 import java.util.concurrent.ScheduledExecutorService;

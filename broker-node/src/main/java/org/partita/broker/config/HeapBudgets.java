@@ -1,6 +1,6 @@
 package org.partita.broker.config;
 
-import org.partita.jms.protocol.Protocol;
+import org.partita.protocol.Protocol;
 
 /**
  * Every memory budget of a node, as a share of the heap it runs in (and of the direct memory limit,

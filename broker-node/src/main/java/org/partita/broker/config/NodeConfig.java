@@ -1,6 +1,6 @@
 package org.partita.broker.config;
 
-import org.partita.jms.protocol.Protocol;
+import org.partita.protocol.Protocol;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

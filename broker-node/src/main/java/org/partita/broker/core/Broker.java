@@ -5,8 +5,8 @@ import org.partita.broker.store.StoreBatch;
 import org.partita.broker.store.StoreOp;
 import org.partita.broker.store.StoredEntry;
 import org.partita.broker.store.StoredQueue;
-import org.partita.jms.protocol.MessageCodec;
-import org.partita.jms.protocol.WireMessage;
+import org.partita.protocol.MessageCodec;
+import org.partita.protocol.WireMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

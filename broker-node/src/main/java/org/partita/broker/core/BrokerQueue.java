@@ -2,8 +2,8 @@ package org.partita.broker.core;
 
 import org.partita.broker.store.StoreBatch;
 import org.partita.broker.store.StoreOp;
-import org.partita.jms.protocol.selector.Selector;
-import org.partita.jms.protocol.selector.WireMessageContext;
+import org.partita.protocol.selector.Selector;
+import org.partita.protocol.selector.WireMessageContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,7 +1,7 @@
 package org.partita.broker.core;
 
-import org.partita.jms.protocol.selector.Selector;
-import org.partita.jms.protocol.selector.WireMessageContext;
+import org.partita.protocol.selector.Selector;
+import org.partita.protocol.selector.WireMessageContext;
 
 /**
  * A queue fed by topics: every message published to a topic its pattern matches, and that its

@@ -1,7 +1,7 @@
 package org.partita.broker.core;
 
-import org.partita.jms.protocol.selector.Selector;
-import org.partita.jms.protocol.selector.SelectorException;
+import org.partita.protocol.selector.Selector;
+import org.partita.protocol.selector.SelectorException;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -144,7 +144,7 @@ public final class NodeMain implements Callable<Integer> {
             System.err.println("partita-node: empty password");
             return 2;
         }
-        System.out.println(hashPasswordFor + " = " + org.partita.broker.security.PasswordHash.create(password));
+        System.out.println(hashPasswordFor + " = " + org.partita.protocol.auth.PasswordHash.create(password));
         java.util.Arrays.fill(password, ' ');
         return 0;
     }

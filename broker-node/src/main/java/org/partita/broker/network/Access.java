@@ -2,8 +2,8 @@ package org.partita.broker.network;
 
 import org.partita.broker.security.Authorizer;
 import org.partita.broker.security.Operation;
-import org.partita.jms.protocol.ErrorCode;
-import org.partita.jms.protocol.ProtocolException;
+import org.partita.protocol.ErrorCode;
+import org.partita.protocol.ProtocolException;
 
 /**
  * What one connection may do: its user's permissions, checked before each operation so that a

@@ -1,7 +1,7 @@
 package org.partita.broker.network;
 
 import org.partita.broker.core.BrokerQueue;
-import org.partita.jms.protocol.selector.Selector;
+import org.partita.protocol.selector.Selector;
 
 /**
  * What a node's network front asks of the cluster the node belongs to (none on a node of its own):

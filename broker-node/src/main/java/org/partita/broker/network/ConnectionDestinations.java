@@ -6,9 +6,9 @@ import org.partita.broker.core.DestinationAddress;
 import org.partita.broker.core.MessageRef;
 import org.partita.broker.core.TopicPattern;
 import org.partita.broker.core.UnknownDestinationException;
-import org.partita.jms.protocol.DestinationName;
-import org.partita.jms.protocol.ErrorCode;
-import org.partita.jms.protocol.ProtocolException;
+import org.partita.protocol.DestinationName;
+import org.partita.protocol.ErrorCode;
+import org.partita.protocol.ProtocolException;
 
 import java.util.List;
 import java.util.Set;

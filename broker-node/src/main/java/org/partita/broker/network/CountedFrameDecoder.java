@@ -2,7 +2,7 @@ package org.partita.broker.network;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
-import org.partita.jms.protocol.FrameDecoder;
+import org.partita.protocol.FrameDecoder;
 
 /** The node's frame decoder: tells its {@link FrameBudget} how much of a frame not yet complete it holds after each step. */
 final class CountedFrameDecoder extends FrameDecoder {

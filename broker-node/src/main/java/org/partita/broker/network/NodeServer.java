@@ -8,7 +8,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import org.partita.broker.core.Broker;
-import org.partita.jms.protocol.FrameEncoder;
+import org.partita.protocol.FrameEncoder;
 
 import java.net.InetSocketAddress;
 
@@ -109,7 +109,7 @@ public final class NodeServer implements AutoCloseable {
         if (serverChannel != null) {
             serverChannel.close().syncUninterruptibly();
         }
-        clients.writeAndFlush(new org.partita.jms.protocol.Frame.Error(0, org.partita.jms.protocol.ErrorCode.SHUTTING_DOWN,
+        clients.writeAndFlush(new org.partita.protocol.Frame.Error(0, org.partita.protocol.ErrorCode.SHUTTING_DOWN,
                 "the node is shutting down")).awaitUninterruptibly(2, java.util.concurrent.TimeUnit.SECONDS);
         clients.close().awaitUninterruptibly(2, java.util.concurrent.TimeUnit.SECONDS);
         workers.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();

@@ -8,8 +8,8 @@ import io.netty.handler.ssl.OptionalSslHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.ReferenceCountUtil;
 import org.partita.broker.config.TlsSettings;
-import org.partita.jms.protocol.ErrorCode;
-import org.partita.jms.protocol.Frame;
+import org.partita.protocol.ErrorCode;
+import org.partita.protocol.Frame;
 
 import java.net.InetSocketAddress;
 

@@ -3,7 +3,7 @@ package org.partita.broker.network;
 import io.netty.channel.Channel;
 import org.partita.broker.config.HeapCost;
 import org.partita.broker.core.BrokerQueue;
-import org.partita.jms.protocol.Frame;
+import org.partita.protocol.Frame;
 
 import java.util.List;
 import java.util.Set;

@@ -7,7 +7,7 @@ import org.partita.broker.core.DeliverySink;
 import org.partita.broker.core.QueueEntry;
 import org.partita.broker.core.Subscription;
 import org.partita.broker.core.Subscriptions;
-import org.partita.jms.protocol.Frame;
+import org.partita.protocol.Frame;
 
 /**
  * A client's consumer on this node: bridges its queue's dispatch to Deliver frames. For a queue

@@ -4,7 +4,7 @@ import io.netty.channel.Channel;
 import org.partita.broker.core.xa.XaBranch;
 import org.partita.broker.core.xa.XaBranches;
 import org.partita.broker.core.xa.XaError;
-import org.partita.jms.protocol.Frame;
+import org.partita.protocol.Frame;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -106,7 +106,7 @@ final class XaRequests {
                 Throwable c = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
                 if (c instanceof XaError x) {
                     answer = new Frame.XaResult(requestId, x.code(), x.getMessage());
-                } else if (c instanceof org.partita.jms.protocol.ProtocolException p) {
+                } else if (c instanceof org.partita.protocol.ProtocolException p) {
                     answer = new Frame.XaResult(requestId, XAException.XAER_PROTO, p.getMessage());
                 } else if (c instanceof org.partita.broker.store.StoreUnavailableException u) {
                     answer = new Frame.XaResult(requestId, XAException.XAER_RMFAIL, u.getMessage());

@@ -1,6 +1,7 @@
 package org.partita.broker.security;
 
 import org.partita.broker.config.ConfigException;
+import org.partita.protocol.auth.PasswordHash;
 
 import java.io.IOException;
 import java.nio.file.Files;

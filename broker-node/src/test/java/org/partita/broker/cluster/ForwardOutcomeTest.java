@@ -1,7 +1,7 @@
 package org.partita.broker.cluster;
 
 import org.junit.jupiter.api.Test;
-import org.partita.jms.protocol.ErrorCode;
+import org.partita.protocol.ErrorCode;
 import org.partita.jms.transport.BrokerError;
 
 import java.util.concurrent.CompletionException;

@@ -1,8 +1,8 @@
 package org.partita.broker.core;
 
 import org.junit.jupiter.api.Test;
-import org.partita.jms.protocol.MessageCodec;
-import org.partita.jms.protocol.WireMessage;
+import org.partita.protocol.MessageCodec;
+import org.partita.protocol.WireMessage;
 
 import java.util.Map;
 

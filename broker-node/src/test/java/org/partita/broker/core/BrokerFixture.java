@@ -1,9 +1,9 @@
 package org.partita.broker.core;
 
 import org.partita.broker.store.H2MessageStore;
-import org.partita.jms.protocol.MessageCodec;
-import org.partita.jms.protocol.WireMessage;
-import org.partita.jms.protocol.selector.Selector;
+import org.partita.protocol.MessageCodec;
+import org.partita.protocol.WireMessage;
+import org.partita.protocol.selector.Selector;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -71,7 +71,7 @@ class BrokerQueueTest {
             @Override
             public void partitionsChanged(ConsumerRef consumer, int[] owned) {
             }
-        }, org.partita.jms.protocol.selector.Selector.parse("probe = TRUE"), 1_000, 0);
+        }, org.partita.protocol.selector.Selector.parse("probe = TRUE"), 1_000, 0);
         BrokerFixture.await(q.attach(probes));
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(q::workIdle);
 
@@ -93,10 +93,10 @@ class BrokerQueueTest {
 
     /** A persistent message as the store's writer hands it to a queue: counted in and retained. */
     private MessageRef storedMessage(BrokerQueue q, String id, boolean probe) {
-        org.partita.jms.protocol.WireMessage wire = new org.partita.jms.protocol.WireMessage("ID:" + id, 1L, null, null,
-                "q:orders", null, org.partita.jms.protocol.WireMessage.PERSISTENT, 4, 0, 0, Map.of("probe", probe),
-                org.partita.jms.protocol.WireMessage.BODY_TEXT, new byte[0]);
-        MessageRef m = node.broker().newMessage(org.partita.jms.protocol.MessageCodec.encode(wire), wire, null);
+        org.partita.protocol.WireMessage wire = new org.partita.protocol.WireMessage("ID:" + id, 1L, null, null,
+                "q:orders", null, org.partita.protocol.WireMessage.PERSISTENT, 4, 0, 0, Map.of("probe", probe),
+                org.partita.protocol.WireMessage.BODY_TEXT, new byte[0]);
+        MessageRef m = node.broker().newMessage(org.partita.protocol.MessageCodec.encode(wire), wire, null);
         assertTrue(q.reserve(m));
         m.retain(1);
         return m;

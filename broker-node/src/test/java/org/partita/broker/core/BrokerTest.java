@@ -140,7 +140,7 @@ class BrokerTest {
             } catch (InterruptedException ex) {
                 Thread.currentThread().interrupt();
             }
-        }, org.partita.jms.protocol.selector.Selector.matchAll(), 1, 0);
+        }, org.partita.protocol.selector.Selector.matchAll(), 1, 0);
         try {
             jobs.attach(slow); // its delivery of b holds the queue's executor
             assertTrue(delivering.await(10, TimeUnit.SECONDS), "b was not delivered to the slow consumer");

@@ -4,8 +4,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.partita.jms.protocol.MessageCodec;
-import org.partita.jms.protocol.WireMessage;
+import org.partita.protocol.MessageCodec;
+import org.partita.protocol.WireMessage;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -1,8 +1,8 @@
 package org.partita.broker.core;
 
-import org.partita.jms.protocol.MessageCodec;
-import org.partita.jms.protocol.WireMessage;
-import org.partita.jms.protocol.selector.Selector;
+import org.partita.protocol.MessageCodec;
+import org.partita.protocol.WireMessage;
+import org.partita.protocol.selector.Selector;
 
 import java.util.ArrayList;
 import java.util.HashMap;

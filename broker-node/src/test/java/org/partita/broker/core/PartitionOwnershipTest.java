@@ -1,7 +1,7 @@
 package org.partita.broker.core;
 
 import org.junit.jupiter.api.Test;
-import org.partita.jms.protocol.selector.Selector;
+import org.partita.protocol.selector.Selector;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

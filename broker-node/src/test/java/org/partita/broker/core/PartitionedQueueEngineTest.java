@@ -48,7 +48,7 @@ class PartitionedQueueEngineTest {
                 }
                 told.put(consumer, s);
             }
-        }, org.partita.jms.protocol.selector.Selector.matchAll(), 100, priority);
+        }, org.partita.protocol.selector.Selector.matchAll(), 100, priority);
     }
 
     private List<Integer> owners(ConsumerRef c, long now) {

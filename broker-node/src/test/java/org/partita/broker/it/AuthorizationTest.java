@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.partita.broker.config.ConfigException;
 import org.partita.broker.config.NodeConfig;
 import org.partita.broker.embed.PartitaNode;
-import org.partita.broker.security.PasswordHash;
+import org.partita.protocol.auth.PasswordHash;
 import org.partita.jms.api.PartitaAdmin;
 import org.partita.jms.client.PartitaConnectionFactory;
 

@@ -19,12 +19,12 @@ import org.junit.jupiter.api.io.TempDir;
 import org.partita.broker.config.NodeConfig;
 import org.partita.broker.embed.PartitaNode;
 import org.partita.jms.client.PartitaConnectionFactory;
-import org.partita.jms.protocol.ErrorCode;
-import org.partita.jms.protocol.Frame;
-import org.partita.jms.protocol.FrameCodec;
-import org.partita.jms.protocol.MessageCodec;
-import org.partita.jms.protocol.Protocol;
-import org.partita.jms.protocol.WireMessage;
+import org.partita.protocol.ErrorCode;
+import org.partita.protocol.Frame;
+import org.partita.protocol.FrameCodec;
+import org.partita.protocol.MessageCodec;
+import org.partita.protocol.Protocol;
+import org.partita.protocol.WireMessage;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.partita.broker.core.BrokerQueue;
 import org.partita.broker.core.ConsumerRef;
-import org.partita.jms.protocol.selector.Selector;
+import org.partita.protocol.selector.Selector;
 
 import java.time.Duration;
 import java.util.ArrayList;

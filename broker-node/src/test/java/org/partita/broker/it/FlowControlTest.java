@@ -23,7 +23,7 @@ import org.partita.broker.store.FaultyDisk;
 import org.partita.jms.api.PartitaAdmin;
 import org.partita.jms.api.QueueStats;
 import org.partita.jms.client.PartitaXAConnectionFactory;
-import org.partita.jms.protocol.Frame;
+import org.partita.protocol.Frame;
 
 import javax.transaction.xa.XAException;
 import javax.transaction.xa.XAResource;

@@ -14,8 +14,8 @@ import org.partita.broker.config.FlowLimits;
 import org.partita.broker.config.NodeConfig;
 import org.partita.broker.embed.PartitaNode;
 import org.partita.jms.client.PartitaConnectionFactory;
-import org.partita.jms.protocol.Frame;
-import org.partita.jms.protocol.MessageCodec;
+import org.partita.protocol.Frame;
+import org.partita.protocol.MessageCodec;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

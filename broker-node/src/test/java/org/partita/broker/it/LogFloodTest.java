@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.partita.broker.security.PasswordHash;
+import org.partita.protocol.auth.PasswordHash;
 
 import java.net.Socket;
 import java.nio.file.Files;

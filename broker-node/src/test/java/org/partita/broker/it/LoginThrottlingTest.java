@@ -6,9 +6,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.partita.broker.config.NodeConfig;
 import org.partita.broker.embed.PartitaNode;
-import org.partita.broker.security.PasswordHash;
+import org.partita.protocol.auth.PasswordHash;
 import org.partita.jms.client.PartitaConnectionFactory;
-import org.partita.jms.protocol.Protocol;
+import org.partita.protocol.Protocol;
 import org.partita.jms.transport.NettyBrokerConnection;
 
 import java.nio.file.Files;

@@ -64,7 +64,7 @@ class PooledJmsTest {
         assertTrue(sessionsOpened.get() <= 2, "the pool reused its session; sessions opened on the node: "
                 + sessionsOpened.get());
         assertEquals(SENDS, node.node().broker().existingQueue("pooled")
-                .browse(org.partita.jms.protocol.selector.Selector.matchAll()).get(30, java.util.concurrent.TimeUnit.SECONDS)
+                .browse(org.partita.protocol.selector.Selector.matchAll()).get(30, java.util.concurrent.TimeUnit.SECONDS)
                 .size(), "every send arrived");
     }
 

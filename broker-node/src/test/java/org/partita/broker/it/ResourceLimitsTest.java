@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.partita.broker.config.FlowLimits;
 import org.partita.broker.embed.PartitaNode;
-import org.partita.jms.protocol.ErrorCode;
-import org.partita.jms.protocol.Frame;
+import org.partita.protocol.ErrorCode;
+import org.partita.protocol.Frame;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Path;

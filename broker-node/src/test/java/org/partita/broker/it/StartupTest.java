@@ -6,7 +6,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.partita.broker.config.NodeConfig;
 import org.partita.broker.embed.NodeStartException;
 import org.partita.broker.embed.PartitaNode;
-import org.partita.broker.security.PasswordHash;
+import org.partita.protocol.auth.PasswordHash;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;

@@ -15,7 +15,7 @@ import org.partita.broker.config.NodeConfig;
 import org.partita.broker.config.SecuritySettings;
 import org.partita.broker.config.TlsSettings;
 import org.partita.broker.embed.PartitaNode;
-import org.partita.broker.security.PasswordHash;
+import org.partita.protocol.auth.PasswordHash;
 import org.partita.jms.client.PartitaConnectionFactory;
 
 import javax.net.ssl.SSLContext;

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.partita.broker.config.FlowLimits;
 import org.partita.broker.embed.PartitaNode;
 import org.partita.jms.api.PartitaAdmin;
-import org.partita.jms.protocol.Frame;
+import org.partita.protocol.Frame;
 
 import java.io.InputStream;
 import java.net.SocketException;

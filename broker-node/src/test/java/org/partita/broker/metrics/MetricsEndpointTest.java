@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.partita.broker.config.NodeConfig;
 import org.partita.broker.embed.PartitaNode;
-import org.partita.broker.security.PasswordHash;
+import org.partita.protocol.auth.PasswordHash;
 import org.partita.jms.client.PartitaConnectionFactory;
 
 import javax.management.MBeanServer;

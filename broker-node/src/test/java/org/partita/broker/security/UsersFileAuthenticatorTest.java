@@ -1,5 +1,6 @@
 package org.partita.broker.security;
 
+import org.partita.protocol.auth.PasswordHash;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

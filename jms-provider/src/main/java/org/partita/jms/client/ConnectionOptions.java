@@ -1,7 +1,7 @@
 package org.partita.jms.client;
 
 import jakarta.jms.JMSException;
-import org.partita.jms.protocol.Protocol;
+import org.partita.protocol.Protocol;
 import org.partita.jms.transport.ClientTls;
 import org.partita.jms.transport.NodeAddress;
 

@@ -16,7 +16,7 @@ import jakarta.jms.TopicConnection;
 import jakarta.jms.TopicSession;
 import org.partita.jms.destination.PartitaDestination;
 import org.partita.jms.destination.TemporaryDestinationOwner;
-import org.partita.jms.protocol.Frame;
+import org.partita.protocol.Frame;
 import org.partita.jms.transport.BrokerConnection;
 import org.partita.jms.transport.BrokerError;
 import org.partita.jms.transport.ConnectionListener;

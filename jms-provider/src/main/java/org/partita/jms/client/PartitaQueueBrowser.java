@@ -6,7 +6,7 @@ import jakarta.jms.Queue;
 import jakarta.jms.QueueBrowser;
 import org.partita.jms.destination.PartitaDestination;
 import org.partita.jms.message.MessageFactory;
-import org.partita.jms.protocol.MessageCodec;
+import org.partita.protocol.MessageCodec;
 
 import java.util.Collections;
 import java.util.Enumeration;

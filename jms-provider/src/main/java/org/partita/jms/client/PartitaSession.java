@@ -39,10 +39,10 @@ import org.partita.jms.message.PartitaMessage;
 import org.partita.jms.message.PartitaObjectMessage;
 import org.partita.jms.message.PartitaStreamMessage;
 import org.partita.jms.message.PartitaTextMessage;
-import org.partita.jms.protocol.Frame;
-import org.partita.jms.protocol.MessageCodec;
-import org.partita.jms.protocol.selector.Selector;
-import org.partita.jms.protocol.selector.SelectorException;
+import org.partita.protocol.Frame;
+import org.partita.protocol.MessageCodec;
+import org.partita.protocol.selector.Selector;
+import org.partita.protocol.selector.SelectorException;
 
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -577,7 +577,7 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
      * and conflicting options fail here rather than on the first send.
      */
     private void declareIfOptioned(PartitaDestination d) throws JMSException {
-        if (d != null && d.kind() == org.partita.jms.protocol.DestinationName.Kind.QUEUE && d.name().indexOf('?') >= 0) {
+        if (d != null && d.kind() == org.partita.protocol.DestinationName.Kind.QUEUE && d.name().indexOf('?') >= 0) {
             JmsExceptions.await(connection.transport().destinationOp(Frame.OP_DECLARE_QUEUE, d.encode()));
         }
     }

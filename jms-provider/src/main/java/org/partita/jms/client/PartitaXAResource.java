@@ -1,8 +1,8 @@
 package org.partita.jms.client;
 
 import jakarta.jms.JMSException;
-import org.partita.jms.protocol.Frame;
-import org.partita.jms.protocol.WireXid;
+import org.partita.protocol.Frame;
+import org.partita.protocol.WireXid;
 
 import javax.transaction.xa.XAException;
 import javax.transaction.xa.XAResource;

@@ -1,6 +1,6 @@
 package org.partita.jms.client;
 
-import org.partita.jms.protocol.WireXid;
+import org.partita.protocol.WireXid;
 
 import javax.transaction.xa.Xid;
 

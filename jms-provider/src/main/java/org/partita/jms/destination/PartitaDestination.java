@@ -7,7 +7,7 @@ import jakarta.jms.Queue;
 import jakarta.jms.TemporaryQueue;
 import jakarta.jms.TemporaryTopic;
 import jakarta.jms.Topic;
-import org.partita.jms.protocol.DestinationName;
+import org.partita.protocol.DestinationName;
 
 import java.io.Serializable;
 import java.util.Objects;

@@ -1,7 +1,7 @@
 package org.partita.jms.destination;
 
 import jakarta.jms.Queue;
-import org.partita.jms.protocol.DestinationName;
+import org.partita.protocol.DestinationName;
 
 public class PartitaQueue extends PartitaDestination implements Queue {
     private static final long serialVersionUID = 1L;

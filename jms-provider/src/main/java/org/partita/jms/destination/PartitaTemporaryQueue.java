@@ -2,7 +2,7 @@ package org.partita.jms.destination;
 
 import jakarta.jms.JMSException;
 import jakarta.jms.TemporaryQueue;
-import org.partita.jms.protocol.DestinationName;
+import org.partita.protocol.DestinationName;
 
 public class PartitaTemporaryQueue extends PartitaQueue implements TemporaryQueue {
     private static final long serialVersionUID = 1L;

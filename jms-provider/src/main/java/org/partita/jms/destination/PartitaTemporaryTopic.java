@@ -2,7 +2,7 @@ package org.partita.jms.destination;
 
 import jakarta.jms.JMSException;
 import jakarta.jms.TemporaryTopic;
-import org.partita.jms.protocol.DestinationName;
+import org.partita.protocol.DestinationName;
 
 public class PartitaTemporaryTopic extends PartitaTopic implements TemporaryTopic {
     private static final long serialVersionUID = 1L;

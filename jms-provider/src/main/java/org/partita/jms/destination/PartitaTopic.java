@@ -1,7 +1,7 @@
 package org.partita.jms.destination;
 
 import jakarta.jms.Topic;
-import org.partita.jms.protocol.DestinationName;
+import org.partita.protocol.DestinationName;
 
 public class PartitaTopic extends PartitaDestination implements Topic {
     private static final long serialVersionUID = 1L;

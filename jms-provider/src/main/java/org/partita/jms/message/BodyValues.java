@@ -3,10 +3,10 @@ package org.partita.jms.message;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
-import org.partita.jms.protocol.ErrorCode;
-import org.partita.jms.protocol.ProtocolException;
-import org.partita.jms.protocol.TypedValues;
-import org.partita.jms.protocol.WireFormat;
+import org.partita.protocol.ErrorCode;
+import org.partita.protocol.ProtocolException;
+import org.partita.protocol.TypedValues;
+import org.partita.protocol.WireFormat;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

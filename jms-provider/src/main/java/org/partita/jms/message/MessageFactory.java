@@ -1,8 +1,8 @@
 package org.partita.jms.message;
 
-import org.partita.jms.protocol.ErrorCode;
-import org.partita.jms.protocol.ProtocolException;
-import org.partita.jms.protocol.WireMessage;
+import org.partita.protocol.ErrorCode;
+import org.partita.protocol.ProtocolException;
+import org.partita.protocol.WireMessage;
 
 /** Rebuilds the message a consumer receives from its wire form and the count of the delivery. */
 public final class MessageFactory {

@@ -4,7 +4,7 @@ import jakarta.jms.BytesMessage;
 import jakarta.jms.JMSException;
 import jakarta.jms.MessageEOFException;
 import jakarta.jms.MessageFormatException;
-import org.partita.jms.protocol.WireMessage;
+import org.partita.protocol.WireMessage;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

@@ -3,7 +3,7 @@ package org.partita.jms.message;
 import jakarta.jms.JMSException;
 import jakarta.jms.MapMessage;
 import jakarta.jms.MessageFormatException;
-import org.partita.jms.protocol.WireMessage;
+import org.partita.protocol.WireMessage;
 
 import java.util.ArrayList;
 import java.util.Arrays;

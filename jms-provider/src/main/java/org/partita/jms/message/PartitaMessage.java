@@ -8,7 +8,7 @@ import jakarta.jms.MessageFormatException;
 import jakarta.jms.MessageNotReadableException;
 import jakarta.jms.MessageNotWriteableException;
 import org.partita.jms.destination.PartitaDestination;
-import org.partita.jms.protocol.WireMessage;
+import org.partita.protocol.WireMessage;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -3,7 +3,7 @@ package org.partita.jms.message;
 import jakarta.jms.JMSException;
 import jakarta.jms.MessageFormatException;
 import jakarta.jms.ObjectMessage;
-import org.partita.jms.protocol.WireMessage;
+import org.partita.protocol.WireMessage;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

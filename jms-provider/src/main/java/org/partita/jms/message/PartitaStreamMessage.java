@@ -4,7 +4,7 @@ import jakarta.jms.JMSException;
 import jakarta.jms.MessageEOFException;
 import jakarta.jms.MessageFormatException;
 import jakarta.jms.StreamMessage;
-import org.partita.jms.protocol.WireMessage;
+import org.partita.protocol.WireMessage;
 
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -2,7 +2,7 @@ package org.partita.jms.message;
 
 import jakarta.jms.JMSException;
 import jakarta.jms.TextMessage;
-import org.partita.jms.protocol.WireMessage;
+import org.partita.protocol.WireMessage;
 
 import java.nio.charset.StandardCharsets;
 

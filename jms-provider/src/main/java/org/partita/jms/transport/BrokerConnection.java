@@ -77,19 +77,19 @@ public interface BrokerConnection {
     }
 
     /**
-     * Sends one XA request ({@link org.partita.jms.protocol.Frame.XaStart} ... {@link
-     * org.partita.jms.protocol.Frame.XaForget}); completes with the node's {@code XA_RESULT},
+     * Sends one XA request ({@link org.partita.protocol.Frame.XaStart} ... {@link
+     * org.partita.protocol.Frame.XaForget}); completes with the node's {@code XA_RESULT},
      * whatever its code. The request's id is chosen by the transport.
      */
-    default CompletableFuture<org.partita.jms.protocol.Frame.XaResult> xa(
-            java.util.function.IntFunction<org.partita.jms.protocol.Frame> request) {
-        return CompletableFuture.failedFuture(new BrokerError(org.partita.jms.protocol.ErrorCode.INVALID_REQUEST,
+    default CompletableFuture<org.partita.protocol.Frame.XaResult> xa(
+            java.util.function.IntFunction<org.partita.protocol.Frame> request) {
+        return CompletableFuture.failedFuture(new BrokerError(org.partita.protocol.ErrorCode.INVALID_REQUEST,
                 "this transport does not carry XA transactions"));
     }
 
     /** The node's prepared and heuristically completed XA branches. */
-    default CompletableFuture<List<org.partita.jms.protocol.WireXid>> xaRecover() {
-        return CompletableFuture.failedFuture(new BrokerError(org.partita.jms.protocol.ErrorCode.INVALID_REQUEST,
+    default CompletableFuture<List<org.partita.protocol.WireXid>> xaRecover() {
+        return CompletableFuture.failedFuture(new BrokerError(org.partita.protocol.ErrorCode.INVALID_REQUEST,
                 "this transport does not carry XA transactions"));
     }
 

@@ -1,6 +1,6 @@
 package org.partita.jms.transport;
 
-import org.partita.jms.protocol.ErrorCode;
+import org.partita.protocol.ErrorCode;
 
 /**
  * The node answered a request with an ERROR frame, or the connection failed before it answered.

@@ -10,8 +10,8 @@ import io.netty.channel.ChannelPromise;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.ChannelOutputShutdownEvent;
 import io.netty.channel.unix.FileDescriptor;
-import org.partita.jms.protocol.Frame;
-import org.partita.jms.protocol.FrameEncoder;
+import org.partita.protocol.Frame;
+import org.partita.protocol.FrameEncoder;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

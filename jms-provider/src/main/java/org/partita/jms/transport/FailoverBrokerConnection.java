@@ -1,8 +1,8 @@
 package org.partita.jms.transport;
 
 import org.partita.jms.api.PartitaErrorCodes;
-import org.partita.jms.protocol.ErrorCode;
-import org.partita.jms.protocol.Frame;
+import org.partita.protocol.ErrorCode;
+import org.partita.protocol.Frame;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -553,7 +553,7 @@ public final class FailoverBrokerConnection implements BrokerConnection {
     }
 
     @Override
-    public CompletableFuture<List<org.partita.jms.protocol.WireXid>> xaRecover() {
+    public CompletableFuture<List<org.partita.protocol.WireXid>> xaRecover() {
         return call("an XA recovery scan", l -> l.node.xaRecover(), null);
     }
 

@@ -1,6 +1,6 @@
 package org.partita.jms.transport;
 
-import org.partita.jms.protocol.Frame;
+import org.partita.protocol.Frame;
 
 import java.util.function.Consumer;
 

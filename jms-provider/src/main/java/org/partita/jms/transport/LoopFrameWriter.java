@@ -1,8 +1,8 @@
 package org.partita.jms.transport;
 
 import io.netty.channel.Channel;
-import org.partita.jms.protocol.Frame;
-import org.partita.jms.protocol.FrameEncoder;
+import org.partita.protocol.Frame;
+import org.partita.protocol.FrameEncoder;
 
 import java.util.function.Consumer;
 

@@ -12,11 +12,11 @@ import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.timeout.IdleState;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
-import org.partita.jms.protocol.ErrorCode;
-import org.partita.jms.protocol.Frame;
-import org.partita.jms.protocol.FrameDecoder;
-import org.partita.jms.protocol.Protocol;
-import org.partita.jms.protocol.ProtocolException;
+import org.partita.protocol.ErrorCode;
+import org.partita.protocol.Frame;
+import org.partita.protocol.FrameDecoder;
+import org.partita.protocol.Protocol;
+import org.partita.protocol.ProtocolException;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -298,7 +298,7 @@ public final class NettyBrokerConnection implements BrokerConnection {
     }
 
     @Override
-    public CompletableFuture<List<org.partita.jms.protocol.WireXid>> xaRecover() {
+    public CompletableFuture<List<org.partita.protocol.WireXid>> xaRecover() {
         return request(Frame.XaRecover::new).thenApply(f -> ((Frame.XaRecovered) f).xids());
     }
 

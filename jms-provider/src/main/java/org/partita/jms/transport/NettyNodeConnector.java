@@ -1,6 +1,6 @@
 package org.partita.jms.transport;
 
-import org.partita.jms.protocol.ErrorCode;
+import org.partita.protocol.ErrorCode;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;

@@ -1,7 +1,7 @@
 package org.partita.jms.transport;
 
-import org.partita.jms.protocol.ErrorCode;
-import org.partita.jms.protocol.Frame;
+import org.partita.protocol.ErrorCode;
+import org.partita.protocol.Frame;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package org.partita.jms.transport;
 
-import org.partita.jms.protocol.DestinationName;
+import org.partita.protocol.DestinationName;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

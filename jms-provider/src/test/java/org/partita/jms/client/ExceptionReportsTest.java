@@ -8,7 +8,7 @@ import jakarta.jms.ResourceAllocationException;
 import jakarta.jms.Session;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.partita.jms.protocol.ErrorCode;
+import org.partita.protocol.ErrorCode;
 
 import java.time.Duration;
 import java.util.List;

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.partita.jms.api.PartitaConsumer;
 import org.partita.jms.api.PartitionListener;
-import org.partita.jms.protocol.Frame;
+import org.partita.protocol.Frame;
 import org.partita.jms.transport.BrokerConnection.ConsumerSpec;
 
 import java.time.Duration;
@@ -266,7 +266,7 @@ class FailoverConsumersTest {
     @Test
     void aNodeThatRefusesToOpenAConsumerAgainIsPassedOver() throws JMSException {
         f = FailoverFixture.connected();
-        f.nodes.refuseConsumers(B, org.partita.jms.protocol.ErrorCode.NOT_AUTHORIZED);
+        f.nodes.refuseConsumers(B, org.partita.protocol.ErrorCode.NOT_AUTHORIZED);
         Session s = f.connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
         Queue q = s.createQueue("orders");
         MessageConsumer consumer = s.createConsumer(q);

@@ -13,7 +13,7 @@ import jakarta.jms.TransactionRolledBackException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.partita.jms.api.PartitaErrorCodes;
-import org.partita.jms.protocol.ErrorCode;
+import org.partita.protocol.ErrorCode;
 
 import java.time.Duration;
 import java.util.List;

@@ -6,7 +6,7 @@ import jakarta.jms.MessageNotWriteableException;
 import jakarta.jms.ObjectMessage;
 import org.junit.jupiter.api.Test;
 import org.partita.jms.destination.PartitaQueue;
-import org.partita.jms.protocol.WireMessage;
+import org.partita.protocol.WireMessage;
 
 import java.io.Serializable;
 import java.util.ArrayList;

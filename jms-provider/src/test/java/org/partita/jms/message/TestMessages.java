@@ -2,7 +2,7 @@ package org.partita.jms.message;
 
 import jakarta.jms.JMSException;
 import org.partita.jms.destination.PartitaQueue;
-import org.partita.jms.protocol.MessageCodec;
+import org.partita.protocol.MessageCodec;
 
 /** Helpers shared by the message tests. */
 final class TestMessages {

@@ -13,9 +13,9 @@ import org.partita.jms.destination.PartitaQueue;
 import org.partita.jms.destination.PartitaTemporaryQueue;
 import org.partita.jms.destination.PartitaTemporaryTopic;
 import org.partita.jms.destination.PartitaTopic;
-import org.partita.jms.protocol.MessageCodec;
-import org.partita.jms.protocol.ProtocolException;
-import org.partita.jms.protocol.WireMessage;
+import org.partita.protocol.MessageCodec;
+import org.partita.protocol.ProtocolException;
+import org.partita.protocol.WireMessage;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

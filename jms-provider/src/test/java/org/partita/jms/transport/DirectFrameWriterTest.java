@@ -9,10 +9,10 @@ import io.netty.channel.socket.SocketChannel;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.partita.jms.protocol.ErrorCode;
-import org.partita.jms.protocol.Frame;
-import org.partita.jms.protocol.FrameCodec;
-import org.partita.jms.protocol.ProtocolException;
+import org.partita.protocol.ErrorCode;
+import org.partita.protocol.Frame;
+import org.partita.protocol.FrameCodec;
+import org.partita.protocol.ProtocolException;
 
 import java.io.DataInputStream;
 import java.io.IOException;

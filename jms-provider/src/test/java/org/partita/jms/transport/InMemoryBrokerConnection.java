@@ -1,8 +1,8 @@
 package org.partita.jms.transport;
 
-import org.partita.jms.protocol.ErrorCode;
-import org.partita.jms.protocol.Frame;
-import org.partita.jms.protocol.MessageCodec;
+import org.partita.protocol.ErrorCode;
+import org.partita.protocol.Frame;
+import org.partita.protocol.MessageCodec;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;

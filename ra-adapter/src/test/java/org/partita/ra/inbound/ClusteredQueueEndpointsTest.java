@@ -9,7 +9,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.partita.jms.api.PartitaAdmin;
 import org.partita.jms.client.PartitaConnectionFactory;
-import org.partita.jms.protocol.PartitionKeys;
+import org.partita.protocol.PartitionKeys;
 import org.partita.ra.PartitaResourceAdapter;
 import org.partita.ra.cluster.KeyedProducer;
 import org.partita.ra.cluster.LoopbackCluster;

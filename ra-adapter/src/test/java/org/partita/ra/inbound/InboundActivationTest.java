@@ -13,7 +13,7 @@ import org.partita.broker.config.NodeConfig;
 import org.partita.broker.embed.PartitaNode;
 import org.partita.jms.api.PartitaAdmin;
 import org.partita.jms.client.PartitaConnectionFactory;
-import org.partita.jms.protocol.PartitionKeys;
+import org.partita.protocol.PartitionKeys;
 import org.partita.ra.PartitaResourceAdapter;
 import org.partita.ra.cluster.KeyedProducer;
 import org.partita.ra.container.Deliveries;

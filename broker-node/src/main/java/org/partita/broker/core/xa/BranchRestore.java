@@ -4,7 +4,7 @@ import org.partita.broker.core.Broker;
 import org.partita.broker.core.BrokerQueue;
 import org.partita.broker.core.MessageRef;
 import org.partita.broker.core.QueueEntry;
-import org.partita.jms.protocol.MessageCodec;
+import org.partita.protocol.MessageCodec;
 
 import java.util.ArrayList;
 import java.util.HashMap;

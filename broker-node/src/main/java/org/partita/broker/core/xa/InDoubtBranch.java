@@ -1,6 +1,6 @@
 package org.partita.broker.core.xa;
 
-import org.partita.jms.protocol.WireXid;
+import org.partita.protocol.WireXid;
 
 /**
  * A branch an administrator may have to complete: prepared and waiting for its transaction

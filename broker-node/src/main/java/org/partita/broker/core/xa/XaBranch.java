@@ -2,7 +2,7 @@ package org.partita.broker.core.xa;
 
 import org.partita.broker.core.Broker;
 import org.partita.broker.core.QueueEntry;
-import org.partita.jms.protocol.WireXid;
+import org.partita.protocol.WireXid;
 
 import java.util.ArrayList;
 import java.util.HashSet;

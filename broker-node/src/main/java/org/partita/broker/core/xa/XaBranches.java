@@ -7,7 +7,7 @@ import org.partita.broker.core.QueueFullException;
 import org.partita.broker.store.StoreBatch;
 import org.partita.broker.store.StoreOp;
 import org.partita.broker.store.StoredBranch;
-import org.partita.jms.protocol.WireXid;
+import org.partita.protocol.WireXid;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -306,7 +306,7 @@ class ClusterCrashTest {
         consume(nodes[2].factory(), ledger);
         List<String> keys = new ArrayList<>(); // keys of node2's partitions (1 and 4 of 6): all go through node1's log
         for (int k = 0; keys.size() < 4; k++) {
-            if (org.partita.jms.protocol.PartitionKeys.partition("machine-" + k, 6) % 3 == 1) {
+            if (org.partita.protocol.PartitionKeys.partition("machine-" + k, 6) % 3 == 1) {
                 keys.add("machine-" + k);
             }
         }

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.partita.jms.api.PartitaAdmin;
-import org.partita.jms.protocol.PartitionKeys;
+import org.partita.protocol.PartitionKeys;
 
 import java.nio.file.Path;
 import java.time.Duration;

@@ -262,7 +262,7 @@ class ClusteredQueueTest {
 
     private static String keyOn(int partition) {
         for (int i = 0; ; i++) {
-            if (org.partita.jms.protocol.PartitionKeys.partition("k" + i, 2) == partition) {
+            if (org.partita.protocol.PartitionKeys.partition("k" + i, 2) == partition) {
                 return "k" + i;
             }
         }
@@ -273,9 +273,9 @@ class ClusteredQueueTest {
     }
 
     private static byte[] message(String id, String key) {
-        return org.partita.jms.protocol.MessageCodec.encode(new org.partita.jms.protocol.WireMessage(id,
-                System.currentTimeMillis(), null, null, "queue:plant", null, org.partita.jms.protocol.WireMessage.PERSISTENT,
-                4, 0, 0, key == null ? Map.of() : Map.of("JMSXGroupID", key), org.partita.jms.protocol.WireMessage.BODY_TEXT,
+        return org.partita.protocol.MessageCodec.encode(new org.partita.protocol.WireMessage(id,
+                System.currentTimeMillis(), null, null, "queue:plant", null, org.partita.protocol.WireMessage.PERSISTENT,
+                4, 0, 0, key == null ? Map.of() : Map.of("JMSXGroupID", key), org.partita.protocol.WireMessage.BODY_TEXT,
                 "state".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     }
 }

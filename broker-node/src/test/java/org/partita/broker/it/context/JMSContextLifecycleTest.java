@@ -21,7 +21,7 @@ import org.partita.broker.it.NodeExtension;
 import org.partita.broker.network.NodeContext;
 import org.partita.broker.network.NodeServer;
 import org.partita.jms.client.PartitaConnectionFactory;
-import org.partita.jms.protocol.Protocol;
+import org.partita.protocol.Protocol;
 
 import java.time.Duration;
 import java.util.ArrayList;

@@ -459,15 +459,17 @@ class JMSProducerTest {
     }
 
     @Test
-    void sendingToNoDestinationOrAForeignOneOrSendingNoMessageIsRefused() {
+    void sendingToNoDestinationOrANamelessOneOrSendingNoMessageIsRefused() {
         try (JMSContext ctx = node.factory().createContext()) {
             JMSProducer p = ctx.createProducer();
             Queue q = ctx.createQueue("refusals");
             assertThrows(InvalidDestinationRuntimeException.class, () -> p.send(null, "x"));
             assertThrows(InvalidDestinationRuntimeException.class, () -> p.send(null, ctx.createMessage()));
             assertThrows(InvalidDestinationRuntimeException.class, () -> p.send(null, new byte[0]));
-            Queue foreign = () -> "foreign";
-            assertThrows(InvalidDestinationRuntimeException.class, () -> p.send(foreign, "x"));
+            jakarta.jms.Destination neither = new jakarta.jms.Destination() {
+            };
+            assertThrows(InvalidDestinationRuntimeException.class, () -> p.send(neither, "x"), "neither a queue nor a topic");
+            assertThrows(InvalidDestinationRuntimeException.class, () -> p.send((Queue) () -> "", "x"), "a queue without a name");
             assertThrows(MessageFormatRuntimeException.class, () -> p.send(q, (Message) null));
             assertNull(ctx.createConsumer(q).receive(Wait.ABSENT), "nothing was sent");
         }

@@ -9,7 +9,7 @@ import jakarta.jms.Session;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.partita.broker.it.NodeExtension;
-import org.partita.jms.protocol.PartitionKeys;
+import org.partita.protocol.PartitionKeys;
 
 import javax.management.MBeanServer;
 import javax.management.ObjectName;

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.partita.broker.core.PartitionFigures;
 import org.partita.broker.it.NodeExtension;
 import org.partita.jms.client.PartitaConnectionFactory;
-import org.partita.jms.protocol.PartitionKeys;
+import org.partita.protocol.PartitionKeys;
 
 import java.time.Duration;
 import java.util.ArrayList;
