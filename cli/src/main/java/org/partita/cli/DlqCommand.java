@@ -14,7 +14,8 @@ import java.util.List;
 final class DlqCommand {
     static final String DEFAULT_DLQ = "DLQ";
 
-    @Command(name = "list", description = "Messages in a dead-letter queue, with the destination they were sent to.")
+    @Command(name = "list", description = "Messages in a dead-letter queue: the queue each came from, the deliveries it"
+            + " had there, why and when it was dead-lettered, and the destination it was sent to.")
     static final class ListDead extends NodeCommand {
         @Option(names = "--queue", defaultValue = "DLQ", description = "the dead-letter queue (default ${DEFAULT-VALUE})")
         String queue;
@@ -26,15 +27,17 @@ final class DlqCommand {
         void run(NodeOptions.NodeSession s, Output out) throws Exception {
             List<java.util.Map<String, Object>> dead;
             try {
-                dead = QueueCommand.browse(s, queue, null, limit);
+                dead = QueueCommand.browse(s, queue, null, limit, true);
             } catch (jakarta.jms.InvalidDestinationException e) {
                 if (!DEFAULT_DLQ.equals(queue)) {
                     throw e;
                 }
                 dead = List.of(); // the node makes its default dead-letter queue with the first dead letter
             }
-            out.table(dead, Output.columns("MESSAGE ID", "messageId",
-                    "SENT TO", "destination", "TIMESTAMP", "timestamp", "GROUP", "group", "BODY", "body"),
+            out.table(dead, Output.columns("MESSAGE ID", "messageId", "FROM", DeadLetterFields.ORIGINAL_DESTINATION,
+                    "DELIVERIES", DeadLetterFields.DELIVERY_COUNT, "REASON", DeadLetterFields.REASON,
+                    "DEAD-LETTERED AT", DeadLetterFields.DEAD_LETTERED_AT, "SENT TO", "destination", "TIMESTAMP", "timestamp",
+                    "GROUP", "group", "BODY", "body"),
                     "no messages in " + queue);
         }
     }
@@ -56,8 +59,8 @@ final class DlqCommand {
             PartitaAdmin.Moved moved = s.admin().moveMessages(queue, to, ids);
             String where = to == null ? "back to their queues" : "to " + to;
             out.done("moved " + moved.moved() + " messages from " + queue + " " + where
-                            + (moved.left() > 0 ? "; " + moved.left() + " stayed (sent to a topic, a fan-out queue or a"
-                            + " queue that is gone: move them with --to)" : ""),
+                            + (moved.left() > 0 ? "; " + moved.left() + " stayed (their queue is gone, or they were sent"
+                            + " to a topic or a fan-out queue: move them with --to)" : ""),
                     Output.map("moved", moved.moved(), "left", moved.left()));
             if (moved.left() > 0 && moved.moved() == 0) {
                 throw new ExitCodes.Refusal(ExitCodes.REFUSED, moved.left() + " messages could not be moved back; name a queue with --to");

@@ -115,14 +115,19 @@ final class QueueCommand {
 
         @Override
         void run(NodeOptions.NodeSession s, Output out) throws Exception {
-            out.table(browse(s, queue, selector, limit), Output.columns("MESSAGE ID", "messageId", "TIMESTAMP", "timestamp",
+            out.table(browse(s, queue, selector, limit, false), Output.columns("MESSAGE ID", "messageId", "TIMESTAMP", "timestamp",
                     "PRIORITY", "priority", "DELIVERIES", "deliveryCount", "GROUP", "group", "DESTINATION", "destination",
                     "BODY", "body"), "no messages waiting in " + queue);
         }
     }
 
-    /** Waiting messages of a queue, through a JMS browser; an AppId queue {@code q#app} is read as {@code q?appId=app}. */
-    static List<Map<String, Object>> browse(NodeOptions.NodeSession s, String queue, String selector, int limit) throws Exception {
+    /**
+     * Waiting messages of a queue, through a JMS browser; an AppId queue {@code q#app} is read as {@code q?appId=app}.
+     *
+     * @param deadLetters add what the node says of a dead letter (its {@code JMS_PARTITA_} properties) to every row
+     */
+    static List<Map<String, Object>> browse(NodeOptions.NodeSession s, String queue, String selector, int limit,
+                                            boolean deadLetters) throws Exception {
         int hash = queue.indexOf('#');
         String name = hash < 0 ? queue : queue.substring(0, hash) + "?appId=" + queue.substring(hash + 1);
         s.admin().queueOptions(queue); // a queue that does not exist is an error, not an empty listing
@@ -132,17 +137,23 @@ final class QueueCommand {
             Enumeration<?> e = browser.getEnumeration();
             while (e.hasMoreElements() && rows.size() < limit) {
                 Message m = (Message) e.nextElement();
-                rows.add(Output.map("messageId", m.getJMSMessageID(), "timestamp",
-                        m.getJMSTimestamp() == 0 ? null : java.time.Instant.ofEpochMilli(m.getJMSTimestamp()).toString(),
+                rows.add(Output.map("messageId", m.getJMSMessageID(), "timestamp", instant(m.getJMSTimestamp()),
                         "priority", m.getJMSPriority(), "deliveryCount", m.getIntProperty("JMSXDeliveryCount"),
                         "group", m.getStringProperty("JMSXGroupID"),
                         "destination", m.getJMSDestination() == null ? null : m.getJMSDestination().toString(),
                         "body", body(m)));
+                if (deadLetters) {
+                    rows.get(rows.size() - 1).putAll(DeadLetterFields.of(m));
+                }
             }
         } finally {
             session.close();
         }
         return rows;
+    }
+
+    static String instant(long epochMillis) {
+        return epochMillis == 0 ? null : java.time.Instant.ofEpochMilli(epochMillis).toString();
     }
 
     private static String body(Message m) throws Exception {

@@ -209,6 +209,15 @@ class CliTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> cli("dlq", "list").out().contains("poison"));
         Run list = cli("dlq", "list");
         assertTrue(list.out().contains("queue:jobs"), "the destination it was sent to: " + list.out());
+        List<String> lines = list.lines();
+        assertTrue(lines.get(0).matches("MESSAGE ID\\s+FROM\\s+DELIVERIES\\s+REASON\\s+DEAD-LETTERED AT\\s+SENT TO\\s.*"),
+                "the queue it came from, its deliveries there, why and when: " + lines.get(0));
+        assertTrue(lines.get(1).matches("ID:\\S+\\s+jobs\\s+1\\s+maxDeliveryAttempts 1 reached\\s+20\\d\\d-\\S+Z\\s+queue:jobs\\S*\\s.*"),
+                lines.get(1));
+        Run json = cli("dlq", "list", "--output", "json");
+        assertTrue(json.out().contains("\"originalDestination\": \"jobs\"") && json.out().contains("\"originalDeliveryCount\": 1")
+                && json.out().contains("\"deadLetterReason\": \"maxDeliveryAttempts 1 reached\"")
+                && json.out().contains("\"deadLetteredAt\": \"20"), json.out());
         Run move = cli("dlq", "move");
         assertEquals(0, move.code(), move.err());
         assertTrue(move.out().startsWith("moved 1 messages from DLQ back to their queues"), move.out());

@@ -2,6 +2,7 @@ package org.partita.broker.admin;
 
 import org.partita.broker.core.Broker;
 import org.partita.broker.core.BrokerQueue;
+import org.partita.broker.core.DeadLetterStamp;
 import org.partita.broker.core.DestinationAddress;
 import org.partita.broker.core.MessageRef;
 import org.partita.broker.core.QueueOptions;
@@ -19,9 +20,11 @@ import java.util.stream.Collectors;
 /**
  * {@code message.move from?to=QUEUE&messageIds=ID,ID}: moves waiting messages of a queue (a
  * dead-letter queue, usually) to another queue. Without {@code to}, each message goes back to the
- * queue it was sent to, read from its JMSDestination; messages that name no queue that can take
- * them (a topic, a fan-out queue whose AppId is unknown, a deleted queue) stay where they are.
- * Without {@code messageIds}, every waiting message is moved.
+ * queue it was dead-lettered from ({@link DeadLetterStamp#ORIGINAL_DESTINATION}), or, for a message
+ * without that property (moved by hand, or dead-lettered by an older node), to the queue it was sent
+ * to, read from its JMSDestination; messages that name no queue that can take them (a topic, a
+ * fan-out queue, a deleted queue) stay where they are. Without {@code messageIds}, every waiting
+ * message is moved.
  */
 final class MessageMoves {
     record Result(int moved, int left) {
@@ -83,8 +86,12 @@ final class MessageMoves {
         }
     }
 
-    /** The queue a message was sent to, if it can take it back; null otherwise. */
+    /** The queue a message was dead-lettered from or else sent to, if it can take it back; null otherwise. */
     private String origin(MessageRef m) {
+        if (m.wire().property(DeadLetterStamp.ORIGINAL_DESTINATION) instanceof String from) {
+            // an AppId queue (orders#billing) or a durable subscription's queue takes its own dead letters back
+            return movableTo(from);
+        }
         DestinationName d;
         try {
             d = DestinationName.parse(m.wire().destination());
@@ -94,7 +101,10 @@ final class MessageMoves {
         if (d.kind() != DestinationName.Kind.QUEUE) {
             return null;
         }
-        String name = DestinationAddress.parse(d.name()).name();
+        return movableTo(DestinationAddress.parse(d.name()).name());
+    }
+
+    private String movableTo(String name) {
         BrokerQueue q = broker.existingQueue(name);
         return q == null || QueueOptions.FANOUT.equals(q.options().mode()) ? null : name;
     }

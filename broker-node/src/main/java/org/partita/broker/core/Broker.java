@@ -471,8 +471,14 @@ public final class Broker implements QueueServices, AutoCloseable {
         return unstoredBytes.get();
     }
 
+    @Override
     public MessageRef newMessage(byte[] encoded, WireMessage wire, Object origin) {
         return new MessageRef(messageIds.incrementAndGet(), encoded, wire, origin);
+    }
+
+    @Override
+    public void countUnstored(MessageRef m) {
+        m.countUnstored(unstoredBytes);
     }
 
     /**

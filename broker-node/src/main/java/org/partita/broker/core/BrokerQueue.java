@@ -622,7 +622,16 @@ public final class BrokerQueue implements DispatchEngine.Host {
         return true;
     }
 
+    /** A failed delivery handed back: {@code seen} ones wait out the queue's redelivery delay. */
     private void putBack(QueueEntry e, boolean seen) {
+        putBack(e, seen, seen);
+    }
+
+    /**
+     * @param seen    the application saw it: it counts as a delivery, and may reach maxDeliveryAttempts
+     * @param delayed it waits out the queue's redelivery delay before it is delivered again
+     */
+    private void putBack(QueueEntry e, boolean seen, boolean delayed) {
         if (purged) {
             services.store().write(removal(e)); // handed back after its queue was deleted: let it go
             return;
@@ -636,11 +645,15 @@ public final class BrokerQueue implements DispatchEngine.Host {
             LOG.info("message {} of queue {} reached {} delivery attempts; moving it to {}",
                     e.message().wire().messageId(), name, e.deliveryCount(), options.deadLetterQueue());
             counters.deadLettered(e.partition());
-            moveTo(e, options.deadLetterQueue(), false);
+            moveTo(e, options.deadLetterQueue(), false, DeadLetterStamp.attemptsReached(name, e.deliveryCount(), max, now()));
             return;
         }
         if (seen && storesEntryOf(e.message())) {
             services.store().write(StoreBatch.relaxed().add(new StoreOp.UpdateDeliveryCount(name, e.id(), e.deliveryCount())));
+        }
+        if (delayed) {
+            long wait = options.redeliveryDelay().afterDeliveries(e.deliveryCount());
+            e.redeliverAt(wait > 0 ? now() + wait : 0);
         }
         engineOf(e).add(e);
     }
@@ -687,7 +700,8 @@ public final class BrokerQueue implements DispatchEngine.Host {
             e.holder().settled(e);
         }
         e.returned(true);
-        putBack(e, true);
+        // Taken back because its partition moved, not because it failed: the new owner gets it at once.
+        putBack(e, true, false);
     }
 
     @Override
@@ -723,7 +737,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
         if (target.isEmpty() || target.equals(name)) {
             services.store().write(removal(e));
         } else {
-            moveTo(e, target, true);
+            moveTo(e, target, true, DeadLetterStamp.expired(name, e.deliveryCount(), now()));
         }
     }
 
@@ -824,7 +838,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
             if (to == null || to.equals(name)) {
                 return false;
             }
-            landed.add(moveTo(e, to, false));
+            landed.add(moveTo(e, to, false, null));
             return true;
         }).thenCompose(taken -> CompletableFuture.allOf(landed.toArray(CompletableFuture[]::new))
                 .thenApply(v -> (int) landed.stream().filter(CompletableFuture::join).count()));
@@ -941,19 +955,27 @@ public final class BrokerQueue implements DispatchEngine.Host {
         return batch;
     }
 
-    /** @return completes with true when the message waits in {@code target}, false when it is back here (the store refused the move) */
-    private CompletableFuture<Boolean> moveTo(QueueEntry e, String target, boolean expired) {
+    /**
+     * Moves a waiting entry to another queue.
+     *
+     * @param stamp why it is dead-lettered or expired, for the properties of the copy the target
+     *              holds (its payload may be shared with other queues, so it is copied under a new
+     *              id); null for a move an operator asked for, which keeps the message as it is
+     * @return completes with true when the message waits in {@code target}, false when it is back here (the store refused the move)
+     */
+    private CompletableFuture<Boolean> moveTo(QueueEntry e, String target, boolean expired, DeadLetterStamp stamp) {
         BrokerQueue to = services.terminalQueue(target);
         MessageRef m = e.message();
-        m.retain(1);
+        MessageRef moved = stamp == null ? m : stamp.copyOf(m, services);
+        moved.retain(1);
         left(e);
-        to.countIn(m);
+        to.countIn(moved);
         StoreBatch batch = new StoreBatch();
-        if (to.storesEntryOf(m)) {
-            if (!m.stored()) {
-                batch.add(new StoreOp.InsertMessage(m.id(), m.encoded()));
+        if (to.storesEntryOf(moved)) {
+            if (!moved.stored()) {
+                batch.add(new StoreOp.InsertMessage(moved.id(), moved.encoded()));
             }
-            batch.add(new StoreOp.InsertEntry(target, m.id()));
+            batch.add(new StoreOp.InsertEntry(target, moved.id()));
         }
         if (storesEntryOf(m)) {
             batch.add(new StoreOp.DeleteEntry(name, m.id()));
@@ -961,14 +983,19 @@ public final class BrokerQueue implements DispatchEngine.Host {
         CompletableFuture<Boolean> landed = new CompletableFuture<>();
         services.store().write(batch).whenComplete((v, t) -> {
             if (t == null) {
-                if (to.storesEntryOf(m)) {
-                    m.markStored(services.payloadMemory());
+                if (to.storesEntryOf(moved)) {
+                    moved.markStored(services.payloadMemory());
+                } else if (moved != m) {
+                    services.countUnstored(moved);
                 }
-                to.enqueue(m, 0, expired).whenComplete((x, y) -> landed.complete(true));
-                m.release();
+                to.enqueue(moved, 0, expired).whenComplete((x, y) -> landed.complete(true));
+                // This queue's hold; a copy leaves the original to whoever else holds it, or to nobody.
+                if (m.release() && m.stored()) {
+                    services.store().write(StoreBatch.relaxed().add(new StoreOp.DeleteMessage(m.id(), m.size())));
+                }
             } else {
-                m.release();
-                to.unreserve(m);
+                moved.release();
+                to.unreserve(moved);
                 LOG.error("could not move message {} from {} to {}; keeping it here", m.id(), name, target, t);
                 executor.execute(() -> {
                     countIn(m); // left(e) counted it out

@@ -12,6 +12,8 @@ public final class QueueEntry {
     private ConsumerRef holder;
     private int partition = -1;
     private boolean keptPastExpiration;
+    /** Epoch millis before which a message handed back is not delivered again (its redelivery delay); 0: none. */
+    private long redeliverAt;
 
     QueueEntry(BrokerQueue queue, MessageRef message, int deliveryCount) {
         this.queue = queue;
@@ -59,6 +61,23 @@ public final class QueueEntry {
 
     ConsumerRef holder() {
         return holder;
+    }
+
+    /**
+     * When the message handed back may be delivered again: until then it waits, and so do the later
+     * messages of its key, but nothing else. Kept in memory only: a restart ends the wait.
+     */
+    long redeliverAt() {
+        return redeliverAt;
+    }
+
+    void redeliverAt(long at) {
+        redeliverAt = at;
+    }
+
+    /** Whether it still waits out its redelivery delay at {@code now}. */
+    boolean waitsForRedelivery(long now) {
+        return redeliverAt > now;
     }
 
     /** In the expiry queue a message stays although its expiration passed. */

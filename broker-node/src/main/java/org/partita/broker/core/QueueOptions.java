@@ -23,6 +23,9 @@ import java.util.function.Function;
  *   <li>{@code rebalanceDelay} (5000 ms), {@code maxHandoffTime} (3000 ms): partition handoff</li>
  *   <li>{@code maxDeliveryAttempts} (10, 0 = unlimited), {@code deadLetterQueue} (DLQ),
  *       {@code expiryQueue} (none: expired messages are dropped)</li>
+ *   <li>{@code redeliveryDelay} (0 ms), {@code redeliveryMultiplier} (1.0), {@code maxRedeliveryDelay}
+ *       (unset: ten times {@code redeliveryDelay}): how long a message handed back waits before it is
+ *       delivered again ({@link RedeliveryDelay}); Artemis's names</li>
  * </ul>
  */
 public final class QueueOptions {
@@ -49,16 +52,21 @@ public final class QueueOptions {
         CHECKS.put("rebalanceDelay", v -> integer("rebalanceDelay", v, 0));
         CHECKS.put("maxHandoffTime", v -> integer("maxHandoffTime", v, 0));
         CHECKS.put("maxDeliveryAttempts", v -> integer("maxDeliveryAttempts", v, 0));
+        CHECKS.put("redeliveryDelay", v -> integer("redeliveryDelay", v, 0));
+        CHECKS.put("redeliveryMultiplier", v -> multiplier("redeliveryMultiplier", v));
+        // empty: ten times redeliveryDelay, as in Artemis, so that a queue given only a delay still has a cap
+        CHECKS.put("maxRedeliveryDelay", v -> v.isBlank() ? "" : integer("maxRedeliveryDelay", v, 0));
         CHECKS.put("deadLetterQueue", v -> v);
         CHECKS.put("expiryQueue", v -> v);
         CHECKS.put("hosts", v -> v);
         CHECKS.put("localOnly", v -> oneOf("localOnly", v, "true", "false"));
     }
 
-    public static final QueueOptions DEFAULTS = new QueueOptions(Map.of(
-            "partitions", "1", "mode", PRIORITY, "rebalanceDelay", "5000", "maxHandoffTime", "3000",
-            "maxDeliveryAttempts", "10", "deadLetterQueue", "DLQ", "expiryQueue", "",
-            "maxDepthMessages", "0", "maxDepthBytes", "0"));
+    public static final QueueOptions DEFAULTS = new QueueOptions(Map.ofEntries(
+            Map.entry("partitions", "1"), Map.entry("mode", PRIORITY), Map.entry("rebalanceDelay", "5000"),
+            Map.entry("maxHandoffTime", "3000"), Map.entry("maxDeliveryAttempts", "10"), Map.entry("deadLetterQueue", "DLQ"),
+            Map.entry("expiryQueue", ""), Map.entry("maxDepthMessages", "0"), Map.entry("maxDepthBytes", "0"),
+            Map.entry("redeliveryDelay", "0"), Map.entry("redeliveryMultiplier", "1.0")));
 
     /** Options of the dead-letter and expiry queues themselves: never forward again. */
     public static final QueueOptions TERMINAL = DEFAULTS.with("maxDeliveryAttempts", "0").with("deadLetterQueue", "");
@@ -209,6 +217,15 @@ public final class QueueOptions {
         return intValue("maxDeliveryAttempts");
     }
 
+    /** How long a message handed back waits before it is delivered again, by its deliveries so far. */
+    public RedeliveryDelay redeliveryDelay() {
+        long initial = intValue("redeliveryDelay");
+        String multiplier = values.get("redeliveryMultiplier");
+        String max = values.get("maxRedeliveryDelay");
+        return new RedeliveryDelay(initial, multiplier == null || multiplier.isEmpty() ? 1.0 : Double.parseDouble(multiplier),
+                max == null || max.isEmpty() ? RedeliveryDelay.DEFAULT_MAX_FACTOR * initial : Integer.parseInt(max));
+    }
+
     public String deadLetterQueue() {
         return values.getOrDefault("deadLetterQueue", "");
     }
@@ -247,6 +264,19 @@ public final class QueueOptions {
             // reported below
         }
         throw new IllegalArgumentException("queue option " + name + " must be an integer of at least " + min + ", not '" + value + "'");
+    }
+
+    /** A finite number of at least 1, kept as Java writes it ({@code 2} is kept as {@code 2.0}). */
+    private static String multiplier(String name, String value) {
+        try {
+            double v = Double.parseDouble(value.strip());
+            if (v >= 1.0 && Double.isFinite(v)) {
+                return Double.toString(v);
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw new IllegalArgumentException("queue option " + name + " must be a number of at least 1.0, not '" + value + "'");
     }
 
     private static String oneOf(String name, String value, String... allowed) {

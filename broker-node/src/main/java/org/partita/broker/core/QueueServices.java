@@ -19,6 +19,15 @@ public interface QueueServices {
 
     LongSupplier clock();
 
+    /** A new message of this node, under a fresh id (a dead letter's copy, which carries properties of its own). */
+    MessageRef newMessage(byte[] encoded, org.partita.protocol.WireMessage wire, Object origin);
+
+    /**
+     * Counts a message that queues hold and the store does not (a non-persistent one) against the
+     * node's bound of them, until the last queue lets it go.
+     */
+    void countUnstored(MessageRef m);
+
     /** The queue named, created if needed, for dead letters and expired messages. */
     BrokerQueue terminalQueue(String name);
 

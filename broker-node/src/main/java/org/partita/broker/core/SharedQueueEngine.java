@@ -8,7 +8,8 @@ import java.util.List;
  * among the consumers of the highest priority present that have room and whose selector takes it.
  * A message with a key ({@code JMSXGroupID}) goes to the consumer that holds its key while that
  * consumer still has unsettled messages of it, else to the next consumer like any other; so each
- * key stays in order and every consumer shares the keys ({@link KeyedBacklog}).
+ * key stays in order and every consumer shares the keys ({@link KeyedBacklog}). A message waiting
+ * out its delivery delay or its redelivery delay holds back its key only.
  */
 final class SharedQueueEngine implements DispatchEngine {
     private final Host host;
@@ -59,6 +60,10 @@ final class SharedQueueEngine implements DispatchEngine {
             } else if (host.isExpired(current, now)) {
                 backlog.remove(current);
                 host.expire(current);
+            } else if (current.waitsForRedelivery(now)) {
+                // Only the front is offered, so its key's later messages wait behind it in its lane;
+                // an unkeyed message waits alone, and everything after it is delivered meanwhile.
+                earliestDelayed = Math.min(earliestDelayed, current.redeliverAt());
             } else {
                 ConsumerRef c = consumerFor(current);
                 if (c != null) {

@@ -99,4 +99,35 @@ class BacklogScanTest {
         assertEquals(List.of("a:m0", "a:m1"), f.deliveries);
         assertEquals(3, backlog.size());
     }
+
+    private QueueEntry keyed(String text, String key) {
+        QueueEntry e = f.entry(text, key == null ? Map.of() : Map.of("JMSXGroupID", key), 4, 0, 0);
+        backlog.add(e);
+        return e;
+    }
+
+    @Test
+    void aMessageWaitingToBeRedeliveredHoldsBackItsKeyOnly() {
+        QueueEntry failed = keyed("k1", "k");
+        failed.redeliverAt(NOW + 500);
+        keyed("j1", "j");
+        keyed("k2", "k");
+        keyed("free", null);
+        keyed("j2", "j");
+        assertEquals(NOW + 500, scanAll(), "the walk wants to run again when k1 is due");
+        assertEquals(List.of("a:j1", "a:free", "a:j2"), f.deliveries, "k2 waits behind k1; other keys and unkeyed ones go");
+        assertEquals(List.of("k1", "k2"), texts(backlog));
+        assertEquals(Long.MAX_VALUE, BacklogScan.deliver(backlog, NOW + 500, f, e -> a, () -> true, e -> true));
+        assertEquals(List.of("a:k1", "a:k2"), f.deliveries.subList(3, 5), "due at its time, then its key in order");
+    }
+
+    @Test
+    void anUnkeyedMessageWaitingToBeRedeliveredWaitsAlone() {
+        QueueEntry failed = keyed("u1", null);
+        failed.redeliverAt(NOW + 100);
+        keyed("u2", null);
+        keyed("k1", "k");
+        assertEquals(NOW + 100, scanAll());
+        assertEquals(List.of("a:u2", "a:k1"), f.deliveries);
+    }
 }

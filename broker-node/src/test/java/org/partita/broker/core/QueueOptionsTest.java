@@ -56,6 +56,22 @@ class QueueOptionsTest {
     }
 
     @Test
+    void redeliveryOptionsHaveDefaultsAndAreKeptNormalized() {
+        assertEquals("0", QueueOptions.DEFAULTS.asMap().get("redeliveryDelay"));
+        assertEquals("1.0", QueueOptions.DEFAULTS.asMap().get("redeliveryMultiplier"));
+        QueueOptions o = QueueOptions.parse("redeliveryDelay=0500&redeliveryMultiplier=2&maxRedeliveryDelay=60000",
+                QueueOptions.DEFAULTS);
+        assertEquals("500", o.asMap().get("redeliveryDelay"));
+        assertEquals("2.0", o.asMap().get("redeliveryMultiplier"));
+        assertEquals(new RedeliveryDelay(500, 2.0, 60_000), o.redeliveryDelay());
+        assertEquals(o, QueueOptions.parse(o.format(), QueueOptions.DEFAULTS));
+        assertEquals(List.of(), o.conflicts("redeliveryMultiplier=2.0&redeliveryDelay=500"));
+        assertEquals(new RedeliveryDelay(500, 2.0, 5_000), o.with("maxRedeliveryDelay", "").redeliveryDelay(),
+                "an empty maximum is the default again: ten times the delay");
+        assertTrue(QueueOptions.names().contains("redeliveryDelay, redeliveryMultiplier, maxRedeliveryDelay"));
+    }
+
+    @Test
     void aConflictCheckStillRefusesBadValues() {
         assertThrows(IllegalArgumentException.class, () -> QueueOptions.DEFAULTS.conflicts("partitions=many"));
     }

@@ -100,4 +100,34 @@ class SharedQueueEngineTest {
         engine.dispatch(0);
         assertTrue(f.deliveries.contains("high:k2"));
     }
+
+    @Test
+    void aMessageWaitingToBeRedeliveredHoldsBackItsKeyWhileOthersFlow() {
+        engine.add(f.entry("k1", "k"));
+        engine.dispatch(0);
+        QueueEntry k1 = f.heldBy(a).get(0);
+        k1.redeliverAt(1_000); // a rolled back: k1 waits out its redelivery delay
+        f.revoke(k1);
+        engine.settled(k1, 0);
+        engine.add(f.entry("k2", "k"));
+        engine.add(f.entry("j1", "j"));
+        engine.add(f.entry("x", null));
+        assertEquals(1_000, engine.dispatch(10), "dispatch wants to run again when k1 is due");
+        assertEquals(List.of("a:k1", "b:j1", "a:x"), f.deliveries, "k2 may not pass k1; j1 and x go meanwhile");
+        assertEquals(Long.MAX_VALUE, engine.dispatch(1_000));
+        assertEquals(List.of("b:k1", "b:k2"), f.deliveries.subList(3, 5), "k1 when due, then k2 behind it");
+    }
+
+    @Test
+    void anUnkeyedMessageWaitingToBeRedeliveredHoldsBackNothing() {
+        QueueEntry u1 = f.entry("u1", null);
+        u1.redeliverAt(500);
+        engine.add(u1);
+        engine.add(f.entry("u2", null));
+        engine.add(f.entry("k1", "k"));
+        assertEquals(500, engine.dispatch(0));
+        assertEquals(List.of("a:u2", "b:k1"), f.deliveries);
+        engine.dispatch(500);
+        assertEquals("a:u1", f.deliveries.get(2));
+    }
 }

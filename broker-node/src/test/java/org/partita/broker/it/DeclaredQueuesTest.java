@@ -36,7 +36,10 @@ class DeclaredQueuesTest {
                 "queue.orders.partitions = 8",
                 "queue.orders.maxDeliveryAttempts = 5",
                 "queue.events.mode = fanout",
-                "queue.events.appIds = billing,audit"));
+                "queue.events.appIds = billing,audit",
+                "queue.retried.redeliveryDelay = 1000",
+                "queue.retried.redeliveryMultiplier = 2",
+                "queue.retried.maxRedeliveryDelay = 60000"));
         NodeConfig c = NodeConfigFile.read(file, NodeConfig.defaults());
         try (PartitaNode node = PartitaNode.start(c);
              PartitaAdmin admin = PartitaAdmin.connect(new PartitaConnectionFactory(node.url()))) {
@@ -45,6 +48,11 @@ class DeclaredQueuesTest {
             assertEquals("5", orders.get("maxDeliveryAttempts"));
             assertEquals("billing,audit", admin.queueOptions("events").get("appIds"));
             assertEquals(8, admin.partitions("orders").size());
+            Map<String, String> retried = admin.queueOptions("retried");
+            assertEquals(List.of("1000", "2.0", "60000"), List.of(retried.get("redeliveryDelay"),
+                    retried.get("redeliveryMultiplier"), retried.get("maxRedeliveryDelay")));
+            assertEquals("10", admin.updateQueue("retried", Map.of("redeliveryDelay", "10")).get("redeliveryDelay"),
+                    "changed on the live queue");
         }
     }
 
@@ -54,6 +62,9 @@ class DeclaredQueuesTest {
         Files.writeString(file, "port = 0\nqueue.orders.partitions = many\n");
         ConfigException e = assertThrows(ConfigException.class, () -> NodeConfigFile.read(file, NodeConfig.defaults()));
         assertTrue(e.getMessage().contains("bad.conf:2") && e.getMessage().contains("partitions"), e.getMessage());
+        Files.writeString(file, "port = 0\nqueue.orders.redeliveryMultiplier = 0.5\n");
+        e = assertThrows(ConfigException.class, () -> NodeConfigFile.read(file, NodeConfig.defaults()));
+        assertTrue(e.getMessage().contains("bad.conf:2") && e.getMessage().contains("redeliveryMultiplier"), e.getMessage());
     }
 
     @Test

@@ -1,0 +1,33 @@
+package org.partita.cli;
+
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What the node says of a message it dead-lettered or expired, read from the properties it sets on
+ * the copy in the dead-letter or expiry queue (docs/reliability.md, "Dead letters"). A message moved
+ * there another way (by hand, or by a node older than these properties) has none: its fields are null.
+ */
+final class DeadLetterFields {
+    /** The fields of a row, also the JSON names. */
+    static final String ORIGINAL_DESTINATION = "originalDestination";
+    static final String DELIVERY_COUNT = "originalDeliveryCount";
+    static final String REASON = "deadLetterReason";
+    static final String DEAD_LETTERED_AT = "deadLetteredAt";
+
+    private DeadLetterFields() {
+    }
+
+    static Map<String, Object> of(Message m) throws JMSException {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put(ORIGINAL_DESTINATION, m.getStringProperty("JMS_PARTITA_OriginalDestination"));
+        fields.put(DELIVERY_COUNT, m.propertyExists("JMS_PARTITA_DeliveryCount") ? m.getIntProperty("JMS_PARTITA_DeliveryCount") : null);
+        fields.put(REASON, m.getStringProperty("JMS_PARTITA_DeadLetterReason"));
+        fields.put(DEAD_LETTERED_AT, m.propertyExists("JMS_PARTITA_DeadLetteredAt")
+                ? QueueCommand.instant(m.getLongProperty("JMS_PARTITA_DeadLetteredAt")) : null);
+        return fields;
+    }
+}
