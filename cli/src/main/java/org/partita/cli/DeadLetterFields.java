@@ -2,6 +2,7 @@ package org.partita.cli;
 
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
+import org.partita.jms.api.PartitaProperties;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -23,11 +24,11 @@ final class DeadLetterFields {
 
     static Map<String, Object> of(Message m) throws JMSException {
         Map<String, Object> fields = new LinkedHashMap<>();
-        fields.put(ORIGINAL_DESTINATION, m.getStringProperty("JMS_PARTITA_OriginalDestination"));
-        fields.put(DELIVERY_COUNT, m.propertyExists("JMS_PARTITA_DeliveryCount") ? m.getIntProperty("JMS_PARTITA_DeliveryCount") : null);
-        fields.put(REASON, m.getStringProperty("JMS_PARTITA_DeadLetterReason"));
-        fields.put(DEAD_LETTERED_AT, m.propertyExists("JMS_PARTITA_DeadLetteredAt")
-                ? QueueCommand.instant(m.getLongProperty("JMS_PARTITA_DeadLetteredAt")) : null);
+        fields.put(ORIGINAL_DESTINATION, m.getStringProperty(PartitaProperties.ORIGINAL_DESTINATION));
+        fields.put(DELIVERY_COUNT, m.propertyExists(PartitaProperties.DELIVERY_COUNT) ? m.getIntProperty(PartitaProperties.DELIVERY_COUNT) : null);
+        fields.put(REASON, m.getStringProperty(PartitaProperties.DEAD_LETTER_REASON));
+        fields.put(DEAD_LETTERED_AT, m.propertyExists(PartitaProperties.DEAD_LETTERED_AT)
+                ? QueueCommand.instant(m.getLongProperty(PartitaProperties.DEAD_LETTERED_AT)) : null);
         return fields;
     }
 }

@@ -1,6 +1,7 @@
 package org.partita.broker.core;
 
 import org.partita.protocol.MessageCodec;
+import org.partita.protocol.ProviderProperties;
 import org.partita.protocol.WireMessage;
 
 import java.util.Collections;
@@ -20,13 +21,13 @@ import java.util.Map;
  */
 public record DeadLetterStamp(String from, int deliveryCount, String reason, long at) {
     /** The queue it was dead-lettered from (a String): {@code orders}, {@code orders#billing}, {@code durable:<clientId>:<name>}. */
-    public static final String ORIGINAL_DESTINATION = "JMS_PARTITA_OriginalDestination";
+    public static final String ORIGINAL_DESTINATION = ProviderProperties.ORIGINAL_DESTINATION;
     /** The deliveries it had there (an int); {@code JMSXDeliveryCount} counts its deliveries from the queue it is now in. */
-    public static final String DELIVERY_COUNT = "JMS_PARTITA_DeliveryCount";
+    public static final String DELIVERY_COUNT = ProviderProperties.DELIVERY_COUNT;
     /** Why (a String): {@code maxDeliveryAttempts 10 reached}, or {@code expired}. */
-    public static final String REASON = "JMS_PARTITA_DeadLetterReason";
+    public static final String REASON = ProviderProperties.DEAD_LETTER_REASON;
     /** When it was moved (a long, epoch millis of the node's clock). */
-    public static final String DEAD_LETTERED_AT = "JMS_PARTITA_DeadLetteredAt";
+    public static final String DEAD_LETTERED_AT = ProviderProperties.DEAD_LETTERED_AT;
 
     static DeadLetterStamp attemptsReached(String from, int deliveryCount, int maxDeliveryAttempts, long at) {
         return new DeadLetterStamp(from, deliveryCount, "maxDeliveryAttempts " + maxDeliveryAttempts + " reached", at);

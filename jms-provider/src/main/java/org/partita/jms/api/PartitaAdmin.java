@@ -125,7 +125,8 @@ public final class PartitaAdmin implements AutoCloseable {
 
     /**
      * Moves waiting messages of {@code from} (a dead-letter queue, usually) to {@code to}, or with a
-     * null {@code to} each back to the queue it was sent to. An empty {@code messageIds} moves all.
+     * null {@code to} each back to the queue it came from ({@link PartitaProperties#ORIGINAL_DESTINATION}
+     * for a dead letter, else the queue it was sent to). An empty {@code messageIds} moves all.
      */
     public Moved moveMessages(String from, String to, Collection<String> messageIds) throws JMSException {
         StringBuilder arg = new StringBuilder(from);

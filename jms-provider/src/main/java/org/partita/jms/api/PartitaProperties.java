@@ -1,6 +1,8 @@
 package org.partita.jms.api;
 
-/** Message properties Partita sets on the messages it delivers (provider-specific, {@code JMS_PARTITA_} prefix). */
+import org.partita.protocol.ProviderProperties;
+
+/** Message properties Partita sets on the messages it delivers (provider-specific, {@code JMS_PARTITA_} prefix; docs/reliability.md). */
 public final class PartitaProperties {
     /**
      * On a message delivered from a partitioned queue: the partition it came from, an int
@@ -8,7 +10,19 @@ public final class PartitaProperties {
      * describes one delivery: it is not stored, not seen by selectors, and dropped when the message
      * is sent on.
      */
-    public static final String PARTITION = "JMS_PARTITA_Partition";
+    public static final String PARTITION = ProviderProperties.PARTITION;
+
+    /** On a dead-lettered or expired message: the queue it left (a String; an AppId queue as {@code orders#billing}). */
+    public static final String ORIGINAL_DESTINATION = ProviderProperties.ORIGINAL_DESTINATION;
+
+    /** On a dead-lettered or expired message: the deliveries it had in that queue (an int). */
+    public static final String DELIVERY_COUNT = ProviderProperties.DELIVERY_COUNT;
+
+    /** On a dead-lettered or expired message: why ({@code maxDeliveryAttempts 10 reached}, {@code expired}). */
+    public static final String DEAD_LETTER_REASON = ProviderProperties.DEAD_LETTER_REASON;
+
+    /** On a dead-lettered or expired message: when, in milliseconds of the node's clock (a long). */
+    public static final String DEAD_LETTERED_AT = ProviderProperties.DEAD_LETTERED_AT;
 
     private PartitaProperties() {
     }

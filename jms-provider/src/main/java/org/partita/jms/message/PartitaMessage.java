@@ -35,7 +35,7 @@ public class PartitaMessage implements Message {
      * Set by the provider on delivery from a partitioned queue: the partition the message came from
      * (an int). Like the delivery count it describes one delivery and is never stored or sent on.
      */
-    public static final String PARTITION = org.partita.jms.api.PartitaProperties.PARTITION;
+    public static final String PARTITION = org.partita.protocol.ProviderProperties.PARTITION;
     static final String GROUP_ID = "JMSXGroupID";
     static final String GROUP_SEQ = "JMSXGroupSeq";
 
