@@ -48,6 +48,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -264,6 +265,30 @@ class BadInputTest {
             assertTrue(bFailures.isEmpty(), "connection B was not lost: " + bFailures);
         }
         assertClientAStillWorks();
+    }
+
+    /**
+     * A send refused before it leaves (too large for a frame) gives its send credit back: the node never
+     * counts it, and four of them (past the 256 KiB producer window) made every later send on the
+     * connection wait 60 s for credit and fail with "the node is short of memory".
+     */
+    @Test
+    void refusedOversizedSendsGiveTheirCreditBackSoTheNextSendGoesAtOnce() throws Exception {
+        try (Connection b = factory().createConnection()) {
+            b.start();
+            Session s = b.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            Queue q = s.createQueue("after-oversized");
+            MessageProducer p = s.createProducer(q);
+            for (int i = 0; i < 4; i++) {
+                BytesMessage big = s.createBytesMessage();
+                big.writeBytes(new byte[100 * 1024]);
+                JMSException e = assertThrows(jakarta.jms.ResourceAllocationException.class, () -> p.send(big));
+                assertEquals(ErrorCode.FRAME_TOO_LARGE.name(), e.getErrorCode(), e.getMessage());
+            }
+            assertTimeoutPreemptively(java.time.Duration.ofSeconds(10), () -> p.send(s.createTextMessage("next")),
+                    "the next send does not wait for credit");
+            assertEquals("next", ((TextMessage) s.createConsumer(q).receive(5000)).getText());
+        }
     }
 
     @Test

@@ -35,7 +35,9 @@ public final class JmsExceptions {
                 case UNKNOWN_DESTINATION, INVALID_DESTINATION -> new InvalidDestinationException(e.getMessage(), e.errorCode());
                 case INVALID_SELECTOR -> new InvalidSelectorException(e.getMessage(), e.errorCode());
                 case INVALID_CLIENT_ID -> new InvalidClientIDException(e.getMessage(), e.errorCode());
-                case RESOURCE_EXHAUSTED -> new ResourceAllocationException(e.getMessage(), e.errorCode());
+                // a message too large for a frame cannot be sent at the size it has: the same kind of
+                // refusal as a node's that takes no message that large
+                case RESOURCE_EXHAUSTED, FRAME_TOO_LARGE -> new ResourceAllocationException(e.getMessage(), e.errorCode());
                 case TRANSACTION_ROLLED_BACK -> new TransactionRolledBackException(e.getMessage(), e.errorCode());
                 case ILLEGAL_STATE -> new IllegalStateException(e.getMessage(), e.errorCode());
                 default -> new JMSException(e.getMessage(), e.errorCode());

@@ -366,6 +366,11 @@ public final class NettyBrokerConnection implements BrokerConnection {
             return;
         }
         writer.write(frame, cause -> {
+            if (frame instanceof Frame.Send send) {
+                // refused before it left (too large for a frame, say): the node never counts it, so the send
+                // credit it took comes back here, or every later send would wait for credit that never comes
+                sendCredit.grant(send.message().length);
+            }
             CompletableFuture<Frame> answer = pending.remove(frame.requestId());
             if (answer != null) {
                 Throwable c = cause;
