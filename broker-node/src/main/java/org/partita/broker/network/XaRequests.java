@@ -1,6 +1,5 @@
 package org.partita.broker.network;
 
-import io.netty.channel.Channel;
 import org.partita.broker.core.xa.XaBranch;
 import org.partita.broker.core.xa.XaBranches;
 import org.partita.broker.core.xa.XaError;
@@ -25,13 +24,13 @@ final class XaRequests {
     private final XaBranches branches;
     private final Object connectionKey;
     private final IntFunction<ServerSession> sessions;
-    private final Channel channel;
+    private final Replies replies;
 
-    XaRequests(XaBranches branches, Object connectionKey, IntFunction<ServerSession> sessions, Channel channel) {
+    XaRequests(XaBranches branches, Object connectionKey, IntFunction<ServerSession> sessions, Replies replies) {
         this.branches = branches;
         this.connectionKey = connectionKey;
         this.sessions = sessions;
-        this.channel = channel;
+        this.replies = replies;
     }
 
     /** Handles the frame if it is an XA request; false otherwise. */
@@ -49,7 +48,7 @@ final class XaRequests {
         } else if (frame instanceof Frame.XaForget f) {
             answer(f.requestId(), () -> done(branches.forget(f.xid())));
         } else if (frame instanceof Frame.XaRecover f) {
-            channel.writeAndFlush(new Frame.XaRecovered(f.requestId(), branches.recover()), channel.voidPromise());
+            replies.answer(new Frame.XaRecovered(f.requestId(), branches.recover()));
         } else {
             return false;
         }
@@ -115,7 +114,7 @@ final class XaRequests {
                     answer = new Frame.XaResult(requestId, XAException.XAER_RMERR, String.valueOf(c));
                 }
             }
-            channel.writeAndFlush(answer, channel.voidPromise());
+            replies.answer(answer);
         });
     }
 }
