@@ -85,6 +85,25 @@ class ArchitectureTest {
     }
 
     @Test
+    void dispatchPartitionsAndTopicsKnowNoStore() {
+        ArchRule rule = noClasses().that().resideInAnyPackage("org.partita.broker.core.dispatch..",
+                        "org.partita.broker.core.partition..", "org.partita.broker.core.topic..")
+                .should().dependOnClassesThat().resideInAPackage(STORE)
+                .because("who gets a message is decided without storage: the queue stores, the engines dispatch");
+        rule.check(broker);
+    }
+
+    @Test
+    void onlyTheAssemblyKnowsTheStoresImplementation() {
+        ArchRule rule = noClasses().that().resideOutsideOfPackages(STORE, "org.partita.broker.embed..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.partita.broker.store.h2..",
+                        "org.partita.broker.store.journal..", "org.partita.broker.store.commit..")
+                .because("the rest of the node uses the store through MessageStore and its records; PartitaNode picks"
+                        + " the implementation");
+        rule.check(broker);
+    }
+
+    @Test
     void coreDoesNotReachIntoTheCluster() {
         ArchRule rule = noClasses().that().resideInAPackage(CORE)
                 .should().dependOnClassesThat().resideInAPackage("org.partita.broker.cluster..")

@@ -1,14 +1,14 @@
 package org.partita.broker.admin;
 
 import org.partita.broker.core.Broker;
-import org.partita.broker.core.BrokerQueue;
-import org.partita.broker.core.ConsumerReport;
-import org.partita.broker.core.DestinationAddress;
-import org.partita.broker.core.PartitionCounts;
-import org.partita.broker.core.PartitionFigures;
-import org.partita.broker.core.PartitionReport;
-import org.partita.broker.core.QueueReport;
-import org.partita.broker.core.SubscriptionView;
+import org.partita.broker.core.queue.BrokerQueue;
+import org.partita.broker.core.dispatch.ConsumerReport;
+import org.partita.broker.core.queue.DestinationAddress;
+import org.partita.broker.core.partition.PartitionCounts;
+import org.partita.broker.core.partition.PartitionFigures;
+import org.partita.broker.core.partition.PartitionReport;
+import org.partita.broker.core.queue.QueueReport;
+import org.partita.broker.core.topic.SubscriptionView;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

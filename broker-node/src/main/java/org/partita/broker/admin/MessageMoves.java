@@ -1,12 +1,12 @@
 package org.partita.broker.admin;
 
 import org.partita.broker.core.Broker;
-import org.partita.broker.core.BrokerQueue;
-import org.partita.broker.core.DeadLetterStamp;
-import org.partita.broker.core.DestinationAddress;
-import org.partita.broker.core.MessageRef;
-import org.partita.broker.core.QueueOptions;
-import org.partita.broker.core.UnknownDestinationException;
+import org.partita.broker.core.queue.BrokerQueue;
+import org.partita.broker.core.queue.DeadLetterStamp;
+import org.partita.broker.core.queue.DestinationAddress;
+import org.partita.broker.core.queue.MessageRef;
+import org.partita.broker.core.queue.QueueOptions;
+import org.partita.broker.core.queue.UnknownDestinationException;
 import org.partita.protocol.DestinationName;
 import org.partita.protocol.ProtocolException;
 

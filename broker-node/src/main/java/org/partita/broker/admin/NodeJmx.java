@@ -1,7 +1,7 @@
 package org.partita.broker.admin;
 
-import org.partita.broker.core.QueueReport;
-import org.partita.broker.core.UnknownDestinationException;
+import org.partita.broker.core.queue.QueueReport;
+import org.partita.broker.core.queue.UnknownDestinationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

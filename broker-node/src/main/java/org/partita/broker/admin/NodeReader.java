@@ -2,10 +2,10 @@ package org.partita.broker.admin;
 
 import org.partita.broker.config.NodeConfig;
 import org.partita.broker.core.Broker;
-import org.partita.broker.core.BrokerQueue;
-import org.partita.broker.core.QueueReport;
-import org.partita.broker.core.SubscriptionView;
-import org.partita.broker.core.UnknownDestinationException;
+import org.partita.broker.core.queue.BrokerQueue;
+import org.partita.broker.core.queue.QueueReport;
+import org.partita.broker.core.topic.SubscriptionView;
+import org.partita.broker.core.queue.UnknownDestinationException;
 import org.partita.broker.store.StoreFigures;
 
 import java.io.IOException;

@@ -3,14 +3,14 @@ package org.partita.broker.cluster;
 import org.partita.broker.config.ClusterConfig;
 import org.partita.broker.config.NodeConfig;
 import org.partita.broker.core.Broker;
-import org.partita.broker.core.BrokerQueue;
+import org.partita.broker.core.queue.BrokerQueue;
 import org.partita.broker.core.ClusterHooks;
-import org.partita.broker.core.ConsumerRef;
-import org.partita.broker.core.MessageRef;
-import org.partita.broker.core.PartitionScope;
-import org.partita.broker.core.QueueOptions;
+import org.partita.broker.core.dispatch.ConsumerRef;
+import org.partita.broker.core.queue.MessageRef;
+import org.partita.broker.core.partition.PartitionScope;
+import org.partita.broker.core.queue.QueueOptions;
 import org.partita.broker.network.ClusterFront;
-import org.partita.broker.network.RemoteFeed;
+import org.partita.broker.network.connection.RemoteFeed;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -441,7 +441,7 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         }
         ConsumerFeed[] holder = new ConsumerFeed[1];
         // the queue's options are left out: a feed opened on a new host after a layout change would conflict with them
-        ConsumerFeed feed = new ConsumerFeed(queue.name(), org.partita.broker.core.DestinationAddress.parse(destination)
+        ConsumerFeed feed = new ConsumerFeed(queue.name(), org.partita.broker.core.queue.DestinationAddress.parse(destination)
                 .consumerName(), selector, credit, sink, () -> feeds.remove(holder[0]));
         holder[0] = feed;
         feeds.add(feed);

@@ -1,6 +1,6 @@
 package org.partita.broker.cluster;
 
-import org.partita.broker.network.RemoteFeed;
+import org.partita.broker.network.connection.RemoteFeed;
 
 import java.util.ArrayList;
 import java.util.Collection;

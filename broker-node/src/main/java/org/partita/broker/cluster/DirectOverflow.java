@@ -1,8 +1,8 @@
 package org.partita.broker.cluster;
 
-import org.partita.broker.core.BrokerQueue;
-import org.partita.broker.core.MessageRef;
-import org.partita.broker.core.QueueFullException;
+import org.partita.broker.core.queue.BrokerQueue;
+import org.partita.broker.core.queue.MessageRef;
+import org.partita.broker.core.queue.QueueFullException;
 import org.partita.protocol.ErrorCode;
 import org.partita.jms.transport.BrokerError;
 import org.partita.jms.transport.NettyBrokerConnection;

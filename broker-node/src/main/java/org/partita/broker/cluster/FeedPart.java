@@ -1,6 +1,6 @@
 package org.partita.broker.cluster;
 
-import org.partita.broker.network.RemoteFeed;
+import org.partita.broker.network.connection.RemoteFeed;
 import org.partita.jms.transport.BrokerConnection;
 import org.partita.jms.transport.NettyBrokerConnection;
 

@@ -1,9 +1,9 @@
 package org.partita.broker.cluster;
 
-import org.partita.broker.core.BrokerQueue;
-import org.partita.broker.core.ConsumerRef;
-import org.partita.broker.core.DeliverySink;
-import org.partita.broker.core.QueueEntry;
+import org.partita.broker.core.queue.BrokerQueue;
+import org.partita.broker.core.dispatch.ConsumerRef;
+import org.partita.broker.core.dispatch.DeliverySink;
+import org.partita.broker.core.queue.QueueEntry;
 import org.partita.protocol.ErrorCode;
 import org.partita.protocol.selector.Selector;
 import org.partita.jms.transport.NettyBrokerConnection;

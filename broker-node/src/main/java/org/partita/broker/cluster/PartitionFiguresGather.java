@@ -1,8 +1,8 @@
 package org.partita.broker.cluster;
 
 import org.partita.broker.core.Broker;
-import org.partita.broker.core.BrokerQueue;
-import org.partita.broker.core.PartitionFigures;
+import org.partita.broker.core.queue.BrokerQueue;
+import org.partita.broker.core.partition.PartitionFigures;
 import org.partita.jms.transport.NettyBrokerConnection;
 
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package org.partita.broker.cluster;
 
 import org.partita.broker.config.ClusterConfig;
-import org.partita.broker.core.QueueOptions;
+import org.partita.broker.core.queue.QueueOptions;
 
 import java.util.List;
 

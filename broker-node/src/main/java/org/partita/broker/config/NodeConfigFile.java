@@ -137,7 +137,7 @@ public final class NodeConfigFile {
             throw new ConfigException(where + ": field '" + field + "' must look like queue.<name>.<option>");
         }
         try {
-            org.partita.broker.core.QueueOptions.DEFAULTS.with(option, value);
+            org.partita.broker.core.queue.QueueOptions.DEFAULTS.with(option, value);
         } catch (IllegalArgumentException e) {
             throw new ConfigException(where + ": field '" + field + "': " + e.getMessage());
         }

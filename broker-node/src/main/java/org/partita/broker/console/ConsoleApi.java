@@ -7,11 +7,11 @@ import com.sun.net.httpserver.HttpHandler;
 import org.partita.broker.admin.ConnectionInfo;
 import org.partita.broker.admin.NodeReader;
 import org.partita.broker.admin.NodeStatus;
-import org.partita.broker.core.ConsumerReport;
-import org.partita.broker.core.PartitionCounts;
-import org.partita.broker.core.PartitionReport;
-import org.partita.broker.core.QueueReport;
-import org.partita.broker.core.SubscriptionView;
+import org.partita.broker.core.dispatch.ConsumerReport;
+import org.partita.broker.core.partition.PartitionCounts;
+import org.partita.broker.core.partition.PartitionReport;
+import org.partita.broker.core.queue.QueueReport;
+import org.partita.broker.core.topic.SubscriptionView;
 import org.partita.broker.http.Responses;
 
 import java.io.IOException;

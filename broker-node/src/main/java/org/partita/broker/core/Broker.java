@@ -1,5 +1,20 @@
 package org.partita.broker.core;
 
+import org.partita.broker.core.dispatch.ConsumerRef;
+import org.partita.broker.core.partition.PartitionScope;
+import org.partita.broker.core.partition.Repartitioning;
+import org.partita.broker.core.queue.BrokerQueue;
+import org.partita.broker.core.queue.DestinationAddress;
+import org.partita.broker.core.queue.MessageRef;
+import org.partita.broker.core.queue.PayloadMemory;
+import org.partita.broker.core.queue.QueueEntry;
+import org.partita.broker.core.queue.QueueFullException;
+import org.partita.broker.core.queue.QueueOptionConflictException;
+import org.partita.broker.core.queue.QueueOptions;
+import org.partita.broker.core.queue.QueueServices;
+import org.partita.broker.core.queue.UnknownDestinationException;
+import org.partita.broker.core.topic.Subscriptions;
+
 import org.partita.broker.store.MessageStore;
 import org.partita.broker.store.StoreBatch;
 import org.partita.broker.store.StoreOp;
@@ -421,7 +436,7 @@ public final class Broker implements QueueServices, AutoCloseable {
     }
 
     /** A durable queue of another kind (a durable subscription), saved with its definition. */
-    BrokerQueue createDurableQueue(String name, String kind, String definition) {
+    public BrokerQueue createDurableQueue(String name, String kind, String definition) {
         return queues.computeIfAbsent(name, n -> {
             store.write(new StoreBatch().add(new StoreOp.SaveQueue(n, kind, definition)));
             return new BrokerQueue(n, settings.defaultQueueOptions(), this, true);

@@ -1,5 +1,7 @@
 package org.partita.broker.core;
 
+import org.partita.broker.core.queue.QueueOptions;
+
 /**
  * Node-wide behaviour of the broker core.
  *

@@ -1,5 +1,7 @@
 package org.partita.broker.core;
 
+import org.partita.broker.core.queue.BrokerQueue;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;

@@ -15,8 +15,8 @@ import org.partita.broker.cluster.ClusterStatus;
 import org.partita.broker.core.Broker;
 import org.partita.broker.core.ClusterHooks;
 import org.partita.broker.core.BrokerSettings;
-import org.partita.broker.core.MessageSummary;
-import org.partita.broker.core.QueueOptions;
+import org.partita.broker.core.queue.MessageSummary;
+import org.partita.broker.core.queue.QueueOptions;
 import org.partita.broker.security.AccessRules;
 import org.partita.broker.security.TlsContexts;
 import org.partita.broker.security.Authenticator;
@@ -28,7 +28,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.partita.broker.network.NodeContext;
 import org.partita.broker.network.NodeServer;
-import org.partita.broker.store.H2MessageStore;
+import org.partita.broker.store.h2.H2MessageStore;
 import org.partita.broker.store.MessageStore;
 import org.partita.broker.store.StorageDevice;
 import org.slf4j.Logger;
@@ -78,7 +78,7 @@ public final class PartitaNode implements AutoCloseable {
         Broker started = null;
         try {
             openedStore = H2MessageStore.open(data, config.syncOnCommit(), MessageSummary::headOf, config.storage(), device);
-            openedStore.commitAtEndOfTurns(org.partita.broker.network.EventLoopTurns.INSTANCE);
+            openedStore.commitAtEndOfTurns(org.partita.broker.network.flow.EventLoopTurns.INSTANCE);
             this.store = openedStore;
             TlsContexts tls = config.security().tls() == null ? null : TlsContexts.of(config.security().tls());
             this.cluster = config.cluster() == null ? null : new ClusterNode(config, tls == null ? null : tls.links());

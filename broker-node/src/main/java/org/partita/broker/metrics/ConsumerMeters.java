@@ -2,8 +2,8 @@ package org.partita.broker.metrics;
 
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tags;
-import org.partita.broker.core.ConsumerReport;
-import org.partita.broker.core.QueueReport;
+import org.partita.broker.core.dispatch.ConsumerReport;
+import org.partita.broker.core.queue.QueueReport;
 
 import java.util.ArrayList;
 import java.util.HashMap;

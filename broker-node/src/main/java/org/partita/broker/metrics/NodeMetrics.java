@@ -11,7 +11,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.partita.broker.admin.ConnectionInfo;
 import org.partita.broker.admin.ConnectionRegistry;
 import org.partita.broker.admin.NodeReader;
-import org.partita.broker.core.QueueReport;
+import org.partita.broker.core.queue.QueueReport;
 import org.partita.broker.store.StoreFigures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

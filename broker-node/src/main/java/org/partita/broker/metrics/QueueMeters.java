@@ -2,9 +2,9 @@ package org.partita.broker.metrics;
 
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tags;
-import org.partita.broker.core.PartitionCounts;
-import org.partita.broker.core.PartitionReport;
-import org.partita.broker.core.QueueReport;
+import org.partita.broker.core.partition.PartitionCounts;
+import org.partita.broker.core.partition.PartitionReport;
+import org.partita.broker.core.queue.QueueReport;
 
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,6 +1,8 @@
 package org.partita.broker.network;
 
-import org.partita.broker.core.BrokerQueue;
+import org.partita.broker.network.connection.RemoteFeed;
+
+import org.partita.broker.core.queue.BrokerQueue;
 import org.partita.protocol.selector.Selector;
 
 /**

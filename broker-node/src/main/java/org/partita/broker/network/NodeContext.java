@@ -1,5 +1,8 @@
 package org.partita.broker.network;
 
+import org.partita.broker.network.connection.ClientConnection;
+import org.partita.broker.network.flow.TrafficCounter;
+
 import org.partita.broker.security.Authenticator;
 import org.partita.broker.security.LoginDelays;
 import org.partita.broker.security.LoginGate;
@@ -78,7 +81,7 @@ public final class NodeContext implements org.partita.broker.admin.ConnectionReg
         this.authorizer = a;
     }
 
-    org.partita.broker.security.Authorizer authorizer() {
+    public org.partita.broker.security.Authorizer authorizer() {
         return authorizer;
     }
 
@@ -86,7 +89,7 @@ public final class NodeContext implements org.partita.broker.admin.ConnectionReg
      * Whether connections log in with a password. A node that does not check passwords knows no
      * users, so it takes admin commands only from its own machine (loopback).
      */
-    boolean checksPasswords() {
+    public boolean checksPasswords() {
         return authenticator.checksPasswords();
     }
 
@@ -121,12 +124,12 @@ public final class NodeContext implements org.partita.broker.admin.ConnectionReg
         return bytesOut.sum();
     }
 
-    TrafficCounter newTrafficCounter() {
+    public TrafficCounter newTrafficCounter() {
         return new TrafficCounter(bytesIn, bytesOut);
     }
 
     /** Registers a new connection; false (and not registered) if the node has {@code limits.connections} already. */
-    boolean opened(ClientConnection c) {
+    public boolean opened(ClientConnection c) {
         synchronized (open) {
             if (open.size() >= limits.connections()) {
                 return false;
@@ -135,20 +138,20 @@ public final class NodeContext implements org.partita.broker.admin.ConnectionReg
         }
     }
 
-    void closed(ClientConnection c) {
+    public void closed(ClientConnection c) {
         open.remove(c);
     }
 
-    long nextTemporaryId() {
+    public long nextTemporaryId() {
         return temporaryIds.incrementAndGet();
     }
 
     /** A client id is held by one connection at a time (JMS 6.1.2). */
-    boolean claimClientId(String clientId, Object owner) {
+    public boolean claimClientId(String clientId, Object owner) {
         return clientIds.putIfAbsent(clientId, owner) == null;
     }
 
-    void releaseClientId(String clientId, Object owner) {
+    public void releaseClientId(String clientId, Object owner) {
         clientIds.remove(clientId, owner);
     }
 }

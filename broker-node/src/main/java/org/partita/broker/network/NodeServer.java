@@ -1,5 +1,12 @@
 package org.partita.broker.network;
 
+import org.partita.broker.network.connection.ClientConnection;
+import org.partita.broker.network.flow.CountedFrameDecoder;
+import org.partita.broker.network.flow.FrameBudget;
+import org.partita.broker.network.flow.NodeMemory;
+import org.partita.broker.network.flow.TrafficCounter;
+import org.partita.broker.network.flow.WriteBound;
+
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;

@@ -1,7 +1,7 @@
 package org.partita.broker.security;
 
 import org.partita.broker.config.ConfigException;
-import org.partita.broker.core.TopicPattern;
+import org.partita.broker.core.topic.TopicPattern;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,5 +1,7 @@
 package org.partita.broker.store;
 
+import org.partita.broker.store.ThreadTurns;
+
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;

@@ -40,7 +40,7 @@ public final class StoreBatch {
     }
 
     /** The heap cost ({@link HeapCost}) of the payloads and XA branch data it carries. */
-    long payloadCost() {
+    public long payloadCost() {
         return payloadCost;
     }
 

@@ -28,21 +28,21 @@ public final class StoreFigures {
     private volatile String fault;
     private volatile java.util.function.LongSupplier fileBytes = () -> 0;
 
-    void faulted(String reason) {
+    public void faulted(String reason) {
         faults.increment();
         fault = reason;
     }
 
-    void recovered() {
+    public void recovered() {
         recoveries.increment();
         fault = null;
     }
 
-    void compacted() {
+    public void compacted() {
         compactions.increment();
     }
 
-    void fileBytes(java.util.function.LongSupplier sizes) {
+    public void fileBytes(java.util.function.LongSupplier sizes) {
         fileBytes = sizes;
     }
 
@@ -71,7 +71,7 @@ public final class StoreFigures {
         return fileBytes.getAsLong();
     }
 
-    void committedGroup(java.util.List<StoreBatch> group) {
+    public void committedGroup(java.util.List<StoreBatch> group) {
         groups.increment();
         batches.add(group.size());
         long messages = 0;
@@ -103,15 +103,15 @@ public final class StoreFigures {
     }
 
     /** The group just counted was committed by a network thread at the end of its turn, not by the writer. */
-    void committedByCaller() {
+    public void committedByCaller() {
         groupsByCaller.increment();
     }
 
-    void synced() {
+    public void synced() {
         syncs.increment();
     }
 
-    void checkpointed(long nanos) {
+    public void checkpointed(long nanos) {
         checkpoints.increment();
         checkpointNanos.add(nanos);
     }
@@ -137,7 +137,7 @@ public final class StoreFigures {
     }
 
     /** The writer waited {@code nanos} for a checkpoint (the previous segment's, or one a read needs). */
-    void waitedForCheckpoint(long nanos) {
+    public void waitedForCheckpoint(long nanos) {
         checkpointWaitNanos.add(nanos);
         longestCheckpointWaitNanos.accumulateAndGet(nanos, Math::max);
     }
@@ -153,12 +153,12 @@ public final class StoreFigures {
     }
 
     /** A checkpoint starts moving a segment's net effect into H2 (any thread). */
-    void checkpointBegan() {
+    public void checkpointBegan() {
         checkpointsBegun.increment();
     }
 
     /** ... and ended, done or failed. */
-    void checkpointEnded() {
+    public void checkpointEnded() {
         checkpointsEnded.increment();
     }
 
@@ -178,7 +178,7 @@ public final class StoreFigures {
     }
 
     /** The checkpoint in progress still holds {@code bytes} of the closed segment's payloads (0 when it ends). */
-    void checkpointPendingBytes(long bytes) {
+    public void checkpointPendingBytes(long bytes) {
         checkpointPendingBytes = bytes;
     }
 
@@ -191,7 +191,7 @@ public final class StoreFigures {
     }
 
     /** The writer zero-filled journal space itself, nobody having prepared it ahead. */
-    void writerAllocated(long bytes) {
+    public void writerAllocated(long bytes) {
         if (bytes > 0) {
             writerAllocatedBytes.add(bytes);
         }

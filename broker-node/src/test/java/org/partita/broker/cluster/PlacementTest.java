@@ -2,7 +2,7 @@ package org.partita.broker.cluster;
 
 import org.junit.jupiter.api.Test;
 import org.partita.broker.config.ClusterConfig;
-import org.partita.broker.core.QueueOptions;
+import org.partita.broker.core.queue.QueueOptions;
 
 import java.util.List;
 

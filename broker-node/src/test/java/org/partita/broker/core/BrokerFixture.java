@@ -1,6 +1,11 @@
 package org.partita.broker.core;
 
-import org.partita.broker.store.H2MessageStore;
+import org.partita.broker.core.dispatch.ConsumerRef;
+import org.partita.broker.core.queue.BrokerQueue;
+import org.partita.broker.core.queue.MessageRef;
+import org.partita.broker.core.queue.QueueEntry;
+
+import org.partita.broker.store.h2.H2MessageStore;
 import org.partita.protocol.MessageCodec;
 import org.partita.protocol.WireMessage;
 import org.partita.protocol.selector.Selector;
@@ -20,7 +25,7 @@ import java.util.concurrent.TimeUnit;
  * consumed through the core's own calls, and a restart closes both and opens them again on the
  * same folder. Every wait is bounded.
  */
-final class BrokerFixture implements AutoCloseable {
+public final class BrokerFixture implements AutoCloseable {
     private static final long WAIT_SECONDS = 10;
 
     private final Path dataDir;
@@ -30,16 +35,16 @@ final class BrokerFixture implements AutoCloseable {
     private H2MessageStore store;
     private Broker broker;
 
-    BrokerFixture(Path dataDir) {
+    public BrokerFixture(Path dataDir) {
         this(dataDir, ClusterHooks.STANDALONE);
     }
 
     /** @param cluster the cluster the node believes it belongs to */
-    BrokerFixture(Path dataDir, ClusterHooks cluster) {
+    public BrokerFixture(Path dataDir, ClusterHooks cluster) {
         this(dataDir, cluster, BrokerSettings.DEFAULTS);
     }
 
-    BrokerFixture(Path dataDir, ClusterHooks cluster, BrokerSettings settings) {
+    public BrokerFixture(Path dataDir, ClusterHooks cluster, BrokerSettings settings) {
         this.dataDir = dataDir;
         this.cluster = cluster;
         this.settings = settings;
@@ -51,7 +56,7 @@ final class BrokerFixture implements AutoCloseable {
         broker = new Broker(store, settings, cluster);
     }
 
-    Broker broker() {
+    public Broker broker() {
         return broker;
     }
 
@@ -59,7 +64,7 @@ final class BrokerFixture implements AutoCloseable {
      * A clean stop and start on the same folder. {@code settled} are queues whose work must have run
      * first (their executors write removals to the store without being waited on).
      */
-    void restart(BrokerQueue... settled) {
+    public void restart(BrokerQueue... settled) {
         for (BrokerQueue q : settled) {
             await(q.report());
         }
@@ -68,11 +73,11 @@ final class BrokerFixture implements AutoCloseable {
     }
 
     /** Sends a persistent text message with properties to {@code queue}; returns once it is stored. */
-    MessageRef send(BrokerQueue queue, String text, Map<String, Object> properties) {
+    public MessageRef send(BrokerQueue queue, String text, Map<String, Object> properties) {
         return send(queue, message("q:" + queue.name(), text, properties, 4, 0, 0, null));
     }
 
-    MessageRef sendWithPriority(BrokerQueue queue, String text, int priority) {
+    public MessageRef sendWithPriority(BrokerQueue queue, String text, int priority) {
         return send(queue, message("q:" + queue.name(), text, Map.of(), priority, 0, 0, null));
     }
 
@@ -92,7 +97,7 @@ final class BrokerFixture implements AutoCloseable {
      * Publishes a persistent text message to a topic, as sent by {@code connection}; returns the
      * names of the queues it went to, once it is stored.
      */
-    List<String> publish(String topic, String text, Map<String, Object> properties, Object connection) {
+    public List<String> publish(String topic, String text, Map<String, Object> properties, Object connection) {
         MessageRef m = message("t:" + topic, text, properties, 4, 0, 0, connection);
         List<BrokerQueue> targets = broker.subscriptions().routes(topic, m);
         await(broker.send(Broker.PendingSend.routed(targets, m)));
@@ -100,7 +105,7 @@ final class BrokerFixture implements AutoCloseable {
     }
 
     /** Sends a message that expires at {@code expiration} and is due at {@code deliveryTime} (epoch millis, 0: none). */
-    MessageRef sendTimed(BrokerQueue queue, String text, long expiration, long deliveryTime) {
+    public MessageRef sendTimed(BrokerQueue queue, String text, long expiration, long deliveryTime) {
         return send(queue, message("q:" + queue.name(), text, Map.of(), 4, expiration, deliveryTime, null));
     }
 
@@ -113,22 +118,22 @@ final class BrokerFixture implements AutoCloseable {
     }
 
     /** A consumer of {@code queue}, attached, whose deliveries are kept in order. */
-    Receiver attach(BrokerQueue queue, String name, int credits) {
+    public Receiver attach(BrokerQueue queue, String name, int credits) {
         Receiver r = new Receiver(queue, name, credits);
         await(queue.attach(r.ref));
         return r;
     }
 
-    static String text(MessageRef m) {
+    public static String text(MessageRef m) {
         return new String(MessageCodec.decode(m.encoded()).body(), StandardCharsets.UTF_8);
     }
 
     /** The bodies of the waiting messages, in delivery order. */
-    static List<String> browse(BrokerQueue queue) {
+    public static List<String> browse(BrokerQueue queue) {
         return await(queue.browse(Selector.matchAll())).stream().map(BrokerFixture::text).toList();
     }
 
-    static <T> T await(CompletableFuture<T> f) {
+    public static <T> T await(CompletableFuture<T> f) {
         try {
             return f.get(WAIT_SECONDS, TimeUnit.SECONDS);
         } catch (Exception e) {
@@ -153,9 +158,9 @@ final class BrokerFixture implements AutoCloseable {
     }
 
     /** A consumer as the network layer drives it: deliveries arrive on the queue's executor. */
-    static final class Receiver {
+    public static final class Receiver {
         final BrokerQueue queue;
-        final ConsumerRef ref;
+        public final ConsumerRef ref;
         private final BlockingQueue<QueueEntry> arrived = new LinkedBlockingQueue<>();
         private final Map<QueueEntry, Long> arrivedAt = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -168,12 +173,12 @@ final class BrokerFixture implements AutoCloseable {
         }
 
         /** When the queue delivered {@code e} (epoch millis). */
-        long arrivedAt(QueueEntry e) {
+        public long arrivedAt(QueueEntry e) {
             return arrivedAt.get(e);
         }
 
         /** The next delivery, waited for. */
-        QueueEntry next() {
+        public QueueEntry next() {
             try {
                 QueueEntry e = arrived.poll(WAIT_SECONDS, TimeUnit.SECONDS);
                 if (e == null) {
@@ -186,7 +191,7 @@ final class BrokerFixture implements AutoCloseable {
             }
         }
 
-        List<QueueEntry> next(int n) {
+        public List<QueueEntry> next(int n) {
             List<QueueEntry> out = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
                 out.add(next());
@@ -195,14 +200,14 @@ final class BrokerFixture implements AutoCloseable {
         }
 
         /** What arrived and was not taken yet, once the queue's work so far has run. */
-        List<QueueEntry> pending() {
+        public List<QueueEntry> pending() {
             await(queue.report()); // a barrier: the queue's earlier work, deliveries included, ran
             List<QueueEntry> out = new ArrayList<>();
             arrived.drainTo(out);
             return out;
         }
 
-        void ack(QueueEntry e) {
+        public void ack(QueueEntry e) {
             await(queue.ack(e, ref));
         }
     }

@@ -1,5 +1,13 @@
 package org.partita.broker.core;
 
+import org.partita.broker.core.dispatch.ConsumerRef;
+import org.partita.broker.core.queue.BrokerQueue;
+import org.partita.broker.core.queue.DestinationAddress;
+import org.partita.broker.core.queue.QueueEntry;
+import org.partita.broker.core.queue.QueueOptionConflictException;
+import org.partita.broker.core.queue.QueueOptions;
+import org.partita.broker.core.queue.UnknownDestinationException;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

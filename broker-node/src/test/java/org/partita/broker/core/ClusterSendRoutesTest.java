@@ -1,5 +1,11 @@
 package org.partita.broker.core;
 
+import org.partita.broker.core.partition.PartitionScope;
+import org.partita.broker.core.queue.BrokerQueue;
+import org.partita.broker.core.queue.MessageRef;
+import org.partita.broker.core.queue.QueueFullException;
+import org.partita.broker.core.queue.QueueOptions;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

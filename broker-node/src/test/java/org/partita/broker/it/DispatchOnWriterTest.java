@@ -6,8 +6,8 @@ import jakarta.jms.Session;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.partita.broker.core.BrokerQueue;
-import org.partita.broker.core.ConsumerRef;
+import org.partita.broker.core.queue.BrokerQueue;
+import org.partita.broker.core.dispatch.ConsumerRef;
 import org.partita.protocol.selector.Selector;
 
 import java.time.Duration;

@@ -12,7 +12,7 @@ import jakarta.jms.TextMessage;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.partita.broker.core.PayloadMemory;
+import org.partita.broker.core.queue.PayloadMemory;
 
 import java.time.Duration;
 import java.util.ArrayList;

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.partita.broker.config.MetricsSettings;
 import org.partita.broker.config.NodeConfig;
-import org.partita.broker.core.ConsumerReport;
+import org.partita.broker.core.dispatch.ConsumerReport;
 import org.partita.broker.embed.PartitaNode;
 import org.partita.jms.client.PartitaConnectionFactory;
 

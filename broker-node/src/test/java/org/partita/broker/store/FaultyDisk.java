@@ -1,5 +1,8 @@
 package org.partita.broker.store;
 
+import org.partita.broker.store.StorageDevice;
+import org.partita.broker.store.h2.H2MessageStore;
+
 import org.h2.store.fs.FilePath;
 import org.h2.store.fs.FilePathWrapper;
 
@@ -36,7 +39,7 @@ public final class FaultyDisk implements StorageDevice {
         SLOW_SYNC
     }
 
-    static final long SLOW_SYNC_MILLIS = 3;
+    public static final long SLOW_SYNC_MILLIS = 3;
 
     static final String SCHEME = "partitafaulty";
     /** H2 opens its files by name: each disk is found by the folder it serves. */

@@ -1,5 +1,8 @@
 package org.partita.broker.store;
 
+import org.partita.broker.store.h2.H2MessageStore;
+import org.partita.broker.store.h2.H2Schema;
+
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.Test;

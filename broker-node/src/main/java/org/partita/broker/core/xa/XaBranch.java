@@ -1,7 +1,7 @@
 package org.partita.broker.core.xa;
 
 import org.partita.broker.core.Broker;
-import org.partita.broker.core.QueueEntry;
+import org.partita.broker.core.queue.QueueEntry;
 import org.partita.protocol.WireXid;
 
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
 package org.partita.broker.core.xa;
 
 import org.partita.broker.core.Broker;
-import org.partita.broker.core.BrokerQueue;
-import org.partita.broker.core.QueueEntry;
-import org.partita.broker.core.QueueFullException;
+import org.partita.broker.core.queue.BrokerQueue;
+import org.partita.broker.core.queue.QueueEntry;
+import org.partita.broker.core.queue.QueueFullException;
 import org.partita.broker.store.StoreBatch;
 import org.partita.broker.store.StoreOp;
 import org.partita.broker.store.StoredBranch;

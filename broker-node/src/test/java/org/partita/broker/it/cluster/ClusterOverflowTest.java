@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.partita.broker.core.Broker;
-import org.partita.broker.core.BrokerQueue;
+import org.partita.broker.core.queue.BrokerQueue;
 import org.partita.jms.api.PartitaAdmin;
 
 import java.nio.file.Path;

@@ -10,7 +10,7 @@ import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.partita.broker.core.PartitionFigures;
+import org.partita.broker.core.partition.PartitionFigures;
 import org.partita.broker.it.NodeExtension;
 import org.partita.jms.client.PartitaConnectionFactory;
 import org.partita.protocol.PartitionKeys;

@@ -1,8 +1,0 @@
-package org.partita.broker.core;
-
-/** A send would take a queue past its maxDepthMessages or maxDepthBytes; nothing was stored. */
-public class QueueFullException extends RuntimeException {
-    public QueueFullException(String message) {
-        super(message);
-    }
-}

@@ -1,8 +1,0 @@
-package org.partita.broker.core;
-
-/** A subscription request that the JMS rules forbid (active unshared durable subscriber, mismatched shared one). */
-public class SubscriptionConflictException extends RuntimeException {
-    public SubscriptionConflictException(String message) {
-        super(message);
-    }
-}

@@ -1,8 +1,0 @@
-package org.partita.broker.core;
-
-/** A destination was named that does not exist and may not be created on first use. */
-public class UnknownDestinationException extends RuntimeException {
-    public UnknownDestinationException(String message) {
-        super(message);
-    }
-}

@@ -1,0 +1,44 @@
+package org.partita.broker.core.queue;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ConsumptionTest {
+    @Test
+    void aWatcherRunsOnceWhenTheQueueFallsToItsLevel() {
+        Consumption c = new Consumption();
+        AtomicInteger runs = new AtomicInteger();
+        Runnable w = runs::incrementAndGet;
+        c.watch(100, w);
+        c.watch(100, w); // watching again replaces: a connection paced for a long time holds one watch
+        c.left(150);
+        assertEquals(0, runs.get(), "still above the level");
+        c.left(100);
+        c.left(50);
+        assertEquals(1, runs.get(), "once, however many messages leave after");
+    }
+
+    @Test
+    void anUnwatchedWatcherNeverRuns() {
+        Consumption c = new Consumption();
+        AtomicInteger runs = new AtomicInteger();
+        Runnable w = runs::incrementAndGet;
+        c.watch(100, w);
+        c.unwatch(w);
+        c.left(0);
+        assertEquals(0, runs.get());
+    }
+
+    @Test
+    void takingAMessageIsDated() {
+        Consumption c = new Consumption();
+        long before = System.nanoTime();
+        assertTrue(before - c.lastTakenNanos() > 1_000_000_000L, "never taken reads as long ago");
+        c.taken();
+        assertTrue(c.lastTakenNanos() >= before);
+    }
+}
