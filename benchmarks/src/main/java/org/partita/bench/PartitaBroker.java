@@ -3,7 +3,7 @@ package org.partita.bench;
 import jakarta.jms.ConnectionFactory;
 import org.partita.broker.config.NodeConfig;
 import org.partita.broker.embed.PartitaNode;
-import org.partita.broker.store.H2MessageStore;
+import org.partita.broker.store.h2.H2MessageStore;
 import org.partita.broker.store.StoreStats;
 import org.partita.jms.client.PartitaConnectionFactory;
 
