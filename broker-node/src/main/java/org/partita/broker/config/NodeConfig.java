@@ -166,7 +166,7 @@ public record NodeConfig(String nodeName, String host, int port, Path dataDir, b
      * The event loops the node runs: {@code ioThreads}, or half the cores (at least one) when it is
      * {@link #IO_THREADS_AUTO}. Each persistent message crosses the sockets' loops, the journal's writer
      * and the queues' threads; more loops than the cores can run beside the writer only add thread
-     * wake-ups and hand-offs between them (docs/performance.md, step 11).
+     * wake-ups and hand-offs between them (docs/performance.md, "Design for speed").
      */
     public int eventLoops() {
         return ioThreads != IO_THREADS_AUTO ? ioThreads : Math.max(1, Runtime.getRuntime().availableProcessors() / 2);

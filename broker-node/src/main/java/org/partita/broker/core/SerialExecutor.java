@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * tasks itself ({@link #executeHereIfIdle}, {@link #queueAndClaimIfIdle}) takes them over when idle
  * <em>or</em> still waiting for the pool: on two busy cores a pool thread may wait milliseconds for a
  * core, and every task queued behind it (each in-place dispatch the store writer offers) would wait
- * with it (issue 17, docs/performance.md step 16). The drain left on the pool then finds the tasks
+ * with it. The drain left on the pool then finds the tasks
  * taken and returns.
  */
 public final class SerialExecutor implements Executor {

@@ -121,7 +121,7 @@ public final class StoreFigures {
         return groups.sum();
     }
 
-    /** Of the {@link #groups()}, those a network thread committed itself at the end of its turn (issue 17, step 18). */
+    /** Of the {@link #groups()}, those a network thread committed itself at the end of its turn. */
     public long groupsByCaller() {
         return groupsByCaller.sum();
     }

@@ -238,12 +238,11 @@ public final class BrokerQueue implements DispatchEngine.Host {
 
     /**
      * A message the store has just made durable, on the thread that committed it: the network thread
-     * that wrote it, at the end of its turn (docs/performance.md step 18), or the store's writer
+     * that wrote it, at the end of its turn, or the store's writer
      * thread. While the queue holds few messages
      * and no other thread runs its work, the work (queue it, dispatch it) runs on the writer thread,
      * once it has answered the group's senders: on the
-     * path of every persistent send from producer to consumer this saves a thread hand-off (issue 17,
-     * docs/performance.md step 10). A queue with a backlog goes through its executor as before, so the
+     * path of every persistent send from producer to consumer this saves a thread hand-off. A queue with a backlog goes through its executor as before, so the
      * writer never spends long on one queue's dispatch (or reads paged-out payloads for it) before its
      * next group commit.
      */
@@ -270,7 +269,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
      * Runs {@code task} on the calling thread when no other thread runs (or is about to run) this
      * queue's work and the queue has few messages waiting, else on its executor. On two busy cores a
      * hand-off to the executor's pool can wait milliseconds for a core, and whatever is queued behind
-     * it waits too (docs/performance.md step 16); a short queue's work is short, so the caller does it.
+     * it waits too; a short queue's work is short, so the caller does it.
      */
     private void runHereIfShort(Runnable task) {
         if (waitingNow() <= IN_PLACE_DEPTH) {

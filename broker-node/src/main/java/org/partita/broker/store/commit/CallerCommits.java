@@ -4,8 +4,7 @@ import org.partita.broker.store.ThreadTurns;
 
 /**
  * Whether a thread that works in turns (a network event loop, {@link ThreadTurns}) may commit what it
- * gathered during a turn itself, and the times the writer's housekeeping needs (issue 17,
- * docs/performance.md step 18).
+ * gathered during a turn itself, and the times the writer's housekeeping needs.
  *
  * <p>A commit on the network thread spares the hand-offs to the writer thread and back (a futex wake
  * each way, an inter-processor interrupt in a virtual machine, and a thread that may wait for a

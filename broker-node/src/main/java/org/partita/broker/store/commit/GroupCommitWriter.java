@@ -32,7 +32,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * its connections and, when the turn ends, commits it as one group itself if the writer is idle with
  * nothing waiting for it and syncs are short ({@link CallerCommits}); else it hands the whole turn's
  * batches to the writer at once. That spares waking the writer and the hand-offs there and back
- * (issue 17, docs/performance.md step 18). Reads, housekeeping and reopening stay on the writer
+ * (docs/performance.md, "Design for speed"). Reads, housekeeping and reopening stay on the writer
  * thread.
  *
  * <p>An I/O fault (disk full, a failed write or sync) fails the group with a

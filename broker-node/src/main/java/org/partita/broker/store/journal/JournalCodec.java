@@ -103,7 +103,7 @@ final class JournalCodec {
      * to 6 bytes in a loop and longer ones in bulk; payloads always take the bulk path, so the compiled
      * encoder carried no loop, and the first short queue name of a new journal epoch ("s1", "orders")
      * or an empty heuristic decision made the JIT throw the hot encoder away and spend ~200 ms of a core
-     * compiling it again, under load (docs/performance.md, step 19).
+     * compiling it again, under load.
      */
     private static void putBytes(ByteBuffer out, byte[] bytes) {
         putVar(out, bytes.length);
