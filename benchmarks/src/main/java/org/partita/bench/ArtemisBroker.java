@@ -1,6 +1,7 @@
 package org.partita.bench;
 
 import jakarta.jms.ConnectionFactory;
+import java.nio.file.Path;
 import org.apache.activemq.artemis.core.config.Configuration;
 import org.apache.activemq.artemis.core.config.impl.ConfigurationImpl;
 import org.apache.activemq.artemis.core.journal.Journal;
@@ -9,8 +10,6 @@ import org.apache.activemq.artemis.core.journal.impl.JournalImpl;
 import org.apache.activemq.artemis.core.server.JournalType;
 import org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
-
-import java.nio.file.Path;
 
 /**
  * An embedded ActiveMQ Artemis: persistence on, NIO file journal in a temporary folder, a Netty
@@ -67,7 +66,6 @@ final class ArtemisBroker implements BrokerUnderTest {
         }
         return c;
     }
-
 
     @Override
     public ConnectionFactory connectionFactory() {

@@ -1,6 +1,10 @@
 package org.partita.bench;
 
 import jakarta.jms.ConnectionFactory;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.apache.activemq.artemis.api.core.SimpleString;
 import org.apache.activemq.artemis.core.config.ClusterConnectionConfiguration;
 import org.apache.activemq.artemis.core.config.Configuration;
@@ -10,11 +14,6 @@ import org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ;
 import org.apache.activemq.artemis.core.server.group.impl.GroupingHandlerConfiguration;
 import org.apache.activemq.artemis.core.settings.impl.AddressSettings;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
-
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Three embedded ActiveMQ Artemis servers of one cluster in this JVM, the way Artemis's documentation
@@ -90,7 +89,8 @@ final class ArtemisClusterBroker implements BrokerUnderTest {
         c.setGroupingHandlerConfiguration(new GroupingHandlerConfiguration()
                 .setName(SimpleString.of("grouping"))
                 .setAddress(SimpleString.of(""))
-                .setType(index == 0 ? GroupingHandlerConfiguration.TYPE.LOCAL : GroupingHandlerConfiguration.TYPE.REMOTE)
+                .setType(
+                        index == 0 ? GroupingHandlerConfiguration.TYPE.LOCAL : GroupingHandlerConfiguration.TYPE.REMOTE)
                 .setTimeout(5_000));
         // Messages that land on a node whose consumers are gone move to a node that has some at once.
         c.addAddressSetting("#", new AddressSettings().setRedistributionDelay(0));

@@ -9,10 +9,6 @@ import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -21,6 +17,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * A deep backlog, then a restart: each broker runs alone in a JVM limited to {@code --heap}; the
@@ -29,7 +28,9 @@ import java.util.concurrent.TimeUnit;
  * heap held meanwhile), starts it again on the same data (timing the start until it
  * serves), reads the heap again, and drains the queue checking that every message arrived once.
  */
-@Command(name = "backlog", mixinStandardHelpOptions = true,
+@Command(
+        name = "backlog",
+        mixinStandardHelpOptions = true,
         description = "Heap and restart time of a broker holding a deep backlog, Partita against Artemis")
 public final class BacklogRestart implements Callable<Integer> {
     private static final String QUEUE = "backlog";
@@ -46,7 +47,9 @@ public final class BacklogRestart implements Callable<Integer> {
     @Option(names = "--producers", description = "producer connections filling the queue (default ${DEFAULT-VALUE})")
     int producers = 4;
 
-    @Option(names = "--batch", description = "messages per transaction when filling and draining (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--batch",
+            description = "messages per transaction when filling and draining (default ${DEFAULT-VALUE})")
     int batch = 500;
 
     @Option(names = "--time-cap", description = "seconds the fill or the drain may take (default ${DEFAULT-VALUE})")
@@ -55,8 +58,18 @@ public final class BacklogRestart implements Callable<Integer> {
     @Option(names = "--out", description = "Markdown report (default: backlog-results.md next to the jar)")
     Path out;
 
-    record Result(Target target, double fillRate, long heapAfterFill, long stopMillis, GcLog.Summary stopGc,
-                  long restartMillis, long heapAfterRestart, double drainRate, int arrived, int duplicates, String error) {
+    record Result(
+            Target target,
+            double fillRate,
+            long heapAfterFill,
+            long stopMillis,
+            GcLog.Summary stopGc,
+            long restartMillis,
+            long heapAfterRestart,
+            double drainRate,
+            int arrived,
+            int duplicates,
+            String error) {
         boolean passed(int expected) {
             return error == null && arrived == expected && duplicates == 0;
         }
@@ -100,17 +113,26 @@ public final class BacklogRestart implements Callable<Integer> {
         long heapAfterFill;
         ChildBroker.Stop stop;
         GcLog.Summary stopGc;
-        try (ChildBroker broker = ChildBroker.start(target, data, bufferTimeout, heap, List.of(GcLog.option(gcLog)), 120)) {
+        try (ChildBroker broker =
+                ChildBroker.start(target, data, bufferTimeout, heap, List.of(GcLog.option(gcLog)), 120)) {
             fillRate = fill(target.connectionFactory(broker.url));
             heapAfterFill = broker.heapUsed();
-            System.out.printf(Locale.ROOT, "%s: filled at %.0f msg/s, heap %d MiB; stopping%n", target.label(), fillRate,
+            System.out.printf(
+                    Locale.ROOT,
+                    "%s: filled at %.0f msg/s, heap %d MiB; stopping%n",
+                    target.label(),
+                    fillRate,
                     heapAfterFill >> 20);
             stop = broker.stop();
             stopGc = GcLog.since(gcLog, stop.requestedAtUptime());
         } catch (Exception e) {
             return new Result(target, 0, 0, 0, GcLog.Summary.NONE, 0, 0, 0, 0, 0, "fill: " + e);
         }
-        System.out.printf(Locale.ROOT, "%s: stopped in %d ms (%s); restarting%n", target.label(), stop.millis(),
+        System.out.printf(
+                Locale.ROOT,
+                "%s: stopped in %d ms (%s); restarting%n",
+                target.label(),
+                stop.millis(),
                 stopGc.describe());
         try (ChildBroker broker = ChildBroker.start(target, data, bufferTimeout, heap, 600)) {
             long heapAfterRestart = broker.heapUsed();
@@ -120,8 +142,18 @@ public final class BacklogRestart implements Callable<Integer> {
             double drainRate = tally.distinct() / ((System.nanoTime() - start) / 1e9);
             String error = broker.alive() ? null : "the broker process died";
             broker.stop();
-            return new Result(target, fillRate, heapAfterFill, stop.millis(), stopGc, broker.startMillis,
-                    heapAfterRestart, drainRate, tally.distinct(), tally.duplicates(), error);
+            return new Result(
+                    target,
+                    fillRate,
+                    heapAfterFill,
+                    stop.millis(),
+                    stopGc,
+                    broker.startMillis,
+                    heapAfterRestart,
+                    drainRate,
+                    tally.distinct(),
+                    tally.duplicates(),
+                    error);
         } catch (Exception e) {
             return new Result(target, fillRate, heapAfterFill, stop.millis(), stopGc, 0, 0, 0, 0, 0, "restart: " + e);
         } finally {
@@ -139,25 +171,27 @@ public final class BacklogRestart implements Callable<Integer> {
         for (int p = 0; p < producers; p++) {
             int producer = p;
             int count = p == producers - 1 ? messages - per * (producers - 1) : per;
-            Thread t = new Thread(() -> {
-                try (Connection c = cf.createConnection()) {
-                    Session s = c.createSession(true, Session.SESSION_TRANSACTED);
-                    MessageProducer mp = s.createProducer(s.createQueue(QUEUE));
-                    mp.setDeliveryMode(DeliveryMode.PERSISTENT);
-                    byte[] body = new byte[1024];
-                    for (int i = 0; i < count && System.nanoTime() < deadline; i++) {
-                        BytesMessage m = s.createBytesMessage();
-                        m.writeBytes(body);
-                        m.setIntProperty("index", producer * per + i);
-                        mp.send(m);
-                        if ((i + 1) % batch == 0 || i == count - 1) {
-                            s.commit();
+            Thread t = new Thread(
+                    () -> {
+                        try (Connection c = cf.createConnection()) {
+                            Session s = c.createSession(true, Session.SESSION_TRANSACTED);
+                            MessageProducer mp = s.createProducer(s.createQueue(QUEUE));
+                            mp.setDeliveryMode(DeliveryMode.PERSISTENT);
+                            byte[] body = new byte[1024];
+                            for (int i = 0; i < count && System.nanoTime() < deadline; i++) {
+                                BytesMessage m = s.createBytesMessage();
+                                m.writeBytes(body);
+                                m.setIntProperty("index", producer * per + i);
+                                mp.send(m);
+                                if ((i + 1) % batch == 0 || i == count - 1) {
+                                    s.commit();
+                                }
+                            }
+                        } catch (Exception e) {
+                            failures.add(e);
                         }
-                    }
-                } catch (Exception e) {
-                    failures.add(e);
-                }
-            }, "fill-" + p);
+                    },
+                    "fill-" + p);
             threads.add(t);
             t.start();
         }
@@ -196,22 +230,38 @@ public final class BacklogRestart implements Callable<Integer> {
 
     private String markdown(List<Result> results) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "## Backlog of %,d persistent 1 KiB messages, broker heap limited to %s, %s%n%n",
-                messages, heap, LocalDate.now()));
+        sb.append(String.format(
+                Locale.ROOT,
+                "## Backlog of %,d persistent 1 KiB messages, broker heap limited to %s, %s%n%n",
+                messages,
+                heap,
+                LocalDate.now()));
         sb.append("| Broker | fill msg/s | heap after fill | clean stop (request until the JVM ended) "
                 + "| heap during the stop: most after a GC / before one | GCs during the stop (full) "
                 + "| restart (start until serving) | heap after restart | drain msg/s | exactly once |\n");
         sb.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (Result r : results) {
             GcLog.Summary gc = r.stopGc();
-            String stopHeap = gc.collections() == 0 ? "no GC"
+            String stopHeap = gc.collections() == 0
+                    ? "no GC"
                     : String.format(Locale.ROOT, "%d / %d MiB", gc.maxAfter() >> 20, gc.maxBefore() >> 20);
-            sb.append(String.format(Locale.ROOT, "| %s | %,.0f | %d MiB | %,d ms | %s | %d (%d) | %,d ms | %d MiB | %,.0f | %s |%n",
-                    r.target().label(), r.fillRate(), r.heapAfterFill() >> 20, r.stopMillis(),
-                    stopHeap, gc.collections(), gc.full(),
-                    r.restartMillis(), r.heapAfterRestart() >> 20,
-                    r.drainRate(), r.passed(messages) ? "yes" : "NO: " + r.arrived() + " arrived, " + r.duplicates()
-                            + " duplicates" + (r.error() == null ? "" : ", " + r.error())));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %,.0f | %d MiB | %,d ms | %s | %d (%d) | %,d ms | %d MiB | %,.0f | %s |%n",
+                    r.target().label(),
+                    r.fillRate(),
+                    r.heapAfterFill() >> 20,
+                    r.stopMillis(),
+                    stopHeap,
+                    gc.collections(),
+                    gc.full(),
+                    r.restartMillis(),
+                    r.heapAfterRestart() >> 20,
+                    r.drainRate(),
+                    r.passed(messages)
+                            ? "yes"
+                            : "NO: " + r.arrived() + " arrived, " + r.duplicates() + " duplicates"
+                                    + (r.error() == null ? "" : ", " + r.error())));
         }
         return sb.toString();
     }

@@ -26,8 +26,7 @@ public final class BrokerProcess {
     /** Set (true) by the tool's {@code --deopts}: the process records its deoptimizations ({@link Deoptimizations}). */
     static final String DEOPTS_PROPERTY = "partita.bench.deopts";
 
-    private BrokerProcess() {
-    }
+    private BrokerProcess() {}
 
     public static void main(String[] args) throws Exception {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
@@ -45,7 +44,8 @@ public final class BrokerProcess {
             String[] words = line.split(" ");
             switch (words[0]) {
                 case "heap" -> System.out.println("HEAP " + heapAfterGc());
-                case "queue" -> System.out.println("QUEUE " + broker.queueName(words[1], words[2].equals("-") ? "" : words[2]));
+                case "queue" ->
+                    System.out.println("QUEUE " + broker.queueName(words[1], words[2].equals("-") ? "" : words[2]));
                 case "stored" -> System.out.println("STORED " + broker.storedBytes() + " " + broker.storeDetails());
                 case "method" -> System.out.println("METHOD " + broker.storedBytesMethod());
                 case "jit" -> System.out.println("JIT " + JitQuiet.await());
@@ -53,12 +53,17 @@ public final class BrokerProcess {
                     CommitCounts c = broker.commitCounts();
                     System.out.println("COMMITS " + (c == null ? "-" : c.format()));
                 }
-                case "deopts" -> System.out.println("DEOPTS " + (deopts == null ? "not recorded"
-                        : deopts.between(java.time.Instant.parse(words[1]), java.time.Instant.parse(words[2]))));
+                case "deopts" ->
+                    System.out.println("DEOPTS "
+                            + (deopts == null
+                                    ? "not recorded"
+                                    : deopts.between(
+                                            java.time.Instant.parse(words[1]), java.time.Instant.parse(words[2]))));
                 case "jit-ms" -> System.out.println("JITMS " + JitQuiet.compilationMillis());
                 case "warm-up-start" -> {
                     if (warmUp == null) {
-                        warmUp = target.start(java.nio.file.Files.createDirectories(warmUpData), Long.parseLong(args[2]));
+                        warmUp = target.start(
+                                java.nio.file.Files.createDirectories(warmUpData), Long.parseLong(args[2]));
                     }
                     System.out.println("WARMUP " + warmUp.url());
                 }
@@ -70,9 +75,10 @@ public final class BrokerProcess {
                     }
                     System.out.println("WARMUPSTOPPED");
                 }
-                case "stop" -> System.out.println("STOPPING " + ManagementFactory.getRuntimeMXBean().getUptime());
-                default -> {
-                }
+                case "stop" ->
+                    System.out.println(
+                            "STOPPING " + ManagementFactory.getRuntimeMXBean().getUptime());
+                default -> {}
             }
             System.out.flush();
             if (words[0].equals("stop")) {

@@ -18,6 +18,7 @@ final class ChildBroker implements AutoCloseable {
     private final PrintStream commands;
     /** The broker's stdout, line by line, filled by a reader thread. */
     private final BlockingQueue<String> lines;
+
     final long startMillis;
     final String url;
 
@@ -33,34 +34,52 @@ final class ChildBroker implements AutoCloseable {
      * Starts the broker in a JVM with {@code maxHeap} (for example {@code 512m}; null for the JVM's
      * default) and waits until it serves.
      */
-    static ChildBroker start(Target target, Path data, long tunedBufferTimeoutNanos, String maxHeap, long timeoutSeconds)
+    static ChildBroker start(
+            Target target, Path data, long tunedBufferTimeoutNanos, String maxHeap, long timeoutSeconds)
             throws IOException, InterruptedException {
         return start(target, data, tunedBufferTimeoutNanos, maxHeap, List.of(), timeoutSeconds);
     }
 
     /** As {@link #start(Target, Path, long, String, long)}, with more options for the broker's JVM. */
-    static ChildBroker start(Target target, Path data, long tunedBufferTimeoutNanos, String maxHeap,
-                             List<String> jvmOptions, long timeoutSeconds) throws IOException, InterruptedException {
+    static ChildBroker start(
+            Target target,
+            Path data,
+            long tunedBufferTimeoutNanos,
+            String maxHeap,
+            List<String> jvmOptions,
+            long timeoutSeconds)
+            throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(List.of(java));
         if (maxHeap != null) {
             cmd.add("-Xmx" + maxHeap);
         }
         cmd.addAll(jvmOptions);
-        cmd.addAll(List.of("-XX:+ExitOnOutOfMemoryError", "-cp", System.getProperty("java.class.path"),
-                BrokerProcess.class.getName(), target.id(), data.toString(), Long.toString(tunedBufferTimeoutNanos)));
-        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        cmd.addAll(List.of(
+                "-XX:+ExitOnOutOfMemoryError",
+                "-cp",
+                System.getProperty("java.class.path"),
+                BrokerProcess.class.getName(),
+                target.id(),
+                data.toString(),
+                Long.toString(tunedBufferTimeoutNanos)));
+        Process p = new ProcessBuilder(cmd)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
         BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = r.readLine()) != null; ) {
-                    lines.add(line);
-                }
-            } catch (IOException ignored) {
-                // the process ended
-            }
-            lines.add("EXITED");
-        }, "child-broker-output");
+        Thread reader = new Thread(
+                () -> {
+                    try (BufferedReader r =
+                            new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                        for (String line; (line = r.readLine()) != null; ) {
+                            lines.add(line);
+                        }
+                    } catch (IOException ignored) {
+                        // the process ended
+                    }
+                    lines.add("EXITED");
+                },
+                "child-broker-output");
         reader.setDaemon(true);
         reader.start();
         String ready = awaitLine(lines, "READY", timeoutSeconds, p);
@@ -85,7 +104,8 @@ final class ChildBroker implements AutoCloseable {
     Stop stop() throws InterruptedException, IOException {
         long start = System.nanoTime();
         commands.println("stop");
-        long requestedAtUptime = Long.parseLong(awaitLine(lines, "STOPPING", 60, process).split(" ")[1]);
+        long requestedAtUptime =
+                Long.parseLong(awaitLine(lines, "STOPPING", 60, process).split(" ")[1]);
         awaitLine(lines, "STOPPED", 120, process);
         if (!process.waitFor(30, TimeUnit.SECONDS)) {
             throw new IOException("the broker JVM had not ended 30 s after stopping its broker");
@@ -97,8 +117,7 @@ final class ChildBroker implements AutoCloseable {
      * @param requestedAtUptime the broker JVM's uptime in ms when it read the stop request
      * @param millis            from the request to the JVM's end
      */
-    record Stop(long requestedAtUptime, long millis) {
-    }
+    record Stop(long requestedAtUptime, long millis) {}
 
     boolean alive() {
         return process.isAlive();

@@ -3,7 +3,6 @@ package org.partita.bench;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSException;
-
 import java.util.ArrayList;
 import java.util.List;
 

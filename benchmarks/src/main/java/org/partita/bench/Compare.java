@@ -1,9 +1,5 @@
 package org.partita.bench;
 
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,9 +8,12 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * The load comparison: the same JMS client code against an embedded Partita node and an embedded
@@ -22,7 +21,10 @@ import java.util.concurrent.Callable;
  * after the other in one JVM, every broker started fresh in a temporary folder for every run. Prints
  * the medians and ratios and writes them to {@code benchmark-results.md}. See docs/performance.md.
  */
-@Command(name = "partita-benchmarks", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(
+        name = "partita-benchmarks",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
         description = "Runs the scenarios against Partita and ActiveMQ Artemis and prints medians and ratios.")
 public final class Compare implements Callable<Integer> {
     /**
@@ -52,6 +54,7 @@ public final class Compare implements Callable<Integer> {
      * most of a measured S1 run.
      */
     static final int BROKER_WARM_JIT_PERCENT = 5;
+
     static final int BROKER_WARM_UP_MAX_ROUNDS = 12;
     static final int BROKER_WARM_UP_MAX_SECONDS = 45;
     /** Non-persistent messages of the warm-up's S3 run. */
@@ -74,24 +77,29 @@ public final class Compare implements Callable<Integer> {
     /** A run's note with {@code --own-jvm}: how the broker's JVM was warmed up over loopback before it. */
     static final String BROKER_WARM_UP_NOTE = "brokerWarmUp";
 
-
     static {
         // quiet brokers unless the user asked otherwise: the table is the output
         setIfAbsent("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         setIfAbsent("org.slf4j.simpleLogger.log.org.apache.activemq", "error");
     }
 
-    @Option(names = "--runs", description = "runs of each scenario per broker; medians are reported (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--runs",
+            description = "runs of each scenario per broker; medians are reported (default ${DEFAULT-VALUE})")
     int runs = 3;
 
     @Option(names = "--scale", description = "multiplies every scenario's message count (default ${DEFAULT-VALUE})")
     double scale = 1.0;
 
-    @Option(names = "--scenarios", split = ",",
+    @Option(
+            names = "--scenarios",
+            split = ",",
             description = "scenarios to run (default S1,S2,S3,S4,S4K,S4B,S4J,S5,S6,S7)")
     List<String> scenarioIds = List.of("S1", "S2", "S3", "S4", "S4K", "S4B", "S4J", "S5", "S6", "S7");
 
-    @Option(names = "--targets", split = ",",
+    @Option(
+            names = "--targets",
+            split = ",",
             description = "brokers to run (default partita,artemis-default,artemis-tuned; also partita-cluster3 and"
                     + " artemis-cluster3: three nodes of one cluster in this JVM, S4 variants only)")
     List<String> targetIds = List.of("partita", "artemis-default", "artemis-tuned");
@@ -99,38 +107,61 @@ public final class Compare implements Callable<Integer> {
     @Option(names = "--rate", description = "S7 send rate in messages per second (default ${DEFAULT-VALUE})")
     int s7Rate = 500;
 
-    @Option(names = "--time-cap", description = "seconds one scenario run may take before it is stopped (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--time-cap",
+            description = "seconds one scenario run may take before it is stopped (default ${DEFAULT-VALUE})")
     long timeCapSeconds = 120;
 
-    @Option(names = "--sync-writes", description = "4 KiB writes per try of the disk sync test (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--sync-writes",
+            description = "4 KiB writes per try of the disk sync test (default ${DEFAULT-VALUE})")
     int syncWrites = 1000;
 
-    @Option(names = "--sync-tries", description = "tries of the disk sync test; the median counts (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--sync-tries",
+            description = "tries of the disk sync test; the median counts (default ${DEFAULT-VALUE})")
     int syncTries = 3;
 
-    @Option(names = "--own-jvm", description = "run each broker in a JVM of its own, as users run them (default: embedded"
-            + " in the load tool's JVM, which shares its heap, GC and cores with the clients)")
+    @Option(
+            names = "--own-jvm",
+            description = "run each broker in a JVM of its own, as users run them (default: embedded"
+                    + " in the load tool's JVM, which shares its heap, GC and cores with the clients)")
     boolean ownJvm;
 
-    @Option(names = "--broker-heap", description = "with --own-jvm: the brokers' -Xmx, for example 2g (default: the JVM's)")
+    @Option(
+            names = "--broker-heap",
+            description = "with --own-jvm: the brokers' -Xmx, for example 2g (default: the JVM's)")
     String brokerHeap;
 
-    @Option(names = "--broker-jvm-option", description = "with --own-jvm: an option for the brokers' JVMs, repeatable"
-            + " (for example -XX:StartFlightRecording=filename=broker.jfr,settings=profile; each run writes it anew)")
+    @Option(
+            names = "--broker-jvm-option",
+            description =
+                    "with --own-jvm: an option for the brokers' JVMs, repeatable"
+                            + " (for example -XX:StartFlightRecording=filename=broker.jfr,settings=profile; each run writes it anew)")
     List<String> brokerJvmOptions = new ArrayList<>();
 
-    @Option(names = "--deopts", description = "note each run's deoptimizations (deoptsDuringRun) from a flight recording"
-            + " streamed in the tool's and the brokers' JVMs; the recording writes to disk each second, which on a slow disk"
-            + " costs the runs (S1: -14% and twice the p99 on a 220 µs disk), so use it to find them, not for the figures")
+    @Option(
+            names = "--deopts",
+            description =
+                    "note each run's deoptimizations (deoptsDuringRun) from a flight recording"
+                            + " streamed in the tool's and the brokers' JVMs; the recording writes to disk each second, which on a slow disk"
+                            + " costs the runs (S1: -14% and twice the p99 on a 220 µs disk), so use it to find them, not for the figures")
     boolean deopts;
 
-    @Option(names = "--no-warmup", description = "skip the short warm-up runs on each broker (with --own-jvm: also the one over loopback before each run)")
+    @Option(
+            names = "--no-warmup",
+            description =
+                    "skip the short warm-up runs on each broker (with --own-jvm: also the one over loopback before each run)")
     boolean noWarmup;
 
-    @Option(names = "--work-dir", description = "where brokers keep their data (default: a new folder in java.io.tmpdir)")
+    @Option(
+            names = "--work-dir",
+            description = "where brokers keep their data (default: a new folder in java.io.tmpdir)")
     Path workDir;
 
-    @Option(names = "--out", description = "Markdown report (default: benchmark-results.md next to the jar, else target/)")
+    @Option(
+            names = "--out",
+            description = "Markdown report (default: benchmark-results.md next to the jar, else target/)")
     Path out;
 
     private final PrintStream log;
@@ -156,16 +187,18 @@ public final class Compare implements Callable<Integer> {
 
     /** Runs everything the options ask for; the report is then available from {@link #report()}. */
     public List<RunResult> runComparison() throws Exception {
-        List<Scenario> scenarios = scenarioIds.stream().map(Scenario::fromId).distinct().toList();
+        List<Scenario> scenarios =
+                scenarioIds.stream().map(Scenario::fromId).distinct().toList();
         List<Target> targets = targetIds.stream().map(Target::fromId).distinct().toList();
         if ((targets.contains(Target.PARTITA_CLUSTER) || targets.contains(Target.ARTEMIS_CLUSTER))
                 && scenarios.contains(Scenario.S5)) {
-            throw new CommandLine.ParameterException(new CommandLine(this),
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this),
                     "the cluster targets cannot run S5: topics are not spread over a Partita cluster (leave S5 out)");
         }
         if (ownJvm && targets.stream().anyMatch(Target::isCluster)) {
-            throw new CommandLine.ParameterException(new CommandLine(this),
-                    "--own-jvm runs one broker per JVM: leave the cluster targets out");
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this), "--own-jvm runs one broker per JVM: leave the cluster targets out");
         }
         if (runs < 1) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--runs must be at least 1");
@@ -178,8 +211,12 @@ public final class Compare implements Callable<Integer> {
         }
         try {
             DiskSync.Result sync = DiskSync.measure(dir, syncWrites, syncTries);
-            log.printf(Locale.ROOT, "disk sync: %.0f syncs/s (%.1f µs per 4 KiB write + force); "
-                    + "tuned Artemis journal-buffer-timeout = %d ns%n", sync.syncsPerSecond(), sync.nanosPerSync() / 1e3,
+            log.printf(
+                    Locale.ROOT,
+                    "disk sync: %.0f syncs/s (%.1f µs per 4 KiB write + force); "
+                            + "tuned Artemis journal-buffer-timeout = %d ns%n",
+                    sync.syncsPerSecond(),
+                    sync.nanosPerSync() / 1e3,
                     sync.nanosPerSync());
             Scenarios.Settings settings = new Scenarios.Settings(Scenarios.nanos(timeCapSeconds), s7Rate);
             // The clients in this JVM. With --own-jvm each run's own warm-up over loopback (runOne) warms them
@@ -203,12 +240,20 @@ public final class Compare implements Callable<Integer> {
                     }
                 }
             }
-            String header = String.format(Locale.ROOT, "## Partita vs ActiveMQ Artemis 2.40.0, %s%n%n"
+            String header = String.format(
+                    Locale.ROOT,
+                    "## Partita vs ActiveMQ Artemis 2.40.0, %s%n%n"
                             + "%d run(s) per scenario and broker, medians; scale %.2f (%s); %d cores, Java %s; %s; took %.0f s.",
-                    LocalDate.now(), runs, scale, counts(scenarios), Runtime.getRuntime().availableProcessors(),
-                    ownJvm ? "each broker in its own JVM" + (brokerHeap != null ? " (-Xmx" + brokerHeap + ")" : "")
+                    LocalDate.now(),
+                    runs,
+                    scale,
+                    counts(scenarios),
+                    Runtime.getRuntime().availableProcessors(),
+                    ownJvm
+                            ? "each broker in its own JVM" + (brokerHeap != null ? " (-Xmx" + brokerHeap + ")" : "")
                             : "brokers embedded in the load tool's JVM",
-                    System.getProperty("java.version"), (System.nanoTime() - began) / 1e9);
+                    System.getProperty("java.version"),
+                    (System.nanoTime() - began) / 1e9);
             report = new Report(header, results, scenarios, targets, sync, s7Rate);
             String md = report.markdown();
             log.println();
@@ -230,20 +275,22 @@ public final class Compare implements Callable<Integer> {
     }
 
     /** A short run that warms up this JVM's clients of {@code t} and the embedded brokers' code. */
-    private void warmUpRun(Path dir, DiskSync.Result sync, Scenarios.Settings settings, Scenario s, Target t,
-                           int count) throws Exception {
+    private void warmUpRun(Path dir, DiskSync.Result sync, Scenarios.Settings settings, Scenario s, Target t, int count)
+            throws Exception {
         Scenarios.Settings capped = new Scenarios.Settings(Scenarios.nanos(WARM_UP_SECONDS), settings.s7Rate());
         runOne(dir, sync, capped, s, t, 0, count);
     }
 
-    private RunResult runOne(Path dir, DiskSync.Result sync, Scenarios.Settings settings, Scenario s, Target t, int run,
-                             int count) throws Exception {
+    private RunResult runOne(
+            Path dir, DiskSync.Result sync, Scenarios.Settings settings, Scenario s, Target t, int run, int count)
+            throws Exception {
         Path data = Files.createTempDirectory(dir, s.name().toLowerCase(Locale.ROOT) + "-" + t.id() + "-");
         List<String> brokerJvm = new ArrayList<>(brokerJvmOptions == null ? List.of() : brokerJvmOptions);
         if (deopts) {
             brokerJvm.add("-D" + BrokerProcess.DEOPTS_PROPERTY + "=true");
         }
-        try (BrokerUnderTest broker = ownJvm ? OwnJvmBroker.start(t, data, sync.nanosPerSync(), brokerHeap, brokerJvm)
+        try (BrokerUnderTest broker = ownJvm
+                ? OwnJvmBroker.start(t, data, sync.nanosPerSync(), brokerHeap, brokerJvm)
                 : t.start(data, sync.nanosPerSync())) {
             String warmUp = ownJvm && run > 0 && !noWarmup ? warmUpOverLoopback((OwnJvmBroker) broker, s, t) : null;
             GcPauses.Mark gc = GcPauses.mark();
@@ -254,15 +301,22 @@ public final class Compare implements Callable<Integer> {
             RunResult r = new Scenarios(broker, settings).run(s, t, run, count).withNote(GC_NOTE, gc.describe());
             Instant runTo = Instant.now();
             if (commits != null) {
-                r = r.withNote(COMMITS_NOTE, broker.commitCounts().minus(commits).toString());
+                r = r.withNote(
+                        COMMITS_NOTE, broker.commitCounts().minus(commits).toString());
             }
             String jit = "tool " + (JitQuiet.compilationMillis() - toolJit) + " ms"
-                    + (broker instanceof OwnJvmBroker own ? ", broker " + (own.compilationMillis() - brokerJit) + " ms" : "");
+                    + (broker instanceof OwnJvmBroker own
+                            ? ", broker " + (own.compilationMillis() - brokerJit) + " ms"
+                            : "");
             r = r.withNote(JIT_NOTE, jit);
             if (deopts) {
                 Deoptimizations toolDeopts = Deoptimizations.watch();
-                r = r.withNote(DEOPT_NOTE, "tool " + (toolDeopts == null ? "not recorded" : toolDeopts.between(runFrom, runTo))
-                        + (broker instanceof OwnJvmBroker own ? ", broker " + own.deoptimizations(runFrom, runTo) : ""));
+                r = r.withNote(
+                        DEOPT_NOTE,
+                        "tool " + (toolDeopts == null ? "not recorded" : toolDeopts.between(runFrom, runTo))
+                                + (broker instanceof OwnJvmBroker own
+                                        ? ", broker " + own.deoptimizations(runFrom, runTo)
+                                        : ""));
             }
             return warmUp == null ? r : r.withNote(BROKER_WARM_UP_NOTE, warmUp);
         } finally {
@@ -316,22 +370,40 @@ public final class Compare implements Callable<Integer> {
             toolMillis = -1;
         }
         long brokerMillis = brokerQuiet.join();
-        return String.format(Locale.ROOT, "%d rounds, S3 %d + S1 %d messages over loopback to %s (its JVM's JIT worked %d ms"
+        return String.format(
+                Locale.ROOT,
+                "%d rounds, S3 %d + S1 %d messages over loopback to %s (its JVM's JIT worked %d ms"
                         + " of the last round's %d ms), then JIT idle in %d ms (broker) and %d ms (tool)",
-                rounds, s3, s1, second ? "a second broker in its JVM" : "the broker itself", lastJit, lastMillis,
-                brokerMillis, toolMillis);
+                rounds,
+                s3,
+                s1,
+                second ? "a second broker in its JVM" : "the broker itself",
+                lastJit,
+                lastMillis,
+                brokerMillis,
+                toolMillis);
     }
 
     private String line(RunResult r) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "run %d %-4s %-16s", r.run(), r.scenario(), r.target().id()));
+        sb.append(String.format(
+                Locale.ROOT,
+                "run %d %-4s %-16s",
+                r.run(),
+                r.scenario(),
+                r.target().id()));
         for (Map.Entry<String, Double> e : r.values().entrySet()) {
             sb.append(' ').append(e.getKey()).append('=').append(Report.format(e.getValue()));
         }
         sb.append("  [").append(r.checkSummary());
         r.notes().forEach((k, v) -> {
-            if (k.equals("orderViolations") || k.equals("consumersUsed") || k.equals("joinersUsed") || k.equals(GC_NOTE)
-                    || k.equals(JIT_NOTE) || k.equals(DEOPT_NOTE) || k.equals(COMMITS_NOTE)) {
+            if (k.equals("orderViolations")
+                    || k.equals("consumersUsed")
+                    || k.equals("joinersUsed")
+                    || k.equals(GC_NOTE)
+                    || k.equals(JIT_NOTE)
+                    || k.equals(DEOPT_NOTE)
+                    || k.equals(COMMITS_NOTE)) {
                 sb.append(", ").append(k).append(' ').append(v);
             }
         });
@@ -341,7 +413,10 @@ public final class Compare implements Callable<Integer> {
     private String counts(List<Scenario> scenarios) {
         StringBuilder sb = new StringBuilder();
         for (Scenario s : scenarios) {
-            sb.append(sb.length() == 0 ? "" : ", ").append(s).append(' ').append(String.format(Locale.ROOT, "%,d", s.count(scale)));
+            sb.append(sb.length() == 0 ? "" : ", ")
+                    .append(s)
+                    .append(' ')
+                    .append(String.format(Locale.ROOT, "%,d", s.count(scale)));
         }
         return sb.append(" messages").toString();
     }
@@ -349,7 +424,11 @@ public final class Compare implements Callable<Integer> {
     /** Next to the jar when run from one (benchmarks/target), else ./target. */
     private static Path defaultOut() {
         try {
-            Path code = Path.of(Compare.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path code = Path.of(Compare.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
             if (Files.isRegularFile(code)) {
                 return code.getParent().resolve("benchmark-results.md");
             }

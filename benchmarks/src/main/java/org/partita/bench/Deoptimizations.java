@@ -1,10 +1,5 @@
 package org.partita.bench;
 
-import jdk.jfr.consumer.RecordedEvent;
-import jdk.jfr.consumer.RecordedFrame;
-import jdk.jfr.consumer.RecordedMethod;
-import jdk.jfr.consumer.RecordingStream;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -12,6 +7,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordedMethod;
+import jdk.jfr.consumer.RecordingStream;
 
 /**
  * This JVM's deoptimizations (JFR's {@code jdk.Deoptimization} events) in a window of time: compiled
@@ -31,8 +30,7 @@ final class Deoptimizations {
     /** When the stream last handed over everything recorded until then. */
     private Instant flushed = Instant.MIN;
 
-    private record Deopt(Instant at, String place) {
-    }
+    private record Deopt(Instant at, String place) {}
 
     private Deoptimizations() {
         stream = new RecordingStream();
@@ -84,11 +82,13 @@ final class Deoptimizations {
         if (count == 0) {
             return flushed.isAfter(to) ? "none" : "none seen (the recording did not catch up)";
         }
-        return count + " (" + byPlace.entrySet().stream()
-                .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
-                .limit(PLACES_SHOWN)
-                .map(p -> p.getKey() + (p.getValue() > 1 ? " x" + p.getValue() : ""))
-                .collect(Collectors.joining("; ")) + ")";
+        return count + " ("
+                + byPlace.entrySet().stream()
+                        .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+                        .limit(PLACES_SHOWN)
+                        .map(p -> p.getKey() + (p.getValue() > 1 ? " x" + p.getValue() : ""))
+                        .collect(Collectors.joining("; "))
+                + ")";
     }
 
     /**

@@ -24,8 +24,7 @@ public final class DiskSync {
         }
     }
 
-    private DiskSync() {
-    }
+    private DiskSync() {}
 
     public static Result measure(Path dir, int writes, int tries) throws IOException {
         Files.createDirectories(dir);

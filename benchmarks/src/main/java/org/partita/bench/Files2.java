@@ -9,21 +9,22 @@ import java.util.stream.Stream;
 
 /** Folder helpers: total size, recursive delete. */
 final class Files2 {
-    private Files2() {
-    }
+    private Files2() {}
 
     static long sizeOf(Path dir) {
         if (!Files.exists(dir)) {
             return 0;
         }
         try (Stream<Path> s = Files.walk(dir)) {
-            return s.filter(Files::isRegularFile).mapToLong(p -> {
-                try {
-                    return Files.size(p);
-                } catch (IOException e) {
-                    return 0; // a file that went away while walking
-                }
-            }).sum();
+            return s.filter(Files::isRegularFile)
+                    .mapToLong(p -> {
+                        try {
+                            return Files.size(p);
+                        } catch (IOException e) {
+                            return 0; // a file that went away while walking
+                        }
+                    })
+                    .sum();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -18,8 +18,7 @@ final class GcLog {
     private static final Pattern PAUSE = Pattern.compile(
             "^\\[(\\d+)ms\\] GC\\(\\d+\\) Pause (Young|Full)\\b.* (\\d+)([KMG])->(\\d+)([KMG])\\(\\d+[KMG]\\)");
 
-    private GcLog() {
-    }
+    private GcLog() {}
 
     /** The option that makes a JVM write the log {@link #since} reads. */
     static String option(Path file) {
@@ -67,9 +66,15 @@ final class GcLog {
         static final Summary NONE = new Summary(0, 0, 0, 0);
 
         String describe() {
-            return collections == 0 ? "no GC"
-                    : String.format(Locale.ROOT, "%d GCs, %d full; max %d MiB after GC, %d MiB before",
-                    collections, full, maxAfter >> 20, maxBefore >> 20);
+            return collections == 0
+                    ? "no GC"
+                    : String.format(
+                            Locale.ROOT,
+                            "%d GCs, %d full; max %d MiB after GC, %d MiB before",
+                            collections,
+                            full,
+                            maxAfter >> 20,
+                            maxBefore >> 20);
         }
     }
 }

@@ -1,14 +1,13 @@
 package org.partita.bench;
 
 import com.sun.management.GarbageCollectionNotificationInfo;
-
-import javax.management.NotificationEmitter;
-import javax.management.openmbean.CompositeData;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import javax.management.NotificationEmitter;
+import javax.management.openmbean.CompositeData;
 
 /**
  * The stop-the-world collections of the tool's own JVM, as the JVM announces them: the clients'
@@ -23,17 +22,19 @@ final class GcPauses {
     static {
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
             if (gc instanceof NotificationEmitter emitter) {
-                emitter.addNotificationListener((n, handback) -> {
-                    if (GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(n.getType())) {
-                        paused(GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData()));
-                    }
-                }, null, null);
+                emitter.addNotificationListener(
+                        (n, handback) -> {
+                            if (GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(n.getType())) {
+                                paused(GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData()));
+                            }
+                        },
+                        null,
+                        null);
             }
         }
     }
 
-    private GcPauses() {
-    }
+    private GcPauses() {}
 
     /** Marks now (and starts listening, once per JVM): {@link Mark#describe} tells what came after. */
     static Mark mark() {
@@ -65,8 +66,13 @@ final class GcPauses {
         /** "none", or how many pauses came since the mark and the longest. */
         String describe() {
             List<Long> pauses = since();
-            return pauses.isEmpty() ? "none" : String.format(Locale.ROOT, "%d, longest %d ms", pauses.size(),
-                    pauses.stream().mapToLong(Long::longValue).max().orElse(0));
+            return pauses.isEmpty()
+                    ? "none"
+                    : String.format(
+                            Locale.ROOT,
+                            "%d, longest %d ms",
+                            pauses.size(),
+                            pauses.stream().mapToLong(Long::longValue).max().orElse(0));
         }
     }
 }

@@ -16,10 +16,10 @@ final class JitQuiet {
     private static final long QUIET_MILLIS = 500;
     /** The wait never takes longer than this: a JVM that keeps compiling is measured anyway. */
     private static final long MAX_MILLIS = 15_000;
+
     private static final long POLL_MILLIS = 50;
 
-    private JitQuiet() {
-    }
+    private JitQuiet() {}
 
     /** Milliseconds this JVM's JIT compilers have spent so far; -1 where the JVM does not tell. */
     static long compilationMillis() {

@@ -2,11 +2,10 @@ package org.partita.bench;
 
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
-import org.HdrHistogram.ConcurrentHistogram;
-import org.HdrHistogram.Histogram;
-
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.ConcurrentHistogram;
+import org.HdrHistogram.Histogram;
 
 /**
  * End-to-end latency of one scenario run: each message carries the {@link System#nanoTime()} of its

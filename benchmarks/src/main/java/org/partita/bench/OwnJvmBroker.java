@@ -1,7 +1,6 @@
 package org.partita.bench;
 
 import jakarta.jms.ConnectionFactory;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -29,8 +28,9 @@ final class OwnJvmBroker implements BrokerUnderTest {
      * @param maxHeap    the broker JVM's {@code -Xmx}, or null for the JVM's default
      * @param jvmOptions more options for the broker JVM (a flight recording, a collector)
      */
-    static OwnJvmBroker start(Target target, Path dir, long tunedBufferTimeoutNanos, String maxHeap,
-                              List<String> jvmOptions) throws Exception {
+    static OwnJvmBroker start(
+            Target target, Path dir, long tunedBufferTimeoutNanos, String maxHeap, List<String> jvmOptions)
+            throws Exception {
         if (target.isCluster()) {
             throw new IllegalArgumentException(target.id() + " runs its three nodes in the load tool's JVM only");
         }

@@ -1,13 +1,12 @@
 package org.partita.bench;
 
 import jakarta.jms.ConnectionFactory;
+import java.nio.file.Path;
 import org.partita.broker.config.NodeConfig;
 import org.partita.broker.embed.PartitaNode;
-import org.partita.broker.store.h2.H2MessageStore;
 import org.partita.broker.store.StoreStats;
+import org.partita.broker.store.h2.H2MessageStore;
 import org.partita.jms.client.PartitaConnectionFactory;
-
-import java.nio.file.Path;
 
 /** An embedded Partita node on a free port, H2 in a temporary folder, every commit forced to disk. */
 final class PartitaBroker implements BrokerUnderTest {
@@ -64,13 +63,16 @@ final class PartitaBroker implements BrokerUnderTest {
     @Override
     public String storeDetails() {
         StoreStats s = node.store().stats();
-        return s.messageRows() + " payload rows, " + s.payloadBytes() + " payload bytes, "
-                + s.entryRows() + " entry rows";
+        return s.messageRows() + " payload rows, " + s.payloadBytes() + " payload bytes, " + s.entryRows()
+                + " entry rows";
     }
 
     @Override
     public CommitCounts commitCounts() {
-        return node.store().figures().map(f -> new CommitCounts(f.groups(), f.groupsByCaller(), f.syncs())).orElse(null);
+        return node.store()
+                .figures()
+                .map(f -> new CommitCounts(f.groups(), f.groupsByCaller(), f.syncs()))
+                .orElse(null);
     }
 
     StoreStats stats() {

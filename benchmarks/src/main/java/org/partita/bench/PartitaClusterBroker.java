@@ -1,15 +1,14 @@
 package org.partita.bench;
 
 import jakarta.jms.ConnectionFactory;
-import org.partita.broker.config.ClusterConfig;
-import org.partita.broker.config.NodeConfig;
-import org.partita.broker.embed.PartitaNode;
-import org.partita.jms.client.PartitaConnectionFactory;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.partita.broker.config.ClusterConfig;
+import org.partita.broker.config.NodeConfig;
+import org.partita.broker.embed.PartitaNode;
+import org.partita.jms.client.PartitaConnectionFactory;
 
 /**
  * Three Partita nodes of one cluster in this JVM, on loopback, each with its own data folder; queues
@@ -39,8 +38,12 @@ final class PartitaClusterBroker implements BrokerUnderTest {
         ClusterConfig cluster = ClusterConfig.of("bench", members).withHeartbeat(500, 5_000);
         List<PartitaNode> started = new ArrayList<>();
         for (ClusterConfig.Member m : members) {
-            started.add(PartitaNode.start(NodeConfig.defaults().withNodeName(m.name()).withPort(m.port())
-                    .withDataDir(dir.resolve(m.name())).withSyncOnCommit(true).withCluster(cluster)));
+            started.add(PartitaNode.start(NodeConfig.defaults()
+                    .withNodeName(m.name())
+                    .withPort(m.port())
+                    .withDataDir(dir.resolve(m.name()))
+                    .withSyncOnCommit(true)
+                    .withCluster(cluster)));
         }
         // no wait for the links: the load starts as users' does, with the cluster just started
         return new PartitaClusterBroker(started);

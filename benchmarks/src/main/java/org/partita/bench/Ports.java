@@ -6,8 +6,7 @@ import java.net.ServerSocket;
 
 /** Free ports on loopback for the brokers a run starts. */
 final class Ports {
-    private Ports() {
-    }
+    private Ports() {}
 
     /** A port nothing listens on now (the broker binds it a moment later). */
     static int freeLoopbackPort() throws IOException {

@@ -16,8 +16,13 @@ final class Report {
     private final int s7Rate;
     private final String header;
 
-    Report(String header, List<RunResult> results, List<Scenario> scenarios, List<Target> targets,
-           DiskSync.Result sync, int s7Rate) {
+    Report(
+            String header,
+            List<RunResult> results,
+            List<Scenario> scenarios,
+            List<Target> targets,
+            DiskSync.Result sync,
+            int s7Rate) {
         this.header = header;
         this.results = results;
         this.scenarios = scenarios;
@@ -28,9 +33,13 @@ final class Report {
 
     /** Median of a row over the runs of one target; NaN if no run produced it. */
     double median(String rowKey, Target target) {
-        double[] v = results.stream().filter(r -> r.target() == target)
-                .map(r -> r.values().get(rowKey)).filter(d -> d != null && !d.isNaN())
-                .mapToDouble(Double::doubleValue).sorted().toArray();
+        double[] v = results.stream()
+                .filter(r -> r.target() == target)
+                .map(r -> r.values().get(rowKey))
+                .filter(d -> d != null && !d.isNaN())
+                .mapToDouble(Double::doubleValue)
+                .sorted()
+                .toArray();
         if (v.length == 0) {
             return Double.NaN;
         }
@@ -70,9 +79,15 @@ final class Report {
     String markdown() {
         StringBuilder sb = new StringBuilder();
         sb.append(header).append("\n\n");
-        sb.append(String.format(Locale.ROOT, "Disk sync rate: **%.0f syncs/s** (%.1f µs per sequential 4 KiB write + "
+        sb.append(String.format(
+                Locale.ROOT,
+                "Disk sync rate: **%.0f syncs/s** (%.1f µs per sequential 4 KiB write + "
                         + "force, median of %d tries of %d writes); Artemis tuned journal-buffer-timeout = %d ns.%n%n",
-                sync.syncsPerSecond(), sync.nanosPerSync() / 1000.0, sync.tries(), sync.writes(), sync.nanosPerSync()));
+                sync.syncsPerSecond(),
+                sync.nanosPerSync() / 1000.0,
+                sync.tries(),
+                sync.writes(),
+                sync.nanosPerSync()));
         sb.append("| Scenario | Unit |");
         for (Target t : targets) {
             sb.append(' ').append(t.label()).append(" |");
@@ -86,23 +101,30 @@ final class Report {
         sb.append('\n');
         for (Scenario s : scenarios) {
             for (Scenario.Row row : s.rows(s7Rate)) {
-                sb.append("| ").append(row.label()).append(" | ").append(row.unit())
-                        .append(row.higherIsBetter() ? " ↑" : " ↓").append(" |");
+                sb.append("| ")
+                        .append(row.label())
+                        .append(" | ")
+                        .append(row.unit())
+                        .append(row.higherIsBetter() ? " ↑" : " ↓")
+                        .append(" |");
                 for (Target t : targets) {
                     sb.append(' ').append(format(median(row.key(), t))).append(" |");
                 }
                 for (Target[] pair : ratios) {
-                    sb.append(' ').append(ratio(median(row.key(), pair[0]), median(row.key(), pair[1]))).append(" |");
+                    sb.append(' ')
+                            .append(ratio(median(row.key(), pair[0]), median(row.key(), pair[1])))
+                            .append(" |");
                 }
                 sb.append('\n');
             }
         }
-        sb.append("\n↑ higher is better, ↓ lower is better; ratios divide the first broker's median by the second's.\n");
+        sb.append(
+                "\n↑ higher is better, ↓ lower is better; ratios divide the first broker's median by the second's.\n");
         if (scenarios.contains(Scenario.S1)) {
             sb.append("\nS1 as a fraction of the disk sync rate:");
             for (Target t : targets) {
-                sb.append(String.format(Locale.ROOT, " %s %.1f%%;", t.label(),
-                        100 * median("S1", t) / sync.syncsPerSecond()));
+                sb.append(String.format(
+                        Locale.ROOT, " %s %.1f%%;", t.label(), 100 * median("S1", t) / sync.syncsPerSecond()));
             }
             sb.setLength(sb.length() - 1);
             sb.append(".\n");
@@ -117,8 +139,17 @@ final class Report {
         }
         for (RunResult r : results) {
             if (!r.passed()) {
-                sb.append("- FAILED ").append(r.scenario()).append(' ').append(r.target().label()).append(" run ")
-                        .append(r.run()).append(": ").append(r.checkSummary()).append(' ').append(r.notes()).append('\n');
+                sb.append("- FAILED ")
+                        .append(r.scenario())
+                        .append(' ')
+                        .append(r.target().label())
+                        .append(" run ")
+                        .append(r.run())
+                        .append(": ")
+                        .append(r.checkSummary())
+                        .append(' ')
+                        .append(r.notes())
+                        .append('\n');
             }
         }
         sb.append('\n');
@@ -126,14 +157,21 @@ final class Report {
             Map<Target, List<String>> notes = new LinkedHashMap<>();
             for (RunResult r : results) {
                 if (r.scenario() == s && !r.notes().isEmpty()) {
-                    notes.computeIfAbsent(r.target(), k -> new ArrayList<>()).add("run " + r.run() + ": "
-                            + r.notes().entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
-                            .collect(Collectors.joining(", ")));
+                    notes.computeIfAbsent(r.target(), k -> new ArrayList<>())
+                            .add("run " + r.run() + ": "
+                                    + r.notes().entrySet().stream()
+                                            .map(e -> e.getKey() + " " + e.getValue())
+                                            .collect(Collectors.joining(", ")));
                 }
             }
             for (Map.Entry<Target, List<String>> e : notes.entrySet()) {
-                sb.append("- ").append(s).append(' ').append(e.getKey().label()).append(": ")
-                        .append(String.join("; ", e.getValue())).append('\n');
+                sb.append("- ")
+                        .append(s)
+                        .append(' ')
+                        .append(e.getKey().label())
+                        .append(": ")
+                        .append(String.join("; ", e.getValue()))
+                        .append('\n');
             }
         }
         return sb.toString();

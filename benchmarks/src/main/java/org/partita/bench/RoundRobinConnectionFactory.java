@@ -4,7 +4,6 @@ import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSContext;
 import jakarta.jms.JMSException;
-
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 

@@ -12,8 +12,17 @@ import java.util.Map;
  * @param notes     scenario-specific checks and figures (order violations, consumers used, store details)
  * @param error     what went wrong, or null
  */
-public record RunResult(Scenario scenario, Target target, int run, Map<String, Double> values, int expected,
-                        int arrived, int duplicates, boolean timedOut, Map<String, String> notes, String error) {
+public record RunResult(
+        Scenario scenario,
+        Target target,
+        int run,
+        Map<String, Double> values,
+        int expected,
+        int arrived,
+        int duplicates,
+        boolean timedOut,
+        Map<String, String> notes,
+        String error) {
 
     /** Every message arrived exactly once, within the time cap, without error (and, for S4, in key order). */
     public boolean passed() {

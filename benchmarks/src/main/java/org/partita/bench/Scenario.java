@@ -29,8 +29,7 @@ public enum Scenario {
     }
 
     /** One line of the result table. */
-    public record Row(String key, String label, String unit, boolean higherIsBetter) {
-    }
+    public record Row(String key, String label, String unit, boolean higherIsBetter) {}
 
     private final String description;
     private final int defaultCount;
@@ -62,19 +61,22 @@ public enum Scenario {
 
     /** The throughput (or S5's figures), then end-to-end latency p50, p99 and max. */
     public List<Row> rows(int s7Rate) {
-        List<Row> rows = new java.util.ArrayList<>(switch (this) {
-            case S1 -> List.of(new Row("S1", "S1 persistent, 1P/1C", "msg/s", true));
-            case S2 -> List.of(new Row("S2", "S2 persistent, 4P/4C", "msg/s", true));
-            case S3 -> List.of(new Row("S3", "S3 non-persistent, 1P/1C", "msg/s", true));
-            case S4 -> List.of(new Row("S4", "S4 120 keys / 8 partitions, 4P/8C", "msg/s", true));
-            case S4K -> List.of(new Row("S4K", "S4 plain queue, keys, started together", "msg/s", true));
-            case S4B -> List.of(new Row("S4B", "S4 8 partitions, burst, started together", "msg/s", true));
-            case S4J -> List.of(new Row("S4J", "S4 consumers join 2 to 8", "msg/s", true));
-            case S5 -> List.of(new Row("S5", "S5 topic, 5 durable subs (publish + drain)", "msg/s", true),
-                    new Row("S5.disk", "S5 disk bytes per message (1 KiB payload)", "B/msg", false));
-            case S6 -> List.of(new Row("S6", "S6 transacted batches of 100", "msg/s", true));
-            case S7 -> List.of();
-        });
+        List<Row> rows = new java.util.ArrayList<>(
+                switch (this) {
+                    case S1 -> List.of(new Row("S1", "S1 persistent, 1P/1C", "msg/s", true));
+                    case S2 -> List.of(new Row("S2", "S2 persistent, 4P/4C", "msg/s", true));
+                    case S3 -> List.of(new Row("S3", "S3 non-persistent, 1P/1C", "msg/s", true));
+                    case S4 -> List.of(new Row("S4", "S4 120 keys / 8 partitions, 4P/8C", "msg/s", true));
+                    case S4K -> List.of(new Row("S4K", "S4 plain queue, keys, started together", "msg/s", true));
+                    case S4B -> List.of(new Row("S4B", "S4 8 partitions, burst, started together", "msg/s", true));
+                    case S4J -> List.of(new Row("S4J", "S4 consumers join 2 to 8", "msg/s", true));
+                    case S5 ->
+                        List.of(
+                                new Row("S5", "S5 topic, 5 durable subs (publish + drain)", "msg/s", true),
+                                new Row("S5.disk", "S5 disk bytes per message (1 KiB payload)", "B/msg", false));
+                    case S6 -> List.of(new Row("S6", "S6 transacted batches of 100", "msg/s", true));
+                    case S7 -> List.of();
+                });
         String what = this == S7 ? name() + " latency at " + s7Rate + " msg/s" : name() + " latency";
         rows.add(new Row(name() + ".p50", what + " p50", "ms", false));
         rows.add(new Row(name() + ".p99", what + " p99", "ms", false));
@@ -88,6 +90,7 @@ public enum Scenario {
                 return s;
             }
         }
-        throw new IllegalArgumentException("unknown scenario '" + id + "'; known: S1, S2, S3, S4, S4K, S4B, S4J, S5, S6, S7");
+        throw new IllegalArgumentException(
+                "unknown scenario '" + id + "'; known: S1, S2, S3, S4, S4K, S4B, S4J, S5, S6, S7");
     }
 }

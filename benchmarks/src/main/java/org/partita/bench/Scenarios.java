@@ -11,7 +11,6 @@ import jakarta.jms.MessageProducer;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
 import jakarta.jms.Topic;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -41,8 +40,7 @@ final class Scenarios {
      * @param timeCapNanos   longest a scenario run may take before it is stopped and reported as capped
      * @param s7Rate         messages per second of S7
      */
-    record Settings(long timeCapNanos, int s7Rate) {
-    }
+    record Settings(long timeCapNanos, int s7Rate) {}
 
     private final BrokerUnderTest broker;
     private final ConnectionFactory cf;
@@ -77,8 +75,16 @@ final class Scenarios {
 
     // ---- S1, S2, S3 ----------------------------------------------------------------------------
 
-    private RunResult queueFlow(Scenario s, Target target, int run, String base, int producers, int consumers,
-                                int total, boolean persistent) throws Exception {
+    private RunResult queueFlow(
+            Scenario s,
+            Target target,
+            int run,
+            String base,
+            int producers,
+            int consumers,
+            int total,
+            boolean persistent)
+            throws Exception {
         int per = total / producers;
         Tally tally = new Tally(per * producers);
         Latency latency = new Latency();
@@ -314,13 +320,15 @@ final class Scenarios {
             latency.report(s.name(), values);
             notes.put("publishRate", String.format("%.0f msg/s", published / seconds(publishedAt - start)));
             notes.put("storeFiguresRead", String.format("%.0f ms (not counted)", measuring / 1e6));
-            notes.put("storedBytes", (storedAfter - storedBefore) + " bytes for " + published + " messages, "
-                    + broker.storedBytesMethod());
+            notes.put(
+                    "storedBytes",
+                    (storedAfter - storedBefore) + " bytes for " + published + " messages, "
+                            + broker.storedBytesMethod());
             if (!storeDetails.isEmpty()) {
                 notes.put("store", storeDetails);
             }
-            return new RunResult(s, target, run, values, r.expected(), r.arrived(), r.duplicates(), r.timedOut(), notes,
-                    r.error());
+            return new RunResult(
+                    s, target, run, values, r.expected(), r.arrived(), r.duplicates(), r.timedOut(), notes, r.error());
         } finally {
             workers.stopAndJoin(5_000);
         }
@@ -415,16 +423,17 @@ final class Scenarios {
 
     // ---- shared --------------------------------------------------------------------------------
 
-    private record Sender(Session session, MessageProducer producer) {
-    }
+    private record Sender(Session session, MessageProducer producer) {}
 
     private static MessageConsumer consumer(Connection c, String queue) throws JMSException {
         Session session = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
         return session.createConsumer(session.createQueue(queue));
     }
 
-    private static Sender sender(Connection c, String queue, boolean persistent, boolean transacted) throws JMSException {
-        Session session = transacted ? c.createSession(true, Session.SESSION_TRANSACTED)
+    private static Sender sender(Connection c, String queue, boolean persistent, boolean transacted)
+            throws JMSException {
+        Session session = transacted
+                ? c.createSession(true, Session.SESSION_TRANSACTED)
                 : c.createSession(false, Session.AUTO_ACKNOWLEDGE);
         Queue q = session.createQueue(queue);
         MessageProducer producer = session.createProducer(q);
@@ -454,16 +463,34 @@ final class Scenarios {
      * duplicates, stops every thread and builds the result; {@code throughputKey} (if not null) gets the
      * arrived messages per second, and {@code latency} (if not null) adds its percentiles.
      */
-    private static RunResult finish(Scenario s, Target target, int run, Tally tally, Latency latency, Workers workers,
-                                    long start, long deadline, Map<String, String> notes, String throughputKey)
+    private static RunResult finish(
+            Scenario s,
+            Target target,
+            int run,
+            Tally tally,
+            Latency latency,
+            Workers workers,
+            long start,
+            long deadline,
+            Map<String, String> notes,
+            String throughputKey)
             throws InterruptedException {
         return finish(s, target, run, tally, latency, workers, () -> start, deadline, notes, throughputKey);
     }
 
     /** @param startClock when the clock started; read once every message arrived (the first send, for S4) */
-    private static RunResult finish(Scenario s, Target target, int run, Tally tally, Latency latency, Workers workers,
-                                    java.util.function.LongSupplier startClock, long deadline, Map<String, String> notes,
-                                    String throughputKey) throws InterruptedException {
+    private static RunResult finish(
+            Scenario s,
+            Target target,
+            int run,
+            Tally tally,
+            Latency latency,
+            Workers workers,
+            java.util.function.LongSupplier startClock,
+            long deadline,
+            Map<String, String> notes,
+            String throughputKey)
+            throws InterruptedException {
         boolean complete = tally.await(deadline, workers);
         long start = startClock.getAsLong();
         long end = complete ? tally.completedAt() : System.nanoTime();
@@ -483,8 +510,17 @@ final class Scenarios {
             notes.put("unexpected", tally.unexpected() + " messages that no producer of this run sent");
         }
         boolean timedOut = !complete && failure == null;
-        return new RunResult(s, target, run, values, tally.expected(), tally.distinct(), tally.duplicates(), timedOut,
-                notes, failure == null ? null : failure.toString());
+        return new RunResult(
+                s,
+                target,
+                run,
+                values,
+                tally.expected(),
+                tally.distinct(),
+                tally.duplicates(),
+                timedOut,
+                notes,
+                failure == null ? null : failure.toString());
     }
 
     static long nanos(long seconds) {

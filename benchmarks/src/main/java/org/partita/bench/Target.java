@@ -54,7 +54,8 @@ public enum Target {
 
     /** A client connection factory for a broker of this kind at {@code url} (see {@link BrokerUnderTest#url()}). */
     public jakarta.jms.ConnectionFactory connectionFactory(String url) {
-        return isPartita() ? new org.partita.jms.client.PartitaConnectionFactory(url)
+        return isPartita()
+                ? new org.partita.jms.client.PartitaConnectionFactory(url)
                 : new org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory(url);
     }
 
@@ -64,6 +65,7 @@ public enum Target {
                 return t;
             }
         }
-        throw new IllegalArgumentException("unknown target '" + id + "'; known: partita, partita-cluster3, artemis-default, artemis-tuned, artemis-cluster3");
+        throw new IllegalArgumentException("unknown target '" + id
+                + "'; known: partita, partita-cluster3, artemis-default, artemis-tuned, artemis-cluster3");
     }
 }

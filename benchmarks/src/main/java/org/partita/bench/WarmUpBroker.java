@@ -16,6 +16,7 @@ final class WarmUpBroker implements BrokerUnderTest {
     private final ConnectionFactory cf;
     /** What {@link #close()} does: stop the second broker, or nothing when the load went to the broker under test. */
     private final Runnable onClose;
+
     private String prefix = "";
 
     private WarmUpBroker(OwnJvmBroker owner, String url, ConnectionFactory cf, Runnable onClose) {
@@ -27,7 +28,7 @@ final class WarmUpBroker implements BrokerUnderTest {
 
     /** The warm-up goes to the broker under test, on queues of its own; it stays up for its run. */
     static WarmUpBroker itself(OwnJvmBroker broker) {
-        return new WarmUpBroker(broker, broker.url(), broker.connectionFactory(), () -> { });
+        return new WarmUpBroker(broker, broker.url(), broker.connectionFactory(), () -> {});
     }
 
     /** The warm-up goes to a second broker in the same JVM, started now at {@code url}. */

@@ -16,15 +16,17 @@ final class Workers {
 
     /** Starts a task that runs once. */
     synchronized Thread start(String name, Task task) {
-        Thread t = new Thread(() -> {
-            try {
-                task.run();
-            } catch (Throwable e) {
-                if (!stopping) {
-                    failure.compareAndSet(null, e);
-                }
-            }
-        }, name);
+        Thread t = new Thread(
+                () -> {
+                    try {
+                        task.run();
+                    } catch (Throwable e) {
+                        if (!stopping) {
+                            failure.compareAndSet(null, e);
+                        }
+                    }
+                },
+                name);
         t.setDaemon(true);
         threads.add(t);
         t.start();

@@ -1,10 +1,7 @@
 package org.partita.bench;
 
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -13,9 +10,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /**
  * The load tool's own code path, small: S1, S3 and the S4B burst against Partita only, every message
@@ -31,9 +30,27 @@ class CompareSmokeTest {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         Compare compare = new Compare(new PrintStream(log, true, StandardCharsets.UTF_8));
         Path out = tmp.resolve("results.md");
-        new CommandLine(compare).parseArgs("--targets", "partita", "--scenarios", "S1,S3", "--runs", "1",
-                "--scale", "0.02", "--no-warmup", "--sync-writes", "20", "--sync-tries", "1", "--time-cap", "30",
-                "--work-dir", tmp.resolve("work").toString(), "--out", out.toString());
+        new CommandLine(compare)
+                .parseArgs(
+                        "--targets",
+                        "partita",
+                        "--scenarios",
+                        "S1,S3",
+                        "--runs",
+                        "1",
+                        "--scale",
+                        "0.02",
+                        "--no-warmup",
+                        "--sync-writes",
+                        "20",
+                        "--sync-tries",
+                        "1",
+                        "--time-cap",
+                        "30",
+                        "--work-dir",
+                        tmp.resolve("work").toString(),
+                        "--out",
+                        out.toString());
 
         List<RunResult> results = compare.runComparison();
 
@@ -61,10 +78,31 @@ class CompareSmokeTest {
     void deoptsNotesEachRunsDeoptimizationsInBothJvms(@TempDir Path tmp) throws Exception {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         Compare compare = new Compare(new PrintStream(log, true, StandardCharsets.UTF_8));
-        new CommandLine(compare).parseArgs("--own-jvm", "--broker-heap", "256m", "--no-warmup", "--deopts",
-                "--targets", "partita", "--scenarios", "S1", "--runs", "1", "--scale", "0.02", "--sync-writes", "20",
-                "--sync-tries", "1", "--time-cap", "30", "--work-dir", tmp.resolve("work").toString(),
-                "--out", tmp.resolve("results.md").toString());
+        new CommandLine(compare)
+                .parseArgs(
+                        "--own-jvm",
+                        "--broker-heap",
+                        "256m",
+                        "--no-warmup",
+                        "--deopts",
+                        "--targets",
+                        "partita",
+                        "--scenarios",
+                        "S1",
+                        "--runs",
+                        "1",
+                        "--scale",
+                        "0.02",
+                        "--sync-writes",
+                        "20",
+                        "--sync-tries",
+                        "1",
+                        "--time-cap",
+                        "30",
+                        "--work-dir",
+                        tmp.resolve("work").toString(),
+                        "--out",
+                        tmp.resolve("results.md").toString());
 
         List<RunResult> results = compare.runComparison();
 
@@ -82,9 +120,27 @@ class CompareSmokeTest {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         Compare compare = new Compare(new PrintStream(log, true, StandardCharsets.UTF_8));
         Path out = tmp.resolve("results.md");
-        new CommandLine(compare).parseArgs("--targets", "partita", "--scenarios", "S4B", "--runs", "1",
-                "--scale", "0.05", "--no-warmup", "--sync-writes", "20", "--sync-tries", "1", "--time-cap", "30",
-                "--work-dir", tmp.resolve("work").toString(), "--out", out.toString());
+        new CommandLine(compare)
+                .parseArgs(
+                        "--targets",
+                        "partita",
+                        "--scenarios",
+                        "S4B",
+                        "--runs",
+                        "1",
+                        "--scale",
+                        "0.05",
+                        "--no-warmup",
+                        "--sync-writes",
+                        "20",
+                        "--sync-tries",
+                        "1",
+                        "--time-cap",
+                        "30",
+                        "--work-dir",
+                        tmp.resolve("work").toString(),
+                        "--out",
+                        out.toString());
 
         List<RunResult> results = compare.runComparison();
 
@@ -96,7 +152,10 @@ class CompareSmokeTest {
         assertEquals(r.expected(), r.arrived());
         assertEquals(0, r.duplicates());
         assertEquals("0", r.notes().get("orderViolations"), r.notes()::toString);
-        assertEquals("8/8", r.notes().get("consumersUsed"), () -> "consumers started together all get partitions: " + r.notes());
+        assertEquals(
+                "8/8",
+                r.notes().get("consumersUsed"),
+                () -> "consumers started together all get partitions: " + r.notes());
         assertTrue(r.values().get("S4B") > 0, "a throughput is reported");
         String md = Files.readString(out);
         assertTrue(md.contains("| S4 8 partitions, burst, started together |"), md);
@@ -108,9 +167,27 @@ class CompareSmokeTest {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         Compare compare = new Compare(new PrintStream(log, true, StandardCharsets.UTF_8));
         Path out = tmp.resolve("results.md");
-        new CommandLine(compare).parseArgs("--targets", "partita-cluster3,artemis-cluster3", "--scenarios", "S4K",
-                "--runs", "1", "--scale", "0.05", "--no-warmup", "--sync-writes", "20", "--sync-tries", "1",
-                "--time-cap", "60", "--work-dir", tmp.resolve("work").toString(), "--out", out.toString());
+        new CommandLine(compare)
+                .parseArgs(
+                        "--targets",
+                        "partita-cluster3,artemis-cluster3",
+                        "--scenarios",
+                        "S4K",
+                        "--runs",
+                        "1",
+                        "--scale",
+                        "0.05",
+                        "--no-warmup",
+                        "--sync-writes",
+                        "20",
+                        "--sync-tries",
+                        "1",
+                        "--time-cap",
+                        "60",
+                        "--work-dir",
+                        tmp.resolve("work").toString(),
+                        "--out",
+                        out.toString());
 
         List<RunResult> results = compare.runComparison();
 
@@ -129,10 +206,30 @@ class CompareSmokeTest {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         Compare compare = new Compare(new PrintStream(log, true, StandardCharsets.UTF_8));
         Path out = tmp.resolve("results.md");
-        new CommandLine(compare).parseArgs("--own-jvm", "--broker-heap", "256m", "--targets", "partita",
-                "--scenarios", "S1,S4K", "--runs", "1", "--scale", "0.02", "--no-warmup", "--sync-writes", "20",
-                "--sync-tries", "1", "--time-cap", "60", "--work-dir", tmp.resolve("work").toString(),
-                "--out", out.toString());
+        new CommandLine(compare)
+                .parseArgs(
+                        "--own-jvm",
+                        "--broker-heap",
+                        "256m",
+                        "--targets",
+                        "partita",
+                        "--scenarios",
+                        "S1,S4K",
+                        "--runs",
+                        "1",
+                        "--scale",
+                        "0.02",
+                        "--no-warmup",
+                        "--sync-writes",
+                        "20",
+                        "--sync-tries",
+                        "1",
+                        "--time-cap",
+                        "60",
+                        "--work-dir",
+                        tmp.resolve("work").toString(),
+                        "--out",
+                        out.toString());
 
         List<RunResult> results = compare.runComparison();
 
@@ -153,10 +250,29 @@ class CompareSmokeTest {
     void ownJvmModeWarmsEachBrokerUpOverLoopbackBeforeItsRun(@TempDir Path tmp) throws Exception {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         Compare compare = new Compare(new PrintStream(log, true, StandardCharsets.UTF_8));
-        new CommandLine(compare).parseArgs("--own-jvm", "--broker-heap", "256m", "--targets", "partita",
-                "--scenarios", "S1,S5", "--runs", "1", "--scale", "0.02", "--sync-writes", "20",
-                "--sync-tries", "1", "--time-cap", "60", "--work-dir", tmp.resolve("work").toString(),
-                "--out", tmp.resolve("results.md").toString());
+        new CommandLine(compare)
+                .parseArgs(
+                        "--own-jvm",
+                        "--broker-heap",
+                        "256m",
+                        "--targets",
+                        "partita",
+                        "--scenarios",
+                        "S1,S5",
+                        "--runs",
+                        "1",
+                        "--scale",
+                        "0.02",
+                        "--sync-writes",
+                        "20",
+                        "--sync-tries",
+                        "1",
+                        "--time-cap",
+                        "60",
+                        "--work-dir",
+                        tmp.resolve("work").toString(),
+                        "--out",
+                        tmp.resolve("results.md").toString());
 
         List<RunResult> results = compare.runComparison();
 
@@ -164,8 +280,8 @@ class CompareSmokeTest {
         for (RunResult run : results) {
             assertTrue(run.passed(), () -> run.checkSummary() + "\n" + log);
             String warmUp = run.notes().get(Compare.BROKER_WARM_UP_NOTE);
-            java.util.regex.Matcher m = java.util.regex.Pattern
-                    .compile("(\\d+) rounds, S3 (\\d+) \\+ S1 (\\d+) messages over loopback to (the broker itself|a second broker in its JVM)")
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                            "(\\d+) rounds, S3 (\\d+) \\+ S1 (\\d+) messages over loopback to (the broker itself|a second broker in its JVM)")
                     .matcher(warmUp == null ? "" : warmUp);
             assertTrue(m.lookingAt(), () -> run.scenario() + ": " + run.notes() + "\n" + log);
             int rounds = Integer.parseInt(m.group(1));
@@ -174,18 +290,25 @@ class CompareSmokeTest {
             // machine; seen once: 23,489 of 30,000 S1 messages); less than one round's worth may be missing.
             assertWarmUpCount(rounds, Compare.WARM_UP_S3_MESSAGES, Integer.parseInt(m.group(2)), warmUp);
             assertWarmUpCount(rounds, Compare.WARM_UP_S1_MESSAGES, Integer.parseInt(m.group(3)), warmUp);
-            assertEquals(run.scenario() == Scenario.S5 ? "a second broker in its JVM" : "the broker itself", m.group(4),
+            assertEquals(
+                    run.scenario() == Scenario.S5 ? "a second broker in its JVM" : "the broker itself",
+                    m.group(4),
                     "S5 measures its store's growth: its broker's store starts untouched");
-            assertTrue(run.notes().get(Compare.JIT_NOTE).matches("tool \\d+ ms, broker \\d+ ms"), run.notes()::toString);
+            assertTrue(
+                    run.notes().get(Compare.JIT_NOTE).matches("tool \\d+ ms, broker \\d+ ms"), run.notes()::toString);
         }
         try (var left = Files.list(tmp.resolve("work"))) {
-            assertEquals(List.of(), left.filter(p -> p.getFileName().toString().contains("warm-up")).toList(),
+            assertEquals(
+                    List.of(),
+                    left.filter(p -> p.getFileName().toString().contains("warm-up"))
+                            .toList(),
                     "the second broker's data is deleted once it stopped");
         }
     }
 
     private static void assertWarmUpCount(int rounds, int perRound, int sent, String note) {
-        assertTrue(sent <= rounds * perRound && sent > (rounds - 1) * perRound,
+        assertTrue(
+                sent <= rounds * perRound && sent > (rounds - 1) * perRound,
                 () -> sent + " messages over " + rounds + " rounds of " + perRound + ": " + note);
     }
 }

@@ -1,11 +1,10 @@
 package org.partita.bench;
 
-import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
 
 /** The tool's own collection pauses, which a run's notes report next to its latencies. */
 class GcPausesTest {
@@ -18,7 +17,9 @@ class GcPausesTest {
         assertTrue(before.describe().matches("\\d+, longest \\d+ ms"), before.describe());
 
         GcPauses.Mark after = GcPauses.mark();
-        assertTrue(after.since().size() < before.since().size(),
-                "the collection before the second mark is not counted after it: " + after.since() + " " + before.since());
+        assertTrue(
+                after.since().size() < before.since().size(),
+                "the collection before the second mark is not counted after it: " + after.since() + " "
+                        + before.since());
     }
 }

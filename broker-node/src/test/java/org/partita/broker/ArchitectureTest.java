@@ -1,18 +1,17 @@
 package org.partita.broker;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.simpleNameStartingWith;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import static com.tngtech.archunit.base.DescribedPredicate.not;
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.simpleNameStartingWith;
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 
 /**
  * The layering the design brief asks the build to check ("Structure that stays easy to change"):
@@ -36,7 +35,8 @@ class ArchitectureTest {
 
     @BeforeAll
     static void importClasses() {
-        ClassFileImporter importer = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS);
+        ClassFileImporter importer =
+                new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS);
         broker = importer.importPackages("org.partita.broker");
         protocol = importer.importPackages("org.partita.protocol");
     }
@@ -52,52 +52,80 @@ class ArchitectureTest {
 
     @Test
     void coreKnowsNoNettyNorH2NorJdbc() {
-        ArchRule rule = noClasses().that().resideInAPackage(CORE)
-                .should().dependOnClassesThat().resideInAnyPackage("io.netty..", "org.h2..", "java.sql..")
+        ArchRule rule = noClasses()
+                .that()
+                .resideInAPackage(CORE)
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("io.netty..", "org.h2..", "java.sql..")
                 .because("dispatch logic is tested without a network or a database and must not block on either");
         rule.check(broker);
     }
 
     @Test
     void coreDoesNotDependOnTheNetworkFront() {
-        ArchRule rule = noClasses().that().resideInAPackage(CORE)
-                .should().dependOnClassesThat().resideInAnyPackage(NETWORK, "org.partita.broker.embed..",
-                        "org.partita.broker.main..")
+        ArchRule rule = noClasses()
+                .that()
+                .resideInAPackage(CORE)
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(NETWORK, "org.partita.broker.embed..", "org.partita.broker.main..")
                 .because("the network layer calls the core, never the other way round");
         rule.check(broker);
     }
 
     @Test
     void storeKnowsNoDispatchNorNetwork() {
-        ArchRule rule = noClasses().that().resideInAPackage(STORE)
-                .should().dependOnClassesThat().resideInAnyPackage(CORE, NETWORK)
+        ArchRule rule = noClasses()
+                .that()
+                .resideInAPackage(STORE)
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(CORE, NETWORK)
                 .because("storage knows no dispatch: it stores payloads and entries, nothing more");
         rule.check(broker);
     }
 
     @Test
     void networkUsesTheStoreOnlyThroughItsInterface() {
-        ArchRule rule = noClasses().that().resideInAPackage(NETWORK)
-                .should().dependOnClassesThat(resideInAPackage(STORE).and(simpleNameStartingWith("H2")))
-                .orShould().dependOnClassesThat().resideInAnyPackage("org.h2..", "java.sql..")
+        ArchRule rule = noClasses()
+                .that()
+                .resideInAPackage(NETWORK)
+                .should()
+                .dependOnClassesThat(resideInAPackage(STORE).and(simpleNameStartingWith("H2")))
+                .orShould()
+                .dependOnClassesThat()
+                .resideInAnyPackage("org.h2..", "java.sql..")
                 .because("network threads never touch H2; the H2 store is an implementation detail of store");
         rule.check(broker);
     }
 
     @Test
     void dispatchPartitionsAndTopicsKnowNoStore() {
-        ArchRule rule = noClasses().that().resideInAnyPackage("org.partita.broker.core.dispatch..",
-                        "org.partita.broker.core.partition..", "org.partita.broker.core.topic..")
-                .should().dependOnClassesThat().resideInAPackage(STORE)
+        ArchRule rule = noClasses()
+                .that()
+                .resideInAnyPackage(
+                        "org.partita.broker.core.dispatch..",
+                        "org.partita.broker.core.partition..",
+                        "org.partita.broker.core.topic..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage(STORE)
                 .because("who gets a message is decided without storage: the queue stores, the engines dispatch");
         rule.check(broker);
     }
 
     @Test
     void onlyTheAssemblyKnowsTheStoresImplementation() {
-        ArchRule rule = noClasses().that().resideOutsideOfPackages(STORE, "org.partita.broker.embed..")
-                .should().dependOnClassesThat().resideInAnyPackage("org.partita.broker.store.h2..",
-                        "org.partita.broker.store.journal..", "org.partita.broker.store.commit..")
+        ArchRule rule = noClasses()
+                .that()
+                .resideOutsideOfPackages(STORE, "org.partita.broker.embed..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "org.partita.broker.store.h2..",
+                        "org.partita.broker.store.journal..",
+                        "org.partita.broker.store.commit..")
                 .because("the rest of the node uses the store through MessageStore and its records; PartitaNode picks"
                         + " the implementation");
         rule.check(broker);
@@ -105,22 +133,34 @@ class ArchitectureTest {
 
     @Test
     void coreDoesNotReachIntoTheCluster() {
-        ArchRule rule = noClasses().that().resideInAPackage(CORE)
-                .should().dependOnClassesThat().resideInAPackage("org.partita.broker.cluster..")
+        ArchRule rule = noClasses()
+                .that()
+                .resideInAPackage(CORE)
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("org.partita.broker.cluster..")
                 .because("the cluster builds on the core (through ClusterHooks), not the other way round");
         rule.check(broker);
     }
 
     @Test
     void onlyNodeLinksUseTheClientLibraryAndOnlyItsTransport() {
-        ArchRule outsideLinks = noClasses().that().resideInAPackage("org.partita.broker..")
-                .and().resideOutsideOfPackage("org.partita.broker.cluster..")
-                .should().dependOnClassesThat().resideInAPackage("org.partita.jms..")
+        ArchRule outsideLinks = noClasses()
+                .that()
+                .resideInAPackage("org.partita.broker..")
+                .and()
+                .resideOutsideOfPackage("org.partita.broker.cluster..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("org.partita.jms..")
                 .because("the node speaks the protocol module; it never uses the client library");
         outsideLinks.check(broker);
-        ArchRule links = noClasses().that().resideInAPackage("org.partita.broker.cluster..")
-                .should().dependOnClassesThat(resideInAPackage("org.partita.jms..")
-                        .and(not(resideInAPackage("org.partita.jms.transport.."))))
+        ArchRule links = noClasses()
+                .that()
+                .resideInAPackage("org.partita.broker.cluster..")
+                .should()
+                .dependOnClassesThat(
+                        resideInAPackage("org.partita.jms..").and(not(resideInAPackage("org.partita.jms.transport.."))))
                 .because("a node links to another as a client of its protocol does, through the same transport,"
                         + " but never through the JMS facade");
         links.check(broker);

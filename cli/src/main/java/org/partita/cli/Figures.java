@@ -1,21 +1,33 @@
 package org.partita.cli;
 
-import org.partita.jms.api.PartitaAdmin;
-import org.partita.jms.api.QueueStats;
-
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
+import org.partita.jms.api.PartitaAdmin;
+import org.partita.jms.api.QueueStats;
 
 /** The admin API's figures as rows for {@link Output}; a figure not measured is left out. */
 final class Figures {
-    private Figures() {
-    }
+    private Figures() {}
 
     static Map<String, Object> queue(QueueStats q) {
-        Map<String, Object> m = Output.map("name", q.name(), "mode", q.mode(), "partitions", q.partitions(),
-                "durable", q.durable(), "depth", q.depth(), "inFlight", q.inFlight(), "heldBytes", q.heldBytes(),
-                "consumers", q.consumers());
+        Map<String, Object> m = Output.map(
+                "name",
+                q.name(),
+                "mode",
+                q.mode(),
+                "partitions",
+                q.partitions(),
+                "durable",
+                q.durable(),
+                "depth",
+                q.depth(),
+                "inFlight",
+                q.inFlight(),
+                "heldBytes",
+                q.heldBytes(),
+                "consumers",
+                q.consumers());
         putAge(m, q.oldestAgeMillis());
         m.put("enqueued", q.enqueued());
         m.put("delivered", q.delivered());
@@ -29,8 +41,17 @@ final class Figures {
     }
 
     static Map<String, Object> partition(PartitaAdmin.Partition p) {
-        Map<String, Object> m = Output.map("partition", p.partition(), "state", p.state(), "owner", p.owner(),
-                "depth", p.depth(), "inFlight", p.inFlight());
+        Map<String, Object> m = Output.map(
+                "partition",
+                p.partition(),
+                "state",
+                p.state(),
+                "owner",
+                p.owner(),
+                "depth",
+                p.depth(),
+                "inFlight",
+                p.inFlight());
         putAge(m, p.oldestAgeMillis());
         m.put("ratePerSecond", rate(p.ratePerSecond()));
         m.put("enqueued", p.enqueued());

@@ -1,19 +1,19 @@
 package org.partita.cli;
 
+import java.util.List;
+import java.util.Map;
 import org.partita.jms.api.PartitaAdmin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
-import java.util.List;
-import java.util.Map;
-
 /** The listings: partitions of a queue, consumers, subscriptions, connections. */
 final class ListCommands {
-    private ListCommands() {
-    }
+    private ListCommands() {}
 
-    @Command(name = "partitions", description = "A queue's partitions: owner consumer and its address, depth, in flight, "
-            + "oldest age, rate, handoffs.")
+    @Command(
+            name = "partitions",
+            description = "A queue's partitions: owner consumer and its address, depth, in flight, "
+                    + "oldest age, rate, handoffs.")
     static final class Partitions extends NodeCommand {
         @Parameters(paramLabel = "QUEUE")
         String queue;
@@ -21,10 +21,30 @@ final class ListCommands {
         @Override
         void run(NodeOptions.NodeSession s, Output out) throws Exception {
             List<PartitaAdmin.Partition> parts = s.admin().partitions(queue);
-            out.table(parts.stream().map(Figures::partition).toList(), Output.columns("PARTITION", "partition",
-                    "STATE", "state", "OWNER", "owner", "WAITING", "depth", "IN FLIGHT", "inFlight",
-                    "OLDEST MS", "oldestAgeMillis", "RATE/S", "ratePerSecond", "DELIVERED", "delivered",
-                    "HANDOFFS", "handoffs", "HOT", "hot"), "queue " + queue + " has no partitions");
+            out.table(
+                    parts.stream().map(Figures::partition).toList(),
+                    Output.columns(
+                            "PARTITION",
+                            "partition",
+                            "STATE",
+                            "state",
+                            "OWNER",
+                            "owner",
+                            "WAITING",
+                            "depth",
+                            "IN FLIGHT",
+                            "inFlight",
+                            "OLDEST MS",
+                            "oldestAgeMillis",
+                            "RATE/S",
+                            "ratePerSecond",
+                            "DELIVERED",
+                            "delivered",
+                            "HANDOFFS",
+                            "handoffs",
+                            "HOT",
+                            "hot"),
+                    "queue " + queue + " has no partitions");
         }
     }
 
@@ -35,18 +55,53 @@ final class ListCommands {
 
         @Override
         void run(NodeOptions.NodeSession s, Output out) throws Exception {
-            out.table(typed(s.admin().consumers(queue)), Output.columns("CONSUMER", "consumer", "QUEUE", "queue",
-                    "PRIORITY", "priority", "PARTITIONS", "partitions", "IN FLIGHT", "inFlight", "CREDITS", "credits",
-                    "DELIVERED", "delivered", "ACKED", "acknowledged", "SELECTOR", "selector"), "no consumers");
+            out.table(
+                    typed(s.admin().consumers(queue)),
+                    Output.columns(
+                            "CONSUMER",
+                            "consumer",
+                            "QUEUE",
+                            "queue",
+                            "PRIORITY",
+                            "priority",
+                            "PARTITIONS",
+                            "partitions",
+                            "IN FLIGHT",
+                            "inFlight",
+                            "CREDITS",
+                            "credits",
+                            "DELIVERED",
+                            "delivered",
+                            "ACKED",
+                            "acknowledged",
+                            "SELECTOR",
+                            "selector"),
+                    "no consumers");
         }
     }
 
-    @Command(name = "subscriptions", description = "Topic subscriptions (durable, shared, plain) and queues fed by topics.")
+    @Command(
+            name = "subscriptions",
+            description = "Topic subscriptions (durable, shared, plain) and queues fed by topics.")
     static final class Subscriptions extends NodeCommand {
         @Override
         void run(NodeOptions.NodeSession s, Output out) throws Exception {
-            out.table(typed(s.admin().subscriptions()), Output.columns("SUBSCRIPTION", "subscription", "KIND", "kind",
-                    "TOPIC", "topic", "QUEUE", "queue", "CONSUMERS", "consumers", "SELECTOR", "selector"), "no subscriptions");
+            out.table(
+                    typed(s.admin().subscriptions()),
+                    Output.columns(
+                            "SUBSCRIPTION",
+                            "subscription",
+                            "KIND",
+                            "kind",
+                            "TOPIC",
+                            "topic",
+                            "QUEUE",
+                            "queue",
+                            "CONSUMERS",
+                            "consumers",
+                            "SELECTOR",
+                            "selector"),
+                    "no subscriptions");
         }
     }
 
@@ -54,9 +109,26 @@ final class ListCommands {
     static final class Connections extends NodeCommand {
         @Override
         void run(NodeOptions.NodeSession s, Output out) throws Exception {
-            out.table(typed(s.admin().connections()), Output.columns("FROM", "connection", "USER", "user",
-                    "CLIENT ID", "clientId", "SESSIONS", "sessions", "CONSUMERS", "consumers", "OPENED", "openedAt",
-                    "BYTES IN", "bytesIn", "BYTES OUT", "bytesOut"), "no connections");
+            out.table(
+                    typed(s.admin().connections()),
+                    Output.columns(
+                            "FROM",
+                            "connection",
+                            "USER",
+                            "user",
+                            "CLIENT ID",
+                            "clientId",
+                            "SESSIONS",
+                            "sessions",
+                            "CONSUMERS",
+                            "consumers",
+                            "OPENED",
+                            "openedAt",
+                            "BYTES IN",
+                            "bytesIn",
+                            "BYTES OUT",
+                            "bytesOut"),
+                    "no connections");
         }
     }
 

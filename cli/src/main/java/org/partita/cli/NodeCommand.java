@@ -1,9 +1,8 @@
 package org.partita.cli;
 
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
-
-import java.util.concurrent.Callable;
 
 /** A subcommand that talks to a node: connects with the {@code partita} command's options, runs, disconnects. */
 abstract class NodeCommand implements Callable<Integer> {

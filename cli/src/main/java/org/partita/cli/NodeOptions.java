@@ -17,30 +17,54 @@ import picocli.CommandLine.ScopeType;
 final class NodeOptions {
     static final String DEFAULT_URL = "tcp://127.0.0.1:61700";
 
-    enum Format { table, json }
+    enum Format {
+        table,
+        json
+    }
 
-    @Option(names = "--url", scope = ScopeType.INHERIT, defaultValue = "${env:PARTITA_URL:-" + DEFAULT_URL + "}",
-            description = "the node, as a connection URL with its options (default: $PARTITA_URL, else " + DEFAULT_URL + ")")
+    @Option(
+            names = "--url",
+            scope = ScopeType.INHERIT,
+            defaultValue = "${env:PARTITA_URL:-" + DEFAULT_URL + "}",
+            description =
+                    "the node, as a connection URL with its options (default: $PARTITA_URL, else " + DEFAULT_URL + ")")
     String url;
 
-    @Option(names = "--user", scope = ScopeType.INHERIT, defaultValue = "${env:PARTITA_USER}",
+    @Option(
+            names = "--user",
+            scope = ScopeType.INHERIT,
+            defaultValue = "${env:PARTITA_USER}",
             description = "user name (default: $PARTITA_USER)")
     String user;
 
-    @Option(names = "--password", scope = ScopeType.INHERIT, arity = "0..1", interactive = true,
+    @Option(
+            names = "--password",
+            scope = ScopeType.INHERIT,
+            arity = "0..1",
+            interactive = true,
             defaultValue = "${env:PARTITA_PASSWORD}",
             description = "password; --password alone asks for it without echo (default: $PARTITA_PASSWORD)")
     String password;
 
-    @Option(names = "--trust-store", scope = ScopeType.INHERIT, defaultValue = "${env:PARTITA_TRUST_STORE}",
-            description = "for ssl:// nodes: a PKCS12 or JKS file of the certificates to trust (default: $PARTITA_TRUST_STORE)")
+    @Option(
+            names = "--trust-store",
+            scope = ScopeType.INHERIT,
+            defaultValue = "${env:PARTITA_TRUST_STORE}",
+            description =
+                    "for ssl:// nodes: a PKCS12 or JKS file of the certificates to trust (default: $PARTITA_TRUST_STORE)")
     String trustStore;
 
-    @Option(names = "--trust-store-password", scope = ScopeType.INHERIT, defaultValue = "${env:PARTITA_TRUST_STORE_PASSWORD}",
+    @Option(
+            names = "--trust-store-password",
+            scope = ScopeType.INHERIT,
+            defaultValue = "${env:PARTITA_TRUST_STORE_PASSWORD}",
             description = "the trust store's password (default: $PARTITA_TRUST_STORE_PASSWORD)")
     String trustStorePassword;
 
-    @Option(names = "--output", scope = ScopeType.INHERIT, defaultValue = "${env:PARTITA_OUTPUT:-table}",
+    @Option(
+            names = "--output",
+            scope = ScopeType.INHERIT,
+            defaultValue = "${env:PARTITA_OUTPUT:-table}",
             description = "table (for people) or json (for scripts) (default: $PARTITA_OUTPUT, else table)")
     Format output;
 
@@ -56,7 +80,9 @@ final class NodeOptions {
         String u = url;
         if (trustStore != null && !trustStore.isBlank()) {
             u += (u.contains("?") ? "&" : "?") + "trustStore=" + trustStore
-                    + (trustStorePassword == null || trustStorePassword.isBlank() ? "" : "&trustStorePassword=" + trustStorePassword);
+                    + (trustStorePassword == null || trustStorePassword.isBlank()
+                            ? ""
+                            : "&trustStorePassword=" + trustStorePassword);
         }
         try {
             ConnectionOptions.parse(u);

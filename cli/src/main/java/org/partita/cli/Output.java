@@ -2,7 +2,6 @@ package org.partita.cli;
 
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
-
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -11,7 +10,11 @@ import java.util.Map;
 
 /** Prints what a command found: an aligned table (or name: value lines) for people, JSON for scripts. */
 final class Output {
-    private static final Gson GSON = new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().serializeNulls().create();
+    private static final Gson GSON = new GsonBuilder()
+            .setPrettyPrinting()
+            .disableHtmlEscaping()
+            .serializeNulls()
+            .create();
 
     private final PrintWriter out;
     private final boolean json;

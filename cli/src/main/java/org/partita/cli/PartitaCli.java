@@ -1,11 +1,10 @@
 package org.partita.cli;
 
+import java.io.PrintWriter;
 import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-
-import java.io.PrintWriter;
 
 /**
  * {@code partita}: administers a Partita node over its own protocol, as the Java
@@ -14,12 +13,23 @@ import java.io.PrintWriter;
  * {@code --help} ({@code -h}), {@code partita help <command>} says the same, and the node options
  * ({@link NodeOptions}) go anywhere on the line.
  */
-@Command(name = "partita", version = "Partita 0.1.0",
+@Command(
+        name = "partita",
+        version = "Partita 0.1.0",
         description = "Administers a Partita node.",
-        subcommands = {QueueCommand.class, ListCommands.Partitions.class, ListCommands.Consumers.class,
-                ListCommands.Subscriptions.class, ListCommands.Connections.class, DlqCommand.class,
-                StatusCommands.class, StatusCommands.Cluster.class, UserCommand.class,
-                CommandLine.HelpCommand.class, AutoComplete.GenerateCompletion.class})
+        subcommands = {
+            QueueCommand.class,
+            ListCommands.Partitions.class,
+            ListCommands.Consumers.class,
+            ListCommands.Subscriptions.class,
+            ListCommands.Connections.class,
+            DlqCommand.class,
+            StatusCommands.class,
+            StatusCommands.Cluster.class,
+            UserCommand.class,
+            CommandLine.HelpCommand.class,
+            AutoComplete.GenerateCompletion.class
+        })
 public final class PartitaCli {
     @Mixin
     NodeOptions node;
@@ -39,12 +49,15 @@ public final class PartitaCli {
     /** Runs the command line with these writers; returns the exit code. */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
         CommandLine cmd = commandLine()
-                .setOut(out).setErr(err)
+                .setOut(out)
+                .setErr(err)
                 .setExecutionExceptionHandler(new ExitCodes())
                 .setParameterExceptionHandler((e, a) -> {
                     String command = e.getCommandLine().getCommandSpec().qualifiedName(" ");
-                    e.getCommandLine().getErr().println("partita: " + e.getMessage().replace('\n', ' ')
-                            + " (see '" + command + " --help')");
+                    e.getCommandLine()
+                            .getErr()
+                            .println("partita: " + e.getMessage().replace('\n', ' ') + " (see '" + command
+                                    + " --help')");
                     return ExitCodes.USAGE;
                 });
         int code = cmd.execute(args);

@@ -3,32 +3,64 @@ package org.partita.cli;
 import jakarta.jms.Message;
 import jakarta.jms.QueueBrowser;
 import jakarta.jms.Session;
-import org.partita.jms.api.QueueStats;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /** {@code partita queue list|stat|create|update|delete|purge|browse}. */
-@Command(name = "queue", description = "List, inspect, create, change, purge, browse and delete queues.",
-        subcommands = {QueueCommand.ListQueues.class, QueueCommand.Stat.class, QueueCommand.Create.class,
-                QueueCommand.Update.class, QueueCommand.Delete.class, QueueCommand.Purge.class, QueueCommand.Browse.class})
+@Command(
+        name = "queue",
+        description = "List, inspect, create, change, purge, browse and delete queues.",
+        subcommands = {
+            QueueCommand.ListQueues.class,
+            QueueCommand.Stat.class,
+            QueueCommand.Create.class,
+            QueueCommand.Update.class,
+            QueueCommand.Delete.class,
+            QueueCommand.Purge.class,
+            QueueCommand.Browse.class
+        })
 final class QueueCommand {
 
     @Command(name = "list", description = "Every queue with its figures.")
     static final class ListQueues extends NodeCommand {
         @Override
         void run(NodeOptions.NodeSession s, Output out) throws Exception {
-            List<Map<String, Object>> rows = s.admin().queueStats().stream().map(Figures::queue).toList();
-            out.table(rows, Output.columns("QUEUE", "name", "MODE", "mode", "PARTS", "partitions", "WAITING", "depth",
-                    "IN FLIGHT", "inFlight", "CONSUMERS", "consumers", "OLDEST MS", "oldestAgeMillis",
-                    "RATE/S", "ratePerSecond", "ENQUEUED", "enqueued", "DELIVERED", "delivered", "ACKED", "acknowledged",
-                    "DEAD", "deadLettered"), "no queues");
+            List<Map<String, Object>> rows =
+                    s.admin().queueStats().stream().map(Figures::queue).toList();
+            out.table(
+                    rows,
+                    Output.columns(
+                            "QUEUE",
+                            "name",
+                            "MODE",
+                            "mode",
+                            "PARTS",
+                            "partitions",
+                            "WAITING",
+                            "depth",
+                            "IN FLIGHT",
+                            "inFlight",
+                            "CONSUMERS",
+                            "consumers",
+                            "OLDEST MS",
+                            "oldestAgeMillis",
+                            "RATE/S",
+                            "ratePerSecond",
+                            "ENQUEUED",
+                            "enqueued",
+                            "DELIVERED",
+                            "delivered",
+                            "ACKED",
+                            "acknowledged",
+                            "DEAD",
+                            "deadLettered"),
+                    "no queues");
         }
     }
 
@@ -43,18 +75,25 @@ final class QueueCommand {
         }
     }
 
-    @Command(name = "create", description = "Creates a queue with options (docs/destinations.md); refused if it exists.")
+    @Command(
+            name = "create",
+            description = "Creates a queue with options (docs/destinations.md); refused if it exists.")
     static final class Create extends NodeCommand {
         @Parameters(paramLabel = "QUEUE")
         String queue;
 
-        @Option(names = {"-o", "--option"}, paramLabel = "NAME=VALUE", description = "a queue option, e.g. -o partitions=8")
+        @Option(
+                names = {"-o", "--option"},
+                paramLabel = "NAME=VALUE",
+                description = "a queue option, e.g. -o partitions=8")
         Map<String, String> options = new LinkedHashMap<>();
 
         @Override
         void run(NodeOptions.NodeSession s, Output out) throws Exception {
             if (s.admin().queues().contains(queue)) {
-                throw new ExitCodes.Refusal(ExitCodes.REFUSED, "queue '" + queue + "' exists already; change it with 'partita queue update'");
+                throw new ExitCodes.Refusal(
+                        ExitCodes.REFUSED,
+                        "queue '" + queue + "' exists already; change it with 'partita queue update'");
             }
             Map<String, String> all = s.admin().updateQueue(queue, options);
             out.done("created queue " + queue + " " + describe(all), new LinkedHashMap<>(all));
@@ -66,7 +105,10 @@ final class QueueCommand {
         @Parameters(paramLabel = "QUEUE")
         String queue;
 
-        @Option(names = {"-o", "--option"}, paramLabel = "NAME=VALUE", required = true,
+        @Option(
+                names = {"-o", "--option"},
+                paramLabel = "NAME=VALUE",
+                required = true,
                 description = "an option to change, e.g. -o maxDeliveryAttempts=5")
         Map<String, String> options = new LinkedHashMap<>();
 
@@ -90,7 +132,9 @@ final class QueueCommand {
         }
     }
 
-    @Command(name = "purge", description = "Removes the messages waiting in a queue (not those delivered and unacknowledged).")
+    @Command(
+            name = "purge",
+            description = "Removes the messages waiting in a queue (not those delivered and unacknowledged).")
     static final class Purge extends NodeCommand {
         @Parameters(paramLabel = "QUEUE")
         String queue;
@@ -107,7 +151,10 @@ final class QueueCommand {
         @Parameters(paramLabel = "QUEUE")
         String queue;
 
-        @Option(names = "--limit", defaultValue = "50", description = "the most messages shown (default ${DEFAULT-VALUE})")
+        @Option(
+                names = "--limit",
+                defaultValue = "50",
+                description = "the most messages shown (default ${DEFAULT-VALUE})")
         int limit;
 
         @Option(names = "--selector", description = "a JMS message selector")
@@ -115,9 +162,24 @@ final class QueueCommand {
 
         @Override
         void run(NodeOptions.NodeSession s, Output out) throws Exception {
-            out.table(browse(s, queue, selector, limit, false), Output.columns("MESSAGE ID", "messageId", "TIMESTAMP", "timestamp",
-                    "PRIORITY", "priority", "DELIVERIES", "deliveryCount", "GROUP", "group", "DESTINATION", "destination",
-                    "BODY", "body"), "no messages waiting in " + queue);
+            out.table(
+                    browse(s, queue, selector, limit, false),
+                    Output.columns(
+                            "MESSAGE ID",
+                            "messageId",
+                            "TIMESTAMP",
+                            "timestamp",
+                            "PRIORITY",
+                            "priority",
+                            "DELIVERIES",
+                            "deliveryCount",
+                            "GROUP",
+                            "group",
+                            "DESTINATION",
+                            "destination",
+                            "BODY",
+                            "body"),
+                    "no messages waiting in " + queue);
         }
     }
 
@@ -126,8 +188,8 @@ final class QueueCommand {
      *
      * @param deadLetters add what the node says of a dead letter (its {@code JMS_PARTITA_} properties) to every row
      */
-    static List<Map<String, Object>> browse(NodeOptions.NodeSession s, String queue, String selector, int limit,
-                                            boolean deadLetters) throws Exception {
+    static List<Map<String, Object>> browse(
+            NodeOptions.NodeSession s, String queue, String selector, int limit, boolean deadLetters) throws Exception {
         int hash = queue.indexOf('#');
         String name = hash < 0 ? queue : queue.substring(0, hash) + "?appId=" + queue.substring(hash + 1);
         s.admin().queueOptions(queue); // a queue that does not exist is an error, not an empty listing
@@ -137,11 +199,23 @@ final class QueueCommand {
             Enumeration<?> e = browser.getEnumeration();
             while (e.hasMoreElements() && rows.size() < limit) {
                 Message m = (Message) e.nextElement();
-                rows.add(Output.map("messageId", m.getJMSMessageID(), "timestamp", instant(m.getJMSTimestamp()),
-                        "priority", m.getJMSPriority(), "deliveryCount", m.getIntProperty("JMSXDeliveryCount"),
-                        "group", m.getStringProperty("JMSXGroupID"),
-                        "destination", m.getJMSDestination() == null ? null : m.getJMSDestination().toString(),
-                        "body", body(m)));
+                rows.add(Output.map(
+                        "messageId",
+                        m.getJMSMessageID(),
+                        "timestamp",
+                        instant(m.getJMSTimestamp()),
+                        "priority",
+                        m.getJMSPriority(),
+                        "deliveryCount",
+                        m.getIntProperty("JMSXDeliveryCount"),
+                        "group",
+                        m.getStringProperty("JMSXGroupID"),
+                        "destination",
+                        m.getJMSDestination() == null
+                                ? null
+                                : m.getJMSDestination().toString(),
+                        "body",
+                        body(m)));
                 if (deadLetters) {
                     rows.get(rows.size() - 1).putAll(DeadLetterFields.of(m));
                 }
@@ -153,11 +227,14 @@ final class QueueCommand {
     }
 
     static String instant(long epochMillis) {
-        return epochMillis == 0 ? null : java.time.Instant.ofEpochMilli(epochMillis).toString();
+        return epochMillis == 0
+                ? null
+                : java.time.Instant.ofEpochMilli(epochMillis).toString();
     }
 
     private static String body(Message m) throws Exception {
-        String text = m instanceof jakarta.jms.TextMessage t ? t.getText()
+        String text = m instanceof jakarta.jms.TextMessage t
+                ? t.getText()
                 : "(" + m.getClass().getSimpleName().replace("Partita", "") + ")";
         if (text == null) {
             return null;

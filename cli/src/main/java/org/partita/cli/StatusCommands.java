@@ -8,11 +8,12 @@ final class StatusCommands {
 
     /** {@code partita cluster status}. */
     @Command(name = "cluster", description = "The cluster the node belongs to.", subcommands = ClusterStatus.class)
-    static final class Cluster {
-    }
+    static final class Cluster {}
 
-    @Command(name = "status", description = "Members and their state (up, down), the consensus leader, the node"
-            + " hosting each partition of each clustered queue, messages waiting to be forwarded to each node.")
+    @Command(
+            name = "status",
+            description = "Members and their state (up, down), the consensus leader, the node"
+                    + " hosting each partition of each clustered queue, messages waiting to be forwarded to each node.")
     static final class ClusterStatus extends NodeCommand {
         @Override
         void run(NodeOptions.NodeSession s, Output out) throws Exception {

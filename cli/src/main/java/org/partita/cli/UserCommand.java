@@ -1,23 +1,24 @@
 package org.partita.cli;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.concurrent.Callable;
 import org.partita.protocol.auth.PasswordHash;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
-import java.util.concurrent.Callable;
-
 /** {@code partita user hash USER}: a users-file line, made without a node. */
 @Command(name = "user", description = "Node users.", subcommands = UserCommand.Hash.class)
 final class UserCommand {
 
-    @Command(name = "hash", description = "Reads a password (from the console without echo, else the first line of "
-            + "standard input) and prints the users-file line for USER.")
+    @Command(
+            name = "hash",
+            description = "Reads a password (from the console without echo, else the first line of "
+                    + "standard input) and prints the users-file line for USER.")
     static final class Hash implements Callable<Integer> {
         @Parameters(paramLabel = "USER")
         String user;
@@ -29,8 +30,10 @@ final class UserCommand {
         public Integer call() throws Exception {
             String name = user.strip();
             if (name.isEmpty() || name.contains("=") || name.startsWith("#") || !name.equals(user)) {
-                throw new ExitCodes.Refusal(ExitCodes.USAGE, "user name '" + user + "' cannot be written in a users file:"
-                        + " it must be non-empty, without '=', not start with '#' or with spaces");
+                throw new ExitCodes.Refusal(
+                        ExitCodes.USAGE,
+                        "user name '" + user + "' cannot be written in a users file:"
+                                + " it must be non-empty, without '=', not start with '#' or with spaces");
             }
             char[] password;
             java.io.Console console = System.console();

@@ -1,5 +1,13 @@
 package org.partita.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -8,15 +16,6 @@ import org.partita.broker.config.NodeConfig;
 import org.partita.broker.config.SecuritySettings;
 import org.partita.broker.config.TlsSettings;
 import org.partita.broker.embed.PartitaNode;
-
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The CLI against a node that takes TLS only: an {@code ssl://} URL with the client's trust store in it. */
 @Tag("slow")
@@ -30,16 +29,57 @@ class CliTlsTest {
     @Test
     void theCliTalksToATlsOnlyNodeOverAnSslUrl() throws Exception {
         Path nodeKeys = dir.resolve("node.p12");
-        keytool("-genkeypair", "-alias", "node", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=localhost",
-                "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-validity", "2", "-keystore", nodeKeys.toString(),
-                "-storetype", "PKCS12", "-storepass", PASS, "-keypass", PASS);
+        keytool(
+                "-genkeypair",
+                "-alias",
+                "node",
+                "-keyalg",
+                "EC",
+                "-groupname",
+                "secp256r1",
+                "-dname",
+                "CN=localhost",
+                "-ext",
+                "SAN=ip:127.0.0.1,dns:localhost",
+                "-validity",
+                "2",
+                "-keystore",
+                nodeKeys.toString(),
+                "-storetype",
+                "PKCS12",
+                "-storepass",
+                PASS,
+                "-keypass",
+                PASS);
         Path cert = dir.resolve("node.crt");
-        keytool("-exportcert", "-alias", "node", "-keystore", nodeKeys.toString(), "-storepass", PASS, "-file", cert.toString());
+        keytool(
+                "-exportcert",
+                "-alias",
+                "node",
+                "-keystore",
+                nodeKeys.toString(),
+                "-storepass",
+                PASS,
+                "-file",
+                cert.toString());
         Path trust = dir.resolve("trust.p12");
-        keytool("-importcert", "-noprompt", "-alias", "node", "-file", cert.toString(), "-keystore", trust.toString(),
-                "-storetype", "PKCS12", "-storepass", PASS);
+        keytool(
+                "-importcert",
+                "-noprompt",
+                "-alias",
+                "node",
+                "-file",
+                cert.toString(),
+                "-keystore",
+                trust.toString(),
+                "-storetype",
+                "PKCS12",
+                "-storepass",
+                PASS);
         TlsSettings tls = TlsSettings.of(nodeKeys, PASS).withPlaintext(TlsSettings.Plaintext.OFF);
-        try (PartitaNode node = PartitaNode.start(NodeConfig.defaults().withPort(0).withDataDir(dir.resolve("data"))
+        try (PartitaNode node = PartitaNode.start(NodeConfig.defaults()
+                .withPort(0)
+                .withDataDir(dir.resolve("data"))
                 .withSecurity(SecuritySettings.defaults().withTls(tls)))) {
             String ssl = "ssl://127.0.0.1:" + node.port() + "?trustStore=" + trust + "&trustStorePassword=" + PASS;
 
@@ -56,7 +96,10 @@ class CliTlsTest {
             assertEquals(ExitCodes.AUTHENTICATION, plain.code(), "plaintext is off, loopback included: " + plain.err());
             assertTrue(plain.err().contains("connect with ssl://"), plain.err());
             CliTest.Run untrusted = CliTest.raw("queue", "list", "--url", "ssl://127.0.0.1:" + node.port());
-            assertEquals(ExitCodes.UNREACHABLE, untrusted.code(), "the node's certificate is not in the JVM's default trust");
+            assertEquals(
+                    ExitCodes.UNREACHABLE,
+                    untrusted.code(),
+                    "the node's certificate is not in the JVM's default trust");
             assertEquals(1, untrusted.err().strip().lines().count(), "one line: " + untrusted.err());
             assertTrue(untrusted.err().startsWith("partita: cannot use the node at ssl://127.0.0.1:"), untrusted.err());
         }

@@ -8,7 +8,10 @@ package org.partita.protocol;
 public record DestinationName(Kind kind, String name) {
 
     public enum Kind {
-        QUEUE("queue"), TOPIC("topic"), TEMP_QUEUE("temp-queue"), TEMP_TOPIC("temp-topic");
+        QUEUE("queue"),
+        TOPIC("topic"),
+        TEMP_QUEUE("temp-queue"),
+        TEMP_TOPIC("temp-topic");
 
         private final String prefix;
 

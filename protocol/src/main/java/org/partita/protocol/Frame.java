@@ -1,12 +1,11 @@
 package org.partita.protocol;
 
-import io.netty.buffer.ByteBuf;
-
-import java.util.List;
-
 import static org.partita.protocol.WireFormat.writeBytes;
 import static org.partita.protocol.WireFormat.writeLongs;
 import static org.partita.protocol.WireFormat.writeString;
+
+import io.netty.buffer.ByteBuf;
+import java.util.List;
 
 /**
  * Every frame of the Partita wire protocol (docs/protocol.md). Frames that expect an answer carry a
@@ -30,11 +29,13 @@ public sealed interface Frame {
 
     /** Consumer flags in {@link ConsumerOpen#flags()}. */
     int FLAG_DURABLE = 1;
+
     int FLAG_SHARED = 2;
     int FLAG_NO_LOCAL = 4;
 
     /** Operations of {@link DestinationOp}. */
     int OP_CREATE_TEMP_QUEUE = 1;
+
     int OP_CREATE_TEMP_TOPIC = 2;
     int OP_DELETE_TEMP = 3;
     int OP_UNSUBSCRIBE = 4;
@@ -47,7 +48,10 @@ public sealed interface Frame {
     int OP_DECLARE_QUEUE = 6;
 
     record Hello(int requestId, int version, String user, String password, String clientId) implements Frame {
-        public FrameType type() { return FrameType.HELLO; }
+        public FrameType type() {
+            return FrameType.HELLO;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
             out.writeInt(version());
@@ -55,13 +59,19 @@ public sealed interface Frame {
             writeString(out, password());
             writeString(out, clientId());
         }
-        @Override public String toString() {
-            return "Hello[requestId=" + requestId + ", version=" + version + ", user=" + user + ", clientId=" + clientId + "]";
+
+        @Override
+        public String toString() {
+            return "Hello[requestId=" + requestId + ", version=" + version + ", user=" + user + ", clientId=" + clientId
+                    + "]";
         }
     }
 
     record HelloOk(int requestId, int version, String nodeName, int maxFrameSize) implements Frame {
-        public FrameType type() { return FrameType.HELLO_OK; }
+        public FrameType type() {
+            return FrameType.HELLO_OK;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
             out.writeInt(version());
@@ -71,14 +81,20 @@ public sealed interface Frame {
     }
 
     record Ok(int requestId) implements Frame {
-        public FrameType type() { return FrameType.OK; }
+        public FrameType type() {
+            return FrameType.OK;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
         }
     }
 
     record Error(int requestId, ErrorCode code, String message) implements Frame {
-        public FrameType type() { return FrameType.ERROR; }
+        public FrameType type() {
+            return FrameType.ERROR;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
             out.writeInt(code().wire());
@@ -87,7 +103,10 @@ public sealed interface Frame {
     }
 
     record SessionOpen(int requestId, int sessionId, boolean transacted) implements Frame {
-        public FrameType type() { return FrameType.SESSION_OPEN; }
+        public FrameType type() {
+            return FrameType.SESSION_OPEN;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
             out.writeInt(sessionId());
@@ -96,7 +115,10 @@ public sealed interface Frame {
     }
 
     record SessionClose(int requestId, int sessionId) implements Frame {
-        public FrameType type() { return FrameType.SESSION_CLOSE; }
+        public FrameType type() {
+            return FrameType.SESSION_CLOSE;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
             out.writeInt(sessionId());
@@ -108,7 +130,11 @@ public sealed interface Frame {
         public Send {
             java.util.Objects.requireNonNull(message, "message");
         }
-        public FrameType type() { return FrameType.SEND; }
+
+        public FrameType type() {
+            return FrameType.SEND;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
             out.writeInt(sessionId());
@@ -116,12 +142,24 @@ public sealed interface Frame {
         }
     }
 
-    record ConsumerOpen(int requestId, int sessionId, int consumerId, String destination, String selector,
-                        String subscription, int flags, int credit) implements Frame {
+    record ConsumerOpen(
+            int requestId,
+            int sessionId,
+            int consumerId,
+            String destination,
+            String selector,
+            String subscription,
+            int flags,
+            int credit)
+            implements Frame {
         public ConsumerOpen {
             java.util.Objects.requireNonNull(destination, "destination");
         }
-        public FrameType type() { return FrameType.CONSUMER_OPEN; }
+
+        public FrameType type() {
+            return FrameType.CONSUMER_OPEN;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
             out.writeInt(sessionId());
@@ -132,13 +170,25 @@ public sealed interface Frame {
             out.writeInt(flags());
             out.writeInt(credit());
         }
-        public boolean durable() { return (flags & FLAG_DURABLE) != 0; }
-        public boolean shared() { return (flags & FLAG_SHARED) != 0; }
-        public boolean noLocal() { return (flags & FLAG_NO_LOCAL) != 0; }
+
+        public boolean durable() {
+            return (flags & FLAG_DURABLE) != 0;
+        }
+
+        public boolean shared() {
+            return (flags & FLAG_SHARED) != 0;
+        }
+
+        public boolean noLocal() {
+            return (flags & FLAG_NO_LOCAL) != 0;
+        }
     }
 
     record ConsumerClose(int requestId, int consumerId) implements Frame {
-        public FrameType type() { return FrameType.CONSUMER_CLOSE; }
+        public FrameType type() {
+            return FrameType.CONSUMER_CLOSE;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
             out.writeInt(consumerId());
@@ -152,7 +202,8 @@ public sealed interface Frame {
      * none of its own partitions (so other hosting nodes may give it theirs), 0 when it does, -1 unchanged
      * (then not written).
      */
-    record ConsumerUpdate(int requestId, int consumerId, int priority, int capacityMessages, long capacityBytes, byte spare)
+    record ConsumerUpdate(
+            int requestId, int consumerId, int priority, int capacityMessages, long capacityBytes, byte spare)
             implements Frame {
         public static final byte UNCHANGED = -1;
 
@@ -160,7 +211,10 @@ public sealed interface Frame {
             this(requestId, consumerId, priority, capacityMessages, capacityBytes, UNCHANGED);
         }
 
-        public FrameType type() { return FrameType.CONSUMER_UPDATE; }
+        public FrameType type() {
+            return FrameType.CONSUMER_UPDATE;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
             out.writeInt(consumerId());
@@ -181,7 +235,11 @@ public sealed interface Frame {
         public Admin {
             java.util.Objects.requireNonNull(command, "command");
         }
-        public FrameType type() { return FrameType.ADMIN; }
+
+        public FrameType type() {
+            return FrameType.ADMIN;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
             writeString(out, command());
@@ -191,7 +249,10 @@ public sealed interface Frame {
 
     /** The answer to {@link Admin}: text in {@code name=value} lines. */
     record AdminReply(int requestId, String body) implements Frame {
-        public FrameType type() { return FrameType.ADMIN_REPLY; }
+        public FrameType type() {
+            return FrameType.ADMIN_REPLY;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
             writeString(out, body());
@@ -205,7 +266,10 @@ public sealed interface Frame {
      * @param requestType the frame type code of the request that failed
      */
     record RequestFailed(int requestType, ErrorCode code, String message) implements Frame {
-        public FrameType type() { return FrameType.REQUEST_FAILED; }
+        public FrameType type() {
+            return FrameType.REQUEST_FAILED;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(requestType());
             out.writeInt(code().wire());
@@ -218,7 +282,11 @@ public sealed interface Frame {
         public Partitions {
             java.util.Objects.requireNonNull(owned, "owned");
         }
-        public FrameType type() { return FrameType.PARTITIONS; }
+
+        public FrameType type() {
+            return FrameType.PARTITIONS;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(consumerId());
             out.writeInt(owned().length);
@@ -230,7 +298,10 @@ public sealed interface Frame {
 
     /** Grants a consumer room for this many more messages. */
     record Credit(int consumerId, int messages) implements Frame {
-        public FrameType type() { return FrameType.CREDIT; }
+        public FrameType type() {
+            return FrameType.CREDIT;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(consumerId());
             out.writeInt(messages());
@@ -248,7 +319,11 @@ public sealed interface Frame {
             java.util.Objects.requireNonNull(queue, "queue");
             java.util.Objects.requireNonNull(message, "message");
         }
-        public FrameType type() { return FrameType.FORWARD; }
+
+        public FrameType type() {
+            return FrameType.FORWARD;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
             writeString(out, queue());
@@ -263,7 +338,10 @@ public sealed interface Frame {
      * follow on the wire.
      */
     record Drain(int requestId, int consumerId) implements Frame {
-        public FrameType type() { return FrameType.DRAIN; }
+        public FrameType type() {
+            return FrameType.DRAIN;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
             out.writeInt(consumerId());
@@ -279,7 +357,11 @@ public sealed interface Frame {
         public Deliver {
             java.util.Objects.requireNonNull(message, "message");
         }
-        public FrameType type() { return FrameType.DELIVER; }
+
+        public FrameType type() {
+            return FrameType.DELIVER;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(consumerId());
             out.writeLong(deliveryId());
@@ -294,7 +376,11 @@ public sealed interface Frame {
         public Ack {
             java.util.Objects.requireNonNull(deliveryIds, "deliveryIds");
         }
-        public FrameType type() { return FrameType.ACK; }
+
+        public FrameType type() {
+            return FrameType.ACK;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
             out.writeInt(sessionId());
@@ -311,7 +397,11 @@ public sealed interface Frame {
             java.util.Objects.requireNonNull(redeliver, "redeliver");
             java.util.Objects.requireNonNull(unseen, "unseen");
         }
-        public FrameType type() { return FrameType.RELEASE; }
+
+        public FrameType type() {
+            return FrameType.RELEASE;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
             out.writeInt(sessionId());
@@ -329,7 +419,11 @@ public sealed interface Frame {
         public Recover {
             java.util.Objects.requireNonNull(seen, "seen");
         }
-        public FrameType type() { return FrameType.RECOVER; }
+
+        public FrameType type() {
+            return FrameType.RECOVER;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
             out.writeInt(sessionId());
@@ -339,7 +433,10 @@ public sealed interface Frame {
 
     /** Answer to {@link Recover}: deliveries numbered up to {@code fence} are void; the client drops them. */
     record Recovered(int requestId, long fence) implements Frame {
-        public FrameType type() { return FrameType.RECOVERED; }
+        public FrameType type() {
+            return FrameType.RECOVERED;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
             out.writeLong(fence());
@@ -347,7 +444,10 @@ public sealed interface Frame {
     }
 
     record Commit(int requestId, int sessionId) implements Frame {
-        public FrameType type() { return FrameType.COMMIT; }
+        public FrameType type() {
+            return FrameType.COMMIT;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
             out.writeInt(sessionId());
@@ -355,7 +455,10 @@ public sealed interface Frame {
     }
 
     record Rollback(int requestId, int sessionId) implements Frame {
-        public FrameType type() { return FrameType.ROLLBACK; }
+        public FrameType type() {
+            return FrameType.ROLLBACK;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
             out.writeInt(sessionId());
@@ -366,7 +469,11 @@ public sealed interface Frame {
         public Browse {
             java.util.Objects.requireNonNull(destination, "destination");
         }
-        public FrameType type() { return FrameType.BROWSE; }
+
+        public FrameType type() {
+            return FrameType.BROWSE;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
             writeString(out, destination());
@@ -379,7 +486,11 @@ public sealed interface Frame {
         public BrowseChunk {
             java.util.Objects.requireNonNull(messages, "messages");
         }
-        public FrameType type() { return FrameType.BROWSE_CHUNK; }
+
+        public FrameType type() {
+            return FrameType.BROWSE_CHUNK;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
             out.writeInt(messages().size());
@@ -391,7 +502,10 @@ public sealed interface Frame {
     }
 
     record DestinationOp(int requestId, int op, String name) implements Frame {
-        public FrameType type() { return FrameType.DESTINATION_OP; }
+        public FrameType type() {
+            return FrameType.DESTINATION_OP;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
             out.writeInt(op());
@@ -401,7 +515,10 @@ public sealed interface Frame {
 
     /** Answer to a {@link DestinationOp} that creates something: the name the broker chose. */
     record Created(int requestId, String name) implements Frame {
-        public FrameType type() { return FrameType.CREATED; }
+        public FrameType type() {
+            return FrameType.CREATED;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
             writeString(out, name());
@@ -413,21 +530,30 @@ public sealed interface Frame {
      * sends SEND frames only while its window is above zero; each takes its message's length from it.
      */
     record SendCredit(int bytes) implements Frame {
-        public FrameType type() { return FrameType.SEND_CREDIT; }
+        public FrameType type() {
+            return FrameType.SEND_CREDIT;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(bytes());
         }
     }
 
     record Ping(int requestId) implements Frame {
-        public FrameType type() { return FrameType.PING; }
+        public FrameType type() {
+            return FrameType.PING;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
         }
     }
 
     record Close(int requestId) implements Frame {
-        public FrameType type() { return FrameType.CLOSE; }
+        public FrameType type() {
+            return FrameType.CLOSE;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
         }
@@ -444,7 +570,11 @@ public sealed interface Frame {
         public XaStart {
             java.util.Objects.requireNonNull(xid, "xid");
         }
-        public FrameType type() { return FrameType.XA_START; }
+
+        public FrameType type() {
+            return FrameType.XA_START;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
             out.writeInt(sessionId());
@@ -459,7 +589,11 @@ public sealed interface Frame {
         public XaEnd {
             java.util.Objects.requireNonNull(xid, "xid");
         }
-        public FrameType type() { return FrameType.XA_END; }
+
+        public FrameType type() {
+            return FrameType.XA_END;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
             out.writeInt(sessionId());
@@ -473,7 +607,11 @@ public sealed interface Frame {
         public XaPrepare {
             java.util.Objects.requireNonNull(xid, "xid");
         }
-        public FrameType type() { return FrameType.XA_PREPARE; }
+
+        public FrameType type() {
+            return FrameType.XA_PREPARE;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
             xid().write(out);
@@ -485,7 +623,11 @@ public sealed interface Frame {
         public XaCommit {
             java.util.Objects.requireNonNull(xid, "xid");
         }
-        public FrameType type() { return FrameType.XA_COMMIT; }
+
+        public FrameType type() {
+            return FrameType.XA_COMMIT;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
             xid().write(out);
@@ -497,7 +639,11 @@ public sealed interface Frame {
         public XaRollback {
             java.util.Objects.requireNonNull(xid, "xid");
         }
-        public FrameType type() { return FrameType.XA_ROLLBACK; }
+
+        public FrameType type() {
+            return FrameType.XA_ROLLBACK;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
             xid().write(out);
@@ -509,7 +655,11 @@ public sealed interface Frame {
         public XaForget {
             java.util.Objects.requireNonNull(xid, "xid");
         }
-        public FrameType type() { return FrameType.XA_FORGET; }
+
+        public FrameType type() {
+            return FrameType.XA_FORGET;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
             xid().write(out);
@@ -518,7 +668,10 @@ public sealed interface Frame {
 
     /** Asks for the node's prepared and heuristically completed branches; answered by {@link XaRecovered}. */
     record XaRecover(int requestId) implements Frame {
-        public FrameType type() { return FrameType.XA_RECOVER; }
+        public FrameType type() {
+            return FrameType.XA_RECOVER;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
         }
@@ -529,7 +682,10 @@ public sealed interface Frame {
      * or {@code XAException} code (XA_OK 0, XA_RDONLY 3, XA_RB* 100-107, XA_HEUR* 5-8, XAER_* negative).
      */
     record XaResult(int requestId, int code, String message) implements Frame {
-        public FrameType type() { return FrameType.XA_RESULT; }
+        public FrameType type() {
+            return FrameType.XA_RESULT;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
             out.writeInt(code());
@@ -542,7 +698,11 @@ public sealed interface Frame {
         public XaRecovered {
             xids = List.copyOf(xids);
         }
-        public FrameType type() { return FrameType.XA_RECOVERED; }
+
+        public FrameType type() {
+            return FrameType.XA_RECOVERED;
+        }
+
         public void writeBody(ByteBuf out) {
             out.writeInt(requestId());
             out.writeInt(xids().size());

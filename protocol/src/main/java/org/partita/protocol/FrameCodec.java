@@ -1,10 +1,5 @@
 package org.partita.protocol;
 
-import io.netty.buffer.ByteBuf;
-
-import java.util.ArrayList;
-import java.util.List;
-
 import static org.partita.protocol.WireFormat.readBoolean;
 import static org.partita.protocol.WireFormat.readByte;
 import static org.partita.protocol.WireFormat.readBytes;
@@ -13,13 +8,16 @@ import static org.partita.protocol.WireFormat.readLong;
 import static org.partita.protocol.WireFormat.readLongs;
 import static org.partita.protocol.WireFormat.readString;
 
+import io.netty.buffer.ByteBuf;
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * Encodes and decodes frame bodies: the part after the 4-byte length prefix, starting with the
  * type byte. Framing by length is done by {@link FrameDecoder}.
  */
 public final class FrameCodec {
-    private FrameCodec() {
-    }
+    private FrameCodec() {}
 
     public static void encode(Frame frame, ByteBuf out) {
         out.writeByte(frame.type().code());
@@ -37,21 +35,37 @@ public final class FrameCodec {
             case SESSION_OPEN -> new Frame.SessionOpen(readInt(in), readInt(in), readBoolean(in));
             case SESSION_CLOSE -> new Frame.SessionClose(readInt(in), readInt(in));
             case SEND -> new Frame.Send(readInt(in), readInt(in), requireBytes(in, "message"));
-            case CONSUMER_OPEN -> new Frame.ConsumerOpen(readInt(in), readInt(in), readInt(in),
-                    requireString(in, "destination"), readString(in), readString(in), readInt(in), readInt(in));
+            case CONSUMER_OPEN ->
+                new Frame.ConsumerOpen(
+                        readInt(in),
+                        readInt(in),
+                        readInt(in),
+                        requireString(in, "destination"),
+                        readString(in),
+                        readString(in),
+                        readInt(in),
+                        readInt(in));
             case CONSUMER_CLOSE -> new Frame.ConsumerClose(readInt(in), readInt(in));
             case CREDIT -> new Frame.Credit(readInt(in), readInt(in));
-            case DELIVER -> new Frame.Deliver(readInt(in), readLong(in), readInt(in), readInt(in), requireBytes(in, "message"));
+            case DELIVER ->
+                new Frame.Deliver(readInt(in), readLong(in), readInt(in), readInt(in), requireBytes(in, "message"));
             case ACK -> new Frame.Ack(readInt(in), readInt(in), readLongs(in));
             case RELEASE -> new Frame.Release(readInt(in), readInt(in), readLongs(in), readLongs(in));
             case COMMIT -> new Frame.Commit(readInt(in), readInt(in));
             case RECOVER -> new Frame.Recover(readInt(in), readInt(in), readLongs(in));
-            case CONSUMER_UPDATE -> new Frame.ConsumerUpdate(readInt(in), readInt(in), readInt(in), readInt(in), readLong(in),
-                    in.isReadable() ? readByte(in) : Frame.ConsumerUpdate.UNCHANGED);
+            case CONSUMER_UPDATE ->
+                new Frame.ConsumerUpdate(
+                        readInt(in),
+                        readInt(in),
+                        readInt(in),
+                        readInt(in),
+                        readLong(in),
+                        in.isReadable() ? readByte(in) : Frame.ConsumerUpdate.UNCHANGED);
             case PARTITIONS -> new Frame.Partitions(readInt(in), readInts(in));
             case ADMIN -> new Frame.Admin(readInt(in), requireString(in, "command"), readString(in));
             case ADMIN_REPLY -> new Frame.AdminReply(readInt(in), readString(in));
-            case REQUEST_FAILED -> new Frame.RequestFailed(readInt(in), ErrorCode.fromWire(readInt(in)), readString(in));
+            case REQUEST_FAILED ->
+                new Frame.RequestFailed(readInt(in), ErrorCode.fromWire(readInt(in)), readString(in));
             case RECOVERED -> new Frame.Recovered(readInt(in), readLong(in));
             case ROLLBACK -> new Frame.Rollback(readInt(in), readInt(in));
             case BROWSE -> new Frame.Browse(readInt(in), requireString(in, "destination"), readString(in));
@@ -62,7 +76,8 @@ public final class FrameCodec {
             case SEND_CREDIT -> new Frame.SendCredit(readInt(in));
             case CLOSE -> new Frame.Close(readInt(in));
             case DRAIN -> new Frame.Drain(readInt(in), readInt(in));
-            case FORWARD -> new Frame.Forward(readInt(in), requireString(in, "queue"), readInt(in), requireBytes(in, "message"));
+            case FORWARD ->
+                new Frame.Forward(readInt(in), requireString(in, "queue"), readInt(in), requireBytes(in, "message"));
             case XA_START -> new Frame.XaStart(readInt(in), readInt(in), WireXid.read(in), readInt(in), readInt(in));
             case XA_END -> new Frame.XaEnd(readInt(in), readInt(in), WireXid.read(in), readInt(in));
             case XA_PREPARE -> new Frame.XaPrepare(readInt(in), WireXid.read(in));

@@ -31,7 +31,8 @@ public class FrameEncoder extends MessageToByteEncoder<Frame> {
         int length = out.writerIndex() - start - 4;
         if (length > maxFrameSize) {
             out.writerIndex(start);
-            throw new ProtocolException(ErrorCode.FRAME_TOO_LARGE,
+            throw new ProtocolException(
+                    ErrorCode.FRAME_TOO_LARGE,
                     frame.type() + " frame of " + length + " bytes exceeds the maximum frame size of " + maxFrameSize);
         }
         out.setInt(start, length);

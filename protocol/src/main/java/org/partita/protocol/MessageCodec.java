@@ -3,7 +3,6 @@ package org.partita.protocol;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -11,8 +10,7 @@ import java.util.Map;
 public final class MessageCodec {
     private static final int LAYOUT_VERSION = 1;
 
-    private MessageCodec() {
-    }
+    private MessageCodec() {}
 
     /** Skips a length-prefixed byte field after checking it fits; returns null. */
     private static byte[] skipBytes(ByteBuf in) {
@@ -33,7 +31,9 @@ public final class MessageCodec {
         if (m.deliveryMode() != WireMessage.PERSISTENT && m.deliveryMode() != WireMessage.NON_PERSISTENT) {
             throw new IllegalArgumentException("delivery mode must be 1 or 2, not " + m.deliveryMode());
         }
-        int estimate = 128 + (m.body() == null ? 0 : m.body().length) + 32 * m.properties().size();
+        int estimate = 128
+                + (m.body() == null ? 0 : m.body().length)
+                + 32 * m.properties().size();
         ByteBuf out = Unpooled.buffer(estimate);
         out.writeByte(LAYOUT_VERSION);
         WireFormat.writeString(out, m.messageId());
@@ -112,7 +112,19 @@ public final class MessageCodec {
         if (priority < 0 || priority > 9) {
             throw WireFormat.malformed("priority " + priority);
         }
-        return new WireMessage(messageId, timestamp, correlationId, replyTo, destination, type, deliveryMode,
-                priority, expiration, deliveryTime, properties, bodyType, body);
+        return new WireMessage(
+                messageId,
+                timestamp,
+                correlationId,
+                replyTo,
+                destination,
+                type,
+                deliveryMode,
+                priority,
+                expiration,
+                deliveryTime,
+                properties,
+                bodyType,
+                body);
     }
 }

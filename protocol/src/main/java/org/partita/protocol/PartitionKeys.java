@@ -12,8 +12,7 @@ public final class PartitionKeys {
     private static final int OFFSET_BASIS = 0x811C9DC5;
     private static final int PRIME = 0x01000193;
 
-    private PartitionKeys() {
-    }
+    private PartitionKeys() {}
 
     public static int hash(String key) {
         int h = OFFSET_BASIS;

@@ -16,6 +16,5 @@ public final class Protocol {
     /** The TCP port a node listens on when none is configured. */
     public static final int DEFAULT_PORT = 61700;
 
-    private Protocol() {
-    }
+    private Protocol() {}
 }

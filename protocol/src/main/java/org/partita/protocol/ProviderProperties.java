@@ -17,6 +17,5 @@ public final class ProviderProperties {
     /** On a dead-lettered or expired message: when, in epoch millis of the node's clock (a long). */
     public static final String DEAD_LETTERED_AT = "JMS_PARTITA_DeadLetteredAt";
 
-    private ProviderProperties() {
-    }
+    private ProviderProperties() {}
 }

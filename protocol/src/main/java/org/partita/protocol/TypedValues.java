@@ -19,8 +19,7 @@ public final class TypedValues {
     public static final byte BYTES = 9;
     public static final byte CHAR = 10;
 
-    private TypedValues() {
-    }
+    private TypedValues() {}
 
     public static void write(ByteBuf out, Object value) {
         if (value == null) {
@@ -56,7 +55,8 @@ public final class TypedValues {
             out.writeByte(CHAR);
             out.writeChar(c);
         } else {
-            throw new IllegalArgumentException("unsupported value type " + value.getClass().getName());
+            throw new IllegalArgumentException(
+                    "unsupported value type " + value.getClass().getName());
         }
     }
 

@@ -1,7 +1,6 @@
 package org.partita.protocol;
 
 import io.netty.buffer.ByteBuf;
-
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -10,8 +9,7 @@ import java.nio.charset.StandardCharsets;
  * instead of an allocation of an attacker-chosen size.
  */
 public final class WireFormat {
-    private WireFormat() {
-    }
+    private WireFormat() {}
 
     public static void writeString(ByteBuf out, String s) {
         if (s == null) {

@@ -14,10 +14,20 @@ import java.util.Map;
  * @param expiration  absolute epoch millis, 0 for never
  * @param deliveryTime absolute epoch millis before which the message is not delivered
  */
-public record WireMessage(String messageId, long timestamp, String correlationId, String replyTo,
-                          String destination, String type, int deliveryMode, int priority,
-                          long expiration, long deliveryTime, Map<String, Object> properties,
-                          int bodyType, byte[] body) {
+public record WireMessage(
+        String messageId,
+        long timestamp,
+        String correlationId,
+        String replyTo,
+        String destination,
+        String type,
+        int deliveryMode,
+        int priority,
+        long expiration,
+        long deliveryTime,
+        Map<String, Object> properties,
+        int bodyType,
+        byte[] body) {
 
     public static final int BODY_NONE = 0;
     public static final int BODY_TEXT = 1;

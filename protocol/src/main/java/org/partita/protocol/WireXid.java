@@ -1,7 +1,6 @@
 package org.partita.protocol;
 
 import io.netty.buffer.ByteBuf;
-
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -21,8 +20,9 @@ public record WireXid(int formatId, byte[] gtrid, byte[] bqual) {
             throw new IllegalArgumentException("an XA transaction id needs a global id and a branch qualifier");
         }
         if (gtrid.length == 0 || gtrid.length > MAX_PART || bqual.length > MAX_PART) {
-            throw new IllegalArgumentException("an XA global id takes 1 to " + MAX_PART + " bytes and a branch qualifier"
-                    + " at most " + MAX_PART + "; got " + gtrid.length + " and " + bqual.length);
+            throw new IllegalArgumentException(
+                    "an XA global id takes 1 to " + MAX_PART + " bytes and a branch qualifier" + " at most " + MAX_PART
+                            + "; got " + gtrid.length + " and " + bqual.length);
         }
         gtrid = gtrid.clone();
         bqual = bqual.clone();
@@ -57,8 +57,13 @@ public record WireXid(int formatId, byte[] gtrid, byte[] bqual) {
 
     /** A compact binary form, for storing: format id, then each part with a one-byte length. */
     public byte[] toBytes() {
-        return ByteBuffer.allocate(4 + 2 + gtrid.length + bqual.length).putInt(formatId)
-                .put((byte) gtrid.length).put(gtrid).put((byte) bqual.length).put(bqual).array();
+        return ByteBuffer.allocate(4 + 2 + gtrid.length + bqual.length)
+                .putInt(formatId)
+                .put((byte) gtrid.length)
+                .put(gtrid)
+                .put((byte) bqual.length)
+                .put(bqual)
+                .array();
     }
 
     /** The inverse of {@link #toBytes()}. */
@@ -83,10 +88,14 @@ public record WireXid(int formatId, byte[] gtrid, byte[] bqual) {
     public static WireXid parse(String text) {
         String[] parts = text == null ? new String[0] : text.trim().split(":", -1);
         if (parts.length != 3) {
-            throw new IllegalArgumentException("an XA transaction id is written formatId:gtridHex:bqualHex, not '" + text + "'");
+            throw new IllegalArgumentException(
+                    "an XA transaction id is written formatId:gtridHex:bqualHex, not '" + text + "'");
         }
         try {
-            return new WireXid(Integer.parseInt(parts[0]), HexFormat.of().parseHex(parts[1]), HexFormat.of().parseHex(parts[2]));
+            return new WireXid(
+                    Integer.parseInt(parts[0]),
+                    HexFormat.of().parseHex(parts[1]),
+                    HexFormat.of().parseHex(parts[2]));
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("XA transaction id '" + text + "': " + e.getMessage(), e);
         }
@@ -94,7 +103,10 @@ public record WireXid(int formatId, byte[] gtrid, byte[] bqual) {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof WireXid x && x.formatId == formatId && Arrays.equals(x.gtrid, gtrid) && Arrays.equals(x.bqual, bqual);
+        return o instanceof WireXid x
+                && x.formatId == formatId
+                && Arrays.equals(x.gtrid, gtrid)
+                && Arrays.equals(x.bqual, bqual);
     }
 
     @Override
@@ -104,6 +116,7 @@ public record WireXid(int formatId, byte[] gtrid, byte[] bqual) {
 
     @Override
     public String toString() {
-        return formatId + ":" + HexFormat.of().formatHex(gtrid) + ":" + HexFormat.of().formatHex(bqual);
+        return formatId + ":" + HexFormat.of().formatHex(gtrid) + ":"
+                + HexFormat.of().formatHex(bqual);
     }
 }

@@ -1,14 +1,14 @@
 package org.partita.protocol;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.NullAndEmptySource;
-import org.junit.jupiter.params.provider.ValueSource;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.NullAndEmptySource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class DestinationNameTest {
 
@@ -16,9 +16,11 @@ class DestinationNameTest {
     void parsesEachKind() {
         assertEquals(new DestinationName(DestinationName.Kind.QUEUE, "orders"), DestinationName.parse("queue:orders"));
         assertEquals(new DestinationName(DestinationName.Kind.TOPIC, "news"), DestinationName.parse("topic:news"));
-        assertEquals(new DestinationName(DestinationName.Kind.TEMP_QUEUE, "node-a/1"),
+        assertEquals(
+                new DestinationName(DestinationName.Kind.TEMP_QUEUE, "node-a/1"),
                 DestinationName.parse("temp-queue:node-a/1"));
-        assertEquals(new DestinationName(DestinationName.Kind.TEMP_TOPIC, "node-a/2"),
+        assertEquals(
+                new DestinationName(DestinationName.Kind.TEMP_TOPIC, "node-a/2"),
                 DestinationName.parse("temp-topic:node-a/2"));
     }
 
@@ -32,23 +34,24 @@ class DestinationNameTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-            "queue:orders",
-            "queue:orders?partitions=8",
-            "queue:orders?priority=10&appId=billing",
-            "queue:orders?",
-            "topic:mfg/machine/7",
-            "topic:mfg/machine/>",
-            "topic:mfg/*/temperature",
-            "topic:a/b/c?x=1",
-            "temp-queue:node-a:42",
-            "temp-topic:node-a/9",
-            "queue:\u00fcber/\u4e2d\u6587 \uD83D\uDE80",
-            "queue: spaced ",
-            "queue:?",
-            "queue:/",
-            "topic:>",
-    })
+    @ValueSource(
+            strings = {
+                "queue:orders",
+                "queue:orders?partitions=8",
+                "queue:orders?priority=10&appId=billing",
+                "queue:orders?",
+                "topic:mfg/machine/7",
+                "topic:mfg/machine/>",
+                "topic:mfg/*/temperature",
+                "topic:a/b/c?x=1",
+                "temp-queue:node-a:42",
+                "temp-topic:node-a/9",
+                "queue:\u00fcber/\u4e2d\u6587 \uD83D\uDE80",
+                "queue: spaced ",
+                "queue:?",
+                "queue:/",
+                "topic:>",
+            })
     void parseAndEncodeRoundTrip(String encoded) {
         DestinationName d = DestinationName.parse(encoded);
         assertEquals(encoded, d.encode());
@@ -87,25 +90,26 @@ class DestinationNameTest {
 
     @ParameterizedTest
     @NullAndEmptySource
-    @ValueSource(strings = {
-            "orders",
-            ":orders",
-            "queue:",
-            "topic:",
-            "temp-queue:",
-            "Queue:orders",
-            "QUEUE:orders",
-            "queues:orders",
-            " queue:orders",
-            "temp_queue:x",
-            "tempqueue:x",
-            "temp-:x",
-            "destination:x",
-            ":",
-            "::",
-            "queue",
-            "orders?queue:x",
-    })
+    @ValueSource(
+            strings = {
+                "orders",
+                ":orders",
+                "queue:",
+                "topic:",
+                "temp-queue:",
+                "Queue:orders",
+                "QUEUE:orders",
+                "queues:orders",
+                " queue:orders",
+                "temp_queue:x",
+                "tempqueue:x",
+                "temp-:x",
+                "destination:x",
+                ":",
+                "::",
+                "queue",
+                "orders?queue:x",
+            })
     void rejectsBadInput(String encoded) {
         ProtocolException e = assertThrows(ProtocolException.class, () -> DestinationName.parse(encoded));
         assertEquals(ErrorCode.INVALID_REQUEST, e.code());
@@ -113,9 +117,13 @@ class DestinationNameTest {
 
     @Test
     void constructorRejectsEmptyOrNullName() {
-        assertEquals(ErrorCode.INVALID_REQUEST, assertThrows(ProtocolException.class,
-                () -> new DestinationName(DestinationName.Kind.QUEUE, "")).code());
-        assertEquals(ErrorCode.INVALID_REQUEST, assertThrows(ProtocolException.class,
-                () -> new DestinationName(DestinationName.Kind.TOPIC, null)).code());
+        assertEquals(
+                ErrorCode.INVALID_REQUEST,
+                assertThrows(ProtocolException.class, () -> new DestinationName(DestinationName.Kind.QUEUE, ""))
+                        .code());
+        assertEquals(
+                ErrorCode.INVALID_REQUEST,
+                assertThrows(ProtocolException.class, () -> new DestinationName(DestinationName.Kind.TOPIC, null))
+                        .code());
     }
 }

@@ -1,21 +1,5 @@
 package org.partita.protocol;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.Unpooled;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.params.provider.MethodSource;
-
-import java.lang.reflect.RecordComponent;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.EnumSet;
-import java.util.List;
-import java.util.Set;
-import java.util.stream.Collectors;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -25,13 +9,39 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import java.lang.reflect.RecordComponent;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
 /** Round trip of every frame type through {@link FrameCodec}, plus a few pinned byte layouts. */
 class FrameCodecTest {
 
     /** One or more samples of every frame type, with edge values and null optional fields. */
     static List<Frame> samples() {
-        byte[] msg = MessageCodec.encode(new WireMessage("ID:1", 42L, null, null, "queue:orders", null,
-                WireMessage.PERSISTENT, 4, 0L, 0L, java.util.Map.of("k", "v"), WireMessage.BODY_TEXT,
+        byte[] msg = MessageCodec.encode(new WireMessage(
+                "ID:1",
+                42L,
+                null,
+                null,
+                "queue:orders",
+                null,
+                WireMessage.PERSISTENT,
+                4,
+                0L,
+                0L,
+                java.util.Map.of("k", "v"),
+                WireMessage.BODY_TEXT,
                 "hello".getBytes(StandardCharsets.UTF_8)));
         List<Frame> f = new ArrayList<>();
         f.add(new Frame.Hello(1, Protocol.VERSION, "alice", "s3cr\u00e9t", "client-\u00fc\u4e2d"));
@@ -51,8 +61,15 @@ class FrameCodecTest {
         f.add(new Frame.SessionClose(5, 1));
         f.add(new Frame.Send(6, 1, msg));
         f.add(new Frame.Send(0, 1, new byte[0]));
-        f.add(new Frame.ConsumerOpen(7, 1, 10, "topic:mfg/machine/>", "color = 'red' AND weight > 2",
-                "sub-1", Frame.FLAG_DURABLE | Frame.FLAG_SHARED | Frame.FLAG_NO_LOCAL, 500));
+        f.add(new Frame.ConsumerOpen(
+                7,
+                1,
+                10,
+                "topic:mfg/machine/>",
+                "color = 'red' AND weight > 2",
+                "sub-1",
+                Frame.FLAG_DURABLE | Frame.FLAG_SHARED | Frame.FLAG_NO_LOCAL,
+                500));
         f.add(new Frame.ConsumerOpen(8, 2, 11, "queue:orders?priority=10&appId=billing", null, null, 0, 0));
         f.add(new Frame.ConsumerClose(9, 10));
         f.add(new Frame.Credit(10, 250));
@@ -145,12 +162,14 @@ class FrameCodecTest {
     void everyTruncationIsMalformed(Frame frame) {
         byte[] whole = encode(frame);
         for (int cut = 0; cut < whole.length; cut++) {
-            if (cut == whole.length - 1 && frame instanceof Frame.ConsumerUpdate u && u.spare() != Frame.ConsumerUpdate.UNCHANGED) {
+            if (cut == whole.length - 1
+                    && frame instanceof Frame.ConsumerUpdate u
+                    && u.spare() != Frame.ConsumerUpdate.UNCHANGED) {
                 continue; // without its optional last byte it is the same update from an older sender
             }
             ByteBuf part = Unpooled.wrappedBuffer(whole, 0, cut);
-            ProtocolException e = assertThrows(ProtocolException.class, () -> FrameCodec.decode(part),
-                    "cut at " + cut + " of " + whole.length);
+            ProtocolException e = assertThrows(
+                    ProtocolException.class, () -> FrameCodec.decode(part), "cut at " + cut + " of " + whole.length);
             assertEquals(ErrorCode.MALFORMED_FRAME, e.code());
         }
     }
@@ -162,8 +181,8 @@ class FrameCodecTest {
         // a consumer update may end with one optional byte: one more than that is malformed
         int optional = frame instanceof Frame.ConsumerUpdate u && u.spare() == Frame.ConsumerUpdate.UNCHANGED ? 1 : 0;
         byte[] longer = java.util.Arrays.copyOf(whole, whole.length + 1 + optional);
-        ProtocolException e = assertThrows(ProtocolException.class,
-                () -> FrameCodec.decode(Unpooled.wrappedBuffer(longer)));
+        ProtocolException e =
+                assertThrows(ProtocolException.class, () -> FrameCodec.decode(Unpooled.wrappedBuffer(longer)));
         assertEquals(ErrorCode.MALFORMED_FRAME, e.code());
     }
 
@@ -172,7 +191,8 @@ class FrameCodecTest {
         Frame.ConsumerUpdate plain = new Frame.ConsumerUpdate(5, 9, 3, -1, -1L);
         Frame.ConsumerUpdate spare = new Frame.ConsumerUpdate(5, 9, Integer.MIN_VALUE, -1, -1L, (byte) 1);
         assertEquals(encode(spare).length - 1, encode(plain).length, "clients (and older ones) do not send the byte");
-        assertEquals(Frame.ConsumerUpdate.UNCHANGED,
+        assertEquals(
+                Frame.ConsumerUpdate.UNCHANGED,
                 ((Frame.ConsumerUpdate) FrameCodec.decode(Unpooled.wrappedBuffer(encode(plain)))).spare());
         assertEquals(1, ((Frame.ConsumerUpdate) FrameCodec.decode(Unpooled.wrappedBuffer(encode(spare)))).spare());
     }
@@ -180,8 +200,8 @@ class FrameCodecTest {
     @ParameterizedTest
     @EnumSource(ErrorCode.class)
     void everyErrorCodeSurvivesTheWire(ErrorCode code) {
-        Frame.Error decoded = (Frame.Error) FrameCodec.decode(Unpooled.wrappedBuffer(
-                encode(new Frame.Error(1, code, "x"))));
+        Frame.Error decoded =
+                (Frame.Error) FrameCodec.decode(Unpooled.wrappedBuffer(encode(new Frame.Error(1, code, "x"))));
         assertSame(code, decoded.code());
         assertSame(code, ErrorCode.fromWire(code.wire()));
     }
@@ -198,17 +218,52 @@ class FrameCodecTest {
 
     @Test
     void frameTypeCodesArePinned() {
-        int[] expected = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25,
-                26, 27, 28, 29, 30, 31, 40, 41, 42, 43, 44, 45, 46, 47, 48};
-        FrameType[] types = {FrameType.HELLO, FrameType.HELLO_OK, FrameType.OK, FrameType.ERROR,
-                FrameType.SESSION_OPEN, FrameType.SESSION_CLOSE, FrameType.SEND, FrameType.CONSUMER_OPEN,
-                FrameType.CONSUMER_CLOSE, FrameType.CREDIT, FrameType.DELIVER, FrameType.ACK, FrameType.RELEASE,
-                FrameType.COMMIT, FrameType.ROLLBACK, FrameType.BROWSE, FrameType.BROWSE_CHUNK,
-                FrameType.DESTINATION_OP, FrameType.CREATED, FrameType.PING, FrameType.CLOSE, FrameType.RECOVER,
-                FrameType.RECOVERED, FrameType.CONSUMER_UPDATE, FrameType.PARTITIONS, FrameType.ADMIN, FrameType.ADMIN_REPLY,
-                FrameType.REQUEST_FAILED, FrameType.DRAIN, FrameType.FORWARD, FrameType.SEND_CREDIT, FrameType.XA_START, FrameType.XA_END, FrameType.XA_PREPARE,
-                FrameType.XA_COMMIT, FrameType.XA_ROLLBACK, FrameType.XA_FORGET, FrameType.XA_RECOVER,
-                FrameType.XA_RESULT, FrameType.XA_RECOVERED};
+        int[] expected = {
+            1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29,
+            30, 31, 40, 41, 42, 43, 44, 45, 46, 47, 48
+        };
+        FrameType[] types = {
+            FrameType.HELLO,
+            FrameType.HELLO_OK,
+            FrameType.OK,
+            FrameType.ERROR,
+            FrameType.SESSION_OPEN,
+            FrameType.SESSION_CLOSE,
+            FrameType.SEND,
+            FrameType.CONSUMER_OPEN,
+            FrameType.CONSUMER_CLOSE,
+            FrameType.CREDIT,
+            FrameType.DELIVER,
+            FrameType.ACK,
+            FrameType.RELEASE,
+            FrameType.COMMIT,
+            FrameType.ROLLBACK,
+            FrameType.BROWSE,
+            FrameType.BROWSE_CHUNK,
+            FrameType.DESTINATION_OP,
+            FrameType.CREATED,
+            FrameType.PING,
+            FrameType.CLOSE,
+            FrameType.RECOVER,
+            FrameType.RECOVERED,
+            FrameType.CONSUMER_UPDATE,
+            FrameType.PARTITIONS,
+            FrameType.ADMIN,
+            FrameType.ADMIN_REPLY,
+            FrameType.REQUEST_FAILED,
+            FrameType.DRAIN,
+            FrameType.FORWARD,
+            FrameType.SEND_CREDIT,
+            FrameType.XA_START,
+            FrameType.XA_END,
+            FrameType.XA_PREPARE,
+            FrameType.XA_COMMIT,
+            FrameType.XA_ROLLBACK,
+            FrameType.XA_FORGET,
+            FrameType.XA_RECOVER,
+            FrameType.XA_RESULT,
+            FrameType.XA_RECOVERED
+        };
         assertEquals(FrameType.values().length, types.length);
         for (int i = 0; i < types.length; i++) {
             assertEquals(expected[i], types[i].code(), types[i].name());
@@ -218,11 +273,23 @@ class FrameCodecTest {
 
     @Test
     void errorCodeNumbersArePinned() {
-        ErrorCode[] codes = {ErrorCode.INTERNAL, ErrorCode.MALFORMED_FRAME, ErrorCode.FRAME_TOO_LARGE,
-                ErrorCode.UNSUPPORTED_VERSION, ErrorCode.AUTHENTICATION_FAILED, ErrorCode.NOT_AUTHORIZED,
-                ErrorCode.UNKNOWN_DESTINATION, ErrorCode.ILLEGAL_STATE, ErrorCode.INVALID_SELECTOR,
-                ErrorCode.INVALID_CLIENT_ID, ErrorCode.RESOURCE_EXHAUSTED, ErrorCode.TRANSACTION_ROLLED_BACK,
-                ErrorCode.INVALID_REQUEST, ErrorCode.SHUTTING_DOWN, ErrorCode.INVALID_DESTINATION};
+        ErrorCode[] codes = {
+            ErrorCode.INTERNAL,
+            ErrorCode.MALFORMED_FRAME,
+            ErrorCode.FRAME_TOO_LARGE,
+            ErrorCode.UNSUPPORTED_VERSION,
+            ErrorCode.AUTHENTICATION_FAILED,
+            ErrorCode.NOT_AUTHORIZED,
+            ErrorCode.UNKNOWN_DESTINATION,
+            ErrorCode.ILLEGAL_STATE,
+            ErrorCode.INVALID_SELECTOR,
+            ErrorCode.INVALID_CLIENT_ID,
+            ErrorCode.RESOURCE_EXHAUSTED,
+            ErrorCode.TRANSACTION_ROLLED_BACK,
+            ErrorCode.INVALID_REQUEST,
+            ErrorCode.SHUTTING_DOWN,
+            ErrorCode.INVALID_DESTINATION
+        };
         assertEquals(ErrorCode.values().length, codes.length);
         for (int i = 0; i < codes.length; i++) {
             assertEquals(i + 1, codes[i].wire(), codes[i].name());
@@ -232,7 +299,8 @@ class FrameCodecTest {
     @Test
     void unknownFrameTypesAreMalformed() {
         for (int code : new int[] {0, 32, 39, 49, 63, 64, 127, 128, 255}) {
-            ProtocolException e = assertThrows(ProtocolException.class,
+            ProtocolException e = assertThrows(
+                    ProtocolException.class,
                     () -> FrameCodec.decode(Unpooled.wrappedBuffer(new byte[] {(byte) code, 0, 0, 0, 0})));
             assertEquals(ErrorCode.MALFORMED_FRAME, e.code());
         }
@@ -289,8 +357,8 @@ class FrameCodecTest {
 
     @Test
     void consumerFlagsAreReadable() {
-        Frame.ConsumerOpen all = new Frame.ConsumerOpen(1, 1, 1, "topic:t", null, "s",
-                Frame.FLAG_DURABLE | Frame.FLAG_SHARED | Frame.FLAG_NO_LOCAL, 1);
+        Frame.ConsumerOpen all = new Frame.ConsumerOpen(
+                1, 1, 1, "topic:t", null, "s", Frame.FLAG_DURABLE | Frame.FLAG_SHARED | Frame.FLAG_NO_LOCAL, 1);
         assertTrue(all.durable());
         assertTrue(all.shared());
         assertTrue(all.noLocal());

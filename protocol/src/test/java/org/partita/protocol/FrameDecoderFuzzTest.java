@@ -1,21 +1,20 @@
 package org.partita.protocol;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.TooLongFrameException;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
+import org.junit.jupiter.api.Test;
 
 /**
  * Fuzzing of {@link FrameDecoder} and {@link FrameCodec}, property by property: whatever bytes a
@@ -35,7 +34,8 @@ class FrameDecoderFuzzTest {
     private static final long SEED = Long.getLong("partita.fuzz.seed", System.nanoTime());
     private static final int TRIES = Integer.getInteger("partita.fuzz.tries", 3000);
     private static final List<Frame> SAMPLES = FrameCodecTest.samples();
-    private static final List<byte[]> VALID = SAMPLES.stream().map(FrameCodecTest::encode).toList();
+    private static final List<byte[]> VALID =
+            SAMPLES.stream().map(FrameCodecTest::encode).toList();
 
     @Test
     void arbitraryBytesDecodeOrFailWithAProtocolError() {
@@ -121,7 +121,8 @@ class FrameDecoderFuzzTest {
     }
 
     private static String failure(int tryNumber, byte[] input) {
-        return "seed " + SEED + " (-Dpartita.fuzz.seed=" + SEED + "), try " + tryNumber + ", input " + Arrays.toString(input);
+        return "seed " + SEED + " (-Dpartita.fuzz.seed=" + SEED + "), try " + tryNumber + ", input "
+                + Arrays.toString(input);
     }
 
     /** One mutation of a valid frame body: a byte flipped, cut short, extended, or an int field set to an extreme. */
@@ -154,8 +155,11 @@ class FrameDecoderFuzzTest {
         try {
             for (int at = 0; at < input.length; at += chunk) {
                 int from = at;
-                if (!expectingProtocolErrors(() -> ch.writeInbound(Unpooled.wrappedBuffer(input, from,
-                        Math.min(chunk, input.length - from))), tryNumber, input)) {
+                if (!expectingProtocolErrors(
+                        () -> ch.writeInbound(
+                                Unpooled.wrappedBuffer(input, from, Math.min(chunk, input.length - from))),
+                        tryNumber,
+                        input)) {
                     break;
                 }
                 drain(ch, frames);

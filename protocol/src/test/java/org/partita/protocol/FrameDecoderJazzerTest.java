@@ -1,22 +1,21 @@
 package org.partita.protocol;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.TooLongFrameException;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.fail;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Coverage-guided fuzzing of {@link FrameDecoder} (and so of {@link FrameCodec}) with Jazzer: whatever
@@ -48,8 +47,8 @@ class FrameDecoderJazzerTest {
         int chunk = 1 + (input[0] & 0x3F);
         boolean preHandshake = (input[0] & PRE_HANDSHAKE) != 0;
         int limit = preHandshake ? FIRST_LIMIT : MAX;
-        FrameDecoder decoder = preHandshake
-                ? new FrameDecoder(Protocol.DEFAULT_MAX_FRAME_SIZE, FIRST_LIMIT) : new FrameDecoder(MAX);
+        FrameDecoder decoder =
+                preHandshake ? new FrameDecoder(Protocol.DEFAULT_MAX_FRAME_SIZE, FIRST_LIMIT) : new FrameDecoder(MAX);
         int refusedAt = preHandshake ? endOfFirstPrefixAbove(limit, input) : -1;
 
         EmbeddedChannel ch = new EmbeddedChannel(decoder);
@@ -130,7 +129,8 @@ class FrameDecoderJazzerTest {
 
     /** Seeds: each valid sample frame alone, then all of them in one stream, under both decoders. */
     static Stream<Arguments> validStreams() {
-        List<byte[]> bodies = FrameCodecTest.samples().stream().map(FrameCodecTest::encode).toList();
+        List<byte[]> bodies =
+                FrameCodecTest.samples().stream().map(FrameCodecTest::encode).toList();
         List<Arguments> seeds = new ArrayList<>();
         int chunk = 0;
         for (byte[] body : bodies) {
@@ -140,7 +140,8 @@ class FrameDecoderJazzerTest {
             seeds.add(Arguments.of((Object) stream(chunk++ % 64, List.of(body))));
         }
         seeds.add(Arguments.of((Object) stream(7, bodies)));
-        seeds.add(Arguments.of((Object) stream(PRE_HANDSHAKE | 63,
+        seeds.add(Arguments.of((Object) stream(
+                PRE_HANDSHAKE | 63,
                 bodies.stream().filter(b -> b.length <= FIRST_LIMIT).toList())));
         return seeds.stream();
     }

@@ -1,5 +1,12 @@
 package org.partita.protocol;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
@@ -7,22 +14,14 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.EncoderException;
 import io.netty.handler.codec.TooLongFrameException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.function.Consumer;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 /** {@link FrameDecoder} and {@link FrameEncoder} in a Netty pipeline ({@link EmbeddedChannel}). */
 class FrameDecoderTest {
@@ -194,8 +193,7 @@ class FrameDecoderTest {
 
     private void assertMalformed(byte[] bytes) {
         EmbeddedChannel ch = channel(MAX);
-        DecoderException e = assertThrows(DecoderException.class,
-                () -> ch.writeInbound(Unpooled.wrappedBuffer(bytes)));
+        DecoderException e = assertThrows(DecoderException.class, () -> ch.writeInbound(Unpooled.wrappedBuffer(bytes)));
         ProtocolException cause = assertInstanceOf(ProtocolException.class, e.getCause(), String.valueOf(e));
         assertEquals(ErrorCode.MALFORMED_FRAME, cause.code());
         assertNull(ch.readInbound());
@@ -215,39 +213,60 @@ class FrameDecoderTest {
 
     @Test
     void stringLongerThanTheFrameIsMalformed() {
-        assertMalformed(raw(b -> b.writeByte(FrameType.CREATED.code()).writeInt(1).writeInt(100)
+        assertMalformed(raw(b -> b.writeByte(FrameType.CREATED.code())
+                .writeInt(1)
+                .writeInt(100)
                 .writeBytes("short".getBytes(StandardCharsets.UTF_8))));
-        assertMalformed(raw(b -> b.writeByte(FrameType.CREATED.code()).writeInt(1).writeInt(Integer.MAX_VALUE)));
+        assertMalformed(
+                raw(b -> b.writeByte(FrameType.CREATED.code()).writeInt(1).writeInt(Integer.MAX_VALUE)));
     }
 
     @Test
     void byteArrayLongerThanTheFrameIsMalformed() {
-        assertMalformed(raw(b -> b.writeByte(FrameType.SEND.code()).writeInt(1).writeInt(1).writeInt(50)
+        assertMalformed(raw(b -> b.writeByte(FrameType.SEND.code())
+                .writeInt(1)
+                .writeInt(1)
+                .writeInt(50)
                 .writeBytes(new byte[10])));
     }
 
     @Test
     void negativeLengthsAreMalformed() {
         // string length below -1
-        assertMalformed(raw(b -> b.writeByte(FrameType.CREATED.code()).writeInt(1).writeInt(-2)));
-        assertMalformed(raw(b -> b.writeByte(FrameType.CREATED.code()).writeInt(1).writeInt(Integer.MIN_VALUE)));
+        assertMalformed(
+                raw(b -> b.writeByte(FrameType.CREATED.code()).writeInt(1).writeInt(-2)));
+        assertMalformed(
+                raw(b -> b.writeByte(FrameType.CREATED.code()).writeInt(1).writeInt(Integer.MIN_VALUE)));
         // byte array length below -1
-        assertMalformed(raw(b -> b.writeByte(FrameType.SEND.code()).writeInt(1).writeInt(1).writeInt(-7)));
+        assertMalformed(raw(
+                b -> b.writeByte(FrameType.SEND.code()).writeInt(1).writeInt(1).writeInt(-7)));
         // long array count negative
-        assertMalformed(raw(b -> b.writeByte(FrameType.ACK.code()).writeInt(1).writeInt(1).writeInt(-1)));
+        assertMalformed(raw(
+                b -> b.writeByte(FrameType.ACK.code()).writeInt(1).writeInt(1).writeInt(-1)));
         // browse chunk message count negative
-        assertMalformed(raw(b -> b.writeByte(FrameType.BROWSE_CHUNK.code()).writeInt(1).writeInt(-1)
+        assertMalformed(raw(b -> b.writeByte(FrameType.BROWSE_CHUNK.code())
+                .writeInt(1)
+                .writeInt(-1)
                 .writeBoolean(true)));
     }
 
     @Test
     void countsLargerThanTheFrameAreMalformed() {
-        assertMalformed(raw(b -> b.writeByte(FrameType.ACK.code()).writeInt(1).writeInt(1).writeInt(3)
-                .writeLong(1).writeLong(2)));
-        assertMalformed(raw(b -> b.writeByte(FrameType.RELEASE.code()).writeInt(1).writeInt(1)
-                .writeInt(0).writeInt(Integer.MAX_VALUE)));
-        assertMalformed(raw(b -> b.writeByte(FrameType.BROWSE_CHUNK.code()).writeInt(1)
-                .writeInt(Integer.MAX_VALUE).writeBoolean(true)));
+        assertMalformed(raw(b -> b.writeByte(FrameType.ACK.code())
+                .writeInt(1)
+                .writeInt(1)
+                .writeInt(3)
+                .writeLong(1)
+                .writeLong(2)));
+        assertMalformed(raw(b -> b.writeByte(FrameType.RELEASE.code())
+                .writeInt(1)
+                .writeInt(1)
+                .writeInt(0)
+                .writeInt(Integer.MAX_VALUE)));
+        assertMalformed(raw(b -> b.writeByte(FrameType.BROWSE_CHUNK.code())
+                .writeInt(1)
+                .writeInt(Integer.MAX_VALUE)
+                .writeBoolean(true)));
     }
 
     @Test
@@ -259,23 +278,37 @@ class FrameDecoderTest {
     @Test
     void missingFieldsAreMalformed() {
         assertMalformed(raw(b -> b.writeByte(FrameType.OK.code()).writeShort(1)));
-        assertMalformed(raw(b -> b.writeByte(FrameType.DELIVER.code()).writeInt(1).writeInt(2)));
+        assertMalformed(
+                raw(b -> b.writeByte(FrameType.DELIVER.code()).writeInt(1).writeInt(2)));
         assertMalformed(raw(b -> b.writeByte(FrameType.PING.code())));
     }
 
     @Test
     void invalidBooleanByteIsMalformed() {
-        assertMalformed(raw(b -> b.writeByte(FrameType.SESSION_OPEN.code()).writeInt(1).writeInt(1).writeByte(2)));
-        assertMalformed(raw(b -> b.writeByte(FrameType.SESSION_OPEN.code()).writeInt(1).writeInt(1).writeByte(-1)));
-        assertMalformed(raw(b -> b.writeByte(FrameType.BROWSE_CHUNK.code()).writeInt(1).writeInt(0).writeByte(7)));
+        assertMalformed(raw(b -> b.writeByte(FrameType.SESSION_OPEN.code())
+                .writeInt(1)
+                .writeInt(1)
+                .writeByte(2)));
+        assertMalformed(raw(b -> b.writeByte(FrameType.SESSION_OPEN.code())
+                .writeInt(1)
+                .writeInt(1)
+                .writeByte(-1)));
+        assertMalformed(raw(b -> b.writeByte(FrameType.BROWSE_CHUNK.code())
+                .writeInt(1)
+                .writeInt(0)
+                .writeByte(7)));
     }
 
     @Test
     void missingRequiredFieldIsMalformed() {
         // SEND without a message (null byte array)
-        assertMalformed(raw(b -> b.writeByte(FrameType.SEND.code()).writeInt(1).writeInt(1).writeInt(-1)));
+        assertMalformed(raw(
+                b -> b.writeByte(FrameType.SEND.code()).writeInt(1).writeInt(1).writeInt(-1)));
         // DELIVER without a message
-        assertMalformed(raw(b -> b.writeByte(FrameType.DELIVER.code()).writeInt(1).writeLong(1).writeInt(1)
+        assertMalformed(raw(b -> b.writeByte(FrameType.DELIVER.code())
+                .writeInt(1)
+                .writeLong(1)
+                .writeInt(1)
                 .writeInt(-1)));
         // CONSUMER_OPEN without a destination
         assertMalformed(raw(b -> {
@@ -292,7 +325,10 @@ class FrameDecoderTest {
             WireFormat.writeString(b, null);
         }));
         // BROWSE_CHUNK with a null message inside
-        assertMalformed(raw(b -> b.writeByte(FrameType.BROWSE_CHUNK.code()).writeInt(1).writeInt(1).writeInt(-1)
+        assertMalformed(raw(b -> b.writeByte(FrameType.BROWSE_CHUNK.code())
+                .writeInt(1)
+                .writeInt(1)
+                .writeInt(-1)
                 .writeBoolean(true)));
     }
 
@@ -366,8 +402,8 @@ class FrameDecoderTest {
         // the encoder stays usable for the next frame
         ch.writeOutbound(new Frame.Ping(2));
         ByteBuf next = ch.readOutbound();
-        assertArrayEquals(new byte[] {0, 0, 0, 5, (byte) FrameType.PING.code(), 0, 0, 0, 2},
-                ByteBufUtil.getBytes(next));
+        assertArrayEquals(
+                new byte[] {0, 0, 0, 5, (byte) FrameType.PING.code(), 0, 0, 0, 2}, ByteBufUtil.getBytes(next));
         next.release();
     }
 
@@ -377,7 +413,8 @@ class FrameDecoderTest {
         var future = ch.write(new Frame.BrowseChunk(1, List.of(new byte[MAX]), true));
         ch.flush();
         assertTrue(future.isDone());
-        ProtocolException cause = assertInstanceOf(ProtocolException.class, future.cause().getCause());
+        ProtocolException cause =
+                assertInstanceOf(ProtocolException.class, future.cause().getCause());
         assertEquals(ErrorCode.FRAME_TOO_LARGE, cause.code());
         assertNull(ch.readOutbound());
     }

@@ -1,21 +1,5 @@
 package org.partita.protocol;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.Unpooled;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.params.provider.ValueSource;
-
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Random;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -24,6 +8,21 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** {@link MessageCodec} and {@link TypedValues}: round trips and hostile input. */
 class MessageCodecTest {
@@ -66,20 +65,90 @@ class MessageCodecTest {
 
     static List<WireMessage> samples() {
         List<WireMessage> s = new ArrayList<>();
-        s.add(new WireMessage("ID:node-a:1:2", 1_700_000_000_123L, "corr-1", "temp-queue:node-a/7", "queue:orders",
-                "OrderCreated", WireMessage.PERSISTENT, 9, 1_700_000_060_000L, 1_700_000_001_000L,
-                allPropertyTypes(), WireMessage.BODY_BYTES, new byte[] {1, 2, 3, 4, 5}));
-        s.add(new WireMessage(null, 0L, null, null, "topic:mfg/machine/7", null, WireMessage.NON_PERSISTENT, 0,
-                0L, 0L, new LinkedHashMap<>(), WireMessage.BODY_NONE, null));
-        s.add(new WireMessage("ID:x", -1L, "", "queue:replies", "queue:q", "", WireMessage.PERSISTENT, 4,
-                Long.MAX_VALUE, Long.MIN_VALUE, Map.of(), WireMessage.BODY_TEXT, new byte[0]));
-        s.add(new WireMessage("ID:\u4e2d", 5L, "\uD83D\uDE80", null, "queue:\u00fcber?priority=10", "t\u00ffpe",
-                WireMessage.NON_PERSISTENT, 5, 0L, 0L, Map.of("\u540d\u524d", "\u5024 \uD83C\uDF63"),
-                WireMessage.BODY_TEXT, "h\u00e9llo w\u00f6rld \uD83C\uDF0D".getBytes(StandardCharsets.UTF_8)));
-        s.add(new WireMessage("ID:big", 1L, null, null, "queue:q", null, WireMessage.PERSISTENT, 4, 0L, 0L,
-                Map.of("k", "v".repeat(10_000)), WireMessage.BODY_OBJECT, new byte[100_000]));
-        s.add(new WireMessage("ID:body-types", 1L, null, null, "temp-topic:node-b/3", null, WireMessage.PERSISTENT,
-                4, 0L, 0L, Map.of(), 127, new byte[] {42}));
+        s.add(new WireMessage(
+                "ID:node-a:1:2",
+                1_700_000_000_123L,
+                "corr-1",
+                "temp-queue:node-a/7",
+                "queue:orders",
+                "OrderCreated",
+                WireMessage.PERSISTENT,
+                9,
+                1_700_000_060_000L,
+                1_700_000_001_000L,
+                allPropertyTypes(),
+                WireMessage.BODY_BYTES,
+                new byte[] {1, 2, 3, 4, 5}));
+        s.add(new WireMessage(
+                null,
+                0L,
+                null,
+                null,
+                "topic:mfg/machine/7",
+                null,
+                WireMessage.NON_PERSISTENT,
+                0,
+                0L,
+                0L,
+                new LinkedHashMap<>(),
+                WireMessage.BODY_NONE,
+                null));
+        s.add(new WireMessage(
+                "ID:x",
+                -1L,
+                "",
+                "queue:replies",
+                "queue:q",
+                "",
+                WireMessage.PERSISTENT,
+                4,
+                Long.MAX_VALUE,
+                Long.MIN_VALUE,
+                Map.of(),
+                WireMessage.BODY_TEXT,
+                new byte[0]));
+        s.add(new WireMessage(
+                "ID:\u4e2d",
+                5L,
+                "\uD83D\uDE80",
+                null,
+                "queue:\u00fcber?priority=10",
+                "t\u00ffpe",
+                WireMessage.NON_PERSISTENT,
+                5,
+                0L,
+                0L,
+                Map.of("\u540d\u524d", "\u5024 \uD83C\uDF63"),
+                WireMessage.BODY_TEXT,
+                "h\u00e9llo w\u00f6rld \uD83C\uDF0D".getBytes(StandardCharsets.UTF_8)));
+        s.add(new WireMessage(
+                "ID:big",
+                1L,
+                null,
+                null,
+                "queue:q",
+                null,
+                WireMessage.PERSISTENT,
+                4,
+                0L,
+                0L,
+                Map.of("k", "v".repeat(10_000)),
+                WireMessage.BODY_OBJECT,
+                new byte[100_000]));
+        s.add(new WireMessage(
+                "ID:body-types",
+                1L,
+                null,
+                null,
+                "temp-topic:node-b/3",
+                null,
+                WireMessage.PERSISTENT,
+                4,
+                0L,
+                0L,
+                Map.of(),
+                127,
+                new byte[] {42}));
         return s;
     }
 
@@ -103,7 +172,9 @@ class MessageCodecTest {
     void everyPropertyTypeKeepsItsJavaTypeAndValue() {
         WireMessage m = samples().get(0);
         WireMessage d = MessageCodec.decode(MessageCodec.encode(m));
-        assertEquals(new ArrayList<>(m.properties().keySet()), new ArrayList<>(d.properties().keySet()),
+        assertEquals(
+                new ArrayList<>(m.properties().keySet()),
+                new ArrayList<>(d.properties().keySet()),
                 "property order is kept");
         assertTrue(d.properties().containsKey("null"));
         assertNull(d.property("null"));
@@ -125,10 +196,34 @@ class MessageCodecTest {
 
     @Test
     void emptyBodyAndNullBodyStayDistinct() {
-        WireMessage empty = new WireMessage("a", 0, null, null, "queue:q", null, WireMessage.PERSISTENT, 4, 0, 0,
-                Map.of(), WireMessage.BODY_BYTES, new byte[0]);
-        WireMessage none = new WireMessage("a", 0, null, null, "queue:q", null, WireMessage.PERSISTENT, 4, 0, 0,
-                Map.of(), WireMessage.BODY_BYTES, null);
+        WireMessage empty = new WireMessage(
+                "a",
+                0,
+                null,
+                null,
+                "queue:q",
+                null,
+                WireMessage.PERSISTENT,
+                4,
+                0,
+                0,
+                Map.of(),
+                WireMessage.BODY_BYTES,
+                new byte[0]);
+        WireMessage none = new WireMessage(
+                "a",
+                0,
+                null,
+                null,
+                "queue:q",
+                null,
+                WireMessage.PERSISTENT,
+                4,
+                0,
+                0,
+                Map.of(),
+                WireMessage.BODY_BYTES,
+                null);
         byte[] emptyBytes = MessageCodec.encode(empty);
         byte[] noneBytes = MessageCodec.encode(none);
         assertNotNull(MessageCodec.decode(emptyBytes).body());
@@ -147,8 +242,20 @@ class MessageCodecTest {
         properties.put("région", text);
         properties.put("bytes", new byte[] {1, 2, 3});
         properties.put("c", 'ß');
-        WireMessage m = new WireMessage(text, 1, text, "queue:" + text, "queue:" + text, text,
-                WireMessage.PERSISTENT, 4, 0, 0, properties, WireMessage.BODY_TEXT, text.getBytes(StandardCharsets.UTF_8));
+        WireMessage m = new WireMessage(
+                text,
+                1,
+                text,
+                "queue:" + text,
+                "queue:" + text,
+                text,
+                WireMessage.PERSISTENT,
+                4,
+                0,
+                0,
+                properties,
+                WireMessage.BODY_TEXT,
+                text.getBytes(StandardCharsets.UTF_8));
         WireMessage d = MessageCodec.decode(MessageCodec.encode(m));
         assertEquals(text, d.messageId());
         assertEquals(text, d.correlationId());
@@ -162,8 +269,20 @@ class MessageCodecTest {
     /** A lone surrogate has no UTF-8 form: it is sent as '?', and sizing must agree with writing. */
     @Test
     void aLoneSurrogateIsSentAsAQuestionMark() {
-        WireMessage m = new WireMessage("id", 1, "a\uD800b", null, "queue:q", null, WireMessage.PERSISTENT, 4, 0, 0,
-                Map.of("p", "\uDC00"), WireMessage.BODY_NONE, null);
+        WireMessage m = new WireMessage(
+                "id",
+                1,
+                "a\uD800b",
+                null,
+                "queue:q",
+                null,
+                WireMessage.PERSISTENT,
+                4,
+                0,
+                0,
+                Map.of("p", "\uDC00"),
+                WireMessage.BODY_NONE,
+                null);
         WireMessage d = MessageCodec.decode(MessageCodec.encode(m));
         assertEquals("a?b", d.correlationId());
         assertEquals("?", d.properties().get("p"));
@@ -171,8 +290,20 @@ class MessageCodecTest {
 
     @Test
     void nullAndEmptyStringsStayDistinct() {
-        WireMessage m = new WireMessage("", 0, null, null, "queue:q", "", WireMessage.PERSISTENT, 4, 0, 0,
-                Map.of(), WireMessage.BODY_NONE, null);
+        WireMessage m = new WireMessage(
+                "",
+                0,
+                null,
+                null,
+                "queue:q",
+                "",
+                WireMessage.PERSISTENT,
+                4,
+                0,
+                0,
+                Map.of(),
+                WireMessage.BODY_NONE,
+                null);
         WireMessage d = MessageCodec.decode(MessageCodec.encode(m));
         assertEquals("", d.messageId());
         assertNull(d.correlationId());
@@ -184,25 +315,37 @@ class MessageCodecTest {
     void layoutIsPinned() {
         Map<String, Object> props = new LinkedHashMap<>();
         props.put("a", 7);
-        WireMessage m = new WireMessage("i", 2L, null, null, "queue:q", null, WireMessage.PERSISTENT, 4, 3L, 5L,
-                props, WireMessage.BODY_TEXT, new byte[] {'h'});
+        WireMessage m = new WireMessage(
+                "i",
+                2L,
+                null,
+                null,
+                "queue:q",
+                null,
+                WireMessage.PERSISTENT,
+                4,
+                3L,
+                5L,
+                props,
+                WireMessage.BODY_TEXT,
+                new byte[] {'h'});
         ByteBuf e = Unpooled.buffer();
-        e.writeByte(1);                                   // layout version
-        e.writeInt(1).writeByte('i');                     // messageId
-        e.writeLong(2);                                   // timestamp
-        e.writeInt(-1);                                   // correlationId null
-        e.writeInt(-1);                                   // replyTo null
+        e.writeByte(1); // layout version
+        e.writeInt(1).writeByte('i'); // messageId
+        e.writeLong(2); // timestamp
+        e.writeInt(-1); // correlationId null
+        e.writeInt(-1); // replyTo null
         e.writeInt(7).writeBytes("queue:q".getBytes(StandardCharsets.UTF_8)); // destination
-        e.writeInt(-1);                                   // type null
-        e.writeByte(2);                                   // delivery mode
-        e.writeByte(4);                                   // priority
-        e.writeLong(3);                                   // expiration
-        e.writeLong(5);                                   // delivery time
-        e.writeInt(1);                                    // property count
-        e.writeInt(1).writeByte('a');                     // name
-        e.writeByte(TypedValues.INT).writeInt(7);         // typed value
-        e.writeByte(WireMessage.BODY_TEXT);               // body type
-        e.writeInt(1).writeByte('h');                     // body
+        e.writeInt(-1); // type null
+        e.writeByte(2); // delivery mode
+        e.writeByte(4); // priority
+        e.writeLong(3); // expiration
+        e.writeLong(5); // delivery time
+        e.writeInt(1); // property count
+        e.writeInt(1).writeByte('a'); // name
+        e.writeByte(TypedValues.INT).writeInt(7); // typed value
+        e.writeByte(WireMessage.BODY_TEXT); // body type
+        e.writeInt(1).writeByte('h'); // body
         assertArrayEquals(ByteBufUtil.getBytes(e), MessageCodec.encode(m));
     }
 
@@ -227,15 +370,27 @@ class MessageCodecTest {
     @Test
     void unsupportedPropertyTypeIsRefusedOnEncode() {
         assertThrows(IllegalArgumentException.class, () -> TypedValues.write(Unpooled.buffer(), new Object()));
-        assertThrows(IllegalArgumentException.class,
-                () -> TypedValues.write(Unpooled.buffer(), java.math.BigDecimal.ONE));
+        assertThrows(
+                IllegalArgumentException.class, () -> TypedValues.write(Unpooled.buffer(), java.math.BigDecimal.ONE));
     }
 
     // ------------------------------------------------------------------ invalid content
 
     private static WireMessage withModeAndPriority(int deliveryMode, int priority) {
-        return new WireMessage("ID:1", 0, null, null, "queue:q", null, deliveryMode, priority, 0, 0, Map.of(),
-                WireMessage.BODY_NONE, null);
+        return new WireMessage(
+                "ID:1",
+                0,
+                null,
+                null,
+                "queue:q",
+                null,
+                deliveryMode,
+                priority,
+                0,
+                0,
+                Map.of(),
+                WireMessage.BODY_NONE,
+                null);
     }
 
     private static void assertMalformed(byte[] bytes) {
@@ -255,7 +410,9 @@ class MessageCodecTest {
     @ParameterizedTest
     @ValueSource(ints = {-1, 10, 11, 127, -128})
     void invalidPriorityIsRejected(int priority) {
-        assertThrows(IllegalArgumentException.class, () -> MessageCodec.encode(withModeAndPriority(WireMessage.PERSISTENT, priority)),
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> MessageCodec.encode(withModeAndPriority(WireMessage.PERSISTENT, priority)),
                 "the encoder refuses it");
         assertMalformed(tampered(1, priority));
     }
@@ -263,7 +420,9 @@ class MessageCodecTest {
     @ParameterizedTest
     @ValueSource(ints = {0, 3, 4, 127, -1})
     void invalidDeliveryModeIsRejected(int mode) {
-        assertThrows(IllegalArgumentException.class, () -> MessageCodec.encode(withModeAndPriority(mode, 4)),
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> MessageCodec.encode(withModeAndPriority(mode, 4)),
                 "the encoder refuses it");
         assertMalformed(tampered(0, mode));
     }
@@ -282,8 +441,20 @@ class MessageCodecTest {
 
     @Test
     void missingDestinationIsRejected() {
-        assertMalformed(MessageCodec.encode(new WireMessage("ID:1", 0, null, null, null, null,
-                WireMessage.PERSISTENT, 4, 0, 0, Map.of(), WireMessage.BODY_NONE, null)));
+        assertMalformed(MessageCodec.encode(new WireMessage(
+                "ID:1",
+                0,
+                null,
+                null,
+                null,
+                null,
+                WireMessage.PERSISTENT,
+                4,
+                0,
+                0,
+                Map.of(),
+                WireMessage.BODY_NONE,
+                null)));
     }
 
     @Test
@@ -426,8 +597,8 @@ class MessageCodecTest {
             assertEquals(ErrorCode.MALFORMED_FRAME, e.code(), what);
             return 0;
         } catch (Throwable t) {
-            throw new AssertionError(what + " (" + bytes.length + " bytes: "
-                    + ByteBufUtil.hexDump(bytes) + ") threw " + t, t);
+            throw new AssertionError(
+                    what + " (" + bytes.length + " bytes: " + ByteBufUtil.hexDump(bytes) + ") threw " + t, t);
         }
     }
 
@@ -462,8 +633,20 @@ class MessageCodecTest {
 
     @Test
     void decodeHeadersReadsEverythingButTheBody() {
-        WireMessage m = new WireMessage("ID:9", 7L, "corr", "queue:reply", "queue:q", "type", WireMessage.PERSISTENT, 6, 99L,
-                5L, Map.of("JMSXGroupID", "k", "n", 3), WireMessage.BODY_TEXT, "body".getBytes(StandardCharsets.UTF_8));
+        WireMessage m = new WireMessage(
+                "ID:9",
+                7L,
+                "corr",
+                "queue:reply",
+                "queue:q",
+                "type",
+                WireMessage.PERSISTENT,
+                6,
+                99L,
+                5L,
+                Map.of("JMSXGroupID", "k", "n", 3),
+                WireMessage.BODY_TEXT,
+                "body".getBytes(StandardCharsets.UTF_8));
         WireMessage h = MessageCodec.decodeHeaders(MessageCodec.encode(m));
         assertEquals("ID:9", h.messageId());
         assertEquals("queue:q", h.destination());
@@ -477,8 +660,20 @@ class MessageCodecTest {
 
     @Test
     void decodeHeadersStillRejectsATruncatedBody() {
-        byte[] full = MessageCodec.encode(new WireMessage("ID:9", 7L, null, null, "queue:q", null, WireMessage.PERSISTENT, 4,
-                0L, 0L, Map.of(), WireMessage.BODY_BYTES, new byte[100]));
+        byte[] full = MessageCodec.encode(new WireMessage(
+                "ID:9",
+                7L,
+                null,
+                null,
+                "queue:q",
+                null,
+                WireMessage.PERSISTENT,
+                4,
+                0L,
+                0L,
+                Map.of(),
+                WireMessage.BODY_BYTES,
+                new byte[100]));
         byte[] cut = Arrays.copyOf(full, full.length - 1);
         assertThrows(ProtocolException.class, () -> MessageCodec.decodeHeaders(cut));
     }

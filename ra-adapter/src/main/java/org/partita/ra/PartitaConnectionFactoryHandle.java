@@ -11,11 +11,10 @@ import jakarta.jms.TopicConnectionFactory;
 import jakarta.resource.Referenceable;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.ConnectionManager;
+import java.io.Serializable;
+import javax.naming.Reference;
 import org.partita.jms.client.JmsRuntimeExceptions;
 import org.partita.ra.context.ContainerJMSContext;
-
-import javax.naming.Reference;
-import java.io.Serializable;
 
 /**
  * The connection factory applications look up in a server: each connection comes from the
@@ -23,8 +22,8 @@ import java.io.Serializable;
  * application servers (one session per connection, no message listeners; see
  * {@link PartitaConnectionHandle}).
  */
-public class PartitaConnectionFactoryHandle implements ConnectionFactory, QueueConnectionFactory,
-        TopicConnectionFactory, Referenceable, Serializable {
+public class PartitaConnectionFactoryHandle
+        implements ConnectionFactory, QueueConnectionFactory, TopicConnectionFactory, Referenceable, Serializable {
     private static final long serialVersionUID = 1L;
 
     private final PartitaManagedConnectionFactory factory;
@@ -72,8 +71,8 @@ public class PartitaConnectionFactoryHandle implements ConnectionFactory, QueueC
     }
 
     private PartitaConnectionHandle allocate(String user, String password) throws JMSException {
-        ConnectionSettings settings = user == null ? factory.settings(null)
-                : new ConnectionSettings(factory.effectiveUrl(), user, password);
+        ConnectionSettings settings =
+                user == null ? factory.settings(null) : new ConnectionSettings(factory.effectiveUrl(), user, password);
         try {
             return (PartitaConnectionHandle) manager.allocateConnection(factory, settings);
         } catch (ResourceException e) {

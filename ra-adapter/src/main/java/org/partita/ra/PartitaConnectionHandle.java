@@ -46,7 +46,8 @@ public final class PartitaConnectionHandle implements QueueConnection, TopicConn
     }
 
     private static IllegalStateException notInContainer(String what) {
-        return new IllegalStateException(what + " is not allowed in a Jakarta EE web or EJB container (Jakarta Messaging 12.2)");
+        return new IllegalStateException(
+                what + " is not allowed in a Jakarta EE web or EJB container (Jakarta Messaging 12.2)");
     }
 
     @Override
@@ -139,39 +140,54 @@ public final class PartitaConnectionHandle implements QueueConnection, TopicConn
     }
 
     @Override
-    public ConnectionConsumer createConnectionConsumer(Destination destination, String messageSelector,
-                                                       ServerSessionPool sessionPool, int maxMessages) throws JMSException {
+    public ConnectionConsumer createConnectionConsumer(
+            Destination destination, String messageSelector, ServerSessionPool sessionPool, int maxMessages)
+            throws JMSException {
         throw notInContainer("createConnectionConsumer");
     }
 
     @Override
-    public ConnectionConsumer createConnectionConsumer(Queue queue, String messageSelector, ServerSessionPool sessionPool,
-                                                       int maxMessages) throws JMSException {
+    public ConnectionConsumer createConnectionConsumer(
+            Queue queue, String messageSelector, ServerSessionPool sessionPool, int maxMessages) throws JMSException {
         throw notInContainer("createConnectionConsumer");
     }
 
     @Override
-    public ConnectionConsumer createConnectionConsumer(Topic topic, String messageSelector, ServerSessionPool sessionPool,
-                                                       int maxMessages) throws JMSException {
+    public ConnectionConsumer createConnectionConsumer(
+            Topic topic, String messageSelector, ServerSessionPool sessionPool, int maxMessages) throws JMSException {
         throw notInContainer("createConnectionConsumer");
     }
 
     @Override
-    public ConnectionConsumer createSharedConnectionConsumer(Topic topic, String subscriptionName, String messageSelector,
-                                                             ServerSessionPool sessionPool, int maxMessages) throws JMSException {
+    public ConnectionConsumer createSharedConnectionConsumer(
+            Topic topic,
+            String subscriptionName,
+            String messageSelector,
+            ServerSessionPool sessionPool,
+            int maxMessages)
+            throws JMSException {
         throw notInContainer("createSharedConnectionConsumer");
     }
 
     @Override
-    public ConnectionConsumer createDurableConnectionConsumer(Topic topic, String subscriptionName, String messageSelector,
-                                                              ServerSessionPool sessionPool, int maxMessages) throws JMSException {
+    public ConnectionConsumer createDurableConnectionConsumer(
+            Topic topic,
+            String subscriptionName,
+            String messageSelector,
+            ServerSessionPool sessionPool,
+            int maxMessages)
+            throws JMSException {
         throw notInContainer("createDurableConnectionConsumer");
     }
 
     @Override
-    public ConnectionConsumer createSharedDurableConnectionConsumer(Topic topic, String subscriptionName,
-                                                                    String messageSelector, ServerSessionPool sessionPool,
-                                                                    int maxMessages) throws JMSException {
+    public ConnectionConsumer createSharedDurableConnectionConsumer(
+            Topic topic,
+            String subscriptionName,
+            String messageSelector,
+            ServerSessionPool sessionPool,
+            int maxMessages)
+            throws JMSException {
         throw notInContainer("createSharedDurableConnectionConsumer");
     }
 }

@@ -11,15 +11,14 @@ import jakarta.resource.spi.ConnectionRequestInfo;
 import jakarta.resource.spi.LocalTransaction;
 import jakarta.resource.spi.ManagedConnection;
 import jakarta.resource.spi.ManagedConnectionMetaData;
-import org.partita.jms.client.PartitaXAConnectionFactory;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
-import javax.security.auth.Subject;
-import javax.transaction.xa.XAResource;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import javax.security.auth.Subject;
+import javax.transaction.xa.XAResource;
+import org.partita.jms.client.PartitaXAConnectionFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One pooled physical connection to a node, with the sessions applications borrow through its
@@ -41,16 +40,19 @@ final class PartitaManagedConnection implements ManagedConnection {
     private volatile boolean destroyed;
     private PrintWriter logWriter;
 
-    PartitaManagedConnection(PartitaManagedConnectionFactory factory, ConnectionSettings settings) throws ResourceException {
+    PartitaManagedConnection(PartitaManagedConnectionFactory factory, ConnectionSettings settings)
+            throws ResourceException {
         this.factory = factory;
         this.settings = settings;
         try {
-            this.physical = new PartitaXAConnectionFactory(settings.url()).createXAConnection(settings.user(), settings.password());
+            this.physical = new PartitaXAConnectionFactory(settings.url())
+                    .createXAConnection(settings.user(), settings.password());
             physical.setExceptionListener(e -> failed(e));
             physical.start();
             this.xaSession = physical.createXASession();
         } catch (JMSException e) {
-            throw new ResourceException("cannot connect to the Partita node at " + settings.url() + ": " + e.getMessage(), e);
+            throw new ResourceException(
+                    "cannot connect to the Partita node at " + settings.url() + ": " + e.getMessage(), e);
         }
         this.xaResource = new TrackedXAResource(xaSession.getXAResource());
         this.localTransaction = new PartitaLocalTransaction(physical);
@@ -76,7 +78,9 @@ final class PartitaManagedConnection implements ManagedConnection {
         if (localTransaction.active()) {
             return new BorrowedSession(localTransaction.session(), false, true);
         }
-        int mode = transacted || acknowledgeMode == Session.SESSION_TRANSACTED ? Session.AUTO_ACKNOWLEDGE : acknowledgeMode;
+        int mode = transacted || acknowledgeMode == Session.SESSION_TRANSACTED
+                ? Session.AUTO_ACKNOWLEDGE
+                : acknowledgeMode;
         if (mode == Session.AUTO_ACKNOWLEDGE) {
             return new BorrowedSession(xaSession, false, false); // outside a branch an XA session auto-acknowledges
         }

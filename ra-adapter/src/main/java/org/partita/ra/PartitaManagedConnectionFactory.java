@@ -8,11 +8,10 @@ import jakarta.resource.spi.ManagedConnectionFactory;
 import jakarta.resource.spi.ResourceAdapter;
 import jakarta.resource.spi.ResourceAdapterAssociation;
 import jakarta.resource.spi.TransactionSupport;
-
-import javax.security.auth.Subject;
 import java.io.PrintWriter;
 import java.util.Objects;
 import java.util.Set;
+import javax.security.auth.Subject;
 
 /**
  * The outbound side: makes the pooled {@code jakarta.jms.ConnectionFactory} applications look up
@@ -20,8 +19,8 @@ import java.util.Set;
  * ({@link PartitaManagedConnection}), with XA, local or no transactions as the server configures
  * the pool. Its properties default to the resource adapter's.
  */
-public class PartitaManagedConnectionFactory implements ManagedConnectionFactory, ResourceAdapterAssociation,
-        TransactionSupport {
+public class PartitaManagedConnectionFactory
+        implements ManagedConnectionFactory, ResourceAdapterAssociation, TransactionSupport {
     private static final long serialVersionUID = 1L;
 
     private String connectionUrl;
@@ -45,7 +44,8 @@ public class PartitaManagedConnectionFactory implements ManagedConnectionFactory
     }
 
     @Override
-    public ManagedConnection createManagedConnection(Subject subject, ConnectionRequestInfo info) throws ResourceException {
+    public ManagedConnection createManagedConnection(Subject subject, ConnectionRequestInfo info)
+            throws ResourceException {
         return new PartitaManagedConnection(this, settings(info));
     }
 
@@ -74,7 +74,8 @@ public class PartitaManagedConnectionFactory implements ManagedConnectionFactory
         if (connectionUrl != null && !connectionUrl.isBlank()) {
             return connectionUrl.trim();
         }
-        return adapter instanceof PartitaResourceAdapter ra ? ra.effectiveUrl()
+        return adapter instanceof PartitaResourceAdapter ra
+                ? ra.effectiveUrl()
                 : System.getProperty(PartitaResourceAdapter.URL_PROPERTY, PartitaResourceAdapter.DEFAULT_URL);
     }
 
@@ -137,8 +138,10 @@ public class PartitaManagedConnectionFactory implements ManagedConnectionFactory
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof PartitaManagedConnectionFactory f && Objects.equals(connectionUrl, f.connectionUrl)
-                && Objects.equals(userName, f.userName) && Objects.equals(password, f.password);
+        return o instanceof PartitaManagedConnectionFactory f
+                && Objects.equals(connectionUrl, f.connectionUrl)
+                && Objects.equals(userName, f.userName)
+                && Objects.equals(password, f.password);
     }
 
     @Override

@@ -8,18 +8,17 @@ import jakarta.resource.spi.BootstrapContext;
 import jakarta.resource.spi.ResourceAdapter;
 import jakarta.resource.spi.ResourceAdapterInternalException;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
-import org.partita.jms.client.PartitaXAConnectionFactory;
-import org.partita.ra.inbound.EndpointActivation;
-import org.partita.ra.inbound.PartitaActivationSpec;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
-import javax.transaction.xa.XAResource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import javax.transaction.xa.XAResource;
+import org.partita.jms.client.PartitaXAConnectionFactory;
+import org.partita.ra.inbound.EndpointActivation;
+import org.partita.ra.inbound.PartitaActivationSpec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Partita resource adapter: message-driven beans on Partita queues and topics (inbound, one
@@ -31,6 +30,7 @@ public class PartitaResourceAdapter implements ResourceAdapter, java.io.Serializ
     private static final Logger LOG = LoggerFactory.getLogger(PartitaResourceAdapter.class);
     /** When no URL is configured: the system property, so a server can name its node once. */
     public static final String URL_PROPERTY = "partita.url";
+
     public static final String DEFAULT_URL = "tcp://127.0.0.1:61700";
 
     private String connectionUrl;
@@ -40,8 +40,7 @@ public class PartitaResourceAdapter implements ResourceAdapter, java.io.Serializ
     private final transient Map<Key, EndpointActivation> activations = new ConcurrentHashMap<>();
     private final transient List<XAConnection> recoveryConnections = new ArrayList<>();
 
-    private record Key(MessageEndpointFactory factory, ActivationSpec spec) {
-    }
+    private record Key(MessageEndpointFactory factory, ActivationSpec spec) {}
 
     @Override
     public void start(BootstrapContext ctx) throws ResourceAdapterInternalException {
@@ -95,8 +94,8 @@ public class PartitaResourceAdapter implements ResourceAdapter, java.io.Serializ
         for (String key : urls) {
             String[] parts = key.split("\\|", -1);
             try {
-                XAConnection c = new PartitaXAConnectionFactory(parts[0]).createXAConnection(
-                        parts[1].isEmpty() ? null : parts[1], parts[2].isEmpty() ? null : parts[2]);
+                XAConnection c = new PartitaXAConnectionFactory(parts[0])
+                        .createXAConnection(parts[1].isEmpty() ? null : parts[1], parts[2].isEmpty() ? null : parts[2]);
                 synchronized (recoveryConnections) {
                     recoveryConnections.add(c);
                 }
@@ -151,8 +150,10 @@ public class PartitaResourceAdapter implements ResourceAdapter, java.io.Serializ
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof PartitaResourceAdapter r && Objects.equals(connectionUrl, r.connectionUrl)
-                && Objects.equals(userName, r.userName) && Objects.equals(password, r.password);
+        return o instanceof PartitaResourceAdapter r
+                && Objects.equals(connectionUrl, r.connectionUrl)
+                && Objects.equals(userName, r.userName)
+                && Objects.equals(password, r.password);
     }
 
     @Override

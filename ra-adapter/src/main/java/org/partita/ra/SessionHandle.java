@@ -8,7 +8,6 @@ import jakarta.jms.QueueSession;
 import jakarta.jms.Session;
 import jakarta.jms.TopicSession;
 import jakarta.jms.TransactionInProgressException;
-
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -24,11 +23,16 @@ import java.util.Set;
  * when it closes, while a shared physical session stays open for the next borrower.
  */
 final class SessionHandle implements InvocationHandler {
-    private static final Set<String> CONSUMER_FACTORIES = Set.of("createConsumer", "createDurableConsumer",
-            "createSharedConsumer", "createSharedDurableConsumer", "createReceiver", "createSubscriber",
+    private static final Set<String> CONSUMER_FACTORIES = Set.of(
+            "createConsumer",
+            "createDurableConsumer",
+            "createSharedConsumer",
+            "createSharedDurableConsumer",
+            "createReceiver",
+            "createSubscriber",
             "createDurableSubscriber");
-    private static final Set<String> CLOSEABLE_FACTORIES = Set.of("createProducer", "createSender", "createPublisher",
-            "createBrowser");
+    private static final Set<String> CLOSEABLE_FACTORIES =
+            Set.of("createProducer", "createSender", "createPublisher", "createBrowser");
 
     private final PartitaManagedConnection.BorrowedSession borrowed;
     private final List<AutoCloseable> children = new ArrayList<>();
@@ -37,8 +41,10 @@ final class SessionHandle implements InvocationHandler {
 
     SessionHandle(PartitaManagedConnection.BorrowedSession borrowed) {
         this.borrowed = borrowed;
-        this.proxy = (Session) Proxy.newProxyInstance(SessionHandle.class.getClassLoader(),
-                new Class<?>[] {Session.class, QueueSession.class, TopicSession.class}, this);
+        this.proxy = (Session) Proxy.newProxyInstance(
+                SessionHandle.class.getClassLoader(),
+                new Class<?>[] {Session.class, QueueSession.class, TopicSession.class},
+                this);
     }
 
     Session proxy() {
@@ -82,8 +88,8 @@ final class SessionHandle implements InvocationHandler {
             case "commit":
             case "rollback":
                 if (borrowed.inTransaction()) {
-                    throw new TransactionInProgressException(name + " is done by the transaction the server runs,"
-                            + " not by the session");
+                    throw new TransactionInProgressException(
+                            name + " is done by the transaction the server runs," + " not by the session");
                 }
                 if (borrowed.xaOutsideBranch()) {
                     throw new IllegalStateException(name + " on a session that is not transacted: outside a transaction"
@@ -93,7 +99,8 @@ final class SessionHandle implements InvocationHandler {
             case "getTransacted":
                 return borrowed.inTransaction() || !borrowed.xaOutsideBranch() && (Boolean) call(method, args);
             case "getAcknowledgeMode":
-                return borrowed.inTransaction() ? Session.SESSION_TRANSACTED
+                return borrowed.inTransaction()
+                        ? Session.SESSION_TRANSACTED
                         : borrowed.xaOutsideBranch() ? Session.AUTO_ACKNOWLEDGE : call(method, args);
             default:
                 break;

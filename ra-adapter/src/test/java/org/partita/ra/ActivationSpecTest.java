@@ -1,12 +1,12 @@
 package org.partita.ra;
 
-import jakarta.resource.spi.InvalidPropertyException;
-import org.junit.jupiter.api.Test;
-import org.partita.ra.inbound.PartitaActivationSpec;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.resource.spi.InvalidPropertyException;
+import org.junit.jupiter.api.Test;
+import org.partita.ra.inbound.PartitaActivationSpec;
 
 /** An activation spec that cannot work is refused at deployment, naming every property that is wrong. */
 class ActivationSpecTest {
@@ -28,8 +28,9 @@ class ActivationSpecTest {
         spec.setAcknowledgeMode("Client-acknowledge");
         spec.setMaxSession(0);
         InvalidPropertyException e = assertThrows(InvalidPropertyException.class, spec::validate);
-        for (String named : new String[] {"destination or destinationLookup", "subscriptionName", "clientId",
-                "acknowledgeMode", "maxSession"}) {
+        for (String named : new String[] {
+            "destination or destinationLookup", "subscriptionName", "clientId", "acknowledgeMode", "maxSession"
+        }) {
             assertTrue(e.getMessage().contains(named), e.getMessage());
         }
     }

@@ -1,10 +1,9 @@
 package org.partita.ee;
 
+import java.io.File;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.ResourceAdapterArchive;
-
-import java.io.File;
 
 /** What the WildFly tests deploy besides their applications. */
 public final class Deployments {
@@ -21,8 +20,7 @@ public final class Deployments {
             </jboss>
             """;
 
-    private Deployments() {
-    }
+    private Deployments() {}
 
     /**
      * The adapter as the build made it, plus WildFly's {@code ironjacamar.xml} binding a pooled XA
@@ -31,7 +29,8 @@ public final class Deployments {
      */
     public static ResourceAdapterArchive adapter() {
         ResourceAdapterArchive rar = ShrinkWrap.create(ResourceAdapterArchive.class, "partita-ra.rar");
-        rar.merge(ShrinkWrap.createFromZipFile(ResourceAdapterArchive.class, new File(System.getProperty("partita.rar"))));
+        rar.merge(ShrinkWrap.createFromZipFile(
+                ResourceAdapterArchive.class, new File(System.getProperty("partita.rar"))));
         rar.addAsManifestResource(new StringAsset("""
                 <ironjacamar xmlns="http://www.ironjacamar.org/doc/schema">
                   <transaction-support>XATransaction</transaction-support>

@@ -1,8 +1,19 @@
 package org.partita.ee;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.OperateOnDeployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
@@ -18,18 +29,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.partita.ee.context.ContextNames;
 import org.partita.jms.client.PartitaConnectionFactory;
-
-import java.net.URI;
-import java.net.URL;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
 
 /**
  * What a Jakarta EE application meets first, in WildFly with the adapter: {@code @Inject JMSContext}
@@ -91,7 +90,8 @@ class JakartaEeApiWildFlyTest {
             c.start();
             Session s = c.createSession();
             s.createProducer(s.createQueue("ee.lookup")).send(s.createTextMessage("by lookup"));
-            TextMessage done = (TextMessage) s.createConsumer(s.createQueue("ee.lookup.done")).receive(WAIT_MS);
+            TextMessage done = (TextMessage)
+                    s.createConsumer(s.createQueue("ee.lookup.done")).receive(WAIT_MS);
             assertNotNull(done, "the bean on the administered queue forwarded it");
             assertEquals("forwarded by lookup", done.getText());
         }
@@ -104,7 +104,8 @@ class JakartaEeApiWildFlyTest {
             Session s = c.createSession();
             s.createProducer(s.createTopic("ee/news")).send(s.createTextMessage("extra, extra"));
             for (String queue : new String[] {"ee.news.durable", "ee.news.shared"}) {
-                TextMessage m = (TextMessage) s.createConsumer(s.createQueue(queue)).receive(WAIT_MS);
+                TextMessage m =
+                        (TextMessage) s.createConsumer(s.createQueue(queue)).receive(WAIT_MS);
                 assertNotNull(m, queue + ": the bean got the publication");
                 assertEquals("extra, extra", m.getText());
             }
@@ -114,7 +115,8 @@ class JakartaEeApiWildFlyTest {
     /** With the README's {@code <recovery>} element, WildFly registers the pool for transaction recovery. */
     @Test
     void thePooledFactoryIsRegisteredForTransactionRecovery() throws Exception {
-        java.nio.file.Path log = java.nio.file.Path.of(System.getProperty("jboss.home"), "standalone", "log", "server.log");
+        java.nio.file.Path log =
+                java.nio.file.Path.of(System.getProperty("jboss.home"), "standalone", "log", "server.log");
         String all = java.nio.file.Files.readString(log);
         String text = all.substring(Math.max(0, all.lastIndexOf("WFLYSRV0049"))); // since this server started
         assertTrue(text.contains("java:/jms/partita/CF"), "the pool was deployed in this server's log");
@@ -126,9 +128,11 @@ class JakartaEeApiWildFlyTest {
     }
 
     private String get(String path) throws Exception {
-        HttpResponse<String> r = HttpClient.newHttpClient().send(
-                HttpRequest.newBuilder(URI.create(app.toString().replaceAll("/$", "") + path)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(app.toString().replaceAll("/$", "") + path))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertEquals(200, r.statusCode(), r.body());
         return r.body();
     }

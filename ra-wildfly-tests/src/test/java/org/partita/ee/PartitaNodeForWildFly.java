@@ -1,14 +1,13 @@
 package org.partita.ee;
 
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
-import org.partita.broker.config.NodeConfig;
-import org.partita.broker.embed.PartitaNode;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.partita.broker.config.NodeConfig;
+import org.partita.broker.embed.PartitaNode;
 
 /**
  * The Partita node WildFly's resource adapter talks to: embedded in the test JVM, on the loopback

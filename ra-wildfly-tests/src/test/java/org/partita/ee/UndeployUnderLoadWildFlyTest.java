@@ -1,10 +1,25 @@
 package org.partita.ee;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jboss.arquillian.container.test.api.Deployer;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
@@ -19,22 +34,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.partita.ee.undeploy.SlowForwarder;
 import org.partita.jms.client.PartitaConnectionFactory;
-
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A message-driven bean undeployed and deployed again 20 times in a row while a producer sends
@@ -72,7 +71,9 @@ class UndeployUnderLoadWildFlyTest {
 
     @Test
     void undeployingAndDeployingTwentyTimesWhileMessagesFlowLosesNothingAndKeepsEachKeyInOrder() throws Exception {
-        PartitaNodeForWildFly.node().broker().updateQueue(SlowForwarder.QUEUE, "partitions=4&deadLetterQueue=ee.undeploy.dead");
+        PartitaNodeForWildFly.node()
+                .broker()
+                .updateQueue(SlowForwarder.QUEUE, "partitions=4&deadLetterQueue=ee.undeploy.dead");
         Forwarded forwarded = new Forwarded();
         Set<String> sent = ConcurrentHashMap.newKeySet();
         AtomicBoolean stop = new AtomicBoolean();
@@ -86,7 +87,8 @@ class UndeployUnderLoadWildFlyTest {
             for (int cycle = 0; cycle < CYCLES; cycle++) {
                 deployer.deploy(BEAN);
                 int before = forwarded.size();
-                await("the bean works in cycle " + cycle).atMost(Duration.ofSeconds(60))
+                await("the bean works in cycle " + cycle)
+                        .atMost(Duration.ofSeconds(60))
                         .until(() -> forwarded.size() >= before + 8);
                 deployer.undeploy(BEAN);
             }
@@ -96,7 +98,8 @@ class UndeployUnderLoadWildFlyTest {
             assertNull(producerFailure.get(), "the producer sent without failing");
             deployer.deploy(BEAN);
             try {
-                await("every sent message forwarded once the bean stays").atMost(Duration.ofSeconds(180))
+                await("every sent message forwarded once the bean stays")
+                        .atMost(Duration.ofSeconds(180))
                         .until(() -> forwarded.containsAll(sent));
             } finally {
                 deployer.undeploy(BEAN);

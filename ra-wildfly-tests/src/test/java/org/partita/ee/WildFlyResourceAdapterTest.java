@@ -1,10 +1,26 @@
 package org.partita.ee;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.Message;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.OperateOnDeployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
@@ -18,27 +34,10 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.partita.ee.app.Forwarder;
-import org.partita.samples.mdb.MachineEventSender;
 import org.partita.jms.api.PartitaAdmin;
 import org.partita.jms.client.PartitaConnectionFactory;
 import org.partita.protocol.PartitionKeys;
-
-import java.net.URI;
-import java.net.URL;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.partita.samples.mdb.MachineEventSender;
 
 /**
  * The resource adapter in a real WildFly (standalone-full), started by Arquillian from the
@@ -81,7 +80,8 @@ class WildFlyResourceAdapterTest {
     @Deployment(name = "sample", order = 3, testable = false)
     static WebArchive sample() {
         return ShrinkWrap.create(WebArchive.class, "partita-mdb-sample.war")
-                .merge(ShrinkWrap.createFromZipFile(WebArchive.class, new java.io.File(System.getProperty("partita.sample.war"))));
+                .merge(ShrinkWrap.createFromZipFile(
+                        WebArchive.class, new java.io.File(System.getProperty("partita.sample.war"))));
     }
 
     @ArquillianResource
@@ -126,13 +126,16 @@ class WildFlyResourceAdapterTest {
                 assertNotNull(m, "only " + n + " of " + KEYS * PER_KEY + " messages were processed");
                 String[] parts = m.getText().split(":");
                 seen.computeIfAbsent(parts[0], k -> new ArrayList<>()).add(Integer.parseInt(parts[1]));
-                assertEquals(PartitionKeys.partition(parts[0], 8), m.getIntProperty("partition"),
+                assertEquals(
+                        PartitionKeys.partition(parts[0], 8),
+                        m.getIntProperty("partition"),
                         "the delivered message names its partition");
                 threads.add(m.getStringProperty("handledBy"));
             }
             assertNull(consumer.receive(NOTHING_MS), "each message is processed once");
         }
-        assertTrue(threads.stream().noneMatch(t -> t.startsWith("partita-")),
+        assertTrue(
+                threads.stream().noneMatch(t -> t.startsWith("partita-")),
                 "the beans run on the server's work manager, not the client's threads: " + threads);
         for (String key : keys) {
             List<Integer> expected = new ArrayList<>();
@@ -166,7 +169,8 @@ class WildFlyResourceAdapterTest {
                 assertNotNull(note, "attempt " + (i + 1) + " was made");
                 attempts.add(note.getIntProperty("deliveryCount"));
             }
-            TextMessage dead = (TextMessage) s.createConsumer(s.createQueue("ee.dead")).receive(WAIT_MS);
+            TextMessage dead =
+                    (TextMessage) s.createConsumer(s.createQueue("ee.dead")).receive(WAIT_MS);
             assertNotNull(dead, "after 3 attempts the message is dead-lettered");
             assertEquals("poison", dead.getText());
             assertNull(notes.receive(NOTHING_MS), "no fourth attempt");
@@ -196,7 +200,8 @@ class WildFlyResourceAdapterTest {
             Session s = c.createSession();
             var replies = s.createConsumer(s.createQueue("ee.replies"));
             assertEquals("reply to request-ok", ((TextMessage) replies.receive(WAIT_MS)).getText());
-            TextMessage dead = (TextMessage) s.createConsumer(s.createQueue("ee.dead")).receive(WAIT_MS);
+            TextMessage dead =
+                    (TextMessage) s.createConsumer(s.createQueue("ee.dead")).receive(WAIT_MS);
             assertNotNull(dead, "the failing request is dead-lettered after its attempts");
             assertEquals("request-fail", dead.getText());
             assertNull(replies.receive(NOTHING_MS), "no reply to the failing request");
@@ -236,8 +241,12 @@ class WildFlyResourceAdapterTest {
 
     @Test
     void theMessageDrivenBeanSampleServesEveryPartitionInOrder() throws Exception {
-        assertTrue(MachineEventSender.run(PartitaNodeForWildFly.node().url(), 40, 10,
-                URI.create(sample.toString().replaceAll("/$", "") + "/ledger"), 60_000));
+        assertTrue(MachineEventSender.run(
+                PartitaNodeForWildFly.node().url(),
+                40,
+                10,
+                URI.create(sample.toString().replaceAll("/$", "") + "/ledger"),
+                60_000));
         try (PartitaAdmin admin = PartitaAdmin.connect(factory())) {
             assertEquals(8, admin.consumers("machine-events").size(), "one consumer per partition");
         }
@@ -255,9 +264,11 @@ class WildFlyResourceAdapterTest {
     }
 
     private String get(String path) throws Exception {
-        HttpResponse<String> r = HttpClient.newHttpClient().send(
-                HttpRequest.newBuilder(URI.create(app.toString().replaceAll("/$", "") + path)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(app.toString().replaceAll("/$", "") + path))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertEquals(200, r.statusCode(), r.body());
         return r.body();
     }

@@ -1,9 +1,7 @@
 package org.partita.samples;
 
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,9 +9,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The packaged {@code samples/target/partita-samples.jar}, run from the repository root with the
@@ -31,18 +30,20 @@ class SamplesJarIT {
     @TempDir
     Path dir;
 
-    private record Exit(int status, String output) {
-    }
+    private record Exit(int status, String output) {}
 
     /** {@code java -cp samples/target/partita-samples.jar <args>} from the repository root. */
     private Exit java(String... args) throws Exception {
         assertTrue(Files.isRegularFile(ROOT.resolve(JAR)), JAR + " is built at package: run mvn verify");
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", JAR));
+        List<String> cmd = new ArrayList<>(
+                List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", JAR));
         cmd.addAll(List.of(args));
         Path out = dir.resolve("output.txt");
-        Process p = new ProcessBuilder(cmd).directory(ROOT.toFile()).redirectErrorStream(true)
-                .redirectOutput(out.toFile()).start();
+        Process p = new ProcessBuilder(cmd)
+                .directory(ROOT.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(out.toFile())
+                .start();
         boolean ended = p.waitFor(120, TimeUnit.SECONDS);
         if (!ended) {
             p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);

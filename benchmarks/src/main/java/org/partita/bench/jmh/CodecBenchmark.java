@@ -3,6 +3,10 @@ package org.partita.bench.jmh;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import jakarta.jms.JMSException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -18,11 +22,6 @@ import org.partita.protocol.Frame;
 import org.partita.protocol.FrameCodec;
 import org.partita.protocol.MessageCodec;
 import org.partita.protocol.WireMessage;
-
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.Random;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The wire codec on a 1 KiB message with a few properties, as the load tool sends it: the message
@@ -62,8 +61,20 @@ public class CodecBenchmark {
         properties.put("s", 12_345);
         properties.put("JMSXGroupID", "m-042");
         properties.put("region", "emea");
-        return new WireMessage("ID:0a1b2c3d-0000-0000-0000-000000000001:1:1:1", 1_700_000_000_000L, null, null,
-                "queue:orders", null, WireMessage.PERSISTENT, 4, 0L, 0L, properties, WireMessage.BODY_BYTES, body);
+        return new WireMessage(
+                "ID:0a1b2c3d-0000-0000-0000-000000000001:1:1:1",
+                1_700_000_000_000L,
+                null,
+                null,
+                "queue:orders",
+                null,
+                WireMessage.PERSISTENT,
+                4,
+                0L,
+                0L,
+                properties,
+                WireMessage.BODY_BYTES,
+                body);
     }
 
     @Benchmark

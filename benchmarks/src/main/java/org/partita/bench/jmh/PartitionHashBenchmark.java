@@ -1,5 +1,6 @@
 package org.partita.bench.jmh;
 
+import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -11,8 +12,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 import org.partita.protocol.PartitionKeys;
-
-import java.util.concurrent.TimeUnit;
 
 /** The key-to-partition hash (FNV-1a 32 over UTF-8, mod P) over the 120 keys of scenario S4 and a long key. */
 @State(Scope.Thread)

@@ -1,5 +1,6 @@
 package org.partita.bench.jmh;
 
+import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -15,8 +16,6 @@ import org.partita.protocol.WireMessage;
 import org.partita.protocol.selector.Selector;
 import org.partita.protocol.selector.SelectorException;
 import org.partita.protocol.selector.WireMessageContext;
-
-import java.util.concurrent.TimeUnit;
 
 /** The selector evaluator: parsed once, {@code matches} once per message, as a node does for each consumer. */
 @State(Scope.Thread)

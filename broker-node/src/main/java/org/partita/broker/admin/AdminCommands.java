@@ -1,22 +1,21 @@
 package org.partita.broker.admin;
 
-import org.partita.broker.core.Broker;
-import org.partita.broker.core.queue.BrokerQueue;
-import org.partita.broker.core.dispatch.ConsumerReport;
-import org.partita.broker.core.queue.DestinationAddress;
-import org.partita.broker.core.partition.PartitionCounts;
-import org.partita.broker.core.partition.PartitionFigures;
-import org.partita.broker.core.partition.PartitionReport;
-import org.partita.broker.core.queue.QueueReport;
-import org.partita.broker.core.topic.SubscriptionView;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
+import org.partita.broker.core.Broker;
+import org.partita.broker.core.dispatch.ConsumerReport;
+import org.partita.broker.core.partition.PartitionCounts;
+import org.partita.broker.core.partition.PartitionFigures;
+import org.partita.broker.core.partition.PartitionReport;
+import org.partita.broker.core.queue.BrokerQueue;
+import org.partita.broker.core.queue.DestinationAddress;
+import org.partita.broker.core.queue.QueueReport;
+import org.partita.broker.core.topic.SubscriptionView;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The node's administrative commands (docs/admin.md). Answers are {@code name=value} lines so
@@ -25,9 +24,25 @@ import java.util.function.Supplier;
  */
 public final class AdminCommands {
     private static final Logger LOG = LoggerFactory.getLogger("org.partita.admin");
-    static final List<String> COMMANDS = List.of("queue.update", "queue.options", "queue.figures", "queue.stat",
-            "queue.purge", "queue.delete", "queue.list", "message.move", "consumer.list", "subscription.list",
-            "connection.list", "node.status", "cluster.status", "cluster.members", "xa.list", "xa.commit", "xa.rollback", "xa.forget");
+    static final List<String> COMMANDS = List.of(
+            "queue.update",
+            "queue.options",
+            "queue.figures",
+            "queue.stat",
+            "queue.purge",
+            "queue.delete",
+            "queue.list",
+            "message.move",
+            "consumer.list",
+            "subscription.list",
+            "connection.list",
+            "node.status",
+            "cluster.status",
+            "cluster.members",
+            "xa.list",
+            "xa.commit",
+            "xa.rollback",
+            "xa.forget");
 
     private final Broker broker;
     private final NodeReader reader;
@@ -63,15 +78,18 @@ public final class AdminCommands {
                     return options(q);
                 });
             }
-            case "queue.options" -> CompletableFuture.completedFuture(options(reader.existing(require(argument, command))));
+            case "queue.options" ->
+                CompletableFuture.completedFuture(options(reader.existing(require(argument, command))));
             case "queue.figures" -> reader.queue(require(argument, command)).thenApply(AdminCommands::figures);
-            case "queue.stat" -> argument == null || argument.isBlank()
-                    ? reader.queues().thenApply(AdminCommands::stats)
-                    : reader.queue(argument).thenApply(q -> stats(List.of(q)));
-            case "queue.purge" -> reader.existing(require(argument, command)).purgeWaiting().thenApply(n -> {
-                changed(caller, command, argument, n + " messages removed");
-                return "purged=" + n + "\n";
-            });
+            case "queue.stat" ->
+                argument == null || argument.isBlank()
+                        ? reader.queues().thenApply(AdminCommands::stats)
+                        : reader.queue(argument).thenApply(q -> stats(List.of(q)));
+            case "queue.purge" ->
+                reader.existing(require(argument, command)).purgeWaiting().thenApply(n -> {
+                    changed(caller, command, argument, n + " messages removed");
+                    return "purged=" + n + "\n";
+                });
             case "queue.delete" -> {
                 reader.existing(require(argument, command));
                 broker.deleteQueue(argument);
@@ -79,10 +97,14 @@ public final class AdminCommands {
                 yield CompletableFuture.completedFuture("deleted=" + argument);
             }
             case "queue.list" -> CompletableFuture.completedFuture(list());
-            case "message.move" -> moves.move(require(argument, command)).thenApply(r -> {
-                changed(caller, command, argument, r.moved() + " moved, " + r.left() + " left");
-                return new ReplyLines().put("moved", r.moved()).put("left", r.left()).toString();
-            });
+            case "message.move" ->
+                moves.move(require(argument, command)).thenApply(r -> {
+                    changed(caller, command, argument, r.moved() + " moved, " + r.left() + " left");
+                    return new ReplyLines()
+                            .put("moved", r.moved())
+                            .put("left", r.left())
+                            .toString();
+                });
             case "consumer.list" -> consumers(argument);
             case "subscription.list" -> CompletableFuture.completedFuture(subscriptions(reader.subscriptions()));
             case "connection.list" -> CompletableFuture.completedFuture(connections(reader.connections()));
@@ -90,21 +112,33 @@ public final class AdminCommands {
             case "cluster.status" -> clusterStatus.get();
             case "cluster.members" -> CompletableFuture.completedFuture(reader.clusterMembers());
             case "xa.list" -> xa.run(command, argument);
-            case "xa.commit", "xa.rollback", "xa.forget" -> xa.run(command, argument).thenApply(body -> {
-                changed(caller, command, argument, body.trim());
-                return body;
-            });
-            default -> throw new IllegalArgumentException("unknown admin command '" + command + "'; known: "
-                    + String.join(", ", COMMANDS));
+            case "xa.commit", "xa.rollback", "xa.forget" ->
+                xa.run(command, argument).thenApply(body -> {
+                    changed(caller, command, argument, body.trim());
+                    return body;
+                });
+            default ->
+                throw new IllegalArgumentException(
+                        "unknown admin command '" + command + "'; known: " + String.join(", ", COMMANDS));
         };
     }
 
     /** One info line per accepted change: who, from where, what. */
     static void changed(AdminCaller caller, String command, String argument, String outcome) {
-        LOG.atInfo().addKeyValue("event", "admin").addKeyValue("user", caller.userOrAnonymous())
-                .addKeyValue("remote", caller.remote()).addKeyValue("command", command)
-                .addKeyValue("argument", argument).addKeyValue("outcome", outcome)
-                .log("admin {} {} by {} from {}: {}", command, argument, caller.userOrAnonymous(), caller.remote(), outcome);
+        LOG.atInfo()
+                .addKeyValue("event", "admin")
+                .addKeyValue("user", caller.userOrAnonymous())
+                .addKeyValue("remote", caller.remote())
+                .addKeyValue("command", command)
+                .addKeyValue("argument", argument)
+                .addKeyValue("outcome", outcome)
+                .log(
+                        "admin {} {} by {} from {}: {}",
+                        command,
+                        argument,
+                        caller.userOrAnonymous(),
+                        caller.remote(),
+                        outcome);
     }
 
     private static String require(String argument, String command) {
@@ -128,8 +162,10 @@ public final class AdminCommands {
             PartitionFigures f = r.figures();
             PartitionCounts c = r.counts();
             String p = "partition." + f.partition() + ".";
-            out.put(p + "depth", f.depth()).put(p + "inFlight", f.inFlight())
-                    .put(p + "owner", f.owner()).put(p + "state", f.state())
+            out.put(p + "depth", f.depth())
+                    .put(p + "inFlight", f.inFlight())
+                    .put(p + "owner", f.owner())
+                    .put(p + "state", f.state())
                     .putIfPresent(p + "oldestAgeMillis", r.oldestAgeMillis());
             counts(out, p, c);
             out.put(p + "hot", f.hot());
@@ -138,18 +174,27 @@ public final class AdminCommands {
     }
 
     private static void counts(ReplyLines out, String prefix, PartitionCounts c) {
-        out.put(prefix + "enqueued", c.enqueued()).put(prefix + "delivered", c.delivered())
-                .put(prefix + "acknowledged", c.acknowledged()).put(prefix + "redelivered", c.redelivered())
-                .put(prefix + "deadLettered", c.deadLettered()).put(prefix + "expired", c.expired())
-                .put(prefix + "handoffs", c.handoffs()).putDecimal(prefix + "ratePerSecond", c.ratePerSecond());
+        out.put(prefix + "enqueued", c.enqueued())
+                .put(prefix + "delivered", c.delivered())
+                .put(prefix + "acknowledged", c.acknowledged())
+                .put(prefix + "redelivered", c.redelivered())
+                .put(prefix + "deadLettered", c.deadLettered())
+                .put(prefix + "expired", c.expired())
+                .put(prefix + "handoffs", c.handoffs())
+                .putDecimal(prefix + "ratePerSecond", c.ratePerSecond());
     }
 
     static String stats(List<QueueReport> queues) {
         ReplyLines out = new ReplyLines();
         for (QueueReport q : queues) {
-            out.put("queue", q.name()).put("mode", q.options().mode()).put("partitions", q.partitions().size())
-                    .put("durable", q.durable()).put("depth", q.depth()).put("inFlight", q.inFlight())
-                    .put("heldBytes", q.heldBytes()).put("consumers", q.consumers().size())
+            out.put("queue", q.name())
+                    .put("mode", q.options().mode())
+                    .put("partitions", q.partitions().size())
+                    .put("durable", q.durable())
+                    .put("depth", q.depth())
+                    .put("inFlight", q.inFlight())
+                    .put("heldBytes", q.heldBytes())
+                    .put("consumers", q.consumers().size())
                     .putIfPresent("oldestAgeMillis", q.oldestAgeMillis());
             counts(out, "", q.totals());
         }
@@ -158,16 +203,27 @@ public final class AdminCommands {
 
     private CompletableFuture<String> consumers(String queue) {
         CompletableFuture<List<QueueReport>> reports = queue == null || queue.isBlank()
-                ? reader.queues() : reader.queue(queue).thenApply(List::of);
+                ? reader.queues()
+                : reader.queue(queue).thenApply(List::of);
         return reports.thenApply(qs -> {
             ReplyLines out = new ReplyLines();
             for (QueueReport q : qs) {
                 for (ConsumerReport c : q.consumers()) {
-                    out.put("consumer", c.consumer()).put("queue", q.name()).put("priority", c.priority())
-                            .put("credits", c.credits()).put("inFlight", c.inFlight())
-                            .put("inFlightBytes", c.inFlightBytes()).put("delivered", c.delivered())
+                    out.put("consumer", c.consumer())
+                            .put("queue", q.name())
+                            .put("priority", c.priority())
+                            .put("credits", c.credits())
+                            .put("inFlight", c.inFlight())
+                            .put("inFlightBytes", c.inFlightBytes())
+                            .put("delivered", c.delivered())
                             .put("acknowledged", c.acknowledged())
-                            .put("partitions", String.join(",", c.partitions().stream().map(String::valueOf).toList()))
+                            .put(
+                                    "partitions",
+                                    String.join(
+                                            ",",
+                                            c.partitions().stream()
+                                                    .map(String::valueOf)
+                                                    .toList()))
                             .put("selector", c.selector());
                 }
             }
@@ -178,8 +234,12 @@ public final class AdminCommands {
     private static String subscriptions(List<SubscriptionView> subs) {
         ReplyLines out = new ReplyLines();
         for (SubscriptionView s : subs) {
-            out.put("subscription", s.name()).put("kind", s.kind()).put("queue", s.queue()).put("topic", s.topic())
-                    .put("selector", s.selector()).put("consumers", s.consumers());
+            out.put("subscription", s.name())
+                    .put("kind", s.kind())
+                    .put("queue", s.queue())
+                    .put("topic", s.topic())
+                    .put("selector", s.selector())
+                    .put("consumers", s.consumers());
         }
         return out.toString();
     }
@@ -187,22 +247,37 @@ public final class AdminCommands {
     private static String connections(List<ConnectionInfo> conns) {
         ReplyLines out = new ReplyLines();
         for (ConnectionInfo c : conns) {
-            out.put("connection", c.remote()).put("user", c.user()).put("clientId", c.clientId())
-                    .put("sessions", c.sessions()).put("consumers", c.consumers())
-                    .put("openedAt", Instant.ofEpochMilli(c.openedAt())).put("bytesIn", c.bytesIn())
+            out.put("connection", c.remote())
+                    .put("user", c.user())
+                    .put("clientId", c.clientId())
+                    .put("sessions", c.sessions())
+                    .put("consumers", c.consumers())
+                    .put("openedAt", Instant.ofEpochMilli(c.openedAt()))
+                    .put("bytesIn", c.bytesIn())
                     .put("bytesOut", c.bytesOut());
         }
         return out.toString();
     }
 
     private static String status(NodeStatus s) {
-        ReplyLines out = new ReplyLines().put("node", s.name()).put("url", s.url()).put("dataDir", s.dataDir())
-                .put("uptimeSeconds", s.uptimeMillis() / 1000).put("authentication", s.authentication() ? "on" : "off")
-                .put("queues", s.queues()).put("connections", s.connections()).put("sessions", s.sessions())
-                .put("consumers", s.consumers()).put("heldMessages", s.heldMessages()).put("heldBytes", s.heldBytes())
-                .put("storeBytes", s.storeBytes()).put("residentBytes", s.residentBytes())
-                .put("residentBudgetBytes", s.residentBudgetBytes()).put("heapUsedBytes", s.heapUsedBytes())
-                .put("heapMaxBytes", s.heapMaxBytes()).put("directUsedBytes", s.directUsedBytes())
+        ReplyLines out = new ReplyLines()
+                .put("node", s.name())
+                .put("url", s.url())
+                .put("dataDir", s.dataDir())
+                .put("uptimeSeconds", s.uptimeMillis() / 1000)
+                .put("authentication", s.authentication() ? "on" : "off")
+                .put("queues", s.queues())
+                .put("connections", s.connections())
+                .put("sessions", s.sessions())
+                .put("consumers", s.consumers())
+                .put("heldMessages", s.heldMessages())
+                .put("heldBytes", s.heldBytes())
+                .put("storeBytes", s.storeBytes())
+                .put("residentBytes", s.residentBytes())
+                .put("residentBudgetBytes", s.residentBudgetBytes())
+                .put("heapUsedBytes", s.heapUsedBytes())
+                .put("heapMaxBytes", s.heapMaxBytes())
+                .put("directUsedBytes", s.directUsedBytes())
                 .put("directMaxBytes", s.directMaxBytes());
         if (s.messagesWritten() >= 0) {
             out.put("messagesWritten", s.messagesWritten()).put("entriesWritten", s.entriesWritten());

@@ -12,14 +12,14 @@ import java.util.List;
  * for commands that read or change more than one queue.
  */
 public final class AdminTargets {
-    private AdminTargets() {
-    }
+    private AdminTargets() {}
 
     public static List<String> of(String command, String argument) {
         String arg = argument == null ? "" : argument.strip();
         List<String> names = new ArrayList<>();
         switch (command) {
-            case "queue.update", "queue.options", "queue.figures", "queue.purge", "queue.delete" -> names.add(queueName(arg));
+            case "queue.update", "queue.options", "queue.figures", "queue.purge", "queue.delete" ->
+                names.add(queueName(arg));
             case "queue.stat", "consumer.list" -> names.add(arg.isEmpty() ? null : arg);
             case "message.move" -> {
                 names.add(queueName(arg));
@@ -41,7 +41,9 @@ public final class AdminTargets {
     private static String parameter(String query, String name) {
         for (String pair : query.split("&")) {
             int eq = pair.indexOf('=');
-            if (eq > 0 && URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8).equals(name)) {
+            if (eq > 0
+                    && URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8)
+                            .equals(name)) {
                 return URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
             }
         }

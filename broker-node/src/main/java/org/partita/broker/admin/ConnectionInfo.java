@@ -10,6 +10,12 @@ package org.partita.broker.admin;
  * @param bytesIn  bytes received from the client
  * @param bytesOut bytes sent to it
  */
-public record ConnectionInfo(String remote, String user, String clientId, int sessions, int consumers, long openedAt,
-                             long bytesIn, long bytesOut) {
-}
+public record ConnectionInfo(
+        String remote,
+        String user,
+        String clientId,
+        int sessions,
+        int consumers,
+        long openedAt,
+        long bytesIn,
+        long bytesOut) {}

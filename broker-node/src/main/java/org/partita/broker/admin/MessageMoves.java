@@ -1,5 +1,11 @@
 package org.partita.broker.admin;
 
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Collectors;
 import org.partita.broker.core.Broker;
 import org.partita.broker.core.queue.BrokerQueue;
 import org.partita.broker.core.queue.DeadLetterStamp;
@@ -9,13 +15,6 @@ import org.partita.broker.core.queue.QueueOptions;
 import org.partita.broker.core.queue.UnknownDestinationException;
 import org.partita.protocol.DestinationName;
 import org.partita.protocol.ProtocolException;
-
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.stream.Collectors;
 
 /**
  * {@code message.move from?to=QUEUE&messageIds=ID,ID}: moves waiting messages of a queue (a
@@ -27,8 +26,7 @@ import java.util.stream.Collectors;
  * message is moved.
  */
 final class MessageMoves {
-    record Result(int moved, int left) {
-    }
+    record Result(int moved, int left) {}
 
     private final Broker broker;
 
@@ -48,10 +46,14 @@ final class MessageMoves {
                 String value = eq < 0 ? "" : pair.substring(eq + 1);
                 switch (key) {
                     case "to" -> to = decode(value);
-                    case "messageIds" -> ids = Arrays.stream(value.split(",")).filter(s -> !s.isEmpty())
-                            .map(MessageMoves::decode).collect(Collectors.toUnmodifiableSet());
-                    default -> throw new IllegalArgumentException("unknown option '" + key
-                            + "' of message.move; known: to, messageIds");
+                    case "messageIds" ->
+                        ids = Arrays.stream(value.split(","))
+                                .filter(s -> !s.isEmpty())
+                                .map(MessageMoves::decode)
+                                .collect(Collectors.toUnmodifiableSet());
+                    default ->
+                        throw new IllegalArgumentException(
+                                "unknown option '" + key + "' of message.move; known: to, messageIds");
                 }
             }
         }
@@ -66,12 +68,13 @@ final class MessageMoves {
         Set<String> wanted = ids;
         java.util.concurrent.atomic.AtomicInteger candidates = new java.util.concurrent.atomic.AtomicInteger();
         return source.moveWaiting(m -> {
-            if (!wanted.isEmpty() && !wanted.contains(m.wire().messageId())) {
-                return null;
-            }
-            candidates.incrementAndGet();
-            return fixed != null ? fixed : origin(m);
-        }).thenApply(moved -> new Result(moved, candidates.get() - moved));
+                    if (!wanted.isEmpty() && !wanted.contains(m.wire().messageId())) {
+                        return null;
+                    }
+                    candidates.incrementAndGet();
+                    return fixed != null ? fixed : origin(m);
+                })
+                .thenApply(moved -> new Result(moved, candidates.get() - moved));
     }
 
     /** A queue can take moved messages if it exists and is not a fan-out queue (whose AppId queues hold them). */
@@ -82,7 +85,9 @@ final class MessageMoves {
         }
         if (QueueOptions.FANOUT.equals(target.options().mode())) {
             throw new IllegalArgumentException("'" + name + "' is a fan-out queue; move to one of its AppId queues, "
-                    + target.options().appIds().stream().map(a -> name + "#" + a).toList());
+                    + target.options().appIds().stream()
+                            .map(a -> name + "#" + a)
+                            .toList());
         }
     }
 

@@ -1,17 +1,16 @@
 package org.partita.broker.admin;
 
-import org.partita.broker.core.queue.QueueReport;
-import org.partita.broker.core.queue.UnknownDestinationException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
-import javax.management.JMException;
-import javax.management.MBeanServer;
-import javax.management.ObjectName;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import org.partita.broker.core.queue.QueueReport;
+import org.partita.broker.core.queue.UnknownDestinationException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Publishes {@link NodeMXBean} on the platform MBean server while the node runs. */
 public final class NodeJmx implements NodeMXBean, AutoCloseable {
@@ -80,8 +79,11 @@ public final class NodeJmx implements NodeMXBean, AutoCloseable {
 
     @Override
     public int hotPartition(String queue) {
-        return report(queue).partitions().stream().filter(p -> p.figures().hot())
-                .max(java.util.Comparator.comparingInt(p -> p.figures().depth())).map(p -> p.partition()).orElse(-1);
+        return report(queue).partitions().stream()
+                .filter(p -> p.figures().hot())
+                .max(java.util.Comparator.comparingInt(p -> p.figures().depth()))
+                .map(p -> p.partition())
+                .orElse(-1);
     }
 
     @Override
@@ -101,9 +103,15 @@ public final class NodeJmx implements NodeMXBean, AutoCloseable {
 
     private void resolve(String xid, boolean commit) {
         try {
-            reader.broker().xa().resolve(org.partita.protocol.WireXid.parse(xid), commit).get(30, TimeUnit.SECONDS);
+            reader.broker()
+                    .xa()
+                    .resolve(org.partita.protocol.WireXid.parse(xid), commit)
+                    .get(30, TimeUnit.SECONDS);
             // the same operator log line as xa.commit / xa.rollback over the protocol
-            AdminCommands.changed(AdminCaller.JMX, commit ? "xa.commit" : "xa.rollback", xid,
+            AdminCommands.changed(
+                    AdminCaller.JMX,
+                    commit ? "xa.commit" : "xa.rollback",
+                    xid,
                     commit ? "committed=true" : "rolledBack=true");
         } catch (org.partita.broker.core.xa.XaError e) {
             throw new IllegalStateException(e.getMessage());

@@ -1,13 +1,5 @@
 package org.partita.broker.admin;
 
-import org.partita.broker.config.NodeConfig;
-import org.partita.broker.core.Broker;
-import org.partita.broker.core.queue.BrokerQueue;
-import org.partita.broker.core.queue.QueueReport;
-import org.partita.broker.core.topic.SubscriptionView;
-import org.partita.broker.core.queue.UnknownDestinationException;
-import org.partita.broker.store.StoreFigures;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.BufferPoolMXBean;
@@ -21,6 +13,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
+import org.partita.broker.config.NodeConfig;
+import org.partita.broker.core.Broker;
+import org.partita.broker.core.queue.BrokerQueue;
+import org.partita.broker.core.queue.QueueReport;
+import org.partita.broker.core.queue.UnknownDestinationException;
+import org.partita.broker.core.topic.SubscriptionView;
+import org.partita.broker.store.StoreFigures;
 
 /**
  * Reads the node's figures for whoever shows them: admin commands, the console, metrics. Queue
@@ -36,8 +35,13 @@ public final class NodeReader {
     private final long startedAt = System.currentTimeMillis();
 
     /** @param inFlightBytes bytes counted in {@code limits.inFlightBytes} now: frames being read, sends not yet stored */
-    public NodeReader(Broker broker, NodeConfig config, ConnectionRegistry connections, Supplier<String> url,
-                      IntSupplier metricsPort, java.util.function.LongSupplier inFlightBytes) {
+    public NodeReader(
+            Broker broker,
+            NodeConfig config,
+            ConnectionRegistry connections,
+            Supplier<String> url,
+            IntSupplier metricsPort,
+            java.util.function.LongSupplier inFlightBytes) {
         this.broker = broker;
         this.config = config;
         this.connections = connections;
@@ -120,25 +124,42 @@ public final class NodeReader {
             heldBytes += q.heldBytes();
             consumers += q.consumers().size();
         }
-        return new NodeStatus(config.nodeName(), url.get(), config.dataDir().toAbsolutePath().normalize().toString(),
-                System.currentTimeMillis() - startedAt, config.usersFile() != null, queues.size(), conns.size(),
-                conns.stream().mapToInt(ConnectionInfo::sessions).sum(), consumers, held, heldBytes,
-                storeBytes(), broker.payloadMemory().residentBytes(), config.residentBytes(), heap.getUsed(),
-                heap.getMax(), directUsedBytes(), io.netty.util.internal.PlatformDependent.maxDirectMemory(),
-                metricsPort.getAsInt(), broker.store().figures().map(StoreFigures::messagesWritten).orElse(-1L),
+        return new NodeStatus(
+                config.nodeName(),
+                url.get(),
+                config.dataDir().toAbsolutePath().normalize().toString(),
+                System.currentTimeMillis() - startedAt,
+                config.usersFile() != null,
+                queues.size(),
+                conns.size(),
+                conns.stream().mapToInt(ConnectionInfo::sessions).sum(),
+                consumers,
+                held,
+                heldBytes,
+                storeBytes(),
+                broker.payloadMemory().residentBytes(),
+                config.residentBytes(),
+                heap.getUsed(),
+                heap.getMax(),
+                directUsedBytes(),
+                io.netty.util.internal.PlatformDependent.maxDirectMemory(),
+                metricsPort.getAsInt(),
+                broker.store().figures().map(StoreFigures::messagesWritten).orElse(-1L),
                 broker.store().figures().map(StoreFigures::entriesWritten).orElse(-1L));
     }
 
     /** Bytes of the data folder on disk (journal and H2 files). */
     public long storeBytes() {
         try (Stream<Path> files = Files.walk(config.dataDir())) {
-            return files.filter(Files::isRegularFile).mapToLong(p -> {
-                try {
-                    return Files.size(p);
-                } catch (IOException e) {
-                    return 0; // removed while walking
-                }
-            }).sum();
+            return files.filter(Files::isRegularFile)
+                    .mapToLong(p -> {
+                        try {
+                            return Files.size(p);
+                        } catch (IOException e) {
+                            return 0; // removed while walking
+                        }
+                    })
+                    .sum();
         } catch (IOException | UncheckedIOException e) {
             return 0;
         }

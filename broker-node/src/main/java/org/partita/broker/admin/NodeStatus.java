@@ -13,9 +13,25 @@ package org.partita.broker.admin;
  * @param messagesWritten    message payloads the store committed since the node started (-1: a store without figures)
  * @param entriesWritten     queue entries the store committed since the node started (-1: a store without figures)
  */
-public record NodeStatus(String name, String url, String dataDir, long uptimeMillis, boolean authentication,
-                         int queues, int connections, int sessions, int consumers, long heldMessages, long heldBytes,
-                         long storeBytes, long residentBytes, long residentBudgetBytes, long heapUsedBytes,
-                         long heapMaxBytes, long directUsedBytes, long directMaxBytes, int metricsPort,
-                         long messagesWritten, long entriesWritten) {
-}
+public record NodeStatus(
+        String name,
+        String url,
+        String dataDir,
+        long uptimeMillis,
+        boolean authentication,
+        int queues,
+        int connections,
+        int sessions,
+        int consumers,
+        long heldMessages,
+        long heldBytes,
+        long storeBytes,
+        long residentBytes,
+        long residentBudgetBytes,
+        long heapUsedBytes,
+        long heapMaxBytes,
+        long directUsedBytes,
+        long directMaxBytes,
+        int metricsPort,
+        long messagesWritten,
+        long entriesWritten) {}

@@ -12,7 +12,10 @@ final class ReplyLines {
     private final StringBuilder sb = new StringBuilder();
 
     ReplyLines put(String name, Object value) {
-        sb.append(name).append('=').append(oneLine(value == null ? "" : value.toString())).append('\n');
+        sb.append(name)
+                .append('=')
+                .append(oneLine(value == null ? "" : value.toString()))
+                .append('\n');
         return this;
     }
 

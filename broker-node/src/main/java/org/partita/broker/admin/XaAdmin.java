@@ -1,13 +1,12 @@
 package org.partita.broker.admin;
 
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.partita.broker.core.xa.InDoubtBranch;
 import org.partita.broker.core.xa.XaBranches;
 import org.partita.broker.core.xa.XaError;
 import org.partita.protocol.WireXid;
-
-import java.time.Instant;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * The admin commands of in-doubt XA branches: list them, and commit, roll back or forget one by
@@ -40,7 +39,10 @@ final class XaAdmin {
     static String list(List<InDoubtBranch> inDoubt) {
         ReplyLines out = new ReplyLines();
         for (InDoubtBranch b : inDoubt) {
-            out.put("branch", b.xid()).put("state", b.state()).put("sent", b.sent()).put("consumed", b.consumed());
+            out.put("branch", b.xid())
+                    .put("state", b.state())
+                    .put("sent", b.sent())
+                    .put("consumed", b.consumed());
             if (b.preparedAt() > 0) {
                 out.put("preparedAt", Instant.ofEpochMilli(b.preparedAt()));
             }
@@ -52,7 +54,9 @@ final class XaAdmin {
     private static CompletableFuture<String> done(CompletableFuture<Void> f, String outcome) {
         return f.handle((v, t) -> {
             if (t != null) {
-                Throwable c = t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
+                Throwable c = t instanceof java.util.concurrent.CompletionException && t.getCause() != null
+                        ? t.getCause()
+                        : t;
                 throw new IllegalStateException(c.getMessage(), c);
             }
             return outcome + "=true\n";
@@ -61,7 +65,8 @@ final class XaAdmin {
 
     private static WireXid xid(String argument, String command) {
         if (argument == null || argument.isBlank()) {
-            throw new IllegalArgumentException(command + " needs a branch id, formatId:gtridHex:bqualHex (see xa.list)");
+            throw new IllegalArgumentException(
+                    command + " needs a branch id, formatId:gtridHex:bqualHex (see xa.list)");
         }
         return WireXid.parse(argument);
     }

@@ -1,6 +1,15 @@
 package org.partita.broker.cluster;
 
-import org.partita.broker.files.PrivateFiles;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.jgroups.JChannel;
 import org.jgroups.protocols.FD_ALL3;
 import org.jgroups.protocols.FRAG4;
@@ -20,20 +29,9 @@ import org.jgroups.protocols.raft.REDIRECT;
 import org.jgroups.raft.blocks.ReplicatedStateMachine;
 import org.jgroups.stack.Protocol;
 import org.partita.broker.config.ClusterConfig;
+import org.partita.broker.files.PrivateFiles;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /**
  * What every node of the cluster agrees on: the definition of each clustered queue (its options,
@@ -79,12 +77,10 @@ final class ClusterMetadata implements AutoCloseable {
         void queue(String queue, String options);
 
         /** A change of a queue's layout began ({@code change} = {@link LayoutChange#encode}), or ended (null). */
-        default void layoutChange(String queue, String change) {
-        }
+        default void layoutChange(String queue, String change) {}
 
         /** A node said how far it got in a layout change ({@link LayoutChange.Mark#encode}). */
-        default void layoutMark(String queue, String node, String mark) {
-        }
+        default void layoutMark(String queue, String node, String mark) {}
     }
 
     /**
@@ -92,14 +88,15 @@ final class ClusterMetadata implements AutoCloseable {
      * the Raft log as it stands at the end of the replay (so a queue whose layout changed is never
      * set back to an older layout on the way), then changes as they commit.
      */
-    ClusterMetadata(ClusterConfig cluster, String nodeName, Path dataDir, Listener listener)
-            throws Exception {
+    ClusterMetadata(ClusterConfig cluster, String nodeName, Path dataDir, Listener listener) throws Exception {
         ClusterConfig.Member self = cluster.member(nodeName);
         Path raftDir = dataDir.resolve("raft");
         PrivateFiles.folder(raftDir);
         this.listener = listener;
         channel = new JChannel(stack(cluster, self, raftDir)).name(nodeName);
-        state = new ReplicatedStateMachine<String, String>(channel).raftId(nodeName).timeout(CHANGE_TIMEOUT_MILLIS);
+        state = new ReplicatedStateMachine<String, String>(channel)
+                .raftId(nodeName)
+                .timeout(CHANGE_TIMEOUT_MILLIS);
         state.addNotificationListener(new ReplicatedStateMachine.Notification<>() {
             @Override
             public void put(String key, String value, String old) {
@@ -112,8 +109,7 @@ final class ClusterMetadata implements AutoCloseable {
             }
 
             @Override
-            public void get(String key, String value) {
-            }
+            public void get(String key, String value) {}
         });
         channel.connect("partita-" + cluster.name());
         synchronized (this) {
@@ -126,7 +122,10 @@ final class ClusterMetadata implements AutoCloseable {
             });
         }
         PrivateFiles.tree(raftDir); // the Raft log files just opened
-        LOG.info("joined the consensus group of cluster {} as {} (port {})", cluster.name(), nodeName,
+        LOG.info(
+                "joined the consensus group of cluster {} as {} (port {})",
+                cluster.name(),
+                nodeName,
                 self.port() + cluster.consensusPortOffset());
     }
 
@@ -162,7 +161,8 @@ final class ClusterMetadata implements AutoCloseable {
         }
     }
 
-    private static List<Protocol> stack(ClusterConfig cluster, ClusterConfig.Member self, Path raftDir) throws Exception {
+    private static List<Protocol> stack(ClusterConfig cluster, ClusterConfig.Member self, Path raftDir)
+            throws Exception {
         List<InetSocketAddress> peers = new ArrayList<>();
         for (ClusterConfig.Member m : cluster.members()) {
             peers.add(new InetSocketAddress(m.host(), m.port() + cluster.consensusPortOffset()));
@@ -189,7 +189,10 @@ final class ClusterMetadata implements AutoCloseable {
         // agreements in a row while its queue's sends wait, so not once a second (the default).
         // sendCommitsImmediately would tell them at once, but with it three nodes started together
         // did not agree on a declared queue within a minute (ClusterCrashTest): not used.
-        p.add(new RAFT().members(cluster.memberNames()).raftId(self.name()).logDir(raftDir.toString())
+        p.add(new RAFT()
+                .members(cluster.memberNames())
+                .raftId(self.name())
+                .logDir(raftDir.toString())
                 .resendInterval(RESEND_MILLIS));
         p.add(new REDIRECT());
         return p;
@@ -209,26 +212,34 @@ final class ClusterMetadata implements AutoCloseable {
      * committed on another node a moment ago is seen; null if there is none.
      */
     CompletableFuture<String> lookup(String name) {
-        return CompletableFuture.supplyAsync(() -> {
-            try {
-                return onLeader(() -> state.get(QUEUE_KEY + name));
-            } catch (Exception e) {
-                throw new IllegalStateException("cannot ask the cluster about queue '" + name + "' (a majority of"
-                        + " its nodes must be up): " + e.getMessage(), e);
-            }
-        }, changes);
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    try {
+                        return onLeader(() -> state.get(QUEUE_KEY + name));
+                    } catch (Exception e) {
+                        throw new IllegalStateException(
+                                "cannot ask the cluster about queue '" + name + "' (a majority of"
+                                        + " its nodes must be up): " + e.getMessage(),
+                                e);
+                    }
+                },
+                changes);
     }
 
     /** Defines or changes a clustered queue; completes once a majority committed it. */
     CompletableFuture<Void> defineQueue(String name, String options) {
-        return CompletableFuture.runAsync(() -> {
-            try {
-                onLeader(() -> state.put(QUEUE_KEY + name, options));
-            } catch (Exception e) {
-                throw new IllegalStateException("cluster could not agree on queue '" + name + "' (a majority of "
-                        + "its nodes must be up): " + e.getMessage(), e);
-            }
-        }, changes);
+        return CompletableFuture.runAsync(
+                () -> {
+                    try {
+                        onLeader(() -> state.put(QUEUE_KEY + name, options));
+                    } catch (Exception e) {
+                        throw new IllegalStateException(
+                                "cluster could not agree on queue '" + name + "' (a majority of "
+                                        + "its nodes must be up): " + e.getMessage(),
+                                e);
+                    }
+                },
+                changes);
     }
 
     /** The layout change of a queue in progress as agreed so far, or null. */
@@ -255,31 +266,39 @@ final class ClusterMetadata implements AutoCloseable {
 
     /** Tells every node how far this one got in a queue's layout change. */
     CompletableFuture<Void> layoutMark(String queue, String node, String mark) {
-        return agree(MARK_KEY + queue + ":" + node, mark, "node " + node + "'s part in the layout change of queue '"
-                + queue + "'");
+        return agree(
+                MARK_KEY + queue + ":" + node,
+                mark,
+                "node " + node + "'s part in the layout change of queue '" + queue + "'");
     }
 
     private CompletableFuture<Void> agree(String key, String value, String what) {
-        return CompletableFuture.runAsync(() -> {
-            try {
-                onLeader(() -> value == null ? state.remove(key) : state.put(key, value));
-            } catch (Exception e) {
-                throw new IllegalStateException("cluster could not agree on " + what + " (a majority of its nodes must"
-                        + " be up): " + e.getMessage(), e);
-            }
-        }, changes);
+        return CompletableFuture.runAsync(
+                () -> {
+                    try {
+                        onLeader(() -> value == null ? state.remove(key) : state.put(key, value));
+                    } catch (Exception e) {
+                        throw new IllegalStateException(
+                                "cluster could not agree on " + what + " (a majority of its nodes must" + " be up): "
+                                        + e.getMessage(),
+                                e);
+                    }
+                },
+                changes);
     }
 
     /** Removes a clustered queue's definition everywhere. */
     CompletableFuture<Void> removeQueue(String name) {
-        return CompletableFuture.runAsync(() -> {
-            try {
-                onLeader(() -> state.remove(QUEUE_KEY + name));
-            } catch (Exception e) {
-                throw new IllegalStateException("cluster could not agree on removing queue '" + name + "': "
-                        + e.getMessage(), e);
-            }
-        }, changes);
+        return CompletableFuture.runAsync(
+                () -> {
+                    try {
+                        onLeader(() -> state.remove(QUEUE_KEY + name));
+                    } catch (Exception e) {
+                        throw new IllegalStateException(
+                                "cluster could not agree on removing queue '" + name + "': " + e.getMessage(), e);
+                    }
+                },
+                changes);
     }
 
     /**

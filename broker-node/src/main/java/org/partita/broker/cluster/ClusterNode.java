@@ -1,19 +1,5 @@
 package org.partita.broker.cluster;
 
-import org.partita.broker.config.ClusterConfig;
-import org.partita.broker.config.NodeConfig;
-import org.partita.broker.core.Broker;
-import org.partita.broker.core.queue.BrokerQueue;
-import org.partita.broker.core.ClusterHooks;
-import org.partita.broker.core.dispatch.ConsumerRef;
-import org.partita.broker.core.queue.MessageRef;
-import org.partita.broker.core.partition.PartitionScope;
-import org.partita.broker.core.queue.QueueOptions;
-import org.partita.broker.network.ClusterFront;
-import org.partita.broker.network.connection.RemoteFeed;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,6 +12,19 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import org.partita.broker.config.ClusterConfig;
+import org.partita.broker.config.NodeConfig;
+import org.partita.broker.core.Broker;
+import org.partita.broker.core.ClusterHooks;
+import org.partita.broker.core.dispatch.ConsumerRef;
+import org.partita.broker.core.partition.PartitionScope;
+import org.partita.broker.core.queue.BrokerQueue;
+import org.partita.broker.core.queue.MessageRef;
+import org.partita.broker.core.queue.QueueOptions;
+import org.partita.broker.network.ClusterFront;
+import org.partita.broker.network.connection.RemoteFeed;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A node's part in its cluster: the agreed definitions of clustered queues ({@link ClusterMetadata},
@@ -48,24 +47,28 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     private final int maxFrameSize;
     /** Filled at start while clients (and other nodes) may already connect: read from network threads. */
     private final Map<String, PeerLink> links = new ConcurrentHashMap<>();
+
     private final Map<String, Forwarder> forwarders = new ConcurrentHashMap<>();
     private final RemoteRoom remoteRoom = new RemoteRoom();
-    private final DirectOverflow directOverflow = new DirectOverflow(links::get, remoteRoom, new DirectOverflow.Stores() {
-        @Override
-        public CompletableFuture<Void> log(String peer, BrokerQueue queue, MessageRef message, int deliveryCount) {
-            return broker.send(new Broker.PendingSend(List.of(forwarderFor(peer, queue.name()).log()), message,
-                    deliveryCount));
-        }
+    private final DirectOverflow directOverflow =
+            new DirectOverflow(links::get, remoteRoom, new DirectOverflow.Stores() {
+                @Override
+                public CompletableFuture<Void> log(
+                        String peer, BrokerQueue queue, MessageRef message, int deliveryCount) {
+                    return broker.send(new Broker.PendingSend(
+                            List.of(forwarderFor(peer, queue.name()).log()), message, deliveryCount));
+                }
 
-        @Override
-        public CompletableFuture<Void> here(BrokerQueue queue, MessageRef message) {
-            return broker.send(new Broker.PendingSend(List.of(queue), message));
-        }
-    });
+                @Override
+                public CompletableFuture<Void> here(BrokerQueue queue, MessageRef message) {
+                    return broker.send(new Broker.PendingSend(List.of(queue), message));
+                }
+            });
     private final Set<ConsumerFeed> feeds = ConcurrentHashMap.newKeySet();
     private final Map<String, Map<String, CompletableFuture<Void>>> forwardedIds = new ConcurrentHashMap<>();
     /** Per clustered queue: the partition the next unkeyed message sent here goes to, on a node hosting none. */
     private final Map<String, AtomicInteger> spread = new ConcurrentHashMap<>();
+
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "partita-cluster");
         t.setDaemon(true);
@@ -88,8 +91,13 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         this.dataDir = config.dataDir();
         this.maxFrameSize = config.maxFrameSize();
         cluster.member(self); // refuses a node name the cluster does not list
-        this.layoutChanges = new LayoutChanges(self, cluster.memberNames(), cluster.relayoutTimeoutMillis(), timer,
-                () -> metadata, new LayoutChanges.Drain() {
+        this.layoutChanges = new LayoutChanges(
+                self,
+                cluster.memberNames(),
+                cluster.relayoutTimeoutMillis(),
+                timer,
+                () -> metadata,
+                new LayoutChanges.Drain() {
                     @Override
                     public boolean forwarded(String queue) {
                         if (!directOverflow.idle(queue)) {
@@ -152,19 +160,25 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
      * latest definition yet, and its file must not set an older layout back.
      */
     public void declare(String queue, String options) {
-        metadata.lookup(queue).thenCompose(agreed -> {
-            if (agreed == null) {
-                return broker.changeQueue(queue, options).thenApply(q -> (Void) null);
-            }
-            QueueOptions wanted = keepingAgreedLayout(queue, options, agreed);
-            return wanted.format().equals(agreed) ? CompletableFuture.<Void>completedFuture(null) : define(queue, wanted);
-        }).whenComplete((v, t) -> {
-            if (t != null) {
-                LOG.info("queue {} is not agreed by the cluster yet ({}); trying again", queue,
-                        t.getCause() != null ? t.getCause().getMessage() : t.getMessage());
-                timer.schedule(() -> declare(queue, options), 2, java.util.concurrent.TimeUnit.SECONDS);
-            }
-        });
+        metadata.lookup(queue)
+                .thenCompose(agreed -> {
+                    if (agreed == null) {
+                        return broker.changeQueue(queue, options).thenApply(q -> (Void) null);
+                    }
+                    QueueOptions wanted = keepingAgreedLayout(queue, options, agreed);
+                    return wanted.format().equals(agreed)
+                            ? CompletableFuture.<Void>completedFuture(null)
+                            : define(queue, wanted);
+                })
+                .whenComplete((v, t) -> {
+                    if (t != null) {
+                        LOG.info(
+                                "queue {} is not agreed by the cluster yet ({}); trying again",
+                                queue,
+                                t.getCause() != null ? t.getCause().getMessage() : t.getMessage());
+                        timer.schedule(() -> declare(queue, options), 2, java.util.concurrent.TimeUnit.SECONDS);
+                    }
+                });
     }
 
     /**
@@ -178,9 +192,14 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         if (declared.partitions() == a.partitions() && declared.hosts().equals(a.hosts())) {
             return declared;
         }
-        LOG.warn("queue {}: the config file says partitions {} hosts {}, the cluster agreed partitions {} hosts {}:"
-                        + " the agreed ones are kept (change them with PartitaAdmin.updateQueue)", queue,
-                declared.partitions(), declared.hosts(), a.partitions(), a.hosts());
+        LOG.warn(
+                "queue {}: the config file says partitions {} hosts {}, the cluster agreed partitions {} hosts {}:"
+                        + " the agreed ones are kept (change them with PartitaAdmin.updateQueue)",
+                queue,
+                declared.partitions(),
+                declared.hosts(),
+                a.partitions(),
+                a.hosts());
         return declared.with("partitions", String.valueOf(a.partitions())).with("hosts", String.join(",", a.hosts()));
     }
 
@@ -224,8 +243,8 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
             return CompletableFuture.failedFuture(new IllegalArgumentException(problem));
         }
         if (metadata == null) {
-            return CompletableFuture.failedFuture(new IllegalStateException("node " + self + " has not joined cluster "
-                    + cluster.name() + " yet"));
+            return CompletableFuture.failedFuture(
+                    new IllegalStateException("node " + self + " has not joined cluster " + cluster.name() + " yet"));
         }
         return layoutChanges.request(queue, options.format());
     }
@@ -253,8 +272,8 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         }
         ClusterMetadata m = metadata;
         if (m == null) {
-            return CompletableFuture.failedFuture(new IllegalStateException("node " + self + " has not joined cluster "
-                    + cluster.name() + " yet"));
+            return CompletableFuture.failedFuture(
+                    new IllegalStateException("node " + self + " has not joined cluster " + cluster.name() + " yet"));
         }
         if (m.layoutChange(queue) != null) { // its end commits the definition it began with: this change would be lost
             return CompletableFuture.failedFuture(new IllegalStateException("queue '" + queue + "' is changing its"
@@ -266,8 +285,10 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     @Override
     public CompletableFuture<String> agreed(String queue) {
         ClusterMetadata m = metadata;
-        return m == null ? CompletableFuture.failedFuture(new IllegalStateException("node " + self + " has not joined"
-                + " cluster " + cluster.name() + " yet")) : m.lookup(queue);
+        return m == null
+                ? CompletableFuture.failedFuture(new IllegalStateException(
+                        "node " + self + " has not joined" + " cluster " + cluster.name() + " yet"))
+                : m.lookup(queue);
     }
 
     @Override
@@ -310,8 +331,11 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         }
         // the node of the next partition that is up (what it has no room for waits in the log), or,
         // when no hosting node is up, of the partition whose turn it is
-        return towards(!up.isEmpty() ? up.get(0)
-                : Placement.hostOf(hosts, Math.floorMod(turn(queue, message), o.partitions())), queue);
+        return towards(
+                !up.isEmpty()
+                        ? up.get(0)
+                        : Placement.hostOf(hosts, Math.floorMod(turn(queue, message), o.partitions())),
+                queue);
     }
 
     /**
@@ -423,7 +447,8 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
             throw new SecurityException("'" + node + "' is not another node of cluster " + cluster.name());
         }
         // compared in constant time: the time of a refusal must not tell how much of the secret was right
-        if (!java.security.MessageDigest.isEqual(cluster.secret().getBytes(java.nio.charset.StandardCharsets.UTF_8),
+        if (!java.security.MessageDigest.isEqual(
+                cluster.secret().getBytes(java.nio.charset.StandardCharsets.UTF_8),
                 (password == null ? "" : password).getBytes(java.nio.charset.StandardCharsets.UTF_8))) {
             throw new SecurityException("node " + node + " did not present the cluster's secret");
         }
@@ -435,14 +460,21 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     }
 
     @Override
-    public RemoteFeed openFeed(BrokerQueue queue, String destination, String selector, int credit, RemoteFeed.Sink sink) {
+    public RemoteFeed openFeed(
+            BrokerQueue queue, String destination, String selector, int credit, RemoteFeed.Sink sink) {
         if (!clustered(queue.options())) {
             return null;
         }
         ConsumerFeed[] holder = new ConsumerFeed[1];
         // the queue's options are left out: a feed opened on a new host after a layout change would conflict with them
-        ConsumerFeed feed = new ConsumerFeed(queue.name(), org.partita.broker.core.queue.DestinationAddress.parse(destination)
-                .consumerName(), selector, credit, sink, () -> feeds.remove(holder[0]));
+        ConsumerFeed feed = new ConsumerFeed(
+                queue.name(),
+                org.partita.broker.core.queue.DestinationAddress.parse(destination)
+                        .consumerName(),
+                selector,
+                credit,
+                sink,
+                () -> feeds.remove(holder[0]));
         holder[0] = feed;
         feeds.add(feed);
         for (String host : Placement.hosts(queue.options(), cluster)) {
@@ -459,8 +491,9 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         if (messageId == null) {
             return store.get();
         }
-        Map<String, CompletableFuture<Void>> ids = forwardedIds.computeIfAbsent(from, k -> java.util.Collections.synchronizedMap(
-                new LinkedHashMap<>(1024, 0.75f, false) {
+        Map<String, CompletableFuture<Void>> ids = forwardedIds.computeIfAbsent(
+                from,
+                k -> java.util.Collections.synchronizedMap(new LinkedHashMap<>(1024, 0.75f, false) {
                     @Override
                     protected boolean removeEldestEntry(Map.Entry<String, CompletableFuture<Void>> eldest) {
                         return size() > FORWARDS_REMEMBERED;
@@ -470,8 +503,10 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         CompletableFuture<Void> earlier = ids.putIfAbsent(messageId, mine);
         if (earlier != null) {
             // stored or being stored: answer with that store; if it failed, this copy is stored
-            return earlier.handle((v, t) -> t == null ? CompletableFuture.<Void>completedFuture(null)
-                    : storeOnce(from, messageId, store)).thenCompose(f -> f);
+            return earlier.handle((v, t) -> t == null
+                            ? CompletableFuture.<Void>completedFuture(null)
+                            : storeOnce(from, messageId, store))
+                    .thenCompose(f -> f);
         }
         CompletableFuture<Void> stored;
         try {
@@ -535,7 +570,8 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
             queues.add(PartitionFiguresGather.gather(q, self, broker, links, timeoutMillis));
         }
         return CompletableFuture.allOf(queues.toArray(CompletableFuture[]::new))
-                .thenApply(v -> local.withQueues(queues.stream().map(CompletableFuture::join).toList()));
+                .thenApply(v -> local.withQueues(
+                        queues.stream().map(CompletableFuture::join).toList()));
     }
 
     /** The cluster as this node sees it: members and their state, the Raft leader, partition hosts, forward backlogs. */
@@ -544,8 +580,8 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         for (ClusterConfig.Member m : cluster.members()) {
             PeerLink l = links.get(m.name());
             String state = m.name().equals(self) ? "self" : l != null && l.isUp() ? "up" : "down";
-            members.add(new ClusterStatus.Member(m.name(), m.host() + ":" + m.port(), state,
-                    l == null ? null : l.lastFailure()));
+            members.add(new ClusterStatus.Member(
+                    m.name(), m.host() + ":" + m.port(), state, l == null ? null : l.lastFailure()));
         }
         List<ClusterStatus.Queue> queues = new ArrayList<>();
         ClusterMetadata md = metadata;
@@ -564,8 +600,15 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
                     }
                 }
                 String change = md.layoutChange(name);
-                queues.add(new ClusterStatus.Queue(name, o.partitions(), placement, backlog, Map.of(), options,
-                        change == null ? null : LayoutChange.decode(change).options(), layoutChanges.heldCount(name)));
+                queues.add(new ClusterStatus.Queue(
+                        name,
+                        o.partitions(),
+                        placement,
+                        backlog,
+                        Map.of(),
+                        options,
+                        change == null ? null : LayoutChange.decode(change).options(),
+                        layoutChanges.heldCount(name)));
             });
         }
         return new ClusterStatus(cluster.name(), self, md == null ? null : md.leader(), members, queues);

@@ -11,8 +11,7 @@ import java.util.Map;
 public record ClusterStatus(String cluster, String self, String leader, List<Member> members, List<Queue> queues) {
 
     /** @param state {@code self}, {@code up} or {@code down}; {@code lastFailure} why the link is down */
-    public record Member(String name, String address, String state, String lastFailure) {
-    }
+    public record Member(String name, String address, String state, String lastFailure) {}
 
     /**
      * @param hosts          the node hosting each partition
@@ -23,8 +22,15 @@ public record ClusterStatus(String cluster, String self, String leader, List<Mem
      * @param layoutChange   the options a change of partitions or hosts in progress leads to, or null
      * @param heldSends      sends held here until that change ends
      */
-    public record Queue(String name, int partitions, List<String> hosts, Map<String, Integer> forwardBacklog,
-                        Map<Integer, Partition> figures, String options, String layoutChange, int heldSends) {
+    public record Queue(
+            String name,
+            int partitions,
+            List<String> hosts,
+            Map<String, Integer> forwardBacklog,
+            Map<Integer, Partition> figures,
+            String options,
+            String layoutChange,
+            int heldSends) {
 
         Queue withFigures(Map<Integer, Partition> f) {
             return new Queue(name, partitions, hosts, forwardBacklog, f, options, layoutChange, heldSends);
@@ -38,8 +44,7 @@ public record ClusterStatus(String cluster, String self, String leader, List<Mem
      *                  or {@code consumer <id> of node <name>} for another node's consumers), or null
      * @param ownerNode the node whose client consumes it: the host, or the node the owner relays to
      */
-    public record Partition(int depth, int inFlight, String owner, String ownerNode) {
-    }
+    public record Partition(int depth, int inFlight, String owner, String ownerNode) {}
 
     ClusterStatus withQueues(List<Queue> q) {
         return new ClusterStatus(cluster, self, leader, members, q);
@@ -48,20 +53,41 @@ public record ClusterStatus(String cluster, String self, String leader, List<Mem
     /** {@code name=value} lines, as the admin command {@code cluster.status} answers. */
     public String format() {
         StringBuilder sb = new StringBuilder();
-        sb.append("cluster=").append(cluster).append('\n').append("node=").append(self).append('\n')
-                .append("leader=").append(leader == null ? "" : leader).append('\n');
+        sb.append("cluster=")
+                .append(cluster)
+                .append('\n')
+                .append("node=")
+                .append(self)
+                .append('\n')
+                .append("leader=")
+                .append(leader == null ? "" : leader)
+                .append('\n');
         for (Member m : members) {
-            sb.append("member.").append(m.name()).append('=').append(m.state()).append(' ').append(m.address());
+            sb.append("member.")
+                    .append(m.name())
+                    .append('=')
+                    .append(m.state())
+                    .append(' ')
+                    .append(m.address());
             if (m.lastFailure() != null && !"up".equals(m.state())) {
                 sb.append(" (").append(m.lastFailure()).append(')');
             }
             sb.append('\n');
         }
         for (Queue q : queues) {
-            sb.append("queue.").append(q.name()).append(".options=").append(q.options()).append('\n');
+            sb.append("queue.")
+                    .append(q.name())
+                    .append(".options=")
+                    .append(q.options())
+                    .append('\n');
             if (q.layoutChange() != null) {
-                sb.append("queue.").append(q.name()).append(".layoutChange=").append(q.layoutChange())
-                        .append(" (sends held here: ").append(q.heldSends()).append(")\n");
+                sb.append("queue.")
+                        .append(q.name())
+                        .append(".layoutChange=")
+                        .append(q.layoutChange())
+                        .append(" (sends held here: ")
+                        .append(q.heldSends())
+                        .append(")\n");
             }
             for (int p = 0; p < q.hosts().size(); p++) {
                 String prefix = "queue." + q.name() + ".partition." + p + ".";
@@ -72,12 +98,21 @@ public record ClusterStatus(String cluster, String self, String leader, List<Mem
                     sb.append(prefix).append("inFlight=").append(f.inFlight()).append('\n');
                     if (f.owner() != null) {
                         sb.append(prefix).append("owner=").append(f.owner()).append('\n');
-                        sb.append(prefix).append("ownerNode=").append(f.ownerNode()).append('\n');
+                        sb.append(prefix)
+                                .append("ownerNode=")
+                                .append(f.ownerNode())
+                                .append('\n');
                     }
                 }
             }
-            q.forwardBacklog().forEach((node, depth) ->
-                    sb.append("queue.").append(q.name()).append(".forwardBacklog.").append(node).append('=').append(depth).append('\n'));
+            q.forwardBacklog()
+                    .forEach((node, depth) -> sb.append("queue.")
+                            .append(q.name())
+                            .append(".forwardBacklog.")
+                            .append(node)
+                            .append('=')
+                            .append(depth)
+                            .append('\n'));
         }
         return sb.toString();
     }

@@ -1,7 +1,5 @@
 package org.partita.broker.cluster;
 
-import org.partita.broker.network.connection.RemoteFeed;
-
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -10,6 +8,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import org.partita.broker.network.connection.RemoteFeed;
 
 /**
  * The other hosting nodes' side of one client consumer of a clustered queue: a consumer opened on
@@ -25,6 +24,7 @@ final class ConsumerFeed implements RemoteFeed {
     private final Map<String, FeedPart> parts = new ConcurrentHashMap<>();
     /** Credit the client granted since its last drain: what a part opened later starts with. */
     private int granted;
+
     private Integer priority;
     private boolean closed;
     /** The client consumer closed: no part opens any more; the parts' sessions wait for {@link #close}. */
@@ -35,6 +35,7 @@ final class ConsumerFeed implements RemoteFeed {
      * into that consumer under the feed's lock.
      */
     private final Object spareLock = new Object();
+
     private Boolean spare;
 
     ConsumerFeed(String queue, String destination, String selector, int credit, Sink sink, Runnable onClose) {
@@ -120,7 +121,8 @@ final class ConsumerFeed implements RemoteFeed {
     @Override
     public synchronized CompletableFuture<Void> drain() {
         granted = 0;
-        return CompletableFuture.allOf(parts.values().stream().map(FeedPart::drain).toArray(CompletableFuture[]::new));
+        return CompletableFuture.allOf(
+                parts.values().stream().map(FeedPart::drain).toArray(CompletableFuture[]::new));
     }
 
     @Override

@@ -1,12 +1,5 @@
 package org.partita.broker.cluster;
 
-import org.partita.broker.core.queue.BrokerQueue;
-import org.partita.broker.core.queue.MessageRef;
-import org.partita.broker.core.queue.QueueFullException;
-import org.partita.protocol.ErrorCode;
-import org.partita.jms.transport.BrokerError;
-import org.partita.jms.transport.NettyBrokerConnection;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +8,12 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import org.partita.broker.core.queue.BrokerQueue;
+import org.partita.broker.core.queue.MessageRef;
+import org.partita.broker.core.queue.QueueFullException;
+import org.partita.jms.transport.BrokerError;
+import org.partita.jms.transport.NettyBrokerConnection;
+import org.partita.protocol.ErrorCode;
 
 /**
  * Hands an unkeyed message of a clustered queue that this node has no room for straight to another
@@ -88,8 +87,13 @@ final class DirectOverflow {
     }
 
     /** One message's way through the nodes. */
-    private record Attempt(BrokerQueue queue, MessageRef message, List<String> peers, boolean hostedHere,
-                           List<String> refused, CompletableFuture<Void> done) {
+    private record Attempt(
+            BrokerQueue queue,
+            MessageRef message,
+            List<String> peers,
+            boolean hostedHere,
+            List<String> refused,
+            CompletableFuture<Void> done) {
         void completeWith(CompletableFuture<Void> stored) {
             stored.whenComplete((v, t) -> {
                 if (t != null) {
@@ -137,9 +141,11 @@ final class DirectOverflow {
             return;
         }
         try {
-            a.completeWith(stores.here(queue, a.message()).exceptionallyCompose(t ->
-                    CompletableFuture.failedFuture(t instanceof QueueFullException
-                            || t.getCause() instanceof QueueFullException ? everyNodeFull : t)));
+            a.completeWith(stores.here(queue, a.message())
+                    .exceptionallyCompose(t -> CompletableFuture.failedFuture(
+                            t instanceof QueueFullException || t.getCause() instanceof QueueFullException
+                                    ? everyNodeFull
+                                    : t)));
         } catch (QueueFullException stillFull) {
             a.done().completeExceptionally(everyNodeFull);
         }
@@ -151,8 +157,10 @@ final class DirectOverflow {
             full.add(0, "this one");
         }
         return new QueueFullException("every partition of queue '" + queue.name() + "' is full (maxDepthMessages "
-                + queue.options().maxDepthMessages() + ", maxDepthBytes " + queue.options().maxDepthBytes()
-                + ") on the nodes hosting it that are up (" + String.join(", ", full) + "); the message was not stored");
+                + queue.options().maxDepthMessages() + ", maxDepthBytes "
+                + queue.options().maxDepthBytes()
+                + ") on the nodes hosting it that are up (" + String.join(", ", full)
+                + "); the message was not stored");
     }
 
     /**

@@ -1,14 +1,13 @@
 package org.partita.broker.cluster;
 
-import org.partita.broker.network.connection.RemoteFeed;
-import org.partita.jms.transport.BrokerConnection;
-import org.partita.jms.transport.NettyBrokerConnection;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import org.partita.broker.network.connection.RemoteFeed;
+import org.partita.jms.transport.BrokerConnection;
+import org.partita.jms.transport.NettyBrokerConnection;
 
 /**
  * The consumer one client consumer has on one other hosting node, over the link: its own session
@@ -33,6 +32,7 @@ final class FeedPart implements PeerLink.Receiver {
     private int holding;
     /** Held by a recover whose request has not gone to that node yet. */
     private boolean heldForNextRecover;
+
     private long voidUpTo;
     private final List<Object[]> held = new ArrayList<>();
 
@@ -40,7 +40,8 @@ final class FeedPart implements PeerLink.Receiver {
     record Delivered(FeedPart part, NettyBrokerConnection connection, long deliveryId) implements RemoteFeed.Handle {
         @Override
         public CompletableFuture<Void> ack() {
-            return part.live(connection) ? connection.ack(part.sessionId, new long[]{deliveryId}, true)
+            return part.live(connection)
+                    ? connection.ack(part.sessionId, new long[] {deliveryId}, true)
                     : CompletableFuture.completedFuture(null); // its node restarted: it redelivers the message itself
         }
 
@@ -78,8 +79,11 @@ final class FeedPart implements PeerLink.Receiver {
         c.openConsumer(new BrokerConnection.ConsumerSpec(sessionId, consumerId, name, selector, null, 0, credit))
                 .whenComplete((v, t) -> {
                     if (t != null) {
-                        LOG.warn("node {} refused the consumer of {} this node opened for a client: {}", link.peer(),
-                                destination, t.getMessage());
+                        LOG.warn(
+                                "node {} refused the consumer of {} this node opened for a client: {}",
+                                link.peer(),
+                                destination,
+                                t.getMessage());
                     }
                 });
     }
@@ -115,7 +119,7 @@ final class FeedPart implements PeerLink.Receiver {
             return; // voided by a recover that node already processed
         }
         if (holding > 0) {
-            held.add(new Object[]{deliveryId, deliveryCount, partition, message});
+            held.add(new Object[] {deliveryId, deliveryCount, partition, message});
             return;
         }
         sink.deliver(new Delivered(this, connection, deliveryId), deliveryCount, partition, message);

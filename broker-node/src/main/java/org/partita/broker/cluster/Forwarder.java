@@ -1,15 +1,14 @@
 package org.partita.broker.cluster;
 
-import org.partita.broker.core.queue.BrokerQueue;
-import org.partita.broker.core.dispatch.ConsumerRef;
-import org.partita.broker.core.dispatch.DeliverySink;
-import org.partita.broker.core.queue.QueueEntry;
-import org.partita.protocol.ErrorCode;
-import org.partita.protocol.selector.Selector;
-import org.partita.jms.transport.NettyBrokerConnection;
-
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.partita.broker.core.dispatch.ConsumerRef;
+import org.partita.broker.core.dispatch.DeliverySink;
+import org.partita.broker.core.queue.BrokerQueue;
+import org.partita.broker.core.queue.QueueEntry;
+import org.partita.jms.transport.NettyBrokerConnection;
+import org.partita.protocol.ErrorCode;
+import org.partita.protocol.selector.Selector;
 
 /**
  * Moves the messages this node took for one clustered queue's partitions on another node to that
@@ -22,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 final class Forwarder implements DeliverySink {
     /** Messages on their way at once (over all keys). */
     static final int WINDOW = 256;
+
     private static final long RETRY_MILLIS = 500;
 
     private final BrokerQueue log;

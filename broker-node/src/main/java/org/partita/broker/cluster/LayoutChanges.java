@@ -1,8 +1,5 @@
 package org.partita.broker.cluster;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -11,6 +8,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * This node's part in changing a clustered queue's partition count or hosting nodes, so that no key
@@ -65,8 +64,13 @@ final class LayoutChanges {
     private final Map<String, Watch> watches = new ConcurrentHashMap<>();
     private final Map<String, Request> requests = new ConcurrentHashMap<>();
 
-    LayoutChanges(String self, List<String> members, long timeoutMillis, ScheduledExecutorService timer,
-                  Supplier<ClusterMetadata> metadata, Drain drain) {
+    LayoutChanges(
+            String self,
+            List<String> members,
+            long timeoutMillis,
+            ScheduledExecutorService timer,
+            Supplier<ClusterMetadata> metadata,
+            Drain drain) {
         this.self = self;
         this.members = List.copyOf(members);
         this.timeoutMillis = timeoutMillis;
@@ -96,16 +100,19 @@ final class LayoutChanges {
         ClusterMetadata md = metadata.get();
         String inProgress = md.layoutChange(queue);
         if (inProgress != null) {
-            return CompletableFuture.failedFuture(new IllegalStateException("queue '" + queue + "' is already changing"
-                    + " its layout (to " + LayoutChange.decode(inProgress).options() + "); wait until that change is done"));
+            return CompletableFuture.failedFuture(
+                    new IllegalStateException("queue '" + queue + "' is already changing" + " its layout (to "
+                            + LayoutChange.decode(inProgress).options() + "); wait until that change is done"));
         }
         Request r = new Request(new LayoutChange(self + "-" + UUID.randomUUID(), options));
         if (requests.putIfAbsent(queue, r) != null) {
             return CompletableFuture.failedFuture(new IllegalStateException("queue '" + queue + "' is already changing"
                     + " its layout from this node; wait until that change is done"));
         }
-        LOG.info("queue {}: changing its layout to {}; its sends wait until what the old layout holds has drained",
-                queue, options);
+        LOG.info(
+                "queue {}: changing its layout to {}; its sends wait until what the old layout holds has drained",
+                queue,
+                options);
         md.layoutChange(queue, r.change.encode()).whenComplete((v, t) -> {
             if (t != null) {
                 requests.remove(queue, r);
@@ -136,7 +143,10 @@ final class LayoutChanges {
                 // the timeout and a margin. Ending it now is safe: whichever definition is agreed (the new
                 // one only once everything had drained) is the one the held sends go by.
                 w.abandoning = true;
-                LOG.warn("queue {}: this node asked for layout change {} before it restarted; abandoning it", queue, c.id());
+                LOG.warn(
+                        "queue {}: this node asked for layout change {} before it restarted; abandoning it",
+                        queue,
+                        c.id());
                 timer.execute(() -> endOnceJoined(queue, c.id()));
             }
             timer.execute(() -> poll(queue, w));
@@ -148,8 +158,11 @@ final class LayoutChanges {
             int n = h.size();
             h.release(); // in order, routed by the definition agreed now (the new one, or the old one if abandoned)
             held.remove(queue, h);
-            LOG.info("queue {}: its layout change ended{}; {} held sends go on", queue,
-                    ended == null ? "" : " after " + ended.elapsedMillis() + " ms", n);
+            LOG.info(
+                    "queue {}: its layout change ended{}; {} held sends go on",
+                    queue,
+                    ended == null ? "" : " after " + ended.elapsedMillis() + " ms",
+                    n);
         }
         if (ended != null) {
             Request r = requests.get(queue);
@@ -218,8 +231,11 @@ final class LayoutChanges {
         boolean mine = r != null && r.change.id().equals(w.change.id());
         if (mine && !w.everyForwardedLogged && everyNode(w, LayoutChange.Phase.FORWARDED)) {
             w.everyForwardedLogged = true;
-            LOG.info("queue {}: every node holds its sends and has forwarded what it had, {} ms into the layout change;"
-                    + " now the old layout drains", queue, w.elapsedMillis());
+            LOG.info(
+                    "queue {}: every node holds its sends and has forwarded what it had, {} ms into the layout change;"
+                            + " now the old layout drains",
+                    queue,
+                    w.elapsedMillis());
         }
         if (mine && everyNode(w, LayoutChange.Phase.DRAINED)) {
             finish(md, queue, r, w);
@@ -228,23 +244,26 @@ final class LayoutChanges {
         if (r == null && !w.abandoning && w.elapsedMillis() > timeoutMillis + ORPHAN_MARGIN_MILLIS) {
             // the node that asked for it should have ended it by now: it was lost
             w.abandoning = true;
-            LOG.warn("queue {}: the layout change {} asked by another node did not end in time; abandoning it", queue,
+            LOG.warn(
+                    "queue {}: the layout change {} asked by another node did not end in time; abandoning it",
+                    queue,
                     w.change.id());
             endIf(md, queue, w.change.id());
         }
     }
 
     private void mark(ClusterMetadata md, String queue, Watch w, LayoutChange.Phase phase) {
-        md.layoutMark(queue, self, new LayoutChange.Mark(w.change.id(), phase).encode()).whenComplete((v, t) -> {
-            if (t != null) { // said again on the next poll
-                LOG.warn("queue {}: could not tell the cluster this node {}: {}", queue, phase, t.getMessage());
-                if (phase == LayoutChange.Phase.FORWARDED) {
-                    w.forwardedSaid = false;
-                } else {
-                    w.drainedSaid = false;
-                }
-            }
-        });
+        md.layoutMark(queue, self, new LayoutChange.Mark(w.change.id(), phase).encode())
+                .whenComplete((v, t) -> {
+                    if (t != null) { // said again on the next poll
+                        LOG.warn("queue {}: could not tell the cluster this node {}: {}", queue, phase, t.getMessage());
+                        if (phase == LayoutChange.Phase.FORWARDED) {
+                            w.forwardedSaid = false;
+                        } else {
+                            w.drainedSaid = false;
+                        }
+                    }
+                });
     }
 
     private boolean everyNode(Watch w, LayoutChange.Phase phase) {
@@ -265,8 +284,11 @@ final class LayoutChanges {
             }
             r.state = Request.State.FINISHING;
         }
-        LOG.info("queue {}: the old layout has drained on every node, {} ms into the layout change; committing the"
-                + " new one", queue, w.elapsedMillis());
+        LOG.info(
+                "queue {}: the old layout has drained on every node, {} ms into the layout change; committing the"
+                        + " new one",
+                queue,
+                w.elapsedMillis());
         md.defineQueue(queue, r.change.options())
                 .thenCompose(v -> md.layoutChange(queue, null))
                 .whenComplete((v, t) -> {
@@ -307,7 +329,8 @@ final class LayoutChanges {
         LOG.warn("queue {}: {}", queue, r.reason);
         if (!endIf(metadata.get(), queue, r.change.id()) && requests.remove(queue, r)) {
             // its beginning was never agreed: nothing to end
-            r.done.completeExceptionally(new IllegalStateException("queue '" + queue + "' keeps its layout: " + r.reason));
+            r.done.completeExceptionally(
+                    new IllegalStateException("queue '" + queue + "' keeps its layout: " + r.reason));
         }
     }
 
@@ -332,7 +355,11 @@ final class LayoutChanges {
 
     /** A change this node asked for. */
     private static final class Request {
-        enum State { WAITING, FINISHING, GIVING_UP }
+        enum State {
+            WAITING,
+            FINISHING,
+            GIVING_UP
+        }
 
         final LayoutChange change;
         final CompletableFuture<Void> done = new CompletableFuture<>();

@@ -1,10 +1,5 @@
 package org.partita.broker.cluster;
 
-import org.partita.broker.core.Broker;
-import org.partita.broker.core.queue.BrokerQueue;
-import org.partita.broker.core.partition.PartitionFigures;
-import org.partita.jms.transport.NettyBrokerConnection;
-
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -13,6 +8,10 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.partita.broker.core.Broker;
+import org.partita.broker.core.partition.PartitionFigures;
+import org.partita.broker.core.queue.BrokerQueue;
+import org.partita.jms.transport.NettyBrokerConnection;
 
 /**
  * Asks each node hosting partitions of a clustered queue for their figures (this node reads its own
@@ -22,11 +21,10 @@ import java.util.concurrent.TimeUnit;
 final class PartitionFiguresGather {
     private static final String OF_NODE = " of node ";
 
-    private PartitionFiguresGather() {
-    }
+    private PartitionFiguresGather() {}
 
-    static CompletableFuture<ClusterStatus.Queue> gather(ClusterStatus.Queue q, String self, Broker broker,
-                                                         Map<String, PeerLink> links, long timeoutMillis) {
+    static CompletableFuture<ClusterStatus.Queue> gather(
+            ClusterStatus.Queue q, String self, Broker broker, Map<String, PeerLink> links, long timeoutMillis) {
         Set<String> hosts = new LinkedHashSet<>(q.hosts());
         List<CompletableFuture<Map<Integer, ClusterStatus.Partition>>> answers = new ArrayList<>();
         for (String host : hosts) {
@@ -35,18 +33,20 @@ final class PartitionFiguresGather {
                     .completeOnTimeout(Map.of(), timeoutMillis, TimeUnit.MILLISECONDS)
                     .exceptionally(t -> Map.of()));
         }
-        return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).thenApply(v -> {
-            Map<Integer, ClusterStatus.Partition> figures = new TreeMap<>();
-            answers.forEach(a -> figures.putAll(a.join()));
-            return q.withFigures(figures);
-        });
+        return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
+                .thenApply(v -> {
+                    Map<Integer, ClusterStatus.Partition> figures = new TreeMap<>();
+                    answers.forEach(a -> figures.putAll(a.join()));
+                    return q.withFigures(figures);
+                });
     }
 
-    private static CompletableFuture<Map<Integer, ClusterStatus.Partition>> ask(String queue, String host, String self,
-                                                                              Broker broker, PeerLink link) {
+    private static CompletableFuture<Map<Integer, ClusterStatus.Partition>> ask(
+            String queue, String host, String self, Broker broker, PeerLink link) {
         if (host.equals(self)) {
             BrokerQueue local = broker.existingQueue(queue);
-            return local == null ? CompletableFuture.completedFuture(Map.of())
+            return local == null
+                    ? CompletableFuture.completedFuture(Map.of())
                     : local.partitionFigures().thenApply(figures -> fromLocal(figures, host));
         }
         NettyBrokerConnection c = link == null ? null : link.connection();
@@ -59,7 +59,9 @@ final class PartitionFiguresGather {
     private static Map<Integer, ClusterStatus.Partition> fromLocal(List<PartitionFigures> figures, String host) {
         Map<Integer, ClusterStatus.Partition> out = new TreeMap<>();
         for (PartitionFigures f : figures) {
-            out.put(f.partition(), new ClusterStatus.Partition(f.depth(), f.inFlight(), f.owner(), ownerNode(f.owner(), host)));
+            out.put(
+                    f.partition(),
+                    new ClusterStatus.Partition(f.depth(), f.inFlight(), f.owner(), ownerNode(f.owner(), host)));
         }
         return out;
     }
@@ -79,7 +81,9 @@ final class PartitionFiguresGather {
             }
             try {
                 int p = Integer.parseInt(key.substring(0, dot));
-                byPartition.computeIfAbsent(p, k -> new java.util.HashMap<>()).put(key.substring(dot + 1), line.substring(eq + 1));
+                byPartition
+                        .computeIfAbsent(p, k -> new java.util.HashMap<>())
+                        .put(key.substring(dot + 1), line.substring(eq + 1));
             } catch (NumberFormatException notAPartition) {
                 // another figure: not ours
             }
@@ -88,8 +92,10 @@ final class PartitionFiguresGather {
         byPartition.forEach((p, fields) -> {
             String owner = fields.get("owner");
             owner = owner == null || owner.isEmpty() || owner.equals("null") ? null : owner;
-            out.put(p, new ClusterStatus.Partition(intOf(fields.get("depth")), intOf(fields.get("inFlight")), owner,
-                    ownerNode(owner, host)));
+            out.put(
+                    p,
+                    new ClusterStatus.Partition(
+                            intOf(fields.get("depth")), intOf(fields.get("inFlight")), owner, ownerNode(owner, host)));
         });
         return out;
     }
@@ -111,8 +117,8 @@ final class PartitionFiguresGather {
         return at >= 0 ? owner.substring(at + OF_NODE.length()) : host;
     }
 
-    private static Map<Integer, ClusterStatus.Partition> hostedBy(Map<Integer, ClusterStatus.Partition> all,
-                                                                 List<String> hosts, String host) {
+    private static Map<Integer, ClusterStatus.Partition> hostedBy(
+            Map<Integer, ClusterStatus.Partition> all, List<String> hosts, String host) {
         Map<Integer, ClusterStatus.Partition> out = new TreeMap<>();
         all.forEach((p, f) -> {
             if (p < hosts.size() && hosts.get(p).equals(host)) {

@@ -1,18 +1,17 @@
 package org.partita.broker.cluster;
 
-import org.partita.broker.config.ClusterConfig;
-import org.partita.jms.transport.BrokerError;
-import org.partita.jms.transport.ConnectionListener;
-import org.partita.jms.transport.NettyBrokerConnection;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.partita.broker.config.ClusterConfig;
+import org.partita.jms.transport.BrokerError;
+import org.partita.jms.transport.ConnectionListener;
+import org.partita.jms.transport.NettyBrokerConnection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * This node's link to one other member: a connection over the node's own protocol, opened as a
@@ -44,6 +43,7 @@ final class PeerLink implements ConnectionListener, AutoCloseable {
     private final int maxFrameSize;
     /** TLS of the link when this node is configured with it; null for plain TCP. */
     private final io.netty.handler.ssl.SslContext tls;
+
     private final Events events;
     private final ScheduledExecutorService timer;
     private final Map<Integer, Receiver> receivers = new ConcurrentHashMap<>();
@@ -53,8 +53,13 @@ final class PeerLink implements ConnectionListener, AutoCloseable {
     private volatile boolean closed;
     private volatile String lastFailure;
 
-    PeerLink(ClusterConfig cluster, ClusterConfig.Member peer, String self, int maxFrameSize,
-             io.netty.handler.ssl.SslContext tls, Events events) {
+    PeerLink(
+            ClusterConfig cluster,
+            ClusterConfig.Member peer,
+            String self,
+            int maxFrameSize,
+            io.netty.handler.ssl.SslContext tls,
+            Events events) {
         this.tls = tls;
         this.cluster = cluster;
         this.peer = peer;
@@ -141,7 +146,8 @@ final class PeerLink implements ConnectionListener, AutoCloseable {
         try {
             c = NettyBrokerConnection.connect(peer.host(), peer.port(), maxFrameSize, cluster.downAfterMillis(), tls);
             c.setListener(this);
-            c.open(ClusterNode.LINK_USER_PREFIX + self, cluster.secret(), null).get(cluster.downAfterMillis(), TimeUnit.MILLISECONDS);
+            c.open(ClusterNode.LINK_USER_PREFIX + self, cluster.secret(), null)
+                    .get(cluster.downAfterMillis(), TimeUnit.MILLISECONDS);
             checkSameMembers(c);
             lastAnswerNanos = System.nanoTime();
             connection = c;
@@ -152,7 +158,9 @@ final class PeerLink implements ConnectionListener, AutoCloseable {
             if (c != null) {
                 c.abort();
             }
-            String why = e instanceof OtherMembers || e.getCause() == null ? e.getMessage() : e.getCause().getMessage();
+            String why = e instanceof OtherMembers || e.getCause() == null
+                    ? e.getMessage()
+                    : e.getCause().getMessage();
             if (!java.util.Objects.equals(why, lastFailure)) {
                 if (e instanceof OtherMembers) {
                     LOG.error("not linking to node {} ({}): {}", peer.name(), peer, why);
@@ -170,7 +178,9 @@ final class PeerLink implements ConnectionListener, AutoCloseable {
      * both sides (each checks the other over its own link). The order of the lists does not matter.
      */
     private void checkSameMembers(NettyBrokerConnection c) throws Exception {
-        String theirs = c.admin("cluster.members", "").get(cluster.downAfterMillis(), TimeUnit.MILLISECONDS).strip();
+        String theirs = c.admin("cluster.members", "")
+                .get(cluster.downAfterMillis(), TimeUnit.MILLISECONDS)
+                .strip();
         String ours = cluster.memberList();
         if (!theirs.equals(ours)) {
             throw new OtherMembers("node " + peer.name() + " lists other members of cluster " + cluster.name()

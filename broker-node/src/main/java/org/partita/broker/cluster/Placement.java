@@ -1,9 +1,8 @@
 package org.partita.broker.cluster;
 
+import java.util.List;
 import org.partita.broker.config.ClusterConfig;
 import org.partita.broker.core.queue.QueueOptions;
-
-import java.util.List;
 
 /**
  * Where a clustered queue's partitions live: partition {@code p} of a queue with hosts
@@ -13,8 +12,7 @@ import java.util.List;
  * least one partition (a clustered queue needs at least as many partitions as hosts).
  */
 final class Placement {
-    private Placement() {
-    }
+    private Placement() {}
 
     static List<String> hosts(QueueOptions options, ClusterConfig cluster) {
         List<String> named = options.hosts();

@@ -16,8 +16,14 @@ import java.util.List;
  * @param relayoutTimeoutMillis how long a change of a clustered queue's partitions or hosts may wait
  *                        for what the old layout holds to drain before it is abandoned
  */
-public record ClusterConfig(String name, List<Member> members, int consensusPortOffset, long heartbeatMillis,
-                            long downAfterMillis, String secret, long relayoutTimeoutMillis) {
+public record ClusterConfig(
+        String name,
+        List<Member> members,
+        int consensusPortOffset,
+        long heartbeatMillis,
+        long downAfterMillis,
+        String secret,
+        long relayoutTimeoutMillis) {
 
     /** One member node: its name and the address clients and other nodes reach it at. */
     public record Member(String name, String host, int port) {
@@ -39,9 +45,21 @@ public record ClusterConfig(String name, List<Member> members, int consensusPort
     public static final long DEFAULT_RELAYOUT_TIMEOUT_MILLIS = 40_000;
 
     /** The cluster without a layout change timeout of its own (the default). */
-    public ClusterConfig(String name, List<Member> members, int consensusPortOffset, long heartbeatMillis,
-                         long downAfterMillis, String secret) {
-        this(name, members, consensusPortOffset, heartbeatMillis, downAfterMillis, secret, DEFAULT_RELAYOUT_TIMEOUT_MILLIS);
+    public ClusterConfig(
+            String name,
+            List<Member> members,
+            int consensusPortOffset,
+            long heartbeatMillis,
+            long downAfterMillis,
+            String secret) {
+        this(
+                name,
+                members,
+                consensusPortOffset,
+                heartbeatMillis,
+                downAfterMillis,
+                secret,
+                DEFAULT_RELAYOUT_TIMEOUT_MILLIS);
     }
 
     public ClusterConfig {
@@ -61,8 +79,9 @@ public record ClusterConfig(String name, List<Member> members, int consensusPort
         if (heartbeatMillis <= 0 || downAfterMillis <= heartbeatMillis) {
             throw new IllegalArgumentException("cluster heartbeat must be positive and shorter than downAfter");
         }
-        if (consensusPortOffset == 0 || members.stream().anyMatch(m -> m.port() + consensusPortOffset <= 0
-                || m.port() + consensusPortOffset > 65535)) {
+        if (consensusPortOffset == 0
+                || members.stream()
+                        .anyMatch(m -> m.port() + consensusPortOffset <= 0 || m.port() + consensusPortOffset > 65535)) {
             throw new IllegalArgumentException("consensusPortOffset " + consensusPortOffset
                     + " must move every member's port to another port from 1 to 65535");
         }
@@ -90,7 +109,8 @@ public record ClusterConfig(String name, List<Member> members, int consensusPort
                 throw new IllegalArgumentException("'" + e + "' is not name@host:port");
             }
             try {
-                out.add(new Member(e.substring(0, at), e.substring(at + 1, colon), Integer.parseInt(e.substring(colon + 1))));
+                out.add(new Member(
+                        e.substring(0, at), e.substring(at + 1, colon), Integer.parseInt(e.substring(colon + 1))));
             } catch (NumberFormatException ex) {
                 throw new IllegalArgumentException("'" + e + "' has no port number");
             }
@@ -99,8 +119,8 @@ public record ClusterConfig(String name, List<Member> members, int consensusPort
     }
 
     public static ClusterConfig of(String name, List<Member> members) {
-        return new ClusterConfig(name, members, DEFAULT_CONSENSUS_PORT_OFFSET, DEFAULT_HEARTBEAT_MILLIS,
-                DEFAULT_DOWN_AFTER_MILLIS, "");
+        return new ClusterConfig(
+                name, members, DEFAULT_CONSENSUS_PORT_OFFSET, DEFAULT_HEARTBEAT_MILLIS, DEFAULT_DOWN_AFTER_MILLIS, "");
     }
 
     public Member member(String nodeName) {
@@ -109,8 +129,8 @@ public record ClusterConfig(String name, List<Member> members, int consensusPort
                 return m;
             }
         }
-        throw new IllegalArgumentException("node '" + nodeName + "' is not a member of cluster '" + name + "' ("
-                + members + ")");
+        throw new IllegalArgumentException(
+                "node '" + nodeName + "' is not a member of cluster '" + name + "' (" + members + ")");
     }
 
     public boolean isMember(String nodeName) {
@@ -126,8 +146,12 @@ public record ClusterConfig(String name, List<Member> members, int consensusPort
      * since the order of {@code cluster.nodes} does not matter and its content must be the same.
      */
     public String memberList() {
-        return String.join(", ", members.stream().sorted(java.util.Comparator.comparing(Member::name))
-                .map(Member::toString).toList());
+        return String.join(
+                ", ",
+                members.stream()
+                        .sorted(java.util.Comparator.comparing(Member::name))
+                        .map(Member::toString)
+                        .toList());
     }
 
     public ClusterConfig withConsensusPortOffset(int o) {
@@ -135,12 +159,13 @@ public record ClusterConfig(String name, List<Member> members, int consensusPort
     }
 
     public ClusterConfig withHeartbeat(long heartbeat, long downAfter) {
-        return new ClusterConfig(name, members, consensusPortOffset, heartbeat, downAfter, secret, relayoutTimeoutMillis);
+        return new ClusterConfig(
+                name, members, consensusPortOffset, heartbeat, downAfter, secret, relayoutTimeoutMillis);
     }
 
     public ClusterConfig withSecret(String s) {
-        return new ClusterConfig(name, members, consensusPortOffset, heartbeatMillis, downAfterMillis, s,
-                relayoutTimeoutMillis);
+        return new ClusterConfig(
+                name, members, consensusPortOffset, heartbeatMillis, downAfterMillis, s, relayoutTimeoutMillis);
     }
 
     public ClusterConfig withRelayoutTimeout(long millis) {

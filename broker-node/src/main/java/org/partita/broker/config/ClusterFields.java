@@ -54,10 +54,13 @@ final class ClusterFields {
                 nodesWhere = where;
             }
             case "cluster.consensusPortOffset" -> offset = NodeConfigFile.integer(value, field, where, -65535, 65535);
-            case "cluster.heartbeatMillis" -> heartbeat = NodeConfigFile.integer(value, field, where, 1, Integer.MAX_VALUE);
-            case "cluster.downAfterMillis" -> downAfter = NodeConfigFile.integer(value, field, where, 2, Integer.MAX_VALUE);
+            case "cluster.heartbeatMillis" ->
+                heartbeat = NodeConfigFile.integer(value, field, where, 1, Integer.MAX_VALUE);
+            case "cluster.downAfterMillis" ->
+                downAfter = NodeConfigFile.integer(value, field, where, 2, Integer.MAX_VALUE);
             case "cluster.secret" -> secret = value;
-            case "cluster.relayoutTimeoutMillis" -> relayoutTimeout = NodeConfigFile.integer(value, field, where, 1, Integer.MAX_VALUE);
+            case "cluster.relayoutTimeoutMillis" ->
+                relayoutTimeout = NodeConfigFile.integer(value, field, where, 1, Integer.MAX_VALUE);
             default -> throw new ConfigException(where + ": unknown field '" + field + "'; cluster fields: " + NAMES);
         }
     }

@@ -40,11 +40,22 @@ package org.partita.broker.config;
  * @param messageBytes              the largest message (encoded) the node takes; a larger send is refused
  *                                  ({@code ResourceAllocationException}) and the connection stays open
  */
-public record FlowLimits(int handshakeFrameBytes, long handshakeTimeoutMillis, int connections,
-                         int sessionsPerConnection, int consumersPerConnection, int partitionsPerQueue,
-                         int destinationNameLength, long inFlightBytes, int producerWindowBytes,
-                         long nonPersistentBytes, long transactionBytes, long writeBufferBytes,
-                         long pacedBacklogBytes, long openTransactionBytes, int messageBytes) {
+public record FlowLimits(
+        int handshakeFrameBytes,
+        long handshakeTimeoutMillis,
+        int connections,
+        int sessionsPerConnection,
+        int consumersPerConnection,
+        int partitionsPerQueue,
+        int destinationNameLength,
+        long inFlightBytes,
+        int producerWindowBytes,
+        long nonPersistentBytes,
+        long transactionBytes,
+        long writeBufferBytes,
+        long pacedBacklogBytes,
+        long openTransactionBytes,
+        int messageBytes) {
 
     public static final int DEFAULT_HANDSHAKE_FRAME_BYTES = 8 * 1024;
     public static final long DEFAULT_HANDSHAKE_TIMEOUT_MILLIS = 10_000;
@@ -84,59 +95,156 @@ public record FlowLimits(int handshakeFrameBytes, long handshakeTimeoutMillis, i
 
     /** The defaults, the memory budgets taken from {@code heap}. */
     public static FlowLimits defaults(HeapBudgets heap) {
-        return new FlowLimits(DEFAULT_HANDSHAKE_FRAME_BYTES, DEFAULT_HANDSHAKE_TIMEOUT_MILLIS, DEFAULT_CONNECTIONS,
-                DEFAULT_SESSIONS_PER_CONNECTION, DEFAULT_CONSUMERS_PER_CONNECTION, DEFAULT_PARTITIONS_PER_QUEUE,
-                DEFAULT_DESTINATION_NAME_LENGTH, heap.inFlightBytes(), DEFAULT_PRODUCER_WINDOW_BYTES,
-                heap.nonPersistentBytes(), heap.transactionBytes(), heap.writeBufferBytes(),
-                DEFAULT_PACED_BACKLOG_BYTES, heap.openTransactionBytes(), heap.messageBytes());
+        return new FlowLimits(
+                DEFAULT_HANDSHAKE_FRAME_BYTES,
+                DEFAULT_HANDSHAKE_TIMEOUT_MILLIS,
+                DEFAULT_CONNECTIONS,
+                DEFAULT_SESSIONS_PER_CONNECTION,
+                DEFAULT_CONSUMERS_PER_CONNECTION,
+                DEFAULT_PARTITIONS_PER_QUEUE,
+                DEFAULT_DESTINATION_NAME_LENGTH,
+                heap.inFlightBytes(),
+                DEFAULT_PRODUCER_WINDOW_BYTES,
+                heap.nonPersistentBytes(),
+                heap.transactionBytes(),
+                heap.writeBufferBytes(),
+                DEFAULT_PACED_BACKLOG_BYTES,
+                heap.openTransactionBytes(),
+                heap.messageBytes());
     }
 
     public FlowLimits withHandshake(int frameBytes, long timeoutMillis) {
-        return new FlowLimits(frameBytes, timeoutMillis, connections, sessionsPerConnection, consumersPerConnection,
-                partitionsPerQueue, destinationNameLength,
-                inFlightBytes, producerWindowBytes, nonPersistentBytes, transactionBytes, writeBufferBytes,
-                pacedBacklogBytes, openTransactionBytes, messageBytes);
+        return new FlowLimits(
+                frameBytes,
+                timeoutMillis,
+                connections,
+                sessionsPerConnection,
+                consumersPerConnection,
+                partitionsPerQueue,
+                destinationNameLength,
+                inFlightBytes,
+                producerWindowBytes,
+                nonPersistentBytes,
+                transactionBytes,
+                writeBufferBytes,
+                pacedBacklogBytes,
+                openTransactionBytes,
+                messageBytes);
     }
 
     public FlowLimits withConnections(int n) {
-        return new FlowLimits(handshakeFrameBytes, handshakeTimeoutMillis, n, sessionsPerConnection, consumersPerConnection,
-                partitionsPerQueue, destinationNameLength,
-                inFlightBytes, producerWindowBytes, nonPersistentBytes, transactionBytes, writeBufferBytes,
-                pacedBacklogBytes, openTransactionBytes, messageBytes);
+        return new FlowLimits(
+                handshakeFrameBytes,
+                handshakeTimeoutMillis,
+                n,
+                sessionsPerConnection,
+                consumersPerConnection,
+                partitionsPerQueue,
+                destinationNameLength,
+                inFlightBytes,
+                producerWindowBytes,
+                nonPersistentBytes,
+                transactionBytes,
+                writeBufferBytes,
+                pacedBacklogBytes,
+                openTransactionBytes,
+                messageBytes);
     }
 
     public FlowLimits withSessionsPerConnection(int n) {
-        return new FlowLimits(handshakeFrameBytes, handshakeTimeoutMillis, connections, n, consumersPerConnection,
-                partitionsPerQueue, destinationNameLength,
-                inFlightBytes, producerWindowBytes, nonPersistentBytes, transactionBytes, writeBufferBytes,
-                pacedBacklogBytes, openTransactionBytes, messageBytes);
+        return new FlowLimits(
+                handshakeFrameBytes,
+                handshakeTimeoutMillis,
+                connections,
+                n,
+                consumersPerConnection,
+                partitionsPerQueue,
+                destinationNameLength,
+                inFlightBytes,
+                producerWindowBytes,
+                nonPersistentBytes,
+                transactionBytes,
+                writeBufferBytes,
+                pacedBacklogBytes,
+                openTransactionBytes,
+                messageBytes);
     }
 
     public FlowLimits withConsumersPerConnection(int n) {
-        return new FlowLimits(handshakeFrameBytes, handshakeTimeoutMillis, connections, sessionsPerConnection, n,
-                partitionsPerQueue, destinationNameLength,
-                inFlightBytes, producerWindowBytes, nonPersistentBytes, transactionBytes, writeBufferBytes,
-                pacedBacklogBytes, openTransactionBytes, messageBytes);
+        return new FlowLimits(
+                handshakeFrameBytes,
+                handshakeTimeoutMillis,
+                connections,
+                sessionsPerConnection,
+                n,
+                partitionsPerQueue,
+                destinationNameLength,
+                inFlightBytes,
+                producerWindowBytes,
+                nonPersistentBytes,
+                transactionBytes,
+                writeBufferBytes,
+                pacedBacklogBytes,
+                openTransactionBytes,
+                messageBytes);
     }
 
     public FlowLimits withPartitionsPerQueue(int n) {
-        return new FlowLimits(handshakeFrameBytes, handshakeTimeoutMillis, connections, sessionsPerConnection,
-                consumersPerConnection, n, destinationNameLength,
-                inFlightBytes, producerWindowBytes, nonPersistentBytes, transactionBytes, writeBufferBytes,
-                pacedBacklogBytes, openTransactionBytes, messageBytes);
+        return new FlowLimits(
+                handshakeFrameBytes,
+                handshakeTimeoutMillis,
+                connections,
+                sessionsPerConnection,
+                consumersPerConnection,
+                n,
+                destinationNameLength,
+                inFlightBytes,
+                producerWindowBytes,
+                nonPersistentBytes,
+                transactionBytes,
+                writeBufferBytes,
+                pacedBacklogBytes,
+                openTransactionBytes,
+                messageBytes);
     }
 
     public FlowLimits withDestinationNameLength(int n) {
-        return new FlowLimits(handshakeFrameBytes, handshakeTimeoutMillis, connections, sessionsPerConnection,
-                consumersPerConnection, partitionsPerQueue, n,
-                inFlightBytes, producerWindowBytes, nonPersistentBytes, transactionBytes, writeBufferBytes,
-                pacedBacklogBytes, openTransactionBytes, messageBytes);
+        return new FlowLimits(
+                handshakeFrameBytes,
+                handshakeTimeoutMillis,
+                connections,
+                sessionsPerConnection,
+                consumersPerConnection,
+                partitionsPerQueue,
+                n,
+                inFlightBytes,
+                producerWindowBytes,
+                nonPersistentBytes,
+                transactionBytes,
+                writeBufferBytes,
+                pacedBacklogBytes,
+                openTransactionBytes,
+                messageBytes);
     }
 
-    public FlowLimits withMemory(long inFlight, int producerWindow, long nonPersistent, long transaction, long writeBuffer) {
-        return new FlowLimits(handshakeFrameBytes, handshakeTimeoutMillis, connections, sessionsPerConnection,
-                consumersPerConnection, partitionsPerQueue, destinationNameLength, inFlight, producerWindow, nonPersistent,
-                transaction, writeBuffer, pacedBacklogBytes, openTransactionBytes, messageBytes);
+    public FlowLimits withMemory(
+            long inFlight, int producerWindow, long nonPersistent, long transaction, long writeBuffer) {
+        return new FlowLimits(
+                handshakeFrameBytes,
+                handshakeTimeoutMillis,
+                connections,
+                sessionsPerConnection,
+                consumersPerConnection,
+                partitionsPerQueue,
+                destinationNameLength,
+                inFlight,
+                producerWindow,
+                nonPersistent,
+                transaction,
+                writeBuffer,
+                pacedBacklogBytes,
+                openTransactionBytes,
+                messageBytes);
     }
 
     public FlowLimits withInFlightBytes(long n) {
@@ -160,21 +268,60 @@ public record FlowLimits(int handshakeFrameBytes, long handshakeTimeoutMillis, i
     }
 
     public FlowLimits withPacedBacklogBytes(long n) {
-        return new FlowLimits(handshakeFrameBytes, handshakeTimeoutMillis, connections, sessionsPerConnection,
-                consumersPerConnection, partitionsPerQueue, destinationNameLength, inFlightBytes, producerWindowBytes,
-                nonPersistentBytes, transactionBytes, writeBufferBytes, n, openTransactionBytes, messageBytes);
+        return new FlowLimits(
+                handshakeFrameBytes,
+                handshakeTimeoutMillis,
+                connections,
+                sessionsPerConnection,
+                consumersPerConnection,
+                partitionsPerQueue,
+                destinationNameLength,
+                inFlightBytes,
+                producerWindowBytes,
+                nonPersistentBytes,
+                transactionBytes,
+                writeBufferBytes,
+                n,
+                openTransactionBytes,
+                messageBytes);
     }
 
     public FlowLimits withOpenTransactionBytes(long n) {
-        return new FlowLimits(handshakeFrameBytes, handshakeTimeoutMillis, connections, sessionsPerConnection,
-                consumersPerConnection, partitionsPerQueue, destinationNameLength, inFlightBytes, producerWindowBytes,
-                nonPersistentBytes, transactionBytes, writeBufferBytes, pacedBacklogBytes, n, messageBytes);
+        return new FlowLimits(
+                handshakeFrameBytes,
+                handshakeTimeoutMillis,
+                connections,
+                sessionsPerConnection,
+                consumersPerConnection,
+                partitionsPerQueue,
+                destinationNameLength,
+                inFlightBytes,
+                producerWindowBytes,
+                nonPersistentBytes,
+                transactionBytes,
+                writeBufferBytes,
+                pacedBacklogBytes,
+                n,
+                messageBytes);
     }
 
     public FlowLimits withMessageBytes(int n) {
-        return new FlowLimits(handshakeFrameBytes, handshakeTimeoutMillis, connections, sessionsPerConnection,
-                consumersPerConnection, partitionsPerQueue, destinationNameLength, inFlightBytes, producerWindowBytes,
-                nonPersistentBytes, transactionBytes, writeBufferBytes, pacedBacklogBytes, openTransactionBytes, n);
+        return new FlowLimits(
+                handshakeFrameBytes,
+                handshakeTimeoutMillis,
+                connections,
+                sessionsPerConnection,
+                consumersPerConnection,
+                partitionsPerQueue,
+                destinationNameLength,
+                inFlightBytes,
+                producerWindowBytes,
+                nonPersistentBytes,
+                transactionBytes,
+                writeBufferBytes,
+                pacedBacklogBytes,
+                openTransactionBytes,
+                n);
     }
 
     private static void positive(String name, long value) {

@@ -10,6 +10,7 @@ package org.partita.broker.config;
 public final class HeapCost {
     /** A byte array's header, which counts towards G1's humongous threshold. */
     static final int ARRAY_HEADER = 16;
+
     private static final HeapCost CURRENT = new HeapCost(JvmMemory.current().regionBytes());
 
     private final long regionBytes;

@@ -15,23 +15,21 @@ import java.util.function.ToLongFunction;
  */
 final class HeapFit {
     /** A budget of the file, what it reads from the config, and the most it may be given: a part of the heap. */
-    private record Budget(String field, ToLongFunction<NodeConfig> value, boolean nodeWide, int heapDivisor,
-                          boolean direct) {
-    }
+    private record Budget(
+            String field, ToLongFunction<NodeConfig> value, boolean nodeWide, int heapDivisor, boolean direct) {}
 
     private static final Budget[] BUDGETS = {
-            new Budget("limits.inFlightBytes", c -> c.limits().inFlightBytes(), true, 4, true),
-            new Budget("limits.nonPersistentBytes", c -> c.limits().nonPersistentBytes(), true, 4, false),
-            new Budget("limits.openTransactionBytes", c -> c.limits().openTransactionBytes(), true, 4, false),
-            new Budget("residentBytes", NodeConfig::residentBytes, true, 4, false),
-            new Budget("limits.transactionBytes", c -> c.limits().transactionBytes(), false, 8, false),
-            new Budget("limits.writeBufferBytes", c -> c.limits().writeBufferBytes(), false, 8, true),
-            new Budget("maxFrameSize", c -> c.maxFrameSize(), false, 4, true),
-            new Budget("limits.messageBytes", c -> c.limits().messageBytes(), false, 32, true),
+        new Budget("limits.inFlightBytes", c -> c.limits().inFlightBytes(), true, 4, true),
+        new Budget("limits.nonPersistentBytes", c -> c.limits().nonPersistentBytes(), true, 4, false),
+        new Budget("limits.openTransactionBytes", c -> c.limits().openTransactionBytes(), true, 4, false),
+        new Budget("residentBytes", NodeConfig::residentBytes, true, 4, false),
+        new Budget("limits.transactionBytes", c -> c.limits().transactionBytes(), false, 8, false),
+        new Budget("limits.writeBufferBytes", c -> c.limits().writeBufferBytes(), false, 8, true),
+        new Budget("maxFrameSize", c -> c.maxFrameSize(), false, 4, true),
+        new Budget("limits.messageBytes", c -> c.limits().messageBytes(), false, 32, true),
     };
 
-    private HeapFit() {
-    }
+    private HeapFit() {}
 
     /**
      * @param set where each field was set in the file ({@code file:line}), for the fields it set
@@ -45,9 +43,12 @@ final class HeapFit {
             long most = (b.direct() ? Math.min(jvm.heapBytes(), jvm.directBytes()) : jvm.heapBytes()) / b.heapDivisor();
             if (where != null && value > most) {
                 throw new ConfigException(where + ": field '" + b.field() + "' = " + value + " does not fit the "
-                        + jvm.heapText() + " heap" + (b.direct() && jvm.directBytes() < jvm.heapBytes()
-                        ? " and " + HeapBudgets.mib(jvm.directBytes()) + " of direct memory" : "")
-                        + ": at most 1/" + b.heapDivisor() + " of it (" + most + " bytes); lower it or give the node more memory (-Xmx)");
+                        + jvm.heapText() + " heap"
+                        + (b.direct() && jvm.directBytes() < jvm.heapBytes()
+                                ? " and " + HeapBudgets.mib(jvm.directBytes()) + " of direct memory"
+                                : "")
+                        + ": at most 1/" + b.heapDivisor() + " of it (" + most
+                        + " bytes); lower it or give the node more memory (-Xmx)");
             }
         }
         checkNodeWide(c, set, heap);
@@ -78,7 +79,8 @@ final class HeapFit {
         parts.append("the journal ").append(journal);
         throw new ConfigException(set.get(largestSet) + ": field '" + largestSet + "' = " + values.get(largestSet)
                 + " does not fit the " + heap.jvm().heapText() + " heap: the node-wide budgets would take " + total
-                + " bytes (" + parts + "), more than " + HeapBudgets.NODE_WIDE_EIGHTHS + "/8 of it (" + heap.nodeWideBytes()
+                + " bytes (" + parts + "), more than " + HeapBudgets.NODE_WIDE_EIGHTHS + "/8 of it ("
+                + heap.nodeWideBytes()
                 + " bytes); lower them or give the node more memory (-Xmx)");
     }
 }

@@ -1,7 +1,6 @@
 package org.partita.broker.config;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
-
 import java.lang.management.ManagementFactory;
 
 /**
@@ -18,7 +17,8 @@ public record JvmMemory(long heapBytes, long directBytes, long regionBytes) {
 
     public JvmMemory {
         if (heapBytes <= 0 || directBytes <= 0 || regionBytes < 0) {
-            throw new IllegalArgumentException("heap and direct memory must be positive: " + heapBytes + ", " + directBytes);
+            throw new IllegalArgumentException(
+                    "heap and direct memory must be positive: " + heapBytes + ", " + directBytes);
         }
     }
 

@@ -9,8 +9,7 @@ final class LimitFields {
             + " limits.transactionBytes, limits.writeBufferBytes, limits.pacedBacklogBytes,"
             + " limits.openTransactionBytes, limits.messageBytes";
 
-    private LimitFields() {
-    }
+    private LimitFields() {}
 
     static FlowLimits apply(FlowLimits l, String field, String value, String where) {
         String name = field.substring(PREFIX.length());
@@ -43,7 +42,8 @@ final class LimitFields {
         } catch (NumberFormatException ignored) {
             // reported below
         }
-        throw new ConfigException(where + ": field '" + field + "' must be a positive number of bytes, not '" + value + "'");
+        throw new ConfigException(
+                where + ": field '" + field + "' must be a positive number of bytes, not '" + value + "'");
     }
 
     private static int positive(String value, String field, String where) {

@@ -44,8 +44,7 @@ import java.util.Map;
  * </pre>
  */
 public final class NodeConfigFile {
-    private NodeConfigFile() {
-    }
+    private NodeConfigFile() {}
 
     /**
      * The config {@code file} sets over {@code base}. A memory budget it sets that does not fit this
@@ -123,7 +122,8 @@ public final class NodeConfigFile {
                 }
                 throw new ConfigException(where + ": unknown field '" + name + "'; known: nodeName, host, port, data,"
                         + " autoCreateQueues, syncOnCommit, maxFrameSize, users, allowAnonymous, roles, residentBytes, metricsPort, ioThreads,"
-                        + " queue.<name>.<option>, " + LimitFields.NAMES + ", " + StorageSettings.NAMES + ", " + MetricsSettings.NAMES + ", " + ClusterFields.NAMES + ", " + TlsFields.NAMES);
+                        + " queue.<name>.<option>, " + LimitFields.NAMES + ", " + StorageSettings.NAMES + ", "
+                        + MetricsSettings.NAMES + ", " + ClusterFields.NAMES + ", " + TlsFields.NAMES);
             }
         };
     }
@@ -160,7 +160,8 @@ public final class NodeConfigFile {
         } catch (NumberFormatException ignored) {
             // reported below
         }
-        throw new ConfigException(where + ": field '" + name + "' must be an integer from " + min + " to " + max + ", not '" + v + "'");
+        throw new ConfigException(
+                where + ": field '" + name + "' must be an integer from " + min + " to " + max + ", not '" + v + "'");
     }
 
     private static boolean bool(String v, String name, String where) {

@@ -15,8 +15,13 @@ package org.partita.broker.config;
  * @param checkpointTransactionBytes payload bytes one H2 transaction of a checkpoint inserts or deletes (a larger
  *                            payload goes alone); H2 holds several times this until the transaction commits
  */
-public record StorageSettings(int retryFirstMillis, int retryMaxMillis, int compactFillPercent, int compactMaxMillis,
-                              long journalBytes, long checkpointTransactionBytes) {
+public record StorageSettings(
+        int retryFirstMillis,
+        int retryMaxMillis,
+        int compactFillPercent,
+        int compactMaxMillis,
+        long journalBytes,
+        long checkpointTransactionBytes) {
     public static final String PREFIX = "storage.";
     public static final String NAMES = "storage.retryFirstMillis, storage.retryMaxMillis, storage.compactFillPercent,"
             + " storage.compactMaxMillis";
@@ -33,8 +38,9 @@ public record StorageSettings(int retryFirstMillis, int retryMaxMillis, int comp
             throw new IllegalArgumentException("compactMaxMillis must be positive: " + compactMaxMillis);
         }
         if (journalBytes < 2 || checkpointTransactionBytes < 1) {
-            throw new IllegalArgumentException("the journal's budget and a checkpoint transaction's bytes must be positive: "
-                    + journalBytes + ", " + checkpointTransactionBytes);
+            throw new IllegalArgumentException(
+                    "the journal's budget and a checkpoint transaction's bytes must be positive: " + journalBytes + ", "
+                            + checkpointTransactionBytes);
         }
     }
 
@@ -48,36 +54,40 @@ public record StorageSettings(int retryFirstMillis, int retryMaxMillis, int comp
     }
 
     public StorageSettings withRetry(int firstMillis, int maxMillis) {
-        return new StorageSettings(firstMillis, maxMillis, compactFillPercent, compactMaxMillis, journalBytes,
-                checkpointTransactionBytes);
+        return new StorageSettings(
+                firstMillis, maxMillis, compactFillPercent, compactMaxMillis, journalBytes, checkpointTransactionBytes);
     }
 
     public StorageSettings withCompaction(int fillPercent, int maxMillis) {
-        return new StorageSettings(retryFirstMillis, retryMaxMillis, fillPercent, maxMillis, journalBytes,
-                checkpointTransactionBytes);
+        return new StorageSettings(
+                retryFirstMillis, retryMaxMillis, fillPercent, maxMillis, journalBytes, checkpointTransactionBytes);
     }
 
     public StorageSettings withJournal(long budgetBytes, long transactionBytes) {
-        return new StorageSettings(retryFirstMillis, retryMaxMillis, compactFillPercent, compactMaxMillis, budgetBytes,
-                transactionBytes);
+        return new StorageSettings(
+                retryFirstMillis, retryMaxMillis, compactFillPercent, compactMaxMillis, budgetBytes, transactionBytes);
     }
 
     /** One {@code storage.<name> = value} line of the config file; errors name {@code where}. */
     StorageSettings withField(String field, String value, String where) {
         String name = field.substring(PREFIX.length());
         return switch (name) {
-            case "retryFirstMillis" -> withRetry(NodeConfigFile.integer(value, field, where, 1, 3_600_000),
-                    Math.max(retryMaxMillis, Integer.parseInt(value)));
+            case "retryFirstMillis" ->
+                withRetry(
+                        NodeConfigFile.integer(value, field, where, 1, 3_600_000),
+                        Math.max(retryMaxMillis, Integer.parseInt(value)));
             case "retryMaxMillis" -> {
                 int max = NodeConfigFile.integer(value, field, where, 1, 3_600_000);
                 if (max < retryFirstMillis) {
-                    throw new ConfigException(where + ": field '" + field + "' must be at least storage.retryFirstMillis ("
-                            + retryFirstMillis + ")");
+                    throw new ConfigException(where + ": field '" + field
+                            + "' must be at least storage.retryFirstMillis (" + retryFirstMillis + ")");
                 }
                 yield withRetry(retryFirstMillis, max);
             }
-            case "compactFillPercent" -> withCompaction(NodeConfigFile.integer(value, field, where, 0, 100), compactMaxMillis);
-            case "compactMaxMillis" -> withCompaction(compactFillPercent, NodeConfigFile.integer(value, field, where, 1, 3_600_000));
+            case "compactFillPercent" ->
+                withCompaction(NodeConfigFile.integer(value, field, where, 0, 100), compactMaxMillis);
+            case "compactMaxMillis" ->
+                withCompaction(compactFillPercent, NodeConfigFile.integer(value, field, where, 1, 3_600_000));
             default -> throw new ConfigException(where + ": unknown field '" + field + "'; known: " + NAMES);
         };
     }

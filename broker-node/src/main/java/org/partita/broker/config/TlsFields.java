@@ -50,7 +50,9 @@ final class TlsFields {
             }
         }
         throw new ConfigException(where + ": field '" + field + "' must be one of "
-                + Arrays.stream(values).map(e -> e.name().toLowerCase(Locale.ROOT)).toList() + ", not '" + value + "'");
+                + Arrays.stream(values)
+                        .map(e -> e.name().toLowerCase(Locale.ROOT))
+                        .toList() + ", not '" + value + "'");
     }
 
     NodeConfig applyTo(NodeConfig c) {
@@ -60,7 +62,8 @@ final class TlsFields {
         if (keyStore == null || keyStore.toString().isEmpty()) {
             throw new ConfigException(firstWhere + ": TLS needs field 'tls.keyStore' (the node's certificate and key)");
         }
-        return c.withSecurity(c.security().withTls(new TlsSettings(keyStore, keyStorePassword, trustStore,
-                trustStorePassword, clientAuth, plaintext)));
+        return c.withSecurity(c.security()
+                .withTls(new TlsSettings(
+                        keyStore, keyStorePassword, trustStore, trustStorePassword, clientAuth, plaintext)));
     }
 }

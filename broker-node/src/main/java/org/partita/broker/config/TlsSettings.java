@@ -13,12 +13,19 @@ import java.nio.file.Path;
  * @param clientAuth         whether clients must present a certificate
  * @param plaintext          which clients may still connect without TLS, on the same port
  */
-public record TlsSettings(Path keyStore, String keyStorePassword, Path trustStore, String trustStorePassword,
-                          ClientAuth clientAuth, Plaintext plaintext) {
+public record TlsSettings(
+        Path keyStore,
+        String keyStorePassword,
+        Path trustStore,
+        String trustStorePassword,
+        ClientAuth clientAuth,
+        Plaintext plaintext) {
 
     /** Whether clients present a certificate the trust store must accept. */
     public enum ClientAuth {
-        NONE, WANT, NEED
+        NONE,
+        WANT,
+        NEED
     }
 
     /** Who may connect without TLS while TLS is on. */

@@ -4,16 +4,6 @@ import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-import org.partita.broker.admin.ConnectionInfo;
-import org.partita.broker.admin.NodeReader;
-import org.partita.broker.admin.NodeStatus;
-import org.partita.broker.core.dispatch.ConsumerReport;
-import org.partita.broker.core.partition.PartitionCounts;
-import org.partita.broker.core.partition.PartitionReport;
-import org.partita.broker.core.queue.QueueReport;
-import org.partita.broker.core.topic.SubscriptionView;
-import org.partita.broker.http.Responses;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -24,6 +14,15 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import org.partita.broker.admin.ConnectionInfo;
+import org.partita.broker.admin.NodeReader;
+import org.partita.broker.admin.NodeStatus;
+import org.partita.broker.core.dispatch.ConsumerReport;
+import org.partita.broker.core.partition.PartitionCounts;
+import org.partita.broker.core.partition.PartitionReport;
+import org.partita.broker.core.queue.QueueReport;
+import org.partita.broker.core.topic.SubscriptionView;
+import org.partita.broker.http.Responses;
 
 /**
  * {@code GET /api/overview}: everything the console shows, as one JSON document (node, queues with
@@ -55,7 +54,11 @@ public final class ConsoleApi implements HttpHandler {
             Responses.text(exchange, 503, "the node's figures could not be read: " + e + "\n");
             return;
         }
-        Responses.send(exchange, 200, "application/json; charset=utf-8", GSON.toJson(overview).getBytes(StandardCharsets.UTF_8));
+        Responses.send(
+                exchange,
+                200,
+                "application/json; charset=utf-8",
+                GSON.toJson(overview).getBytes(StandardCharsets.UTF_8));
     }
 
     Map<String, Object> overview() throws Exception {
@@ -77,8 +80,12 @@ public final class ConsoleApi implements HttpHandler {
         }
         out.put("queues", qs);
         out.put("consumers", consumers);
-        out.put("subscriptions", reader.subscriptions().stream().map(ConsoleApi::subscription).toList());
-        out.put("connections", reader.connections().stream().map(ConsoleApi::connection).toList());
+        out.put(
+                "subscriptions",
+                reader.subscriptions().stream().map(ConsoleApi::subscription).toList());
+        out.put(
+                "connections",
+                reader.connections().stream().map(ConsoleApi::connection).toList());
         List<Object> dlqs = new ArrayList<>();
         for (QueueReport q : queues) {
             if (deadLetterNames.contains(q.name())) {

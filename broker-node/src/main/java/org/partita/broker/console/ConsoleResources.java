@@ -2,11 +2,10 @@ package org.partita.broker.console;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-import org.partita.broker.http.Responses;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Map;
+import org.partita.broker.http.Responses;
 
 /** The console's page, script and style, served from the node's jar. */
 public final class ConsoleResources implements HttpHandler {
@@ -34,7 +33,8 @@ public final class ConsoleResources implements HttpHandler {
             }
             body = in.readAllBytes();
         }
-        String type = file.endsWith(".html") ? "text/html; charset=utf-8"
+        String type = file.endsWith(".html")
+                ? "text/html; charset=utf-8"
                 : file.endsWith(".js") ? "text/javascript; charset=utf-8" : "text/css; charset=utf-8";
         Responses.send(exchange, 200, type, body);
     }

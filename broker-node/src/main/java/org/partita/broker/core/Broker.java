@@ -1,5 +1,15 @@
 package org.partita.broker.core;
 
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import org.partita.broker.core.dispatch.ConsumerRef;
 import org.partita.broker.core.partition.PartitionScope;
 import org.partita.broker.core.partition.Repartitioning;
@@ -14,7 +24,6 @@ import org.partita.broker.core.queue.QueueOptions;
 import org.partita.broker.core.queue.QueueServices;
 import org.partita.broker.core.queue.UnknownDestinationException;
 import org.partita.broker.core.topic.Subscriptions;
-
 import org.partita.broker.store.MessageStore;
 import org.partita.broker.store.StoreBatch;
 import org.partita.broker.store.StoreOp;
@@ -24,17 +33,6 @@ import org.partita.protocol.MessageCodec;
 import org.partita.protocol.WireMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongSupplier;
 
 /**
  * The broker core of one node: its queues, message ids, and the path of a message from a send to
@@ -95,8 +93,8 @@ public final class Broker implements QueueServices, AutoCloseable {
                 queues.put(q.name(), queue);
                 subscriptions.restore(q.name(), queue, q.options());
             } else {
-                BrokerQueue queue = new BrokerQueue(q.name(),
-                        QueueOptions.parse(q.options(), settings.defaultQueueOptions()), this, true);
+                BrokerQueue queue = new BrokerQueue(
+                        q.name(), QueueOptions.parse(q.options(), settings.defaultQueueOptions()), this, true);
                 queues.put(q.name(), queue);
                 wire(queue);
             }
@@ -112,8 +110,8 @@ public final class Broker implements QueueServices, AutoCloseable {
         // (JMS allows the flag on a message that "may have been delivered"), counts never lowered.
         boolean crashed = store.recoveredFromCrash();
         store.loadEntries((StoredEntry e) -> {
-            BrokerQueue q = queues.computeIfAbsent(e.queue(),
-                    n -> new BrokerQueue(n, settings.defaultQueueOptions(), this, true));
+            BrokerQueue q = queues.computeIfAbsent(
+                    e.queue(), n -> new BrokerQueue(n, settings.defaultQueueOptions(), this, true));
             MessageRef ref = payloads.computeIfAbsent(e.messageId(), id -> {
                 if (e.head() != null) {
                     return MessageRef.restored(id, e.head(), payloadMemory);
@@ -125,7 +123,10 @@ public final class Broker implements QueueServices, AutoCloseable {
             if (branches.claims(e.queue(), e.messageId())) {
                 branches.restoreLocked(q, ref, e.deliveryCount());
             } else {
-                q.restore(ref, crashed ? Math.max(1, e.deliveryCount()) : e.deliveryCount(), expiryQueues.contains(q.name()));
+                q.restore(
+                        ref,
+                        crashed ? Math.max(1, e.deliveryCount()) : e.deliveryCount(),
+                        expiryQueues.contains(q.name()));
             }
             count[0]++;
         });
@@ -134,8 +135,13 @@ public final class Broker implements QueueServices, AutoCloseable {
             return q != null ? q : terminalQueue(name);
         });
         if (count[0] > 0 || !queues.isEmpty()) {
-            LOG.info("recovered {} queues holding {} messages{}", queues.size(), count[0],
-                    crashed && count[0] > 0 ? "; the node had not stopped cleanly, so they come back flagged redelivered" : "");
+            LOG.info(
+                    "recovered {} queues holding {} messages{}",
+                    queues.size(),
+                    count[0],
+                    crashed && count[0] > 0
+                            ? "; the node had not stopped cleanly, so they come back flagged redelivered"
+                            : "");
         }
     }
 
@@ -156,10 +162,11 @@ public final class Broker implements QueueServices, AutoCloseable {
                 throw new IllegalArgumentException("fan-out queue '" + queue.name() + "' needs appIds");
             }
             // AppId queues share the parent's options (limits, timings, partitions), not its routing.
-            QueueOptions appOptions = o.with("mode", QueueOptions.PRIORITY).with("appIds", "").with("subscriptions", "");
+            QueueOptions appOptions =
+                    o.with("mode", QueueOptions.PRIORITY).with("appIds", "").with("subscriptions", "");
             for (String appId : o.appIds()) {
-                BrokerQueue app = queues.computeIfAbsent(appQueueName(queue.name(), appId),
-                        n -> new BrokerQueue(n, appOptions, this, true));
+                BrokerQueue app = queues.computeIfAbsent(
+                        appQueueName(queue.name(), appId), n -> new BrokerQueue(n, appOptions, this, true));
                 app.options(appOptions); // a later update of the parent reaches its AppIds too
                 if (!o.subscriptions().isEmpty()) {
                     app.promote();
@@ -219,7 +226,8 @@ public final class Broker implements QueueServices, AutoCloseable {
         boolean fanout = QueueOptions.FANOUT.equals(q.options().mode());
         if (!fanout) {
             if (appId != null) {
-                throw new IllegalArgumentException("queue '" + q.name() + "' is not a fan-out queue, so appId does not apply");
+                throw new IllegalArgumentException(
+                        "queue '" + q.name() + "' is not a fan-out queue, so appId does not apply");
             }
             return q;
         }
@@ -229,7 +237,8 @@ public final class Broker implements QueueServices, AutoCloseable {
         }
         BrokerQueue app = queues.get(appQueueName(q.name(), appId));
         if (app == null) {
-            throw new UnknownDestinationException("AppId '" + appId + "' of fan-out queue '" + q.name() + "' was removed");
+            throw new UnknownDestinationException(
+                    "AppId '" + appId + "' of fan-out queue '" + q.name() + "' was removed");
         }
         return app;
     }
@@ -274,7 +283,8 @@ public final class Broker implements QueueServices, AutoCloseable {
     private CompletableFuture<BrokerQueue> changeClusteredQueue(String name, String optionText, String agreed) {
         if (agreed == null) {
             BrokerQueue q = queues.get(name);
-            QueueOptions after = QueueOptions.parse(optionText, q == null ? settings.defaultQueueOptions() : q.options());
+            QueueOptions after =
+                    QueueOptions.parse(optionText, q == null ? settings.defaultQueueOptions() : q.options());
             if (!cluster.clustered(after)) {
                 try {
                     return CompletableFuture.completedFuture(updateQueue(name, optionText));
@@ -324,17 +334,19 @@ public final class Broker implements QueueServices, AutoCloseable {
         }
         QueueOptions before = q.options();
         if (!after.mode().equals(before.mode())) {
-            throw new IllegalArgumentException("queue '" + name + "': the mode cannot change on a live queue (mode "
-                    + before.mode() + ")");
+            throw new IllegalArgumentException(
+                    "queue '" + name + "': the mode cannot change on a live queue (mode " + before.mode() + ")");
         }
         if (!java.util.Objects.equals(after.lastValue(), before.lastValue())) {
             throw new IllegalArgumentException("queue '" + name + "': lastValue cannot change on a live queue");
         }
         if (after.partitions() != before.partitions() && q.repartitioning()) {
-            throw new IllegalArgumentException("queue '" + name + "' is still draining its previous partition count change");
+            throw new IllegalArgumentException(
+                    "queue '" + name + "' is still draining its previous partition count change");
         }
         if (after.partitions() != before.partitions() && QueueOptions.FANOUT.equals(after.mode())) {
-            throw new IllegalArgumentException("queue '" + name + "': change the partition count of each AppId queue instead");
+            throw new IllegalArgumentException(
+                    "queue '" + name + "': change the partition count of each AppId queue instead");
         }
         q.options(after);
         if (after.partitions() != before.partitions() || !after.hosts().equals(before.hosts())) {
@@ -369,15 +381,16 @@ public final class Broker implements QueueServices, AutoCloseable {
             }
             if (cluster != ClusterHooks.STANDALONE) {
                 // another node may have defined it a moment ago: the cluster says whether it is clustered
-                throw new DefinitionPendingException(address.name(), cluster.lookup(address.name()).handle((agreed, t) -> {
-                    if (t == null && agreed != null) {
-                        return applyClusteredQueue(address.name(), agreed);
-                    }
-                    if (t != null) {
-                        LOG.warn("queue {} is created on this node alone: {}", address.name(), t.getMessage());
-                    }
-                    return createQueue(address.name(), options);
-                }));
+                throw new DefinitionPendingException(
+                        address.name(), cluster.lookup(address.name()).handle((agreed, t) -> {
+                            if (t == null && agreed != null) {
+                                return applyClusteredQueue(address.name(), agreed);
+                            }
+                            if (t != null) {
+                                LOG.warn("queue {} is created on this node alone: {}", address.name(), t.getMessage());
+                            }
+                            return createQueue(address.name(), options);
+                        }));
             }
             q = createQueue(address.name(), options);
         }
@@ -397,7 +410,8 @@ public final class Broker implements QueueServices, AutoCloseable {
                 checkAgrees(q, address);
                 return CompletableFuture.completedFuture(q);
             }
-            return cluster.define(address.name(), options).thenApply(v -> applyClusteredQueue(address.name(), options.format()));
+            return cluster.define(address.name(), options)
+                    .thenApply(v -> applyClusteredQueue(address.name(), options.format()));
         });
     }
 
@@ -556,8 +570,8 @@ public final class Broker implements QueueServices, AutoCloseable {
         });
     }
 
-    private void storeLater(List<PendingSend> sends, List<Consumed> consumed, boolean alone,
-                            CompletableFuture<Void> later) {
+    private void storeLater(
+            List<PendingSend> sends, List<Consumed> consumed, boolean alone, CompletableFuture<Void> later) {
         try {
             store(sends, consumed, alone).whenComplete((v, t) -> {
                 if (t != null) {
@@ -605,8 +619,8 @@ public final class Broker implements QueueServices, AutoCloseable {
      * and {@code extra} operations durable in one batch, then queues the sends and forgets what was
      * consumed. A failed write changes nothing in memory and leaves the reservations to the caller.
      */
-    public CompletableFuture<Void> complete(List<PendingSend> sends, List<Consumed> consumed, List<QueueEntry> locked,
-                                            List<StoreOp> extra) {
+    public CompletableFuture<Void> complete(
+            List<PendingSend> sends, List<Consumed> consumed, List<QueueEntry> locked, List<StoreOp> extra) {
         StoreBatch batch = new StoreBatch();
         List<MessageRef> toStore = new java.util.ArrayList<>();
         List<MessageRef> unstored = new java.util.ArrayList<>();
@@ -648,8 +662,13 @@ public final class Broker implements QueueServices, AutoCloseable {
      * @param stored the batch was just written, and this runs on the thread that committed it: the
      *               store's writer, or the network thread that wrote it (at the end of its turn)
      */
-    private void applyCompleted(List<PendingSend> sends, List<Consumed> consumed, List<QueueEntry> locked,
-                                List<MessageRef> toStore, List<MessageRef> unstored, boolean stored) {
+    private void applyCompleted(
+            List<PendingSend> sends,
+            List<Consumed> consumed,
+            List<QueueEntry> locked,
+            List<MessageRef> toStore,
+            List<MessageRef> unstored,
+            boolean stored) {
         toStore.forEach(m -> m.markStored(payloadMemory));
         unstored.forEach(m -> m.countUnstored(unstoredBytes)); // before a queue could let it go
         for (PendingSend s : sends) {
@@ -685,7 +704,8 @@ public final class Broker implements QueueServices, AutoCloseable {
                 if (!q.reserve(s.message())) {
                     done.forEach(d -> d.getKey().unreserve(d.getValue()));
                     throw new QueueFullException("queue '" + q.name() + "' is full (maxDepthMessages "
-                            + q.options().maxDepthMessages() + ", maxDepthBytes " + q.options().maxDepthBytes()
+                            + q.options().maxDepthMessages() + ", maxDepthBytes "
+                            + q.options().maxDepthBytes()
                             + "); the message was not stored");
                 }
                 done.add(Map.entry(q, s.message()));
@@ -694,8 +714,7 @@ public final class Broker implements QueueServices, AutoCloseable {
     }
 
     /** An entry a transaction consumed, and the consumer it was delivered to. */
-    public record Consumed(QueueEntry entry, ConsumerRef by) {
-    }
+    public record Consumed(QueueEntry entry, ConsumerRef by) {}
 
     /**
      * A send (held by a transaction until it commits). A client's send to a clustered queue is
@@ -794,14 +813,17 @@ public final class Broker implements QueueServices, AutoCloseable {
      * their delivery counts must reach the store, or they would come back unflagged after a restart.
      */
     public void awaitQueuedWork(long timeoutMillis) {
-        CompletableFuture<?>[] all = queues.values().stream().map(BrokerQueue::queuedWorkDone).toArray(CompletableFuture[]::new);
+        CompletableFuture<?>[] all =
+                queues.values().stream().map(BrokerQueue::queuedWorkDone).toArray(CompletableFuture[]::new);
         try {
             CompletableFuture.allOf(all).get(timeoutMillis, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-            LOG.warn("stopping with queue work still running after {} ms: delivery counts of messages handed back"
-                    + " just now may be lost", timeoutMillis);
+            LOG.warn(
+                    "stopping with queue work still running after {} ms: delivery counts of messages handed back"
+                            + " just now may be lost",
+                    timeoutMillis);
         }
     }
 

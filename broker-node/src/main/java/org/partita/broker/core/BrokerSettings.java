@@ -10,6 +10,8 @@ import org.partita.broker.core.queue.QueueOptions;
  * @param residentBytes payload bytes of stored messages kept in memory before they are paged out
  */
 public record BrokerSettings(boolean autoCreateQueues, QueueOptions defaultQueueOptions, long residentBytes) {
-    public static final BrokerSettings DEFAULTS = new BrokerSettings(true, QueueOptions.DEFAULTS,
+    public static final BrokerSettings DEFAULTS = new BrokerSettings(
+            true,
+            QueueOptions.DEFAULTS,
             org.partita.broker.config.HeapBudgets.current().residentBytes());
 }

@@ -1,12 +1,11 @@
 package org.partita.broker.core;
 
+import java.util.concurrent.CompletableFuture;
 import org.partita.broker.core.partition.PartitionScope;
 import org.partita.broker.core.queue.BrokerQueue;
 import org.partita.broker.core.queue.MessageRef;
 import org.partita.broker.core.queue.QueueFullException;
 import org.partita.broker.core.queue.QueueOptions;
-
-import java.util.concurrent.CompletableFuture;
 
 /**
  * What the broker core asks of the cluster a node may belong to, so that core knows no links and no
@@ -69,7 +68,8 @@ public interface ClusterHooks {
      * change could not complete. The local queue is changed through {@link Broker#applyClusteredQueue}.
      */
     default CompletableFuture<Void> relayout(String queue, QueueOptions options) {
-        return CompletableFuture.failedFuture(new IllegalArgumentException("queue '" + queue + "' is not spread over a cluster"));
+        return CompletableFuture.failedFuture(
+                new IllegalArgumentException("queue '" + queue + "' is not spread over a cluster"));
     }
 
     /**

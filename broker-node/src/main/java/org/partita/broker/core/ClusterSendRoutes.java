@@ -1,10 +1,9 @@
 package org.partita.broker.core;
 
-import org.partita.broker.core.queue.BrokerQueue;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import org.partita.broker.core.queue.BrokerQueue;
 
 /**
  * Where client sends to clustered queues go when they are stored, rather than when they were
@@ -46,7 +45,8 @@ final class ClusterSendRoutes {
             return null;
         }
         BrokerQueue via = clusteredVia(s.targets().get(0));
-        java.util.concurrent.CompletableFuture<Void> elsewhere = via == null ? null : cluster.overflow(via, s.message());
+        java.util.concurrent.CompletableFuture<Void> elsewhere =
+                via == null ? null : cluster.overflow(via, s.message());
         if (elsewhere != null) {
             s.targets(List.of()); // queued on no queue of this node, whose consumers must not pace its producer
         }

@@ -36,6 +36,7 @@ public final class SerialExecutor implements Executor {
      * the state is not its to take, and returns.
      */
     private final AtomicInteger state = new AtomicInteger(IDLE);
+
     private volatile Thread runner;
 
     public SerialExecutor(Executor pool) {

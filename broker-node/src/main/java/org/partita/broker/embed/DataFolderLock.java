@@ -1,13 +1,12 @@
 package org.partita.broker.embed;
 
-import org.partita.broker.files.PrivateFiles;
-
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import org.partita.broker.files.PrivateFiles;
 
 /**
  * Holds the data folder for one node: an OS lock on {@code partita.lock} inside it, so a second node

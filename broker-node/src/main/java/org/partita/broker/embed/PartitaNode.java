@@ -1,36 +1,35 @@
 package org.partita.broker.embed;
 
-import org.partita.broker.files.PrivateFiles;
+import java.nio.file.Path;
+import java.util.Map;
 import org.partita.broker.admin.AdminCommands;
 import org.partita.broker.admin.NodeJmx;
 import org.partita.broker.admin.NodeReader;
+import org.partita.broker.cluster.ClusterNode;
+import org.partita.broker.cluster.ClusterStatus;
+import org.partita.broker.config.NodeConfig;
 import org.partita.broker.console.ConsoleApi;
 import org.partita.broker.console.ConsoleResources;
+import org.partita.broker.core.Broker;
+import org.partita.broker.core.BrokerSettings;
+import org.partita.broker.core.ClusterHooks;
+import org.partita.broker.core.queue.MessageSummary;
+import org.partita.broker.core.queue.QueueOptions;
+import org.partita.broker.files.PrivateFiles;
 import org.partita.broker.http.OpsHttpServer;
 import org.partita.broker.metrics.NodeMetrics;
 import org.partita.broker.metrics.ScrapeHandler;
-import org.partita.broker.config.NodeConfig;
-import org.partita.broker.cluster.ClusterNode;
-import org.partita.broker.cluster.ClusterStatus;
-import org.partita.broker.core.Broker;
-import org.partita.broker.core.ClusterHooks;
-import org.partita.broker.core.BrokerSettings;
-import org.partita.broker.core.queue.MessageSummary;
-import org.partita.broker.core.queue.QueueOptions;
+import org.partita.broker.network.NodeContext;
+import org.partita.broker.network.NodeServer;
 import org.partita.broker.security.AccessRules;
-import org.partita.broker.security.TlsContexts;
 import org.partita.broker.security.Authenticator;
 import org.partita.broker.security.Authorizer;
 import org.partita.broker.security.LoginGate;
+import org.partita.broker.security.TlsContexts;
 import org.partita.broker.security.UsersFileAuthenticator;
-
-import java.nio.file.Path;
-import java.util.Map;
-import org.partita.broker.network.NodeContext;
-import org.partita.broker.network.NodeServer;
-import org.partita.broker.store.h2.H2MessageStore;
 import org.partita.broker.store.MessageStore;
 import org.partita.broker.store.StorageDevice;
+import org.partita.broker.store.h2.H2MessageStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,7 +66,9 @@ public final class PartitaNode implements AutoCloseable {
         if (!config.syncOnCommit()) {
             LOG.warn("syncOnCommit=false: confirmed persistent messages may be lost on power failure");
         }
-        if (config.usersFile() != null && config.cluster() != null && config.cluster().secret().isEmpty()) {
+        if (config.usersFile() != null
+                && config.cluster() != null
+                && config.cluster().secret().isEmpty()) {
             // a node link is not bound by the roles file: with an empty secret anyone could log in as one
             throw new NodeStartException("a cluster node with a users file needs cluster.secret: other nodes link as"
                     + " $node:<name> with it, and node links are not bound by permissions");
@@ -77,12 +78,17 @@ public final class PartitaNode implements AutoCloseable {
         MessageStore openedStore = null;
         Broker started = null;
         try {
-            openedStore = H2MessageStore.open(data, config.syncOnCommit(), MessageSummary::headOf, config.storage(), device);
+            openedStore =
+                    H2MessageStore.open(data, config.syncOnCommit(), MessageSummary::headOf, config.storage(), device);
             openedStore.commitAtEndOfTurns(org.partita.broker.network.flow.EventLoopTurns.INSTANCE);
             this.store = openedStore;
-            TlsContexts tls = config.security().tls() == null ? null : TlsContexts.of(config.security().tls());
+            TlsContexts tls = config.security().tls() == null
+                    ? null
+                    : TlsContexts.of(config.security().tls());
             this.cluster = config.cluster() == null ? null : new ClusterNode(config, tls == null ? null : tls.links());
-            started = new Broker(store, new BrokerSettings(config.autoCreateQueues(), QueueOptions.DEFAULTS, config.residentBytes()),
+            started = new Broker(
+                    store,
+                    new BrokerSettings(config.autoCreateQueues(), QueueOptions.DEFAULTS, config.residentBytes()),
                     cluster == null ? ClusterHooks.STANDALONE : cluster);
             this.broker = started;
             for (Map.Entry<String, String> q : config.queues().entrySet()) {
@@ -96,7 +102,8 @@ public final class PartitaNode implements AutoCloseable {
             if (config.security().tls() != null && config.security().tls().keyStore() != null) {
                 PrivateFiles.warnIfReadableByOthers(config.security().tls().keyStore(), "TLS key store");
             }
-            Authenticator auth = config.usersFile() == null ? Authenticator.ALLOW_ALL
+            Authenticator auth = config.usersFile() == null
+                    ? Authenticator.ALLOW_ALL
                     : UsersFileAuthenticator.load(config.usersFile(), config.allowAnonymous());
             NodeContext context = new NodeContext(config.nodeName(), config.maxFrameSize(), auth, config.limits());
             this.context = context;
@@ -107,7 +114,8 @@ public final class PartitaNode implements AutoCloseable {
             context.admin(admin);
             if (cluster != null) {
                 context.cluster(cluster);
-                admin.clusterStatus(() -> cluster.statusWithPartitions(CLUSTER_FIGURES_TIMEOUT_MILLIS).thenApply(ClusterStatus::format));
+                admin.clusterStatus(() -> cluster.statusWithPartitions(CLUSTER_FIGURES_TIMEOUT_MILLIS)
+                        .thenApply(ClusterStatus::format));
             }
             this.server = listen(config, broker, context, tls);
             if (cluster != null) {
@@ -115,10 +123,14 @@ public final class PartitaNode implements AutoCloseable {
             }
             this.jmx = new NodeJmx(reader, config.nodeName());
             if (cluster != null) {
-                jmx.clusterStatus(() -> cluster.statusWithPartitions(CLUSTER_FIGURES_TIMEOUT_MILLIS).join().format());
+                jmx.clusterStatus(() -> cluster.statusWithPartitions(CLUSTER_FIGURES_TIMEOUT_MILLIS)
+                        .join()
+                        .format());
             }
             this.metrics = new NodeMetrics(reader, config.metrics().consumerLabels());
-            this.http = config.metricsPort() == NodeConfig.METRICS_OFF ? null : startHttp(config, context.logins(), authorizer, tls);
+            this.http = config.metricsPort() == NodeConfig.METRICS_OFF
+                    ? null
+                    : startHttp(config, context.logins(), authorizer, tls);
         } catch (InterruptedException | RuntimeException e) {
             if (jmx != null) {
                 jmx.close();
@@ -144,8 +156,15 @@ public final class PartitaNode implements AutoCloseable {
             folderLock.close();
             throw e;
         }
-        LOG.info("Partita node {} listening on {}:{} ({} I/O, {} event loop{}) with data in {}", config.nodeName(),
-                config.host(), port(), server.io(), server.eventLoops(), server.eventLoops() == 1 ? "" : "s", data);
+        LOG.info(
+                "Partita node {} listening on {}:{} ({} I/O, {} event loop{}) with data in {}",
+                config.nodeName(),
+                config.host(),
+                port(),
+                server.io(),
+                server.eventLoops(),
+                server.eventLoops() == 1 ? "" : "s",
+                data);
         LOG.info("authentication {}", authentication(config));
     }
 
@@ -154,13 +173,27 @@ public final class PartitaNode implements AutoCloseable {
      * permission, or for loopback clients when the node has no users; HTTPS with TLS.
      */
     private OpsHttpServer startHttp(NodeConfig config, LoginGate logins, Authorizer authorizer, TlsContexts tls) {
-        OpsHttpServer ops = OpsHttpServer.start(config.host(), config.metricsPort(),
-                config.usersFile() == null ? null : logins, authorizer, "Partita node " + config.nodeName(), tls == null ? null : tls.http());
-        ops.route("/metrics", new ScrapeHandler(metrics)).route("/api/", new ConsoleApi(reader))
+        OpsHttpServer ops = OpsHttpServer.start(
+                config.host(),
+                config.metricsPort(),
+                config.usersFile() == null ? null : logins,
+                authorizer,
+                "Partita node " + config.nodeName(),
+                tls == null ? null : tls.http());
+        ops.route("/metrics", new ScrapeHandler(metrics))
+                .route("/api/", new ConsoleApi(reader))
                 .route("/", new ConsoleResources());
         String scheme = tls == null ? "http" : "https";
-        LOG.info("metrics at {}://{}:{}/metrics and the console at {}://{}:{}/{}", scheme, config.host(), ops.port(),
-                scheme, config.host(), ops.port(), config.usersFile() == null ? " (loopback clients only: the node has no users file)"
+        LOG.info(
+                "metrics at {}://{}:{}/metrics and the console at {}://{}:{}/{}",
+                scheme,
+                config.host(),
+                ops.port(),
+                scheme,
+                config.host(),
+                ops.port(),
+                config.usersFile() == null
+                        ? " (loopback clients only: the node has no users file)"
                         : " (users of " + config.usersFile() + " with the manage permission on >)");
         return ops;
     }
@@ -174,7 +207,8 @@ public final class PartitaNode implements AutoCloseable {
         try {
             cluster.start(broker);
         } catch (Exception e) {
-            throw new NodeStartException("cannot join cluster " + config.cluster().name() + ": " + e.getMessage(), e);
+            throw new NodeStartException(
+                    "cannot join cluster " + config.cluster().name() + ": " + e.getMessage(), e);
         }
         for (Map.Entry<String, String> q : config.queues().entrySet()) {
             if (isClustered(q.getValue())) {
@@ -205,8 +239,9 @@ public final class PartitaNode implements AutoCloseable {
         Path roles = config.security().rolesIn(config.usersFile());
         return "on: users from " + config.usersFile().toAbsolutePath().normalize() + "; connections without"
                 + " credentials are " + (config.allowAnonymous() ? "accepted (allowAnonymous = true)" : "refused")
-                + (roles == null ? "; no roles file, so every user may do everything but admin commands"
-                : "; permissions from " + roles.toAbsolutePath().normalize());
+                + (roles == null
+                        ? "; no roles file, so every user may do everything but admin commands"
+                        : "; permissions from " + roles.toAbsolutePath().normalize());
     }
 
     /** Binds the port; an address in use is one line naming it, not a stack trace. */
@@ -215,15 +250,23 @@ public final class PartitaNode implements AutoCloseable {
         try {
             return tls == null
                     ? new NodeServer(config.host(), config.port(), broker, context, null, null, config.eventLoops())
-                    : new NodeServer(config.host(), config.port(), broker, context, tls.server(),
-                    config.security().tls().plaintext(), config.eventLoops());
+                    : new NodeServer(
+                            config.host(),
+                            config.port(),
+                            broker,
+                            context,
+                            tls.server(),
+                            config.security().tls().plaintext(),
+                            config.eventLoops());
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) { // Netty rethrows the BindException unchecked
             String where = config.host() + ":" + config.port();
             if (e instanceof java.net.BindException) {
-                throw new NodeStartException("cannot listen on " + where + ": the address is in use (another node or"
-                        + " program listens there); stop it or choose another port (--port)", e);
+                throw new NodeStartException(
+                        "cannot listen on " + where + ": the address is in use (another node or"
+                                + " program listens there); stop it or choose another port (--port)",
+                        e);
             }
             throw new NodeStartException("cannot listen on " + where + ": " + e.getMessage(), e);
         }
@@ -316,7 +359,10 @@ public final class PartitaNode implements AutoCloseable {
         failure = step(failure, "the connections", context::close);
         // what the closed connections handed back is written before the store closes
         failure = step(failure, "the queues' work", () -> broker.awaitQueuedWork(5_000));
-        failure = step(failure, "the store", store::close); // finishes pending writes while the broker can take their completions
+        failure = step(
+                failure,
+                "the store",
+                store::close); // finishes pending writes while the broker can take their completions
         failure = step(failure, "the broker", broker::close);
         failure = step(failure, "the data folder's lock", folderLock::close);
         if (failure != null) {

@@ -1,8 +1,5 @@
 package org.partita.broker.files;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -14,6 +11,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What the node writes (the data folder, the database, the journal, the Raft log) holds every
@@ -29,11 +28,10 @@ public final class PrivateFiles {
     private static final Logger LOG = LoggerFactory.getLogger(PrivateFiles.class);
     public static final Set<PosixFilePermission> FOLDER = PosixFilePermissions.fromString("rwx------");
     public static final Set<PosixFilePermission> FILE = PosixFilePermissions.fromString("rw-------");
-    private static final Set<PosixFilePermission> OTHERS_READ = EnumSet.of(PosixFilePermission.GROUP_READ,
-            PosixFilePermission.OTHERS_READ);
+    private static final Set<PosixFilePermission> OTHERS_READ =
+            EnumSet.of(PosixFilePermission.GROUP_READ, PosixFilePermission.OTHERS_READ);
 
-    private PrivateFiles() {
-    }
+    private PrivateFiles() {}
 
     /** Creates the folder (and missing parents) if needed, and makes it the node user's alone. */
     public static void folder(Path dir) throws IOException {
@@ -82,9 +80,15 @@ public final class PrivateFiles {
         try {
             Set<PosixFilePermission> perms = view.readAttributes().permissions();
             if (perms.stream().anyMatch(OTHERS_READ::contains)) {
-                LOG.atWarn().addKeyValue("event", "file.readable").addKeyValue("file", file.toString())
-                        .log("the {} {} is readable by users other than the node's ({}); make it private: chmod 600 {}",
-                                what, file.toAbsolutePath(), PosixFilePermissions.toString(perms), file.toAbsolutePath());
+                LOG.atWarn()
+                        .addKeyValue("event", "file.readable")
+                        .addKeyValue("file", file.toString())
+                        .log(
+                                "the {} {} is readable by users other than the node's ({}); make it private: chmod 600 {}",
+                                what,
+                                file.toAbsolutePath(),
+                                PosixFilePermissions.toString(perms),
+                                file.toAbsolutePath());
                 return true;
             }
         } catch (IOException e) {
@@ -94,7 +98,8 @@ public final class PrivateFiles {
     }
 
     private static void restrict(Path p, Set<PosixFilePermission> mode) throws IOException {
-        PosixFileAttributeView view = Files.getFileAttributeView(p, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
+        PosixFileAttributeView view =
+                Files.getFileAttributeView(p, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
         if (view == null) {
             return;
         }

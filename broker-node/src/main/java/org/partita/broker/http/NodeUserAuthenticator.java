@@ -2,18 +2,17 @@ package org.partita.broker.http;
 
 import com.sun.net.httpserver.BasicAuthenticator;
 import com.sun.net.httpserver.HttpExchange;
-import org.partita.broker.logging.RateLimitedLog;
-import org.partita.broker.security.LoginGate;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import org.partita.broker.logging.RateLimitedLog;
+import org.partita.broker.security.LoginGate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * HTTP basic authentication against the node's users file. Checking a password costs a PBKDF2
@@ -35,6 +34,7 @@ final class NodeUserAuthenticator extends BasicAuthenticator {
     private final ThreadLocal<String> remote = new ThreadLocal<>();
     /** Set by {@link #checkCredentials} when the attempt came before its wait was over: milliseconds left. */
     private final ThreadLocal<Long> tooEarly = new ThreadLocal<>();
+
     private final byte[] key = new byte[32];
     private final Map<String, String> remembered = new ConcurrentHashMap<>();
 
@@ -46,8 +46,11 @@ final class NodeUserAuthenticator extends BasicAuthenticator {
 
     @Override
     public Result authenticate(HttpExchange exchange) {
-        remote.set(exchange.getRemoteAddress() == null || exchange.getRemoteAddress().getAddress() == null
-                ? "unknown" : exchange.getRemoteAddress().getAddress().getHostAddress());
+        remote.set(
+                exchange.getRemoteAddress() == null
+                                || exchange.getRemoteAddress().getAddress() == null
+                        ? "unknown"
+                        : exchange.getRemoteAddress().getAddress().getHostAddress());
         try {
             Result result = super.authenticate(exchange);
             Long wait = tooEarly.get();
@@ -76,8 +79,14 @@ final class NodeUserAuthenticator extends BasicAuthenticator {
         }
         String refusal = users.checkNow(from, user, password); // counted with the node's failed logins
         if (refusal != null) {
-            EVENTS.log(org.slf4j.event.Level.INFO, "login.failed", Map.of("user", user, "remote", from, "via", "http",
-                    "reason", refusal), "HTTP login refused for user {} from {}: {}", user, from, refusal);
+            EVENTS.log(
+                    org.slf4j.event.Level.INFO,
+                    "login.failed",
+                    Map.of("user", user, "remote", from, "via", "http", "reason", refusal),
+                    "HTTP login refused for user {} from {}: {}",
+                    user,
+                    from,
+                    refusal);
             return false;
         }
         if (remembered.size() < MAX_REMEMBERED) {

@@ -3,10 +3,9 @@ package org.partita.broker.http;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpPrincipal;
+import java.net.InetSocketAddress;
 import org.partita.broker.security.Authorizer;
 import org.partita.broker.security.Operation;
-
-import java.net.InetSocketAddress;
 
 /**
  * Who may read the operator's HTTP port (the figures of every queue, consumer and connection):
@@ -27,10 +26,10 @@ abstract class OperatorAccess {
             String refusal(HttpExchange exchange) {
                 HttpPrincipal who = exchange.getPrincipal();
                 String user = who == null ? null : who.getUsername();
-                return authorizer.permits(user, Operation.MANAGE, null) ? null
+                return authorizer.permits(user, Operation.MANAGE, null)
+                        ? null
                         : "user '" + user + "' may not read the node's figures (permission manage on >)";
             }
-
         };
     }
 
@@ -39,10 +38,10 @@ abstract class OperatorAccess {
             @Override
             String refusal(HttpExchange exchange) {
                 InetSocketAddress a = exchange.getRemoteAddress();
-                return a != null && a.getAddress() != null && a.getAddress().isLoopbackAddress() ? null
+                return a != null && a.getAddress() != null && a.getAddress().isLoopbackAddress()
+                        ? null
                         : "a node without a users file serves its console and metrics to its own machine only";
             }
-
         };
     }
 

@@ -4,16 +4,15 @@ import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
-import org.partita.broker.security.Authorizer;
-import org.partita.broker.security.LoginGate;
-
-import javax.net.ssl.SSLContext;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.SSLContext;
+import org.partita.broker.security.Authorizer;
+import org.partita.broker.security.LoginGate;
 
 /**
  * The node's small HTTP server for operators (the JDK's own): the Prometheus endpoint and the
@@ -34,7 +33,8 @@ public final class OpsHttpServer implements AutoCloseable {
      *                   asked, and only loopback clients are served)
      * @param authorizer what each user may do, when there are users
      */
-    private OpsHttpServer(HttpServer server, ExecutorService executor, LoginGate users, Authorizer authorizer, String realm) {
+    private OpsHttpServer(
+            HttpServer server, ExecutorService executor, LoginGate users, Authorizer authorizer, String realm) {
         this.server = server;
         this.executor = executor;
         this.auth = users == null ? null : new NodeUserAuthenticator(realm, users);
@@ -42,8 +42,8 @@ public final class OpsHttpServer implements AutoCloseable {
     }
 
     /** @param tls the context to serve HTTPS with, or null for plain HTTP */
-    public static OpsHttpServer start(String host, int port, LoginGate users, Authorizer authorizer, String realm,
-                                      SSLContext tls) {
+    public static OpsHttpServer start(
+            String host, int port, LoginGate users, Authorizer authorizer, String realm, SSLContext tls) {
         AtomicLong n = new AtomicLong();
         ExecutorService executor = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "partita-http-" + n.incrementAndGet());

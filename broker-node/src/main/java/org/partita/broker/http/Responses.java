@@ -1,15 +1,13 @@
 package org.partita.broker.http;
 
 import com.sun.net.httpserver.HttpExchange;
-
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 
 /** Writing an HTTP answer in one go. */
 public final class Responses {
-    private Responses() {
-    }
+    private Responses() {}
 
     public static void send(HttpExchange exchange, int status, String contentType, byte[] body) throws IOException {
         exchange.getResponseHeaders().set("Content-Type", contentType);

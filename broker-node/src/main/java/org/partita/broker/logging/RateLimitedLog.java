@@ -1,14 +1,13 @@
 package org.partita.broker.logging;
 
-import org.slf4j.Logger;
-import org.slf4j.event.Level;
-import org.slf4j.spi.LoggingEventBuilder;
-
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.event.Level;
+import org.slf4j.spi.LoggingEventBuilder;
 
 /**
  * Logs an event that outsiders can repeat at will (malformed connections, dropped messages, failed
@@ -23,6 +22,7 @@ import java.util.function.LongSupplier;
 public final class RateLimitedLog {
     /** Lines per window and event unless told otherwise. */
     public static final int DEFAULT_PER_WINDOW = 10;
+
     public static final Duration DEFAULT_WINDOW = Duration.ofSeconds(10);
 
     private final Logger log;
@@ -107,8 +107,14 @@ public final class RateLimitedLog {
         return n;
     }
 
-    private void emit(Level level, String event, Map<String, ?> keyValues, String format, Object[] args, long suppressed,
-                      long seconds) {
+    private void emit(
+            Level level,
+            String event,
+            Map<String, ?> keyValues,
+            String format,
+            Object[] args,
+            long suppressed,
+            long seconds) {
         LoggingEventBuilder b = log.atLevel(level).addKeyValue("event", event);
         for (Map.Entry<String, ?> kv : keyValues.entrySet()) {
             b = b.addKeyValue(kv.getKey(), kv.getValue());

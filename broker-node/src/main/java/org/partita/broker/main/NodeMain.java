@@ -1,5 +1,8 @@
 package org.partita.broker.main;
 
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import org.partita.broker.config.ConfigException;
 import org.partita.broker.config.NodeConfig;
 import org.partita.broker.config.NodeConfigFile;
@@ -9,16 +12,15 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import java.nio.file.Path;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-
 /**
  * {@code java -jar partita-node.jar [--config FILE] [--port N] [--data DIR] [--metrics-port N] [--log-json]}: starts one node on
  * embedded defaults, overridden by the config file, overridden by the options. Stops cleanly on
  * SIGTERM or Ctrl-C.
  */
-@Command(name = "partita-node", mixinStandardHelpOptions = true, version = "Partita 0.1.0",
+@Command(
+        name = "partita-node",
+        mixinStandardHelpOptions = true,
+        version = "Partita 0.1.0",
         description = "Starts a Partita broker node.")
 public final class NodeMain implements Callable<Integer> {
     /** Looked up only once the options chose the logging configuration (--log-json, --log-level). */
@@ -38,21 +40,32 @@ public final class NodeMain implements Callable<Integer> {
     @Option(names = "--data", description = "folder of the node's H2 database (default ./data)")
     Path data;
 
-    @Option(names = "--metrics-port", paramLabel = "N",
-            description = "HTTP port of the Prometheus endpoint (/metrics) and the web console (/) on the node's host (off by default)")
+    @Option(
+            names = "--metrics-port",
+            paramLabel = "N",
+            description =
+                    "HTTP port of the Prometheus endpoint (/metrics) and the web console (/) on the node's host (off by default)")
     Integer metricsPort;
 
     @Option(names = "--log-json", description = "log one JSON object per line instead of text")
     boolean logJson;
 
-    @Option(names = "--log-level", paramLabel = "LEVEL", description = "ERROR, WARN, INFO (default) or DEBUG (connections opened and closed)")
+    @Option(
+            names = "--log-level",
+            paramLabel = "LEVEL",
+            description = "ERROR, WARN, INFO (default) or DEBUG (connections opened and closed)")
     String logLevel;
 
-    @Option(names = "--stop-timeout", paramLabel = "SECONDS",
-            description = "longest a clean stop (SIGTERM) may take before the process halts; the journal recovers the rest (default 30)")
+    @Option(
+            names = "--stop-timeout",
+            paramLabel = "SECONDS",
+            description =
+                    "longest a clean stop (SIGTERM) may take before the process halts; the journal recovers the rest (default 30)")
     int stopTimeoutSeconds = 30;
 
-    @Option(names = "--hash-password", paramLabel = "USER",
+    @Option(
+            names = "--hash-password",
+            paramLabel = "USER",
             description = "read a password from standard input and print a users-file line for USER, then exit")
     String hashPasswordFor;
 
@@ -96,8 +109,10 @@ public final class NodeMain implements Callable<Integer> {
                 return 2;
             }
         }
-        log().info(config == null ? "no config file: embedded defaults and command-line options"
-                : "config file " + config.toAbsolutePath().normalize());
+        log().info(
+                        config == null
+                                ? "no config file: embedded defaults and command-line options"
+                                : "config file " + config.toAbsolutePath().normalize());
         PartitaNode node;
         try {
             node = PartitaNode.start(c);
@@ -132,8 +147,9 @@ public final class NodeMain implements Callable<Integer> {
             password = console.readPassword("password for %s: ", hashPasswordFor);
         } else {
             try {
-                String line = new java.io.BufferedReader(new java.io.InputStreamReader(System.in,
-                        java.nio.charset.StandardCharsets.UTF_8)).readLine();
+                String line = new java.io.BufferedReader(
+                                new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8))
+                        .readLine();
                 password = line == null ? new char[0] : line.toCharArray();
             } catch (java.io.IOException e) {
                 System.err.println("partita-node: cannot read the password: " + e.getMessage());

@@ -2,15 +2,14 @@ package org.partita.broker.metrics;
 
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tags;
-import org.partita.broker.core.dispatch.ConsumerReport;
-import org.partita.broker.core.queue.QueueReport;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.ToLongFunction;
+import org.partita.broker.core.dispatch.ConsumerReport;
+import org.partita.broker.core.queue.QueueReport;
 
 /**
  * The meters of each consumer, labelled as its queue's ({@code queue}, {@code subscription}) plus
@@ -34,8 +33,12 @@ final class ConsumerMeters {
     ConsumerMeters(Meters meters, int limit) {
         this.meters = meters;
         this.limit = limit;
-        this.unlabelledId = meters.gauge("partita.consumers.unlabelled",
-                "consumers without meters of their own, past metrics.consumerLabels", null, Tags.empty(), this,
+        this.unlabelledId = meters.gauge(
+                "partita.consumers.unlabelled",
+                "consumers without meters of their own, past metrics.consumerLabels",
+                null,
+                Tags.empty(),
+                this,
                 m -> m.unlabelled);
     }
 
@@ -48,7 +51,8 @@ final class ConsumerMeters {
             }
         }
         // the closed first, so that their slots go to consumers waiting for one
-        labelled.entrySet().removeIf(e -> !now.containsKey(e.getKey()) && e.getValue().remove());
+        labelled.entrySet()
+                .removeIf(e -> !now.containsKey(e.getKey()) && e.getValue().remove());
         int left = 0;
         for (Map.Entry<String, Attached> e : now.entrySet()) {
             ConsumerLevel level = labelled.get(e.getKey());
@@ -74,7 +78,8 @@ final class ConsumerMeters {
     private record Attached(QueueReport queue, ConsumerReport consumer) {
         /** A queue of partitions, each with an owner (a queue without them is served by all its consumers). */
         boolean partitioned() {
-            return queue.partitions().stream().noneMatch(p -> "SHARED".equals(p.figures().state()));
+            return queue.partitions().stream()
+                    .noneMatch(p -> "SHARED".equals(p.figures().state()));
         }
     }
 
@@ -85,21 +90,37 @@ final class ConsumerMeters {
         private volatile ConsumerReport latest;
 
         ConsumerLevel(Attached a) {
-            this.tags = QueueMeters.tags(a.queue().name()).and("consumer", a.consumer().consumer());
+            this.tags = QueueMeters.tags(a.queue().name())
+                    .and("consumer", a.consumer().consumer());
             this.latest = a.consumer();
             counter("delivered", "deliveries to the consumer, redeliveries included", ConsumerReport::delivered);
             counter("acknowledged", "messages the consumer consumed", ConsumerReport::acknowledged);
             counter("redelivered", "deliveries to the consumer flagged redelivered", ConsumerReport::redelivered);
-            ids.add(meters.gauge("partita.consumer.messages.in.flight", "messages delivered to the consumer, not yet"
-                    + " acknowledged", null, tags, this, l -> l.latest.inFlight()));
+            ids.add(meters.gauge(
+                    "partita.consumer.messages.in.flight",
+                    "messages delivered to the consumer, not yet" + " acknowledged",
+                    null,
+                    tags,
+                    this,
+                    l -> l.latest.inFlight()));
             if (a.partitioned()) {
-                ids.add(meters.gauge("partita.consumer.partitions", "partitions the consumer owns", null, tags, this,
+                ids.add(meters.gauge(
+                        "partita.consumer.partitions",
+                        "partitions the consumer owns",
+                        null,
+                        tags,
+                        this,
                         l -> l.latest.partitions().size()));
             }
         }
 
         private void counter(String what, String description, ToLongFunction<ConsumerReport> value) {
-            ids.add(meters.counter("partita.consumer.messages." + what, description, null, tags, this,
+            ids.add(meters.counter(
+                    "partita.consumer.messages." + what,
+                    description,
+                    null,
+                    tags,
+                    this,
                     l -> value.applyAsLong(l.latest)));
         }
 

@@ -6,7 +6,6 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
-
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
@@ -23,31 +22,50 @@ final class Meters {
         this.registries = registries;
     }
 
-    <T> Meter.Id gauge(String name, String description, String baseUnit, Tags tags, T source, ToDoubleFunction<T> value) {
+    <T> Meter.Id gauge(
+            String name, String description, String baseUnit, Tags tags, T source, ToDoubleFunction<T> value) {
         Meter.Id id = null;
         for (MeterRegistry r : registries) {
-            id = Gauge.builder(name, source, value).description(description).baseUnit(baseUnit).tags(tags)
-                    .strongReference(true).register(r).getId();
+            id = Gauge.builder(name, source, value)
+                    .description(description)
+                    .baseUnit(baseUnit)
+                    .tags(tags)
+                    .strongReference(true)
+                    .register(r)
+                    .getId();
         }
         return id;
     }
 
-    <T> Meter.Id counter(String name, String description, String baseUnit, Tags tags, T source, ToDoubleFunction<T> value) {
+    <T> Meter.Id counter(
+            String name, String description, String baseUnit, Tags tags, T source, ToDoubleFunction<T> value) {
         Meter.Id id = null;
         for (MeterRegistry r : registries) {
-            id = FunctionCounter.builder(name, source, value).description(description).baseUnit(baseUnit).tags(tags)
-                    .register(r).getId();
+            id = FunctionCounter.builder(name, source, value)
+                    .description(description)
+                    .baseUnit(baseUnit)
+                    .tags(tags)
+                    .register(r)
+                    .getId();
         }
         return id;
     }
 
     /** A count of events and their total time in nanoseconds, as {@code _count} and {@code _sum} seconds. */
-    <T> Meter.Id functionTimer(String name, String description, Tags tags, T source, ToLongFunction<T> count,
-                               ToDoubleFunction<T> totalNanos) {
+    <T> Meter.Id functionTimer(
+            String name,
+            String description,
+            Tags tags,
+            T source,
+            ToLongFunction<T> count,
+            ToDoubleFunction<T> totalNanos) {
         Meter.Id id = null;
         for (MeterRegistry r : registries) {
-            id = FunctionTimer.builder(name, source, count, totalNanos, TimeUnit.NANOSECONDS).description(description)
-                    .tags(tags).register(r).getId();
+            id = FunctionTimer.builder(name, source, count, totalNanos, TimeUnit.NANOSECONDS)
+                    .description(description)
+                    .tags(tags)
+                    .register(r)
+                    .getId();
         }
         return id;
     }

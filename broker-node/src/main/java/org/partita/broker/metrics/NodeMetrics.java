@@ -8,6 +8,10 @@ import io.micrometer.jmx.JmxConfig;
 import io.micrometer.jmx.JmxMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.partita.broker.admin.ConnectionInfo;
 import org.partita.broker.admin.ConnectionRegistry;
 import org.partita.broker.admin.NodeReader;
@@ -15,11 +19,6 @@ import org.partita.broker.core.queue.QueueReport;
 import org.partita.broker.store.StoreFigures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The node's meters (Micrometer), published to Prometheus (scraped through {@link #scrape()}) and
@@ -33,17 +32,19 @@ public final class NodeMetrics implements AutoCloseable {
     static final int REFRESH_SECONDS = 10;
 
     private final PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    private final JmxMeterRegistry jmx = new JmxMeterRegistry(new JmxConfig() {
-        @Override
-        public String get(String key) {
-            return null;
-        }
+    private final JmxMeterRegistry jmx = new JmxMeterRegistry(
+            new JmxConfig() {
+                @Override
+                public String get(String key) {
+                    return null;
+                }
 
-        @Override
-        public String domain() {
-            return "org.partita.metrics";
-        }
-    }, Clock.SYSTEM);
+                @Override
+                public String domain() {
+                    return "org.partita.metrics";
+                }
+            },
+            Clock.SYSTEM);
     private final NodeReader reader;
     private final QueueMeters queues;
     private final ConsumerMeters consumers;
@@ -72,62 +73,191 @@ public final class NodeMetrics implements AutoCloseable {
     private static void nodeMeters(NodeReader reader, Meters meters) {
         ConnectionRegistry conns = reader.connectionRegistry();
         Tags none = Tags.empty();
-        meters.gauge("partita.connections", "open client connections", null, none, conns, c -> c.connections().size());
-        meters.gauge("partita.sessions", "open sessions of all connections", null, none, conns,
+        meters.gauge(
+                "partita.connections",
+                "open client connections",
+                null,
+                none,
+                conns,
+                c -> c.connections().size());
+        meters.gauge(
+                "partita.sessions",
+                "open sessions of all connections",
+                null,
+                none,
+                conns,
                 c -> c.connections().stream().mapToInt(ConnectionInfo::sessions).sum());
-        meters.counter("partita.network.received", "bytes received from clients", "bytes", none, conns,
+        meters.counter(
+                "partita.network.received",
+                "bytes received from clients",
+                "bytes",
+                none,
+                conns,
                 ConnectionRegistry::bytesIn);
-        meters.counter("partita.network.sent", "bytes sent to clients", "bytes", none, conns, ConnectionRegistry::bytesOut);
-        meters.counter("partita.logins.failed", "logins refused for their credentials", null, none, conns,
+        meters.counter(
+                "partita.network.sent", "bytes sent to clients", "bytes", none, conns, ConnectionRegistry::bytesOut);
+        meters.counter(
+                "partita.logins.failed",
+                "logins refused for their credentials",
+                null,
+                none,
+                conns,
                 ConnectionRegistry::failedLogins);
-        meters.gauge("partita.store.size", "bytes of the node's data folder on disk", "bytes", none, reader,
+        meters.gauge(
+                "partita.store.size",
+                "bytes of the node's data folder on disk",
+                "bytes",
+                none,
+                reader,
                 NodeReader::storeBytes);
-        meters.gauge("partita.resident.payload", "payload bytes of stored messages held in memory", "bytes", none, reader,
+        meters.gauge(
+                "partita.resident.payload",
+                "payload bytes of stored messages held in memory",
+                "bytes",
+                none,
+                reader,
                 r -> r.broker().payloadMemory().residentBytes());
-        meters.gauge("partita.resident.payload.limit", "the node's residentBytes setting", "bytes", none, reader,
+        meters.gauge(
+                "partita.resident.payload.limit",
+                "the node's residentBytes setting",
+                "bytes",
+                none,
+                reader,
                 NodeReader::residentBudgetBytes);
-        meters.gauge("partita.in.flight", "bytes of frames being read, of sends not yet stored or queued and waiting to be written", "bytes",
-                none, reader, NodeReader::inFlightBytes);
-        meters.gauge("partita.in.flight.limit", "the node's limits.inFlightBytes setting", "bytes", none, reader,
+        meters.gauge(
+                "partita.in.flight",
+                "bytes of frames being read, of sends not yet stored or queued and waiting to be written",
+                "bytes",
+                none,
+                reader,
+                NodeReader::inFlightBytes);
+        meters.gauge(
+                "partita.in.flight.limit",
+                "the node's limits.inFlightBytes setting",
+                "bytes",
+                none,
+                reader,
                 NodeReader::inFlightLimitBytes);
-        meters.counter("partita.paged.out.messages", "messages paged out of memory (restored ones included)", null, none,
-                reader, r -> r.broker().payloadMemory().pagedOutCount());
+        meters.counter(
+                "partita.paged.out.messages",
+                "messages paged out of memory (restored ones included)",
+                null,
+                none,
+                reader,
+                r -> r.broker().payloadMemory().pagedOutCount());
         reader.broker().store().figures().ifPresent(f -> {
-            meters.counter("partita.store.commit.groups", "group commits: one transaction (and at most one disk sync) each",
-                    null, none, f, StoreFigures::groups);
-            meters.counter("partita.store.commit.groups.by.caller", "of the group commits, those a network thread made"
-                    + " itself at the end of its turn, the writer being idle", null, none, f,
+            meters.counter(
+                    "partita.store.commit.groups",
+                    "group commits: one transaction (and at most one disk sync) each",
+                    null,
+                    none,
+                    f,
+                    StoreFigures::groups);
+            meters.counter(
+                    "partita.store.commit.groups.by.caller",
+                    "of the group commits, those a network thread made"
+                            + " itself at the end of its turn, the writer being idle",
+                    null,
+                    none,
+                    f,
                     StoreFigures::groupsByCaller);
-            meters.counter("partita.store.commit.batches", "batches committed; divided by the groups, the group size",
-                    null, none, f, StoreFigures::batches);
-            meters.counter("partita.store.syncs", "disk syncs forced to confirm persistent sends", null, none, f,
+            meters.counter(
+                    "partita.store.commit.batches",
+                    "batches committed; divided by the groups, the group size",
+                    null,
+                    none,
+                    f,
+                    StoreFigures::batches);
+            meters.counter(
+                    "partita.store.syncs",
+                    "disk syncs forced to confirm persistent sends",
+                    null,
+                    none,
+                    f,
                     StoreFigures::syncs);
-            meters.functionTimer("partita.store.checkpoint", "checkpoints moving the journal's net effect into H2",
-                    none, f, StoreFigures::checkpoints, StoreFigures::checkpointNanos);
-            meters.counter("partita.store.checkpoint.wait", "time the store's writer held appends back to wait for a"
-                    + " checkpoint: H2 fell two journal segments behind, or a read needed H2 up to date", "seconds", none, f,
+            meters.functionTimer(
+                    "partita.store.checkpoint",
+                    "checkpoints moving the journal's net effect into H2",
+                    none,
+                    f,
+                    StoreFigures::checkpoints,
+                    StoreFigures::checkpointNanos);
+            meters.counter(
+                    "partita.store.checkpoint.wait",
+                    "time the store's writer held appends back to wait for a"
+                            + " checkpoint: H2 fell two journal segments behind, or a read needed H2 up to date",
+                    "seconds",
+                    none,
+                    f,
                     x -> x.checkpointWaitNanos() / 1e9);
-            meters.gauge("partita.store.checkpoint.running", "1 while a checkpoint moves a closed journal segment into"
-                    + " H2 (appends go on meanwhile), else 0", null, none, f, x -> x.checkpointInProgress() ? 1 : 0);
-            meters.gauge("partita.store.checkpoint.pending", "payload bytes of the closed journal segment the checkpoint"
-                    + " in progress still holds on the heap: they fall part by part as H2 commits them; 0 when none runs",
-                    "bytes", none, f, StoreFigures::checkpointPendingBytes);
-            meters.counter("partita.store.writer.allocated", "journal bytes the store's writer zero-filled itself between"
-                    + " group commits, the space ahead of it not being prepared in time; 0 in steady state", "bytes", none, f,
+            meters.gauge(
+                    "partita.store.checkpoint.running",
+                    "1 while a checkpoint moves a closed journal segment into"
+                            + " H2 (appends go on meanwhile), else 0",
+                    null,
+                    none,
+                    f,
+                    x -> x.checkpointInProgress() ? 1 : 0);
+            meters.gauge(
+                    "partita.store.checkpoint.pending",
+                    "payload bytes of the closed journal segment the checkpoint"
+                            + " in progress still holds on the heap: they fall part by part as H2 commits them; 0 when none runs",
+                    "bytes",
+                    none,
+                    f,
+                    StoreFigures::checkpointPendingBytes);
+            meters.counter(
+                    "partita.store.writer.allocated",
+                    "journal bytes the store's writer zero-filled itself between"
+                            + " group commits, the space ahead of it not being prepared in time; 0 in steady state",
+                    "bytes",
+                    none,
+                    f,
                     StoreFigures::writerAllocatedBytes);
-            meters.gauge("partita.store.writable", "1 while the store writes, 0 while an I/O fault (disk full, failed sync)"
-                    + " refuses persistent work until it reopens", null, none, f, x -> x.fault() == null ? 1 : 0);
-            meters.counter("partita.store.faults", "times an I/O fault stopped the store's writes", null, none, f,
+            meters.gauge(
+                    "partita.store.writable",
+                    "1 while the store writes, 0 while an I/O fault (disk full, failed sync)"
+                            + " refuses persistent work until it reopens",
+                    null,
+                    none,
+                    f,
+                    x -> x.fault() == null ? 1 : 0);
+            meters.counter(
+                    "partita.store.faults",
+                    "times an I/O fault stopped the store's writes",
+                    null,
+                    none,
+                    f,
                     StoreFigures::faults);
-            meters.counter("partita.store.recoveries", "times the store reopened itself after a fault", null, none, f,
+            meters.counter(
+                    "partita.store.recoveries",
+                    "times the store reopened itself after a fault",
+                    null,
+                    none,
+                    f,
                     StoreFigures::recoveries);
-            meters.counter("partita.store.compactions", "online compactions that gave H2 file space back", null, none, f,
+            meters.counter(
+                    "partita.store.compactions",
+                    "online compactions that gave H2 file space back",
+                    null,
+                    none,
+                    f,
                     StoreFigures::compactions);
-            meters.gauge("partita.store.files", "bytes of the H2 database and journal files", "bytes", none, f,
+            meters.gauge(
+                    "partita.store.files",
+                    "bytes of the H2 database and journal files",
+                    "bytes",
+                    none,
+                    f,
                     StoreFigures::fileBytes);
         });
-        meters.gauge("partita.direct.memory.limit", "the most direct (off-heap) memory the JVM allows", "bytes", none,
-                reader, r -> io.netty.util.internal.PlatformDependent.maxDirectMemory());
+        meters.gauge(
+                "partita.direct.memory.limit",
+                "the most direct (off-heap) memory the JVM allows",
+                "bytes",
+                none,
+                reader,
+                r -> io.netty.util.internal.PlatformDependent.maxDirectMemory());
     }
 
     /** Reads the queues' figures and brings the queue and consumer meters in line with them. */

@@ -2,10 +2,6 @@ package org.partita.broker.metrics;
 
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tags;
-import org.partita.broker.core.partition.PartitionCounts;
-import org.partita.broker.core.partition.PartitionReport;
-import org.partita.broker.core.queue.QueueReport;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -13,6 +9,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.ToLongFunction;
+import org.partita.broker.core.partition.PartitionCounts;
+import org.partita.broker.core.partition.PartitionReport;
+import org.partita.broker.core.queue.QueueReport;
 
 /**
  * The meters of every queue and partition. Queues come and go, so each {@link #update} takes the
@@ -43,12 +42,18 @@ final class QueueMeters {
             for (PartitionReport p : q.partitions()) {
                 String key = q.name() + "\u0000" + p.partition();
                 seenPartitions.add(key);
-                partitions.computeIfAbsent(key, k -> new PartitionLevel(tags.and("partition", Integer.toString(p.partition()))))
+                partitions
+                        .computeIfAbsent(
+                                key, k -> new PartitionLevel(tags.and("partition", Integer.toString(p.partition()))))
                         .update(p);
             }
         }
-        queues.entrySet().removeIf(e -> !seenQueues.contains(e.getKey()) && e.getValue().remove());
-        partitions.entrySet().removeIf(e -> !seenPartitions.contains(e.getKey()) && e.getValue().remove());
+        queues.entrySet()
+                .removeIf(e -> !seenQueues.contains(e.getKey()) && e.getValue().remove());
+        partitions
+                .entrySet()
+                .removeIf(e ->
+                        !seenPartitions.contains(e.getKey()) && e.getValue().remove());
     }
 
     synchronized void close() {
@@ -60,7 +65,8 @@ final class QueueMeters {
 
     static Tags tags(String queue) {
         int hash = queue.indexOf('#');
-        return hash < 0 ? Tags.of("queue", queue, "subscription", "")
+        return hash < 0
+                ? Tags.of("queue", queue, "subscription", "")
                 : Tags.of("queue", queue.substring(0, hash), "subscription", queue.substring(hash + 1));
     }
 
@@ -70,10 +76,20 @@ final class QueueMeters {
         private volatile QueueReport latest;
 
         QueueLevel(Tags tags) {
-            ids.add(meters.gauge("partita.queue.consumers", "consumers attached to the queue", null, tags, this,
+            ids.add(meters.gauge(
+                    "partita.queue.consumers",
+                    "consumers attached to the queue",
+                    null,
+                    tags,
+                    this,
                     l -> l.latest.consumers().size()));
-            ids.add(meters.gauge("partita.queue.held", "encoded bytes of the messages the queue holds, waiting and in flight",
-                    "bytes", tags, this, l -> l.latest.heldBytes()));
+            ids.add(meters.gauge(
+                    "partita.queue.held",
+                    "encoded bytes of the messages the queue holds, waiting and in flight",
+                    "bytes",
+                    tags,
+                    this,
+                    l -> l.latest.heldBytes()));
         }
 
         boolean remove() {
@@ -99,8 +115,13 @@ final class QueueMeters {
                 register();
             }
             if (p.oldestAgeMillis().isPresent() && age == null) {
-                age = meters.gauge("partita.queue.oldest.message.age", "age of the oldest waiting message, by its JMS timestamp",
-                        "seconds", tags, this, l -> l.latest.oldestAgeMillis().orElse(0) / 1000.0);
+                age = meters.gauge(
+                        "partita.queue.oldest.message.age",
+                        "age of the oldest waiting message, by its JMS timestamp",
+                        "seconds",
+                        tags,
+                        this,
+                        l -> l.latest.oldestAgeMillis().orElse(0) / 1000.0);
             } else if (p.oldestAgeMillis().isEmpty() && age != null) {
                 meters.remove(age);
                 age = null;
@@ -108,24 +129,49 @@ final class QueueMeters {
         }
 
         private void register() {
-            ids.add(meters.gauge("partita.queue.messages", "messages waiting for a consumer", null, tags, this,
+            ids.add(meters.gauge(
+                    "partita.queue.messages",
+                    "messages waiting for a consumer",
+                    null,
+                    tags,
+                    this,
                     l -> l.latest.figures().depth()));
-            ids.add(meters.gauge("partita.queue.messages.in.flight", "messages delivered and not yet acknowledged", null,
-                    tags, this, l -> l.latest.figures().inFlight()));
-            ids.add(meters.gauge("partita.queue.partition.owned", "1 when the partition has an owner consumer receiving it",
-                    null, tags, this, l -> "ASSIGNED".equals(l.latest.figures().state()) ? 1 : 0));
+            ids.add(meters.gauge(
+                    "partita.queue.messages.in.flight",
+                    "messages delivered and not yet acknowledged",
+                    null,
+                    tags,
+                    this,
+                    l -> l.latest.figures().inFlight()));
+            ids.add(meters.gauge(
+                    "partita.queue.partition.owned",
+                    "1 when the partition has an owner consumer receiving it",
+                    null,
+                    tags,
+                    this,
+                    l -> "ASSIGNED".equals(l.latest.figures().state()) ? 1 : 0));
             counter("enqueued", "messages put into the queue", PartitionCounts::enqueued);
             counter("delivered", "deliveries to consumers, redeliveries included", PartitionCounts::delivered);
             counter("acknowledged", "messages consumed", PartitionCounts::acknowledged);
             counter("redelivered", "deliveries flagged redelivered", PartitionCounts::redelivered);
             counter("dead.lettered", "messages moved to the dead-letter queue", PartitionCounts::deadLettered);
             counter("expired", "messages that expired while waiting", PartitionCounts::expired);
-            ids.add(meters.counter("partita.queue.partition.handoffs", "completed moves of the partition away from an owner",
-                    null, tags, this, l -> l.latest.counts().handoffs()));
+            ids.add(meters.counter(
+                    "partita.queue.partition.handoffs",
+                    "completed moves of the partition away from an owner",
+                    null,
+                    tags,
+                    this,
+                    l -> l.latest.counts().handoffs()));
         }
 
         private void counter(String what, String description, ToLongFunction<PartitionCounts> value) {
-            ids.add(meters.counter("partita.queue.messages." + what, description, null, tags, this,
+            ids.add(meters.counter(
+                    "partita.queue.messages." + what,
+                    description,
+                    null,
+                    tags,
+                    this,
                     l -> value.applyAsLong(l.latest.counts())));
         }
 

@@ -2,10 +2,9 @@ package org.partita.broker.metrics;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-import org.partita.broker.http.Responses;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import org.partita.broker.http.Responses;
 
 /** {@code GET /metrics}: the Prometheus text exposition. */
 public final class ScrapeHandler implements HttpHandler {
@@ -24,7 +23,10 @@ public final class ScrapeHandler implements HttpHandler {
             Responses.text(exchange, 404, "not found\n");
             return;
         }
-        Responses.send(exchange, 200, "text/plain; version=0.0.4; charset=utf-8",
+        Responses.send(
+                exchange,
+                200,
+                "text/plain; version=0.0.4; charset=utf-8",
                 metrics.scrape().getBytes(StandardCharsets.UTF_8));
     }
 }

@@ -1,9 +1,7 @@
 package org.partita.broker.network;
 
-import org.partita.broker.network.connection.RemoteFeed;
-
 import org.partita.broker.core.queue.BrokerQueue;
-import org.partita.protocol.selector.Selector;
+import org.partita.broker.network.connection.RemoteFeed;
 
 /**
  * What a node's network front asks of the cluster the node belongs to (none on a node of its own):
@@ -35,6 +33,8 @@ public interface ClusterFront {
      *
      * @param store stores the message; called at most once per call
      */
-    java.util.concurrent.CompletableFuture<Void> storeOnce(String from, String messageId,
-                                                            java.util.function.Supplier<java.util.concurrent.CompletableFuture<Void>> store);
+    java.util.concurrent.CompletableFuture<Void> storeOnce(
+            String from,
+            String messageId,
+            java.util.function.Supplier<java.util.concurrent.CompletableFuture<Void>> store);
 }

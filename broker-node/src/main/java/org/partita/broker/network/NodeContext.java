@@ -1,14 +1,12 @@
 package org.partita.broker.network;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.partita.broker.network.connection.ClientConnection;
 import org.partita.broker.network.flow.TrafficCounter;
-
 import org.partita.broker.security.Authenticator;
 import org.partita.broker.security.LoginDelays;
 import org.partita.broker.security.LoginGate;
-
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Node-wide facts and registries the connections share: name, limits, authentication, client ids,
@@ -20,7 +18,8 @@ public final class NodeContext implements org.partita.broker.admin.ConnectionReg
     private final Authenticator authenticator;
     private final LoginGate logins;
     private final org.partita.broker.config.FlowLimits limits;
-    private volatile org.partita.broker.security.Authorizer authorizer = org.partita.broker.security.Authorizer.ALLOW_ALL;
+    private volatile org.partita.broker.security.Authorizer authorizer =
+            org.partita.broker.security.Authorizer.ALLOW_ALL;
     private volatile org.partita.broker.admin.AdminCommands admin;
     private volatile ClusterFront cluster;
     private final Map<String, Object> clientIds = new ConcurrentHashMap<>();
@@ -33,8 +32,11 @@ public final class NodeContext implements org.partita.broker.admin.ConnectionReg
         this(nodeName, maxFrameSize, authenticator, org.partita.broker.config.FlowLimits.defaults());
     }
 
-    public NodeContext(String nodeName, int maxFrameSize, Authenticator authenticator,
-                       org.partita.broker.config.FlowLimits limits) {
+    public NodeContext(
+            String nodeName,
+            int maxFrameSize,
+            Authenticator authenticator,
+            org.partita.broker.config.FlowLimits limits) {
         this.nodeName = nodeName;
         this.maxFrameSize = maxFrameSize;
         this.authenticator = authenticator;
@@ -110,8 +112,10 @@ public final class NodeContext implements org.partita.broker.admin.ConnectionReg
 
     @Override
     public java.util.List<org.partita.broker.admin.ConnectionInfo> connections() {
-        return open.stream().map(ClientConnection::info)
-                .sorted(java.util.Comparator.comparingLong(org.partita.broker.admin.ConnectionInfo::openedAt)).toList();
+        return open.stream()
+                .map(ClientConnection::info)
+                .sorted(java.util.Comparator.comparingLong(org.partita.broker.admin.ConnectionInfo::openedAt))
+                .toList();
     }
 
     @Override

@@ -1,12 +1,5 @@
 package org.partita.broker.network;
 
-import org.partita.broker.network.connection.ClientConnection;
-import org.partita.broker.network.flow.CountedFrameDecoder;
-import org.partita.broker.network.flow.FrameBudget;
-import org.partita.broker.network.flow.NodeMemory;
-import org.partita.broker.network.flow.TrafficCounter;
-import org.partita.broker.network.flow.WriteBound;
-
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -14,10 +7,15 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.flush.FlushConsolidationHandler;
-import org.partita.broker.core.Broker;
-import org.partita.protocol.FrameEncoder;
-
 import java.net.InetSocketAddress;
+import org.partita.broker.core.Broker;
+import org.partita.broker.network.connection.ClientConnection;
+import org.partita.broker.network.flow.CountedFrameDecoder;
+import org.partita.broker.network.flow.FrameBudget;
+import org.partita.broker.network.flow.NodeMemory;
+import org.partita.broker.network.flow.TrafficCounter;
+import org.partita.broker.network.flow.WriteBound;
+import org.partita.protocol.FrameEncoder;
 
 /** The node's network front: accepts client connections and gives each its protocol handler. */
 public final class NodeServer implements AutoCloseable {
@@ -43,18 +41,29 @@ public final class NodeServer implements AutoCloseable {
      * @param plaintext  with TLS: who may still connect without it
      * @param eventLoops threads that read and write the connections' sockets
      */
-    public NodeServer(String host, int port, Broker broker, NodeContext node, io.netty.handler.ssl.SslContext tls,
-                      org.partita.broker.config.TlsSettings.Plaintext plaintext, int eventLoops) throws InterruptedException {
+    public NodeServer(
+            String host,
+            int port,
+            Broker broker,
+            NodeContext node,
+            io.netty.handler.ssl.SslContext tls,
+            org.partita.broker.config.TlsSettings.Plaintext plaintext,
+            int eventLoops)
+            throws InterruptedException {
         this.eventLoops = eventLoops;
         // named after the node, so that thread dumps and profiles of a JVM with several nodes tell them apart
         boss = IO.newGroup(1, "partita-accept-" + node.nodeName());
         workers = IO.newGroup(eventLoops, "partita-io-" + node.nodeName());
         FrameEncoder encoder = new FrameEncoder(node.maxFrameSize());
-        memory = new NodeMemory(node.limits().inFlightBytes(), node.limits().nonPersistentBytes(),
-                node.limits().openTransactionBytes(), broker::unstoredBytes);
+        memory = new NodeMemory(
+                node.limits().inFlightBytes(),
+                node.limits().nonPersistentBytes(),
+                node.limits().openTransactionBytes(),
+                broker::unstoredBytes);
         // consumers free non-persistent bytes on the queues' threads: waiting producers are looked at often
         workers.scheduleAtFixedRate(memory::resumeWaiting, 5, 5, java.util.concurrent.TimeUnit.MILLISECONDS);
-        // connections that take nothing while they hold the spent budget are found even when nothing more is written to them
+        // connections that take nothing while they hold the spent budget are found even when nothing more is written to
+        // them
         workers.scheduleAtFixedRate(memory::checkWriters, 100, 100, java.util.concurrent.TimeUnit.MILLISECONDS);
         ServerBootstrap b = new ServerBootstrap()
                 .group(boss, workers)
@@ -73,9 +82,16 @@ public final class NodeServer implements AutoCloseable {
                             ch.pipeline().addLast(new PlaintextGate(tls, plaintext));
                         }
                         FrameBudget budget = new FrameBudget(memory);
-                        ch.pipeline().addLast(new FlushConsolidationHandler(FLUSHES_PER_WRITE, true), budget,
-                                new CountedFrameDecoder(node.maxFrameSize(), node.limits().handshakeFrameBytes(), budget), encoder,
-                                new ClientConnection(broker, node, traffic, memory));
+                        ch.pipeline()
+                                .addLast(
+                                        new FlushConsolidationHandler(FLUSHES_PER_WRITE, true),
+                                        budget,
+                                        new CountedFrameDecoder(
+                                                node.maxFrameSize(),
+                                                node.limits().handshakeFrameBytes(),
+                                                budget),
+                                        encoder,
+                                        new ClientConnection(broker, node, traffic, memory));
                     }
                 });
         try {
@@ -116,8 +132,9 @@ public final class NodeServer implements AutoCloseable {
         if (serverChannel != null) {
             serverChannel.close().syncUninterruptibly();
         }
-        clients.writeAndFlush(new org.partita.protocol.Frame.Error(0, org.partita.protocol.ErrorCode.SHUTTING_DOWN,
-                "the node is shutting down")).awaitUninterruptibly(2, java.util.concurrent.TimeUnit.SECONDS);
+        clients.writeAndFlush(new org.partita.protocol.Frame.Error(
+                        0, org.partita.protocol.ErrorCode.SHUTTING_DOWN, "the node is shutting down"))
+                .awaitUninterruptibly(2, java.util.concurrent.TimeUnit.SECONDS);
         clients.close().awaitUninterruptibly(2, java.util.concurrent.TimeUnit.SECONDS);
         workers.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
         boss.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();

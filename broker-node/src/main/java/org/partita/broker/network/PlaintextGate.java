@@ -7,11 +7,10 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.ssl.OptionalSslHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.ReferenceCountUtil;
+import java.net.InetSocketAddress;
 import org.partita.broker.config.TlsSettings;
 import org.partita.protocol.ErrorCode;
 import org.partita.protocol.Frame;
-
-import java.net.InetSocketAddress;
 
 /**
  * The first handler of a connection to a node with TLS: a client that starts a TLS handshake gets
@@ -28,14 +27,16 @@ final class PlaintextGate extends OptionalSslHandler {
 
     @Override
     protected ChannelHandler newNonSslHandler(ChannelHandlerContext ctx) {
-        boolean loopback = ctx.channel().remoteAddress() instanceof InetSocketAddress a && a.getAddress() != null
+        boolean loopback = ctx.channel().remoteAddress() instanceof InetSocketAddress a
+                && a.getAddress() != null
                 && a.getAddress().isLoopbackAddress();
         if (policy == TlsSettings.Plaintext.ON || policy == TlsSettings.Plaintext.LOOPBACK && loopback) {
             return null; // this handler goes, the plain frames go on to the decoder
         }
-        return new Refusal(policy == TlsSettings.Plaintext.OFF
-                ? "this node takes TLS connections only; connect with ssl://"
-                : "this node takes plaintext connections from its own machine only; connect with ssl://");
+        return new Refusal(
+                policy == TlsSettings.Plaintext.OFF
+                        ? "this node takes TLS connections only; connect with ssl://"
+                        : "this node takes plaintext connections from its own machine only; connect with ssl://");
     }
 
     /** Answers the plaintext client's first bytes with an error frame it can read, then closes. */
@@ -52,7 +53,8 @@ final class PlaintextGate extends OptionalSslHandler {
             ReferenceCountUtil.release(msg);
             if (!told) {
                 told = true;
-                ctx.channel().writeAndFlush(new Frame.Error(0, ErrorCode.AUTHENTICATION_FAILED, message))
+                ctx.channel()
+                        .writeAndFlush(new Frame.Error(0, ErrorCode.AUTHENTICATION_FAILED, message))
                         .addListener(ChannelFutureListener.CLOSE);
             }
         }

@@ -29,7 +29,9 @@ interface ServerIo {
     final class NioServerIo implements ServerIo {
         @Override
         public EventLoopGroup newGroup(int threads, String name) {
-            return new MultiThreadIoEventLoopGroup(threads, new io.netty.util.concurrent.DefaultThreadFactory(name),
+            return new MultiThreadIoEventLoopGroup(
+                    threads,
+                    new io.netty.util.concurrent.DefaultThreadFactory(name),
                     io.netty.channel.nio.NioIoHandler.newFactory());
         }
 
@@ -48,7 +50,9 @@ interface ServerIo {
     final class EpollServerIo implements ServerIo {
         @Override
         public EventLoopGroup newGroup(int threads, String name) {
-            return new MultiThreadIoEventLoopGroup(threads, new io.netty.util.concurrent.DefaultThreadFactory(name),
+            return new MultiThreadIoEventLoopGroup(
+                    threads,
+                    new io.netty.util.concurrent.DefaultThreadFactory(name),
                     io.netty.channel.epoll.EpollIoHandler.newFactory());
         }
 

@@ -19,8 +19,7 @@ public final class FatalErrors {
 
     private static final AtomicReference<Runnable> ON_FATAL = new AtomicReference<>();
 
-    private FatalErrors() {
-    }
+    private FatalErrors() {}
 
     /** From now on a fatal JVM error anywhere halts the process, also one that no code catches. */
     public static void haltOnFatalErrors() {

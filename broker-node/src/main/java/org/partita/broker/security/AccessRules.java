@@ -1,8 +1,5 @@
 package org.partita.broker.security;
 
-import org.partita.broker.config.ConfigException;
-import org.partita.broker.core.topic.TopicPattern;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +10,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.partita.broker.config.ConfigException;
+import org.partita.broker.core.topic.TopicPattern;
 
 /**
  * Roles and their permissions, read from a roles file (docs/security.md):
@@ -32,8 +31,7 @@ public final class AccessRules implements Authorizer {
     /** The role every connection has. */
     public static final String EVERYONE = "*";
 
-    private record Grant(Set<Operation> operations, List<TopicPattern> patterns) {
-    }
+    private record Grant(Set<Operation> operations, List<TopicPattern> patterns) {}
 
     private final Map<String, Set<String>> rolesOfUser;
     private final Map<String, List<Grant>> grantsOfRole;
@@ -87,8 +85,8 @@ public final class AccessRules implements Authorizer {
         }
         int on = value.lastIndexOf(" on ");
         if (on < 0) {
-            throw new IllegalArgumentException("expected '<operation>, ... on <pattern>, ...' after 'allow " + role + " =',"
-                    + " found '" + value + "'");
+            throw new IllegalArgumentException("expected '<operation>, ... on <pattern>, ...' after 'allow " + role
+                    + " ='," + " found '" + value + "'");
         }
         Set<Operation> ops = EnumSet.noneOf(Operation.class);
         for (String word : list(value.substring(0, on), "operation")) {

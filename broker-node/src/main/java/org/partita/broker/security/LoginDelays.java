@@ -15,11 +15,9 @@ import java.util.function.LongSupplier;
 public final class LoginDelays {
     private static final int MAX_KEYS = 10_000;
 
-    private record Key(String address, String user) {
-    }
+    private record Key(String address, String user) {}
 
-    private record Failures(int count, long lastNanos) {
-    }
+    private record Failures(int count, long lastNanos) {}
 
     private final long baseNanos;
     private final long maxNanos;
@@ -60,8 +58,10 @@ public final class LoginDelays {
         if (failures.size() >= MAX_KEYS && !failures.containsKey(key)) {
             forgetOld(now);
         }
-        Failures f = failures.compute(key, (k, old) ->
-                new Failures(old == null || now - old.lastNanos() > forgetAfterNanos ? 1 : old.count() + 1, now));
+        Failures f = failures.compute(
+                key,
+                (k, old) -> new Failures(
+                        old == null || now - old.lastNanos() > forgetAfterNanos ? 1 : old.count() + 1, now));
         return delayNanos(f.count()) / 1_000_000;
     }
 

@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.LongAdder;
 public final class LoginGate implements AutoCloseable {
     /** Two checks at a time: a login flood costs at most two cores' worth of hashing. */
     private static final int THREADS = 2;
+
     private static final int QUEUED = 64;
     /** The threads end when no login came for this long: a quiet node holds none. */
     private static final int IDLE_SECONDS = 30;
@@ -35,7 +36,12 @@ public final class LoginGate implements AutoCloseable {
         this.delays = delays;
         if (authenticator.checksPasswords()) {
             AtomicInteger n = new AtomicInteger();
-            this.pool = new ThreadPoolExecutor(THREADS, THREADS, IDLE_SECONDS, TimeUnit.SECONDS, new ArrayBlockingQueue<>(QUEUED),
+            this.pool = new ThreadPoolExecutor(
+                    THREADS,
+                    THREADS,
+                    IDLE_SECONDS,
+                    TimeUnit.SECONDS,
+                    new ArrayBlockingQueue<>(QUEUED),
                     r -> daemon(r, "partita-login-" + n.incrementAndGet()));
             pool.allowCoreThreadTimeOut(true);
             ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1, r -> daemon(r, "partita-login-delays"));

@@ -5,16 +5,15 @@ import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
-import org.partita.broker.config.ConfigException;
-import org.partita.broker.config.TlsSettings;
-
+import java.io.IOException;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.TrustManagerFactory;
-import java.io.IOException;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
+import org.partita.broker.config.ConfigException;
+import org.partita.broker.config.TlsSettings;
 
 /**
  * The node's TLS contexts, built once from its {@link TlsSettings}: the server side of its port,
@@ -37,14 +36,22 @@ public final class TlsContexts {
         TrustManagerFactory trust = tls.trustStore() == null ? null : trust(tls);
         SslProvider provider = OpenSsl.isAvailable() ? SslProvider.OPENSSL : SslProvider.JDK;
         try {
-            SslContext server = SslContextBuilder.forServer(keys).trustManager(trust).sslProvider(provider)
-                    .clientAuth(switch (tls.clientAuth()) {
-                        case NONE -> ClientAuth.NONE;
-                        case WANT -> ClientAuth.OPTIONAL;
-                        case NEED -> ClientAuth.REQUIRE;
-                    }).build();
-            SslContext links = SslContextBuilder.forClient().keyManager(keys).trustManager(trust).sslProvider(provider)
-                    .endpointIdentificationAlgorithm("HTTPS").build();
+            SslContext server = SslContextBuilder.forServer(keys)
+                    .trustManager(trust)
+                    .sslProvider(provider)
+                    .clientAuth(
+                            switch (tls.clientAuth()) {
+                                case NONE -> ClientAuth.NONE;
+                                case WANT -> ClientAuth.OPTIONAL;
+                                case NEED -> ClientAuth.REQUIRE;
+                            })
+                    .build();
+            SslContext links = SslContextBuilder.forClient()
+                    .keyManager(keys)
+                    .trustManager(trust)
+                    .sslProvider(provider)
+                    .endpointIdentificationAlgorithm("HTTPS")
+                    .build();
             SSLContext http = SSLContext.getInstance("TLS");
             http.init(keys.getKeyManagers(), null, null);
             return new TlsContexts(server, links, http);
@@ -73,7 +80,9 @@ public final class TlsContexts {
     private static KeyManagerFactory keys(TlsSettings tls) {
         try {
             KeyManagerFactory f = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-            f.init(load(tls.keyStore(), tls.keyStorePassword(), "tls.keyStore"), tls.keyStorePassword().toCharArray());
+            f.init(
+                    load(tls.keyStore(), tls.keyStorePassword(), "tls.keyStore"),
+                    tls.keyStorePassword().toCharArray());
             return f;
         } catch (GeneralSecurityException e) {
             throw new ConfigException("tls.keyStore " + tls.keyStore() + ": " + e.getMessage());

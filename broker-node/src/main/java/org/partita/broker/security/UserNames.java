@@ -6,8 +6,7 @@ package org.partita.broker.security;
  * or span lines.
  */
 public final class UserNames {
-    private UserNames() {
-    }
+    private UserNames() {}
 
     /** Why {@code name} cannot be a user of a users file, or null if it can. */
     public static String refusal(String name) {

@@ -1,14 +1,13 @@
 package org.partita.broker.security;
 
-import org.partita.broker.config.ConfigException;
-import org.partita.protocol.auth.PasswordHash;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.partita.broker.config.ConfigException;
+import org.partita.protocol.auth.PasswordHash;
 
 /**
  * Checks credentials against a users file: one {@code user = pbkdf2-sha256:...} per line, {@code #}
@@ -28,8 +27,9 @@ public final class UsersFileAuthenticator implements Authenticator {
     private UsersFileAuthenticator(Map<String, PasswordHash> users, boolean allowAnonymous) {
         this.users = users;
         this.allowAnonymous = allowAnonymous;
-        int iterations = users.values().stream().mapToInt(PasswordHash::iterations).max().orElse(PasswordHash.ITERATIONS);
-        this.stranger = PasswordHash.parse(PasswordHash.create(new char[]{'-'}, iterations));
+        int iterations =
+                users.values().stream().mapToInt(PasswordHash::iterations).max().orElse(PasswordHash.ITERATIONS);
+        this.stranger = PasswordHash.parse(PasswordHash.create(new char[] {'-'}, iterations));
     }
 
     public static UsersFileAuthenticator load(Path file, boolean allowAnonymous) {
@@ -68,7 +68,8 @@ public final class UsersFileAuthenticator implements Authenticator {
         PasswordHash h = users.get(user);
         boolean known = h != null;
         // The hash is computed whatever is wrong, so every refusal costs the same time.
-        boolean matches = (known ? h : stranger).matches(password == null || password.isEmpty() ? new char[]{'-'} : password.toCharArray());
+        boolean matches = (known ? h : stranger)
+                .matches(password == null || password.isEmpty() ? new char[] {'-'} : password.toCharArray());
         if (!known || password == null || password.isEmpty() || !matches) {
             return "wrong user name or password"; // never say which
         }

@@ -1,7 +1,5 @@
 package org.partita.broker.store;
 
-import org.partita.broker.store.ThreadTurns;
-
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -39,8 +37,7 @@ public interface MessageStore extends AutoCloseable {
      * turn and commit it themselves when the turn ends, instead of handing each write to the store's
      * writer thread (see {@link ThreadTurns}). The writes' completions then run on those threads.
      */
-    default void commitAtEndOfTurns(ThreadTurns turns) {
-    }
+    default void commitAtEndOfTurns(ThreadTurns turns) {}
 
     /**
      * Whether the node did not stop cleanly last time (or this store cannot tell). Then any stored

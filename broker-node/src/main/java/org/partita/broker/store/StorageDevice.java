@@ -12,8 +12,7 @@ import java.nio.file.Path;
  */
 public interface StorageDevice {
     /** The file system, as is. */
-    StorageDevice DISK = new StorageDevice() {
-    };
+    StorageDevice DISK = new StorageDevice() {};
 
     /** Opens a file of the store (the journal). */
     default FileChannel open(Path file, OpenOption... options) throws IOException {

@@ -1,9 +1,8 @@
 package org.partita.broker.store;
 
-import org.partita.broker.config.HeapCost;
-
 import java.util.ArrayList;
 import java.util.List;
+import org.partita.broker.config.HeapCost;
 
 /**
  * Changes that must become durable together (one send, one commit of a transaction, ...). A

@@ -23,7 +23,8 @@ public final class StoreFigures {
     private final LongAdder checkpointsBegun = new LongAdder();
     private final LongAdder checkpointsEnded = new LongAdder();
     private final LongAdder writerAllocatedBytes = new LongAdder();
-    private final java.util.concurrent.atomic.AtomicLong longestCheckpointWaitNanos = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong longestCheckpointWaitNanos =
+            new java.util.concurrent.atomic.AtomicLong();
     private volatile long checkpointPendingBytes;
     private volatile String fault;
     private volatile java.util.function.LongSupplier fileBytes = () -> 0;

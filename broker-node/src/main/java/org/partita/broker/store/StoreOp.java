@@ -6,8 +6,7 @@ package org.partita.broker.store;
  */
 public sealed interface StoreOp {
 
-    record InsertMessage(long messageId, byte[] payload) implements StoreOp {
-    }
+    record InsertMessage(long messageId, byte[] payload) implements StoreOp {}
 
     /**
      * @param payloadBytes the payload's length: a checkpoint that deletes the row counts it, since H2
@@ -27,27 +26,21 @@ public sealed interface StoreOp {
         }
     }
 
-    record DeleteEntry(String queue, long messageId) implements StoreOp {
-    }
+    record DeleteEntry(String queue, long messageId) implements StoreOp {}
 
-    record UpdateDeliveryCount(String queue, long messageId, int deliveryCount) implements StoreOp {
-    }
+    record UpdateDeliveryCount(String queue, long messageId, int deliveryCount) implements StoreOp {}
 
-    record SaveQueue(String queue, String kind, String options) implements StoreOp {
-    }
+    record SaveQueue(String queue, String kind, String options) implements StoreOp {}
 
-    record DeleteQueue(String queue) implements StoreOp {
-    }
+    record DeleteQueue(String queue) implements StoreOp {}
 
     /**
      * Saves an XA transaction branch: prepared (its {@code data} holds what it will commit), or
      * completed by hand and waiting to be forgotten. The store keeps {@code xid} and {@code data}
      * as opaque bytes; the broker core writes and reads them.
      */
-    record SaveBranch(byte[] xid, int state, byte[] data) implements StoreOp {
-    }
+    record SaveBranch(byte[] xid, int state, byte[] data) implements StoreOp {}
 
     /** Forgets an XA transaction branch. */
-    record DeleteBranch(byte[] xid) implements StoreOp {
-    }
+    record DeleteBranch(byte[] xid) implements StoreOp {}
 }

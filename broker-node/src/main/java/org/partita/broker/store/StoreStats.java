@@ -1,5 +1,4 @@
 package org.partita.broker.store;
 
 /** What the store holds right now: payload rows, their bytes, and queue entry rows. */
-public record StoreStats(long messageRows, long payloadBytes, long entryRows) {
-}
+public record StoreStats(long messageRows, long payloadBytes, long entryRows) {}

@@ -1,5 +1,12 @@
 package org.partita.broker.admin;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.InvalidDestinationException;
 import jakarta.jms.JMSException;
@@ -7,23 +14,15 @@ import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.partita.broker.it.NodeExtension;
 import org.partita.jms.api.PartitaAdmin;
-
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Purging, moving dead letters back, and the listings of connections, subscriptions and the node. */
 @Tag("slow")
@@ -34,7 +33,8 @@ class AdminChangesTest {
 
     @Test
     void purgeRemovesWaitingMessagesAndTheyStayGoneAfterARestart() throws Exception {
-        try (Connection c = node.factory().createConnection(); PartitaAdmin admin = PartitaAdmin.on(c)) {
+        try (Connection c = node.factory().createConnection();
+                PartitaAdmin admin = PartitaAdmin.on(c)) {
             Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
             MessageProducer p = s.createProducer(s.createQueue("old"));
             for (int i = 0; i < 7; i++) {
@@ -45,14 +45,16 @@ class AdminChangesTest {
             assertThrows(InvalidDestinationException.class, () -> admin.purgeQueue("nope"));
         }
         node.restart();
-        try (Connection c = node.factory().createConnection(); PartitaAdmin admin = PartitaAdmin.on(c)) {
+        try (Connection c = node.factory().createConnection();
+                PartitaAdmin admin = PartitaAdmin.on(c)) {
             assertEquals(0, admin.queueStats("old").depth());
         }
     }
 
     @Test
     void deadLettersGoBackToTheQueueTheyWereSentTo() throws Exception {
-        try (Connection c = node.factory().createConnection(); PartitaAdmin admin = PartitaAdmin.on(c)) {
+        try (Connection c = node.factory().createConnection();
+                PartitaAdmin admin = PartitaAdmin.on(c)) {
             Session s = c.createSession(false, Session.CLIENT_ACKNOWLEDGE);
             MessageProducer p = s.createProducer(s.createQueue("work?maxDeliveryAttempts=1"));
             p.send(s.createTextMessage("poison"));
@@ -62,7 +64,8 @@ class AdminChangesTest {
             assertNotNull(consumer.receive(5000));
             assertNotNull(consumer.receive(5000));
             s.recover(); // both seen once: maxDeliveryAttempts=1 sends them to the DLQ
-            await().atMost(Duration.ofSeconds(10)).until(() -> admin.queueStats("DLQ").depth() == 2);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> admin.queueStats("DLQ").depth() == 2);
             assertEquals(2, admin.queueStats("work").deadLettered());
             consumer.close();
 
@@ -80,7 +83,8 @@ class AdminChangesTest {
 
     @Test
     void movingToAFanOutQueueOrAMissingQueueIsRefusedWithAClearMessage() throws Exception {
-        try (Connection c = node.factory().createConnection(); PartitaAdmin admin = PartitaAdmin.on(c)) {
+        try (Connection c = node.factory().createConnection();
+                PartitaAdmin admin = PartitaAdmin.on(c)) {
             admin.updateQueue("events", Map.of("mode", "fanout", "appIds", "billing"));
             admin.updateQueue("DLQ", Map.of());
             JMSException fan = assertThrows(JMSException.class, () -> admin.moveMessages("DLQ", "events", List.of()));
@@ -91,7 +95,8 @@ class AdminChangesTest {
 
     @Test
     void connectionsSubscriptionsAndNodeStatusAreListed() throws Exception {
-        try (Connection c = node.factory().createConnection(); PartitaAdmin admin = PartitaAdmin.on(c)) {
+        try (Connection c = node.factory().createConnection();
+                PartitaAdmin admin = PartitaAdmin.on(c)) {
             c.setClientID("lister");
             Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
             s.createDurableSubscriber(s.createTopic("news/>"), "all-news");
@@ -101,8 +106,10 @@ class AdminChangesTest {
             assertEquals("1", conns.get(0).get("sessions"));
             assertTrue(Long.parseLong(conns.get(0).get("bytesIn")) > 0, conns.toString());
             List<Map<String, String>> subs = admin.subscriptions();
-            Map<String, String> sub = subs.stream().filter(m -> m.get("subscription").equals("durable:lister:all-news"))
-                    .findFirst().orElseThrow(() -> new AssertionError(subs.toString()));
+            Map<String, String> sub = subs.stream()
+                    .filter(m -> m.get("subscription").equals("durable:lister:all-news"))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError(subs.toString()));
             assertEquals("durable", sub.get("kind"));
             assertEquals("news/>", sub.get("topic"));
             assertEquals("1", sub.get("consumers"));

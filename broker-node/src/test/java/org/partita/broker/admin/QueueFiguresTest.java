@@ -1,5 +1,11 @@
 package org.partita.broker.admin;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.Message;
@@ -7,6 +13,13 @@ import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.Topic;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -14,20 +27,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.partita.broker.it.NodeExtension;
 import org.partita.jms.api.PartitaAdmin;
 import org.partita.jms.api.QueueStats;
-
-import javax.management.MBeanServer;
-import javax.management.ObjectName;
-import java.lang.management.ManagementFactory;
-import java.time.Duration;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Map;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The figures of PartitaAdmin and JMX are measured for every queue kind (issue 11, point 15):
@@ -70,7 +69,8 @@ class QueueFiguresTest {
 
     @Test
     void aPlainQueueAfterFiveSendsAndThreeReceivesReportsWhatHappened() throws Exception {
-        try (Connection c = node.factory().createConnection(); PartitaAdmin admin = PartitaAdmin.on(c)) {
+        try (Connection c = node.factory().createConnection();
+                PartitaAdmin admin = PartitaAdmin.on(c)) {
             Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
             c.start();
             MessageConsumer consumer = sendAndReceive(s, "plain", "plain", 5, 3);
@@ -89,7 +89,8 @@ class QueueFiguresTest {
 
     @Test
     void everyQueueKindIsMeasured() throws Exception {
-        try (Connection c = node.factory().createConnection(); PartitaAdmin admin = PartitaAdmin.on(c)) {
+        try (Connection c = node.factory().createConnection();
+                PartitaAdmin admin = PartitaAdmin.on(c)) {
             admin.updateQueue("fan", Map.of("mode", "fanout", "appIds", "billing,audit"));
             admin.updateQueue("lvq", Map.of("lastValue", "machine"));
             Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
@@ -102,9 +103,9 @@ class QueueFiguresTest {
             assertMeasured(admin, "lvq", 3, 3);
             sendAndReceive(s, "wide", "wide?mode=broadcast", 3, 3);
             assertMeasured(admin, "wide", 3, 3);
-
         }
-        try (Connection c = node.factory().createConnection(); PartitaAdmin admin = PartitaAdmin.on(c)) {
+        try (Connection c = node.factory().createConnection();
+                PartitaAdmin admin = PartitaAdmin.on(c)) {
             c.setClientID("figures");
             Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
             c.start();
@@ -122,7 +123,8 @@ class QueueFiguresTest {
 
     @Test
     void anEmptyQueueHasNoOldestAgeRatherThanZero() throws Exception {
-        try (Connection c = node.factory().createConnection(); PartitaAdmin admin = PartitaAdmin.on(c)) {
+        try (Connection c = node.factory().createConnection();
+                PartitaAdmin admin = PartitaAdmin.on(c)) {
             admin.updateQueue("empty", Map.of("partitions", "2"));
             QueueStats q = admin.queueStats("empty");
             assertFalse(q.oldestAgeMillis().isPresent(), q.toString());
@@ -134,7 +136,8 @@ class QueueFiguresTest {
 
     @Test
     void consumersArePerConsumerAndJmxHasTheSameFigures() throws Exception {
-        try (Connection c = node.factory().createConnection(); PartitaAdmin admin = PartitaAdmin.on(c)) {
+        try (Connection c = node.factory().createConnection();
+                PartitaAdmin admin = PartitaAdmin.on(c)) {
             Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
             c.start();
             sendAndReceive(s, "jobs", "jobs", 4, 4);
@@ -147,12 +150,19 @@ class QueueFiguresTest {
             MBeanServer server = ManagementFactory.getPlatformMBeanServer();
             ObjectName name = new ObjectName("org.partita:type=Node,name=" + ObjectName.quote("node1"));
             String[] table = (String[]) server.invoke(name, "queueTable", new Object[0], new String[0]);
-            String jobs = Arrays.stream(table).filter(l -> l.startsWith("queue=jobs ")).findFirst().orElseThrow();
-            assertTrue(jobs.contains(" acknowledged=4") && jobs.contains(" consumers=1") && jobs.contains(" delivered=4"), jobs);
+            String jobs = Arrays.stream(table)
+                    .filter(l -> l.startsWith("queue=jobs "))
+                    .findFirst()
+                    .orElseThrow();
+            assertTrue(
+                    jobs.contains(" acknowledged=4") && jobs.contains(" consumers=1") && jobs.contains(" delivered=4"),
+                    jobs);
             assertFalse(jobs.contains("oldestAgeMillis"), "nothing waits, so no age: " + jobs);
-            String[] partitions = (String[]) server.invoke(name, "partitionTable", new Object[]{"jobs"},
-                    new String[]{String.class.getName()});
-            assertTrue(partitions[0].startsWith("partition=0 ") && partitions[0].contains(" acknowledged=4"), partitions[0]);
+            String[] partitions = (String[])
+                    server.invoke(name, "partitionTable", new Object[] {"jobs"}, new String[] {String.class.getName()});
+            assertTrue(
+                    partitions[0].startsWith("partition=0 ") && partitions[0].contains(" acknowledged=4"),
+                    partitions[0]);
         }
     }
 }

@@ -1,11 +1,7 @@
 package org.partita.broker.cluster;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
-import org.partita.broker.config.ClusterConfig;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,9 +10,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.broker.config.ClusterConfig;
 
 /** Three members agree on clustered queue definitions through jgroups-raft, also across a restart. */
 @Tag("slow")
@@ -24,6 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class ClusterMetadataTest {
     @TempDir
     Path tmp;
+
     private final List<ClusterMetadata> members = new ArrayList<>();
 
     @AfterEach
@@ -34,8 +34,10 @@ class ClusterMetadataTest {
     @Test
     void aDefinitionMadeOnOneNodeReachesEveryNodeAndSurvivesARestart() throws Exception {
         List<Integer> ports = FreePorts.pairs(3, 1000);
-        List<ClusterConfig.Member> list = List.of(new ClusterConfig.Member("n1", "127.0.0.1", ports.get(0)),
-                new ClusterConfig.Member("n2", "127.0.0.1", ports.get(1)), new ClusterConfig.Member("n3", "127.0.0.1", ports.get(2)));
+        List<ClusterConfig.Member> list = List.of(
+                new ClusterConfig.Member("n1", "127.0.0.1", ports.get(0)),
+                new ClusterConfig.Member("n2", "127.0.0.1", ports.get(1)),
+                new ClusterConfig.Member("n3", "127.0.0.1", ports.get(2)));
         ClusterConfig cluster = ClusterConfig.of("test", list).withHeartbeat(200, 2000);
         List<Map<String, String>> seen = new ArrayList<>();
         for (String n : List.of("n1", "n2", "n3")) {
@@ -62,26 +64,32 @@ class ClusterMetadataTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> "partitions=6&hosts=n1,n2,n3".equals(again.get("orders")));
         assertEquals("partitions=6&hosts=n1,n2,n3", members.get(2).queue("orders"));
     }
+
     @Test
     void aRestartedMemberHearsTheStateTheLogLeadsToNotEachStepOnTheWay() throws Exception {
         List<Integer> ports = FreePorts.pairs(3, 1000);
-        List<ClusterConfig.Member> list = List.of(new ClusterConfig.Member("n1", "127.0.0.1", ports.get(0)),
-                new ClusterConfig.Member("n2", "127.0.0.1", ports.get(1)), new ClusterConfig.Member("n3", "127.0.0.1", ports.get(2)));
+        List<ClusterConfig.Member> list = List.of(
+                new ClusterConfig.Member("n1", "127.0.0.1", ports.get(0)),
+                new ClusterConfig.Member("n2", "127.0.0.1", ports.get(1)),
+                new ClusterConfig.Member("n3", "127.0.0.1", ports.get(2)));
         ClusterConfig cluster = ClusterConfig.of("test", list).withHeartbeat(200, 2000);
         Map<String, String> onN3 = new ConcurrentHashMap<>();
         for (String n : List.of("n1", "n2", "n3")) {
-            members.add(new ClusterMetadata(cluster, n, tmp.resolve(n), n.equals("n3") ? onN3::put : (q, o) -> { }));
+            members.add(new ClusterMetadata(cluster, n, tmp.resolve(n), n.equals("n3") ? onN3::put : (q, o) -> {}));
         }
         await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
             members.get(0).defineQueue("orders", "partitions=4&hosts=n1,n2").get(5, TimeUnit.SECONDS);
             return true;
         });
-        members.get(0).layoutChange("orders", "id-1|partitions=8&hosts=n1,n2,n3").get(10, TimeUnit.SECONDS);
+        members.get(0)
+                .layoutChange("orders", "id-1|partitions=8&hosts=n1,n2,n3")
+                .get(10, TimeUnit.SECONDS);
         members.get(0).layoutMark("orders", "n1", "id-1|FORWARDED").get(10, TimeUnit.SECONDS);
         members.get(0).defineQueue("orders", "partitions=8&hosts=n1,n2,n3").get(10, TimeUnit.SECONDS);
         members.get(0).layoutChange("orders", null).get(10, TimeUnit.SECONDS);
-        await().atMost(Duration.ofSeconds(10)).until(() -> "partitions=8&hosts=n1,n2,n3".equals(onN3.get("orders"))
-                && members.get(2).layoutChange("orders") == null);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> "partitions=8&hosts=n1,n2,n3".equals(onN3.get("orders"))
+                        && members.get(2).layoutChange("orders") == null);
 
         members.remove(2).close();
         List<String> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -97,6 +105,7 @@ class ClusterMetadataTest {
             }
         }));
         await().atMost(Duration.ofSeconds(30)).until(() -> heard.contains("queue partitions=8&hosts=n1,n2,n3"));
-        assertEquals(List.of("queue partitions=8&hosts=n1,n2,n3"), heard, "the older layout is never applied on the way");
+        assertEquals(
+                List.of("queue partitions=8&hosts=n1,n2,n3"), heard, "the older layout is never applied on the way");
     }
 }

@@ -9,8 +9,7 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /** Loopback ports for test clusters: each free together with the port {@code offset} above it. */
 public final class FreePorts {
-    private FreePorts() {
-    }
+    private FreePorts() {}
 
     public static List<Integer> pairs(int count, int offset) {
         List<Integer> out = new ArrayList<>();

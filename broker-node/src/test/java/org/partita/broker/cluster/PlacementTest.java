@@ -1,19 +1,18 @@
 package org.partita.broker.cluster;
 
-import org.junit.jupiter.api.Test;
-import org.partita.broker.config.ClusterConfig;
-import org.partita.broker.core.queue.QueueOptions;
-
-import java.util.List;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.partita.broker.config.ClusterConfig;
+import org.partita.broker.core.queue.QueueOptions;
+
 /** Where a clustered queue's partitions live, and which definitions a cluster refuses. */
 class PlacementTest {
-    private final ClusterConfig cluster = ClusterConfig.of("c",
-            ClusterConfig.parseMembers("node1@127.0.0.1:61700, node2@127.0.0.1:61701, node3@127.0.0.1:61702"));
+    private final ClusterConfig cluster = ClusterConfig.of(
+            "c", ClusterConfig.parseMembers("node1@127.0.0.1:61700, node2@127.0.0.1:61701, node3@127.0.0.1:61702"));
 
     private static QueueOptions options(String text) {
         return QueueOptions.parse(text, QueueOptions.DEFAULTS);
@@ -26,28 +25,42 @@ class PlacementTest {
         assertEquals("node2", Placement.hostOf(hosts, 0));
         assertEquals("node1", Placement.hostOf(hosts, 1));
         assertEquals("node2", Placement.hostOf(hosts, 6));
-        assertEquals(List.of("node1", "node2", "node3"), Placement.hosts(options("partitions=3&hosts=*"), cluster),
+        assertEquals(
+                List.of("node1", "node2", "node3"),
+                Placement.hosts(options("partitions=3&hosts=*"), cluster),
                 "* is every member, sorted by name");
     }
 
     @Test
     void everyMemberIsPlacedByNameWhateverTheOrderOfTheNodeList() {
-        ClusterConfig reordered = ClusterConfig.of("c",
-                ClusterConfig.parseMembers("node3@127.0.0.1:61702, node1@127.0.0.1:61700, node2@127.0.0.1:61701"));
-        for (String all : new String[]{"*", "all", "ALL"}) {
-            assertEquals(List.of("node1", "node2", "node3"), Placement.hosts(options("partitions=8&hosts=" + all), reordered));
+        ClusterConfig reordered = ClusterConfig.of(
+                "c", ClusterConfig.parseMembers("node3@127.0.0.1:61702, node1@127.0.0.1:61700, node2@127.0.0.1:61701"));
+        for (String all : new String[] {"*", "all", "ALL"}) {
+            assertEquals(
+                    List.of("node1", "node2", "node3"),
+                    Placement.hosts(options("partitions=8&hosts=" + all), reordered));
         }
         assertEquals(cluster.memberList(), reordered.memberList(), "the list nodes compare when they link");
-        assertTrue(!cluster.memberList().equals(ClusterConfig.of("c", ClusterConfig.parseMembers(
-                "node1@127.0.0.1:61700, node2@127.0.0.1:61701, node3@127.0.0.1:61703")).memberList()), "another address");
+        assertTrue(
+                !cluster.memberList()
+                        .equals(ClusterConfig.of(
+                                        "c",
+                                        ClusterConfig.parseMembers(
+                                                "node1@127.0.0.1:61700, node2@127.0.0.1:61701, node3@127.0.0.1:61703"))
+                                .memberList()),
+                "another address");
     }
 
     @Test
     void aDefinitionTheClusterCannotHostIsRefusedWithItsReason() {
         assertNull(Placement.problem("q", options("partitions=3&hosts=*"), cluster));
-        assertTrue(Placement.problem("q", options("partitions=2&hosts=*"), cluster).contains("at least one"));
-        assertTrue(Placement.problem("q", options("partitions=4&hosts=node1,node9"), cluster).contains("node9"));
-        assertTrue(Placement.problem("q", options("partitions=4&hosts=node1,node1"), cluster).contains("twice"));
-        assertTrue(Placement.problem("q", options("partitions=4&hosts=*&mode=broadcast"), cluster).contains("broadcast"));
+        assertTrue(
+                Placement.problem("q", options("partitions=2&hosts=*"), cluster).contains("at least one"));
+        assertTrue(Placement.problem("q", options("partitions=4&hosts=node1,node9"), cluster)
+                .contains("node9"));
+        assertTrue(Placement.problem("q", options("partitions=4&hosts=node1,node1"), cluster)
+                .contains("twice"));
+        assertTrue(Placement.problem("q", options("partitions=4&hosts=*&mode=broadcast"), cluster)
+                .contains("broadcast"));
     }
 }

@@ -1,16 +1,15 @@
 package org.partita.broker.config;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The cluster.* fields of a config file, in any order, with errors naming file, line and field. */
 class ClusterConfigFileTest {
@@ -25,8 +24,12 @@ class ClusterConfigFileTest {
 
     @Test
     void aClusterIsReadInAnyOrderOfItsFields() throws Exception {
-        NodeConfig c = read("cluster.nodes = node1@10.0.0.1:61700, node2@10.0.0.2:61701", "nodeName = node2",
-                "cluster.secret = s3cret", "cluster.name = plant", "cluster.downAfterMillis = 3000");
+        NodeConfig c = read(
+                "cluster.nodes = node1@10.0.0.1:61700, node2@10.0.0.2:61701",
+                "nodeName = node2",
+                "cluster.secret = s3cret",
+                "cluster.name = plant",
+                "cluster.downAfterMillis = 3000");
         ClusterConfig cluster = c.cluster();
         assertEquals("plant", cluster.name());
         assertEquals(List.of("node1", "node2"), cluster.memberNames());
@@ -40,10 +43,14 @@ class ClusterConfigFileTest {
     void mistakesNameTheLineAndTheField() {
         ConfigException noName = assertThrows(ConfigException.class, () -> read("cluster.nodes = node1@h:1"));
         assertTrue(noName.getMessage().contains("cluster.name"), noName.getMessage());
-        ConfigException bad = assertThrows(ConfigException.class, () -> read("cluster.name = p", "cluster.nodes = node1:61700"));
-        assertTrue(bad.getMessage().contains(":2: field 'cluster.nodes'") && bad.getMessage().contains("name@host:port"),
+        ConfigException bad =
+                assertThrows(ConfigException.class, () -> read("cluster.name = p", "cluster.nodes = node1:61700"));
+        assertTrue(
+                bad.getMessage().contains(":2: field 'cluster.nodes'")
+                        && bad.getMessage().contains("name@host:port"),
                 bad.getMessage());
-        ConfigException notListed = assertThrows(ConfigException.class,
+        ConfigException notListed = assertThrows(
+                ConfigException.class,
                 () -> read("nodeName = node9", "cluster.name = p", "cluster.nodes = node1@h:61700"));
         assertTrue(notListed.getMessage().contains("node9"), notListed.getMessage());
         ConfigException unknown = assertThrows(ConfigException.class, () -> read("cluster.size = 3"));

@@ -1,9 +1,9 @@
 package org.partita.broker.config;
 
-import org.junit.jupiter.api.Test;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
 
 /** Every memory default is a share of the heap (and of direct memory), with its floor and ceilings (docs/reliability.md). */
 class HeapBudgetsTest {
@@ -71,10 +71,14 @@ class HeapBudgetsTest {
     void theDefaultsLeaveRoomUnderTheNodeWideShare() {
         for (long mib : new long[] {64, 128, 256, 512, 2048, 8192}) {
             HeapBudgets b = heap(mib);
-            long together = b.inFlightBytes() + b.nonPersistentBytes() + b.openTransactionBytes() + b.residentBytes()
+            long together = b.inFlightBytes()
+                    + b.nonPersistentBytes()
+                    + b.openTransactionBytes()
+                    + b.residentBytes()
                     + b.journalBytes();
             assertTrue(together <= b.nodeWideBytes(), mib + " MiB: " + together + " > " + b.nodeWideBytes());
-            assertTrue(b.transactionBytes() >= b.messageBytes() && b.openTransactionBytes() >= b.transactionBytes(),
+            assertTrue(
+                    b.transactionBytes() >= b.messageBytes() && b.openTransactionBytes() >= b.transactionBytes(),
                     mib + " MiB: a message fits in a transaction, a transaction in the open transactions' budget");
         }
     }
@@ -93,6 +97,7 @@ class HeapBudgetsTest {
         assertEquals(here.residentBytes(), NodeConfig.defaults().residentBytes());
         assertEquals(here.frameBytes(), NodeConfig.defaults().maxFrameSize());
         assertEquals(here.journalBytes(), StorageSettings.defaults().journalBytes());
-        assertEquals(here.checkpointTransactionBytes(), StorageSettings.defaults().checkpointTransactionBytes());
+        assertEquals(
+                here.checkpointTransactionBytes(), StorageSettings.defaults().checkpointTransactionBytes());
     }
 }

@@ -1,8 +1,8 @@
 package org.partita.broker.config;
 
-import org.junit.jupiter.api.Test;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
 
 /** Under G1 an array of half a region or more takes whole regions; other collectors take it at its length. */
 class HeapCostTest {

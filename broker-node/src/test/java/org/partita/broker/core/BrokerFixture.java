@@ -1,15 +1,5 @@
 package org.partita.broker.core;
 
-import org.partita.broker.core.dispatch.ConsumerRef;
-import org.partita.broker.core.queue.BrokerQueue;
-import org.partita.broker.core.queue.MessageRef;
-import org.partita.broker.core.queue.QueueEntry;
-
-import org.partita.broker.store.h2.H2MessageStore;
-import org.partita.protocol.MessageCodec;
-import org.partita.protocol.WireMessage;
-import org.partita.protocol.selector.Selector;
-
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,6 +9,14 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.partita.broker.core.dispatch.ConsumerRef;
+import org.partita.broker.core.queue.BrokerQueue;
+import org.partita.broker.core.queue.MessageRef;
+import org.partita.broker.core.queue.QueueEntry;
+import org.partita.broker.store.h2.H2MessageStore;
+import org.partita.protocol.MessageCodec;
+import org.partita.protocol.WireMessage;
+import org.partita.protocol.selector.Selector;
 
 /**
  * A real {@link Broker} over a real H2 store in a folder, without a network: messages are sent and
@@ -109,10 +107,27 @@ public final class BrokerFixture implements AutoCloseable {
         return send(queue, message("q:" + queue.name(), text, Map.of(), 4, expiration, deliveryTime, null));
     }
 
-    private MessageRef message(String destination, String text, Map<String, Object> properties, int priority,
-                               long expiration, long deliveryTime, Object connection) {
-        WireMessage wire = new WireMessage("ID:test-" + sent.incrementAndGet(), System.currentTimeMillis(), null, null,
-                destination, null, WireMessage.PERSISTENT, priority, expiration, deliveryTime, properties, WireMessage.BODY_TEXT,
+    private MessageRef message(
+            String destination,
+            String text,
+            Map<String, Object> properties,
+            int priority,
+            long expiration,
+            long deliveryTime,
+            Object connection) {
+        WireMessage wire = new WireMessage(
+                "ID:test-" + sent.incrementAndGet(),
+                System.currentTimeMillis(),
+                null,
+                null,
+                destination,
+                null,
+                WireMessage.PERSISTENT,
+                priority,
+                expiration,
+                deliveryTime,
+                properties,
+                WireMessage.BODY_TEXT,
                 text.getBytes(StandardCharsets.UTF_8));
         return broker.newMessage(MessageCodec.encode(wire), wire, connection);
     }
@@ -130,7 +145,9 @@ public final class BrokerFixture implements AutoCloseable {
 
     /** The bodies of the waiting messages, in delivery order. */
     public static List<String> browse(BrokerQueue queue) {
-        return await(queue.browse(Selector.matchAll())).stream().map(BrokerFixture::text).toList();
+        return await(queue.browse(Selector.matchAll())).stream()
+                .map(BrokerFixture::text)
+                .toList();
     }
 
     public static <T> T await(CompletableFuture<T> f) {
@@ -166,10 +183,15 @@ public final class BrokerFixture implements AutoCloseable {
 
         private Receiver(BrokerQueue queue, String name, int credits) {
             this.queue = queue;
-            this.ref = new ConsumerRef(name, (c, e, p) -> {
-                arrivedAt.put(e, System.currentTimeMillis());
-                arrived.add(e);
-            }, Selector.matchAll(), credits, 0);
+            this.ref = new ConsumerRef(
+                    name,
+                    (c, e, p) -> {
+                        arrivedAt.put(e, System.currentTimeMillis());
+                        arrived.add(e);
+                    },
+                    Selector.matchAll(),
+                    credits,
+                    0);
         }
 
         /** When the queue delivered {@code e} (epoch millis). */

@@ -1,16 +1,10 @@
 package org.partita.broker.core;
 
-import org.partita.broker.core.dispatch.ConsumerRef;
-import org.partita.broker.core.queue.BrokerQueue;
-import org.partita.broker.core.queue.DestinationAddress;
-import org.partita.broker.core.queue.QueueEntry;
-import org.partita.broker.core.queue.QueueOptionConflictException;
-import org.partita.broker.core.queue.QueueOptions;
-import org.partita.broker.core.queue.UnknownDestinationException;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -19,12 +13,16 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.broker.core.dispatch.ConsumerRef;
+import org.partita.broker.core.queue.BrokerQueue;
+import org.partita.broker.core.queue.DestinationAddress;
+import org.partita.broker.core.queue.QueueEntry;
+import org.partita.broker.core.queue.QueueOptionConflictException;
+import org.partita.broker.core.queue.QueueOptions;
+import org.partita.broker.core.queue.UnknownDestinationException;
 
 /**
  * The broker core of one node over a real store: queues made on first use and from their names'
@@ -32,7 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * all as a restart reads them back.
  */
 class BrokerTest {
-    private static final QueueOptions FANOUT = QueueOptions.DEFAULTS.with("mode", "fanout").with("appIds", "billing,audit");
+    private static final QueueOptions FANOUT =
+            QueueOptions.DEFAULTS.with("mode", "fanout").with("appIds", "billing,audit");
 
     @TempDir
     Path tmp;
@@ -58,7 +57,9 @@ class BrokerTest {
         assertEquals(3, jobs.options().partitions());
         assertSame(jobs, b.queue("jobs"), "the plain name finds it");
         assertSame(jobs, b.queue("jobs?partitions=3"), "options that agree find it too");
-        assertThrows(QueueOptionConflictException.class, () -> b.queue("jobs?partitions=5"),
+        assertThrows(
+                QueueOptionConflictException.class,
+                () -> b.queue("jobs?partitions=5"),
                 "a name never silently changes a queue");
 
         node.restart();
@@ -69,11 +70,14 @@ class BrokerTest {
 
     @Test
     void aNodeThatDoesNotCreateQueuesOnFirstUseRefusesUnknownNames() {
-        Broker b = start(new BrokerSettings(false, QueueOptions.DEFAULTS, 1L << 20)).broker();
+        Broker b = start(new BrokerSettings(false, QueueOptions.DEFAULTS, 1L << 20))
+                .broker();
         assertThrows(UnknownDestinationException.class, () -> b.queue("jobs"));
         b.createQueue("jobs", QueueOptions.DEFAULTS);
         assertEquals("jobs", b.queue("jobs").name(), "a declared queue is found");
-        assertThrows(IllegalArgumentException.class, () -> b.createQueue("a#b", QueueOptions.DEFAULTS),
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> b.createQueue("a#b", QueueOptions.DEFAULTS),
                 "'#' is kept for AppId queues");
     }
 
@@ -86,15 +90,20 @@ class BrokerTest {
         BrokerQueue audit = b.consumerQueue(DestinationAddress.parse("events?appId=audit"));
         assertEquals(List.of("e1"), BrokerFixture.browse(billing));
         assertEquals(List.of("e1"), BrokerFixture.browse(audit));
-        assertThrows(IllegalArgumentException.class, () -> b.consumerQueue(DestinationAddress.parse("events")),
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> b.consumerQueue(DestinationAddress.parse("events")),
                 "a consumer of a fan-out queue names its AppId");
-        assertThrows(IllegalArgumentException.class, () -> b.consumerQueue(DestinationAddress.parse("events?appId=sales")));
+        assertThrows(
+                IllegalArgumentException.class, () -> b.consumerQueue(DestinationAddress.parse("events?appId=sales")));
 
         BrokerFixture.Receiver r = node.attach(billing, "billing", 1);
         r.ack(r.next());
         node.restart(billing, audit);
         assertEquals(List.of(), BrokerFixture.browse(node.broker().existingQueue("events#billing")));
-        assertEquals(List.of("e1"), BrokerFixture.browse(node.broker().existingQueue("events#audit")),
+        assertEquals(
+                List.of("e1"),
+                BrokerFixture.browse(node.broker().existingQueue("events#audit")),
                 "billing's acknowledgement leaves audit's copy, stored once for both, in place");
     }
 
@@ -106,10 +115,15 @@ class BrokerTest {
         assertThrows(IllegalArgumentException.class, () -> b.updateQueue("events", "lastValue=queue"));
         b.updateQueue("events", "appIds=billing&maxDeliveryAttempts=3");
         assertNull(b.existingQueue("events#audit"), "audit's queue went with its AppId");
-        assertEquals(3, b.existingQueue("events#billing").options().maxDeliveryAttempts(), "AppIds share the parent's options");
+        assertEquals(
+                3,
+                b.existingQueue("events#billing").options().maxDeliveryAttempts(),
+                "AppIds share the parent's options");
 
         node.restart();
-        assertEquals(List.of("billing"), node.broker().existingQueue("events").options().appIds());
+        assertEquals(
+                List.of("billing"),
+                node.broker().existingQueue("events").options().appIds());
         assertNull(node.broker().existingQueue("events#audit"));
     }
 
@@ -122,7 +136,8 @@ class BrokerTest {
         assertNull(b.existingQueue("jobs"));
         node.restart(jobs);
         assertNull(node.broker().existingQueue("jobs"));
-        assertEquals(List.of(), BrokerFixture.browse(node.broker().queue("jobs")), "a new queue of that name starts empty");
+        assertEquals(
+                List.of(), BrokerFixture.browse(node.broker().queue("jobs")), "a new queue of that name starts empty");
     }
 
     /**
@@ -141,14 +156,19 @@ class BrokerTest {
         assertEquals(1, a.deliveryCount());
         CountDownLatch delivering = new CountDownLatch(1);
         CountDownLatch unblock = new CountDownLatch(1);
-        ConsumerRef slow = new ConsumerRef("slow", (c, e, p) -> {
-            delivering.countDown();
-            try {
-                unblock.await(30, TimeUnit.SECONDS);
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-            }
-        }, org.partita.protocol.selector.Selector.matchAll(), 1, 0);
+        ConsumerRef slow = new ConsumerRef(
+                "slow",
+                (c, e, p) -> {
+                    delivering.countDown();
+                    try {
+                        unblock.await(30, TimeUnit.SECONDS);
+                    } catch (InterruptedException ex) {
+                        Thread.currentThread().interrupt();
+                    }
+                },
+                org.partita.protocol.selector.Selector.matchAll(),
+                1,
+                0);
         try {
             jobs.attach(slow); // its delivery of b holds the queue's executor
             assertTrue(delivering.await(10, TimeUnit.SECONDS), "b was not delivered to the slow consumer");
@@ -156,7 +176,9 @@ class BrokerTest {
 
             CompletableFuture<Void> waited = CompletableFuture.runAsync(() -> b.awaitQueuedWork(10_000));
 
-            assertThrows(TimeoutException.class, () -> waited.get(300, TimeUnit.MILLISECONDS),
+            assertThrows(
+                    TimeoutException.class,
+                    () -> waited.get(300, TimeUnit.MILLISECONDS),
                     "returned while the queue still had work queued");
             assertEquals(1, a.deliveryCount(), "the hand-back cannot have run yet");
             unblock.countDown();

@@ -1,17 +1,9 @@
 package org.partita.broker.core;
 
-import org.partita.broker.core.partition.PartitionScope;
-import org.partita.broker.core.queue.BrokerQueue;
-import org.partita.broker.core.queue.MessageRef;
-import org.partita.broker.core.queue.QueueFullException;
-import org.partita.broker.core.queue.QueueOptions;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.partita.protocol.MessageCodec;
-import org.partita.protocol.WireMessage;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -22,11 +14,17 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.broker.core.partition.PartitionScope;
+import org.partita.broker.core.queue.BrokerQueue;
+import org.partita.broker.core.queue.MessageRef;
+import org.partita.broker.core.queue.QueueFullException;
+import org.partita.broker.core.queue.QueueOptions;
+import org.partita.protocol.MessageCodec;
+import org.partita.protocol.WireMessage;
 
 /**
  * Where a client's send to a clustered queue goes is decided when it is stored, by the layout
@@ -81,7 +79,8 @@ class ClusterSendRoutesTest {
         assertEquals("orders", routes.heldBy(List.of(toOrders)));
         assertEquals("orders", routes.heldBy(List.of(viaLog)), "a forward log stands for the queue it forwards to");
         assertNull(routes.heldBy(List.of(forwarded)), "a message another node forwarded is not routed again");
-        assertNull(routes.heldBy(List.of(Broker.PendingSend.routed(List.of(plain), message()))),
+        assertNull(
+                routes.heldBy(List.of(Broker.PendingSend.routed(List.of(plain), message()))),
                 "a queue of this node alone is never held");
     }
 
@@ -94,7 +93,8 @@ class ClusterSendRoutesTest {
 
         cluster.routes.put("orders", orders); // and back to this node
         routes.reroute(List.of(s));
-        assertEquals(List.of("plain", "orders"), names(s), "a forward log's message goes where its queue's layout says");
+        assertEquals(
+                List.of("plain", "orders"), names(s), "a forward log's message goes where its queue's layout says");
     }
 
     @Test
@@ -134,20 +134,28 @@ class ClusterSendRoutesTest {
         assertEquals(1, cluster.overflowed.get());
         assertEquals(List.of(), BrokerFixture.browse(orders), "not stored here");
 
-        BrokerFixture.await(node.broker().commit(List.of(Broker.PendingSend.routed(List.of(orders),
-                textMessage("in a transaction"))), List.of()));
+        BrokerFixture.await(node.broker()
+                .commit(
+                        List.of(Broker.PendingSend.routed(List.of(orders), textMessage("in a transaction"))),
+                        List.of()));
         BrokerFixture.await(node.broker().send(new Broker.PendingSend(List.of(orders), textMessage("forwarded"), 0)));
-        assertEquals(1, cluster.overflowed.get(), "a transaction's send, and a message another node forwarded, are"
-                + " stored where they are routed");
+        assertEquals(
+                1,
+                cluster.overflowed.get(),
+                "a transaction's send, and a message another node forwarded, are" + " stored where they are routed");
         assertEquals(List.of("in a transaction", "forwarded"), BrokerFixture.browse(orders));
     }
 
     @Test
     void aSendRefusedByEveryOtherNodeFailsAndIsNotStoredHere() {
         cluster.overflows.put("orders", CompletableFuture.failedFuture(new QueueFullException("every node is full")));
-        CompletableFuture<Void> sent = node.broker().send(Broker.PendingSend.routed(List.of(orders), textMessage("refused")));
-        assertEquals(QueueFullException.class, assertThrows(java.util.concurrent.CompletionException.class, sent::join)
-                .getCause().getClass());
+        CompletableFuture<Void> sent =
+                node.broker().send(Broker.PendingSend.routed(List.of(orders), textMessage("refused")));
+        assertEquals(
+                QueueFullException.class,
+                assertThrows(java.util.concurrent.CompletionException.class, sent::join)
+                        .getCause()
+                        .getClass());
         assertEquals(List.of(), BrokerFixture.browse(orders));
     }
 
@@ -155,7 +163,8 @@ class ClusterSendRoutesTest {
     void aSendHeldDuringAChangeOverflowsWhenItGoes() {
         cluster.holding.add("orders");
         cluster.overflows.put("orders", CompletableFuture.completedFuture(null));
-        CompletableFuture<Void> stored = node.broker().send(Broker.PendingSend.routed(List.of(orders), textMessage("held")));
+        CompletableFuture<Void> stored =
+                node.broker().send(Broker.PendingSend.routed(List.of(orders), textMessage("held")));
         assertFalse(stored.isDone(), "held while the layout changes");
         assertEquals(0, cluster.overflowed.get(), "not sent to another node while held");
 
@@ -166,8 +175,20 @@ class ClusterSendRoutesTest {
     }
 
     private MessageRef textMessage(String text) {
-        WireMessage wire = new WireMessage("ID:" + text, 1L, null, null, "q:orders", null, WireMessage.PERSISTENT, 4,
-                0L, 0L, Map.of(), WireMessage.BODY_TEXT, text.getBytes(StandardCharsets.UTF_8));
+        WireMessage wire = new WireMessage(
+                "ID:" + text,
+                1L,
+                null,
+                null,
+                "q:orders",
+                null,
+                WireMessage.PERSISTENT,
+                4,
+                0L,
+                0L,
+                Map.of(),
+                WireMessage.BODY_TEXT,
+                text.getBytes(StandardCharsets.UTF_8));
         return node.broker().newMessage(MessageCodec.encode(wire), wire, null);
     }
 
@@ -178,6 +199,7 @@ class ClusterSendRoutesTest {
         private final Map<String, List<Runnable>> held = new HashMap<>();
         /** Per queue: what another node answers a send on its own this node has no room for. */
         final Map<String, CompletableFuture<Void>> overflows = new ConcurrentHashMap<>();
+
         final java.util.concurrent.atomic.AtomicInteger overflowed = new java.util.concurrent.atomic.AtomicInteger();
 
         @Override

@@ -1,7 +1,8 @@
 package org.partita.broker.core;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -12,10 +13,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 /** A queue's executor: one task at a time, in order, on a shared pool; a failing task stops nothing. */
 class SerialExecutorTest {
@@ -81,7 +80,8 @@ class SerialExecutorTest {
         SerialExecutor serial = new SerialExecutor(pool);
         Thread[] ranOn = new Thread[1];
         serial.executeHereIfIdle(() -> ranOn[0] = Thread.currentThread());
-        assertEquals(Thread.currentThread(), ranOn[0], "no other task ran: the caller's thread did the work, no hand-off");
+        assertEquals(
+                Thread.currentThread(), ranOn[0], "no other task ran: the caller's thread did the work, no hand-off");
     }
 
     @Test
@@ -155,7 +155,9 @@ class SerialExecutorTest {
                 order.add("offered here");
                 ranOn.add(Thread.currentThread());
             });
-            assertEquals(List.of("queued for the pool", "offered here"), order,
+            assertEquals(
+                    List.of("queued for the pool", "offered here"),
+                    order,
                     "the caller ran both at once, in order, instead of waiting with them for the pool");
             assertEquals(List.of(caller, caller), ranOn);
             assertTrue(serial.isIdle());

@@ -1,6 +1,12 @@
 package org.partita.broker.it;
 
-import org.junit.jupiter.api.Tag;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSException;
@@ -10,22 +16,15 @@ import jakarta.jms.MessageProducer;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.IntStream;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** JMS 6.2.7 acknowledge modes and redelivery (JMS 6.2.10, 8.7), end to end through a node. */
 @Tag("slow")
@@ -157,7 +156,10 @@ class AcknowledgeModesTest {
             for (Map.Entry<String, Message> e : byText.entrySet()) {
                 boolean seenBefore = List.of("m0", "m1", "m2").contains(e.getKey());
                 assertEquals(seenBefore, e.getValue().getJMSRedelivered(), e.getKey() + " JMSRedelivered");
-                assertEquals(seenBefore ? 2 : 1, e.getValue().getIntProperty("JMSXDeliveryCount"), e.getKey() + " JMSXDeliveryCount");
+                assertEquals(
+                        seenBefore ? 2 : 1,
+                        e.getValue().getIntProperty("JMSXDeliveryCount"),
+                        e.getKey() + " JMSXDeliveryCount");
             }
             last.acknowledge();
         }
@@ -199,7 +201,10 @@ class AcknowledgeModesTest {
             });
             c.start();
             await("the redelivery").atMost(Duration.ofSeconds(10)).until(() -> got.size() >= 2);
-            await("no third delivery").during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> got.size() == 2);
+            await("no third delivery")
+                    .during(Duration.ofMillis(300))
+                    .atMost(Duration.ofSeconds(2))
+                    .until(() -> got.size() == 2);
         }
         assertEquals("m0", text(got.get(0)));
         assertFalse(got.get(0).getJMSRedelivered());

@@ -1,11 +1,19 @@
 package org.partita.broker.it;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.BytesMessage;
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSException;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -14,15 +22,6 @@ import org.partita.broker.config.NodeConfig;
 import org.partita.broker.embed.PartitaNode;
 import org.partita.broker.store.StoreFigures;
 import org.partita.jms.client.PartitaConnectionFactory;
-
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * docs/storage.md, "Checkpoints": a checkpoint never stops appends. Producers fill a backlog (none
@@ -38,6 +37,7 @@ class AppendsDuringCheckpointTest {
     private static final int PAYLOAD = 8 * 1024;
     /** Per filler: 36,000 messages of 8 KiB in all, 18 segments, if the probe took that long. */
     private static final int MOST_PER_FILLER = 12_000;
+
     private static final int SENDS_CONFIRMED_DURING_CHECKPOINTS = 5;
 
     @TempDir
@@ -45,8 +45,9 @@ class AppendsDuringCheckpointTest {
 
     @Test
     void persistentSendsAreConfirmedWhileACheckpointMovesAClosedSegmentIntoH2() throws Exception {
-        try (PartitaNode node = PartitaNode.start(NodeConfig.defaults().withPort(0).withDataDir(dir.resolve("data")));
-             Connection probeConnection = new PartitaConnectionFactory(node.url()).createConnection()) {
+        try (PartitaNode node =
+                        PartitaNode.start(NodeConfig.defaults().withPort(0).withDataDir(dir.resolve("data")));
+                Connection probeConnection = new PartitaConnectionFactory(node.url()).createConnection()) {
             StoreFigures figures = node.store().figures().orElseThrow();
             Session probeSession = probeConnection.createSession(false, Session.AUTO_ACKNOWLEDGE);
             MessageProducer probe = probeSession.createProducer(probeSession.createQueue("backlog"));
@@ -60,8 +61,10 @@ class AppendsDuringCheckpointTest {
             int confirmedDuring = 0;
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
             try {
-                // bounded by the fillers' count (they end at their bound) and by time; no sleeps: each send waits for its confirmation
-                while (confirmedDuring < SENDS_CONFIRMED_DURING_CHECKPOINTS && System.nanoTime() < deadline
+                // bounded by the fillers' count (they end at their bound) and by time; no sleeps: each send waits for
+                // its confirmation
+                while (confirmedDuring < SENDS_CONFIRMED_DURING_CHECKPOINTS
+                        && System.nanoTime() < deadline
                         && !fillers.stream().allMatch(CompletableFuture::isDone)) {
                     long begun = figures.checkpointsBegun();
                     long ended = figures.checkpointsEnded();
@@ -80,13 +83,20 @@ class AppendsDuringCheckpointTest {
             for (CompletableFuture<Integer> f : fillers) {
                 filled += f.get(60, TimeUnit.SECONDS);
             }
-            System.out.printf("%d fill sends, %d probe sends, %d confirmed during a checkpoint; %d checkpoints begun,"
-                            + " writer waited %.0f ms for them, zero-filled %d bytes itself%n", filled, probes,
-                    confirmedDuring, figures.checkpointsBegun(), figures.checkpointWaitNanos() / 1e6,
+            System.out.printf(
+                    "%d fill sends, %d probe sends, %d confirmed during a checkpoint; %d checkpoints begun,"
+                            + " writer waited %.0f ms for them, zero-filled %d bytes itself%n",
+                    filled,
+                    probes,
+                    confirmedDuring,
+                    figures.checkpointsBegun(),
+                    figures.checkpointWaitNanos() / 1e6,
                     figures.writerAllocatedBytes());
             assertTrue(figures.checkpointsBegun() >= 1, "a closed segment went into H2 while the producers sent");
-            assertTrue(confirmedDuring >= SENDS_CONFIRMED_DURING_CHECKPOINTS, confirmedDuring
-                    + " of " + probes + " persistent sends confirmed while a checkpoint was in progress");
+            assertTrue(
+                    confirmedDuring >= SENDS_CONFIRMED_DURING_CHECKPOINTS,
+                    confirmedDuring + " of " + probes
+                            + " persistent sends confirmed while a checkpoint was in progress");
         }
     }
 

@@ -1,6 +1,17 @@
 package org.partita.broker.it;
 
-import org.junit.jupiter.api.Tag;
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import jakarta.jms.BytesMessage;
@@ -12,20 +23,6 @@ import jakarta.jms.MessageProducer;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.partita.broker.config.NodeConfig;
-import org.partita.broker.embed.PartitaNode;
-import org.partita.jms.client.PartitaConnectionFactory;
-import org.partita.protocol.ErrorCode;
-import org.partita.protocol.Frame;
-import org.partita.protocol.FrameCodec;
-import org.partita.protocol.MessageCodec;
-import org.partita.protocol.Protocol;
-import org.partita.protocol.WireMessage;
-
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -39,18 +36,20 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-
-import static org.junit.jupiter.api.Assertions.assertAll;
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.broker.config.NodeConfig;
+import org.partita.broker.embed.PartitaNode;
+import org.partita.jms.client.PartitaConnectionFactory;
+import org.partita.protocol.ErrorCode;
+import org.partita.protocol.Frame;
+import org.partita.protocol.FrameCodec;
+import org.partita.protocol.MessageCodec;
+import org.partita.protocol.Protocol;
+import org.partita.protocol.WireMessage;
 
 /**
  * README: "A client that sends a malformed or oversized frame gets an error frame and is
@@ -75,7 +74,10 @@ class BadInputTest {
 
     @BeforeEach
     void startNodeAndClientA() throws Exception {
-        node = PartitaNode.start(NodeConfig.defaults().withPort(0).withDataDir(tmp.resolve("data")).withMaxFrameSize(MAX_FRAME));
+        node = PartitaNode.start(NodeConfig.defaults()
+                .withPort(0)
+                .withDataDir(tmp.resolve("data"))
+                .withMaxFrameSize(MAX_FRAME));
         a = factory().createConnection();
         a.setExceptionListener(aFailures::add);
         aSession = a.createSession(false, Session.AUTO_ACKNOWLEDGE);
@@ -118,10 +120,10 @@ class BadInputTest {
     @Test
     void garbageBytesGetMalformedFrameAndTheConnectionIsClosed() throws Exception {
         byte[][] garbage = {
-                {0, 0, 0, 8, (byte) 0xFF, 1, 2, 3, 4, 5, 6, 7}, // unknown frame type 255
-                {0, 0, 0, 3, 1, 0, 0},                            // HELLO cut short
-                {0, 0, 0, 0},                                     // empty frame
-                {0, 0, 0, 6, 21, 0, 0, 0, 1, 0x42},               // CLOSE with a trailing byte
+            {0, 0, 0, 8, (byte) 0xFF, 1, 2, 3, 4, 5, 6, 7}, // unknown frame type 255
+            {0, 0, 0, 3, 1, 0, 0}, // HELLO cut short
+            {0, 0, 0, 0}, // empty frame
+            {0, 0, 0, 6, 21, 0, 0, 0, 1, 0x42}, // CLOSE with a trailing byte
         };
         for (byte[] g : garbage) {
             try (Raw raw = new Raw(node.port())) {
@@ -135,7 +137,7 @@ class BadInputTest {
         // the same after a successful handshake: SESSION_OPEN whose boolean holds 7
         try (Raw raw = new Raw(node.port())) {
             raw.hello();
-            raw.sendRaw(new byte[]{0, 0, 0, 10, 5, 0, 0, 0, 2, 0, 0, 0, 1, 7});
+            raw.sendRaw(new byte[] {0, 0, 0, 10, 5, 0, 0, 0, 2, 0, 0, 0, 1, 7});
             Frame.Error e = raw.readError();
             assertEquals(ErrorCode.MALFORMED_FRAME, e.code(), e.toString());
             raw.assertClosedByNode();
@@ -170,12 +172,16 @@ class BadInputTest {
 
     @Test
     void lengthPrefixOverTheMaximumGetsFrameTooLargeAndTheConnectionIsClosed() throws Exception {
-        for (int prefix : new int[]{MAX_FRAME + 1, 0xFFFFFFFF}) {
+        for (int prefix : new int[] {MAX_FRAME + 1, 0xFFFFFFFF}) {
             try (Raw raw = new Raw(node.port())) {
                 raw.hello();
-                raw.sendRaw(ByteBuffer.allocate(8).putInt(prefix).putInt(0x07000000).array());
+                raw.sendRaw(
+                        ByteBuffer.allocate(8).putInt(prefix).putInt(0x07000000).array());
                 Frame.Error e = raw.readError();
-                assertEquals(ErrorCode.FRAME_TOO_LARGE, e.code(), "length prefix " + Integer.toUnsignedString(prefix) + ": " + e);
+                assertEquals(
+                        ErrorCode.FRAME_TOO_LARGE,
+                        e.code(),
+                        "length prefix " + Integer.toUnsignedString(prefix) + ": " + e);
                 assertEquals(0, e.requestId());
                 raw.assertClosedByNode();
             }
@@ -211,8 +217,8 @@ class BadInputTest {
                 assertNull(consumer.receive(500), "a refused message is not stored");
             } else {
                 assertEquals(new Frame.Ok(3), answer);
-                Message m = assertDoesNotThrow(() -> consumer.receive(5000),
-                        "the node accepted the message, so a consumer can receive it");
+                Message m = assertDoesNotThrow(
+                        () -> consumer.receive(5000), "the node accepted the message, so a consumer can receive it");
                 assertNotNull(m, "the message stored at the frame limit was never delivered");
                 assertArrayEquals(body, m.getBody(byte[].class));
             }
@@ -236,7 +242,8 @@ class BadInputTest {
         try (Connection c = factory().createConnection()) {
             c.start();
             Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
-            assertNull(s.createConsumer(s.createQueue("big")).receive(500), "nothing of the oversized message was stored");
+            assertNull(
+                    s.createConsumer(s.createQueue("big")).receive(500), "nothing of the oversized message was stored");
         }
     }
 
@@ -256,10 +263,12 @@ class BadInputTest {
             big.writeBytes(new byte[100 * 1024]);
             assertThrows(JMSException.class, () -> p.send(big));
 
-            TextMessage m = assertDoesNotThrow(() -> {
-                p.send(s.createTextMessage("small"));
-                return (TextMessage) s.createConsumer(q).receive(5000);
-            }, "connection B still works after its oversized send was refused");
+            TextMessage m = assertDoesNotThrow(
+                    () -> {
+                        p.send(s.createTextMessage("small"));
+                        return (TextMessage) s.createConsumer(q).receive(5000);
+                    },
+                    "connection B still works after its oversized send was refused");
             assertNotNull(m);
             assertEquals("small", m.getText());
             assertTrue(bFailures.isEmpty(), "connection B was not lost: " + bFailures);
@@ -285,7 +294,9 @@ class BadInputTest {
                 JMSException e = assertThrows(jakarta.jms.ResourceAllocationException.class, () -> p.send(big));
                 assertEquals(ErrorCode.FRAME_TOO_LARGE.name(), e.getErrorCode(), e.getMessage());
             }
-            assertTimeoutPreemptively(java.time.Duration.ofSeconds(10), () -> p.send(s.createTextMessage("next")),
+            assertTimeoutPreemptively(
+                    java.time.Duration.ofSeconds(10),
+                    () -> p.send(s.createTextMessage("next")),
                     "the next send does not wait for credit");
             assertEquals("next", ((TextMessage) s.createConsumer(q).receive(5000)).getText());
         }
@@ -314,8 +325,11 @@ class BadInputTest {
             assertClientAStillWorks();
             // docs/protocol.md, error codes: "The sender's own FrameEncoder also refuses locally with this code."
             assertAll(
-                    () -> assertEquals(ErrorCode.FRAME_TOO_LARGE.name(), e.getErrorCode(), "error code of: " + e.getMessage()),
-                    () -> assertTrue(!e.getMessage().contains("io.netty"), "the message speaks of frames, not of Netty: " + e.getMessage()));
+                    () -> assertEquals(
+                            ErrorCode.FRAME_TOO_LARGE.name(), e.getErrorCode(), "error code of: " + e.getMessage()),
+                    () -> assertTrue(
+                            !e.getMessage().contains("io.netty"),
+                            "the message speaks of frames, not of Netty: " + e.getMessage()));
         }
     }
 
@@ -337,7 +351,8 @@ class BadInputTest {
     @Test
     void sendBeforeHelloIsRefusedAndNothingIsStored() throws Exception {
         try (Raw raw = new Raw(node.port())) {
-            raw.send(new Frame.Send(5, 1, MessageCodec.encode(wire("queue:q", "sneaky".getBytes(StandardCharsets.UTF_8)))));
+            raw.send(new Frame.Send(
+                    5, 1, MessageCodec.encode(wire("queue:q", "sneaky".getBytes(StandardCharsets.UTF_8)))));
             Frame.Error e = raw.readError();
             assertEquals(ErrorCode.ILLEGAL_STATE, e.code(), e.toString());
             raw.assertClosedByNode();
@@ -356,7 +371,8 @@ class BadInputTest {
             raw.send(new Frame.Hello(7, Protocol.VERSION + 98, null, null, null));
             e = raw.readError();
             assertEquals(ErrorCode.UNSUPPORTED_VERSION, e.code(), e.toString());
-            assertTrue(e.message().contains(Integer.toString(Protocol.VERSION + 98)), "names the version: " + e.message());
+            assertTrue(
+                    e.message().contains(Integer.toString(Protocol.VERSION + 98)), "names the version: " + e.message());
             raw.assertClosedByNode();
         }
         assertClientAStillWorks();
@@ -394,8 +410,20 @@ class BadInputTest {
     }
 
     static WireMessage wire(String destination, byte[] body) {
-        return new WireMessage("ID:raw-" + System.nanoTime(), System.currentTimeMillis(), null, null, destination, null,
-                WireMessage.PERSISTENT, 4, 0, 0, Map.of(), WireMessage.BODY_BYTES, body);
+        return new WireMessage(
+                "ID:raw-" + System.nanoTime(),
+                System.currentTimeMillis(),
+                null,
+                null,
+                destination,
+                null,
+                WireMessage.PERSISTENT,
+                4,
+                0,
+                0,
+                Map.of(),
+                WireMessage.BODY_BYTES,
+                body);
     }
 
     /** A TCP connection that writes and reads frames by hand. */

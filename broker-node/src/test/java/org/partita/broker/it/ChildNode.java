@@ -1,6 +1,7 @@
 package org.partita.broker.it;
 
-import org.partita.jms.client.PartitaConnectionFactory;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,9 +13,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.fail;
+import org.partita.jms.client.PartitaConnectionFactory;
 
 /**
  * A node started the way an operator starts one: {@code NodeMain} in its own JVM, with the test's
@@ -41,7 +40,8 @@ public final class ChildNode implements AutoCloseable {
 
     /** Starts {@code NodeMain --data dataDir --port port} and waits until it says it is ready. */
     public static ChildNode start(Path dataDir, int port, Path logDir) throws IOException {
-        return startWithArgs(logDir, "--data", dataDir.toString(), "--port", Integer.toString(port)).awaitReady();
+        return startWithArgs(logDir, "--data", dataDir.toString(), "--port", Integer.toString(port))
+                .awaitReady();
     }
 
     /** Starts {@code NodeMain} with these arguments; does not wait. */
@@ -49,9 +49,8 @@ public final class ChildNode implements AutoCloseable {
         Files.createDirectories(logDir);
         Path out = logDir.resolve("stdout.txt");
         Path err = logDir.resolve("stderr.txt");
-        ProcessBuilder pb = new ProcessBuilder(command(args))
-                .redirectOutput(out.toFile())
-                .redirectError(err.toFile());
+        ProcessBuilder pb =
+                new ProcessBuilder(command(args)).redirectOutput(out.toFile()).redirectError(err.toFile());
         return new ChildNode(pb.start(), out, err);
     }
 
@@ -84,8 +83,12 @@ public final class ChildNode implements AutoCloseable {
      * whose regions decide what a large payload costs. Does not wait.
      */
     public static ChildNode startInHeap(Path logDir, String maxHeap, String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx" + maxHeap, "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx" + maxHeap,
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
                 "org.partita.broker.main.NodeMain"));
         cmd.addAll(List.of(args));
         return startCommand(logDir, cmd);
@@ -95,7 +98,10 @@ public final class ChildNode implements AutoCloseable {
         Files.createDirectories(logDir);
         Path out = logDir.resolve("stdout.txt");
         Path err = logDir.resolve("stderr.txt");
-        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        Process p = new ProcessBuilder(cmd)
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
         return new ChildNode(p, out, err);
     }
 
@@ -123,7 +129,8 @@ public final class ChildNode implements AutoCloseable {
                 .pollInterval(Duration.ofMillis(50))
                 .until(() -> {
                     if (!process.isAlive()) {
-                        fail("the node exited with code " + process.exitValue() + " before it was ready; stderr:\n" + stderr());
+                        fail("the node exited with code " + process.exitValue() + " before it was ready; stderr:\n"
+                                + stderr());
                     }
                     Matcher m = READY.matcher(stdout());
                     if (!m.find()) {
@@ -197,7 +204,9 @@ public final class ChildNode implements AutoCloseable {
     }
 
     private void signal(String name) throws IOException, InterruptedException {
-        Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(process.pid())).inheritIO().start();
+        Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(process.pid()))
+                .inheritIO()
+                .start();
         if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
             fail("kill -" + name + " " + process.pid() + " failed");
         }
@@ -217,7 +226,8 @@ public final class ChildNode implements AutoCloseable {
     public int awaitExit(Duration bound) throws InterruptedException {
         if (!process.waitFor(bound.toMillis(), TimeUnit.MILLISECONDS)) {
             process.destroyForcibly();
-            fail("process " + process.pid() + " did not exit within " + bound + "; stdout:\n" + stdout() + "\nstderr:\n" + stderr());
+            fail("process " + process.pid() + " did not exit within " + bound + "; stdout:\n" + stdout() + "\nstderr:\n"
+                    + stderr());
         }
         return process.exitValue();
     }

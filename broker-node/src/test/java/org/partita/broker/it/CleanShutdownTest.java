@@ -1,6 +1,11 @@
 package org.partita.broker.it;
 
-import org.junit.jupiter.api.Tag;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
@@ -9,10 +14,6 @@ import jakarta.jms.MessageProducer;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,12 +21,10 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.IntStream;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * README: "SIGTERM (or Ctrl-C) stops the node cleanly." The node runs in a child JVM; SIGTERM comes
@@ -81,11 +80,16 @@ class CleanShutdownTest {
             long t0 = System.nanoTime();
             int code = first.terminate(EXIT_BOUND);
             long tookMs = (System.nanoTime() - t0) / 1_000_000;
-            System.out.println("CleanShutdownTest: NodeMain exited with code " + code + " " + tookMs + " ms after SIGTERM");
-            assertTrue(Set.of(0, 143).contains(code), "exit code after SIGTERM: " + code + "; stderr:\n" + first.stderr());
-            assertTrue(first.stderr().contains("Partita node node1 stopped"),
+            System.out.println(
+                    "CleanShutdownTest: NodeMain exited with code " + code + " " + tookMs + " ms after SIGTERM");
+            assertTrue(
+                    Set.of(0, 143).contains(code), "exit code after SIGTERM: " + code + "; stderr:\n" + first.stderr());
+            assertTrue(
+                    first.stderr().contains("Partita node node1 stopped"),
                     "the shutdown hook closed the node; stderr:\n" + first.stderr());
-            await("the client's ExceptionListener").atMost(Duration.ofSeconds(10)).until(() -> !told.isEmpty());
+            await("the client's ExceptionListener")
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> !told.isEmpty());
         } finally {
             CrashRecoveryTest.closeQuietly(c);
         }
@@ -107,7 +111,9 @@ class CleanShutdownTest {
             }
             assertNull(consumer.receive(500), "nothing beyond the 15 unacknowledged messages");
         }
-        assertEquals(IntStream.range(5, 20).boxed().toList(), seqs,
+        assertEquals(
+                IntStream.range(5, 20).boxed().toList(),
+                seqs,
                 "the acknowledged messages are gone, the 15 others are back in order");
     }
 

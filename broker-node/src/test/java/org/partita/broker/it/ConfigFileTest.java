@@ -1,22 +1,21 @@
 package org.partita.broker.it;
 
-import org.junit.jupiter.api.Tag;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.partita.broker.config.ConfigException;
 import org.partita.broker.config.NodeConfig;
 import org.partita.broker.config.NodeConfigFile;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** README: "an error names the file, the line and the field". */
 @Tag("slow")
@@ -52,8 +51,12 @@ class ConfigFileTest {
         assertNames(e, f, 2, "maxFrameSize", "lots");
 
         Path range = file("range.conf", "port = 70000");
-        assertNames(assertThrows(ConfigException.class, () -> NodeConfigFile.read(range, NodeConfig.defaults())),
-                range, 1, "port", "70000");
+        assertNames(
+                assertThrows(ConfigException.class, () -> NodeConfigFile.read(range, NodeConfig.defaults())),
+                range,
+                1,
+                "port",
+                "70000");
     }
 
     @Test
@@ -80,7 +83,8 @@ class ConfigFileTest {
     @Test
     void validFileIsRead() throws Exception {
         Path data = tmp.resolve("node-data");
-        Path f = file("good.conf",
+        Path f = file(
+                "good.conf",
                 "# a node",
                 "nodeName = alpha",
                 "  host = 127.0.0.1  ",
@@ -91,7 +95,9 @@ class ConfigFileTest {
                 "syncOnCommit = FALSE",
                 "maxFrameSize = 65536");
         NodeConfig c = NodeConfigFile.read(f, NodeConfig.defaults());
-        assertEquals(new NodeConfig("alpha", "127.0.0.1", 61799, data, false, false, 65536, null, false, java.util.Map.of()), c);
+        assertEquals(
+                new NodeConfig("alpha", "127.0.0.1", 61799, data, false, false, 65536, null, false, java.util.Map.of()),
+                c);
     }
 
     @Test
@@ -103,7 +109,12 @@ class ConfigFileTest {
     @Test
     void nodeMainWithABadConfigExitsWithCode2AndSaysWhere() throws Exception {
         Path f = file("bad-main.conf", "nodeName = n1", "port = 0", "syncOnCommit = perhaps");
-        ChildNode p = ChildNode.startWithArgs(tmp.resolve("main-bad"), "--config", f.toString(), "--data", tmp.resolve("d").toString());
+        ChildNode p = ChildNode.startWithArgs(
+                tmp.resolve("main-bad"),
+                "--config",
+                f.toString(),
+                "--data",
+                tmp.resolve("d").toString());
         try {
             int code = p.awaitExit(Duration.ofSeconds(60));
             assertEquals(2, code, "exit code; stderr:\n" + p.stderr());
@@ -120,8 +131,14 @@ class ConfigFileTest {
     void nodeMainStartsFromAConfigFileAndOptionsOverrideIt() throws Exception {
         Path f = file("main.conf", "nodeName = from-file", "port = 1", "data = " + tmp.resolve("ignored"));
         // --port and --data override the file; the node name comes from the file
-        ChildNode node = ChildNode.startWithArgs(tmp.resolve("main-good"), "--config", f.toString(),
-                "--port", "0", "--data", tmp.resolve("d").toString());
+        ChildNode node = ChildNode.startWithArgs(
+                tmp.resolve("main-good"),
+                "--config",
+                f.toString(),
+                "--port",
+                "0",
+                "--data",
+                tmp.resolve("d").toString());
         try {
             node.awaitReady();
             assertEquals("from-file", node.nodeName());
@@ -132,7 +149,9 @@ class ConfigFileTest {
                 c.start();
                 Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
                 s.createProducer(s.createQueue("cfg")).send(s.createTextMessage("configured"));
-                assertEquals("configured", ((TextMessage) s.createConsumer(s.createQueue("cfg")).receive(5000)).getText());
+                assertEquals(
+                        "configured",
+                        ((TextMessage) s.createConsumer(s.createQueue("cfg")).receive(5000)).getText());
             }
         } finally {
             node.close();

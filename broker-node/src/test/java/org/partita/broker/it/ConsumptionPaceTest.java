@@ -1,5 +1,11 @@
 package org.partita.broker.it;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.BytesMessage;
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
@@ -8,6 +14,12 @@ import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -16,19 +28,6 @@ import org.partita.broker.config.FlowLimits;
 import org.partita.broker.embed.PartitaNode;
 import org.partita.jms.api.PartitaAdmin;
 import org.partita.jms.api.QueueStats;
-
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Issue 12 point 2, latency: a non-persistent producer is paced by its queue's consumers while they
@@ -62,16 +61,19 @@ class ConsumptionPaceTest {
     }
 
     /** A started thread sending messages 0 to {@code total - 1} through {@code p}; what it throws goes to {@code failed}. */
-    private static Thread sending(MessageProducer p, Session s, int total, AtomicReference<Throwable> failed, String name) {
-        Thread t = new Thread(() -> {
-            try {
-                for (int i = 0; i < total; i++) {
-                    p.send(message(s, i));
-                }
-            } catch (Throwable e) {
-                failed.set(e);
-            }
-        }, name);
+    private static Thread sending(
+            MessageProducer p, Session s, int total, AtomicReference<Throwable> failed, String name) {
+        Thread t = new Thread(
+                () -> {
+                    try {
+                        for (int i = 0; i < total; i++) {
+                            p.send(message(s, i));
+                        }
+                    } catch (Throwable e) {
+                        failed.set(e);
+                    }
+                },
+                name);
         t.start();
         return t;
     }
@@ -106,25 +108,28 @@ class ConsumptionPaceTest {
         AtomicInteger received = new AtomicInteger();
         AtomicInteger pauses = new AtomicInteger();
         AtomicReference<Throwable> failed = new AtomicReference<>();
-        Thread slow = new Thread(() -> {
-            try {
-                long last = System.nanoTime();
-                for (int i = 0; i < total; i++) {
-                    Message m = consumer.receive(10_000);
-                    assertNotNull(m, "message " + i);
-                    assertEquals(i, m.getIntProperty("seq"));
-                    received.incrementAndGet();
-                    long now = System.nanoTime();
-                    if (now - last > PAUSE_NANOS) {
-                        pauses.incrementAndGet();
+        Thread slow = new Thread(
+                () -> {
+                    try {
+                        long last = System.nanoTime();
+                        for (int i = 0; i < total; i++) {
+                            Message m = consumer.receive(10_000);
+                            assertNotNull(m, "message " + i);
+                            assertEquals(i, m.getIntProperty("seq"));
+                            received.incrementAndGet();
+                            long now = System.nanoTime();
+                            if (now - last > PAUSE_NANOS) {
+                                pauses.incrementAndGet();
+                            }
+                            last = now;
+                            LockSupport.parkNanos(
+                                    TimeUnit.MILLISECONDS.toNanos(1)); // a consumer that works on each message
+                        }
+                    } catch (Throwable t) {
+                        failed.set(t);
                     }
-                    last = now;
-                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1)); // a consumer that works on each message
-                }
-            } catch (Throwable t) {
-                failed.set(t);
-            }
-        }, "slow-consumer");
+                },
+                "slow-consumer");
         slow.start();
         Thread fast = sending(p, ps, total, failed, "fast-producer");
 
@@ -146,7 +151,7 @@ class ConsumptionPaceTest {
             int pausesBefore = pauses.get();
             int receivedBefore = received.get();
             QueueStats s = a.queueStats("paced");
-            pending.add(new long[]{s.depth() + s.inFlight(), receivedBefore, pausesBefore});
+            pending.add(new long[] {s.depth() + s.inFlight(), receivedBefore, pausesBefore});
             while (!pending.isEmpty() && received.get() > pending.peek()[1] + 1) {
                 long[] sample = pending.poll();
                 if (pauses.get() != sample[2]) {
@@ -177,8 +182,10 @@ class ConsumptionPaceTest {
         // at most one producer window, goes back unpaced (by design: a producer never waits for a consumer
         // that stopped). So nearly all samples stay near the bound and none goes a window beyond it;
         // without pacing the queue held thousands.
-        assertTrue(over <= samples / 10, "waiting plus unacknowledged stayed near the bound: " + over + " of "
-                + samples + " samples above " + near + ", the most " + most);
+        assertTrue(
+                over <= samples / 10,
+                "waiting plus unacknowledged stayed near the bound: " + over + " of " + samples + " samples above "
+                        + near + ", the most " + most);
         long window = FlowLimits.DEFAULT_PRODUCER_WINDOW_BYTES / BODY;
         assertTrue(most <= near + window, "never more than a producer window beyond the bound: " + most);
     }

@@ -1,6 +1,12 @@
 package org.partita.broker.it;
 
-import org.junit.jupiter.api.Tag;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSException;
@@ -10,10 +16,6 @@ import jakarta.jms.MessageProducer;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,13 +27,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * README: "A node killed with SIGKILL loses no message whose send had returned; it redelivers what
@@ -102,10 +101,15 @@ class CrashRecoveryTest {
         ChildNode second = startNode("run2");
         List<Integer> redelivered = new ArrayList<>();
         List<Integer> seqs = drain(second, "crash", SENT - ACKED, redelivered);
-        assertTrue(redelivered.containsAll(IntStream.range(ACKED, ACKED + SEEN_NOT_ACKED).boxed().toList()),
-                "every message delivered before the crash and not acknowledged comes back flagged redelivered: " + redelivered);
+        assertTrue(
+                redelivered.containsAll(
+                        IntStream.range(ACKED, ACKED + SEEN_NOT_ACKED).boxed().toList()),
+                "every message delivered before the crash and not acknowledged comes back flagged redelivered: "
+                        + redelivered);
         List<Integer> expected = IntStream.range(ACKED, SENT).boxed().toList();
-        assertEquals(new HashSet<>(expected), new HashSet<>(seqs),
+        assertEquals(
+                new HashSet<>(expected),
+                new HashSet<>(seqs),
                 "after the crash: every confirmed, unacknowledged message, and no acknowledged one");
         assertEquals(SENT - ACKED, seqs.size(), "each message exactly once: " + duplicates(seqs));
         assertEquals(expected, seqs, "in their original order");
@@ -116,7 +120,8 @@ class CrashRecoveryTest {
         try (Connection c3 = third.factory().createConnection()) {
             c3.start();
             Session s3 = c3.createSession(false, Session.AUTO_ACKNOWLEDGE);
-            assertNull(s3.createConsumer(s3.createQueue("crash")).receive(1000),
+            assertNull(
+                    s3.createConsumer(s3.createQueue("crash")).receive(1000),
                     "messages acknowledged before the second SIGKILL must not come back");
         }
     }
@@ -134,29 +139,33 @@ class CrashRecoveryTest {
             Connection c = first.factory().createConnection();
             connections.add(c);
             int base = t * 1_000_000;
-            Thread th = new Thread(() -> {
-                try {
-                    Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
-                    MessageProducer p = s.createProducer(s.createQueue("inflight"));
-                    for (int i = 0; i < 100_000; i++) { // bounded; the kill ends it long before
-                        int seq = base + i;
-                        TextMessage m = s.createTextMessage("m-" + seq);
-                        m.setIntProperty("seq", seq);
-                        attempted.incrementAndGet();
-                        p.send(m);
-                        confirmed.add(seq);
-                    }
-                } catch (JMSException expectedOnKill) {
-                    // the node died under this send
-                } catch (Throwable e) {
-                    unexpected.set(e);
-                }
-            }, "producer-" + t);
+            Thread th = new Thread(
+                    () -> {
+                        try {
+                            Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                            MessageProducer p = s.createProducer(s.createQueue("inflight"));
+                            for (int i = 0; i < 100_000; i++) { // bounded; the kill ends it long before
+                                int seq = base + i;
+                                TextMessage m = s.createTextMessage("m-" + seq);
+                                m.setIntProperty("seq", seq);
+                                attempted.incrementAndGet();
+                                p.send(m);
+                                confirmed.add(seq);
+                            }
+                        } catch (JMSException expectedOnKill) {
+                            // the node died under this send
+                        } catch (Throwable e) {
+                            unexpected.set(e);
+                        }
+                    },
+                    "producer-" + t);
             th.start();
             threads.add(th);
         }
         try {
-            await("300 confirmed sends").atMost(Duration.ofSeconds(60)).until(() -> confirmed.size() >= 300 || unexpected.get() != null);
+            await("300 confirmed sends")
+                    .atMost(Duration.ofSeconds(60))
+                    .until(() -> confirmed.size() >= 300 || unexpected.get() != null);
             first.kill();
             for (Thread th : threads) {
                 th.join(30_000);
@@ -181,7 +190,9 @@ class CrashRecoveryTest {
         // each producer's messages keep their order
         for (int t = 0; t < producers; t++) {
             int base = t * 1_000_000;
-            List<Integer> mine = recovered.stream().filter(x -> x >= base && x < base + 1_000_000).toList();
+            List<Integer> mine = recovered.stream()
+                    .filter(x -> x >= base && x < base + 1_000_000)
+                    .toList();
             List<Integer> sorted = mine.stream().sorted().toList();
             assertEquals(sorted, mine, "order of producer " + t);
         }
@@ -193,7 +204,8 @@ class CrashRecoveryTest {
     }
 
     /** As {@link #drain(ChildNode, String, int)}, also collecting the sequence of each message flagged redelivered. */
-    private static List<Integer> drain(ChildNode node, String queue, int n, List<Integer> redelivered) throws JMSException {
+    private static List<Integer> drain(ChildNode node, String queue, int n, List<Integer> redelivered)
+            throws JMSException {
         List<Integer> seqs = new ArrayList<>();
         try (Connection c = node.factory().createConnection()) {
             c.start();
@@ -209,7 +221,9 @@ class CrashRecoveryTest {
                 assertEquals("m-" + seq, ((TextMessage) m).getText(), "body of message " + seq);
                 seqs.add(seq);
                 if (m.getJMSRedelivered()) {
-                    assertTrue(m.getIntProperty("JMSXDeliveryCount") >= 2, "a redelivered message counts at least 2 deliveries");
+                    assertTrue(
+                            m.getIntProperty("JMSXDeliveryCount") >= 2,
+                            "a redelivered message counts at least 2 deliveries");
                     redelivered.add(seq);
                 }
                 last = m;

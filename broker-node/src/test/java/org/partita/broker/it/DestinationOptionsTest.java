@@ -1,5 +1,10 @@
 package org.partita.broker.it;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.InvalidDestinationException;
 import jakarta.jms.MessageConsumer;
@@ -9,11 +14,6 @@ import jakarta.jms.TextMessage;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** docs/destinations.md: queue options in a name create the queue, and never silently disagree with it. */
 @Tag("slow")
@@ -35,21 +35,34 @@ class DestinationOptionsTest {
             s.createConsumer(s.createQueue("orders")).close(); // creates orders with 1 partition
             var conflicting = s.createQueue("orders?partitions=8");
 
-            assertConflict(assertThrows(InvalidDestinationException.class, () -> s.createConsumer(conflicting)),
-                    "partitions", "'1'", "'8'");
-            assertConflict(assertThrows(InvalidDestinationException.class, () -> s.createProducer(conflicting)),
-                    "partitions", "'1'", "'8'");
-            assertConflict(assertThrows(InvalidDestinationException.class, () -> s.createBrowser(conflicting).getEnumeration()),
+            assertConflict(
+                    assertThrows(InvalidDestinationException.class, () -> s.createConsumer(conflicting)),
+                    "partitions",
+                    "'1'",
+                    "'8'");
+            assertConflict(
+                    assertThrows(InvalidDestinationException.class, () -> s.createProducer(conflicting)),
+                    "partitions",
+                    "'1'",
+                    "'8'");
+            assertConflict(
+                    assertThrows(
+                            InvalidDestinationException.class,
+                            () -> s.createBrowser(conflicting).getEnumeration()),
                     "partitions");
             MessageProducer anonymous = s.createProducer(null);
-            assertConflict(assertThrows(InvalidDestinationException.class,
-                    () -> anonymous.send(conflicting, s.createTextMessage("x"))), "partitions");
+            assertConflict(
+                    assertThrows(
+                            InvalidDestinationException.class,
+                            () -> anonymous.send(conflicting, s.createTextMessage("x"))),
+                    "partitions");
 
             // the connection stays usable, and options that agree with the queue are fine
             MessageProducer p = s.createProducer(s.createQueue("orders?partitions=1&maxDeliveryAttempts=10"));
             p.send(s.createTextMessage("agrees"));
             c.start();
-            TextMessage m = (TextMessage) s.createConsumer(s.createQueue("orders")).receive(5000);
+            TextMessage m =
+                    (TextMessage) s.createConsumer(s.createQueue("orders")).receive(5000);
             assertEquals("agrees", m.getText());
         }
     }
@@ -59,7 +72,9 @@ class DestinationOptionsTest {
         try (Connection c = node.factory().createConnection()) {
             Session s = c.createSession();
             MessageProducer p = s.createProducer(s.createQueue("fan?mode=fanout&appIds=a,b"));
-            assertEquals("fanout", node.node().broker().existingQueue("fan").options().mode(),
+            assertEquals(
+                    "fanout",
+                    node.node().broker().existingQueue("fan").options().mode(),
                     "the producer created the fan-out queue");
             MessageConsumer a = s.createConsumer(s.createQueue("fan?appId=a"));
             MessageConsumer b = s.createConsumer(s.createQueue("fan?appId=b&mode=fanout"));

@@ -1,25 +1,24 @@
 package org.partita.broker.it;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.partita.broker.core.queue.BrokerQueue;
-import org.partita.broker.core.dispatch.ConsumerRef;
-import org.partita.protocol.selector.Selector;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.partita.broker.core.dispatch.ConsumerRef;
+import org.partita.broker.core.queue.BrokerQueue;
+import org.partita.protocol.selector.Selector;
 
 /**
  * Where a just-stored message is dispatched (issue 17, docs/performance.md steps 10, 16 and 18): in
@@ -34,6 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class DispatchOnWriterTest {
     /** The threads of the queues' executors. */
     private static final String QUEUE_POOL = "partita-core";
+
     private static final int SHALLOW = BrokerQueue.IN_PLACE_DEPTH;
 
     @RegisterExtension
@@ -45,10 +45,15 @@ class DispatchOnWriterTest {
         List<String> threads = Collections.synchronizedList(new ArrayList<>());
         List<String> ids = Collections.synchronizedList(new ArrayList<>());
         // takes the probes and acknowledges none: they stay delivered; the fillers wait
-        ConsumerRef recorder = new ConsumerRef("recorder", (c, entry, partition) -> {
-            threads.add(Thread.currentThread().getName());
-            ids.add(entry.message().wire().messageId());
-        }, Selector.parse("probe = TRUE"), 1_000, 0);
+        ConsumerRef recorder = new ConsumerRef(
+                "recorder",
+                (c, entry, partition) -> {
+                    threads.add(Thread.currentThread().getName());
+                    ids.add(entry.message().wire().messageId());
+                },
+                Selector.parse("probe = TRUE"),
+                1_000,
+                0);
         queue.attach(recorder).get(10, TimeUnit.SECONDS);
 
         int held = SHALLOW + 8;
@@ -69,12 +74,16 @@ class DispatchOnWriterTest {
 
         assertEquals(sent, ids, "in the order they were sent, whichever thread dispatched them");
         for (int i = 0; i < held; i++) {
-            assertFalse(threads.get(i).startsWith(QUEUE_POOL), "probe " + i + " arrived with " + i
-                    + " delivered, unacknowledged messages and none waiting, yet went through the queue's executor ("
-                    + threads.get(i) + ")");
+            assertFalse(
+                    threads.get(i).startsWith(QUEUE_POOL),
+                    "probe " + i + " arrived with " + i
+                            + " delivered, unacknowledged messages and none waiting, yet went through the queue's executor ("
+                            + threads.get(i) + ")");
         }
-        assertTrue(threads.get(held).startsWith(QUEUE_POOL), "a probe behind " + (SHALLOW + 8)
-                + " waiting messages goes through its queue's executor, not " + threads.get(held));
+        assertTrue(
+                threads.get(held).startsWith(QUEUE_POOL),
+                "a probe behind " + (SHALLOW + 8) + " waiting messages goes through its queue's executor, not "
+                        + threads.get(held));
     }
 
     /**

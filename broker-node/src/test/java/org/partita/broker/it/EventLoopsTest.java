@@ -1,10 +1,18 @@
 package org.partita.broker.it;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
 import jakarta.jms.Connection;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -12,15 +20,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.partita.broker.config.NodeConfig;
 import org.partita.broker.embed.PartitaNode;
 import org.partita.jms.client.PartitaConnectionFactory;
-
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Set;
-import java.util.stream.Collectors;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 /**
  * docs/admin.md, {@code ioThreads}: the node reads and writes all its connections' sockets on that
@@ -48,7 +47,10 @@ class EventLoopsTest {
 
     /** Each connection sends one message to the next one's queue and receives its own: returns the socket threads seen. */
     private int loopsServing(String nodeName, int ioThreads) throws Exception {
-        NodeConfig config = NodeConfig.defaults().withPort(0).withNodeName(nodeName).withDataDir(dir.resolve(nodeName))
+        NodeConfig config = NodeConfig.defaults()
+                .withPort(0)
+                .withNodeName(nodeName)
+                .withDataDir(dir.resolve(nodeName))
                 .withIoThreads(ioThreads);
         try (PartitaNode node = PartitaNode.start(config)) {
             PartitaConnectionFactory cf = new PartitaConnectionFactory(node.url());
@@ -83,7 +85,9 @@ class EventLoopsTest {
     }
 
     private static Set<String> socketThreads(String nodeName) {
-        return Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
-                .filter(n -> n.startsWith("partita-io-" + nodeName + "-")).collect(Collectors.toSet());
+        return Thread.getAllStackTraces().keySet().stream()
+                .map(Thread::getName)
+                .filter(n -> n.startsWith("partita-io-" + nodeName + "-"))
+                .collect(Collectors.toSet());
     }
 }

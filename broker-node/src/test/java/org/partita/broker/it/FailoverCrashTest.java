@@ -1,5 +1,9 @@
 package org.partita.broker.it;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.CompletionListener;
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
@@ -10,13 +14,6 @@ import jakarta.jms.MessageProducer;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
-import org.partita.jms.api.PartitaErrorCodes;
-import org.partita.jms.client.PartitaConnectionFactory;
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -24,10 +21,12 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.jms.api.PartitaErrorCodes;
+import org.partita.jms.client.PartitaConnectionFactory;
 
 /**
  * docs/cluster.md, "Failover": a node killed with SIGKILL while asynchronous sends are on their way.
@@ -41,12 +40,14 @@ class FailoverCrashTest {
     final NodeExtension b = new NodeExtension();
 
     @Test
-    void asyncSendsOnTheirWayWhenTheNodeIsKilledReachOnExceptionAndTheConnectionMovesOn(@TempDir Path tmp) throws Exception {
+    void asyncSendsOnTheirWayWhenTheNodeIsKilledReachOnExceptionAndTheConnectionMovesOn(@TempDir Path tmp)
+            throws Exception {
         List<JMSException> told = new CopyOnWriteArrayList<>();
         Map<Integer, Object> outcomes = new ConcurrentHashMap<>(); // index -> "ok" or the exception
         AtomicInteger callbacks = new AtomicInteger();
         try (ChildNode a = ChildNode.start(tmp.resolve("a"), 0, tmp.resolve("a-run"));
-             Connection conn = new PartitaConnectionFactory(a.url() + "," + b.node().url()).createConnection()) {
+                Connection conn =
+                        new PartitaConnectionFactory(a.url() + "," + b.node().url()).createConnection()) {
             conn.setExceptionListener(told::add);
             Session s = conn.createSession(false, Session.AUTO_ACKNOWLEDGE);
             Queue q = s.createQueue("burst");
@@ -78,14 +79,17 @@ class FailoverCrashTest {
 
             await("a callback for every send").atMost(Duration.ofSeconds(60)).until(() -> callbacks.get() >= SENDS);
             assertEquals(SENDS, callbacks.get(), "exactly one callback per send");
-            List<JMSException> failed = outcomes.values().stream().filter(o -> o instanceof JMSException)
-                    .map(o -> (JMSException) o).toList();
+            List<JMSException> failed = outcomes.values().stream()
+                    .filter(o -> o instanceof JMSException)
+                    .map(o -> (JMSException) o)
+                    .toList();
             assertTrue(!failed.isEmpty(), "sends were still on their way when A was killed");
             for (JMSException e : failed) {
                 assertEquals(PartitaErrorCodes.NODE_LOST, e.getErrorCode(), e.getMessage());
             }
 
-            await("the switch to B").atMost(Duration.ofSeconds(20))
+            await("the switch to B")
+                    .atMost(Duration.ofSeconds(20))
                     .until(() -> told.stream().anyMatch(e -> PartitaErrorCodes.FAILOVER.equals(e.getErrorCode())));
             producer.send(s.createTextMessage("after the crash"));
             MessageConsumer consumer = s.createConsumer(q);

@@ -1,5 +1,12 @@
 package org.partita.broker.it;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.IllegalStateException;
@@ -14,26 +21,18 @@ import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
 import jakarta.jms.Topic;
 import jakarta.jms.TransactionRolledBackException;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.partita.jms.api.PartitaErrorCodes;
-import org.partita.jms.client.PartitaConnectionFactory;
-
-import javax.naming.Context;
-import javax.naming.InitialContext;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.Hashtable;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import javax.naming.Context;
+import javax.naming.InitialContext;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.partita.jms.api.PartitaErrorCodes;
+import org.partita.jms.client.PartitaConnectionFactory;
 
 /**
  * docs/cluster.md, "Failover", against real nodes on loopback. The nodes are independent (they share
@@ -43,8 +42,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class FailoverTest {
     @RegisterExtension
     final NodeExtension a = new NodeExtension();
+
     @RegisterExtension
     final NodeExtension b = new NodeExtension();
+
     @RegisterExtension
     final NodeExtension c = new NodeExtension();
 
@@ -59,11 +60,15 @@ class FailoverTest {
     }
 
     private List<JMSException> failovers() {
-        return told.stream().filter(e -> PartitaErrorCodes.FAILOVER.equals(e.getErrorCode())).toList();
+        return told.stream()
+                .filter(e -> PartitaErrorCodes.FAILOVER.equals(e.getErrorCode()))
+                .toList();
     }
 
     private void awaitFailovers(int n) {
-        await("failover " + n).atMost(Duration.ofSeconds(20)).until(() -> failovers().size() >= n);
+        await("failover " + n)
+                .atMost(Duration.ofSeconds(20))
+                .until(() -> failovers().size() >= n);
     }
 
     private static int depth(ConnectionFactory f, String queue) throws JMSException {
@@ -89,7 +94,10 @@ class FailoverTest {
             a.node().close();
             awaitFailovers(1);
             String report = failovers().get(0).getMessage();
-            assertTrue(report.contains(":" + a.node().port()) && report.contains("to node 127.0.0.1:" + b.node().port()), report);
+            assertTrue(
+                    report.contains(":" + a.node().port())
+                            && report.contains("to node 127.0.0.1:" + b.node().port()),
+                    report);
             producer.send(s.createTextMessage("to B"));
             assertEquals("to B", ((TextMessage) consumer.receive(5_000)).getText());
             assertEquals(0, depth(b.factory(), "orders"), "received and acknowledged on B");

@@ -1,10 +1,18 @@
 package org.partita.broker.it;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.BytesMessage;
 import jakarta.jms.Connection;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Random;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -12,15 +20,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.partita.broker.config.NodeConfig;
 import org.partita.broker.embed.PartitaNode;
 import org.partita.jms.client.PartitaConnectionFactory;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.Random;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * docs/reliability.md, "Storage faults" point 9: a node's H2 file gives the space of a drained
@@ -45,8 +44,9 @@ class FileSpaceTest {
         byte[] payload = new byte[PAYLOAD];
         new Random(9).nextBytes(payload);
         long peak = 0;
-        try (PartitaNode node = PartitaNode.start(NodeConfig.defaults().withPort(0).withDataDir(data));
-             Connection c = new PartitaConnectionFactory(node.url()).createConnection()) {
+        try (PartitaNode node =
+                        PartitaNode.start(NodeConfig.defaults().withPort(0).withDataDir(data));
+                Connection c = new PartitaConnectionFactory(node.url()).createConnection()) {
             Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
             MessageProducer p = s.createProducer(s.createQueue("backlog"));
             MessageConsumer consumer = s.createConsumer(s.createQueue("backlog"));
@@ -65,16 +65,23 @@ class FileSpaceTest {
                 int n = cycle;
                 long[] seen = new long[1];
                 // the writer, idle, checkpoints the acknowledgements into H2 and compacts it
-                await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
-                    seen[0] = Files.size(database);
-                    return seen[0] < SMALL;
-                });
-                System.out.printf("cycle %d: database %d MiB with the backlog, %d KiB drained; files %d KiB%n", n,
-                        peak >> 20, seen[0] >> 10, node.store().figures().orElseThrow().fileBytes() >> 10);
+                await().atMost(Duration.ofSeconds(30))
+                        .pollInterval(Duration.ofMillis(200))
+                        .until(() -> {
+                            seen[0] = Files.size(database);
+                            return seen[0] < SMALL;
+                        });
+                System.out.printf(
+                        "cycle %d: database %d MiB with the backlog, %d KiB drained; files %d KiB%n",
+                        n,
+                        peak >> 20,
+                        seen[0] >> 10,
+                        node.store().figures().orElseThrow().fileBytes() >> 10);
             }
             assertTrue(node.store().figures().orElseThrow().compactions() >= CYCLES);
         }
         assertTrue(peak > 40L << 20, "the backlog reached H2: " + peak);
-        assertTrue(Files.size(database) < SMALL, "and the file stays small after a clean stop: " + Files.size(database));
+        assertTrue(
+                Files.size(database) < SMALL, "and the file stays small after a clean stop: " + Files.size(database));
     }
 }

@@ -1,5 +1,12 @@
 package org.partita.broker.it;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.BytesMessage;
 import jakarta.jms.CompletionListener;
 import jakarta.jms.Connection;
@@ -12,6 +19,18 @@ import jakarta.jms.ResourceAllocationException;
 import jakarta.jms.Session;
 import jakarta.jms.XAConnection;
 import jakarta.jms.XASession;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.SocketTimeoutException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import javax.transaction.xa.XAException;
+import javax.transaction.xa.XAResource;
+import javax.transaction.xa.Xid;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -24,26 +43,6 @@ import org.partita.jms.api.PartitaAdmin;
 import org.partita.jms.api.QueueStats;
 import org.partita.jms.client.PartitaXAConnectionFactory;
 import org.partita.protocol.Frame;
-
-import javax.transaction.xa.XAException;
-import javax.transaction.xa.XAResource;
-import javax.transaction.xa.Xid;
-import java.io.IOException;
-import java.io.InputStream;
-import java.net.SocketTimeoutException;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Issue 12 points 2 to 4: producers paced by the node's send credit, non-persistent backlogs and
@@ -92,16 +91,18 @@ class FlowControlTest {
         p.setDeliveryMode(DeliveryMode.NON_PERSISTENT);
         AtomicInteger sent = new AtomicInteger();
         AtomicReference<Throwable> failed = new AtomicReference<>();
-        Thread producer = new Thread(() -> {
-            try {
-                for (int i = 0; i < total; i++) {
-                    p.send(message(ps, i));
-                    sent.incrementAndGet();
-                }
-            } catch (Throwable t) {
-                failed.set(t);
-            }
-        }, "flood-producer");
+        Thread producer = new Thread(
+                () -> {
+                    try {
+                        for (int i = 0; i < total; i++) {
+                            p.send(message(ps, i));
+                            sent.incrementAndGet();
+                        }
+                    } catch (Throwable t) {
+                        failed.set(t);
+                    }
+                },
+                "flood-producer");
         producer.start();
         // the bound, one window and a batch of credit in flight: far from all of it
         long most = (bound + (256 << 10) + (512 << 10)) / BODY + 8;
@@ -120,7 +121,8 @@ class FlowControlTest {
         consuming.start();
         for (int i = 0; i < total; i++) {
             Message m = consumer.receive(10_000);
-            assertNotNull(m, "message " + i + " of " + total + " (sent " + sent.get() + ", failure " + failed.get() + ")");
+            assertNotNull(
+                    m, "message " + i + " of " + total + " (sent " + sent.get() + ", failure " + failed.get() + ")");
             assertEquals(i, m.getIntProperty("seq"));
         }
         producer.join(10_000);
@@ -152,8 +154,7 @@ class FlowControlTest {
         s.commit();
     }
 
-    private record TxPastTheBound(Session session, MessageProducer producer) {
-    }
+    private record TxPastTheBound(Session session, MessageProducer producer) {}
 
     /** Starts the node with {@code limits} and connects to it. */
     private Connection connect(FlowLimits limits) throws Exception {
@@ -185,7 +186,8 @@ class FlowControlTest {
         MessageProducer p = tx.producer();
         // a round trip on the same connection: the node answered the sends before it, so the refusal is back
         c.createSession(false, Session.AUTO_ACKNOWLEDGE).close();
-        jakarta.jms.TransactionRolledBackException e = assertThrows(jakarta.jms.TransactionRolledBackException.class, s::commit);
+        jakarta.jms.TransactionRolledBackException e =
+                assertThrows(jakarta.jms.TransactionRolledBackException.class, s::commit);
         assertTrue(e.getMessage().contains("transaction"), e.getMessage());
         assertEquals(0, PartitaAdmin.on(c).queueStats("tx.last").depth(), "nothing of the transaction is stored");
         p.send(message(s, 100));
@@ -231,7 +233,9 @@ class FlowControlTest {
             });
             assertTrue(refused.getMessage().contains("XA branch"), refused.getMessage());
             // sends in a branch are asynchronous: the refusal surfaces within a window of credit
-            assertTrue(sent.get() <= (bound + FlowLimits.DEFAULT_PRODUCER_WINDOW_BYTES) / BODY + 2, "refused near the bound: " + sent.get());
+            assertTrue(
+                    sent.get() <= (bound + FlowLimits.DEFAULT_PRODUCER_WINDOW_BYTES) / BODY + 2,
+                    "refused near the bound: " + sent.get());
             try {
                 r.end(x, XAResource.TMSUCCESS);
             } catch (XAException e) { // a refusal still on its way when the branch ended: it can only roll back
@@ -240,8 +244,10 @@ class FlowControlTest {
             try {
                 r.rollback(x);
             } catch (XAException e) { // rolled back already, when it ended failed
-                assertTrue(e.errorCode == XAException.XAER_NOTA
-                        || (e.errorCode >= XAException.XA_RBBASE && e.errorCode <= XAException.XA_RBEND), "rollback: " + e.errorCode);
+                assertTrue(
+                        e.errorCode == XAException.XAER_NOTA
+                                || (e.errorCode >= XAException.XA_RBBASE && e.errorCode <= XAException.XA_RBEND),
+                        "rollback: " + e.errorCode);
             }
         }
         Connection c = connect();
@@ -265,8 +271,14 @@ class FlowControlTest {
         long budget = 256L << 10;
         Path data = tmp.resolve("data");
         FaultyDisk disk = new FaultyDisk(data);
-        node = limited.use(PartitaNode.start(NodeConfig.defaults().withPort(0).withDataDir(data).withSyncOnCommit(true)
-                .withLimits(FlowLimits.defaults().withInFlightBytes(budget).withProducerWindowBytes(64 << 20)), disk));
+        node = limited.use(PartitaNode.start(
+                NodeConfig.defaults()
+                        .withPort(0)
+                        .withDataDir(data)
+                        .withSyncOnCommit(true)
+                        .withLimits(
+                                FlowLimits.defaults().withInFlightBytes(budget).withProducerWindowBytes(64 << 20)),
+                disk));
         Connection c = connect();
         Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
         MessageProducer p = s.createProducer(s.createQueue("stalled"));
@@ -293,26 +305,30 @@ class FlowControlTest {
         disk.fail(FaultyDisk.Fault.STALL, FaultyDisk::journal);
         try {
             long before = bytesReceived();
-            Thread sender = new Thread(() -> {
-                try {
-                    for (int i = 0; i < total; i++) {
-                        p.send(message(s, i), listener);
-                    }
-                } catch (Exception e) {
-                    failed.set(e);
-                }
-            }, "asynchronous-sender");
+            Thread sender = new Thread(
+                    () -> {
+                        try {
+                            for (int i = 0; i < total; i++) {
+                                p.send(message(s, i), listener);
+                            }
+                        } catch (Exception e) {
+                            failed.set(e);
+                        }
+                    },
+                    "asynchronous-sender");
             sender.start();
             await().atMost(Duration.ofSeconds(10)).until(() -> bytesReceived() - before >= budget);
             // reading stopped: what the node took in stays near the budget while the store is stuck
-            await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10))
+            await().during(Duration.ofSeconds(2))
+                    .atMost(Duration.ofSeconds(10))
                     .until(() -> bytesReceived() - before < 4L << 20);
             assertEquals(total, stored.getCount(), "nothing is confirmed while the disk stalls");
         } finally {
             disk.heal();
         }
-        assertTrue(stored.await(60, TimeUnit.SECONDS), "every send was read and stored once the disk answered: "
-                + stored.getCount() + " left");
+        assertTrue(
+                stored.await(60, TimeUnit.SECONDS),
+                "every send was read and stored once the disk answered: " + stored.getCount() + " left");
         assertNull(failed.get());
         assertEquals(total + 21, PartitaAdmin.on(c).queueStats("stalled").depth());
     }
@@ -376,10 +392,12 @@ class FlowControlTest {
             // not reading: the node's writes pile up past the bound and it drops the connection, which an
             // operator sees as the queue's consumer gone after it was fed, and what it held back in the queue
             PartitaAdmin admin = PartitaAdmin.on(c);
-            await("the node to drop the consumer that does not read").atMost(Duration.ofSeconds(30)).until(() -> {
-                QueueStats q = admin.queueStats("unread");
-                return q.delivered() > 0 && q.consumers() == 0 && q.inFlight() == 0;
-            });
+            await("the node to drop the consumer that does not read")
+                    .atMost(Duration.ofSeconds(30))
+                    .until(() -> {
+                        QueueStats q = admin.queueStats("unread");
+                        return q.delivered() > 0 && q.consumers() == 0 && q.inFlight() == 0;
+                    });
             // reading now drains the socket buffers, then meets the end of the stream the node's close left
             assertTrue(drainsToEndOfStream(raw, Duration.ofSeconds(20)), "the node closed the connection");
         }

@@ -1,11 +1,24 @@
 package org.partita.broker.it;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
 import jakarta.jms.BytesMessage;
 import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -16,20 +29,6 @@ import org.partita.broker.embed.PartitaNode;
 import org.partita.jms.client.PartitaConnectionFactory;
 import org.partita.protocol.Frame;
 import org.partita.protocol.MessageCodec;
-
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 /**
  * Issue 12 point 2, frames being read: the bytes a connection's decoder holds of a frame not yet
@@ -43,6 +42,7 @@ class FrameBudgetTest {
     private static final int HOSTILE = 8;
     /** What each hostile connection tries to write of its frame: 16 MiB in all, sixteen times the budget. */
     private static final int TRICKLE = 2 << 20;
+
     private static final int CHUNK = 64 << 10;
 
     @TempDir
@@ -60,7 +60,9 @@ class FrameBudgetTest {
     }
 
     private void start() {
-        node = PartitaNode.start(NodeConfig.defaults().withPort(0).withDataDir(tmp.resolve("data"))
+        node = PartitaNode.start(NodeConfig.defaults()
+                .withPort(0)
+                .withDataDir(tmp.resolve("data"))
                 .withLimits(FlowLimits.defaults().withInFlightBytes(BUDGET)));
     }
 
@@ -100,18 +102,21 @@ class FrameBudgetTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> node.inFlightBytes() >= BUDGET);
             // the budget, the one connection that may finish its frame, a read's buffer per connection
             long most = BUDGET + TRICKLE + HOSTILE * (128L << 10);
-            await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10)).until(() -> node.inFlightBytes() <= most);
+            await().during(Duration.ofSeconds(2))
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> node.inFlightBytes() <= most);
 
             // the node answers others meanwhile: a request, and a persistent send (stored and confirmed)
             answered.send(new Frame.Ping(9));
             assertEquals(new Frame.Ok(9), answered.read());
             CompletableFuture.runAsync(() -> {
-                try {
-                    p.send(s.createTextMessage("answered while the budget is spent"));
-                } catch (JMSException e) {
-                    throw new IllegalStateException(e);
-                }
-            }).get(10, TimeUnit.SECONDS);
+                        try {
+                            p.send(s.createTextMessage("answered while the budget is spent"));
+                        } catch (JMSException e) {
+                            throw new IllegalStateException(e);
+                        }
+                    })
+                    .get(10, TimeUnit.SECONDS);
         } finally {
             for (BadInputTest.Raw r : hostile) {
                 r.close();

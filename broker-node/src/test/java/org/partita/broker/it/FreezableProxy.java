@@ -55,24 +55,27 @@ final class FreezableProxy implements AutoCloseable {
     }
 
     private void pump(Socket from, Socket to, String name) {
-        Thread t = new Thread(() -> {
-            byte[] buffer = new byte[16 * 1024];
-            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-                int n;
-                while ((n = in.read(buffer)) >= 0) {
-                    if (frozen.getCount() == 0) {
-                        closed.await(); // hold the bytes and the socket until the test ends
-                        return;
+        Thread t = new Thread(
+                () -> {
+                    byte[] buffer = new byte[16 * 1024];
+                    try (InputStream in = from.getInputStream();
+                            OutputStream out = to.getOutputStream()) {
+                        int n;
+                        while ((n = in.read(buffer)) >= 0) {
+                            if (frozen.getCount() == 0) {
+                                closed.await(); // hold the bytes and the socket until the test ends
+                                return;
+                            }
+                            out.write(buffer, 0, n);
+                            out.flush();
+                        }
+                    } catch (IOException e) {
+                        // one side closed
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
                     }
-                    out.write(buffer, 0, n);
-                    out.flush();
-                }
-            } catch (IOException e) {
-                // one side closed
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, name);
+                },
+                name);
         t.setDaemon(true);
         t.start();
     }

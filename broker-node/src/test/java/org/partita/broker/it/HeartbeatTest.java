@@ -1,25 +1,24 @@
 package org.partita.broker.it;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.partita.jms.api.PartitaErrorCodes;
 import org.partita.jms.client.PartitaConnectionFactory;
-
-import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The client's heartbeat (README, connection options: {@code heartbeat}): a node that stops
@@ -33,6 +32,7 @@ class HeartbeatTest {
 
     @RegisterExtension
     final NodeExtension a = new NodeExtension();
+
     @RegisterExtension
     final NodeExtension b = new NodeExtension();
 
@@ -41,18 +41,22 @@ class HeartbeatTest {
     @Test
     void aQuietNodeKeepsItsConnectionAndASilentOneIsGivenUp() throws Exception {
         try (FreezableProxy proxy = new FreezableProxy(a.node().port());
-             Connection conn = new PartitaConnectionFactory(proxy.url() + "?heartbeat=" + HEARTBEAT).createConnection()) {
+                Connection conn =
+                        new PartitaConnectionFactory(proxy.url() + "?heartbeat=" + HEARTBEAT).createConnection()) {
             conn.setExceptionListener(told::add);
             Session session = conn.createSession(false, Session.AUTO_ACKNOWLEDGE);
             conn.start();
             // Nothing to say for ten heartbeats: the pings are answered, the connection stays.
-            await("a quiet but live node").during(Duration.ofMillis(10 * HEARTBEAT)).atMost(Duration.ofSeconds(10))
+            await("a quiet but live node")
+                    .during(Duration.ofMillis(10 * HEARTBEAT))
+                    .atMost(Duration.ofSeconds(10))
                     .until(told::isEmpty);
             session.createProducer(session.createQueue("jobs")).send(session.createTextMessage("still here"));
 
             proxy.freeze();
             await("the silent node given up").atMost(Duration.ofSeconds(10)).until(() -> !told.isEmpty());
-            assertTrue(told.get(0).getMessage().contains("sent nothing for " + 2 * HEARTBEAT + " ms"),
+            assertTrue(
+                    told.get(0).getMessage().contains("sent nothing for " + 2 * HEARTBEAT + " ms"),
                     told.get(0).getMessage());
         }
     }
@@ -60,8 +64,9 @@ class HeartbeatTest {
     @Test
     void aSilentNodeIsFailedOverToTheNextNodeOfTheUrl() throws Exception {
         try (FreezableProxy proxy = new FreezableProxy(a.node().port());
-             Connection conn = new PartitaConnectionFactory(proxy.url() + "," + b.node().url() + "?heartbeat=" + HEARTBEAT)
-                     .createConnection()) {
+                Connection conn = new PartitaConnectionFactory(
+                                proxy.url() + "," + b.node().url() + "?heartbeat=" + HEARTBEAT)
+                        .createConnection()) {
             conn.setExceptionListener(told::add);
             Session session = conn.createSession(false, Session.AUTO_ACKNOWLEDGE);
             Queue jobs = session.createQueue("jobs");
@@ -69,7 +74,8 @@ class HeartbeatTest {
             conn.start();
 
             proxy.freeze();
-            await("failover from the silent node").atMost(Duration.ofSeconds(20))
+            await("failover from the silent node")
+                    .atMost(Duration.ofSeconds(20))
                     .until(() -> told.stream().anyMatch(e -> PartitaErrorCodes.FAILOVER.equals(e.getErrorCode())));
             session.createProducer(jobs).send(session.createTextMessage("on b"));
             TextMessage received = (TextMessage) consumer.receive(10_000);

@@ -1,6 +1,10 @@
 package org.partita.broker.it;
 
-import org.junit.jupiter.api.Tag;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.IllegalStateException;
@@ -8,20 +12,15 @@ import jakarta.jms.InvalidClientIDException;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
-import javax.naming.Context;
-import javax.naming.InitialContext;
 import java.time.Duration;
 import java.util.Hashtable;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import javax.naming.Context;
+import javax.naming.InitialContext;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The README's JNDI walk-through, against a real node. */
 @Tag("slow")
@@ -67,8 +66,11 @@ class JndiEndToEndTest {
         Queue orders = (Queue) jndi.lookup("orders");
         try (Connection first = cts.createConnection()) {
             assertEquals("cts", first.getClientID());
-            assertThrows(InvalidClientIDException.class, cts::createConnection, "a second connection with client id cts");
-            assertThrows(IllegalStateException.class, () -> first.setClientID("other"),
+            assertThrows(
+                    InvalidClientIDException.class, cts::createConnection, "a second connection with client id cts");
+            assertThrows(
+                    IllegalStateException.class,
+                    () -> first.setClientID("other"),
                     "the client id was set administratively, in the URL");
             assertEquals("cts", first.getClientID());
 
@@ -88,7 +90,8 @@ class JndiEndToEndTest {
     @Test
     void clientIdSetByTheApplicationIsExclusiveToo() throws Exception {
         ConnectionFactory cf = (ConnectionFactory) jndi.lookup("ConnectionFactory");
-        try (Connection first = cf.createConnection(); Connection second = cf.createConnection()) {
+        try (Connection first = cf.createConnection();
+                Connection second = cf.createConnection()) {
             first.setClientID("app-1");
             assertEquals("app-1", first.getClientID());
             assertThrows(InvalidClientIDException.class, () -> second.setClientID("app-1"));

@@ -1,17 +1,16 @@
 package org.partita.broker.it;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 /** Runs the JDK's keytool, so tests make their key pairs the way docs/security.md tells operators to. */
 final class Keytool {
-    private Keytool() {
-    }
+    private Keytool() {}
 
     static void run(String... args) throws Exception {
         List<String> cmd = new ArrayList<>();
@@ -24,8 +23,27 @@ final class Keytool {
 
     /** A PKCS12 key store with a fresh EC key pair for {@code dname}, its certificate naming 127.0.0.1 and localhost. */
     static void keyPair(Path keyStore, String alias, String dname, String password) throws Exception {
-        run("-genkeypair", "-alias", alias, "-keyalg", "EC", "-groupname", "secp256r1", "-dname", dname,
-                "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-validity", "2", "-keystore", keyStore.toString(),
-                "-storetype", "PKCS12", "-storepass", password, "-keypass", password);
+        run(
+                "-genkeypair",
+                "-alias",
+                alias,
+                "-keyalg",
+                "EC",
+                "-groupname",
+                "secp256r1",
+                "-dname",
+                dname,
+                "-ext",
+                "SAN=ip:127.0.0.1,dns:localhost",
+                "-validity",
+                "2",
+                "-keystore",
+                keyStore.toString(),
+                "-storetype",
+                "PKCS12",
+                "-storepass",
+                password,
+                "-keypass",
+                password);
     }
 }

@@ -4,14 +4,13 @@ import jakarta.jms.BytesMessage;
 import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
 import jakarta.jms.Session;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.partita.broker.config.FlowLimits;
 import org.partita.broker.config.NodeConfig;
 import org.partita.broker.embed.PartitaNode;
 import org.partita.jms.client.PartitaConnectionFactory;
-
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * What the flow-control tests share: a node started with the limits under test, the connections a
@@ -23,7 +22,8 @@ final class LimitedNode implements AutoCloseable {
 
     /** Starts the node on a free loopback port with its data in {@code dataDir}. */
     PartitaNode start(Path dataDir, FlowLimits limits) {
-        return use(PartitaNode.start(NodeConfig.defaults().withPort(0).withDataDir(dataDir).withLimits(limits)));
+        return use(PartitaNode.start(
+                NodeConfig.defaults().withPort(0).withDataDir(dataDir).withLimits(limits)));
     }
 
     /** A node the test started with more than limits (a faulty disk): connected to and closed like one started here. */

@@ -8,8 +8,7 @@ import java.util.Collections;
 
 /** This machine's own addresses, for tests of what a node does with connections that do not come from loopback. */
 public final class LocalAddresses {
-    private LocalAddresses() {
-    }
+    private LocalAddresses() {}
 
     /** An IPv4 address of an interface that is up and not loopback, or null when the machine has none. */
     public static InetAddress nonLoopbackIpv4() throws SocketException {

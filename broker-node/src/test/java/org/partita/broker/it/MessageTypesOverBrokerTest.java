@@ -1,6 +1,15 @@
 package org.partita.broker.it;
 
-import org.junit.jupiter.api.Tag;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.BytesMessage;
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
@@ -17,11 +26,6 @@ import jakarta.jms.Session;
 import jakarta.jms.StreamMessage;
 import jakarta.jms.TemporaryQueue;
 import jakarta.jms.TextMessage;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,16 +35,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Every message type, the headers, expiry, delivery delay and temporary queues, through a real node. */
 @Tag("slow")
@@ -53,8 +52,7 @@ class MessageTypesOverBrokerTest {
     private Connection connection;
     private Session session;
 
-    record Order(String id, int quantity, List<String> lines) implements Serializable {
-    }
+    record Order(String id, int quantity, List<String> lines) implements Serializable {}
 
     @BeforeEach
     void connect() throws JMSException {
@@ -85,7 +83,8 @@ class MessageTypesOverBrokerTest {
         String text = "héllo wörld ✓ 𝄞 " + "x".repeat(10_000);
         TextMessage got = assertInstanceOf(TextMessage.class, roundTrip("text", session.createTextMessage(text)));
         assertEquals(text, got.getText());
-        assertNull(assertInstanceOf(TextMessage.class, roundTrip("text-null", session.createTextMessage())).getText());
+        assertNull(assertInstanceOf(TextMessage.class, roundTrip("text-null", session.createTextMessage()))
+                .getText());
     }
 
     @Test
@@ -99,7 +98,8 @@ class MessageTypesOverBrokerTest {
         m.writeInt(-42);
         m.writeUTF("tail ✓");
         BytesMessage got = assertInstanceOf(BytesMessage.class, roundTrip("bytes", m));
-        assertEquals(256 + 4 + 2 + "tail ✓".getBytes(java.nio.charset.StandardCharsets.UTF_8).length, got.getBodyLength());
+        assertEquals(
+                256 + 4 + 2 + "tail ✓".getBytes(java.nio.charset.StandardCharsets.UTF_8).length, got.getBodyLength());
         byte[] back = new byte[256];
         assertEquals(256, got.readBytes(back));
         assertArrayEquals(all, back);
@@ -120,9 +120,21 @@ class MessageTypesOverBrokerTest {
         m.setDouble("double", -0.0);
         m.setString("string", "value");
         m.setString("nullString", null);
-        m.setBytes("bytes", new byte[]{1, 2, 3});
+        m.setBytes("bytes", new byte[] {1, 2, 3});
         MapMessage got = assertInstanceOf(MapMessage.class, roundTrip("map", m));
-        assertEquals(Set.of("bool", "byte", "short", "char", "int", "long", "float", "double", "string", "nullString", "bytes"),
+        assertEquals(
+                Set.of(
+                        "bool",
+                        "byte",
+                        "short",
+                        "char",
+                        "int",
+                        "long",
+                        "float",
+                        "double",
+                        "string",
+                        "nullString",
+                        "bytes"),
                 new TreeSet<>(Collections.list((java.util.Enumeration<String>) got.getMapNames())));
         assertTrue(got.getBoolean("bool"));
         assertEquals((byte) -7, got.getByte("byte"));
@@ -135,7 +147,7 @@ class MessageTypesOverBrokerTest {
         assertEquals("value", got.getString("string"));
         assertTrue(got.itemExists("nullString"));
         assertNull(got.getString("nullString"));
-        assertArrayEquals(new byte[]{1, 2, 3}, got.getBytes("bytes"));
+        assertArrayEquals(new byte[] {1, 2, 3}, got.getBytes("bytes"));
         assertInstanceOf(Short.class, got.getObject("short"), "types survive the trip");
     }
 
@@ -152,7 +164,7 @@ class MessageTypesOverBrokerTest {
         m.writeDouble(6.25);
         m.writeString("seven");
         m.writeString(null);
-        m.writeBytes(new byte[]{8, 9});
+        m.writeBytes(new byte[] {8, 9});
         StreamMessage got = assertInstanceOf(StreamMessage.class, roundTrip("stream", m));
         assertFalse(got.readBoolean());
         assertEquals((byte) 1, got.readByte());
@@ -166,15 +178,17 @@ class MessageTypesOverBrokerTest {
         assertNull(got.readString());
         byte[] b = new byte[2];
         assertEquals(2, got.readBytes(b));
-        assertArrayEquals(new byte[]{8, 9}, b);
-        assertEquals(-1, got.readBytes(b), "a byte[] that exactly filled the buffer ends with -1 (StreamMessage.readBytes)");
+        assertArrayEquals(new byte[] {8, 9}, b);
+        assertEquals(
+                -1, got.readBytes(b), "a byte[] that exactly filled the buffer ends with -1 (StreamMessage.readBytes)");
         assertThrows(jakarta.jms.MessageEOFException.class, got::readObject);
     }
 
     @Test
     void objectMessage() throws Exception {
         Order order = new Order("o-1", 3, List.of("apple", "pear"));
-        ObjectMessage got = assertInstanceOf(ObjectMessage.class, roundTrip("object", session.createObjectMessage(order)));
+        ObjectMessage got =
+                assertInstanceOf(ObjectMessage.class, roundTrip("object", session.createObjectMessage(order)));
         assertEquals(order, got.getObject());
         assertEquals(order, got.getBody(Order.class));
     }
@@ -248,7 +262,9 @@ class MessageTypesOverBrokerTest {
         for (var en = got.getPropertyNames(); en.hasMoreElements(); ) {
             names.add((String) en.nextElement());
         }
-        assertTrue(names.containsAll(List.of("bool", "byte", "short", "int", "long", "float", "double", "string")), names.toString());
+        assertTrue(
+                names.containsAll(List.of("bool", "byte", "short", "int", "long", "float", "double", "string")),
+                names.toString());
         assertTrue(names.containsAll(props.keySet()), names.toString());
     }
 
@@ -264,10 +280,13 @@ class MessageTypesOverBrokerTest {
         p.setTimeToLive(0);
         p.send(session.createTextMessage("keeper"));
 
-        await("the expiration time to pass").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
+        await("the expiration time to pass")
+                .atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(20))
                 .until(() -> System.currentTimeMillis() > expiration + 50);
         MessageConsumer consumer = session.createConsumer(q);
-        assertEquals("keeper", ((TextMessage) consumer.receive(RECEIVE_MS)).getText(), "the expired message is skipped");
+        assertEquals(
+                "keeper", ((TextMessage) consumer.receive(RECEIVE_MS)).getText(), "the expired message is skipped");
         assertNull(consumer.receive(300));
     }
 
@@ -284,8 +303,9 @@ class MessageTypesOverBrokerTest {
 
         Message early = consumer.receive(300);
         if (early != null) {
-            assertTrue(System.currentTimeMillis() >= deliveryTime, "delivered " + (deliveryTime - System.currentTimeMillis())
-                    + " ms before its delivery time");
+            assertTrue(
+                    System.currentTimeMillis() >= deliveryTime,
+                    "delivered " + (deliveryTime - System.currentTimeMillis()) + " ms before its delivery time");
         }
         Message later = early != null ? early : consumer.receive(10_000);
         long receivedAt = System.currentTimeMillis();
@@ -323,14 +343,18 @@ class MessageTypesOverBrokerTest {
             assertEquals("time to test", ((TextMessage) answer).getText());
             assertEquals(request.getJMSMessageID(), answer.getJMSCorrelationID());
 
-            assertThrows(JMSException.class, () -> rs.createConsumer(replyTo),
+            assertThrows(
+                    JMSException.class,
+                    () -> rs.createConsumer(replyTo),
                     "only the connection that created a temporary queue may consume from it");
 
             // The temporary queue lives as long as its connection.
             connection.close();
             MessageProducer toGone = rs.createProducer(replyTo);
-            await("the temporary queue to go with its connection").atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-                    assertThrows(InvalidDestinationException.class, () -> toGone.send(rs.createTextMessage("too late"))));
+            await("the temporary queue to go with its connection")
+                    .atMost(Duration.ofSeconds(10))
+                    .untilAsserted(() -> assertThrows(
+                            InvalidDestinationException.class, () -> toGone.send(rs.createTextMessage("too late"))));
         }
     }
 }

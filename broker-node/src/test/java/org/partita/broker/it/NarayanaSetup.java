@@ -10,7 +10,6 @@ import com.arjuna.ats.jta.common.JTAEnvironmentBean;
 import com.arjuna.ats.jta.recovery.XAResourceRecoveryHelper;
 import com.arjuna.common.internal.util.propertyservice.BeanPopulator;
 import jakarta.transaction.TransactionManager;
-
 import java.nio.file.Path;
 import java.util.List;
 
@@ -23,8 +22,7 @@ final class NarayanaSetup {
     static final String NODE_ID = "partita-test";
     private static Path configuredStore;
 
-    private NarayanaSetup() {
-    }
+    private NarayanaSetup() {}
 
     /** Points Narayana at {@code store}; must come before its first use in this JVM. */
     static synchronized void configure(Path store) {
@@ -35,7 +33,8 @@ final class NarayanaSetup {
             return;
         }
         for (String name : new String[] {null, "communicationStore", "stateStore"}) {
-            ObjectStoreEnvironmentBean bean = name == null ? BeanPopulator.getDefaultInstance(ObjectStoreEnvironmentBean.class)
+            ObjectStoreEnvironmentBean bean = name == null
+                    ? BeanPopulator.getDefaultInstance(ObjectStoreEnvironmentBean.class)
                     : BeanPopulator.getNamedInstance(ObjectStoreEnvironmentBean.class, name);
             bean.setObjectStoreDir(store.toString());
         }

@@ -1,5 +1,9 @@
 package org.partita.broker.it;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.arjuna.ats.arjuna.recovery.RecoveryManager;
 import jakarta.jms.Connection;
 import jakarta.jms.Message;
@@ -7,6 +11,11 @@ import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
 import jakarta.jms.XAConnection;
 import jakarta.transaction.TransactionManager;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import javax.transaction.xa.XAResource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -15,16 +24,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.partita.jms.client.PartitaConnectionFactory;
 import org.partita.jms.client.PartitaXAConnectionFactory;
-
-import javax.transaction.xa.XAResource;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A JMS receive, a JMS send and an H2 update in one Narayana transaction, against a node in a child
@@ -111,7 +110,10 @@ class NarayanaXaTest {
         TransactionManager tm = NarayanaSetup.transactionManager();
         int port = node.port();
         try (XaWork work = XaWork.open(node.url(), database)) {
-            work.doWork(tm, (name, resource) -> name.equals("partita") ? XaWork.beforeCommit(resource, this::killNode) : resource);
+            work.doWork(
+                    tm,
+                    (name, resource) ->
+                            name.equals("partita") ? XaWork.beforeCommit(resource, this::killNode) : resource);
             try {
                 tm.commit(); // the node dies before its commit: Narayana keeps the decision in its log
             } catch (Exception expected) {
@@ -136,7 +138,9 @@ class NarayanaXaTest {
         assertNull(receive(XaWork.ORDERS, NOTHING_MS), "consumed once");
         assertEquals(1, XaWork.balance(database), "applied once");
         try (XAConnection c = new PartitaXAConnectionFactory(node.url()).createXAConnection()) {
-            assertEquals(0, c.createXASession().getXAResource().recover(XAResource.TMSTARTRSCAN).length,
+            assertEquals(
+                    0,
+                    c.createXASession().getXAResource().recover(XAResource.TMSTARTRSCAN).length,
                     "nothing is left in doubt on the node");
         }
     }

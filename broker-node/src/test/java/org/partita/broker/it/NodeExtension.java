@@ -1,18 +1,17 @@
 package org.partita.broker.it;
 
-import org.junit.jupiter.api.extension.AfterEachCallback;
-import org.junit.jupiter.api.extension.BeforeEachCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
-import org.partita.broker.config.NodeConfig;
-import org.partita.broker.embed.PartitaNode;
-import org.partita.jms.client.PartitaConnectionFactory;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.partita.broker.config.NodeConfig;
+import org.partita.broker.embed.PartitaNode;
+import org.partita.jms.client.PartitaConnectionFactory;
 
 /** Starts a real node on a free loopback port with H2 in a temporary folder, for each test. */
 public final class NodeExtension implements BeforeEachCallback, AfterEachCallback {

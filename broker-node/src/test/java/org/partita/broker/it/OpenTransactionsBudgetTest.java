@@ -1,5 +1,11 @@
 package org.partita.broker.it;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
@@ -8,6 +14,13 @@ import jakarta.jms.ResourceAllocationException;
 import jakarta.jms.Session;
 import jakarta.jms.XAConnection;
 import jakarta.jms.XASession;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import javax.transaction.xa.XAException;
+import javax.transaction.xa.XAResource;
+import javax.transaction.xa.Xid;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -16,20 +29,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.partita.broker.config.FlowLimits;
 import org.partita.broker.embed.PartitaNode;
 import org.partita.jms.client.PartitaXAConnectionFactory;
-
-import javax.transaction.xa.XAException;
-import javax.transaction.xa.XAResource;
-import javax.transaction.xa.Xid;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * docs/reliability.md, point 3: open transactions count against a node-wide bound
@@ -45,13 +44,15 @@ class OpenTransactionsBudgetTest {
 
     @TempDir
     Path dir;
+
     @AutoClose
     private final LimitedNode limited = new LimitedNode();
 
     @Test
     void sessionsTogetherAreHeldToTheNodeWideBoundAndEndingTheirTransactionsFreesIt() throws Exception {
-        PartitaNode node = limited.start(dir.resolve("data"), FlowLimits.defaults().withTransactionBytes(1L << 20)
-                .withOpenTransactionBytes(NODE_WIDE));
+        PartitaNode node = limited.start(
+                dir.resolve("data"),
+                FlowLimits.defaults().withTransactionBytes(1L << 20).withOpenTransactionBytes(NODE_WIDE));
         Connection aConnection = limited.connect();
         Session a = aConnection.createSession(true, Session.SESSION_TRANSACTED);
         Session b = limited.connect().createSession(true, Session.SESSION_TRANSACTED);
@@ -73,7 +74,8 @@ class OpenTransactionsBudgetTest {
         });
         assertTrue(refused.getMessage().contains("limits.openTransactionBytes"), refused.getMessage());
         assertTrue(node.openTransactionBytes() <= NODE_WIDE, node.openTransactionBytes() + " bytes held");
-        System.out.printf("third transaction refused after %d sends; open transactions hold %d bytes (bound %d)%n",
+        System.out.printf(
+                "third transaction refused after %d sends; open transactions hold %d bytes (bound %d)%n",
                 attempted.size(), node.openTransactionBytes(), NODE_WIDE);
 
         // the transaction stays usable: it commits what the node took, nothing of the refused sends
@@ -107,14 +109,18 @@ class OpenTransactionsBudgetTest {
         for (int i = 0; i < PER_TRANSACTION; i++) {
             expected.add(1000 + i);
         }
-        assertEquals(expected, seqs, "c's first transaction up to its first refused send, then its second; nothing of a's or b's");
+        assertEquals(
+                expected,
+                seqs,
+                "c's first transaction up to its first refused send, then its second; nothing of a's or b's");
         assertNull(consumer.receiveNoWait());
     }
 
     @Test
     void xaBranchesCountWithLocalTransactionsAndGiveTheirBytesBackWhenTheyEnd() throws Exception {
-        PartitaNode node = limited.start(dir.resolve("data"), FlowLimits.defaults().withTransactionBytes(1L << 20)
-                .withOpenTransactionBytes(NODE_WIDE));
+        PartitaNode node = limited.start(
+                dir.resolve("data"),
+                FlowLimits.defaults().withTransactionBytes(1L << 20).withOpenTransactionBytes(NODE_WIDE));
         Session local = limited.connect().createSession(true, Session.SESSION_TRANSACTED);
         sendAll(local, 100);
         try (XAConnection xc = new PartitaXAConnectionFactory(node.url()).createXAConnection()) {
@@ -122,7 +128,8 @@ class OpenTransactionsBudgetTest {
             Xid x = TestXid.of("open-x");
             first.getXAResource().start(x, XAResource.TMNOFLAGS);
             sendAll(first, 200);
-            await().atMost(Duration.ofSeconds(20)).until(() -> node.openTransactionBytes() >= 2L * PER_TRANSACTION * BODY);
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> node.openTransactionBytes() >= 2L * PER_TRANSACTION * BODY);
 
             // a second branch, far under its own bound, is refused: the node's open transactions are full
             XASession second = xc.createXASession();
@@ -145,14 +152,18 @@ class OpenTransactionsBudgetTest {
             try {
                 ry.rollback(y);
             } catch (XAException e) { // rolled back already, when it ended failed
-                assertTrue(e.errorCode == XAException.XAER_NOTA
-                        || (e.errorCode >= XAException.XA_RBBASE && e.errorCode <= XAException.XA_RBEND), "rollback: " + e.errorCode);
+                assertTrue(
+                        e.errorCode == XAException.XAER_NOTA
+                                || (e.errorCode >= XAException.XA_RBBASE && e.errorCode <= XAException.XA_RBEND),
+                        "rollback: " + e.errorCode);
             }
             // the first branch prepares and commits: its bytes are given back once it committed
             XAResource rx = first.getXAResource();
             rx.end(x, XAResource.TMSUCCESS);
             assertEquals(XAResource.XA_OK, rx.prepare(x));
-            assertTrue(node.openTransactionBytes() >= 2L * PER_TRANSACTION * BODY, "a prepared branch still holds its sends");
+            assertTrue(
+                    node.openTransactionBytes() >= 2L * PER_TRANSACTION * BODY,
+                    "a prepared branch still holds its sends");
             rx.commit(x, false);
         }
         local.rollback();

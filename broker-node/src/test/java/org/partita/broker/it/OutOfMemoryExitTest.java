@@ -1,22 +1,21 @@
 package org.partita.broker.it;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSException;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.partita.broker.process.FatalErrors;
-
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Issue 12 point 5: a node whose JVM runs out of memory exits, so that a supervisor restarts it,
@@ -41,8 +40,12 @@ class OutOfMemoryExitTest {
 
     @Test
     void aNodeThatRunsOutOfMemoryExits() throws Exception {
-        node = ChildNode.startMain(tmp.resolve("log"), List.of("-Xmx80m", "-XX:MaxDirectMemorySize=64m"),
-                UnboundedTransactionNode.class.getName(), tmp.resolve("data").toString()).awaitReady();
+        node = ChildNode.startMain(
+                        tmp.resolve("log"),
+                        List.of("-Xmx80m", "-XX:MaxDirectMemorySize=64m"),
+                        UnboundedTransactionNode.class.getName(),
+                        tmp.resolve("data").toString())
+                .awaitReady();
         byte[] body = new byte[256 * 1024];
         Connection c = node.factory().createConnection();
         try {

@@ -1,6 +1,12 @@
 package org.partita.broker.it;
 
-import org.junit.jupiter.api.Tag;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
@@ -9,24 +15,17 @@ import jakarta.jms.Queue;
 import jakarta.jms.QueueBrowser;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
-import org.junit.jupiter.api.Nested;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.partita.broker.core.queue.PayloadMemory;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.partita.broker.core.queue.PayloadMemory;
 
 /**
  * Stored messages beyond the node's payload budget are paged out of memory and read back from the
@@ -96,7 +95,8 @@ class PagedMessagesTest {
                 send(s, s.createQueue(queue), COUNT, i -> "key-" + (i % 7));
             }
             node.restart();
-            assertTrue(node.node().broker().payloadMemory().pagedOutCount() >= COUNT,
+            assertTrue(
+                    node.node().broker().payloadMemory().pagedOutCount() >= COUNT,
                     "restored messages are paged out too");
             Map<String, List<Integer>> byKey = new HashMap<>();
             try (Connection c = node.factory().createConnection()) {
@@ -106,7 +106,8 @@ class PagedMessagesTest {
                 for (int n = 0; n < COUNT; n++) {
                     Message m = consumer.receive(5000);
                     assertNotNull(m, "message " + n + " of " + COUNT);
-                    byKey.computeIfAbsent(m.getStringProperty("JMSXGroupID"), k -> new ArrayList<>()).add(m.getIntProperty("i"));
+                    byKey.computeIfAbsent(m.getStringProperty("JMSXGroupID"), k -> new ArrayList<>())
+                            .add(m.getIntProperty("i"));
                     assertEquals("message-" + m.getIntProperty("i"), ((TextMessage) m).getText());
                 }
                 assertNull(consumer.receive(200));
@@ -139,12 +140,14 @@ class PagedMessagesTest {
                 for (int n = 0; n < COUNT; n++) {
                     assertNotNull(consumer.receive(5000));
                 }
-                await().atMost(Duration.ofSeconds(10)).until(() -> memory.residentBytes() == 0); // consumed: no longer resident
+                await().atMost(Duration.ofSeconds(10))
+                        .until(() -> memory.residentBytes() == 0); // consumed: no longer resident
             }
         }
     }
 
-    private static void send(Session s, Queue q, int count, java.util.function.IntFunction<String> key) throws Exception {
+    private static void send(Session s, Queue q, int count, java.util.function.IntFunction<String> key)
+            throws Exception {
         MessageProducer p = s.createProducer(q);
         for (int i = 0; i < count; i++) {
             TextMessage m = s.createTextMessage("message-" + i);

@@ -1,25 +1,24 @@
 package org.partita.broker.it;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.messaginghub.pooled.jms.JmsPoolConnectionFactory;
-import org.slf4j.LoggerFactory;
-
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.messaginghub.pooled.jms.JmsPoolConnectionFactory;
+import org.slf4j.LoggerFactory;
 
 /**
  * messaginghub pooled-jms in front of Partita, as Spring and Camel applications use it: a session
@@ -47,7 +46,7 @@ class PooledJmsTest {
             LoggerFactory.getLogger(PooledJmsTest.class).warn("capture check");
             for (int i = 0; i < SENDS; i++) {
                 try (Connection c = pool.createConnection();
-                     Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE)) {
+                        Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE)) {
                     MessageProducer p = s.createProducer(s.createQueue("pooled"));
                     p.send(s.createTextMessage("m" + i));
                 }
@@ -59,27 +58,37 @@ class PooledJmsTest {
         String log = captured.toString(StandardCharsets.UTF_8);
         assertTrue(log.contains("capture check"), "the log was captured: " + log);
         String rest = log.replaceFirst(".*capture check\\R?", "");
-        assertFalse(rest.contains("WARN") || rest.contains("\tat "), "no warning or stack trace: "
-                + rest.substring(0, Math.min(rest.length(), 2_000)));
-        assertTrue(sessionsOpened.get() <= 2, "the pool reused its session; sessions opened on the node: "
-                + sessionsOpened.get());
-        assertEquals(SENDS, node.node().broker().existingQueue("pooled")
-                .browse(org.partita.protocol.selector.Selector.matchAll()).get(30, java.util.concurrent.TimeUnit.SECONDS)
-                .size(), "every send arrived");
+        assertFalse(
+                rest.contains("WARN") || rest.contains("\tat "),
+                "no warning or stack trace: " + rest.substring(0, Math.min(rest.length(), 2_000)));
+        assertTrue(
+                sessionsOpened.get() <= 2,
+                "the pool reused its session; sessions opened on the node: " + sessionsOpened.get());
+        assertEquals(
+                SENDS,
+                node.node()
+                        .broker()
+                        .existingQueue("pooled")
+                        .browse(org.partita.protocol.selector.Selector.matchAll())
+                        .get(30, java.util.concurrent.TimeUnit.SECONDS)
+                        .size(),
+                "every send arrived");
     }
 
     /** The provider's factory, counting the sessions its connections open on the node. */
     private static ConnectionFactory countingSessions(ConnectionFactory real, AtomicInteger count) {
-        return (ConnectionFactory) Proxy.newProxyInstance(PooledJmsTest.class.getClassLoader(),
-                new Class<?>[] {ConnectionFactory.class}, (proxy, method, args) -> {
+        return (ConnectionFactory) Proxy.newProxyInstance(
+                PooledJmsTest.class.getClassLoader(),
+                new Class<?>[] {ConnectionFactory.class},
+                (proxy, method, args) -> {
                     Object result = invoke(real, method, args);
                     return result instanceof Connection c ? countingConnection(c, count) : result;
                 });
     }
 
     private static Connection countingConnection(Connection real, AtomicInteger count) {
-        return (Connection) Proxy.newProxyInstance(PooledJmsTest.class.getClassLoader(),
-                new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+        return (Connection) Proxy.newProxyInstance(
+                PooledJmsTest.class.getClassLoader(), new Class<?>[] {Connection.class}, (proxy, method, args) -> {
                     if (method.getName().equals("createSession")) {
                         count.incrementAndGet();
                     }

@@ -1,5 +1,9 @@
 package org.partita.broker.it;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
 import jakarta.jms.Connection;
 import jakarta.jms.JMSConsumer;
 import jakarta.jms.JMSContext;
@@ -9,19 +13,17 @@ import jakarta.jms.MessageProducer;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
 
 /**
  * receiveNoWait with the default prefetch window: a message the queue already holds when the call is
  * made is returned, even when it was sent a moment before and its delivery is still on the way.
  */
 @Timeout(60)
+@Tag("slow")
 class ReceiveNoWaitTest {
     @RegisterExtension
     final NodeExtension node = new NodeExtension();
@@ -30,7 +32,7 @@ class ReceiveNoWaitTest {
     void aMessageSentJustBeforeIsReturned() throws Exception {
         int n = 200;
         try (Connection sender = node.factory().createConnection();
-             Connection receiver = node.factory().createConnection()) {
+                Connection receiver = node.factory().createConnection()) {
             Session ps = sender.createSession(false, Session.AUTO_ACKNOWLEDGE);
             Session cs = receiver.createSession(false, Session.AUTO_ACKNOWLEDGE);
             Queue q = cs.createQueue("polled");
@@ -51,7 +53,7 @@ class ReceiveNoWaitTest {
     @Test
     void receiveBodyNoWaitOnAJmsContextToo() {
         try (JMSContext producer = node.factory().createContext();
-             JMSContext receiver = node.factory().createContext()) {
+                JMSContext receiver = node.factory().createContext()) {
             Queue q = receiver.createQueue("polled-context");
             JMSConsumer consumer = receiver.createConsumer(q);
             for (int i = 0; i < 200; i++) {

@@ -3,14 +3,13 @@ package org.partita.broker.it;
 import com.arjuna.ats.jta.recovery.XAResourceRecoveryHelper;
 import jakarta.jms.JMSException;
 import jakarta.jms.XAConnection;
-import org.partita.jms.client.PartitaXAConnectionFactory;
-
-import javax.transaction.xa.XAResource;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
+import javax.transaction.xa.XAResource;
+import org.partita.jms.client.PartitaXAConnectionFactory;
 
 /**
  * What Narayana's recovery manager recovers: at every scan a fresh XA connection to the node (it

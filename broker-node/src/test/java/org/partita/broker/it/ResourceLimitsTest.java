@@ -1,5 +1,11 @@
 package org.partita.broker.it;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
 import jakarta.jms.MessageConsumer;
@@ -7,6 +13,10 @@ import jakarta.jms.MessageProducer;
 import jakarta.jms.ResourceAllocationException;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -15,17 +25,6 @@ import org.partita.broker.config.FlowLimits;
 import org.partita.broker.embed.PartitaNode;
 import org.partita.protocol.ErrorCode;
 import org.partita.protocol.Frame;
-
-import java.nio.ByteBuffer;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Issue 12 points 1, 6 and 15: what a client may make a node hold before and after it authenticated,
@@ -62,7 +61,10 @@ class ResourceLimitsTest {
             for (int i = 0; i < 18; i++) {
                 BadInputTest.Raw raw = new BadInputTest.Raw(node.port());
                 raws.add(raw);
-                raw.sendRaw(ByteBuffer.allocate(8).putInt(16 * 1024 * 1024).putInt(0x01000000).array());
+                raw.sendRaw(ByteBuffer.allocate(8)
+                        .putInt(16 * 1024 * 1024)
+                        .putInt(0x01000000)
+                        .array());
                 Frame.Error e = raw.readError();
                 assertEquals(ErrorCode.FRAME_TOO_LARGE, e.code(), e.toString());
                 raw.assertClosedByNode();
@@ -96,7 +98,10 @@ class ResourceLimitsTest {
 
     @Test
     void connectionsSessionsAndConsumersAreBounded() throws Exception {
-        start(FlowLimits.defaults().withConnections(2).withSessionsPerConnection(2).withConsumersPerConnection(2));
+        start(FlowLimits.defaults()
+                .withConnections(2)
+                .withSessionsPerConnection(2)
+                .withConsumersPerConnection(2));
         Connection a = connect();
         connect();
         assertThrows(JMSException.class, this::connect, "a third connection");
@@ -116,8 +121,8 @@ class ResourceLimitsTest {
         start(FlowLimits.defaults());
         Connection c = connect();
         Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
-        JMSException partitions = assertThrows(JMSException.class,
-                () -> s.createConsumer(s.createQueue("huge?partitions=10000000")));
+        JMSException partitions =
+                assertThrows(JMSException.class, () -> s.createConsumer(s.createQueue("huge?partitions=10000000")));
         assertTrue(partitions.getMessage().contains("partitions"), partitions.getMessage());
         String longName = "q".repeat(100_000);
         JMSException consume = assertThrows(JMSException.class, () -> s.createConsumer(s.createQueue(longName)));

@@ -1,26 +1,25 @@
 package org.partita.broker.it;
 
-import org.junit.jupiter.api.Tag;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.JMSContext;
 import jakarta.jms.JMSSecurityException;
 import jakarta.jms.JMSSecurityRuntimeException;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.partita.broker.config.ConfigException;
 import org.partita.broker.config.NodeConfig;
 import org.partita.broker.embed.PartitaNode;
-import org.partita.protocol.auth.PasswordHash;
 import org.partita.jms.client.PartitaConnectionFactory;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.partita.protocol.auth.PasswordHash;
 
 @Tag("slow")
 class SecurityTest {
@@ -30,8 +29,11 @@ class SecurityTest {
     private PartitaNode start(boolean allowAnonymous) throws Exception {
         Path users = dir.resolve("users.properties");
         Files.writeString(users, "# partita users\nalice = " + PasswordHash.create("s3cret".toCharArray()) + "\n");
-        return PartitaNode.start(NodeConfig.defaults().withPort(0).withDataDir(dir.resolve("data"))
-                .withUsersFile(users).withAllowAnonymous(allowAnonymous));
+        return PartitaNode.start(NodeConfig.defaults()
+                .withPort(0)
+                .withDataDir(dir.resolve("data"))
+                .withUsersFile(users)
+                .withAllowAnonymous(allowAnonymous));
     }
 
     @Test
@@ -42,7 +44,11 @@ class SecurityTest {
                 c.start();
                 Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
                 s.createProducer(s.createQueue("secured")).send(s.createTextMessage("hi"));
-                assertEquals("hi", ((TextMessage) s.createConsumer(s.createQueue("secured")).receive(2000)).getText());
+                assertEquals(
+                        "hi",
+                        ((TextMessage) s.createConsumer(s.createQueue("secured"))
+                                        .receive(2000))
+                                .getText());
             }
             assertThrows(JMSSecurityException.class, () -> cf.createConnection("alice", "wrong"));
             assertThrows(JMSSecurityException.class, () -> cf.createConnection("mallory", "s3cret"));
@@ -60,10 +66,12 @@ class SecurityTest {
             try (Connection c = new PartitaConnectionFactory(node.url()).createConnection()) {
                 assertTrue(c.getMetaData().getJMSProviderName().contains("Partita"), "anonymous allowed by the node");
             }
-            try (Connection c = new PartitaConnectionFactory(node.url() + "?user=alice&password=s3cret").createConnection()) {
+            try (Connection c =
+                    new PartitaConnectionFactory(node.url() + "?user=alice&password=s3cret").createConnection()) {
                 c.createSession(false, Session.AUTO_ACKNOWLEDGE);
             }
-            assertThrows(JMSSecurityException.class,
+            assertThrows(
+                    JMSSecurityException.class,
                     () -> new PartitaConnectionFactory(node.url() + "?user=alice&password=nope").createConnection());
         }
     }
@@ -72,8 +80,12 @@ class SecurityTest {
     void aBadUsersFileIsAConfigErrorNamingFileAndLine() throws Exception {
         Path users = dir.resolve("bad-users");
         Files.writeString(users, "alice = plain-text-password\n");
-        ConfigException e = assertThrows(ConfigException.class, () -> PartitaNode.start(NodeConfig.defaults().withPort(0)
-                .withDataDir(dir.resolve("data2")).withUsersFile(users)));
+        ConfigException e = assertThrows(
+                ConfigException.class,
+                () -> PartitaNode.start(NodeConfig.defaults()
+                        .withPort(0)
+                        .withDataDir(dir.resolve("data2"))
+                        .withUsersFile(users)));
         assertTrue(e.getMessage().contains("bad-users:1"), e.getMessage());
     }
 

@@ -1,5 +1,10 @@
 package org.partita.broker.it;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.BytesMessage;
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
@@ -9,6 +14,12 @@ import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.ResourceAllocationException;
 import jakarta.jms.Session;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -16,18 +27,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.partita.broker.config.HeapBudgets;
 import org.partita.broker.config.JvmMemory;
 import org.partita.jms.client.PartitaConnectionFactory;
-
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * "Any message size in any heap", point 1: a node in a 128 MiB heap (G1, as operators run it) takes
@@ -57,7 +56,8 @@ class SmallHeapLargeMessagesTest {
     }
 
     private ChildNode start(String run) throws Exception {
-        node = ChildNode.startInHeap(tmp.resolve(run), HEAP, "--data", tmp.resolve("data").toString(), "--port", "0")
+        node = ChildNode.startInHeap(
+                        tmp.resolve(run), HEAP, "--data", tmp.resolve("data").toString(), "--port", "0")
                 .awaitReady();
         return node;
     }
@@ -76,8 +76,10 @@ class SmallHeapLargeMessagesTest {
             send(s, p, "largest", 8, LARGEST - 64 * 1024, confirmed, refusals);
             send(s, p, "1m", 300, MIB, confirmed, refusals);
         } catch (JMSException e) {
-            throw new AssertionError("a send failed other than refused: " + e + "; node alive: " + node.process().isAlive()
-                    + "; its output:\n" + node.stdout() + node.stderr(), e);
+            throw new AssertionError(
+                    "a send failed other than refused: " + e + "; node alive: "
+                            + node.process().isAlive() + "; its output:\n" + node.stdout() + node.stderr(),
+                    e);
         } finally {
             CrashRecoveryTest.closeQuietly(c);
         }
@@ -108,8 +110,15 @@ class SmallHeapLargeMessagesTest {
     }
 
     /** Synchronous persistent sends: a send that returns is confirmed stored; one refused must be so for its size. */
-    private static void send(Session s, MessageProducer p, String kind, int count, int bytes, Set<String> confirmed,
-                             List<String> refusals) throws JMSException {
+    private static void send(
+            Session s,
+            MessageProducer p,
+            String kind,
+            int count,
+            int bytes,
+            Set<String> confirmed,
+            List<String> refusals)
+            throws JMSException {
         byte[] body = new byte[bytes];
         for (int i = 0; i < count; i++) {
             BytesMessage m = s.createBytesMessage();

@@ -1,12 +1,10 @@
 package org.partita.broker.it;
 
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.partita.broker.config.NodeConfig;
-import org.partita.broker.embed.NodeStartException;
-import org.partita.broker.embed.PartitaNode;
-import org.partita.protocol.auth.PasswordHash;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -14,12 +12,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.broker.config.NodeConfig;
+import org.partita.broker.embed.NodeStartException;
+import org.partita.broker.embed.PartitaNode;
+import org.partita.protocol.auth.PasswordHash;
 
 /**
  * What an operator sees when a node starts: a failure is one line naming what to fix, with a
@@ -47,8 +46,12 @@ class StartupTest {
     @Test
     void aPortInUseIsOneLineNamingTheAddressAndPort() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
-            ChildNode p = ChildNode.startWithArgs(tmp.resolve("log"), "--data", tmp.resolve("d").toString(),
-                    "--port", Integer.toString(taken.getLocalPort()));
+            ChildNode p = ChildNode.startWithArgs(
+                    tmp.resolve("log"),
+                    "--data",
+                    tmp.resolve("d").toString(),
+                    "--port",
+                    Integer.toString(taken.getLocalPort()));
             try {
                 int code = p.awaitExit(EXIT_BOUND);
                 assertNotEquals(0, code, "exit code; stderr:\n" + p.stderr());
@@ -66,7 +69,8 @@ class StartupTest {
     @Test
     void aDataFolderUsedByAnotherNodeIsOneLineNamingTheFolder() throws Exception {
         Path data = tmp.resolve("shared-data");
-        try (PartitaNode first = PartitaNode.start(NodeConfig.defaults().withPort(0).withDataDir(data))) {
+        try (PartitaNode first =
+                PartitaNode.start(NodeConfig.defaults().withPort(0).withDataDir(data))) {
             ChildNode p = ChildNode.startWithArgs(tmp.resolve("log"), "--data", data.toString(), "--port", "0");
             try {
                 int code = p.awaitExit(EXIT_BOUND);
@@ -105,20 +109,28 @@ class StartupTest {
         Path config = tmp.resolve("node.conf");
         Files.writeString(config, "users = " + users + "\nport = 0\n");
         Path data = tmp.resolve("a/../data");
-        ChildNode p = ChildNode.startWithArgs(tmp.resolve("log"), "--config", config.toString(), "--data", data.toString())
+        ChildNode p = ChildNode.startWithArgs(
+                        tmp.resolve("log"), "--config", config.toString(), "--data", data.toString())
                 .awaitReady();
         try {
             String log = p.stderr();
             assertTrue(log.contains("config file " + config.toAbsolutePath().normalize()), log);
-            assertTrue(log.contains("with data in " + tmp.resolve("data").toAbsolutePath().normalize()), log);
+            assertTrue(
+                    log.contains("with data in "
+                            + tmp.resolve("data").toAbsolutePath().normalize()),
+                    log);
             assertFalse(log.contains("a/../data"), "the data path is normalized: " + log);
-            assertTrue(log.contains("authentication on: users from " + users.toAbsolutePath().normalize()), log);
+            assertTrue(
+                    log.contains("authentication on: users from "
+                            + users.toAbsolutePath().normalize()),
+                    log);
         } finally {
             p.close();
         }
 
-        ChildNode open = ChildNode.startWithArgs(tmp.resolve("log2"), "--data", tmp.resolve("d2").toString(),
-                "--port", "0").awaitReady();
+        ChildNode open = ChildNode.startWithArgs(
+                        tmp.resolve("log2"), "--data", tmp.resolve("d2").toString(), "--port", "0")
+                .awaitReady();
         try {
             String log = open.stderr();
             assertTrue(log.contains("authentication off"), log);

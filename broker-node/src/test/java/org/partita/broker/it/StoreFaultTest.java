@@ -1,5 +1,12 @@
 package org.partita.broker.it;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSException;
@@ -9,6 +16,12 @@ import jakarta.jms.MessageProducer;
 import jakarta.jms.ResourceAllocationException;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -19,20 +32,6 @@ import org.partita.broker.embed.PartitaNode;
 import org.partita.broker.store.FaultyDisk;
 import org.partita.broker.store.StoreFigures;
 import org.partita.jms.client.PartitaConnectionFactory;
-
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * docs/reliability.md, "Storage faults" points 7 and 8: under a disk that fails (through the
@@ -50,7 +49,9 @@ class StoreFaultTest {
     Path dir;
 
     private NodeConfig config() {
-        return NodeConfig.defaults().withPort(0).withDataDir(dir.resolve("data"))
+        return NodeConfig.defaults()
+                .withPort(0)
+                .withDataDir(dir.resolve("data"))
                 .withStorage(StorageSettings.defaults().withRetry(50, 400));
     }
 
@@ -71,7 +72,8 @@ class StoreFaultTest {
             }
             StoreFigures figures = r.node.store().figures().orElseThrow();
             assertNotNull(figures.fault(), "the store says why it cannot write");
-            assertTrue(r.node.metrics().scrape().lines().anyMatch(l -> l.startsWith("partita_store_writable 0")),
+            assertTrue(
+                    r.node.metrics().scrape().lines().anyMatch(l -> l.startsWith("partita_store_writable 0")),
                     "the metrics show the store is not writable");
             // non-persistent work goes on
             live.send(r.s.createTextMessage("still here"));
@@ -99,7 +101,8 @@ class StoreFaultTest {
             disk.heal();
             awaitSendWorks(r.s, r.orders, "after-0");
             // the failed sends are not in the queue now either
-            assertEquals(List.of("before-0", "before-1", "before-2", "before-3", "before-4", "after-0"), drain(r.c, r.s));
+            assertEquals(
+                    List.of("before-0", "before-1", "before-2", "before-3", "before-4", "after-0"), drain(r.c, r.s));
             sendAll(r.s, r.orders, "kept");
         }
         assertStoredAfterRestart(Set.of("kept-0", "kept-1", "kept-2", "kept-3", "kept-4"));
@@ -112,8 +115,8 @@ class StoreFaultTest {
             disk.fail(FaultyDisk.Fault.WRITES, FaultyDisk::database);
             // a new queue is written to H2 after a checkpoint: the checkpoint fails, the send too
             MessageProducer fresh = r.s.createProducer(r.s.createQueue("fresh"));
-            ResourceAllocationException e = assertThrows(ResourceAllocationException.class,
-                    () -> fresh.send(r.s.createTextMessage("failed-new-queue")));
+            ResourceAllocationException e = assertThrows(
+                    ResourceAllocationException.class, () -> fresh.send(r.s.createTextMessage("failed-new-queue")));
             assertTrue(e.getMessage().contains("write failed"), e.getMessage());
             assertThrows(ResourceAllocationException.class, () -> r.orders.send(r.s.createTextMessage("failed-0")));
             disk.heal();
@@ -205,14 +208,16 @@ class StoreFaultTest {
 
     /** The node reopens its store on its own: a send succeeds again within a bounded time. */
     private static void awaitSendWorks(Session s, MessageProducer p, String text) {
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).until(() -> {
-            try {
-                p.send(s.createTextMessage(text));
-                return true;
-            } catch (ResourceAllocationException stillFaulted) {
-                return false;
-            }
-        });
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> {
+                    try {
+                        p.send(s.createTextMessage(text));
+                        return true;
+                    } catch (ResourceAllocationException stillFaulted) {
+                        return false;
+                    }
+                });
     }
 
     private static List<String> drain(Connection c, Session s) throws JMSException {
@@ -229,7 +234,7 @@ class StoreFaultTest {
     /** A clean restart on the plain disk holds exactly what was confirmed and not consumed. */
     private void assertStoredAfterRestart(Set<String> expected) throws Exception {
         try (PartitaNode again = PartitaNode.start(config());
-             Connection c = new PartitaConnectionFactory(again.url()).createConnection()) {
+                Connection c = new PartitaConnectionFactory(again.url()).createConnection()) {
             Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
             assertEquals(new TreeSet<>(expected), new TreeSet<>(drain(c, s)));
         }

@@ -1,6 +1,9 @@
 package org.partita.broker.it;
 
-import org.junit.jupiter.api.Tag;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.Message;
@@ -8,15 +11,11 @@ import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.Topic;
+import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.partita.jms.api.PartitaAdmin;
-
-import java.time.Duration;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 /** Stored payloads go away once nothing can deliver them any more: no row, no memory is left behind. */
 @Tag("slow")
@@ -27,7 +26,7 @@ class StoreHousekeepingTest {
     @Test
     void aPayloadHeldOnlyByANonDurableSubscriberIsGoneAfterACleanRestart() throws Exception {
         try (Connection durable = node.factory().createConnection();
-             Connection transientOne = node.factory().createConnection()) {
+                Connection transientOne = node.factory().createConnection()) {
             durable.setClientID("keeper");
             Session ds = durable.createSession(false, Session.AUTO_ACKNOWLEDGE);
             Topic topic = ds.createTopic("news");
@@ -60,7 +59,9 @@ class StoreHousekeepingTest {
             }
             s.recover(); // hands the unacknowledged message back to a queue that no longer exists
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> node.node().store().stats().messageRows() == 0);
-        await().atMost(Duration.ofSeconds(10)).until(() -> node.node().broker().payloadMemory().residentBytes() == 0);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> node.node().store().stats().messageRows() == 0);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> node.node().broker().payloadMemory().residentBytes() == 0);
     }
 }

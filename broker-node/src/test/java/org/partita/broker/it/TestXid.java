@@ -1,8 +1,8 @@
 package org.partita.broker.it;
 
-import javax.transaction.xa.Xid;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import javax.transaction.xa.Xid;
 
 /** A transaction branch id as a transaction manager would make one. */
 record TestXid(int formatId, byte[] gtrid, byte[] bqual) implements Xid {
@@ -28,12 +28,14 @@ record TestXid(int formatId, byte[] gtrid, byte[] bqual) implements Xid {
 
     /** The text form the admin commands use: formatId:gtridHex:bqualHex. */
     String text() {
-        return formatId + ":" + java.util.HexFormat.of().formatHex(gtrid) + ":" + java.util.HexFormat.of().formatHex(bqual);
+        return formatId + ":" + java.util.HexFormat.of().formatHex(gtrid) + ":"
+                + java.util.HexFormat.of().formatHex(bqual);
     }
 
     /** Whether a branch id the node reported is this one. */
     boolean sameAs(Xid other) {
-        return other.getFormatId() == formatId && Arrays.equals(other.getGlobalTransactionId(), gtrid)
+        return other.getFormatId() == formatId
+                && Arrays.equals(other.getGlobalTransactionId(), gtrid)
                 && Arrays.equals(other.getBranchQualifier(), bqual);
     }
 }

@@ -1,25 +1,17 @@
 package org.partita.broker.it;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
 import jakarta.jms.JMSSecurityException;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.partita.broker.cluster.FreePorts;
-import org.partita.broker.config.ClusterConfig;
-import org.partita.broker.config.NodeConfig;
-import org.partita.broker.config.SecuritySettings;
-import org.partita.broker.config.TlsSettings;
-import org.partita.broker.embed.PartitaNode;
-import org.partita.protocol.auth.PasswordHash;
-import org.partita.jms.client.PartitaConnectionFactory;
-
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -38,13 +30,20 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.broker.cluster.FreePorts;
+import org.partita.broker.config.ClusterConfig;
+import org.partita.broker.config.NodeConfig;
+import org.partita.broker.config.SecuritySettings;
+import org.partita.broker.config.TlsSettings;
+import org.partita.broker.embed.PartitaNode;
+import org.partita.jms.client.PartitaConnectionFactory;
+import org.partita.protocol.auth.PasswordHash;
 
 /** Docs/security.md, point 12: TLS on the node's port and its cluster links, with real handshakes on 127.0.0.1. */
 @Tag("slow")
@@ -54,6 +53,7 @@ class TlsTest {
 
     @TempDir
     Path dir;
+
     private Path nodeKeys;
     private Path nodeTrust;
     private Path clientKeys;
@@ -68,16 +68,67 @@ class TlsTest {
         Keytool.keyPair(clientKeys, "client", "CN=orders-app", PASS);
         Path nodeCert = dir.resolve("node.crt");
         Path clientCert = dir.resolve("client.crt");
-        Keytool.run("-exportcert", "-alias", "node", "-keystore", nodeKeys.toString(), "-storepass", PASS, "-file", nodeCert.toString());
-        Keytool.run("-exportcert", "-alias", "client", "-keystore", clientKeys.toString(), "-storepass", PASS, "-file", clientCert.toString());
+        Keytool.run(
+                "-exportcert",
+                "-alias",
+                "node",
+                "-keystore",
+                nodeKeys.toString(),
+                "-storepass",
+                PASS,
+                "-file",
+                nodeCert.toString());
+        Keytool.run(
+                "-exportcert",
+                "-alias",
+                "client",
+                "-keystore",
+                clientKeys.toString(),
+                "-storepass",
+                PASS,
+                "-file",
+                clientCert.toString());
         clientTrust = dir.resolve("client-trust.p12");
-        Keytool.run("-importcert", "-noprompt", "-alias", "node", "-file", nodeCert.toString(), "-keystore", clientTrust.toString(),
-                "-storetype", "PKCS12", "-storepass", PASS);
+        Keytool.run(
+                "-importcert",
+                "-noprompt",
+                "-alias",
+                "node",
+                "-file",
+                nodeCert.toString(),
+                "-keystore",
+                clientTrust.toString(),
+                "-storetype",
+                "PKCS12",
+                "-storepass",
+                PASS);
         nodeTrust = dir.resolve("node-trust.p12"); // clients, and the other nodes of a cluster (same key here)
-        Keytool.run("-importcert", "-noprompt", "-alias", "client", "-file", clientCert.toString(), "-keystore", nodeTrust.toString(),
-                "-storetype", "PKCS12", "-storepass", PASS);
-        Keytool.run("-importcert", "-noprompt", "-alias", "node", "-file", nodeCert.toString(), "-keystore", nodeTrust.toString(),
-                "-storetype", "PKCS12", "-storepass", PASS);
+        Keytool.run(
+                "-importcert",
+                "-noprompt",
+                "-alias",
+                "client",
+                "-file",
+                clientCert.toString(),
+                "-keystore",
+                nodeTrust.toString(),
+                "-storetype",
+                "PKCS12",
+                "-storepass",
+                PASS);
+        Keytool.run(
+                "-importcert",
+                "-noprompt",
+                "-alias",
+                "node",
+                "-file",
+                nodeCert.toString(),
+                "-keystore",
+                nodeTrust.toString(),
+                "-storetype",
+                "PKCS12",
+                "-storepass",
+                PASS);
     }
 
     private TlsSettings tls() {
@@ -93,7 +144,9 @@ class TlsTest {
         Files.writeString(users, "alice = " + PasswordHash.create(SECRET.toCharArray()) + "\n");
         Path roles = dir.resolve("roles.properties"); // alice may do everything, reading the metrics port included
         Files.writeString(roles, "role admins = alice\nallow admins = all on >\n");
-        return PartitaNode.start(base.withPort(0).withDataDir(dir.resolve("data")).withUsersFile(users)
+        return PartitaNode.start(base.withPort(0)
+                .withDataDir(dir.resolve("data"))
+                .withUsersFile(users)
                 .withSecurity(SecuritySettings.defaults().withRolesFile(roles).withTls(tls)));
     }
 
@@ -105,12 +158,15 @@ class TlsTest {
         c.start();
         Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
         s.createProducer(s.createQueue(queue)).send(s.createTextMessage("over " + queue));
-        assertEquals("over " + queue, ((TextMessage) s.createConsumer(s.createQueue(queue)).receive(5_000)).getText());
+        assertEquals(
+                "over " + queue,
+                ((TextMessage) s.createConsumer(s.createQueue(queue)).receive(5_000)).getText());
     }
 
     @Test
     void theLoginAndMessagesCrossTheWireEncrypted() throws Exception {
-        try (PartitaNode node = start(tls()); Relay relay = new Relay(node.port())) {
+        try (PartitaNode node = start(tls());
+                Relay relay = new Relay(node.port())) {
             try (Connection c = new PartitaConnectionFactory(ssl(relay.port())).createConnection("alice", SECRET)) {
                 roundTrip(c, "tls-queue");
             }
@@ -118,7 +174,8 @@ class TlsTest {
             assertFalse(relay.seen().contains("over tls-queue"), "nor are messages");
             // the same relay does see them over plain TCP (from loopback, which plaintext is open to by default)
             relay.clear();
-            try (Connection c = new PartitaConnectionFactory("tcp://127.0.0.1:" + relay.port()).createConnection("alice", SECRET)) {
+            try (Connection c =
+                    new PartitaConnectionFactory("tcp://127.0.0.1:" + relay.port()).createConnection("alice", SECRET)) {
                 roundTrip(c, "plain-queue");
             }
             assertTrue(relay.seen().contains(SECRET), "control: plain TCP carries the password readable");
@@ -129,23 +186,34 @@ class TlsTest {
     void withTlsTheMetricsPortSpeaksHttpsOnlySoItsPasswordsAreNotReadable() throws Exception {
         try (PartitaNode node = start(NodeConfig.defaults().withMetricsPort(0), tls())) {
             KeyStore trust = KeyStore.getInstance(clientTrust.toFile(), PASS.toCharArray());
-            TrustManagerFactory tmf = TrustManagerFactory.getInstance(
-                    TrustManagerFactory.getDefaultAlgorithm());
+            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             tmf.init(trust);
             SSLContext ssl = SSLContext.getInstance("TLS");
             ssl.init(null, tmf.getTrustManagers(), null);
-            HttpClient https = HttpClient.newBuilder().sslContext(ssl)
-                    .connectTimeout(Duration.ofSeconds(10)).build();
-            String auth = "Basic " + Base64.getEncoder().encodeToString(("alice:" + SECRET).getBytes(StandardCharsets.UTF_8));
-            HttpResponse<String> scrape = https.send(HttpRequest.newBuilder(
-                            URI.create("https://127.0.0.1:" + node.metricsPort() + "/metrics")).header("Authorization", auth).build(),
+            HttpClient https = HttpClient.newBuilder()
+                    .sslContext(ssl)
+                    .connectTimeout(Duration.ofSeconds(10))
+                    .build();
+            String auth =
+                    "Basic " + Base64.getEncoder().encodeToString(("alice:" + SECRET).getBytes(StandardCharsets.UTF_8));
+            HttpResponse<String> scrape = https.send(
+                    HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + node.metricsPort() + "/metrics"))
+                            .header("Authorization", auth)
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(200, scrape.statusCode());
             assertTrue(scrape.body().contains("partita_"), "the figures, over HTTPS");
-            HttpClient plain = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
-            assertThrows(java.io.IOException.class, () -> plain.send(HttpRequest.newBuilder(
-                            URI.create("http://127.0.0.1:" + node.metricsPort() + "/metrics")).header("Authorization", auth)
-                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString()),
+            HttpClient plain = HttpClient.newBuilder()
+                    .connectTimeout(Duration.ofSeconds(10))
+                    .build();
+            assertThrows(
+                    java.io.IOException.class,
+                    () -> plain.send(
+                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + node.metricsPort() + "/metrics"))
+                                    .header("Authorization", auth)
+                                    .timeout(Duration.ofSeconds(10))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString()),
                     "plain HTTP, which would carry the password readable, is not spoken");
         }
     }
@@ -153,8 +221,11 @@ class TlsTest {
     @Test
     void aClientMustTrustTheNodeAndTheCertificateMustNameTheHost() throws Exception {
         try (PartitaNode node = start(tls())) {
-            JMSException untrusted = assertThrows(JMSException.class,
-                    () -> new PartitaConnectionFactory("ssl://127.0.0.1:" + node.port()).createConnection("alice", SECRET).close());
+            JMSException untrusted = assertThrows(
+                    JMSException.class,
+                    () -> new PartitaConnectionFactory("ssl://127.0.0.1:" + node.port())
+                            .createConnection("alice", SECRET)
+                            .close());
             System.out.println("without trust: " + untrusted.getMessage());
             try (Connection c = new PartitaConnectionFactory(ssl(node.port()).replace("127.0.0.1", "localhost"))
                     .createConnection("alice", SECRET)) {
@@ -172,8 +243,10 @@ class TlsTest {
     @Test
     void plaintextIsForLoopbackByDefaultAndCanBeTurnedOff() throws Exception {
         try (PartitaNode node = start(tls().withPlaintext(TlsSettings.Plaintext.OFF))) {
-            JMSSecurityException e = assertThrows(JMSSecurityException.class,
-                    () -> new PartitaConnectionFactory("tcp://127.0.0.1:" + node.port()).createConnection("alice", SECRET));
+            JMSSecurityException e = assertThrows(
+                    JMSSecurityException.class,
+                    () -> new PartitaConnectionFactory("tcp://127.0.0.1:" + node.port())
+                            .createConnection("alice", SECRET));
             assertTrue(e.getMessage().contains("TLS connections only"), e.getMessage());
             try (Connection c = new PartitaConnectionFactory(ssl(node.port())).createConnection("alice", SECRET)) {
                 roundTrip(c, "tls-only");
@@ -184,8 +257,11 @@ class TlsTest {
     @Test
     void clientCertificatesWhenTheNodeNeedsThem() throws Exception {
         try (PartitaNode node = start(tls().withClientAuth(TlsSettings.ClientAuth.NEED))) {
-            assertThrows(JMSException.class,
-                    () -> new PartitaConnectionFactory(ssl(node.port())).createConnection("alice", SECRET).close());
+            assertThrows(
+                    JMSException.class,
+                    () -> new PartitaConnectionFactory(ssl(node.port()))
+                            .createConnection("alice", SECRET)
+                            .close());
             String withCert = ssl(node.port()) + "&keyStore=" + clientKeys + "&keyStorePassword=" + PASS;
             try (Connection c = new PartitaConnectionFactory(withCert).createConnection("alice", SECRET)) {
                 roundTrip(c, "client-cert");
@@ -211,10 +287,13 @@ class TlsTest {
         InetAddress outside = LocalAddresses.nonLoopbackIpv4();
         assumeTrue(outside != null, "this machine has no non-loopback IPv4 address");
         try (PartitaNode node = start(NodeConfig.defaults().withHost("0.0.0.0"), tls())) {
-            JMSSecurityException e = assertThrows(JMSSecurityException.class, () -> new PartitaConnectionFactory(
-                    "tcp://" + outside.getHostAddress() + ":" + node.port()).createConnection("alice", SECRET));
+            JMSSecurityException e = assertThrows(
+                    JMSSecurityException.class,
+                    () -> new PartitaConnectionFactory("tcp://" + outside.getHostAddress() + ":" + node.port())
+                            .createConnection("alice", SECRET));
             assertTrue(e.getMessage().contains("plaintext connections from its own machine only"), e.getMessage());
-            try (Connection c = new PartitaConnectionFactory("tcp://127.0.0.1:" + node.port()).createConnection("alice", SECRET)) {
+            try (Connection c =
+                    new PartitaConnectionFactory("tcp://127.0.0.1:" + node.port()).createConnection("alice", SECRET)) {
                 roundTrip(c, "plain-from-loopback");
             }
         }
@@ -223,18 +302,27 @@ class TlsTest {
     @Test
     void clusterNodesLinkOverTls() throws Exception {
         List<Integer> ports = FreePorts.pairs(2, ClusterConfig.DEFAULT_CONSENSUS_PORT_OFFSET);
-        ClusterConfig cluster = ClusterConfig.of("tls", List.of(new ClusterConfig.Member("node1", "127.0.0.1", ports.get(0)),
-                new ClusterConfig.Member("node2", "127.0.0.1", ports.get(1)))).withHeartbeat(200, 2_000);
+        ClusterConfig cluster = ClusterConfig.of(
+                        "tls",
+                        List.of(
+                                new ClusterConfig.Member("node1", "127.0.0.1", ports.get(0)),
+                                new ClusterConfig.Member("node2", "127.0.0.1", ports.get(1))))
+                .withHeartbeat(200, 2_000);
         List<PartitaNode> nodes = new ArrayList<>();
         try {
             for (int i = 0; i < 2; i++) {
                 // plaintext off: the links can only come up over TLS
-                nodes.add(PartitaNode.start(NodeConfig.defaults().withNodeName("node" + (i + 1)).withPort(ports.get(i))
-                        .withDataDir(dir.resolve("n" + i)).withCluster(cluster)
-                        .withSecurity(SecuritySettings.defaults().withTls(tls().withPlaintext(TlsSettings.Plaintext.OFF)))));
+                nodes.add(PartitaNode.start(NodeConfig.defaults()
+                        .withNodeName("node" + (i + 1))
+                        .withPort(ports.get(i))
+                        .withDataDir(dir.resolve("n" + i))
+                        .withCluster(cluster)
+                        .withSecurity(
+                                SecuritySettings.defaults().withTls(tls().withPlaintext(TlsSettings.Plaintext.OFF)))));
             }
-            await().atMost(Duration.ofSeconds(30)).until(() -> nodes.get(0).cluster().status().format().contains("member.node2=up")
-                    && nodes.get(1).cluster().status().format().contains("member.node1=up"));
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> nodes.get(0).cluster().status().format().contains("member.node2=up")
+                            && nodes.get(1).cluster().status().format().contains("member.node1=up"));
         } finally {
             for (PartitaNode n : nodes) {
                 n.close();
@@ -249,43 +337,47 @@ class TlsTest {
         private final List<Socket> sockets = new ArrayList<>();
 
         Relay(int target) throws Exception {
-            Thread accept = new Thread(() -> {
-                while (!server.isClosed()) {
-                    try {
-                        Socket client = server.accept();
-                        Socket node = new Socket(InetAddress.getLoopbackAddress(), target);
-                        synchronized (sockets) {
-                            sockets.add(client);
-                            sockets.add(node);
+            Thread accept = new Thread(
+                    () -> {
+                        while (!server.isClosed()) {
+                            try {
+                                Socket client = server.accept();
+                                Socket node = new Socket(InetAddress.getLoopbackAddress(), target);
+                                synchronized (sockets) {
+                                    sockets.add(client);
+                                    sockets.add(node);
+                                }
+                                pump(client.getInputStream(), node.getOutputStream(), true);
+                                pump(node.getInputStream(), client.getOutputStream(), false);
+                            } catch (Exception closed) {
+                                return;
+                            }
                         }
-                        pump(client.getInputStream(), node.getOutputStream(), true);
-                        pump(node.getInputStream(), client.getOutputStream(), false);
-                    } catch (Exception closed) {
-                        return;
-                    }
-                }
-            }, "relay");
+                    },
+                    "relay");
             accept.setDaemon(true);
             accept.start();
         }
 
         private void pump(InputStream in, OutputStream out, boolean keep) {
-            Thread t = new Thread(() -> {
-                byte[] buf = new byte[8192];
-                try {
-                    for (int n; (n = in.read(buf)) > 0; ) {
-                        if (keep) {
-                            synchronized (seen) {
-                                seen.write(buf, 0, n);
+            Thread t = new Thread(
+                    () -> {
+                        byte[] buf = new byte[8192];
+                        try {
+                            for (int n; (n = in.read(buf)) > 0; ) {
+                                if (keep) {
+                                    synchronized (seen) {
+                                        seen.write(buf, 0, n);
+                                    }
+                                }
+                                out.write(buf, 0, n);
                             }
+                            out.close();
+                        } catch (Exception closed) {
+                            // one side ended
                         }
-                        out.write(buf, 0, n);
-                    }
-                    out.close();
-                } catch (Exception closed) {
-                    // one side ended
-                }
-            }, "relay-pump");
+                    },
+                    "relay-pump");
             t.setDaemon(true);
             t.start();
         }

@@ -1,25 +1,24 @@
 package org.partita.broker.it;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
 import jakarta.jms.XAConnection;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import javax.transaction.xa.XAResource;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.partita.jms.client.PartitaXAConnectionFactory;
-
-import javax.transaction.xa.XAResource;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.concurrent.TimeUnit;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The transaction manager's own process is killed with SIGKILL after both resources prepared and
@@ -46,10 +45,13 @@ class TmCrashXaTest {
 
         Process tm = start("work", store, database, tmp.resolve("tm-work.txt"));
         try {
-            await("the transaction manager reaches its commit phase").atMost(Duration.ofSeconds(60))
+            await("the transaction manager reaches its commit phase")
+                    .atMost(Duration.ofSeconds(60))
                     .pollInterval(Duration.ofMillis(50))
                     .until(() -> {
-                        assertTrue(tm.isAlive(), () -> "the transaction manager exited: " + read(tmp.resolve("tm-work.txt")));
+                        assertTrue(
+                                tm.isAlive(),
+                                () -> "the transaction manager exited: " + read(tmp.resolve("tm-work.txt")));
                         return read(tmp.resolve("tm-work.txt")).contains(XaTmProcess.IN_COMMIT);
                     });
         } finally {
@@ -58,7 +60,9 @@ class TmCrashXaTest {
         }
 
         try (XAConnection c = new PartitaXAConnectionFactory(node.node().url()).createXAConnection()) {
-            assertEquals(1, c.createXASession().getXAResource().recover(XAResource.TMSTARTRSCAN).length,
+            assertEquals(
+                    1,
+                    c.createXASession().getXAResource().recover(XAResource.TMSTARTRSCAN).length,
                     "the node holds the prepared branch");
         }
         assertNull(receive(XaWork.INVOICES, NOTHING_MS), "the invoice waits for the outcome");
@@ -81,9 +85,15 @@ class TmCrashXaTest {
     }
 
     private Process start(String mode, Path store, Path database, Path output) throws Exception {
-        return new ProcessBuilder(ChildNode.javaCommand(XaTmProcess.class.getName(), mode, store.toString(),
-                node.node().url(), database.toString()))
-                .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        return new ProcessBuilder(ChildNode.javaCommand(
+                        XaTmProcess.class.getName(),
+                        mode,
+                        store.toString(),
+                        node.node().url(),
+                        database.toString()))
+                .redirectErrorStream(true)
+                .redirectOutput(output.toFile())
+                .start();
     }
 
     private static String read(Path p) {

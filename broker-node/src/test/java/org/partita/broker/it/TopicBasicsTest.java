@@ -1,18 +1,18 @@
 package org.partita.broker.it;
 
-import org.junit.jupiter.api.Tag;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
 import jakarta.jms.Connection;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
 import jakarta.jms.Topic;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
 
 @Tag("slow")
 class TopicBasicsTest {
@@ -24,12 +24,15 @@ class TopicBasicsTest {
         try (Connection c = node.factory().createConnection()) {
             Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
             Topic withOptions = s.createTopic("news?partitions=4");
-            jakarta.jms.JMSException sub = org.junit.jupiter.api.Assertions.assertThrows(jakarta.jms.JMSException.class,
-                    () -> s.createConsumer(withOptions));
-            org.junit.jupiter.api.Assertions.assertTrue(sub.getMessage().contains("topic names take no options"), sub.getMessage());
-            jakarta.jms.JMSException pub = org.junit.jupiter.api.Assertions.assertThrows(jakarta.jms.JMSException.class,
+            jakarta.jms.JMSException sub = org.junit.jupiter.api.Assertions.assertThrows(
+                    jakarta.jms.JMSException.class, () -> s.createConsumer(withOptions));
+            org.junit.jupiter.api.Assertions.assertTrue(
+                    sub.getMessage().contains("topic names take no options"), sub.getMessage());
+            jakarta.jms.JMSException pub = org.junit.jupiter.api.Assertions.assertThrows(
+                    jakarta.jms.JMSException.class,
                     () -> s.createProducer(withOptions).send(s.createTextMessage("x")));
-            org.junit.jupiter.api.Assertions.assertTrue(pub.getMessage().contains("subscriptions=news"), pub.getMessage());
+            org.junit.jupiter.api.Assertions.assertTrue(
+                    pub.getMessage().contains("subscriptions=news"), pub.getMessage());
             // the connection is still usable
             MessageConsumer ok = s.createConsumer(s.createTopic("news"));
             c.start();
@@ -49,7 +52,7 @@ class TopicBasicsTest {
             MessageConsumer other = s.createConsumer(s.createTopic("mfg/line/>"));
             MessageProducer p = s.createProducer(s.createTopic("mfg/machine/m-001/state"));
             p.send(s.createTextMessage("Running"));
-            for (MessageConsumer consumer : new MessageConsumer[]{exact, one, tail}) {
+            for (MessageConsumer consumer : new MessageConsumer[] {exact, one, tail}) {
                 TextMessage m = (TextMessage) consumer.receive(5000);
                 assertNotNull(m);
                 assertEquals("Running", m.getText());
@@ -82,7 +85,8 @@ class TopicBasicsTest {
 
     @Test
     void noLocalSubscriberDoesNotSeeItsOwnConnectionsMessages() throws Exception {
-        try (Connection mine = node.factory().createConnection(); Connection theirs = node.factory().createConnection()) {
+        try (Connection mine = node.factory().createConnection();
+                Connection theirs = node.factory().createConnection()) {
             mine.start();
             Session s = mine.createSession(false, Session.AUTO_ACKNOWLEDGE);
             Topic t = s.createTopic("chat");

@@ -1,12 +1,11 @@
 package org.partita.broker.it;
 
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
 import org.partita.broker.config.FlowLimits;
 import org.partita.broker.config.NodeConfig;
 import org.partita.broker.embed.PartitaNode;
 import org.partita.broker.process.FatalErrors;
-
-import java.nio.file.Path;
-import java.util.concurrent.CountDownLatch;
 
 /**
  * A node process as {@code NodeMain} runs one (a fatal JVM error halts it with status 3), whose open
@@ -15,14 +14,16 @@ import java.util.concurrent.CountDownLatch;
  * Arguments: the data folder.
  */
 public final class UnboundedTransactionNode {
-    private UnboundedTransactionNode() {
-    }
+    private UnboundedTransactionNode() {}
 
     public static void main(String[] args) throws Exception {
         FatalErrors.haltOnFatalErrors();
         long unbounded = 100_000_000_000L;
-        NodeConfig c = NodeConfig.defaults().withPort(0).withDataDir(Path.of(args[0]))
-                .withLimits(FlowLimits.defaults().withTransactionBytes(unbounded).withOpenTransactionBytes(unbounded));
+        NodeConfig c = NodeConfig.defaults()
+                .withPort(0)
+                .withDataDir(Path.of(args[0]))
+                .withLimits(
+                        FlowLimits.defaults().withTransactionBytes(unbounded).withOpenTransactionBytes(unbounded));
         PartitaNode node = PartitaNode.start(c);
         System.out.println("Partita node " + c.nodeName() + " ready at " + node.url());
         new CountDownLatch(1).await();

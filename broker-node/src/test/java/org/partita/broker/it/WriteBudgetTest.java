@@ -1,21 +1,16 @@
 package org.partita.broker.it;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
-import org.junit.jupiter.api.AutoClose;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
-import org.partita.broker.config.FlowLimits;
-import org.partita.broker.embed.PartitaNode;
-import org.partita.jms.api.PartitaAdmin;
-import org.partita.protocol.Frame;
-
 import java.io.InputStream;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
@@ -26,11 +21,15 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.broker.config.FlowLimits;
+import org.partita.broker.embed.PartitaNode;
+import org.partita.jms.api.PartitaAdmin;
+import org.partita.protocol.Frame;
 
 /**
  * docs/reliability.md, point 2: bytes waiting to be written to clients count in the node-wide in-flight
@@ -48,12 +47,14 @@ class WriteBudgetTest {
 
     @TempDir
     Path dir;
+
     @AutoClose
     private final LimitedNode limited = new LimitedNode();
 
     @Test
     void clientsThatDoNotReadAreClosedPastTheBudgetWhileAClientThatReadsIsServed() throws Exception {
-        PartitaNode node = limited.start(dir.resolve("data"), FlowLimits.defaults().withInFlightBytes(BUDGET));
+        PartitaNode node =
+                limited.start(dir.resolve("data"), FlowLimits.defaults().withInFlightBytes(BUDGET));
         Connection good = limited.connect();
         Session s = good.createSession(false, Session.AUTO_ACKNOWLEDGE);
         MessageProducer p = s.createProducer(null);
@@ -75,13 +76,15 @@ class WriteBudgetTest {
 
         AtomicBoolean sampling = new AtomicBoolean(true);
         AtomicLong peak = new AtomicLong();
-        Thread sampler = new Thread(() -> {
-            long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-            while (sampling.get() && System.nanoTime() < deadline) {
-                peak.accumulateAndGet(node.inFlightBytes(), Math::max);
-                LockSupport.parkNanos(200_000);
-            }
-        }, "in-flight-sampler");
+        Thread sampler = new Thread(
+                () -> {
+                    long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+                    while (sampling.get() && System.nanoTime() < deadline) {
+                        peak.accumulateAndGet(node.inFlightBytes(), Math::max);
+                        LockSupport.parkNanos(200_000);
+                    }
+                },
+                "in-flight-sampler");
         sampler.start();
         List<BadInputTest.Raw> nonReaders = new ArrayList<>();
         AtomicLong slowest = new AtomicLong();
@@ -110,14 +113,16 @@ class WriteBudgetTest {
             }
             // the node closes the clients that do not read, though none of them is past its own 64 MiB: together
             // they hold the node's budget, and take nothing
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
-                for (int r = 0; r < NON_READERS; r++) {
-                    if (admin.queueStats("unread-" + r).consumers() > 0) {
-                        return false;
-                    }
-                }
-                return true;
-            });
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> {
+                        for (int r = 0; r < NON_READERS; r++) {
+                            if (admin.queueStats("unread-" + r).consumers() > 0) {
+                                return false;
+                            }
+                        }
+                        return true;
+                    });
             closedAfter.set((System.nanoTime() - opened) / 1_000_000);
             sampling.set(false);
             sampler.join(5_000);
@@ -132,10 +137,17 @@ class WriteBudgetTest {
         }
         // what was waiting for them is given back: the node is under its budget again
         await().atMost(Duration.ofSeconds(10)).until(() -> node.inFlightBytes() <= BUDGET);
-        System.out.printf("%d clients not reading %d MiB each: closed %d ms after they opened their consumers; the node"
+        System.out.printf(
+                "%d clients not reading %d MiB each: closed %d ms after they opened their consumers; the node"
                         + " held at most %d bytes in flight meanwhile (budget %d), %d after; round trips of a client that"
-                        + " reads took at most %d ms%n", NON_READERS, PER_READER * BODY >> 20, closedAfter.get(), peak.get(),
-                BUDGET, node.inFlightBytes(), slowest.get());
+                        + " reads took at most %d ms%n",
+                NON_READERS,
+                PER_READER * BODY >> 20,
+                closedAfter.get(),
+                peak.get(),
+                BUDGET,
+                node.inFlightBytes(),
+                slowest.get());
         s.createProducer(s.createQueue("after")).send(s.createTextMessage("still served"));
     }
 

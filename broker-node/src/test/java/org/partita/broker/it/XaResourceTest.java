@@ -1,5 +1,11 @@
 package org.partita.broker.it;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
@@ -20,27 +26,19 @@ import jakarta.jms.XAQueueSession;
 import jakarta.jms.XASession;
 import jakarta.jms.XATopicConnection;
 import jakarta.jms.XATopicSession;
+import java.lang.management.ManagementFactory;
+import java.util.Arrays;
+import java.util.List;
+import javax.management.ObjectName;
+import javax.transaction.xa.XAException;
+import javax.transaction.xa.XAResource;
+import javax.transaction.xa.Xid;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.partita.jms.api.PartitaAdmin;
 import org.partita.jms.client.PartitaConnectionFactory;
 import org.partita.jms.client.PartitaXAConnectionFactory;
-
-import javax.management.ObjectName;
-import javax.transaction.xa.XAException;
-import javax.transaction.xa.XAResource;
-import javax.transaction.xa.Xid;
-import java.lang.management.ManagementFactory;
-import java.util.Arrays;
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * XA through the client's XAResource against a real node: what a branch sends and consumes takes
@@ -72,7 +70,8 @@ class XaResourceTest {
             XASession s = c.createXASession();
             XAResource r = s.getXAResource();
             r.start(x, XAResource.TMNOFLAGS);
-            TextMessage in = (TextMessage) s.createConsumer(s.createQueue("xa.in")).receive(WAIT_MS);
+            TextMessage in =
+                    (TextMessage) s.createConsumer(s.createQueue("xa.in")).receive(WAIT_MS);
             assertEquals("order-1", in.getText());
             s.createProducer(s.createQueue("xa.out")).send(s.createTextMessage("invoice-1"));
             r.end(x, XAResource.TMSUCCESS);
@@ -168,7 +167,8 @@ class XaResourceTest {
     @Test
     void sessionsJoinSuspendAndResumeOneBranch() throws Exception {
         Xid x = TestXid.of("joined");
-        try (XAConnection c1 = xa().createXAConnection(); XAConnection c2 = xa().createXAConnection()) {
+        try (XAConnection c1 = xa().createXAConnection();
+                XAConnection c2 = xa().createXAConnection()) {
             XASession s1 = c1.createXASession();
             XASession s2 = c2.createXASession();
             XAResource r1 = s1.getXAResource();
@@ -193,7 +193,9 @@ class XaResourceTest {
             assertEquals(XAResource.XA_OK, r2.prepare(x));
             r1.commit(x, false);
         }
-        List<String> got = List.of(receive("xa.joined", WAIT_MS).getText(), receive("xa.joined", WAIT_MS).getText(),
+        List<String> got = List.of(
+                receive("xa.joined", WAIT_MS).getText(),
+                receive("xa.joined", WAIT_MS).getText(),
                 receive("xa.joined", WAIT_MS).getText());
         assertEquals(List.of("a", "b", "c"), got.stream().sorted().toList());
     }
@@ -229,18 +231,24 @@ class XaResourceTest {
         try (XAConnection c = xa().createXAConnection()) {
             XASession s = c.createXASession();
             XAResource r = s.getXAResource();
-            assertEquals(XAException.XAER_NOTA, assertThrows(XAException.class,
-                    () -> r.commit(TestXid.of("unknown"), false)).errorCode);
+            assertEquals(
+                    XAException.XAER_NOTA,
+                    assertThrows(XAException.class, () -> r.commit(TestXid.of("unknown"), false)).errorCode);
             Xid x = TestXid.of("twice");
             r.start(x, XAResource.TMNOFLAGS);
             XAResource other = c.createXASession().getXAResource();
-            assertEquals(XAException.XAER_DUPID, assertThrows(XAException.class,
-                    () -> other.start(x, XAResource.TMNOFLAGS)).errorCode);
-            assertEquals(XAException.XAER_PROTO, assertThrows(XAException.class,
-                    () -> r.start(TestXid.of("another"), XAResource.TMNOFLAGS)).errorCode);
+            assertEquals(
+                    XAException.XAER_DUPID,
+                    assertThrows(XAException.class, () -> other.start(x, XAResource.TMNOFLAGS)).errorCode);
+            assertEquals(
+                    XAException.XAER_PROTO,
+                    assertThrows(XAException.class, () -> r.start(TestXid.of("another"), XAResource.TMNOFLAGS))
+                            .errorCode);
             r.end(x, XAResource.TMSUCCESS);
             assertEquals(XAResource.XA_RDONLY, r.prepare(x), "a branch that did nothing votes read-only");
-            assertEquals(XAException.XAER_NOTA, assertThrows(XAException.class, () -> r.commit(x, false)).errorCode,
+            assertEquals(
+                    XAException.XAER_NOTA,
+                    assertThrows(XAException.class, () -> r.commit(x, false)).errorCode,
                     "a read-only branch is complete after its prepare");
             assertTrue(s.getTransacted());
             assertEquals(Session.SESSION_TRANSACTED, s.getAcknowledgeMode());
@@ -257,23 +265,35 @@ class XaResourceTest {
         TestXid rolledBack = (TestXid) prepareConsumeAndSend("by-hand-rollback", "xa.in", "xa.out", "never");
         try (PartitaAdmin admin = PartitaAdmin.connect(plain())) {
             List<PartitaAdmin.InDoubtTransaction> inDoubt = admin.inDoubtTransactions();
-            assertEquals(java.util.Set.of(committed.text(), rolledBack.text()),
-                    inDoubt.stream().map(PartitaAdmin.InDoubtTransaction::xid).collect(java.util.stream.Collectors.toSet()));
-            PartitaAdmin.InDoubtTransaction first = inDoubt.stream().filter(t -> t.xid().equals(committed.text())).findFirst().orElseThrow();
+            assertEquals(
+                    java.util.Set.of(committed.text(), rolledBack.text()),
+                    inDoubt.stream()
+                            .map(PartitaAdmin.InDoubtTransaction::xid)
+                            .collect(java.util.stream.Collectors.toSet()));
+            PartitaAdmin.InDoubtTransaction first = inDoubt.stream()
+                    .filter(t -> t.xid().equals(committed.text()))
+                    .findFirst()
+                    .orElseThrow();
             assertEquals("PREPARED", first.state());
             assertEquals(1, first.sent());
             assertEquals(1, first.consumed());
             assertNotNull(first.preparedAt());
             admin.commitTransaction(committed.text());
         }
-        ObjectName jmx = ObjectName.getInstance("org.partita:type=Node,name=" + ObjectName.quote(node.node().config().nodeName()));
-        String[] lines = (String[]) ManagementFactory.getPlatformMBeanServer().invoke(jmx, "inDoubtTransactions",
-                new Object[0], new String[0]);
+        ObjectName jmx = ObjectName.getInstance("org.partita:type=Node,name="
+                + ObjectName.quote(node.node().config().nodeName()));
+        String[] lines = (String[]) ManagementFactory.getPlatformMBeanServer()
+                .invoke(jmx, "inDoubtTransactions", new Object[0], new String[0]);
         assertEquals(2, lines.length, Arrays.toString(lines));
-        assertTrue(Arrays.stream(lines).anyMatch(l -> l.startsWith("branch=" + committed.text()) && l.contains("state=HEURISTIC_COMMITTED")),
+        assertTrue(
+                Arrays.stream(lines)
+                        .anyMatch(l ->
+                                l.startsWith("branch=" + committed.text()) && l.contains("state=HEURISTIC_COMMITTED")),
                 Arrays.toString(lines));
-        ManagementFactory.getPlatformMBeanServer().invoke(jmx, "rollbackTransaction", new Object[] {rolledBack.text()},
-                new String[] {String.class.getName()});
+        ManagementFactory.getPlatformMBeanServer()
+                .invoke(jmx, "rollbackTransaction", new Object[] {rolledBack.text()}, new String[] {
+                    String.class.getName()
+                });
         assertEquals("invoice-6", receive("xa.out", WAIT_MS).getText());
         Message back = receive("xa.in", WAIT_MS);
         assertTrue(back.getJMSRedelivered());
@@ -281,8 +301,12 @@ class XaResourceTest {
         try (XAConnection c = xa().createXAConnection()) {
             XAResource r = c.createXASession().getXAResource();
             assertEquals(2, r.recover(XAResource.TMSTARTRSCAN).length, "decisions taken by hand wait to be forgotten");
-            assertEquals(XAException.XA_HEURCOM, assertThrows(XAException.class, () -> r.commit(committed, false)).errorCode);
-            assertEquals(XAException.XA_HEURRB, assertThrows(XAException.class, () -> r.commit(rolledBack, false)).errorCode);
+            assertEquals(
+                    XAException.XA_HEURCOM,
+                    assertThrows(XAException.class, () -> r.commit(committed, false)).errorCode);
+            assertEquals(
+                    XAException.XA_HEURRB,
+                    assertThrows(XAException.class, () -> r.commit(rolledBack, false)).errorCode);
             r.forget(committed);
             node.restart();
         }
@@ -303,24 +327,34 @@ class XaResourceTest {
         send("xa.in", "order-11");
         TestXid committed = (TestXid) prepareConsumeAndSend("jmx-commit", "xa.in", "xa.out", "invoice-10");
         TestXid rolledBack = (TestXid) prepareConsumeAndSend("jmx-rollback", "xa.in", "xa.out", "never");
-        ch.qos.logback.classic.Logger log = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("org.partita.admin");
+        ch.qos.logback.classic.Logger log =
+                (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("org.partita.admin");
         ch.qos.logback.classic.Level before = log.getLevel();
-        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> lines = new ch.qos.logback.core.read.ListAppender<>();
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> lines =
+                new ch.qos.logback.core.read.ListAppender<>();
         lines.start();
         log.addAppender(lines);
         log.setLevel(ch.qos.logback.classic.Level.INFO);
         try {
-            ObjectName jmx = ObjectName.getInstance("org.partita:type=Node,name=" + ObjectName.quote(node.node().config().nodeName()));
+            ObjectName jmx = ObjectName.getInstance("org.partita:type=Node,name="
+                    + ObjectName.quote(node.node().config().nodeName()));
             String[] signature = {String.class.getName()};
-            ManagementFactory.getPlatformMBeanServer().invoke(jmx, "commitTransaction", new Object[] {committed.text()}, signature);
-            ManagementFactory.getPlatformMBeanServer().invoke(jmx, "rollbackTransaction", new Object[] {rolledBack.text()}, signature);
+            ManagementFactory.getPlatformMBeanServer()
+                    .invoke(jmx, "commitTransaction", new Object[] {committed.text()}, signature);
+            ManagementFactory.getPlatformMBeanServer()
+                    .invoke(jmx, "rollbackTransaction", new Object[] {rolledBack.text()}, signature);
         } finally {
             log.detachAppender(lines);
             log.setLevel(before);
         }
-        List<String> messages = lines.list.stream().map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage).toList();
-        assertEquals(List.of("admin xa.commit " + committed.text() + " by (anonymous) from jmx: committed=true",
-                "admin xa.rollback " + rolledBack.text() + " by (anonymous) from jmx: rolledBack=true"), messages);
+        List<String> messages = lines.list.stream()
+                .map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+                .toList();
+        assertEquals(
+                List.of(
+                        "admin xa.commit " + committed.text() + " by (anonymous) from jmx: committed=true",
+                        "admin xa.rollback " + rolledBack.text() + " by (anonymous) from jmx: rolledBack=true"),
+                messages);
         assertEquals(ch.qos.logback.classic.Level.INFO, lines.list.get(0).getLevel());
         assertEquals("invoice-10", receive("xa.out", WAIT_MS).getText());
     }
@@ -351,7 +385,7 @@ class XaResourceTest {
     @Test
     void theTopicFlavourOfXaPublishesOnlyWhatItsBranchCommits() throws Exception {
         try (Connection plainConnection = plain().createConnection();
-             XATopicConnection c = xa().createXATopicConnection()) {
+                XATopicConnection c = xa().createXATopicConnection()) {
             plainConnection.start();
             Session plainSession = plainConnection.createSession(false, Session.AUTO_ACKNOWLEDGE);
             MessageConsumer watcher = plainSession.createConsumer(plainSession.createTopic("xa.prices"));
@@ -368,7 +402,9 @@ class XaResourceTest {
             r.end(dropped, XAResource.TMSUCCESS);
             r.rollback(dropped);
 
-            plainSession.createProducer(plainSession.createTopic("xa.quotes")).send(plainSession.createTextMessage("quote-1"));
+            plainSession
+                    .createProducer(plainSession.createTopic("xa.quotes"))
+                    .send(plainSession.createTextMessage("quote-1"));
             Xid kept = TestXid.of("topic-kept");
             r.start(kept, XAResource.TMNOFLAGS);
             assertEquals("quote-1", ((TextMessage) subscriber.receive(WAIT_MS)).getText());

@@ -2,7 +2,6 @@ package org.partita.broker.it;
 
 import com.arjuna.ats.arjuna.recovery.RecoveryManager;
 import jakarta.transaction.TransactionManager;
-
 import java.nio.file.Path;
 
 /**
@@ -15,8 +14,7 @@ public final class XaTmProcess {
     static final String IN_COMMIT = "XA-TM: in the commit phase";
     static final String RECOVERED = "XA-TM: recovery scans done";
 
-    private XaTmProcess() {
-    }
+    private XaTmProcess() {}
 
     public static void main(String[] args) throws Exception {
         String mode = args[0];

@@ -7,13 +7,6 @@ import jakarta.jms.XAConnection;
 import jakarta.jms.XASession;
 import jakarta.transaction.Transaction;
 import jakarta.transaction.TransactionManager;
-import org.h2.jdbcx.JdbcDataSource;
-import org.partita.jms.client.PartitaXAConnectionFactory;
-
-import javax.sql.XADataSource;
-import javax.transaction.xa.XAException;
-import javax.transaction.xa.XAResource;
-import javax.transaction.xa.Xid;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -21,6 +14,12 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import javax.sql.XADataSource;
+import javax.transaction.xa.XAException;
+import javax.transaction.xa.XAResource;
+import javax.transaction.xa.Xid;
+import org.h2.jdbcx.JdbcDataSource;
+import org.partita.jms.client.PartitaXAConnectionFactory;
 
 /**
  * The unit of work of the XA tests, as an application does it in one global transaction: take an
@@ -153,15 +152,17 @@ final class XaWork implements AutoCloseable {
 
     /** Creates the account table with balance 0. */
     static void createAccounts(Path database) throws SQLException {
-        try (Connection c = ((JdbcDataSource) dataSource(database)).getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = ((JdbcDataSource) dataSource(database)).getConnection();
+                Statement s = c.createStatement()) {
             s.execute("CREATE TABLE ACCOUNTS(ID INT PRIMARY KEY, BALANCE INT NOT NULL)");
             s.execute("INSERT INTO ACCOUNTS VALUES(1, 0)");
         }
     }
 
     static int balance(Path database) throws SQLException {
-        try (Connection c = ((JdbcDataSource) dataSource(database)).getConnection(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT BALANCE FROM ACCOUNTS WHERE ID = 1")) {
+        try (Connection c = ((JdbcDataSource) dataSource(database)).getConnection();
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT BALANCE FROM ACCOUNTS WHERE ID = 1")) {
             rs.next();
             return rs.getInt(1);
         }

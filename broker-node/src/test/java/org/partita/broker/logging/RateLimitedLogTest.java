@@ -1,20 +1,19 @@
 package org.partita.broker.logging;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
-
-import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class RateLimitedLogTest {
     private final Logger logger = (Logger) LoggerFactory.getLogger("rate-limited-test");
@@ -49,8 +48,10 @@ class RateLimitedLogTest {
         assertEquals(4, lines.list.size());
         ILoggingEvent last = lines.list.get(3);
         assertEquals("closing connection next (9997 more suppressed in the last 10 s)", last.getFormattedMessage());
-        assertTrue(last.getKeyValuePairs().stream().anyMatch(kv -> kv.key.equals("suppressed") && kv.value.equals(9997L)));
-        assertTrue(last.getKeyValuePairs().stream().anyMatch(kv -> kv.key.equals("event") && kv.value.equals("connection.malformed")));
+        assertTrue(
+                last.getKeyValuePairs().stream().anyMatch(kv -> kv.key.equals("suppressed") && kv.value.equals(9997L)));
+        assertTrue(last.getKeyValuePairs().stream()
+                .anyMatch(kv -> kv.key.equals("event") && kv.value.equals("connection.malformed")));
         assertEquals(0, log.pendingSuppressed());
     }
 
@@ -66,7 +67,8 @@ class RateLimitedLogTest {
     @Test
     void aTrailingThrowableIsTheCauseAndTheCountStaysInTheText() {
         for (int i = 0; i < 4; i++) {
-            log.warn("store.fault", "write failed on {}", "journal", new java.io.IOException("No space left on device"));
+            log.warn(
+                    "store.fault", "write failed on {}", "journal", new java.io.IOException("No space left on device"));
         }
         clock.addAndGet(Duration.ofSeconds(30).toNanos());
         log.warn("store.fault", "write failed on {}", "journal", new java.io.IOException("No space left on device"));

@@ -1,8 +1,8 @@
 package org.partita.broker.main;
 
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,10 +11,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue 12 point 5: a SIGTERM always ends the process within a bound. A child JVM installs the stop
@@ -33,7 +32,9 @@ class StopDeadlineTest {
         Child child = Child.start(dir, true);
         long start = System.nanoTime();
         child.process.destroy();
-        assertTrue(child.process.waitFor(BOUND.toSeconds(), TimeUnit.SECONDS), "still running " + BOUND + " after SIGTERM");
+        assertTrue(
+                child.process.waitFor(BOUND.toSeconds(), TimeUnit.SECONDS),
+                "still running " + BOUND + " after SIGTERM");
         long tookMs = (System.nanoTime() - start) / 1_000_000;
         assertEquals(StopDeadline.EXIT_STATUS, child.process.exitValue(), child.output());
         assertTrue(tookMs >= 900, "halted only once the 1 s deadline passed, took " + tookMs + " ms");
@@ -44,7 +45,9 @@ class StopDeadlineTest {
     void aStopThatFinishesEndsTheProcessNormally() throws Exception {
         Child child = Child.start(dir, false);
         child.process.destroy();
-        assertTrue(child.process.waitFor(BOUND.toSeconds(), TimeUnit.SECONDS), "still running " + BOUND + " after SIGTERM");
+        assertTrue(
+                child.process.waitFor(BOUND.toSeconds(), TimeUnit.SECONDS),
+                "still running " + BOUND + " after SIGTERM");
         assertNotEquals(StopDeadline.EXIT_STATUS, child.process.exitValue(), child.output());
         assertTrue(child.output().contains("stopped"), child.output());
     }
@@ -57,8 +60,15 @@ class StopDeadlineTest {
         static Child start(Path dir, boolean hang) throws IOException, InterruptedException {
             Path java = Path.of(System.getProperty("java.home"), "bin", "java");
             Path log = dir.resolve("child-" + hang + ".log");
-            Process p = new ProcessBuilder(List.of(java.toString(), "-cp", System.getProperty("java.class.path"),
-                    Hook.class.getName(), Boolean.toString(hang))).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            Process p = new ProcessBuilder(List.of(
+                            java.toString(),
+                            "-cp",
+                            System.getProperty("java.class.path"),
+                            Hook.class.getName(),
+                            Boolean.toString(hang)))
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .start();
             Child child = new Child(p, log);
             long deadline = System.nanoTime() + BOUND.toNanos();
             while (!child.out().contains("ready")) {

@@ -1,11 +1,11 @@
 package org.partita.broker.network;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * On x86-64 Linux the node waits for its sockets with epoll: the native library it needs is on the
@@ -17,7 +17,9 @@ class ServerIoTest {
     @EnabledOnOs(OS.LINUX)
     @EnabledIfSystemProperty(named = "os.arch", matches = "amd64|x86_64")
     void epollOnLinux() {
-        assertEquals("epoll", ServerIo.best().name(), "Netty's native epoll did not load: "
-                + io.netty.channel.epoll.Epoll.unavailabilityCause());
+        assertEquals(
+                "epoll",
+                ServerIo.best().name(),
+                "Netty's native epoll did not load: " + io.netty.channel.epoll.Epoll.unavailabilityCause());
     }
 }

@@ -1,15 +1,14 @@
 package org.partita.broker.security;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.partita.broker.config.ConfigException;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.broker.config.ConfigException;
 
 class AccessRulesTest {
     @TempDir
@@ -59,12 +58,16 @@ class AccessRulesTest {
     @Test
     void badLinesNameTheFileAndLine() {
         assertTrue(assertThrows(ConfigException.class, () -> rules("role a = x\nallow a = send orders\n"))
-                .getMessage().contains("roles.properties:2: expected '<operation>, ... on <pattern>"));
+                .getMessage()
+                .contains("roles.properties:2: expected '<operation>, ... on <pattern>"));
         assertTrue(assertThrows(ConfigException.class, () -> rules("permit a = send on x\n"))
-                .getMessage().contains("roles.properties:1: expected 'role <role>"));
+                .getMessage()
+                .contains("roles.properties:1: expected 'role <role>"));
         assertTrue(assertThrows(ConfigException.class, () -> rules("allow a = send on x/>/y\n"))
-                .getMessage().contains("'>' may only be the last level"));
+                .getMessage()
+                .contains("'>' may only be the last level"));
         assertTrue(assertThrows(ConfigException.class, () -> rules("role * = alice\n"))
-                .getMessage().contains("every connection"));
+                .getMessage()
+                .contains("every connection"));
     }
 }

@@ -1,10 +1,9 @@
 package org.partita.broker.security;
 
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.concurrent.atomic.AtomicLong;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
 
 class LoginDelaysTest {
     private final AtomicLong now = new AtomicLong(1_000_000_000L);

@@ -1,11 +1,5 @@
 package org.partita.broker.store;
 
-import org.partita.broker.store.StorageDevice;
-import org.partita.broker.store.h2.H2MessageStore;
-
-import org.h2.store.fs.FilePath;
-import org.h2.store.fs.FilePathWrapper;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
@@ -18,6 +12,9 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
+import org.h2.store.fs.FilePath;
+import org.h2.store.fs.FilePathWrapper;
+import org.partita.broker.store.h2.H2MessageStore;
 
 /**
  * A disk that tests can make fail under the real store: the journal's channel and H2's file (through
@@ -120,7 +117,8 @@ public final class FaultyDisk implements StorageDevice {
     }
 
     private synchronized void stallUntilHealed() throws IOException {
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(2); // a test that forgets to heal fails, not hangs
+        long deadline = System.nanoTime()
+                + java.util.concurrent.TimeUnit.MINUTES.toNanos(2); // a test that forgets to heal fails, not hangs
         while (fault == Fault.STALL && System.nanoTime() < deadline) {
             try {
                 wait(100);

@@ -8,8 +8,7 @@ import java.util.OptionalLong;
 
 /** Reads the node's admin answers: {@code name=value} lines, listings as blocks opened by a key line. */
 final class AdminReplies {
-    private AdminReplies() {
-    }
+    private AdminReplies() {}
 
     static Map<String, String> lines(String body) {
         Map<String, String> m = new LinkedHashMap<>();

@@ -3,8 +3,6 @@ package org.partita.jms.api;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSException;
-import org.partita.jms.client.PartitaConnection;
-
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -12,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.TreeMap;
+import org.partita.jms.client.PartitaConnection;
 
 /**
  * Administers a node's queues over an ordinary connection (docs/admin.md):
@@ -85,16 +84,29 @@ public final class PartitaAdmin implements AutoCloseable {
     /** Per-partition figures; a plain queue answers one row with state SHARED. */
     public List<Partition> partitions(String queue) throws JMSException {
         Map<Integer, Map<String, String>> rows = new TreeMap<>();
-        for (Map.Entry<String, String> e : AdminReplies.lines(connection.admin("queue.figures", queue)).entrySet()) {
+        for (Map.Entry<String, String> e :
+                AdminReplies.lines(connection.admin("queue.figures", queue)).entrySet()) {
             String[] parts = e.getKey().split("\\.", 3);
-            rows.computeIfAbsent(Integer.parseInt(parts[1]), k -> new LinkedHashMap<>()).put(parts[2], e.getValue());
+            rows.computeIfAbsent(Integer.parseInt(parts[1]), k -> new LinkedHashMap<>())
+                    .put(parts[2], e.getValue());
         }
         List<Partition> out = new ArrayList<>();
-        rows.forEach((p, r) -> out.add(new Partition(p, Integer.parseInt(r.get("depth")), Integer.parseInt(r.get("inFlight")),
-                r.get("owner").isEmpty() ? null : r.get("owner"), r.get("state"), AdminReplies.optionalLong(r, "oldestAgeMillis"),
-                Long.parseLong(r.get("enqueued")), Long.parseLong(r.get("delivered")), Long.parseLong(r.get("acknowledged")),
-                Long.parseLong(r.get("redelivered")), Long.parseLong(r.get("deadLettered")), Long.parseLong(r.get("expired")),
-                Long.parseLong(r.get("handoffs")), Double.parseDouble(r.get("ratePerSecond")), Boolean.parseBoolean(r.get("hot")))));
+        rows.forEach((p, r) -> out.add(new Partition(
+                p,
+                Integer.parseInt(r.get("depth")),
+                Integer.parseInt(r.get("inFlight")),
+                r.get("owner").isEmpty() ? null : r.get("owner"),
+                r.get("state"),
+                AdminReplies.optionalLong(r, "oldestAgeMillis"),
+                Long.parseLong(r.get("enqueued")),
+                Long.parseLong(r.get("delivered")),
+                Long.parseLong(r.get("acknowledged")),
+                Long.parseLong(r.get("redelivered")),
+                Long.parseLong(r.get("deadLettered")),
+                Long.parseLong(r.get("expired")),
+                Long.parseLong(r.get("handoffs")),
+                Double.parseDouble(r.get("ratePerSecond")),
+                Boolean.parseBoolean(r.get("hot")))));
         return out;
     }
 
@@ -103,24 +115,40 @@ public final class PartitaAdmin implements AutoCloseable {
      * node starts; {@code oldestAgeMillis} is empty when nothing waits or the oldest message has no
      * JMS timestamp; {@code ratePerSecond} is deliveries per second over the last minute.
      */
-    public record Partition(int partition, int depth, int inFlight, String owner, String state, OptionalLong oldestAgeMillis,
-                            long enqueued, long delivered, long acknowledged, long redelivered, long deadLettered,
-                            long expired, long handoffs, double ratePerSecond, boolean hot) {
-    }
+    public record Partition(
+            int partition,
+            int depth,
+            int inFlight,
+            String owner,
+            String state,
+            OptionalLong oldestAgeMillis,
+            long enqueued,
+            long delivered,
+            long acknowledged,
+            long redelivered,
+            long deadLettered,
+            long expired,
+            long handoffs,
+            double ratePerSecond,
+            boolean hot) {}
 
     /** A queue's figures ({@code queue.stat}). */
     public QueueStats queueStats(String queue) throws JMSException {
-        return QueueStats.of(AdminReplies.blocks(connection.admin("queue.stat", queue), "queue").get(0));
+        return QueueStats.of(AdminReplies.blocks(connection.admin("queue.stat", queue), "queue")
+                .get(0));
     }
 
     /** Every queue's figures, sorted by name. */
     public List<QueueStats> queueStats() throws JMSException {
-        return AdminReplies.blocks(connection.admin("queue.stat", null), "queue").stream().map(QueueStats::of).toList();
+        return AdminReplies.blocks(connection.admin("queue.stat", null), "queue").stream()
+                .map(QueueStats::of)
+                .toList();
     }
 
     /** Removes the messages waiting in a queue (not those delivered and unacknowledged); returns how many. */
     public int purgeQueue(String queue) throws JMSException {
-        return Integer.parseInt(AdminReplies.lines(connection.admin("queue.purge", queue)).get("purged"));
+        return Integer.parseInt(
+                AdminReplies.lines(connection.admin("queue.purge", queue)).get("purged"));
     }
 
     /**
@@ -136,15 +164,17 @@ public final class PartitaAdmin implements AutoCloseable {
             sep = '&';
         }
         if (!messageIds.isEmpty()) {
-            arg.append(sep).append("messageIds=").append(String.join(",", messageIds.stream().map(PartitaAdmin::enc).toList()));
+            arg.append(sep)
+                    .append("messageIds=")
+                    .append(String.join(
+                            ",", messageIds.stream().map(PartitaAdmin::enc).toList()));
         }
         Map<String, String> r = AdminReplies.lines(connection.admin("message.move", arg.toString()));
         return new Moved(Integer.parseInt(r.get("moved")), Integer.parseInt(r.get("left")));
     }
 
     /** @param left messages selected that stayed: they name no queue that can take them back */
-    public record Moved(int moved, int left) {
-    }
+    public record Moved(int moved, int left) {}
 
     /** Consumers of one queue, or of every queue with a null {@code queue}: one map per consumer ({@code consumer.list}). */
     public List<Map<String, String>> consumers(String queue) throws JMSException {
@@ -190,8 +220,12 @@ public final class PartitaAdmin implements AutoCloseable {
         List<InDoubtTransaction> out = new ArrayList<>();
         for (Map<String, String> b : AdminReplies.blocks(connection.admin("xa.list", null), "branch")) {
             String at = b.get("preparedAt");
-            out.add(new InDoubtTransaction(b.get("branch"), b.get("state"), Integer.parseInt(b.get("sent")),
-                    Integer.parseInt(b.get("consumed")), at == null ? null : java.time.Instant.parse(at),
+            out.add(new InDoubtTransaction(
+                    b.get("branch"),
+                    b.get("state"),
+                    Integer.parseInt(b.get("sent")),
+                    Integer.parseInt(b.get("consumed")),
+                    at == null ? null : java.time.Instant.parse(at),
                     Boolean.parseBoolean(b.get("restored"))));
         }
         return out;
@@ -207,9 +241,8 @@ public final class PartitaAdmin implements AutoCloseable {
      * @param preparedAt when it was prepared; null once completed by hand
      * @param restored   whether the node read it back from its store at start-up
      */
-    public record InDoubtTransaction(String xid, String state, int sent, int consumed, java.time.Instant preparedAt,
-                                     boolean restored) {
-    }
+    public record InDoubtTransaction(
+            String xid, String state, int sent, int consumed, java.time.Instant preparedAt, boolean restored) {}
 
     /**
      * Commits a prepared branch by hand, when its transaction manager is gone for good. The node

@@ -3,9 +3,8 @@ package org.partita.jms.api;
 import jakarta.jms.JMSConsumer;
 import jakarta.jms.JMSException;
 import jakarta.jms.MessageConsumer;
-import org.partita.jms.client.PartitaJMSConsumer;
-
 import java.util.Set;
+import org.partita.jms.client.PartitaJMSConsumer;
 
 /**
  * What a Partita consumer offers beyond {@link MessageConsumer}. Every consumer created by a
@@ -40,7 +39,8 @@ public interface PartitaConsumer extends MessageConsumer {
         if (consumer instanceof PartitaJMSConsumer p) {
             return p.partitaConsumer();
         }
-        throw new IllegalArgumentException("not a Partita consumer: " + (consumer == null ? null : consumer.getClass().getName()));
+        throw new IllegalArgumentException("not a Partita consumer: "
+                + (consumer == null ? null : consumer.getClass().getName()));
     }
 
     /**

@@ -2,10 +2,9 @@ package org.partita.jms.api;
 
 import jakarta.jms.JMSException;
 import jakarta.jms.Queue;
-import org.partita.jms.destination.PartitaQueue;
-
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import org.partita.jms.destination.PartitaQueue;
 
 /**
  * Builds destination names with options (grammar in docs/destinations.md):
@@ -19,8 +18,7 @@ import java.nio.charset.StandardCharsets;
  * }</pre>
  */
 public final class PartitaDestinations {
-    private PartitaDestinations() {
-    }
+    private PartitaDestinations() {}
 
     /** The same queue, read as AppId {@code appId} of a fan-out queue. */
     public static Queue forApp(Queue queue, String appId) throws JMSException {

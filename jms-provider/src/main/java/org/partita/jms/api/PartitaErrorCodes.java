@@ -18,6 +18,5 @@ public final class PartitaErrorCodes {
      */
     public static final String NODE_LOST = "PARTITA_NODE_LOST";
 
-    private PartitaErrorCodes() {
-    }
+    private PartitaErrorCodes() {}
 }

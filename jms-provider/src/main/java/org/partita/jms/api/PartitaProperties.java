@@ -24,6 +24,5 @@ public final class PartitaProperties {
     /** On a dead-lettered or expired message: when, in milliseconds of the node's clock (a long). */
     public static final String DEAD_LETTERED_AT = ProviderProperties.DEAD_LETTERED_AT;
 
-    private PartitaProperties() {
-    }
+    private PartitaProperties() {}
 }

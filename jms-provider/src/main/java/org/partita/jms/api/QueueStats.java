@@ -20,19 +20,43 @@ import java.util.OptionalLong;
  * @param handoffs        completed partition handoffs
  * @param ratePerSecond   deliveries per second over the last minute
  */
-public record QueueStats(String name, String mode, int partitions, boolean durable, long depth, long inFlight,
-                         long heldBytes, int consumers, OptionalLong oldestAgeMillis, long enqueued, long delivered,
-                         long acknowledged, long redelivered, long deadLettered, long expired, long handoffs,
-                         double ratePerSecond) {
+public record QueueStats(
+        String name,
+        String mode,
+        int partitions,
+        boolean durable,
+        long depth,
+        long inFlight,
+        long heldBytes,
+        int consumers,
+        OptionalLong oldestAgeMillis,
+        long enqueued,
+        long delivered,
+        long acknowledged,
+        long redelivered,
+        long deadLettered,
+        long expired,
+        long handoffs,
+        double ratePerSecond) {
 
     static QueueStats of(java.util.Map<String, String> r) {
-        return new QueueStats(r.get("queue"), r.get("mode"), Integer.parseInt(r.get("partitions")),
-                Boolean.parseBoolean(r.get("durable")), Long.parseLong(r.get("depth")), Long.parseLong(r.get("inFlight")),
-                Long.parseLong(r.get("heldBytes")), Integer.parseInt(r.get("consumers")),
-                AdminReplies.optionalLong(r, "oldestAgeMillis"), Long.parseLong(r.get("enqueued")),
-                Long.parseLong(r.get("delivered")), Long.parseLong(r.get("acknowledged")),
-                Long.parseLong(r.get("redelivered")), Long.parseLong(r.get("deadLettered")),
-                Long.parseLong(r.get("expired")), Long.parseLong(r.get("handoffs")),
+        return new QueueStats(
+                r.get("queue"),
+                r.get("mode"),
+                Integer.parseInt(r.get("partitions")),
+                Boolean.parseBoolean(r.get("durable")),
+                Long.parseLong(r.get("depth")),
+                Long.parseLong(r.get("inFlight")),
+                Long.parseLong(r.get("heldBytes")),
+                Integer.parseInt(r.get("consumers")),
+                AdminReplies.optionalLong(r, "oldestAgeMillis"),
+                Long.parseLong(r.get("enqueued")),
+                Long.parseLong(r.get("delivered")),
+                Long.parseLong(r.get("acknowledged")),
+                Long.parseLong(r.get("redelivered")),
+                Long.parseLong(r.get("deadLettered")),
+                Long.parseLong(r.get("expired")),
+                Long.parseLong(r.get("handoffs")),
                 Double.parseDouble(r.get("ratePerSecond")));
     }
 }

@@ -1,10 +1,6 @@
 package org.partita.jms.client;
 
 import jakarta.jms.JMSException;
-import org.partita.protocol.Protocol;
-import org.partita.jms.transport.ClientTls;
-import org.partita.jms.transport.NodeAddress;
-
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLDecoder;
@@ -13,6 +9,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.partita.jms.transport.ClientTls;
+import org.partita.jms.transport.NodeAddress;
+import org.partita.protocol.Protocol;
 
 /**
  * What a connection factory URL says: {@code tcp://host:port?clientID=x&user=u&password=p&prefetch=n},
@@ -20,9 +19,17 @@ import java.util.Map;
  * apply to every node. The README lists every option; unknown options are refused so a typo does
  * not pass silently.
  */
-public record ConnectionOptions(List<NodeAddress> nodes, String clientId, String user, String password,
-                                int prefetch, int maxFrameSize, long connectTimeoutMillis, long failoverTimeoutMillis,
-                                long heartbeatMillis, ClientTls tls) {
+public record ConnectionOptions(
+        List<NodeAddress> nodes,
+        String clientId,
+        String user,
+        String password,
+        int prefetch,
+        int maxFrameSize,
+        long connectTimeoutMillis,
+        long failoverTimeoutMillis,
+        long heartbeatMillis,
+        ClientTls tls) {
 
     public static final int DEFAULT_PREFETCH = 500;
     public static final int DEFAULT_CONNECT_TIMEOUT = 10_000;
@@ -30,7 +37,8 @@ public record ConnectionOptions(List<NodeAddress> nodes, String clientId, String
     /** The client pings a node it has heard nothing from for this long, and gives up on it after twice. */
     public static final int DEFAULT_HEARTBEAT = 10_000;
     /** A node's URL inside the options: {@code tcp://a:1?x=1,tcp://b:2}. */
-    private static final java.util.regex.Pattern ANOTHER_NODE = java.util.regex.Pattern.compile(",\\s*[A-Za-z][A-Za-z0-9+.-]*://");
+    private static final java.util.regex.Pattern ANOTHER_NODE =
+            java.util.regex.Pattern.compile(",\\s*[A-Za-z][A-Za-z0-9+.-]*://");
 
     public ConnectionOptions {
         nodes = List.copyOf(nodes);
@@ -54,15 +62,22 @@ public record ConnectionOptions(List<NodeAddress> nodes, String clientId, String
                     + " go once, after the last node, and apply to all: tcp://a:61700,tcp://b:61700?prefetch=10");
         }
         Map<String, String> query = query(rawQuery, url);
-        ConnectionOptions o = new ConnectionOptions(nodes, query.remove("clientID"),
-                query.remove("user"), query.remove("password"),
+        ConnectionOptions o = new ConnectionOptions(
+                nodes,
+                query.remove("clientID"),
+                query.remove("user"),
+                query.remove("password"),
                 intOption(query.remove("prefetch"), DEFAULT_PREFETCH, "prefetch", url),
                 intOption(query.remove("maxFrameSize"), Protocol.DEFAULT_MAX_FRAME_SIZE, "maxFrameSize", url),
                 intOption(query.remove("connectTimeout"), DEFAULT_CONNECT_TIMEOUT, "connectTimeout", url),
                 intOption(query.remove("failoverTimeout"), DEFAULT_FAILOVER_TIMEOUT, "failoverTimeout", url),
                 intOption(query.remove("heartbeat"), DEFAULT_HEARTBEAT, "heartbeat", url),
-                new ClientTls(query.remove("trustStore"), query.remove("trustStorePassword"), query.remove("keyStore"),
-                        query.remove("keyStorePassword"), boolOption(query.remove("verifyHost"), true, "verifyHost", url)));
+                new ClientTls(
+                        query.remove("trustStore"),
+                        query.remove("trustStorePassword"),
+                        query.remove("keyStore"),
+                        query.remove("keyStorePassword"),
+                        boolOption(query.remove("verifyHost"), true, "verifyHost", url)));
         if (!query.isEmpty()) {
             throw new JMSException("connection URL '" + url + "' has unknown options " + query.keySet()
                     + "; known: clientID, user, password, prefetch, maxFrameSize, connectTimeout, failoverTimeout,"
@@ -126,7 +141,8 @@ public record ConnectionOptions(List<NodeAddress> nodes, String clientId, String
         if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) {
             return Boolean.parseBoolean(value);
         }
-        throw new JMSException("connection URL '" + url + "': option " + name + " must be true or false, not '" + value + "'");
+        throw new JMSException(
+                "connection URL '" + url + "': option " + name + " must be true or false, not '" + value + "'");
     }
 
     private static int intOption(String value, int dflt, String name, String url) throws JMSException {
@@ -140,7 +156,8 @@ public record ConnectionOptions(List<NodeAddress> nodes, String clientId, String
             }
             return v;
         } catch (NumberFormatException e) {
-            throw new JMSException("connection URL '" + url + "': option " + name + " must be a non-negative integer, not '" + value + "'");
+            throw new JMSException("connection URL '" + url + "': option " + name
+                    + " must be a non-negative integer, not '" + value + "'");
         }
     }
 }

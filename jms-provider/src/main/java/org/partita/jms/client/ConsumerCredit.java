@@ -1,10 +1,9 @@
 package org.partita.jms.client;
 
-import org.partita.jms.transport.BrokerConnection;
-
 import java.util.concurrent.CompletableFuture;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
+import org.partita.jms.transport.BrokerConnection;
 
 /**
  * The room one consumer gives the node, which delivers only within it. With a prefetch window of

@@ -8,7 +8,9 @@ import jakarta.jms.JMSException;
  * must refuse the topic-only methods it inherits, and a TopicSession the queue-only ones.
  */
 enum Domain {
-    ANY, QUEUE, TOPIC;
+    ANY,
+    QUEUE,
+    TOPIC;
 
     /** Refuses a topic-only method on a queue-domain object. */
     void topicOnly(String method) throws JMSException {

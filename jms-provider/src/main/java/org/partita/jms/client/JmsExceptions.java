@@ -8,21 +8,19 @@ import jakarta.jms.JMSException;
 import jakarta.jms.JMSSecurityException;
 import jakarta.jms.ResourceAllocationException;
 import jakarta.jms.TransactionRolledBackException;
-import org.partita.jms.transport.BrokerError;
-
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.partita.jms.transport.BrokerError;
 
 /** Turns node errors into the JMSException subclass the spec prescribes, and waits on futures. */
 public final class JmsExceptions {
     /** How long a blocking JMS call waits for the node before giving up. */
     static final long REQUEST_TIMEOUT_SECONDS = 60;
 
-    private JmsExceptions() {
-    }
+    private JmsExceptions() {}
 
     public static JMSException from(Throwable t) {
         Throwable c = unwrap(t);
@@ -32,12 +30,14 @@ public final class JmsExceptions {
         if (c instanceof BrokerError e) {
             JMSException j = switch (e.code()) {
                 case AUTHENTICATION_FAILED, NOT_AUTHORIZED -> new JMSSecurityException(e.getMessage(), e.errorCode());
-                case UNKNOWN_DESTINATION, INVALID_DESTINATION -> new InvalidDestinationException(e.getMessage(), e.errorCode());
+                case UNKNOWN_DESTINATION, INVALID_DESTINATION ->
+                    new InvalidDestinationException(e.getMessage(), e.errorCode());
                 case INVALID_SELECTOR -> new InvalidSelectorException(e.getMessage(), e.errorCode());
                 case INVALID_CLIENT_ID -> new InvalidClientIDException(e.getMessage(), e.errorCode());
                 // a message too large for a frame cannot be sent at the size it has: the same kind of
                 // refusal as a node's that takes no message that large
-                case RESOURCE_EXHAUSTED, FRAME_TOO_LARGE -> new ResourceAllocationException(e.getMessage(), e.errorCode());
+                case RESOURCE_EXHAUSTED, FRAME_TOO_LARGE ->
+                    new ResourceAllocationException(e.getMessage(), e.errorCode());
                 case TRANSACTION_ROLLED_BACK -> new TransactionRolledBackException(e.getMessage(), e.errorCode());
                 case ILLEGAL_STATE -> new IllegalStateException(e.getMessage(), e.errorCode());
                 default -> new JMSException(e.getMessage(), e.errorCode());

@@ -30,8 +30,7 @@ import jakarta.jms.TransactionRolledBackRuntimeException;
  * so its own cause and linked exception stay reachable.
  */
 public final class JmsRuntimeExceptions {
-    private JmsRuntimeExceptions() {
-    }
+    private JmsRuntimeExceptions() {}
 
     public static JMSRuntimeException convert(JMSException e) {
         String message = e.getMessage();

@@ -14,24 +14,24 @@ import jakarta.jms.Session;
 import jakarta.jms.Topic;
 import jakarta.jms.TopicConnection;
 import jakarta.jms.TopicSession;
-import org.partita.jms.destination.PartitaDestination;
-import org.partita.jms.destination.TemporaryDestinationOwner;
-import org.partita.protocol.Frame;
-import org.partita.jms.transport.BrokerConnection;
-import org.partita.jms.transport.BrokerError;
-import org.partita.jms.transport.ConnectionListener;
-
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.partita.jms.destination.PartitaDestination;
+import org.partita.jms.destination.TemporaryDestinationOwner;
+import org.partita.jms.transport.BrokerConnection;
+import org.partita.jms.transport.BrokerError;
+import org.partita.jms.transport.ConnectionListener;
+import org.partita.protocol.Frame;
 
 /**
  * A JMS connection to one node. Routes deliveries to consumers, owns the started/stopped state
  * that gates them, and tells the {@link ExceptionListener} when the node is lost.
  */
-public class PartitaConnection implements QueueConnection, TopicConnection, ConnectionListener, TemporaryDestinationOwner {
+public class PartitaConnection
+        implements QueueConnection, TopicConnection, ConnectionListener, TemporaryDestinationOwner {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PartitaConnection.class);
     private final BrokerConnection transport;
     private final ConnectionOptions options;
@@ -42,13 +42,14 @@ public class PartitaConnection implements QueueConnection, TopicConnection, Conn
      * back. Such a delivery trails the close by microseconds, so the last few hundred closes are
      * plenty; the map never grows with consumer churn.
      */
-    private final Map<Integer, Integer> closedConsumers = java.util.Collections.synchronizedMap(
-            new java.util.LinkedHashMap<>(16, 0.75f, false) {
+    private final Map<Integer, Integer> closedConsumers =
+            java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>(16, 0.75f, false) {
                 @Override
                 protected boolean removeEldestEntry(Map.Entry<Integer, Integer> eldest) {
                     return size() > 512;
                 }
             });
+
     private final AtomicInteger sessionIds = new AtomicInteger();
     private final AtomicInteger consumerIds = new AtomicInteger();
     private final Object startLock = new Object();
@@ -108,10 +109,13 @@ public class PartitaConnection implements QueueConnection, TopicConnection, Conn
         return openSession(transacted, acknowledgeMode, Domain.ANY);
     }
 
-    private PartitaSession openSession(boolean transacted, int acknowledgeMode, Domain sessionDomain) throws JMSException {
+    private PartitaSession openSession(boolean transacted, int acknowledgeMode, Domain sessionDomain)
+            throws JMSException {
         int mode = transacted ? Session.SESSION_TRANSACTED : acknowledgeMode;
-        if (mode != Session.SESSION_TRANSACTED && mode != Session.AUTO_ACKNOWLEDGE
-                && mode != Session.CLIENT_ACKNOWLEDGE && mode != Session.DUPS_OK_ACKNOWLEDGE) {
+        if (mode != Session.SESSION_TRANSACTED
+                && mode != Session.AUTO_ACKNOWLEDGE
+                && mode != Session.CLIENT_ACKNOWLEDGE
+                && mode != Session.DUPS_OK_ACKNOWLEDGE) {
             checkOpen();
             throw new JMSException("invalid acknowledge mode " + acknowledgeMode);
         }
@@ -142,7 +146,9 @@ public class PartitaConnection implements QueueConnection, TopicConnection, Conn
      */
     boolean sameNode(PartitaConnection other) {
         String mine = transport.nodeName();
-        return mine != null && mine.equals(other.transport.nodeName()) && options.nodes().equals(other.options.nodes());
+        return mine != null
+                && mine.equals(other.transport.nodeName())
+                && options.nodes().equals(other.options.nodes());
     }
 
     @Override
@@ -318,7 +324,7 @@ public class PartitaConnection implements QueueConnection, TopicConnection, Conn
             // The consumer closed while this was on its way: hand it back untouched.
             Integer sessionId = c != null ? Integer.valueOf(c.session().id()) : closedConsumers.get(consumerId);
             if (sessionId != null) {
-                transport.release(sessionId, new long[0], new long[]{deliveryId});
+                transport.release(sessionId, new long[0], new long[] {deliveryId});
             }
         }
     }
@@ -362,7 +368,8 @@ public class PartitaConnection implements QueueConnection, TopicConnection, Conn
     }
 
     /** Requests sent without confirmation that the node refused (non-persistent sends to a full queue). */
-    private final java.util.concurrent.atomic.AtomicLong unconfirmedRefusals = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong unconfirmedRefusals =
+            new java.util.concurrent.atomic.AtomicLong();
 
     /** A request sent without an answer failed on the node (a non-persistent send): the connection stays up. */
     @Override
@@ -372,8 +379,10 @@ public class PartitaConnection implements QueueConnection, TopicConnection, Conn
         if (exceptionListener == null && refusals == 1) {
             // once per connection: a producer of non-persistent messages to a full queue is refused
             // at its sending rate, which would fill the application's log
-            LOG.warn("the node refused a request sent without confirmation (no ExceptionListener is set): {};"
-                    + " further refusals on this connection are logged at DEBUG", e.getMessage());
+            LOG.warn(
+                    "the node refused a request sent without confirmation (no ExceptionListener is set): {};"
+                            + " further refusals on this connection are logged at DEBUG",
+                    e.getMessage());
         } else {
             LOG.debug("the node refused a request sent without confirmation: {}", e.getMessage());
         }
@@ -419,41 +428,63 @@ public class PartitaConnection implements QueueConnection, TopicConnection, Conn
     }
 
     @Override
-    public ConnectionConsumer createConnectionConsumer(Destination destination, String messageSelector,
-                                                       ServerSessionPool sessionPool, int maxMessages) throws JMSException {
-        throw new jakarta.jms.JMSException("connection consumers are for application servers; use the Partita resource adapter");
+    public ConnectionConsumer createConnectionConsumer(
+            Destination destination, String messageSelector, ServerSessionPool sessionPool, int maxMessages)
+            throws JMSException {
+        throw new jakarta.jms.JMSException(
+                "connection consumers are for application servers; use the Partita resource adapter");
     }
 
     @Override
-    public ConnectionConsumer createSharedConnectionConsumer(Topic topic, String subscriptionName, String messageSelector,
-                                                             ServerSessionPool sessionPool, int maxMessages) throws JMSException {
+    public ConnectionConsumer createSharedConnectionConsumer(
+            Topic topic,
+            String subscriptionName,
+            String messageSelector,
+            ServerSessionPool sessionPool,
+            int maxMessages)
+            throws JMSException {
         domain.topicOnly("createSharedConnectionConsumer");
-        throw new jakarta.jms.JMSException("connection consumers are for application servers; use the Partita resource adapter");
+        throw new jakarta.jms.JMSException(
+                "connection consumers are for application servers; use the Partita resource adapter");
     }
 
     @Override
-    public ConnectionConsumer createDurableConnectionConsumer(Topic topic, String subscriptionName, String messageSelector,
-                                                              ServerSessionPool sessionPool, int maxMessages) throws JMSException {
+    public ConnectionConsumer createDurableConnectionConsumer(
+            Topic topic,
+            String subscriptionName,
+            String messageSelector,
+            ServerSessionPool sessionPool,
+            int maxMessages)
+            throws JMSException {
         domain.topicOnly("createDurableConnectionConsumer");
-        throw new jakarta.jms.JMSException("connection consumers are for application servers; use the Partita resource adapter");
+        throw new jakarta.jms.JMSException(
+                "connection consumers are for application servers; use the Partita resource adapter");
     }
 
     @Override
-    public ConnectionConsumer createSharedDurableConnectionConsumer(Topic topic, String subscriptionName, String messageSelector,
-                                                                    ServerSessionPool sessionPool, int maxMessages) throws JMSException {
+    public ConnectionConsumer createSharedDurableConnectionConsumer(
+            Topic topic,
+            String subscriptionName,
+            String messageSelector,
+            ServerSessionPool sessionPool,
+            int maxMessages)
+            throws JMSException {
         domain.topicOnly("createSharedDurableConnectionConsumer");
-        throw new jakarta.jms.JMSException("connection consumers are for application servers; use the Partita resource adapter");
+        throw new jakarta.jms.JMSException(
+                "connection consumers are for application servers; use the Partita resource adapter");
     }
 
     @Override
-    public ConnectionConsumer createConnectionConsumer(Queue queue, String messageSelector, ServerSessionPool sessionPool,
-                                                       int maxMessages) throws JMSException {
-        throw new jakarta.jms.JMSException("connection consumers are for application servers; use the Partita resource adapter");
+    public ConnectionConsumer createConnectionConsumer(
+            Queue queue, String messageSelector, ServerSessionPool sessionPool, int maxMessages) throws JMSException {
+        throw new jakarta.jms.JMSException(
+                "connection consumers are for application servers; use the Partita resource adapter");
     }
 
     @Override
-    public ConnectionConsumer createConnectionConsumer(Topic topic, String messageSelector, ServerSessionPool sessionPool,
-                                                       int maxMessages) throws JMSException {
-        throw new jakarta.jms.JMSException("connection consumers are for application servers; use the Partita resource adapter");
+    public ConnectionConsumer createConnectionConsumer(
+            Topic topic, String messageSelector, ServerSessionPool sessionPool, int maxMessages) throws JMSException {
+        throw new jakarta.jms.JMSException(
+                "connection consumers are for application servers; use the Partita resource adapter");
     }
 }

@@ -8,7 +8,7 @@ import jakarta.jms.QueueConnection;
 import jakarta.jms.QueueConnectionFactory;
 import jakarta.jms.TopicConnection;
 import jakarta.jms.TopicConnectionFactory;
-
+import java.io.Serializable;
 import org.partita.jms.transport.BrokerConnection;
 import org.partita.jms.transport.BrokerError;
 import org.partita.jms.transport.FailoverBrokerConnection;
@@ -16,15 +16,13 @@ import org.partita.jms.transport.Login;
 import org.partita.jms.transport.NettyNodeConnector;
 import org.partita.jms.transport.NodeConnector;
 
-import java.io.Serializable;
-
 /**
  * Entry point of the client: {@code new PartitaConnectionFactory("tcp://127.0.0.1:61700")}, or
  * looked up in JNDI ({@code org.partita.jms.jndi.PartitaInitialContextFactory}). Options ride in
  * the URL query, see {@link ConnectionOptions}.
  */
-public class PartitaConnectionFactory implements ConnectionFactory, QueueConnectionFactory, TopicConnectionFactory,
-        Serializable {
+public class PartitaConnectionFactory
+        implements ConnectionFactory, QueueConnectionFactory, TopicConnectionFactory, Serializable {
     private static final long serialVersionUID = 1L;
 
     private final String url;
@@ -92,7 +90,11 @@ public class PartitaConnectionFactory implements ConnectionFactory, QueueConnect
     /** Makes the connection object once the transport is open and the handshake done. */
     @FunctionalInterface
     interface ConnectionMaker<C extends PartitaConnection> {
-        C make(org.partita.jms.transport.BrokerConnection transport, ConnectionOptions options, String clientId, Domain domain);
+        C make(
+                org.partita.jms.transport.BrokerConnection transport,
+                ConnectionOptions options,
+                String clientId,
+                Domain domain);
     }
 
     <C extends PartitaConnection> C connect(String user, String password, Domain domain, ConnectionMaker<C> maker)
@@ -103,8 +105,8 @@ public class PartitaConnectionFactory implements ConnectionFactory, QueueConnect
         BrokerConnection transport;
         try {
             if (o.failsOver()) {
-                FailoverBrokerConnection failover = new FailoverBrokerConnection(o.nodes(), connector,
-                        o.connectTimeoutMillis(), o.failoverTimeoutMillis());
+                FailoverBrokerConnection failover = new FailoverBrokerConnection(
+                        o.nodes(), connector, o.connectTimeoutMillis(), o.failoverTimeoutMillis());
                 JmsExceptions.await(failover.open(login.user(), login.password(), login.clientId()));
                 transport = failover;
             } else {

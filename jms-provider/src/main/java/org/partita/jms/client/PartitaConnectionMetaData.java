@@ -1,7 +1,6 @@
 package org.partita.jms.client;
 
 import jakarta.jms.ConnectionMetaData;
-
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.List;

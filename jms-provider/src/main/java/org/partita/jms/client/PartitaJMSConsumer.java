@@ -120,8 +120,11 @@ public class PartitaJMSConsumer implements JMSConsumer {
      * MessageFormatException (which the consumer turns into a "not received" or a "received" by session mode).
      */
     static <T> T bodyOf(Message m, Class<T> c) throws JMSException {
-        if (m instanceof StreamMessage || !(m instanceof TextMessage || m instanceof MapMessage
-                || m instanceof BytesMessage || m instanceof ObjectMessage)) {
+        if (m instanceof StreamMessage
+                || !(m instanceof TextMessage
+                        || m instanceof MapMessage
+                        || m instanceof BytesMessage
+                        || m instanceof ObjectMessage)) {
             throw new MessageFormatException("receiveBody cannot return the body of a " + kind(m)
                     + "; only text, map, bytes and object messages have one; use receive()");
         }

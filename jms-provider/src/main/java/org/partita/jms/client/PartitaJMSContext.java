@@ -22,7 +22,6 @@ import jakarta.jms.TemporaryQueue;
 import jakarta.jms.TemporaryTopic;
 import jakarta.jms.TextMessage;
 import jakarta.jms.Topic;
-
 import java.io.Serializable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -66,6 +65,7 @@ public class PartitaJMSContext implements JMSContext {
             return PartitaJMSContext.this.toString();
         }
     };
+
     private volatile PartitaSession session;
     private PartitaMessageProducer producer;
     private volatile boolean autoStart = true;
@@ -73,6 +73,7 @@ public class PartitaJMSContext implements JMSContext {
 
     /** Completion listeners of asynchronous sends that have not returned yet. */
     private final Object callbacks = new Object();
+
     private int pendingCallbacks;
     /** The thread running one of this context's completion listeners, if any. */
     private volatile Thread callbackThread;
@@ -89,10 +90,13 @@ public class PartitaJMSContext implements JMSContext {
     }
 
     static void checkSessionMode(int mode) {
-        if (mode != SESSION_TRANSACTED && mode != AUTO_ACKNOWLEDGE && mode != CLIENT_ACKNOWLEDGE
+        if (mode != SESSION_TRANSACTED
+                && mode != AUTO_ACKNOWLEDGE
+                && mode != CLIENT_ACKNOWLEDGE
                 && mode != DUPS_OK_ACKNOWLEDGE) {
-            throw new JMSRuntimeException("invalid session mode " + mode + "; expected JMSContext.SESSION_TRANSACTED (0),"
-                    + " AUTO_ACKNOWLEDGE (1), CLIENT_ACKNOWLEDGE (2) or DUPS_OK_ACKNOWLEDGE (3)");
+            throw new JMSRuntimeException(
+                    "invalid session mode " + mode + "; expected JMSContext.SESSION_TRANSACTED (0),"
+                            + " AUTO_ACKNOWLEDGE (1), CLIENT_ACKNOWLEDGE (2) or DUPS_OK_ACKNOWLEDGE (3)");
         }
     }
 
@@ -224,7 +228,8 @@ public class PartitaJMSContext implements JMSContext {
 
     private void refuseInCompletionListener(String what) {
         if (callbackThread == Thread.currentThread()) {
-            throw new IllegalStateRuntimeException("a completion listener may not call " + what + " on its own JMSContext");
+            throw new IllegalStateRuntimeException(
+                    "a completion listener may not call " + what + " on its own JMSContext");
         }
     }
 
@@ -331,7 +336,8 @@ public class PartitaJMSContext implements JMSContext {
         }
         PartitaSession s = session;
         if (callbackThread == Thread.currentThread() || (s != null && s.inListener())) {
-            throw new IllegalStateRuntimeException("a message listener or completion listener may not close its own JMSContext");
+            throw new IllegalStateRuntimeException(
+                    "a message listener or completion listener may not close its own JMSContext");
         }
         awaitCallbacks(); // while they run, the context is still fully theirs
         synchronized (lock) {

@@ -10,14 +10,13 @@ import jakarta.jms.MapMessage;
 import jakarta.jms.Message;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
-import org.partita.jms.message.PartitaMessage;
-
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import org.partita.jms.message.PartitaMessage;
 
 /**
  * The simplified API's producer: send options, message properties and headers that it applies to every message it

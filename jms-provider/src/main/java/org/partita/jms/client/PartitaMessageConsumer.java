@@ -10,17 +10,16 @@ import jakarta.jms.QueueReceiver;
 import jakarta.jms.Session;
 import jakarta.jms.Topic;
 import jakarta.jms.TopicSubscriber;
-import org.partita.jms.destination.PartitaDestination;
-import org.partita.jms.message.PartitaMessage;
-
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import org.partita.jms.api.PartitaConsumer;
-import org.partita.jms.api.PartitionListener;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.CompletableFuture;
+import org.partita.jms.api.PartitaConsumer;
+import org.partita.jms.api.PartitionListener;
+import org.partita.jms.destination.PartitaDestination;
+import org.partita.jms.message.PartitaMessage;
 
 /**
  * A consumer: a buffer of prefetched deliveries, filled by the transport within the credit it
@@ -35,10 +34,12 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
     private final LinkedBlockingDeque<Incoming> buffer = new LinkedBlockingDeque<>();
     /** Deliveries numbered up to this were voided by a recover or rollback. */
     private volatile long voidUpTo;
+
     private volatile MessageListener listener;
     private volatile PartitionListener partitionListener;
     /** Orders a listener being set with partition changes, so that it misses none and hears none twice. */
     private final Object partitionLock = new Object();
+
     private volatile Set<Integer> owned = Set.of();
     private volatile int priority;
     private volatile boolean closed;
@@ -49,7 +50,10 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
         this.id = id;
         this.destination = destination;
         this.selector = selector == null || selector.isBlank() ? null : selector; // "no selector" reads as null
-        this.credit = new ConsumerCredit(session.connection().transport(), id, session.connection().options().prefetch());
+        this.credit = new ConsumerCredit(
+                session.connection().transport(),
+                id,
+                session.connection().options().prefetch());
         this.priority = priorityIn(destination.name());
     }
 
@@ -105,7 +109,11 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
     }
 
     /** What became of a delivery that arrived. */
-    private enum Arrival { BUFFERED, VOIDED, REFUSED }
+    private enum Arrival {
+        BUFFERED,
+        VOIDED,
+        REFUSED
+    }
 
     /**
      * Checked and added under the lock dropUpTo() takes: a delivery voided by a recover may arrive
@@ -152,8 +160,12 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
                 drainBuffer(unseen);
             }
             if (!unseen.isEmpty() && !closed) {
-                session.connection().transport().release(session.id(), new long[0],
-                        unseen.stream().mapToLong(Long::longValue).toArray());
+                session.connection()
+                        .transport()
+                        .release(
+                                session.id(),
+                                new long[0],
+                                unseen.stream().mapToLong(Long::longValue).toArray());
             }
         });
     }
@@ -275,7 +287,8 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
      */
     <R> R receive(long timeout, Unwrap<R> unwrap) throws JMSException {
         long now = System.nanoTime();
-        long deadline = timeout < 0 ? now : timeout == 0 ? Long.MAX_VALUE : now + TimeUnit.MILLISECONDS.toNanos(timeout);
+        long deadline =
+                timeout < 0 ? now : timeout == 0 ? Long.MAX_VALUE : now + TimeUnit.MILLISECONDS.toNanos(timeout);
         return receiveUntil(deadline, unwrap);
     }
 
@@ -313,7 +326,8 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
                 try {
                     result = unwrap.apply(m);
                 } catch (MessageFormatException e) {
-                    int mode = session.mode(); // the mode it works in now: an XA session outside a branch acknowledges automatically
+                    int mode = session.mode(); // the mode it works in now: an XA session outside a branch acknowledges
+                    // automatically
                     if (mode == Session.AUTO_ACKNOWLEDGE || mode == Session.DUPS_OK_ACKNOWLEDGE) {
                         credit.unfree(); // take() freed room for a message that stays buffered
                         session.untake(in);
@@ -413,7 +427,10 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
         var transport = session.connection().transport();
         if (transport.isOpen()) {
             if (!unseen.isEmpty()) {
-                transport.release(session.id(), new long[0], unseen.stream().mapToLong(Long::longValue).toArray());
+                transport.release(
+                        session.id(),
+                        new long[0],
+                        unseen.stream().mapToLong(Long::longValue).toArray());
             }
             try {
                 JmsExceptions.await(transport.closeConsumer(id));
@@ -509,8 +526,12 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
     /** Hands prefetched deliveries back unseen (they keep their delivery count) and frees their room. */
     private void giveBack(List<Long> unseen) {
         if (!unseen.isEmpty()) {
-            session.connection().transport().release(session.id(), new long[0],
-                    unseen.stream().mapToLong(Long::longValue).toArray());
+            session.connection()
+                    .transport()
+                    .release(
+                            session.id(),
+                            new long[0],
+                            unseen.stream().mapToLong(Long::longValue).toArray());
             grantCredit(unseen.size());
         }
     }

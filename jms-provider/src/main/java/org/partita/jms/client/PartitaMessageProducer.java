@@ -12,12 +12,11 @@ import jakarta.jms.Queue;
 import jakarta.jms.QueueSender;
 import jakarta.jms.Topic;
 import jakarta.jms.TopicPublisher;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import org.partita.jms.destination.PartitaDestination;
 import org.partita.jms.message.ForeignMessages;
 import org.partita.jms.message.PartitaMessage;
-
-import java.util.UUID;
-import java.util.concurrent.atomic.AtomicLong;
 
 /** A producer: stamps the JMS headers on a message, then hands it to its session to send. */
 public class PartitaMessageProducer implements QueueSender, TopicPublisher {
@@ -187,7 +186,8 @@ public class PartitaMessageProducer implements QueueSender, TopicPublisher {
     }
 
     @Override
-    public void send(Destination d, Message message, int mode, int prio, long ttl, CompletionListener listener) throws JMSException {
+    public void send(Destination d, Message message, int mode, int prio, long ttl, CompletionListener listener)
+            throws JMSException {
         send(unfixedDestination(d), message, mode, prio, ttl, requireListener(listener));
     }
 
@@ -232,7 +232,8 @@ public class PartitaMessageProducer implements QueueSender, TopicPublisher {
     private PartitaDestination unfixedDestination(Destination d) throws JMSException {
         checkOpen();
         if (destination != null) {
-            throw new UnsupportedOperationException("this producer was created for " + destination + "; use send(Message)");
+            throw new UnsupportedOperationException(
+                    "this producer was created for " + destination + "; use send(Message)");
         }
         if (d == null) {
             throw new InvalidDestinationException("destination must not be null");

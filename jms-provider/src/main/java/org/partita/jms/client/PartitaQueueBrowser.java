@@ -4,13 +4,12 @@ import jakarta.jms.IllegalStateException;
 import jakarta.jms.JMSException;
 import jakarta.jms.Queue;
 import jakarta.jms.QueueBrowser;
-import org.partita.jms.destination.PartitaDestination;
-import org.partita.jms.message.MessageFactory;
-import org.partita.protocol.MessageCodec;
-
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.List;
+import org.partita.jms.destination.PartitaDestination;
+import org.partita.jms.message.MessageFactory;
+import org.partita.protocol.MessageCodec;
 
 /** Reads a queue's waiting messages without consuming them; each enumeration is a fresh snapshot. */
 final class PartitaQueueBrowser implements QueueBrowser {

@@ -27,6 +27,11 @@ import jakarta.jms.TopicPublisher;
 import jakarta.jms.TopicSession;
 import jakarta.jms.TopicSubscriber;
 import jakarta.jms.TransactionRolledBackException;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.partita.jms.destination.PartitaDestination;
 import org.partita.jms.destination.PartitaQueue;
 import org.partita.jms.destination.PartitaTemporaryQueue;
@@ -44,12 +49,6 @@ import org.partita.protocol.MessageCodec;
 import org.partita.protocol.selector.Selector;
 import org.partita.protocol.selector.SelectorException;
 
-import java.io.Serializable;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
-
 /**
  * A JMS session: creates producers and consumers, and settles what its consumers deliver
  * according to its mode (auto, dups-ok, client acknowledge, or transacted).
@@ -66,6 +65,7 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
      * message listener may wait for callbacks of its own sends.
      */
     private final SessionDispatcher completions = new SessionDispatcher();
+
     private final List<PartitaMessageConsumer> consumers = new CopyOnWriteArrayList<>();
     private final List<PartitaMessageProducer> producers = new CopyOnWriteArrayList<>();
     private final List<Long> unsettled = new ArrayList<>();
@@ -77,6 +77,7 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
     private final java.util.Set<CompletableFuture<Void>> pendingAcks = new java.util.LinkedHashSet<>();
     /** The session whose completion listener the current thread is running, if any. */
     private static final ThreadLocal<PartitaSession> IN_COMPLETION_LISTENER = new ThreadLocal<>();
+
     private volatile boolean closed;
     private final Domain domain;
 
@@ -121,7 +122,8 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
     // ---- sending -------------------------------------------------------------------------
 
     /** Sends an encoded message the way the session's mode and the delivery mode require. */
-    void send(PartitaMessage message, Message asGiven, boolean persistent, CompletionListener listener) throws JMSException {
+    void send(PartitaMessage message, Message asGiven, boolean persistent, CompletionListener listener)
+            throws JMSException {
         byte[] encoded = MessageCodec.encode(message.toWire());
         // flow control: what this connection has unconfirmed stays within the node's send credit
         try {
@@ -204,8 +206,9 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
         }
         if (first != null) {
             if (refused > 1) {
-                jakarta.jms.ResourceAllocationException all = new jakarta.jms.ResourceAllocationException(refused
-                        + " sends of this transaction were refused (not added): " + first.getMessage(), first.getErrorCode());
+                jakarta.jms.ResourceAllocationException all = new jakarta.jms.ResourceAllocationException(
+                        refused + " sends of this transaction were refused (not added): " + first.getMessage(),
+                        first.getErrorCode());
                 all.initCause(first);
                 throw all;
             }
@@ -324,7 +327,8 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
      * meanwhile (from {@code onMessage}) hands it back as redelivered, and then it is not acknowledged.
      */
     PartitaMessage take(PartitaMessageConsumer consumer, Incoming in) throws JMSException {
-        PartitaMessage m = MessageFactory.fromWire(MessageCodec.decode(in.message()), in.deliveryCount(), in.partition());
+        PartitaMessage m =
+                MessageFactory.fromWire(MessageCodec.decode(in.message()), in.deliveryCount(), in.partition());
         consumer.grantCredit(1);
         synchronized (unsettled) {
             unsettled.add(in.deliveryId());
@@ -343,7 +347,7 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
     /** After receive() returned or onMessage() completed: auto modes acknowledge now, unless recovered meanwhile. */
     void consumed(Incoming in) {
         if (settleAuto(in)) {
-            connection.transport().ack(id, new long[]{in.deliveryId()}, false);
+            connection.transport().ack(id, new long[] {in.deliveryId()}, false);
         }
     }
 
@@ -355,7 +359,7 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
     void listenerFailed(Incoming in) {
         if (mode() != SESSION_TRANSACTED && settleAuto(in)) {
             try {
-                handBack(new long[]{in.deliveryId()});
+                handBack(new long[] {in.deliveryId()});
             } catch (JMSException e) {
                 org.slf4j.LoggerFactory.getLogger(PartitaSession.class)
                         .warn("could not hand back a message whose listener threw: {}", e.getMessage());
@@ -505,7 +509,8 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
     }
 
     private static boolean lostWithItsNode(Throwable failedSend) {
-        return failedSend instanceof JMSException j && org.partita.jms.api.PartitaErrorCodes.NODE_LOST.equals(j.getErrorCode());
+        return failedSend instanceof JMSException j
+                && org.partita.jms.api.PartitaErrorCodes.NODE_LOST.equals(j.getErrorCode());
     }
 
     @Override
@@ -577,7 +582,9 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
      * and conflicting options fail here rather than on the first send.
      */
     private void declareIfOptioned(PartitaDestination d) throws JMSException {
-        if (d != null && d.kind() == org.partita.protocol.DestinationName.Kind.QUEUE && d.name().indexOf('?') >= 0) {
+        if (d != null
+                && d.kind() == org.partita.protocol.DestinationName.Kind.QUEUE
+                && d.name().indexOf('?') >= 0) {
             JmsExceptions.await(connection.transport().destinationOp(Frame.OP_DECLARE_QUEUE, d.encode()));
         }
     }
@@ -597,22 +604,34 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
     }
 
     @Override
-    public MessageConsumer createConsumer(Destination destination, String messageSelector, boolean noLocal) throws JMSException {
+    public MessageConsumer createConsumer(Destination destination, String messageSelector, boolean noLocal)
+            throws JMSException {
         checkOpen();
         PartitaDestination d = checkDestination(destination, false);
         return openConsumer(d, messageSelector, null, noLocal ? Frame.FLAG_NO_LOCAL : 0);
     }
 
-    PartitaMessageConsumer openConsumer(PartitaDestination d, String selector, String subscription, int flags) throws JMSException {
+    PartitaMessageConsumer openConsumer(PartitaDestination d, String selector, String subscription, int flags)
+            throws JMSException {
         checkOpen();
         validateSelector(selector);
         PartitaMessageConsumer c = new PartitaMessageConsumer(this, connection.nextConsumerId(), d, selector);
         connection.register(c);
         consumers.add(c);
         try {
-            JmsExceptions.await(c.credit().announce(connection.isStarted(), credit -> connection.transport().openConsumer(
-                    new org.partita.jms.transport.BrokerConnection.ConsumerSpec(id, c.id(), d.encode(), blankToNull(selector),
-                            subscription, flags, credit))));
+            JmsExceptions.await(c.credit()
+                    .announce(
+                            connection.isStarted(),
+                            credit -> connection
+                                    .transport()
+                                    .openConsumer(new org.partita.jms.transport.BrokerConnection.ConsumerSpec(
+                                            id,
+                                            c.id(),
+                                            d.encode(),
+                                            blankToNull(selector),
+                                            subscription,
+                                            flags,
+                                            credit))));
         } catch (JMSException e) {
             consumers.remove(c);
             connection.unregister(c);
@@ -759,7 +778,8 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
     public void setMessageListener(MessageListener listener) throws JMSException {
         checkOpen();
         if (listener != null) {
-            throw new JMSException("session-level message listeners are for application servers; set a listener on a consumer");
+            throw new JMSException(
+                    "session-level message listeners are for application servers; set a listener on a consumer");
         }
     }
 
@@ -786,8 +806,10 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
     }
 
     @Override
-    public TopicSubscriber createDurableSubscriber(Topic topic, String name, String messageSelector, boolean noLocal) throws JMSException {
-        return (TopicSubscriber) subscribe(topic, name, messageSelector, Frame.FLAG_DURABLE | (noLocal ? Frame.FLAG_NO_LOCAL : 0));
+    public TopicSubscriber createDurableSubscriber(Topic topic, String name, String messageSelector, boolean noLocal)
+            throws JMSException {
+        return (TopicSubscriber)
+                subscribe(topic, name, messageSelector, Frame.FLAG_DURABLE | (noLocal ? Frame.FLAG_NO_LOCAL : 0));
     }
 
     @Override
@@ -796,7 +818,8 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
     }
 
     @Override
-    public MessageConsumer createDurableConsumer(Topic topic, String name, String messageSelector, boolean noLocal) throws JMSException {
+    public MessageConsumer createDurableConsumer(Topic topic, String name, String messageSelector, boolean noLocal)
+            throws JMSException {
         return createDurableSubscriber(topic, name, messageSelector, noLocal);
     }
 
@@ -806,7 +829,8 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
     }
 
     @Override
-    public MessageConsumer createSharedConsumer(Topic topic, String sharedSubscriptionName, String messageSelector) throws JMSException {
+    public MessageConsumer createSharedConsumer(Topic topic, String sharedSubscriptionName, String messageSelector)
+            throws JMSException {
         return subscribe(topic, sharedSubscriptionName, messageSelector, Frame.FLAG_SHARED);
     }
 
@@ -816,7 +840,8 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
     }
 
     @Override
-    public MessageConsumer createSharedDurableConsumer(Topic topic, String name, String messageSelector) throws JMSException {
+    public MessageConsumer createSharedDurableConsumer(Topic topic, String name, String messageSelector)
+            throws JMSException {
         return subscribe(topic, name, messageSelector, Frame.FLAG_SHARED | Frame.FLAG_DURABLE);
     }
 

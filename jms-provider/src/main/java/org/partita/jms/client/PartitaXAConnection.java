@@ -10,7 +10,8 @@ import jakarta.jms.XATopicSession;
 import org.partita.jms.transport.BrokerConnection;
 
 /** A connection that also makes XA sessions; its plain sessions work as on any connection. */
-public class PartitaXAConnection extends PartitaConnection implements XAConnection, XAQueueConnection, XATopicConnection {
+public class PartitaXAConnection extends PartitaConnection
+        implements XAConnection, XAQueueConnection, XATopicConnection {
 
     PartitaXAConnection(BrokerConnection transport, ConnectionOptions options, String clientId, Domain domain) {
         super(transport, options, clientId, domain);

@@ -4,7 +4,6 @@ import jakarta.jms.JMSContext;
 import jakarta.jms.JMSException;
 import jakarta.jms.TransactionInProgressRuntimeException;
 import jakarta.jms.XAJMSContext;
-
 import javax.transaction.xa.XAResource;
 
 /**

@@ -1,18 +1,17 @@
 package org.partita.jms.client;
 
 import jakarta.jms.JMSException;
-import org.partita.protocol.Frame;
-import org.partita.protocol.WireXid;
-
-import javax.transaction.xa.XAException;
-import javax.transaction.xa.XAResource;
-import javax.transaction.xa.Xid;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.IntFunction;
+import javax.transaction.xa.XAException;
+import javax.transaction.xa.XAResource;
+import javax.transaction.xa.Xid;
+import org.partita.protocol.Frame;
+import org.partita.protocol.WireXid;
 
 /**
  * The XA resource of one {@link PartitaXASession}. While the session is associated with a branch
@@ -27,6 +26,7 @@ final class PartitaXAResource implements XAResource {
     private volatile WireXid current;
     /** The branch the session was associated with last; its rollback also hands back what the session prefetched. */
     private volatile WireXid lastEnded;
+
     private volatile int timeoutSeconds;
 
     PartitaXAResource(PartitaXASession session) {
@@ -44,8 +44,9 @@ final class PartitaXAResource implements XAResource {
         }
         WireXid x = wire(xid);
         if (current != null) {
-            throw error(XAException.XAER_PROTO, "the session is already associated with branch " + current
-                    + "; end it before starting " + x);
+            throw error(
+                    XAException.XAER_PROTO,
+                    "the session is already associated with branch " + current + "; end it before starting " + x);
         }
         int timeout = timeoutSeconds;
         call(id -> new Frame.XaStart(id, session.id(), x, flags, timeout));
@@ -59,8 +60,9 @@ final class PartitaXAResource implements XAResource {
         }
         WireXid x = wire(xid);
         if (!x.equals(current)) {
-            throw error(XAException.XAER_PROTO, "the session is not associated with branch " + x
-                    + (current == null ? "" : " but with " + current));
+            throw error(
+                    XAException.XAER_PROTO,
+                    "the session is not associated with branch " + x + (current == null ? "" : " but with " + current));
         }
         // What the session did in the branch reaches the node before the association ends.
         Throwable failedSend = session.awaitPendingSends();
@@ -76,7 +78,8 @@ final class PartitaXAResource implements XAResource {
         try {
             call(id -> new Frame.XaEnd(id, session.id(), x, sent));
         } catch (XAException e) {
-            boolean rolledBackAsAsked = flags == TMFAIL && e.errorCode >= XAException.XA_RBBASE && e.errorCode <= XAException.XA_RBEND;
+            boolean rolledBackAsAsked =
+                    flags == TMFAIL && e.errorCode >= XAException.XA_RBBASE && e.errorCode <= XAException.XA_RBEND;
             if (!rolledBackAsAsked) {
                 throw e;
             }
@@ -86,8 +89,10 @@ final class PartitaXAResource implements XAResource {
             }
         }
         if (failedSend != null && flags != TMFAIL) {
-            XAException e = error(XAException.XA_RBROLLBACK, "a send of branch " + x + " failed, so the branch"
-                    + " can only roll back: " + failedSend.getMessage());
+            XAException e = error(
+                    XAException.XA_RBROLLBACK,
+                    "a send of branch " + x + " failed, so the branch" + " can only roll back: "
+                            + failedSend.getMessage());
             e.initCause(failedSend);
             throw e;
         }
@@ -151,7 +156,8 @@ final class PartitaXAResource implements XAResource {
 
     @Override
     public boolean isSameRM(XAResource other) {
-        return other instanceof PartitaXAResource o && (o == this || o.session.connection().sameNode(session.connection()));
+        return other instanceof PartitaXAResource o
+                && (o == this || o.session.connection().sameNode(session.connection()));
     }
 
     @Override
@@ -185,11 +191,15 @@ final class PartitaXAResource implements XAResource {
             Thread.currentThread().interrupt();
             throw error(XAException.XAER_RMFAIL, "interrupted while waiting for the node");
         } catch (ExecutionException e) {
-            XAException x = error(XAException.XAER_RMFAIL, "the node cannot be reached: " + e.getCause().getMessage());
+            XAException x = error(
+                    XAException.XAER_RMFAIL,
+                    "the node cannot be reached: " + e.getCause().getMessage());
             x.initCause(e.getCause());
             throw x;
         } catch (TimeoutException e) {
-            throw error(XAException.XAER_RMFAIL, "the node did not answer within " + JmsExceptions.REQUEST_TIMEOUT_SECONDS + " s");
+            throw error(
+                    XAException.XAER_RMFAIL,
+                    "the node did not answer within " + JmsExceptions.REQUEST_TIMEOUT_SECONDS + " s");
         }
     }
 

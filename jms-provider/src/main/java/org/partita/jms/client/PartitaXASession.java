@@ -8,7 +8,6 @@ import jakarta.jms.TransactionInProgressException;
 import jakarta.jms.XAQueueSession;
 import jakarta.jms.XASession;
 import jakarta.jms.XATopicSession;
-
 import javax.transaction.xa.XAResource;
 
 /**

@@ -1,8 +1,7 @@
 package org.partita.jms.client;
 
-import org.partita.protocol.WireXid;
-
 import javax.transaction.xa.Xid;
+import org.partita.protocol.WireXid;
 
 /** A transaction branch id the node reported by {@code XAResource.recover}; equal by content. */
 final class PartitaXid implements Xid {

@@ -7,10 +7,9 @@ import jakarta.jms.Queue;
 import jakarta.jms.TemporaryQueue;
 import jakarta.jms.TemporaryTopic;
 import jakarta.jms.Topic;
-import org.partita.protocol.DestinationName;
-
 import java.io.Serializable;
 import java.util.Objects;
+import org.partita.protocol.DestinationName;
 
 /**
  * Base of Partita's destinations. A destination is only a name (with optional options after
@@ -87,7 +86,8 @@ public abstract class PartitaDestination implements Destination, Serializable {
             ide.initCause(e);
             throw ide;
         }
-        throw new InvalidDestinationException("destination " + d + " (" + d.getClass().getName() + ") is neither a queue nor a topic");
+        throw new InvalidDestinationException(
+                "destination " + d + " (" + d.getClass().getName() + ") is neither a queue nor a topic");
     }
 
     @Override

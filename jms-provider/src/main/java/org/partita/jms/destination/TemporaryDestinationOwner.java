@@ -9,7 +9,8 @@ public interface TemporaryDestinationOwner {
     /** TemporaryQueue/TemporaryTopic.delete(): only through the connection that created it. */
     static void delete(TemporaryDestinationOwner owner, PartitaDestination destination) throws JMSException {
         if (owner == null) {
-            throw new jakarta.jms.IllegalStateException("only the connection that created " + destination + " can delete it");
+            throw new jakarta.jms.IllegalStateException(
+                    "only the connection that created " + destination + " can delete it");
         }
         owner.deleteTemporary(destination);
     }

@@ -1,19 +1,18 @@
 package org.partita.jms.jndi;
 
 import jakarta.jms.JMSException;
-import org.partita.jms.client.ConnectionOptions;
-import org.partita.jms.client.PartitaConnectionFactory;
-import org.partita.jms.client.PartitaXAConnectionFactory;
-import org.partita.jms.destination.PartitaQueue;
-import org.partita.jms.destination.PartitaTopic;
-
-import javax.naming.ConfigurationException;
-import javax.naming.Context;
 import java.util.Collections;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.Function;
+import javax.naming.ConfigurationException;
+import javax.naming.Context;
+import org.partita.jms.client.ConnectionOptions;
+import org.partita.jms.client.PartitaConnectionFactory;
+import org.partita.jms.client.PartitaXAConnectionFactory;
+import org.partita.jms.destination.PartitaQueue;
+import org.partita.jms.destination.PartitaTopic;
 
 /**
  * Turns a JNDI environment into the objects to bind, with the ActiveMQ Artemis / Qpid JMS conventions:
@@ -39,8 +38,7 @@ final class EnvironmentBindings {
     private static final String QUEUE_PREFIX = "queue.";
     private static final String TOPIC_PREFIX = "topic.";
 
-    private EnvironmentBindings() {
-    }
+    private EnvironmentBindings() {}
 
     /** The bindings, sorted by name, unmodifiable. */
     static Map<String, Object> read(Map<?, ?> env) throws ConfigurationException {
@@ -52,10 +50,20 @@ final class EnvironmentBindings {
             String factoryPrefix = prefix(property, FACTORY_PREFIXES);
             String xaFactoryPrefix = prefix(property, XA_FACTORY_PREFIXES);
             if (factoryPrefix != null) {
-                bind(bindings, boundBy, property, factoryPrefix, factoryUrl(property, e.getValue(), providerUrl),
+                bind(
+                        bindings,
+                        boundBy,
+                        property,
+                        factoryPrefix,
+                        factoryUrl(property, e.getValue(), providerUrl),
                         PartitaConnectionFactory::new);
             } else if (xaFactoryPrefix != null) {
-                bind(bindings, boundBy, property, xaFactoryPrefix, factoryUrl(property, e.getValue(), providerUrl),
+                bind(
+                        bindings,
+                        boundBy,
+                        property,
+                        xaFactoryPrefix,
+                        factoryUrl(property, e.getValue(), providerUrl),
                         PartitaXAConnectionFactory::new);
             } else if (property.startsWith(QUEUE_PREFIX)) {
                 bind(bindings, boundBy, property, QUEUE_PREFIX, destination(property, e.getValue()), PartitaQueue::new);
@@ -95,8 +103,13 @@ final class EnvironmentBindings {
         return null;
     }
 
-    private static void bind(Map<String, Object> bindings, Map<String, String> boundBy, String property,
-                             String prefix, String value, Function<String, Object> create)
+    private static void bind(
+            Map<String, Object> bindings,
+            Map<String, String> boundBy,
+            String property,
+            String prefix,
+            String value,
+            Function<String, Object> create)
             throws ConfigurationException {
         String name = property.substring(prefix.length());
         if (name.isEmpty()) {
@@ -104,8 +117,8 @@ final class EnvironmentBindings {
         }
         String earlier = boundBy.putIfAbsent(name, property);
         if (earlier != null) {
-            throw new ConfigurationException("JNDI properties '" + earlier + "' and '" + property
-                    + "' both bind the name '" + name + "'");
+            throw new ConfigurationException(
+                    "JNDI properties '" + earlier + "' and '" + property + "' both bind the name '" + name + "'");
         }
         bindings.put(name, create.apply(value));
     }
@@ -145,7 +158,8 @@ final class EnvironmentBindings {
             ConnectionOptions.parse(url);
             return url;
         } catch (JMSException e) {
-            ConfigurationException ce = new ConfigurationException("JNDI property '" + property + "': " + e.getMessage());
+            ConfigurationException ce =
+                    new ConfigurationException("JNDI property '" + property + "': " + e.getMessage());
             ce.setRootCause(e);
             throw ce;
         }

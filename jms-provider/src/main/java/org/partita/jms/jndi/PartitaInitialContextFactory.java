@@ -1,9 +1,9 @@
 package org.partita.jms.jndi;
 
+import java.util.Hashtable;
 import javax.naming.Context;
 import javax.naming.NamingException;
 import javax.naming.spi.InitialContextFactory;
-import java.util.Hashtable;
 
 /**
  * JNDI entry point: set {@code java.naming.factory.initial=org.partita.jms.jndi.PartitaInitialContextFactory}
@@ -14,8 +14,7 @@ import java.util.Hashtable;
  */
 public class PartitaInitialContextFactory implements InitialContextFactory {
 
-    public PartitaInitialContextFactory() {
-    }
+    public PartitaInitialContextFactory() {}
 
     /** Reads the environment (JNDI has already merged jndi.properties and system properties into it). */
     @Override

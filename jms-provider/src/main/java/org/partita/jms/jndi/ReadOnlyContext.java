@@ -1,8 +1,13 @@
 package org.partita.jms.jndi;
 
-import org.partita.jms.destination.PartitaQueue;
-import org.partita.jms.destination.PartitaTopic;
-
+import java.util.ArrayList;
+import java.util.Hashtable;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Properties;
+import java.util.function.BiFunction;
 import javax.naming.Binding;
 import javax.naming.CompositeName;
 import javax.naming.CompoundName;
@@ -16,14 +21,8 @@ import javax.naming.NamingEnumeration;
 import javax.naming.NamingException;
 import javax.naming.NotContextException;
 import javax.naming.OperationNotSupportedException;
-import java.util.ArrayList;
-import java.util.Hashtable;
-import java.util.Iterator;
-import java.util.List;
-import java.util.Map;
-import java.util.NoSuchElementException;
-import java.util.Properties;
-import java.util.function.BiFunction;
+import org.partita.jms.destination.PartitaQueue;
+import org.partita.jms.destination.PartitaTopic;
 
 /**
  * The in-memory, read-only context built by {@link PartitaInitialContextFactory}. One flat namespace:
@@ -35,6 +34,7 @@ final class ReadOnlyContext implements Context {
     static final String DYNAMIC_TOPICS = "dynamicTopics/";
 
     private static final Properties FLAT_SYNTAX = new Properties();
+
     static {
         FLAT_SYNTAX.put("jndi.syntax.direction", "flat");
     }
@@ -70,9 +70,10 @@ final class ReadOnlyContext implements Context {
         if (name.startsWith(DYNAMIC_TOPICS)) {
             return new PartitaTopic(dynamicName(name, DYNAMIC_TOPICS));
         }
-        NameNotFoundException e = new NameNotFoundException("name '" + name + "' is not bound in the Partita JNDI context"
-                + " (bound: " + bindings.keySet() + "; declare it with connectionFactory.*, queue.* or topic.*,"
-                + " or use " + DYNAMIC_QUEUES + "<queue> / " + DYNAMIC_TOPICS + "<topic>)");
+        NameNotFoundException e =
+                new NameNotFoundException("name '" + name + "' is not bound in the Partita JNDI context"
+                        + " (bound: " + bindings.keySet() + "; declare it with connectionFactory.*, queue.* or topic.*,"
+                        + " or use " + DYNAMIC_QUEUES + "<queue> / " + DYNAMIC_TOPICS + "<topic>)");
         e.setRemainingName(PARSER.parse(name));
         throw e;
     }
@@ -127,8 +128,8 @@ final class ReadOnlyContext implements Context {
         checkOpen();
         if (name != null && !name.isEmpty()) {
             Object target = lookup(name); // NameNotFoundException if unknown
-            throw new NotContextException("'" + name + "' is a " + target.getClass().getSimpleName()
-                    + ", not a context; only the root context can be listed");
+            throw new NotContextException("'" + name + "' is a "
+                    + target.getClass().getSimpleName() + ", not a context; only the root context can be listed");
         }
         List<T> entries = new ArrayList<>(bindings.size());
         bindings.forEach((n, o) -> entries.add(entry.apply(n, o)));
@@ -222,8 +223,8 @@ final class ReadOnlyContext implements Context {
     // ---- read-only: every mutation is refused
 
     private static OperationNotSupportedException readOnly(String operation, Object name) {
-        return new OperationNotSupportedException("the Partita JNDI context is read-only, cannot " + operation
-                + " '" + name + "'; declare objects with connectionFactory.*, queue.* and topic.* environment properties");
+        return new OperationNotSupportedException("the Partita JNDI context is read-only, cannot " + operation + " '"
+                + name + "'; declare objects with connectionFactory.*, queue.* and topic.* environment properties");
     }
 
     @Override
@@ -322,7 +323,6 @@ final class ReadOnlyContext implements Context {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 }

@@ -3,15 +3,14 @@ package org.partita.jms.message;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
-import org.partita.protocol.ErrorCode;
-import org.partita.protocol.ProtocolException;
-import org.partita.protocol.TypedValues;
-import org.partita.protocol.WireFormat;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.partita.protocol.ErrorCode;
+import org.partita.protocol.ProtocolException;
+import org.partita.protocol.TypedValues;
+import org.partita.protocol.WireFormat;
 
 /**
  * Byte layout of map and stream bodies, built on {@link TypedValues} so they use the same value
@@ -19,8 +18,7 @@ import java.util.Map;
  * Malformed input raises {@link ProtocolException}, like the rest of the wire decoding.
  */
 final class BodyValues {
-    private BodyValues() {
-    }
+    private BodyValues() {}
 
     static byte[] encodeMap(Map<String, Object> map) {
         ByteBuf out = Unpooled.buffer(16 + 24 * map.size());

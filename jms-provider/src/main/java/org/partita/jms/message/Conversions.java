@@ -14,8 +14,7 @@ import jakarta.jms.MessageFormatException;
  * {@code Character.valueOf(String)}, so null read as a char is a {@link NullPointerException} too.
  */
 final class Conversions {
-    private Conversions() {
-    }
+    private Conversions() {}
 
     static boolean toBoolean(Object v) throws MessageFormatException {
         if (v instanceof Boolean b) {
@@ -119,8 +118,14 @@ final class Conversions {
 
     /** Values that may be stored as a property. */
     static boolean isPropertyType(Object v) {
-        return v instanceof Boolean || v instanceof Byte || v instanceof Short || v instanceof Integer
-                || v instanceof Long || v instanceof Float || v instanceof Double || v instanceof String;
+        return v instanceof Boolean
+                || v instanceof Byte
+                || v instanceof Short
+                || v instanceof Integer
+                || v instanceof Long
+                || v instanceof Float
+                || v instanceof Double
+                || v instanceof String;
     }
 
     /** Values that may be stored in a map or stream body: the property types plus char and byte[]. */

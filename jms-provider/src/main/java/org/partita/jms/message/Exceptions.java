@@ -4,8 +4,7 @@ import jakarta.jms.JMSException;
 
 /** JMSException predates exception chaining; set both links so every kind of caller sees the cause. */
 final class Exceptions {
-    private Exceptions() {
-    }
+    private Exceptions() {}
 
     static <E extends JMSException> E linked(E e, Exception cause) {
         e.setLinkedException(cause);

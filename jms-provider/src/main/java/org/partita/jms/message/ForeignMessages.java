@@ -8,7 +8,6 @@ import jakarta.jms.MessageEOFException;
 import jakarta.jms.ObjectMessage;
 import jakarta.jms.StreamMessage;
 import jakarta.jms.TextMessage;
-
 import java.io.ByteArrayOutputStream;
 import java.util.Enumeration;
 
@@ -18,8 +17,7 @@ import java.util.Enumeration;
  * public JMS API of the foreign message is used.
  */
 public final class ForeignMessages {
-    private ForeignMessages() {
-    }
+    private ForeignMessages() {}
 
     /**
      * A writable Partita message with the same body, headers and properties (JMSXDeliveryCount

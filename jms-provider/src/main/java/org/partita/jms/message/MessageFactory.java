@@ -6,8 +6,7 @@ import org.partita.protocol.WireMessage;
 
 /** Rebuilds the message a consumer receives from its wire form and the count of the delivery. */
 public final class MessageFactory {
-    private MessageFactory() {
-    }
+    private MessageFactory() {}
 
     /**
      * The received message, of the subclass matching the body type, with properties and body

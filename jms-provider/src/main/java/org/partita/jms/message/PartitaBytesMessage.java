@@ -4,14 +4,13 @@ import jakarta.jms.BytesMessage;
 import jakarta.jms.JMSException;
 import jakarta.jms.MessageEOFException;
 import jakarta.jms.MessageFormatException;
-import org.partita.protocol.WireMessage;
-
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import org.partita.protocol.WireMessage;
 
 /**
  * A stream of uninterpreted bytes in the {@link java.io.DataOutput} format. It starts write-only;
@@ -31,8 +30,7 @@ public class PartitaBytesMessage extends PartitaMessage implements BytesMessage 
     private byte[] data = EMPTY;
     private DataInputStream in;
 
-    public PartitaBytesMessage() {
-    }
+    public PartitaBytesMessage() {}
 
     // ---------------------------------------------------------------- mode
 
@@ -260,7 +258,8 @@ public class PartitaBytesMessage extends PartitaMessage implements BytesMessage 
         } else if (value instanceof byte[] v) {
             writeBytes(v);
         } else {
-            throw new MessageFormatException("writeObject cannot write a " + value.getClass().getName());
+            throw new MessageFormatException(
+                    "writeObject cannot write a " + value.getClass().getName());
         }
     }
 

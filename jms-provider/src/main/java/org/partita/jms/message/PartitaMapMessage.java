@@ -3,14 +3,13 @@ package org.partita.jms.message;
 import jakarta.jms.JMSException;
 import jakarta.jms.MapMessage;
 import jakarta.jms.MessageFormatException;
-import org.partita.protocol.WireMessage;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.partita.protocol.WireMessage;
 
 /**
  * A set of named, typed values. Reading a value as another type follows the conversion table of
@@ -21,8 +20,7 @@ import java.util.Map;
 public class PartitaMapMessage extends PartitaMessage implements MapMessage {
     private final Map<String, Object> values = new LinkedHashMap<>();
 
-    public PartitaMapMessage() {
-    }
+    public PartitaMapMessage() {}
 
     // ---------------------------------------------------------------- reading
 
@@ -153,7 +151,8 @@ public class PartitaMapMessage extends PartitaMessage implements MapMessage {
     @Override
     public void setObject(String name, Object value) throws JMSException {
         if (value != null && !Conversions.isBodyType(value)) {
-            throw new MessageFormatException("a map message cannot hold a " + value.getClass().getName());
+            throw new MessageFormatException(
+                    "a map message cannot hold a " + value.getClass().getName());
         }
         put(name, Conversions.defensiveCopy(value));
     }

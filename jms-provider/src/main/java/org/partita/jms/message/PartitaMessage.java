@@ -7,15 +7,14 @@ import jakarta.jms.Message;
 import jakarta.jms.MessageFormatException;
 import jakarta.jms.MessageNotReadableException;
 import jakarta.jms.MessageNotWriteableException;
-import org.partita.jms.destination.PartitaDestination;
-import org.partita.protocol.WireMessage;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.partita.jms.destination.PartitaDestination;
+import org.partita.protocol.WireMessage;
 
 /**
  * A message without a body, and the base of the five body types: headers, properties, the
@@ -36,6 +35,7 @@ public class PartitaMessage implements Message {
      * (an int). Like the delivery count it describes one delivery and is never stored or sent on.
      */
     public static final String PARTITION = org.partita.protocol.ProviderProperties.PARTITION;
+
     static final String GROUP_ID = "JMSXGroupID";
     static final String GROUP_SEQ = "JMSXGroupSeq";
 
@@ -59,8 +59,7 @@ public class PartitaMessage implements Message {
     private boolean bodyReadOnly;
     private Acknowledger acknowledger;
 
-    public PartitaMessage() {
-    }
+    public PartitaMessage() {}
 
     // ---------------------------------------------------------------- headers
 
@@ -294,14 +293,16 @@ public class PartitaMessage implements Message {
     @Override
     public void setObjectProperty(String name, Object value) throws JMSException {
         if (value != null && !Conversions.isPropertyType(value)) {
-            throw new MessageFormatException("a property cannot hold a " + value.getClass().getName());
+            throw new MessageFormatException(
+                    "a property cannot hold a " + value.getClass().getName());
         }
         putProperty(name, value);
     }
 
     private void putProperty(String name, Object value) throws JMSException {
         if (propertiesReadOnly) {
-            throw new MessageNotWriteableException("the properties of a received message are read-only; call clearProperties() first");
+            throw new MessageNotWriteableException(
+                    "the properties of a received message are read-only; call clearProperties() first");
         }
         PropertyNames.validate(name);
         checkJmsxType(name, value);
@@ -354,8 +355,8 @@ public class PartitaMessage implements Message {
             return null;
         }
         if (!c.isAssignableFrom(bodyClass(body))) {
-            throw new MessageFormatException("the body of a " + getClass().getSimpleName()
-                    + " cannot be returned as " + c.getName());
+            throw new MessageFormatException(
+                    "the body of a " + getClass().getSimpleName() + " cannot be returned as " + c.getName());
         }
         return c.cast(body);
     }
@@ -378,8 +379,7 @@ public class PartitaMessage implements Message {
     }
 
     /** Drops the body; the read-only flag has already been reset. */
-    void clearBodyContent() throws JMSException {
-    }
+    void clearBodyContent() throws JMSException {}
 
     /** One of the {@code WireMessage.BODY_*} constants. */
     int wireBodyType() {
@@ -427,9 +427,20 @@ public class PartitaMessage implements Message {
         Map<String, Object> props = new LinkedHashMap<>(properties);
         props.remove(DELIVERY_COUNT);
         props.remove(PARTITION);
-        return new WireMessage(messageId, timestamp, correlationId, encode(replyTo), encode(destination), type,
-                deliveryMode, priority, expiration, deliveryTime, Collections.unmodifiableMap(props),
-                wireBodyType(), encodeBody());
+        return new WireMessage(
+                messageId,
+                timestamp,
+                correlationId,
+                encode(replyTo),
+                encode(destination),
+                type,
+                deliveryMode,
+                priority,
+                expiration,
+                deliveryTime,
+                Collections.unmodifiableMap(props),
+                wireBodyType(),
+                encodeBody());
     }
 
     private static String encode(PartitaDestination d) {

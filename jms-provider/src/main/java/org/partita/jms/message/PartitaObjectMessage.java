@@ -3,8 +3,6 @@ package org.partita.jms.message;
 import jakarta.jms.JMSException;
 import jakarta.jms.MessageFormatException;
 import jakarta.jms.ObjectMessage;
-import org.partita.protocol.WireMessage;
-
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -13,6 +11,7 @@ import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.ObjectStreamClass;
 import java.io.Serializable;
+import org.partita.protocol.WireMessage;
 
 /**
  * A message carrying one serializable object. The object is serialized when it is set, as the spec
@@ -25,8 +24,7 @@ import java.io.Serializable;
 public class PartitaObjectMessage extends PartitaMessage implements ObjectMessage {
     private byte[] serialized;
 
-    public PartitaObjectMessage() {
-    }
+    public PartitaObjectMessage() {}
 
     public PartitaObjectMessage(Serializable object) throws JMSException {
         this.serialized = serialize(object);
@@ -51,8 +49,10 @@ public class PartitaObjectMessage extends PartitaMessage implements ObjectMessag
         try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
             out.writeObject(object);
         } catch (IOException e) {
-            throw Exceptions.linked(new MessageFormatException("cannot serialize " + object.getClass().getName()
-                    + ": " + e), e);
+            throw Exceptions.linked(
+                    new MessageFormatException(
+                            "cannot serialize " + object.getClass().getName() + ": " + e),
+                    e);
         }
         return bytes.toByteArray();
     }

@@ -4,11 +4,10 @@ import jakarta.jms.JMSException;
 import jakarta.jms.MessageEOFException;
 import jakarta.jms.MessageFormatException;
 import jakarta.jms.StreamMessage;
-import org.partita.protocol.WireMessage;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.partita.protocol.WireMessage;
 
 /**
  * A sequence of typed values read back in order. Like a bytes message it is write-only until
@@ -28,8 +27,7 @@ public class PartitaStreamMessage extends PartitaMessage implements StreamMessag
     // How much of the byte[] value at position readBytes has handed out so far.
     private int bytesOffset = NOT_READING_BYTES;
 
-    public PartitaStreamMessage() {
-    }
+    public PartitaStreamMessage() {}
 
     // ---------------------------------------------------------------- mode
 
@@ -139,8 +137,8 @@ public class PartitaStreamMessage extends PartitaMessage implements StreamMessag
                 return -1;
             }
             if (!(value instanceof byte[] bytes)) {
-                throw new MessageFormatException("a " + value.getClass().getSimpleName()
-                        + " value cannot be read as byte[]");
+                throw new MessageFormatException(
+                        "a " + value.getClass().getSimpleName() + " value cannot be read as byte[]");
             }
             if (bytes.length == 0) {
                 position++;
@@ -234,7 +232,8 @@ public class PartitaStreamMessage extends PartitaMessage implements StreamMessag
     @Override
     public void writeObject(Object value) throws JMSException {
         if (value != null && !Conversions.isBodyType(value)) {
-            throw new MessageFormatException("a stream message cannot hold a " + value.getClass().getName());
+            throw new MessageFormatException(
+                    "a stream message cannot hold a " + value.getClass().getName());
         }
         append(Conversions.defensiveCopy(value));
     }

@@ -2,16 +2,14 @@ package org.partita.jms.message;
 
 import jakarta.jms.JMSException;
 import jakarta.jms.TextMessage;
-import org.partita.protocol.WireMessage;
-
 import java.nio.charset.StandardCharsets;
+import org.partita.protocol.WireMessage;
 
 /** A message whose body is a String, sent as UTF-8. A null text is sent as an absent body. */
 public class PartitaTextMessage extends PartitaMessage implements TextMessage {
     private String text;
 
-    public PartitaTextMessage() {
-    }
+    public PartitaTextMessage() {}
 
     public PartitaTextMessage(String text) {
         this.text = text;

@@ -7,8 +7,7 @@ package org.partita.jms.message;
  */
 final class PropertyNames {
 
-    private PropertyNames() {
-    }
+    private PropertyNames() {}
 
     static void validate(String name) {
         if (name == null || name.isEmpty()) {

@@ -25,8 +25,7 @@ public interface BrokerConnection {
      * never under a lock that an acknowledgement needs: the node may hold credit back until consumers
      * catch up. Throws {@link BrokerError} {@code RESOURCE_EXHAUSTED} if no credit came within the bound.
      */
-    default void awaitSendRoom(int bytes) {
-    }
+    default void awaitSendRoom(int bytes) {}
 
     /** Sends an encoded message; with {@code confirm} the future completes when the node stored it. */
     CompletableFuture<Void> send(int sessionId, byte[] message, boolean confirm);
@@ -36,7 +35,8 @@ public interface BrokerConnection {
     CompletableFuture<Void> closeConsumer(int consumerId);
 
     /** Changes priority and capacity of an attached consumer; null leaves a value unchanged. */
-    CompletableFuture<Void> updateConsumer(int consumerId, Integer priority, Integer capacityMessages, Long capacityBytes);
+    CompletableFuture<Void> updateConsumer(
+            int consumerId, Integer priority, Integer capacityMessages, Long capacityBytes);
 
     /** Grants a consumer room for more messages. */
     void credit(int consumerId, int messages);
@@ -83,14 +83,14 @@ public interface BrokerConnection {
      */
     default CompletableFuture<org.partita.protocol.Frame.XaResult> xa(
             java.util.function.IntFunction<org.partita.protocol.Frame> request) {
-        return CompletableFuture.failedFuture(new BrokerError(org.partita.protocol.ErrorCode.INVALID_REQUEST,
-                "this transport does not carry XA transactions"));
+        return CompletableFuture.failedFuture(new BrokerError(
+                org.partita.protocol.ErrorCode.INVALID_REQUEST, "this transport does not carry XA transactions"));
     }
 
     /** The node's prepared and heuristically completed XA branches. */
     default CompletableFuture<List<org.partita.protocol.WireXid>> xaRecover() {
-        return CompletableFuture.failedFuture(new BrokerError(org.partita.protocol.ErrorCode.INVALID_REQUEST,
-                "this transport does not carry XA transactions"));
+        return CompletableFuture.failedFuture(new BrokerError(
+                org.partita.protocol.ErrorCode.INVALID_REQUEST, "this transport does not carry XA transactions"));
     }
 
     /** Orderly close: tells the node, then drops the transport. */
@@ -99,7 +99,12 @@ public interface BrokerConnection {
     boolean isOpen();
 
     /** What a consumer asks of the node. */
-    record ConsumerSpec(int sessionId, int consumerId, String destination, String selector, String subscription,
-                        int flags, int credit) {
-    }
+    record ConsumerSpec(
+            int sessionId,
+            int consumerId,
+            String destination,
+            String selector,
+            String subscription,
+            int flags,
+            int credit) {}
 }

@@ -2,7 +2,6 @@ package org.partita.jms.transport;
 
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
-
 import java.util.concurrent.ThreadFactory;
 
 /**

@@ -4,14 +4,13 @@ import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
-import org.partita.protocol.ErrorCode;
-
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.TrustManagerFactory;
 import java.io.File;
 import java.io.IOException;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.TrustManagerFactory;
+import org.partita.protocol.ErrorCode;
 
 /**
  * How a client speaks TLS to the {@code ssl://} nodes of its URL: whom it trusts (a trust store,
@@ -22,8 +21,8 @@ import java.security.KeyStore;
  * @param keyStore           path of a key store holding the client's certificate and key, or null
  * @param verifyHost         whether the node's certificate must match the URL's host (default true)
  */
-public record ClientTls(String trustStore, String trustStorePassword, String keyStore, String keyStorePassword,
-                        boolean verifyHost) {
+public record ClientTls(
+        String trustStore, String trustStorePassword, String keyStore, String keyStorePassword, boolean verifyHost) {
 
     public static final ClientTls DEFAULT = new ClientTls(null, null, null, null, true);
 
@@ -64,7 +63,8 @@ public record ClientTls(String trustStore, String trustStorePassword, String key
         try {
             return KeyStore.getInstance(new File(path), chars(password));
         } catch (IOException | GeneralSecurityException e) {
-            throw new BrokerError(ErrorCode.INTERNAL, "option " + option + ": cannot read " + path + ": " + e.getMessage());
+            throw new BrokerError(
+                    ErrorCode.INTERNAL, "option " + option + ": cannot read " + path + ": " + e.getMessage());
         }
     }
 

@@ -2,7 +2,6 @@ package org.partita.jms.transport;
 
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
-
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -20,11 +19,9 @@ final class ClientTransportThreads {
 
     private static volatile Loops loops;
 
-    private record Loops(EventLoopGroup group, ClientIo io) {
-    }
+    private record Loops(EventLoopGroup group, ClientIo io) {}
 
-    private ClientTransportThreads() {
-    }
+    private ClientTransportThreads() {}
 
     static EventLoopGroup group() {
         return loops().group();
@@ -82,9 +79,12 @@ final class ClientTransportThreads {
         } catch (NumberFormatException ignored) {
             // said below
         }
-        org.slf4j.LoggerFactory.getLogger(ClientTransportThreads.class).warn(
-                "-D{}={} is not a positive integer; the client runs {} event loop(s), half the cores", THREADS_PROPERTY,
-                asked, half);
+        org.slf4j.LoggerFactory.getLogger(ClientTransportThreads.class)
+                .warn(
+                        "-D{}={} is not a positive integer; the client runs {} event loop(s), half the cores",
+                        THREADS_PROPERTY,
+                        asked,
+                        half);
         return half;
     }
 }

@@ -10,15 +10,13 @@ public interface ConnectionListener {
     void onDelivery(int consumerId, long deliveryId, int deliveryCount, int partition, byte[] message);
 
     /** The partitions consumer {@code consumerId} owns changed. Called on a transport thread. */
-    default void onPartitions(int consumerId, int[] owned) {
-    }
+    default void onPartitions(int consumerId, int[] owned) {}
 
     /**
      * A request sent without an answer (a non-persistent send, an unconfirmed acknowledgement) failed
      * on the node. The connection stays open. Called on a transport thread.
      */
-    default void onRequestFailed(BrokerError cause) {
-    }
+    default void onRequestFailed(BrokerError cause) {}
 
     /**
      * The connection lost its node and carries on with another ({@link FailoverBrokerConnection}): the
@@ -28,8 +26,7 @@ public interface ConnectionListener {
      * says what happened, for the ExceptionListener. Called once per switch, on a thread of the
      * transport; never for a connection to a single node.
      */
-    default void onFailover(long voidUpTo, BrokerError report) {
-    }
+    default void onFailover(long voidUpTo, BrokerError report) {}
 
     /** The connection is gone (node closed it, network lost, protocol error). Called once. */
     void onFailure(BrokerError cause);

@@ -10,13 +10,12 @@ import io.netty.channel.ChannelPromise;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.ChannelOutputShutdownEvent;
 import io.netty.channel.unix.FileDescriptor;
-import org.partita.protocol.Frame;
-import org.partita.protocol.FrameEncoder;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import org.partita.protocol.Frame;
+import org.partita.protocol.FrameEncoder;
 
 /**
  * Frames encoded on the thread that sends them. A request, whose answer someone waits for (a
@@ -53,6 +52,7 @@ final class DirectFrameWriter extends ChannelDuplexHandler implements FrameWrite
     private boolean closed;
     /** Frames written whole by the thread that sent them. Guarded by {@link #lock}. */
     private long writtenDirectly;
+
     private volatile int maxFrameSize;
 
     /** Puts itself first in {@code channel}'s pipeline and sets the channel's close rules (see above). */
@@ -61,7 +61,8 @@ final class DirectFrameWriter extends ChannelDuplexHandler implements FrameWrite
         this.socket = socket;
         this.maxFrameSize = maxFrameSize;
         if (!channel.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true)) {
-            throw new IllegalArgumentException(channel.getClass().getName() + " cannot leave its closing to the pipeline");
+            throw new IllegalArgumentException(
+                    channel.getClass().getName() + " cannot leave its closing to the pipeline");
         }
         channel.config().setAutoClose(false);
         channel.pipeline().addFirst("direct-writer", this);

@@ -1,11 +1,5 @@
 package org.partita.jms.transport;
 
-import org.partita.jms.api.PartitaErrorCodes;
-import org.partita.protocol.ErrorCode;
-import org.partita.protocol.Frame;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -15,6 +9,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.partita.jms.api.PartitaErrorCodes;
+import org.partita.protocol.ErrorCode;
+import org.partita.protocol.Frame;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A connection to one of several nodes that, when its node is lost, carries on with another: a
@@ -59,6 +58,7 @@ public final class FailoverBrokerConnection implements BrokerConnection {
     private long base;
     /** Calls made while failing over, run on the next node in order. Guarded by lock. */
     private final ArrayDeque<Waiting> waiting = new ArrayDeque<>();
+
     private Reconnection reconnection;
     private boolean closed;
     /** Set when failing over gave up: the connection is lost. */
@@ -69,8 +69,8 @@ public final class FailoverBrokerConnection implements BrokerConnection {
      *                             {@code connectTimeout}, 0 for no limit
      * @param failoverTimeoutMillis how long a failover tries before the connection fails, 0 for no limit
      */
-    public FailoverBrokerConnection(List<NodeAddress> nodes, NodeConnector connector, long attemptTimeoutMillis,
-                                    long failoverTimeoutMillis) {
+    public FailoverBrokerConnection(
+            List<NodeAddress> nodes, NodeConnector connector, long attemptTimeoutMillis, long failoverTimeoutMillis) {
         this.nodes = new NodeList(nodes);
         this.connector = connector;
         this.attemptTimeoutMillis = attemptTimeoutMillis;
@@ -78,8 +78,7 @@ public final class FailoverBrokerConnection implements BrokerConnection {
     }
 
     /** A call made while failing over: what it does on the next node, and how it fails if there is none. */
-    private record Waiting(Runnable onNode, Consumer<BrokerError> refused) {
-    }
+    private record Waiting(Runnable onNode, Consumer<BrokerError> refused) {}
 
     // ---- connecting and failing over ---------------------------------------------------------------
 
@@ -156,7 +155,8 @@ public final class FailoverBrokerConnection implements BrokerConnection {
     Replay.Outcome attempt(NodeAddress address, long deadlineNanos) {
         NodeLink link = newLink(address);
         long left = Replay.millisLeft(deadlineNanos);
-        long timeout = left == Long.MAX_VALUE ? attemptTimeoutMillis // 0: neither limits it
+        long timeout = left == Long.MAX_VALUE
+                ? attemptTimeoutMillis // 0: neither limits it
                 : Math.max(1, attemptTimeoutMillis == 0 ? left : Math.min(attemptTimeoutMillis, left));
         link.node = connector.connect(address, log.login(), link, timeout);
         try {
@@ -204,7 +204,9 @@ public final class FailoverBrokerConnection implements BrokerConnection {
                 try {
                     call.onNode().run();
                 } catch (RuntimeException e) { // one bad call must not leave the others waiting for ever
-                    call.refused().accept(new BrokerError(ErrorCode.INTERNAL, "the call failed on node " + link.address + ": " + e));
+                    call.refused()
+                            .accept(new BrokerError(
+                                    ErrorCode.INTERNAL, "the call failed on node " + link.address + ": " + e));
                 }
             }
             return true;
@@ -249,7 +251,8 @@ public final class FailoverBrokerConnection implements BrokerConnection {
      * Runs {@code request} on the node in use, or makes it wait for the next one. {@code ifLost} is what
      * the call comes to when its node is lost before answering; null: it fails with NODE_LOST.
      */
-    private <T> CompletableFuture<T> call(String what, Function<NodeLink, CompletableFuture<T>> request, Supplier<T> ifLost) {
+    private <T> CompletableFuture<T> call(
+            String what, Function<NodeLink, CompletableFuture<T>> request, Supplier<T> ifLost) {
         synchronized (lock) {
             if (live != null) {
                 return relayed(live, request.apply(live), what, ifLost);
@@ -260,13 +263,15 @@ public final class FailoverBrokerConnection implements BrokerConnection {
                 result.completeExceptionally(refusal);
                 return result;
             }
-            waiting.add(new Waiting(() -> relayed(live, request.apply(live), what, ifLost).whenComplete((v, t) -> {
-                if (t == null) {
-                    result.complete(v);
-                } else {
-                    result.completeExceptionally(t);
-                }
-            }), result::completeExceptionally));
+            waiting.add(new Waiting(
+                    () -> relayed(live, request.apply(live), what, ifLost).whenComplete((v, t) -> {
+                        if (t == null) {
+                            result.complete(v);
+                        } else {
+                            result.completeExceptionally(t);
+                        }
+                    }),
+                    result::completeExceptionally));
             return result;
         }
     }
@@ -280,14 +285,17 @@ public final class FailoverBrokerConnection implements BrokerConnection {
             return failure;
         }
         if (waiting.size() >= MAX_WAITING_CALLS) {
-            return new BrokerError(ErrorCode.RESOURCE_EXHAUSTED, MAX_WAITING_CALLS + " requests already wait for the"
-                    + " connection to fail over to another node of " + nodes);
+            return new BrokerError(
+                    ErrorCode.RESOURCE_EXHAUSTED,
+                    MAX_WAITING_CALLS + " requests already wait for the"
+                            + " connection to fail over to another node of " + nodes);
         }
         return null;
     }
 
     /** The node's answer; a failure because the node was lost becomes {@code ifLost}, or NODE_LOST. */
-    private <T> CompletableFuture<T> relayed(NodeLink link, CompletableFuture<T> answer, String what, Supplier<T> ifLost) {
+    private <T> CompletableFuture<T> relayed(
+            NodeLink link, CompletableFuture<T> answer, String what, Supplier<T> ifLost) {
         CompletableFuture<T> out = new CompletableFuture<>();
         answer.whenComplete((v, t) -> {
             if (t == null) {
@@ -297,7 +305,9 @@ public final class FailoverBrokerConnection implements BrokerConnection {
             } else if (ifLost != null) {
                 out.complete(ifLost.get());
             } else {
-                out.completeExceptionally(new BrokerError(ErrorCode.INTERNAL, PartitaErrorCodes.NODE_LOST,
+                out.completeExceptionally(new BrokerError(
+                        ErrorCode.INTERNAL,
+                        PartitaErrorCodes.NODE_LOST,
                         "the connection to node " + link.address + " was lost before it answered " + what
                                 + "; whether the node acted on it is unknown. The connection fails over to another node of "
                                 + nodes));
@@ -315,7 +325,7 @@ public final class FailoverBrokerConnection implements BrokerConnection {
             }
             BrokerError refusal = refusal();
             if (refusal == null) {
-                waiting.add(new Waiting(() -> request.accept(live), e -> { }));
+                waiting.add(new Waiting(() -> request.accept(live), e -> {}));
             } else if (!closed && failure == null) {
                 ConnectionListener l = listener;
                 if (l != null) {
@@ -332,10 +342,13 @@ public final class FailoverBrokerConnection implements BrokerConnection {
 
     @Override
     public CompletableFuture<Void> openSession(int sessionId, boolean transacted) {
-        return call("opening session " + sessionId, l -> l.node.openSession(sessionId, transacted).thenApply(v -> {
-            log.sessionOpened(sessionId, transacted);
-            return v;
-        }), null);
+        return call(
+                "opening session " + sessionId,
+                l -> l.node.openSession(sessionId, transacted).thenApply(v -> {
+                    log.sessionOpened(sessionId, transacted);
+                    return v;
+                }),
+                null);
     }
 
     @Override
@@ -370,10 +383,13 @@ public final class FailoverBrokerConnection implements BrokerConnection {
             });
             return CompletableFuture.completedFuture(null);
         }
-        return call("the send (the message may or may not have been stored there)", l -> {
-            log.work(sessionId, l.epoch);
-            return l.node.send(sessionId, message, true);
-        }, null);
+        return call(
+                "the send (the message may or may not have been stored there)",
+                l -> {
+                    log.work(sessionId, l.epoch);
+                    return l.node.send(sessionId, message, true);
+                },
+                null);
     }
 
     @Override
@@ -381,17 +397,21 @@ public final class FailoverBrokerConnection implements BrokerConnection {
         synchronized (lock) {
             log.consumerOpening(spec);
         }
-        return call("opening consumer " + spec.consumerId(), l -> {
-            CompletableFuture<Void> opened = l.node.openConsumer(log.withCreditLeft(spec));
-            return opened.thenApply(v -> {
-                log.consumerOpened(spec.consumerId());
-                return v;
-            });
-        }, null).whenComplete((v, t) -> {
-            if (t != null) {
-                log.consumerClosed(spec.consumerId());
-            }
-        });
+        return call(
+                        "opening consumer " + spec.consumerId(),
+                        l -> {
+                            CompletableFuture<Void> opened = l.node.openConsumer(log.withCreditLeft(spec));
+                            return opened.thenApply(v -> {
+                                log.consumerOpened(spec.consumerId());
+                                return v;
+                            });
+                        },
+                        null)
+                .whenComplete((v, t) -> {
+                    if (t != null) {
+                        log.consumerClosed(spec.consumerId());
+                    }
+                });
     }
 
     @Override
@@ -406,21 +426,26 @@ public final class FailoverBrokerConnection implements BrokerConnection {
     }
 
     @Override
-    public CompletableFuture<Void> updateConsumer(int consumerId, Integer priority, Integer capacityMessages,
-                                                  Long capacityBytes) {
+    public CompletableFuture<Void> updateConsumer(
+            int consumerId, Integer priority, Integer capacityMessages, Long capacityBytes) {
         if (log.detached(consumerId)) {
             return CompletableFuture.failedFuture(detached(consumerId));
         }
-        return call("updating consumer " + consumerId, l -> l.node.updateConsumer(consumerId, priority, capacityMessages,
-                capacityBytes).thenApply(v -> {
-                    log.updated(consumerId, priority, capacityMessages, capacityBytes);
-                    return v;
-                }), null);
+        return call(
+                "updating consumer " + consumerId,
+                l -> l.node.updateConsumer(consumerId, priority, capacityMessages, capacityBytes)
+                        .thenApply(v -> {
+                            log.updated(consumerId, priority, capacityMessages, capacityBytes);
+                            return v;
+                        }),
+                null);
     }
 
     private static BrokerError detached(int consumerId) {
-        return new BrokerError(ErrorCode.ILLEGAL_STATE, "consumer " + consumerId + " reads a temporary destination of"
-                + " a node that was lost; no other node has it, so the consumer receives nothing any more");
+        return new BrokerError(
+                ErrorCode.ILLEGAL_STATE,
+                "consumer " + consumerId + " reads a temporary destination of"
+                        + " a node that was lost; no other node has it, so the consumer receives nothing any more");
     }
 
     /** Counted even while failing over: the next node is granted what the facade gave and nothing used. */
@@ -487,11 +512,18 @@ public final class FailoverBrokerConnection implements BrokerConnection {
         synchronized (lock) {
             if (live == null) {
                 BrokerError refusal = closed || failure != null ? refusal() : null;
-                return refusal != null ? CompletableFuture.failedFuture(refusal) : CompletableFuture.completedFuture(base);
+                return refusal != null
+                        ? CompletableFuture.failedFuture(refusal)
+                        : CompletableFuture.completedFuture(base);
             }
             NodeLink link = live;
-            return relayed(link, link.node.recover(sessionId, DeliveryIds.onNode(seen, base))
-                    .thenApply(fence -> ids.seen(link.base, fence)), "the recover", ids::highest);
+            return relayed(
+                    link,
+                    link.node
+                            .recover(sessionId, DeliveryIds.onNode(seen, base))
+                            .thenApply(fence -> ids.seen(link.base, fence)),
+                    "the recover",
+                    ids::highest);
         }
     }
 
@@ -505,13 +537,17 @@ public final class FailoverBrokerConnection implements BrokerConnection {
             if (log.voided(sessionId)) {
                 log.transactionEnded(sessionId);
                 tell(l -> l.node.rollback(sessionId));
-                return CompletableFuture.failedFuture(new BrokerError(ErrorCode.TRANSACTION_ROLLED_BACK,
-                        PartitaErrorCodes.FAILOVER, "the transaction was rolled back: it had sent or received"
-                        + " messages on a node that was lost, and the connection failed over to another node"));
+                return CompletableFuture.failedFuture(new BrokerError(
+                        ErrorCode.TRANSACTION_ROLLED_BACK,
+                        PartitaErrorCodes.FAILOVER,
+                        "the transaction was rolled back: it had sent or received"
+                                + " messages on a node that was lost, and the connection failed over to another node"));
             }
         }
-        return call("the commit (the transaction may or may not have been committed there)",
-                l -> l.node.commit(sessionId).whenComplete((v, t) -> log.commitSettled(sessionId, l.epoch)), null);
+        return call(
+                "the commit (the transaction may or may not have been committed there)",
+                l -> l.node.commit(sessionId).whenComplete((v, t) -> log.commitSettled(sessionId, l.epoch)),
+                null);
     }
 
     @Override
@@ -527,14 +563,17 @@ public final class FailoverBrokerConnection implements BrokerConnection {
 
     @Override
     public CompletableFuture<String> destinationOp(int op, String name) {
-        return call("destination operation " + op, l -> l.node.destinationOp(op, name).thenApply(v -> {
-            if (op == Frame.OP_SET_CLIENT_ID) {
-                log.clientId(name);
-            } else if (op == Frame.OP_DECLARE_QUEUE) {
-                log.declared(name);
-            }
-            return v;
-        }), null);
+        return call(
+                "destination operation " + op,
+                l -> l.node.destinationOp(op, name).thenApply(v -> {
+                    if (op == Frame.OP_SET_CLIENT_ID) {
+                        log.clientId(name);
+                    } else if (op == Frame.OP_DECLARE_QUEUE) {
+                        log.declared(name);
+                    }
+                    return v;
+                }),
+                null);
     }
 
     @Override

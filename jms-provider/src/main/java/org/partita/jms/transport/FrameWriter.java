@@ -1,8 +1,7 @@
 package org.partita.jms.transport;
 
-import org.partita.protocol.Frame;
-
 import java.util.function.Consumer;
+import org.partita.protocol.Frame;
 
 /**
  * How a connection's frames reach its socket. {@link LoopFrameWriter} hands each frame to the

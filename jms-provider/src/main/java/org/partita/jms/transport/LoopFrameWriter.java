@@ -1,10 +1,9 @@
 package org.partita.jms.transport;
 
 import io.netty.channel.Channel;
+import java.util.function.Consumer;
 import org.partita.protocol.Frame;
 import org.partita.protocol.FrameEncoder;
-
-import java.util.function.Consumer;
 
 /**
  * Frames handed to the channel's event loop, which encodes them (a {@link FrameEncoder} in the

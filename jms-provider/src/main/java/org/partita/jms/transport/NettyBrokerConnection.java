@@ -12,12 +12,6 @@ import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.timeout.IdleState;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
-import org.partita.protocol.ErrorCode;
-import org.partita.protocol.Frame;
-import org.partita.protocol.FrameDecoder;
-import org.partita.protocol.Protocol;
-import org.partita.protocol.ProtocolException;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +21,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
+import org.partita.protocol.ErrorCode;
+import org.partita.protocol.Frame;
+import org.partita.protocol.FrameDecoder;
+import org.partita.protocol.Protocol;
+import org.partita.protocol.ProtocolException;
 
 /** {@link BrokerConnection} over TCP with Netty: frames of docs/protocol.md, answers matched by request id. */
 public final class NettyBrokerConnection implements BrokerConnection {
@@ -49,8 +48,8 @@ public final class NettyBrokerConnection implements BrokerConnection {
     /** 0 when the connection has no heartbeat. */
     private final long heartbeatMillis;
 
-    private NettyBrokerConnection(Channel channel, FrameWriter writer, int maxFrameSize, String address,
-                                  long heartbeatMillis) {
+    private NettyBrokerConnection(
+            Channel channel, FrameWriter writer, int maxFrameSize, String address, long heartbeatMillis) {
         this.channel = channel;
         this.writer = writer;
         this.maxFrameSize = maxFrameSize;
@@ -70,8 +69,8 @@ public final class NettyBrokerConnection implements BrokerConnection {
     /** Frames written before one socket write at most, when they come faster than the event loop flushes. */
     private static final int FLUSHES_PER_WRITE = 64;
 
-    public static NettyBrokerConnection connect(String host, int port, int maxFrameSize, long timeoutMillis,
-                                                io.netty.handler.ssl.SslContext tls) {
+    public static NettyBrokerConnection connect(
+            String host, int port, int maxFrameSize, long timeoutMillis, io.netty.handler.ssl.SslContext tls) {
         return connect(host, port, maxFrameSize, timeoutMillis, tls, 0);
     }
 
@@ -82,8 +81,13 @@ public final class NettyBrokerConnection implements BrokerConnection {
      * drops packets without closing the connection, is found this way; a closed socket is found at
      * once anyway. 0 turns it off (node links ping on their own schedule).
      */
-    public static NettyBrokerConnection connect(String host, int port, int maxFrameSize, long timeoutMillis,
-                                                io.netty.handler.ssl.SslContext tls, long heartbeatMillis) {
+    public static NettyBrokerConnection connect(
+            String host,
+            int port,
+            int maxFrameSize,
+            long timeoutMillis,
+            io.netty.handler.ssl.SslContext tls,
+            long heartbeatMillis) {
         NettyBrokerConnection[] self = new NettyBrokerConnection[1];
         FrameWriter[] writer = new FrameWriter[1];
         Bootstrap b = new Bootstrap()
@@ -103,16 +107,20 @@ public final class NettyBrokerConnection implements BrokerConnection {
                         // Non-persistent sends and acknowledgements come from application threads one frame
                         // at a time, through the event loop (FrameWriter); consolidating their flushes turns a
                         // burst of them into one socket write.
-                        ch.pipeline().addLast(new io.netty.handler.flush.FlushConsolidationHandler(FLUSHES_PER_WRITE, true),
-                                new FrameDecoder(maxFrameSize));
+                        ch.pipeline()
+                                .addLast(
+                                        new io.netty.handler.flush.FlushConsolidationHandler(FLUSHES_PER_WRITE, true),
+                                        new FrameDecoder(maxFrameSize));
                         writer[0] = ClientTransportThreads.frameWriter(ch, tls != null, maxFrameSize);
                         ch.pipeline().addLast(new Handler(() -> self[0]));
                     }
                 });
         io.netty.channel.ChannelFuture f = b.connect(host, port).awaitUninterruptibly();
         if (!f.isSuccess()) {
-            throw new BrokerError(ErrorCode.INTERNAL, "cannot connect to " + (tls == null ? "tcp://" : "ssl://") + host + ":" + port + ": "
-                    + (f.cause() == null ? "timed out" : f.cause().getMessage()));
+            throw new BrokerError(
+                    ErrorCode.INTERNAL,
+                    "cannot connect to " + (tls == null ? "tcp://" : "ssl://") + host + ":" + port + ": "
+                            + (f.cause() == null ? "timed out" : f.cause().getMessage()));
         }
         self[0] = new NettyBrokerConnection(f.channel(), writer[0], maxFrameSize, host + ":" + port, heartbeatMillis);
         return self[0];
@@ -130,34 +138,39 @@ public final class NettyBrokerConnection implements BrokerConnection {
     @Override
     public CompletableFuture<Void> open(String user, String password, String clientId) {
         CompletableFuture<Void> opened = new CompletableFuture<>();
-        request(id -> new Frame.Hello(id, Protocol.VERSION, user, password, clientId)).whenComplete((f, t) -> {
-            if (t != null) {
-                opened.completeExceptionally(notPartita(t));
-            } else if (!(f instanceof Frame.HelloOk ok)) {
-                opened.completeExceptionally(notPartita(new BrokerError(ErrorCode.MALFORMED_FRAME,
-                        "it answered the handshake with " + f.type())));
-            } else {
-                nodeName = ok.nodeName();
-                if (ok.version() >= Protocol.SEND_CREDIT_VERSION) {
-                    sendCredit.bounded(); // the first SEND_CREDIT follows HELLO_OK
-                }
-                if (ok.maxFrameSize() < maxFrameSize) {
-                    // Never send what the node would refuse: refuse it here, with the connection intact.
-                    writer.limit(ok.maxFrameSize());
-                }
-                opened.complete(null);
-            }
-        });
+        request(id -> new Frame.Hello(id, Protocol.VERSION, user, password, clientId))
+                .whenComplete((f, t) -> {
+                    if (t != null) {
+                        opened.completeExceptionally(notPartita(t));
+                    } else if (!(f instanceof Frame.HelloOk ok)) {
+                        opened.completeExceptionally(notPartita(new BrokerError(
+                                ErrorCode.MALFORMED_FRAME, "it answered the handshake with " + f.type())));
+                    } else {
+                        nodeName = ok.nodeName();
+                        if (ok.version() >= Protocol.SEND_CREDIT_VERSION) {
+                            sendCredit.bounded(); // the first SEND_CREDIT follows HELLO_OK
+                        }
+                        if (ok.maxFrameSize() < maxFrameSize) {
+                            // Never send what the node would refuse: refuse it here, with the connection intact.
+                            writer.limit(ok.maxFrameSize());
+                        }
+                        opened.complete(null);
+                    }
+                });
         return opened;
     }
 
     private Throwable notPartita(Throwable t) {
-        if (t instanceof BrokerError e && (e.code() == ErrorCode.MALFORMED_FRAME || e.code() == ErrorCode.FRAME_TOO_LARGE)) {
-            return new BrokerError(e.code(), noNodeAt() + ": what listens there sent bytes that are not Partita frames");
+        if (t instanceof BrokerError e
+                && (e.code() == ErrorCode.MALFORMED_FRAME || e.code() == ErrorCode.FRAME_TOO_LARGE)) {
+            return new BrokerError(
+                    e.code(), noNodeAt() + ": what listens there sent bytes that are not Partita frames");
         }
         if (t instanceof BrokerError e && e.code() == ErrorCode.INTERNAL) {
-            return new BrokerError(e.code(), noNodeAt() + ": what listens there ended the connection during the"
-                    + " handshake (" + e.getMessage() + ")");
+            return new BrokerError(
+                    e.code(),
+                    noNodeAt() + ": what listens there ended the connection during the" + " handshake ("
+                            + e.getMessage() + ")");
         }
         return t;
     }
@@ -205,8 +218,15 @@ public final class NettyBrokerConnection implements BrokerConnection {
 
     @Override
     public CompletableFuture<Void> openConsumer(ConsumerSpec s) {
-        return requestOk(id -> new Frame.ConsumerOpen(id, s.sessionId(), s.consumerId(), s.destination(), s.selector(),
-                s.subscription(), s.flags(), s.credit()));
+        return requestOk(id -> new Frame.ConsumerOpen(
+                id,
+                s.sessionId(),
+                s.consumerId(),
+                s.destination(),
+                s.selector(),
+                s.subscription(),
+                s.flags(),
+                s.credit()));
     }
 
     @Override
@@ -215,9 +235,14 @@ public final class NettyBrokerConnection implements BrokerConnection {
     }
 
     @Override
-    public CompletableFuture<Void> updateConsumer(int consumerId, Integer priority, Integer capacityMessages, Long capacityBytes) {
-        return requestOk(id -> new Frame.ConsumerUpdate(id, consumerId, priority == null ? Integer.MIN_VALUE : priority,
-                capacityMessages == null ? -1 : capacityMessages, capacityBytes == null ? -1 : capacityBytes));
+    public CompletableFuture<Void> updateConsumer(
+            int consumerId, Integer priority, Integer capacityMessages, Long capacityBytes) {
+        return requestOk(id -> new Frame.ConsumerUpdate(
+                id,
+                consumerId,
+                priority == null ? Integer.MIN_VALUE : priority,
+                capacityMessages == null ? -1 : capacityMessages,
+                capacityBytes == null ? -1 : capacityBytes));
     }
 
     /**
@@ -225,7 +250,8 @@ public final class NettyBrokerConnection implements BrokerConnection {
      * (its node gives it none of its own partitions) or not; clients never send this.
      */
     public CompletableFuture<Void> spare(int consumerId, boolean spare) {
-        return requestOk(id -> new Frame.ConsumerUpdate(id, consumerId, Integer.MIN_VALUE, -1, -1, (byte) (spare ? 1 : 0)));
+        return requestOk(
+                id -> new Frame.ConsumerUpdate(id, consumerId, Integer.MIN_VALUE, -1, -1, (byte) (spare ? 1 : 0)));
     }
 
     @Override
@@ -377,9 +403,10 @@ public final class NettyBrokerConnection implements BrokerConnection {
                 if (c instanceof io.netty.handler.codec.EncoderException && c.getCause() != null) {
                     c = c.getCause();
                 }
-                answer.completeExceptionally(c instanceof ProtocolException p
-                        ? new BrokerError(p.code(), p.getMessage())
-                        : new BrokerError(ErrorCode.INTERNAL, "write failed: " + c));
+                answer.completeExceptionally(
+                        c instanceof ProtocolException p
+                                ? new BrokerError(p.code(), p.getMessage())
+                                : new BrokerError(ErrorCode.INTERNAL, "write failed: " + c));
             }
         });
     }
@@ -442,9 +469,11 @@ public final class NettyBrokerConnection implements BrokerConnection {
         if (first) {
             ping(); // its answer, or anything else the node sends, resets the silence
         } else {
-            fail(new BrokerError(ErrorCode.INTERNAL, "the node at " + address + " sent nothing for "
-                    + 2 * heartbeatMillis + " ms, not even the answer to a ping (heartbeat " + heartbeatMillis
-                    + " ms): connection given up"));
+            fail(new BrokerError(
+                    ErrorCode.INTERNAL,
+                    "the node at " + address + " sent nothing for "
+                            + 2 * heartbeatMillis + " ms, not even the answer to a ping (heartbeat " + heartbeatMillis
+                            + " ms): connection given up"));
         }
     }
 

@@ -1,11 +1,10 @@
 package org.partita.jms.transport;
 
-import org.partita.protocol.ErrorCode;
-
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.partita.protocol.ErrorCode;
 
 /** Connects over TCP (or TLS for {@code ssl://} nodes) with Netty and completes the handshake, both within one timeout. */
 public final class NettyNodeConnector implements NodeConnector {
@@ -35,13 +34,22 @@ public final class NettyNodeConnector implements NodeConnector {
     @Override
     public BrokerConnection connect(NodeAddress node, Login login, ConnectionListener listener, long timeoutMillis) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        NettyBrokerConnection transport = NettyBrokerConnection.connect(node.host(), node.port(), maxFrameSize, timeoutMillis,
-                node.tls() ? tls.context() : null, heartbeatMillis);
+        NettyBrokerConnection transport = NettyBrokerConnection.connect(
+                node.host(),
+                node.port(),
+                maxFrameSize,
+                timeoutMillis,
+                node.tls() ? tls.context() : null,
+                heartbeatMillis);
         if (listener != null) {
             transport.setListener(listener);
         }
         try {
-            handshake(transport, transport.open(login.user(), login.password(), login.clientId()), timeoutMillis, deadline);
+            handshake(
+                    transport,
+                    transport.open(login.user(), login.password(), login.clientId()),
+                    timeoutMillis,
+                    deadline);
         } catch (BrokerError e) {
             transport.abort();
             throw e;
@@ -49,8 +57,8 @@ public final class NettyNodeConnector implements NodeConnector {
         return transport;
     }
 
-    private static void handshake(NettyBrokerConnection transport, CompletableFuture<Void> opened, long timeout,
-                                  long deadline) {
+    private static void handshake(
+            NettyBrokerConnection transport, CompletableFuture<Void> opened, long timeout, long deadline) {
         try {
             if (timeout == 0) {
                 opened.get();
@@ -58,14 +66,18 @@ public final class NettyNodeConnector implements NodeConnector {
                 opened.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             }
         } catch (TimeoutException e) {
-            throw new BrokerError(ErrorCode.INTERNAL, transport.noNodeAt() + ": what listens there did not answer"
-                    + " the handshake within connectTimeout (" + timeout + " ms)");
+            throw new BrokerError(
+                    ErrorCode.INTERNAL,
+                    transport.noNodeAt() + ": what listens there did not answer"
+                            + " the handshake within connectTimeout (" + timeout + " ms)");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new BrokerError(ErrorCode.INTERNAL, "interrupted while connecting to " + transport.address());
         } catch (ExecutionException e) {
-            throw e.getCause() instanceof BrokerError b ? b
-                    : new BrokerError(ErrorCode.INTERNAL, "connecting to " + transport.address() + " failed: " + e.getCause());
+            throw e.getCause() instanceof BrokerError b
+                    ? b
+                    : new BrokerError(
+                            ErrorCode.INTERNAL, "connecting to " + transport.address() + " failed: " + e.getCause());
         }
     }
 }

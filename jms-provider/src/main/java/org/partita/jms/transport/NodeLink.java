@@ -14,6 +14,7 @@ final class NodeLink implements ConnectionListener {
     final long epoch;
     /** Added to the node's delivery ids (see {@link DeliveryIds}). */
     final long base;
+
     volatile BrokerConnection node;
     /** False once lost, abandoned or closed: its events are no longer the facade's. */
     volatile boolean active = true;
@@ -23,8 +24,14 @@ final class NodeLink implements ConnectionListener {
     private final Supplier<ConnectionListener> facade;
     private final BiConsumer<NodeLink, BrokerError> lost;
 
-    NodeLink(NodeAddress address, long epoch, long base, ReplayLog log, DeliveryIds ids,
-             Supplier<ConnectionListener> facade, BiConsumer<NodeLink, BrokerError> lost) {
+    NodeLink(
+            NodeAddress address,
+            long epoch,
+            long base,
+            ReplayLog log,
+            DeliveryIds ids,
+            Supplier<ConnectionListener> facade,
+            BiConsumer<NodeLink, BrokerError> lost) {
         this.address = address;
         this.epoch = epoch;
         this.base = base;

@@ -1,10 +1,9 @@
 package org.partita.jms.transport;
 
-import org.partita.protocol.ErrorCode;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.partita.protocol.ErrorCode;
 
 /** The nodes a failover connection may use, in the URL's order. */
 record NodeList(List<NodeAddress> nodes) {
@@ -29,7 +28,11 @@ record NodeList(List<NodeAddress> nodes) {
         StringBuilder text = new StringBuilder("no node of ").append(this).append(" accepted the connection:");
         ErrorCode code = ErrorCode.INTERNAL;
         for (Map.Entry<NodeAddress, BrokerError> e : refusals.entrySet()) {
-            text.append(' ').append(e.getKey()).append(": ").append(e.getValue().getMessage()).append(';');
+            text.append(' ')
+                    .append(e.getKey())
+                    .append(": ")
+                    .append(e.getValue().getMessage())
+                    .append(';');
             if (code == ErrorCode.INTERNAL) {
                 code = e.getValue().code();
             }
@@ -43,7 +46,10 @@ record NodeList(List<NodeAddress> nodes) {
     public String toString() {
         StringBuilder url = new StringBuilder();
         for (NodeAddress n : nodes) {
-            url.append(url.length() == 0 ? "" : ",").append(n.scheme()).append("://").append(n);
+            url.append(url.length() == 0 ? "" : ",")
+                    .append(n.scheme())
+                    .append("://")
+                    .append(n);
         }
         return url.toString();
     }

@@ -1,13 +1,12 @@
 package org.partita.jms.transport;
 
-import org.partita.protocol.ErrorCode;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.partita.protocol.ErrorCode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One failover of a {@link FailoverBrokerConnection}, on a thread of its own: tries the nodes in the
@@ -91,23 +90,42 @@ final class Reconnection {
 
     private String report(Replay.Outcome o, long started) {
         long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-        StringBuilder s = new StringBuilder("failed over from node ").append(lost).append(" (").append(cause.getMessage())
-                .append(") to node ").append(o.link().address).append(" in ").append(millis).append(" ms: ")
-                .append(o.sessions().size()).append(" session(s) and ").append(o.consumers().size())
-                .append(" consumer(s) opened again. Messages received from ").append(lost)
+        StringBuilder s = new StringBuilder("failed over from node ")
+                .append(lost)
+                .append(" (")
+                .append(cause.getMessage())
+                .append(") to node ")
+                .append(o.link().address)
+                .append(" in ")
+                .append(millis)
+                .append(" ms: ")
+                .append(o.sessions().size())
+                .append(" session(s) and ")
+                .append(o.consumers().size())
+                .append(" consumer(s) opened again. Messages received from ")
+                .append(lost)
                 .append(" and not acknowledged are void (that node delivers them again when it returns);")
                 .append(" a transaction that had work there fails its next commit");
         if (!o.detached().isEmpty()) {
-            s.append(". Consumers ").append(o.detached()).append(" read temporary destinations of ").append(lost)
+            s.append(". Consumers ")
+                    .append(o.detached())
+                    .append(" read temporary destinations of ")
+                    .append(lost)
                     .append(", which no other node has: they receive nothing any more");
         }
         return s.toString();
     }
 
     private BrokerError gaveUp(Map<NodeAddress, String> refusals) {
-        StringBuilder s = new StringBuilder("connection lost: node ").append(lost).append(" was lost (")
-                .append(cause.getMessage()).append(") and no node of ").append(owner.nodes())
-                .append(" took the connection within failoverTimeout (").append(timeoutMillis).append(" ms)");
+        StringBuilder s = new StringBuilder("connection lost: node ")
+                .append(lost)
+                .append(" was lost (")
+                .append(cause.getMessage())
+                .append(") and no node of ")
+                .append(owner.nodes())
+                .append(" took the connection within failoverTimeout (")
+                .append(timeoutMillis)
+                .append(" ms)");
         refusals.forEach((node, why) -> s.append("; ").append(node).append(": ").append(why));
         return new BrokerError(ErrorCode.INTERNAL, s.toString());
     }

@@ -1,14 +1,13 @@
 package org.partita.jms.transport;
 
-import org.partita.protocol.ErrorCode;
-import org.partita.protocol.Frame;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.partita.protocol.ErrorCode;
+import org.partita.protocol.Frame;
 
 /**
  * Opens again, on the node a failover connection moves to, what the facade has open: its sessions,
@@ -26,9 +25,7 @@ final class Replay {
     private final long deadlineNanos;
 
     /** What was opened again on {@code link}; {@code detached}: consumers of temporary destinations, not re-created. */
-    record Outcome(NodeLink link, List<Integer> sessions, List<Integer> consumers,
-                   List<Integer> detached) {
-    }
+    record Outcome(NodeLink link, List<Integer> sessions, List<Integer> consumers, List<Integer> detached) {}
 
     Replay(NodeLink link, ReplayLog log, long deadlineNanos) {
         this.link = link;
@@ -59,11 +56,14 @@ final class Replay {
                 continue;
             }
             String what = "opening consumer " + c.id() + " of " + c.spec().destination()
-                    + (c.spec().subscription() == null ? "" : " (subscription " + c.spec().subscription() + ")") + " again";
+                    + (c.spec().subscription() == null
+                            ? ""
+                            : " (subscription " + c.spec().subscription() + ")") + " again";
             await(node.openConsumer(c.spec()), what);
             consumers.add(c.id());
             if (c.updated()) {
-                await(node.updateConsumer(c.id(), c.priority(), c.capacityMessages(), c.capacityBytes()),
+                await(
+                        node.updateConsumer(c.id(), c.priority(), c.capacityMessages(), c.capacityBytes()),
                         "changing consumer " + c.id() + " again");
             }
         }
@@ -72,7 +72,8 @@ final class Replay {
 
     private <T> T await(CompletableFuture<T> answer, String what) {
         try {
-            return answer.get(Math.max(1, Math.min(REQUEST_TIMEOUT_MILLIS, millisLeft(deadlineNanos))), TimeUnit.MILLISECONDS);
+            return answer.get(
+                    Math.max(1, Math.min(REQUEST_TIMEOUT_MILLIS, millisLeft(deadlineNanos))), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             Throwable c = e.getCause();
             BrokerError b = c instanceof BrokerError be ? be : new BrokerError(ErrorCode.INTERNAL, String.valueOf(c));

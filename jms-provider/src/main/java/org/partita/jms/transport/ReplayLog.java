@@ -1,13 +1,12 @@
 package org.partita.jms.transport;
 
-import org.partita.protocol.DestinationName;
-
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.partita.protocol.DestinationName;
 
 /**
  * What a failover connection has opened on its node, so that the next node can be told again: the
@@ -49,6 +48,7 @@ final class ReplayLog {
         boolean detached;
         /** Its node told it which partitions it owns (they end with the node). */
         boolean ownsPartitions;
+
         Integer priority;
         Integer capacityMessages;
         Long capacityBytes;
@@ -77,21 +77,30 @@ final class ReplayLog {
         /** The spec to open it with now: the credit it has left, or none when {@code withCredit} is false. */
         BrokerConnection.ConsumerSpec spec(boolean withCredit) {
             BrokerConnection.ConsumerSpec s = spec;
-            return new BrokerConnection.ConsumerSpec(s.sessionId(), s.consumerId(), s.destination(), s.selector(),
-                    s.subscription(), s.flags(), withCredit ? credit : 0);
+            return new BrokerConnection.ConsumerSpec(
+                    s.sessionId(),
+                    s.consumerId(),
+                    s.destination(),
+                    s.selector(),
+                    s.subscription(),
+                    s.flags(),
+                    withCredit ? credit : 0);
         }
     }
 
     /** What the next node is told, in the order it must hear it. */
-    record Snapshot(Login login, List<SessionOpen> sessions, List<String> declared, List<ConsumerOpen> consumers) {
-    }
+    record Snapshot(Login login, List<SessionOpen> sessions, List<String> declared, List<ConsumerOpen> consumers) {}
 
-    record SessionOpen(int id, boolean transacted) {
-    }
+    record SessionOpen(int id, boolean transacted) {}
 
     /** A consumer to open again, without credit (granted when the switch is complete), and its updates. */
-    record ConsumerOpen(BrokerConnection.ConsumerSpec spec, boolean temporary, boolean updated, Integer priority,
-                        Integer capacityMessages, Long capacityBytes) {
+    record ConsumerOpen(
+            BrokerConnection.ConsumerSpec spec,
+            boolean temporary,
+            boolean updated,
+            Integer priority,
+            Integer capacityMessages,
+            Long capacityBytes) {
         int id() {
             return spec.consumerId();
         }
@@ -296,8 +305,8 @@ final class ReplayLog {
         List<ConsumerOpen> attached = new ArrayList<>();
         for (Consumer c : consumers.values()) {
             if (c.opened && !c.detached) {
-                attached.add(new ConsumerOpen(c.spec(false), c.temporary(), c.updated(), c.priority,
-                        c.capacityMessages, c.capacityBytes));
+                attached.add(new ConsumerOpen(
+                        c.spec(false), c.temporary(), c.updated(), c.priority, c.capacityMessages, c.capacityBytes));
             }
         }
         return new Snapshot(login, open, List.copyOf(declared), attached);

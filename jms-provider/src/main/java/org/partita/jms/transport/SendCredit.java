@@ -1,8 +1,7 @@
 package org.partita.jms.transport;
 
-import org.partita.protocol.ErrorCode;
-
 import java.util.concurrent.TimeUnit;
+import org.partita.protocol.ErrorCode;
 
 /**
  * The client's side of the node's send credit (SEND_CREDIT, protocol 3): bytes the connection may
@@ -47,8 +46,10 @@ final class SendCredit {
             while (bounded && available <= 0 && failure == null) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
-                    throw new BrokerError(ErrorCode.RESOURCE_EXHAUSTED, "the node gave no send credit for "
-                            + WAIT_MILLIS / 1000 + " s: it is short of memory and its consumers do not catch up");
+                    throw new BrokerError(
+                            ErrorCode.RESOURCE_EXHAUSTED,
+                            "the node gave no send credit for " + WAIT_MILLIS / 1000
+                                    + " s: it is short of memory and its consumers do not catch up");
                 }
                 try {
                     TimeUnit.NANOSECONDS.timedWait(this, left);

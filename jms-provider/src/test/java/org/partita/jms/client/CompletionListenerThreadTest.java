@@ -1,5 +1,11 @@
 package org.partita.jms.client;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.CompletionListener;
 import jakarta.jms.IllegalStateException;
 import jakarta.jms.JMSException;
@@ -7,17 +13,10 @@ import jakarta.jms.Message;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNotSame;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 /** JMS 7.3.4, 7.3.8, 6.1.4: where completion listeners run, and what they may do there. */
 class CompletionListenerThreadTest {
@@ -73,11 +72,20 @@ class CompletionListenerThreadTest {
     void aCompletionListenerMayNotCloseOrCommit() throws Exception {
         Session tx = f.connection.createSession(Session.SESSION_TRANSACTED);
         MessageProducer p = tx.createProducer(tx.createQueue("q"));
-        assertInstanceOf(IllegalStateException.class, sendAndRunInCallback(tx, p, tx::commit).get(5, TimeUnit.SECONDS));
-        assertInstanceOf(IllegalStateException.class, sendAndRunInCallback(tx, p, tx::rollback).get(5, TimeUnit.SECONDS));
-        assertInstanceOf(IllegalStateException.class, sendAndRunInCallback(tx, p, tx::close).get(5, TimeUnit.SECONDS));
-        assertInstanceOf(IllegalStateException.class, sendAndRunInCallback(tx, p, p::close).get(5, TimeUnit.SECONDS));
-        assertInstanceOf(IllegalStateException.class,
+        assertInstanceOf(
+                IllegalStateException.class,
+                sendAndRunInCallback(tx, p, tx::commit).get(5, TimeUnit.SECONDS));
+        assertInstanceOf(
+                IllegalStateException.class,
+                sendAndRunInCallback(tx, p, tx::rollback).get(5, TimeUnit.SECONDS));
+        assertInstanceOf(
+                IllegalStateException.class,
+                sendAndRunInCallback(tx, p, tx::close).get(5, TimeUnit.SECONDS));
+        assertInstanceOf(
+                IllegalStateException.class,
+                sendAndRunInCallback(tx, p, p::close).get(5, TimeUnit.SECONDS));
+        assertInstanceOf(
+                IllegalStateException.class,
                 sendAndRunInCallback(tx, p, f.connection::close).get(5, TimeUnit.SECONDS));
     }
 
@@ -111,7 +119,8 @@ class CompletionListenerThreadTest {
         s.createProducer(in).send(s.createTextMessage("forward me"));
         f.connection.start();
         assertNull(outcome.get(10, TimeUnit.SECONDS));
-        assertTrue(f.transport.waiting(((org.partita.jms.destination.PartitaDestination) s.createQueue("out")).encode()) == 1);
+        assertTrue(f.transport.waiting(((org.partita.jms.destination.PartitaDestination) s.createQueue("out")).encode())
+                == 1);
     }
 
     @Test

@@ -1,9 +1,9 @@
 package org.partita.jms.client;
 
-import jakarta.jms.JMSException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import jakarta.jms.JMSException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -12,9 +12,8 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * README, option {@code connectTimeout}: it bounds the TCP connect and the handshake together, so a
@@ -27,21 +26,23 @@ class ConnectTimeoutTest {
     /** A server on a free loopback port that accepts connections and sends {@code banner} (or nothing). */
     private int listen(String banner) throws IOException {
         server = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"));
-        Thread t = new Thread(() -> {
-            try {
-                while (!server.isClosed()) {
-                    Socket s = server.accept();
-                    accepted.add(s);
-                    if (banner != null) {
-                        OutputStream out = s.getOutputStream();
-                        out.write(banner.getBytes(StandardCharsets.US_ASCII));
-                        out.flush();
+        Thread t = new Thread(
+                () -> {
+                    try {
+                        while (!server.isClosed()) {
+                            Socket s = server.accept();
+                            accepted.add(s);
+                            if (banner != null) {
+                                OutputStream out = s.getOutputStream();
+                                out.write(banner.getBytes(StandardCharsets.US_ASCII));
+                                out.flush();
+                            }
+                        }
+                    } catch (IOException closed) {
+                        // the test is over
                     }
-                }
-            } catch (IOException closed) {
-                // the test is over
-            }
-        }, "not-a-node");
+                },
+                "not-a-node");
         t.setDaemon(true);
         t.start();
         return server.getLocalPort();
@@ -84,19 +85,21 @@ class ConnectTimeoutTest {
     @Test
     void aPeerThatClosesAtOnceFailsSayingThereIsNoNode() throws IOException {
         server = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"));
-        Thread t = new Thread(() -> {
-            try {
-                while (!server.isClosed()) {
-                    server.accept().close();
-                }
-            } catch (IOException closed) {
-                // the test is over
-            }
-        }, "closing-peer");
+        Thread t = new Thread(
+                () -> {
+                    try {
+                        while (!server.isClosed()) {
+                            server.accept().close();
+                        }
+                    } catch (IOException closed) {
+                        // the test is over
+                    }
+                },
+                "closing-peer");
         t.setDaemon(true);
         t.start();
-        PartitaConnectionFactory f = new PartitaConnectionFactory("tcp://127.0.0.1:" + server.getLocalPort()
-                + "?connectTimeout=10000");
+        PartitaConnectionFactory f =
+                new PartitaConnectionFactory("tcp://127.0.0.1:" + server.getLocalPort() + "?connectTimeout=10000");
         JMSException e = assertThrows(JMSException.class, f::createConnection);
         assertTrue(e.getMessage().contains("no Partita node at 127.0.0.1:" + server.getLocalPort()), e.getMessage());
     }

@@ -1,17 +1,16 @@
 package org.partita.jms.client;
 
-import jakarta.jms.JMSException;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-import org.partita.jms.transport.NodeAddress;
-
-import java.util.List;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.jms.JMSException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.partita.jms.transport.NodeAddress;
 
 /** README, "Connection factory URL": one node or several, options after the last one. */
 class ConnectionOptionsTest {
@@ -29,8 +28,12 @@ class ConnectionOptionsTest {
     void severalNodesInOrderShareTheOptionsAfterTheLast() throws JMSException {
         ConnectionOptions o = ConnectionOptions.parse(
                 "tcp://127.0.0.1:61700, tcp://10.0.0.2,tcp://[::1]:61702?clientID=app&failoverTimeout=5000&prefetch=7");
-        assertEquals(List.of(new NodeAddress("127.0.0.1", 61700), new NodeAddress("10.0.0.2", 61700),
-                new NodeAddress("[::1]", 61702)), o.nodes());
+        assertEquals(
+                List.of(
+                        new NodeAddress("127.0.0.1", 61700),
+                        new NodeAddress("10.0.0.2", 61700),
+                        new NodeAddress("[::1]", 61702)),
+                o.nodes());
         assertTrue(o.failsOver());
         assertEquals("app", o.clientId());
         assertEquals(5_000, o.failoverTimeoutMillis());
@@ -48,7 +51,9 @@ class ConnectionOptionsTest {
 
     @Test
     void aFailoverTimeoutOfZeroTriesForEver() throws JMSException {
-        assertEquals(0, ConnectionOptions.parse("tcp://a:1,tcp://b:2?failoverTimeout=0").failoverTimeoutMillis());
+        assertEquals(
+                0,
+                ConnectionOptions.parse("tcp://a:1,tcp://b:2?failoverTimeout=0").failoverTimeoutMillis());
     }
 
     @Test
@@ -59,8 +64,8 @@ class ConnectionOptionsTest {
 
     @Test
     void optionsBeforeTheLastNodeAreRefusedSayingWhereTheyGo() {
-        JMSException e = assertThrows(JMSException.class,
-                () -> ConnectionOptions.parse("tcp://a:1?prefetch=5,tcp://b:2"));
+        JMSException e =
+                assertThrows(JMSException.class, () -> ConnectionOptions.parse("tcp://a:1?prefetch=5,tcp://b:2"));
         assertTrue(e.getMessage().contains("after the last node"), e.getMessage());
     }
 
@@ -73,8 +78,8 @@ class ConnectionOptionsTest {
 
     @Test
     void aBadFailoverTimeoutIsRefused() {
-        JMSException e = assertThrows(JMSException.class,
-                () -> ConnectionOptions.parse("tcp://a:1,tcp://b:2?failoverTimeout=soon"));
+        JMSException e = assertThrows(
+                JMSException.class, () -> ConnectionOptions.parse("tcp://a:1,tcp://b:2?failoverTimeout=soon"));
         assertTrue(e.getMessage().contains("failoverTimeout"), e.getMessage());
     }
 }

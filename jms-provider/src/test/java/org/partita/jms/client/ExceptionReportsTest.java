@@ -1,23 +1,22 @@
 package org.partita.jms.client;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSException;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.ResourceAllocationException;
 import jakarta.jms.Session;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.partita.protocol.ErrorCode;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.partita.protocol.ErrorCode;
 
 /** What reaches the connection's ExceptionListener while the connection stays up. */
 class ExceptionReportsTest {
@@ -43,7 +42,9 @@ class ExceptionReportsTest {
         p.send(s.createTextMessage("dropped"));
         await("the report").atMost(Duration.ofSeconds(5)).until(() -> !told.isEmpty());
         assertInstanceOf(ResourceAllocationException.class, told.get(0));
-        assertTrue(told.get(0).getMessage().contains("queue 'q' is full"), told.get(0).getMessage());
+        assertTrue(
+                told.get(0).getMessage().contains("queue 'q' is full"),
+                told.get(0).getMessage());
         s.createConsumer(s.createQueue("q")).close(); // the connection is still usable
     }
 
@@ -53,8 +54,11 @@ class ExceptionReportsTest {
         f.transport.refuseSessionCloses(ErrorCode.ILLEGAL_STATE, "session busy");
         s.close();
         await("the report").atMost(Duration.ofSeconds(5)).until(() -> !told.isEmpty());
-        assertTrue(told.get(0).getMessage().contains("closing session"), told.get(0).getMessage());
-        assertTrue(told.get(0).getMessage().contains("session busy"), told.get(0).getMessage());
+        assertTrue(
+                told.get(0).getMessage().contains("closing session"),
+                told.get(0).getMessage());
+        assertTrue(
+                told.get(0).getMessage().contains("session busy"), told.get(0).getMessage());
         f.connection.createSession().close(); // still up
     }
 
@@ -65,7 +69,9 @@ class ExceptionReportsTest {
         f.transport.refuseConsumerCloses(ErrorCode.ILLEGAL_STATE, "consumer unknown");
         c.close();
         await("the report").atMost(Duration.ofSeconds(5)).until(() -> !told.isEmpty());
-        assertTrue(told.get(0).getMessage().contains("closing consumer"), told.get(0).getMessage());
+        assertTrue(
+                told.get(0).getMessage().contains("closing consumer"),
+                told.get(0).getMessage());
     }
 
     @Test

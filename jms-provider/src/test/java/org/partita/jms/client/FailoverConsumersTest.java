@@ -1,5 +1,14 @@
 package org.partita.jms.client;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.partita.jms.client.FailoverFixture.A;
+import static org.partita.jms.client.FailoverFixture.B;
+import static org.partita.jms.client.FailoverFixture.C;
+
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
@@ -9,28 +18,18 @@ import jakarta.jms.Session;
 import jakarta.jms.TemporaryQueue;
 import jakarta.jms.TextMessage;
 import jakarta.jms.Topic;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.partita.jms.api.PartitaConsumer;
-import org.partita.jms.api.PartitionListener;
-import org.partita.protocol.Frame;
-import org.partita.jms.transport.BrokerConnection.ConsumerSpec;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.partita.jms.client.FailoverFixture.A;
-import static org.partita.jms.client.FailoverFixture.B;
-import static org.partita.jms.client.FailoverFixture.C;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.partita.jms.api.PartitaConsumer;
+import org.partita.jms.api.PartitionListener;
+import org.partita.jms.transport.BrokerConnection.ConsumerSpec;
+import org.partita.protocol.Frame;
 
 /** docs/cluster.md, "Failover": what consumers see when their connection moves to another node. */
 class FailoverConsumersTest {
@@ -54,7 +53,9 @@ class FailoverConsumersTest {
 
         JMSException report = f.lose(A);
 
-        assertTrue(report.getMessage().contains("127.0.0.1:61700") && report.getMessage().contains("127.0.0.1:61701"),
+        assertTrue(
+                report.getMessage().contains("127.0.0.1:61700")
+                        && report.getMessage().contains("127.0.0.1:61701"),
                 report.getMessage());
         assertEquals(List.of(A, B), f.nodes.attempts().subList(0, 2), "the node after the lost one is tried first");
         assertEquals(f.on(A).openSessions(), f.on(B).openSessions(), "the same session ids");
@@ -64,7 +65,9 @@ class FailoverConsumersTest {
         assertEquals(before.destination(), after.destination());
         producer.send(s.createTextMessage("on B"));
         assertEquals("on B", ((TextMessage) consumer.receive(5_000)).getText());
-        await("the acknowledgement on B").atMost(Duration.ofSeconds(5)).until(() -> f.on(B).unsettled() == 0);
+        await("the acknowledgement on B")
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> f.on(B).unsettled() == 0);
     }
 
     @Test
@@ -79,11 +82,15 @@ class FailoverConsumersTest {
         MessageConsumer consumer = s.createConsumer(q);
         f.connection.start();
         int id = f.on(A).openedConsumers().get(0).consumerId();
-        await("A's messages prefetched").atMost(Duration.ofSeconds(5)).until(() -> f.on(A).unsettled() == 4);
+        await("A's messages prefetched")
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> f.on(A).unsettled() == 4);
 
         f.lose(A);
 
-        await("the full window on B").atMost(Duration.ofSeconds(5)).until(() -> f.on(B).credit(id) == 10);
+        await("the full window on B")
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> f.on(B).credit(id) == 10);
         assertNull(consumer.receiveNoWait(), "what A had prefetched is void, not handed out");
         producer.send(s.createTextMessage("on B"));
         assertEquals("on B", ((TextMessage) consumer.receive(5_000)).getText());
@@ -104,7 +111,9 @@ class FailoverConsumersTest {
                 throw new RuntimeException(e);
             }
         });
-        await("the receive asking A for one message").atMost(Duration.ofSeconds(5)).until(() -> f.on(A).credit(id) == 1);
+        await("the receive asking A for one message")
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> f.on(A).credit(id) == 1);
 
         f.lose(A);
 
@@ -148,7 +157,9 @@ class FailoverConsumersTest {
 
         f.lose(A);
 
-        await("the consumer on B").atMost(Duration.ofSeconds(5)).until(() -> f.on(B).credit(id) == 0);
+        await("the consumer on B")
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> f.on(B).credit(id) == 0);
         s.createProducer(q).send(s.createTextMessage("on B"));
         assertEquals(1, f.on(B).waiting("queue:orders"), "a stopped connection's consumer holds nothing");
         f.connection.start();
@@ -170,7 +181,9 @@ class FailoverConsumersTest {
         f.lose(A);
         producer.send(s.createTextMessage("on B"));
         // B numbers its first delivery 1, as A did: acknowledging A's must not settle B's
-        await("B's delivery in the consumer's buffer").atMost(Duration.ofSeconds(5)).until(() -> f.on(B).unsettled() == 1);
+        await("B's delivery in the consumer's buffer")
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> f.on(B).unsettled() == 1);
 
         fromA.acknowledge();
         assertEquals(List.of(), f.on(B).acknowledged(), "nothing of A's reaches B");
@@ -239,7 +252,9 @@ class FailoverConsumersTest {
         assertEquals(1, f.on(B).openedConsumers().size(), "only the queue's consumer");
         assertTrue(report.getMessage().contains("temporary"), report.getMessage());
         onTemporary.close();
-        await("no report of the close").during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5))
+        await("no report of the close")
+                .during(Duration.ofMillis(300))
+                .atMost(Duration.ofSeconds(5))
                 .until(() -> f.told.size() == 1);
     }
 

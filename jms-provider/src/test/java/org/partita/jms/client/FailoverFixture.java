@@ -1,17 +1,16 @@
 package org.partita.jms.client;
 
+import static org.awaitility.Awaitility.await;
+
 import jakarta.jms.JMSException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.partita.jms.api.PartitaErrorCodes;
 import org.partita.jms.transport.FailoverBrokerConnection;
 import org.partita.jms.transport.InMemoryBrokerConnection;
 import org.partita.jms.transport.InMemoryNodes;
 import org.partita.jms.transport.NodeAddress;
-
-import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-
-import static org.awaitility.Awaitility.await;
 
 /**
  * A connection of the JMS facade to three in-memory nodes A, B and C through a
@@ -29,8 +28,7 @@ final class FailoverFixture implements AutoCloseable {
     PartitaConnection connection;
 
     /** Not connected yet: set nodes up first, then {@link #connect}. */
-    FailoverFixture() {
-    }
+    FailoverFixture() {}
 
     FailoverFixture connect(String options) throws JMSException {
         connectQuietly(options);
@@ -60,12 +58,16 @@ final class FailoverFixture implements AutoCloseable {
     JMSException lose(NodeAddress node) {
         int before = failovers().size();
         nodes.down(node);
-        await("the failover report").atMost(Duration.ofSeconds(10)).until(() -> failovers().size() > before);
+        await("the failover report")
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> failovers().size() > before);
         return failovers().get(before);
     }
 
     List<JMSException> failovers() {
-        return told.stream().filter(e -> PartitaErrorCodes.FAILOVER.equals(e.getErrorCode())).toList();
+        return told.stream()
+                .filter(e -> PartitaErrorCodes.FAILOVER.equals(e.getErrorCode()))
+                .toList();
     }
 
     @Override

@@ -1,25 +1,5 @@
 package org.partita.jms.client;
 
-import jakarta.jms.CompletionListener;
-import jakarta.jms.IllegalStateException;
-import jakarta.jms.JMSException;
-import jakarta.jms.JMSSecurityException;
-import jakarta.jms.Message;
-import jakarta.jms.MessageConsumer;
-import jakarta.jms.MessageProducer;
-import jakarta.jms.Queue;
-import jakarta.jms.Session;
-import jakarta.jms.TransactionRolledBackException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.partita.jms.api.PartitaErrorCodes;
-import org.partita.protocol.ErrorCode;
-
-import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -30,6 +10,25 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.partita.jms.client.FailoverFixture.A;
 import static org.partita.jms.client.FailoverFixture.B;
 import static org.partita.jms.client.FailoverFixture.C;
+
+import jakarta.jms.CompletionListener;
+import jakarta.jms.IllegalStateException;
+import jakarta.jms.JMSException;
+import jakarta.jms.JMSSecurityException;
+import jakarta.jms.Message;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.Queue;
+import jakarta.jms.Session;
+import jakarta.jms.TransactionRolledBackException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.partita.jms.api.PartitaErrorCodes;
+import org.partita.protocol.ErrorCode;
 
 /** docs/cluster.md, "Failover": sends, transactions and other requests across a switch of node. */
 class FailoverRequestsTest {
@@ -58,7 +57,9 @@ class FailoverRequestsTest {
         f.nodes.down(A);
         f.nodes.refuseHandshakes(B, ErrorCode.AUTHENTICATION_FAILED);
         f.nodes.down(C);
-        JMSException e = assertThrows(JMSSecurityException.class, () -> f.connect(""),
+        JMSException e = assertThrows(
+                JMSSecurityException.class,
+                () -> f.connect(""),
                 "a node's refusal of the credentials is what the application must act on");
         for (String node : List.of("127.0.0.1:61700", "127.0.0.1:61701", "127.0.0.1:61702")) {
             assertTrue(e.getMessage().contains(node), e.getMessage());
@@ -77,7 +78,9 @@ class FailoverRequestsTest {
         Session s = f.connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
         s.createProducer(s.createQueue("q")).send(s.createTextMessage("after"));
         assertEquals(1, f.on(B).waiting("queue:q"));
-        await("nothing else reported").during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5))
+        await("nothing else reported")
+                .during(Duration.ofMillis(300))
+                .atMost(Duration.ofSeconds(5))
                 .until(() -> f.told.equals(List.of(report)));
     }
 
@@ -147,16 +150,19 @@ class FailoverRequestsTest {
             }
         });
         CompletableFuture<Throwable> syncOutcome = new CompletableFuture<>();
-        Thread sender = new Thread(() -> {
-            try {
-                p.send(s.createTextMessage("sync"));
-                syncOutcome.complete(null);
-            } catch (JMSException e) {
-                syncOutcome.complete(e);
-            }
-        }, "sync-sender");
+        Thread sender = new Thread(
+                () -> {
+                    try {
+                        p.send(s.createTextMessage("sync"));
+                        syncOutcome.complete(null);
+                    } catch (JMSException e) {
+                        syncOutcome.complete(e);
+                    }
+                },
+                "sync-sender");
         sender.start();
-        await("the synchronous send waiting for its answer").atMost(Duration.ofSeconds(5))
+        await("the synchronous send waiting for its answer")
+                .atMost(Duration.ofSeconds(5))
                 .until(() -> sender.getState() == Thread.State.TIMED_WAITING);
         assertFalse(asyncOutcome.isDone());
 
@@ -180,7 +186,9 @@ class FailoverRequestsTest {
         f.nodes.down(B);
         f.nodes.down(C);
         f.nodes.down(A);
-        await("attempts at B and C").atMost(Duration.ofSeconds(5)).until(() -> f.nodes.attempts().size() >= 4);
+        await("attempts at B and C")
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> f.nodes.attempts().size() >= 4);
 
         CompletableFuture<Void> sent = CompletableFuture.runAsync(() -> {
             try {
@@ -195,7 +203,9 @@ class FailoverRequestsTest {
 
         sent.get(10, TimeUnit.SECONDS);
         assertEquals(1, f.on(C).waiting("queue:q"));
-        await("the report").atMost(Duration.ofSeconds(5)).until(() -> f.failovers().size() == 1);
+        await("the report")
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> f.failovers().size() == 1);
     }
 
     @Test
@@ -224,12 +234,16 @@ class FailoverRequestsTest {
         f.nodes.down(B);
         f.nodes.down(C);
         f.nodes.down(A);
-        await("attempts").atMost(Duration.ofSeconds(5)).until(() -> f.nodes.attempts().size() >= 4);
+        await("attempts")
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> f.nodes.attempts().size() >= 4);
         long start = System.nanoTime();
         f.connection.close();
         assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) < 5_000);
         int attempts = f.nodes.attempts().size();
-        await("no more attempts").during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5))
+        await("no more attempts")
+                .during(Duration.ofMillis(500))
+                .atMost(Duration.ofSeconds(5))
                 .until(() -> f.nodes.attempts().size() <= attempts + 1); // one may have been under way
         assertEquals(List.of(), f.told, "a closed connection reports nothing");
     }

@@ -1,5 +1,14 @@
 package org.partita.jms.client;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.CompletionListener;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.IllegalStateRuntimeException;
@@ -12,24 +21,14 @@ import jakarta.jms.JMSRuntimeException;
 import jakarta.jms.Message;
 import jakarta.jms.Queue;
 import jakarta.jms.TextMessage;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.partita.jms.destination.PartitaDestination;
-
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.partita.jms.destination.PartitaDestination;
 
 /** The simplified API (JMSContext, JMSProducer, JMSConsumer) over the network-free transport. */
 class JMSContextFacadeTest {
@@ -133,30 +132,34 @@ class JMSContextFacadeTest {
     void anAsynchronousSendCallsItsListenerAndCloseWaitsForIt() throws Exception {
         CompletableFuture<Message> completed = new CompletableFuture<>();
         CountDownLatch release = new CountDownLatch(1);
-        ctx.createProducer().setAsync(new CompletionListener() {
-            @Override
-            public void onCompletion(Message message) {
-                completed.complete(message);
-                try {
-                    release.await(5, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
+        ctx.createProducer()
+                .setAsync(new CompletionListener() {
+                    @Override
+                    public void onCompletion(Message message) {
+                        completed.complete(message);
+                        try {
+                            release.await(5, TimeUnit.SECONDS);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
 
-            @Override
-            public void onException(Message message, Exception exception) {
-                completed.completeExceptionally(exception);
-            }
-        }).send(ctx.createQueue("async"), "x");
+                    @Override
+                    public void onException(Message message, Exception exception) {
+                        completed.completeExceptionally(exception);
+                    }
+                })
+                .send(ctx.createQueue("async"), "x");
         Message sent = completed.get(5, TimeUnit.SECONDS);
         assertEquals("x", ((TextMessage) sent).getText());
 
         Thread closer = new Thread(ctx::close, "closer");
         closer.start();
         // close waits while the listener is still running: the closer thread blocks
-        org.awaitility.Awaitility.await("close to wait for the listener").atMost(5, TimeUnit.SECONDS)
-                .until(() -> closer.getState() == Thread.State.TIMED_WAITING || closer.getState() == Thread.State.WAITING);
+        org.awaitility.Awaitility.await("close to wait for the listener")
+                .atMost(5, TimeUnit.SECONDS)
+                .until(() ->
+                        closer.getState() == Thread.State.TIMED_WAITING || closer.getState() == Thread.State.WAITING);
         assertTrue(closer.isAlive(), "close returned while a completion listener was running");
         release.countDown();
         closer.join(5_000);
@@ -166,23 +169,27 @@ class JMSContextFacadeTest {
     @Test
     void aCompletionListenerMayNotCloseItsOwnContext() throws Exception {
         CompletableFuture<Throwable> outcome = new CompletableFuture<>();
-        ctx.createProducer().setAsync(new CompletionListener() {
-            @Override
-            public void onCompletion(Message message) {
-                try {
-                    ctx.close();
-                    outcome.complete(null);
-                } catch (Throwable t) {
-                    outcome.complete(t);
-                }
-            }
+        ctx.createProducer()
+                .setAsync(new CompletionListener() {
+                    @Override
+                    public void onCompletion(Message message) {
+                        try {
+                            ctx.close();
+                            outcome.complete(null);
+                        } catch (Throwable t) {
+                            outcome.complete(t);
+                        }
+                    }
 
-            @Override
-            public void onException(Message message, Exception exception) {
-                outcome.complete(exception);
-            }
-        }).send(ctx.createQueue("async"), "x");
-        assertSame(IllegalStateRuntimeException.class, outcome.get(5, TimeUnit.SECONDS).getClass());
+                    @Override
+                    public void onException(Message message, Exception exception) {
+                        outcome.complete(exception);
+                    }
+                })
+                .send(ctx.createQueue("async"), "x");
+        assertSame(
+                IllegalStateRuntimeException.class,
+                outcome.get(5, TimeUnit.SECONDS).getClass());
     }
 
     @Test

@@ -1,5 +1,11 @@
 package org.partita.jms.client;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
@@ -8,18 +14,11 @@ import jakarta.jms.MessageProducer;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 /** The session, producer and consumer facade over a network-free transport. */
 class SessionFacadeTest {
@@ -39,7 +38,7 @@ class SessionFacadeTest {
         Session s = f.connection.createSession();
         s.setMessageListener(null);
         assertNull(s.getMessageListener());
-        assertThrows(JMSException.class, () -> s.setMessageListener(m -> { }));
+        assertThrows(JMSException.class, () -> s.setMessageListener(m -> {}));
         s.close();
         assertThrows(jakarta.jms.IllegalStateException.class, () -> s.setMessageListener(null));
     }
@@ -106,8 +105,9 @@ class SessionFacadeTest {
         s.createProducer(null);
         s.createProducer(s.createQueue("fan?mode=fanout&appIds=a,b"));
         assertEquals(1, f.transport.declared().size(), "declared: " + f.transport.declared());
-        assertEquals(((org.partita.jms.destination.PartitaDestination) s.createQueue("fan?mode=fanout&appIds=a,b"))
-                .encode(), f.transport.declared().get(0));
+        assertEquals(
+                ((org.partita.jms.destination.PartitaDestination) s.createQueue("fan?mode=fanout&appIds=a,b")).encode(),
+                f.transport.declared().get(0));
     }
 
     @Test

@@ -1,34 +1,34 @@
 package org.partita.jms.jndi;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.Queue;
 import jakarta.jms.Topic;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.partita.jms.client.PartitaConnectionFactory;
-import org.partita.jms.destination.PartitaQueue;
-
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Hashtable;
 import javax.naming.ConfigurationException;
 import javax.naming.Context;
 import javax.naming.InitialContext;
 import javax.naming.NameNotFoundException;
 import javax.naming.NamingException;
 import javax.naming.OperationNotSupportedException;
-import java.net.URL;
-import java.net.URLClassLoader;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Hashtable;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.jms.client.PartitaConnectionFactory;
+import org.partita.jms.destination.PartitaQueue;
 
 /** Through {@link InitialContext}, the way applications use it. */
 class InitialContextIntegrationTest {
 
     private static String url(Context ctx, String name) throws NamingException {
-        return assertInstanceOf(PartitaConnectionFactory.class, ctx.lookup(name)).getUrl();
+        return assertInstanceOf(PartitaConnectionFactory.class, ctx.lookup(name))
+                .getUrl();
     }
 
     @Test
@@ -127,8 +127,8 @@ class InitialContextIntegrationTest {
     private static void withContextClassPath(Path dir, NamingBlock block) throws Exception {
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
-        try (URLClassLoader loader = new URLClassLoader(new URL[]{dir.toUri().toURL()},
-                InitialContextIntegrationTest.class.getClassLoader())) {
+        try (URLClassLoader loader = new URLClassLoader(
+                new URL[] {dir.toUri().toURL()}, InitialContextIntegrationTest.class.getClassLoader())) {
             thread.setContextClassLoader(loader);
             block.run();
         } finally {

@@ -1,16 +1,21 @@
 package org.partita.jms.jndi;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.Queue;
 import jakarta.jms.Topic;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.function.Executable;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-import org.partita.jms.client.PartitaConnectionFactory;
-import org.partita.jms.destination.PartitaQueue;
-import org.partita.jms.destination.PartitaTopic;
-
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Hashtable;
+import java.util.List;
 import javax.naming.Binding;
 import javax.naming.CompositeName;
 import javax.naming.ConfigurationException;
@@ -21,19 +26,13 @@ import javax.naming.NameNotFoundException;
 import javax.naming.NamingException;
 import javax.naming.NotContextException;
 import javax.naming.OperationNotSupportedException;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Hashtable;
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNotSame;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.partita.jms.client.PartitaConnectionFactory;
+import org.partita.jms.destination.PartitaQueue;
+import org.partita.jms.destination.PartitaTopic;
 
 class PartitaInitialContextFactoryTest {
 
@@ -46,7 +45,8 @@ class PartitaInitialContextFactoryTest {
     }
 
     private static String url(Context ctx, String name) throws NamingException {
-        return assertInstanceOf(PartitaConnectionFactory.class, ctx.lookup(name)).getUrl();
+        return assertInstanceOf(PartitaConnectionFactory.class, ctx.lookup(name))
+                .getUrl();
     }
 
     // ---- connection factories
@@ -73,42 +73,55 @@ class PartitaInitialContextFactoryTest {
 
     @Test
     void explicitConnectionFactoryReplacesTheDefault() throws Exception {
-        Context ctx = context(Context.PROVIDER_URL, "tcp://ignored:1",
-                "connectionFactory.ConnectionFactory", "tcp://chosen:2?user=u");
+        Context ctx = context(
+                Context.PROVIDER_URL,
+                "tcp://ignored:1",
+                "connectionFactory.ConnectionFactory",
+                "tcp://chosen:2?user=u");
         assertEquals("tcp://chosen:2?user=u", url(ctx, "ConnectionFactory"));
     }
 
     @Test
     void explicitBindingOfTheDefaultNameSkipsAnInvalidProviderUrl() throws Exception {
-        Context ctx = context(Context.PROVIDER_URL, "http://not-ours",
-                "connectionFactory.ConnectionFactory", "tcp://chosen:2");
+        Context ctx = context(
+                Context.PROVIDER_URL, "http://not-ours", "connectionFactory.ConnectionFactory", "tcp://chosen:2");
         assertEquals("tcp://chosen:2", url(ctx, "ConnectionFactory"));
     }
 
     @Test
     void xaConnectionFactoriesAreBoundByTheirOwnPrefix() throws Exception {
-        Context ctx = context(Context.PROVIDER_URL, "tcp://broker.example:7000",
-                "xaConnectionFactory.jms/xa", "tcp://other:61700?user=u",
-                "xaconnectionfactory.lower", "",
-                "connectionFactory.plain", "tcp://other:61700");
+        Context ctx = context(
+                Context.PROVIDER_URL,
+                "tcp://broker.example:7000",
+                "xaConnectionFactory.jms/xa",
+                "tcp://other:61700?user=u",
+                "xaconnectionfactory.lower",
+                "",
+                "connectionFactory.plain",
+                "tcp://other:61700");
         assertInstanceOf(jakarta.jms.XAConnectionFactory.class, ctx.lookup("jms/xa"));
         assertInstanceOf(jakarta.jms.XAQueueConnectionFactory.class, ctx.lookup("jms/xa"));
         assertEquals("tcp://other:61700?user=u", url(ctx, "jms/xa"));
         assertEquals("tcp://broker.example:7000", url(ctx, "lower"), "an empty URL is the provider URL");
         assertFalse(ctx.lookup("plain") instanceof jakarta.jms.XAConnectionFactory);
         assertFalse(ctx.lookup("ConnectionFactory") instanceof jakarta.jms.XAConnectionFactory);
-        javax.naming.ConfigurationException bad = assertThrows(javax.naming.ConfigurationException.class,
-                () -> context("xaConnectionFactory.x", "http://nope"));
+        javax.naming.ConfigurationException bad = assertThrows(
+                javax.naming.ConfigurationException.class, () -> context("xaConnectionFactory.x", "http://nope"));
         assertTrue(bad.getMessage().contains("xaConnectionFactory.x"), bad.getMessage());
-        assertThrows(javax.naming.ConfigurationException.class,
+        assertThrows(
+                javax.naming.ConfigurationException.class,
                 () -> context("xaConnectionFactory.same", "tcp://a:1", "connectionFactory.same", "tcp://a:1"));
     }
 
     @Test
     void connectionFactoryUrlOptionsArePreserved() throws Exception {
-        Context ctx = context("connectionFactory.cts", "tcp://127.0.0.1:61700?clientID=cts&user=u&password=p",
-                "connectionfactory.qpidStyle", "tcp://10.0.0.1:61701?prefetch=10",
-                "connectionFactory.jms/cf.main", "tcp://localhost");
+        Context ctx = context(
+                "connectionFactory.cts",
+                "tcp://127.0.0.1:61700?clientID=cts&user=u&password=p",
+                "connectionfactory.qpidStyle",
+                "tcp://10.0.0.1:61701?prefetch=10",
+                "connectionFactory.jms/cf.main",
+                "tcp://localhost");
         assertEquals("tcp://127.0.0.1:61700?clientID=cts&user=u&password=p", url(ctx, "cts"));
         assertEquals("tcp://10.0.0.1:61701?prefetch=10", url(ctx, "qpidStyle"));
         assertEquals("tcp://localhost", url(ctx, "jms/cf.main"));
@@ -124,27 +137,39 @@ class PartitaInitialContextFactoryTest {
 
     @Test
     void urlsMayListSeveralNodes() throws Exception {
-        Context ctx = context(Context.PROVIDER_URL, "tcp://a:61700,tcp://b:61700?failoverTimeout=5000",
-                "connectionFactory.cluster", "tcp://c:61700,tcp://d:61701");
+        Context ctx = context(
+                Context.PROVIDER_URL,
+                "tcp://a:61700,tcp://b:61700?failoverTimeout=5000",
+                "connectionFactory.cluster",
+                "tcp://c:61700,tcp://d:61701");
         assertEquals("tcp://a:61700,tcp://b:61700?failoverTimeout=5000", url(ctx, "ConnectionFactory"));
         assertEquals("tcp://c:61700,tcp://d:61701", url(ctx, "cluster"));
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"http://127.0.0.1:61700", "tcp://127.0.0.1:61700?colour=red", "tcp://a:1,ldap://b:2",
-            "tcp://a:1?prefetch=1,tcp://b:2", "tcp://a:1,,tcp://b:2",
-            "tcp://127.0.0.1:61700?prefetch=-1", "tcp://127.0.0.1:61700?clientID", "tcp:// bad host", "localhost:61700"})
+    @ValueSource(
+            strings = {
+                "http://127.0.0.1:61700",
+                "tcp://127.0.0.1:61700?colour=red",
+                "tcp://a:1,ldap://b:2",
+                "tcp://a:1?prefetch=1,tcp://b:2",
+                "tcp://a:1,,tcp://b:2",
+                "tcp://127.0.0.1:61700?prefetch=-1",
+                "tcp://127.0.0.1:61700?clientID",
+                "tcp:// bad host",
+                "localhost:61700"
+            })
     void invalidConnectionFactoryUrlIsAConfigurationError(String url) {
-        ConfigurationException e = assertThrows(ConfigurationException.class,
-                () -> context("connectionFactory.broken", url));
+        ConfigurationException e =
+                assertThrows(ConfigurationException.class, () -> context("connectionFactory.broken", url));
         assertTrue(e.getMessage().contains("connectionFactory.broken"), e.getMessage());
         assertInstanceOf(jakarta.jms.JMSException.class, e.getRootCause());
     }
 
     @Test
     void invalidProviderUrlIsAConfigurationError() {
-        ConfigurationException e = assertThrows(ConfigurationException.class,
-                () -> context(Context.PROVIDER_URL, "ldap://directory:389"));
+        ConfigurationException e =
+                assertThrows(ConfigurationException.class, () -> context(Context.PROVIDER_URL, "ldap://directory:389"));
         assertTrue(e.getMessage().contains(Context.PROVIDER_URL), e.getMessage());
     }
 
@@ -152,8 +177,8 @@ class PartitaInitialContextFactoryTest {
     void nonStringValueIsAConfigurationError() {
         Hashtable<String, Object> env = new Hashtable<>();
         env.put("queue.orders", 42);
-        ConfigurationException e = assertThrows(ConfigurationException.class,
-                () -> new PartitaInitialContextFactory().getInitialContext(env));
+        ConfigurationException e = assertThrows(
+                ConfigurationException.class, () -> new PartitaInitialContextFactory().getInitialContext(env));
         assertTrue(e.getMessage().contains("queue.orders"), e.getMessage());
     }
 
@@ -161,11 +186,24 @@ class PartitaInitialContextFactoryTest {
 
     @Test
     void queuesAndTopicsAreBoundUnderFlatNames() throws Exception {
-        Context ctx = context("queue.orders", "orders", "queue.jms/queue/in", "incoming",
-                "queue.app.q", "orders?partitions=8", "topic.prices", "mfg/prices", "topic.a.b/c", "abc");
+        Context ctx = context(
+                "queue.orders",
+                "orders",
+                "queue.jms/queue/in",
+                "incoming",
+                "queue.app.q",
+                "orders?partitions=8",
+                "topic.prices",
+                "mfg/prices",
+                "topic.a.b/c",
+                "abc");
         assertEquals(new PartitaQueue("orders"), ctx.lookup("orders"));
-        assertEquals("incoming", assertInstanceOf(Queue.class, ctx.lookup("jms/queue/in")).getQueueName());
-        assertEquals("orders?partitions=8", assertInstanceOf(Queue.class, ctx.lookup("app.q")).getQueueName());
+        assertEquals(
+                "incoming",
+                assertInstanceOf(Queue.class, ctx.lookup("jms/queue/in")).getQueueName());
+        assertEquals(
+                "orders?partitions=8",
+                assertInstanceOf(Queue.class, ctx.lookup("app.q")).getQueueName());
         assertEquals(new PartitaTopic("mfg/prices"), ctx.lookup("prices"));
         assertEquals("abc", assertInstanceOf(Topic.class, ctx.lookup("a.b/c")).getTopicName());
     }
@@ -174,7 +212,8 @@ class PartitaInitialContextFactoryTest {
     void lookupByNameObjectUsesTheSameFlatNames() throws Exception {
         Context ctx = context("queue.jms/queue/in", "incoming", "topic.a.b", "ab");
         assertEquals(new PartitaQueue("incoming"), ctx.lookup(new CompositeName("jms/queue/in")));
-        assertEquals(new PartitaQueue("incoming"), ctx.lookup(ctx.getNameParser("").parse("jms/queue/in")));
+        assertEquals(
+                new PartitaQueue("incoming"), ctx.lookup(ctx.getNameParser("").parse("jms/queue/in")));
         assertEquals(new PartitaTopic("ab"), ctx.lookup(new CompositeName("a.b")));
         assertEquals(new PartitaQueue("x"), ctx.lookup(new CompositeName("dynamicQueues/x")));
     }
@@ -183,23 +222,27 @@ class PartitaInitialContextFactoryTest {
     void nameParserIsFlat() throws Exception {
         Context ctx = context();
         assertEquals(1, ctx.getNameParser("").parse("jms/queue/a.b").size());
-        assertEquals("jms/queue/a.b", ctx.getNameParser(new CompositeName()).parse("jms/queue/a.b").get(0));
+        assertEquals(
+                "jms/queue/a.b",
+                ctx.getNameParser(new CompositeName()).parse("jms/queue/a.b").get(0));
         assertEquals("", ctx.getNameInNamespace());
     }
 
     @Test
     void sameNameBoundTwiceIsAConfigurationError() {
-        ConfigurationException e = assertThrows(ConfigurationException.class,
-                () -> context("queue.x", "a", "topic.x", "b"));
+        ConfigurationException e =
+                assertThrows(ConfigurationException.class, () -> context("queue.x", "a", "topic.x", "b"));
         assertTrue(e.getMessage().contains("queue.x") && e.getMessage().contains("topic.x"), e.getMessage());
     }
 
     @Test
     void missingNameOrDestinationIsAConfigurationError() {
         assertTrue(assertThrows(ConfigurationException.class, () -> context("queue.", "a"))
-                .getMessage().contains("queue."));
+                .getMessage()
+                .contains("queue."));
         assertTrue(assertThrows(ConfigurationException.class, () -> context("topic.t", " "))
-                .getMessage().contains("topic.t"));
+                .getMessage()
+                .contains("topic.t"));
     }
 
     @Test
@@ -327,10 +370,12 @@ class PartitaInitialContextFactoryTest {
         Context ctx = context();
         assertEquals("queue", ctx.composeName("queue", ""));
         assertEquals("jms/queue", ctx.composeName("queue", "jms"));
-        assertEquals(new CompositeName("jms/queue"), ctx.composeName(new CompositeName("queue"), new CompositeName("jms")));
+        assertEquals(
+                new CompositeName("jms/queue"), ctx.composeName(new CompositeName("queue"), new CompositeName("jms")));
     }
 
-    private static List<String> names(javax.naming.NamingEnumeration<? extends NameClassPair> e) throws NamingException {
+    private static List<String> names(javax.naming.NamingEnumeration<? extends NameClassPair> e)
+            throws NamingException {
         List<String> names = new ArrayList<>();
         while (e.hasMore()) {
             names.add(e.next().getName());

@@ -1,12 +1,11 @@
 package org.partita.jms.message;
 
-import org.junit.jupiter.params.provider.Arguments;
-
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.junit.jupiter.params.provider.Arguments;
 
 /**
  * The conversion tables of the spec (3.5.4 for properties, 3.11.3 for map and stream bodies) as
@@ -14,7 +13,18 @@ import java.util.stream.Stream;
  * or {@link #FAILS} where the spec requires a MessageFormatException.
  */
 final class ConversionTable {
-    enum Kind { BOOLEAN, BYTE, SHORT, CHAR, INT, LONG, FLOAT, DOUBLE, STRING, BYTES }
+    enum Kind {
+        BOOLEAN,
+        BYTE,
+        SHORT,
+        CHAR,
+        INT,
+        LONG,
+        FLOAT,
+        DOUBLE,
+        STRING,
+        BYTES
+    }
 
     static final Object FAILS = new Object() {
         @Override
@@ -26,8 +36,7 @@ final class ConversionTable {
     /** Properties have neither char nor byte[]. */
     static final Set<Kind> PROPERTY_KINDS = EnumSet.complementOf(EnumSet.of(Kind.CHAR, Kind.BYTES));
 
-    private ConversionTable() {
-    }
+    private ConversionTable() {}
 
     static Object sample(Kind kind) {
         return switch (kind) {
@@ -53,27 +62,30 @@ final class ConversionTable {
             return from == Kind.BYTES ? FAILS : String.valueOf(sample(from));
         }
         return switch (from) {
-            case STRING -> switch (to) {
-                case BOOLEAN -> false; // Boolean.valueOf("7")
-                case BYTE -> (byte) 7;
-                case SHORT -> (short) 7;
-                case INT -> 7;
-                case LONG -> 7L;
-                case FLOAT -> 7.0f;
-                case DOUBLE -> 7.0;
-                default -> FAILS;
-            };
-            case BYTE -> switch (to) {
-                case SHORT -> (short) 7;
-                case INT -> 7;
-                case LONG -> 7L;
-                default -> FAILS;
-            };
-            case SHORT -> switch (to) {
-                case INT -> 7;
-                case LONG -> 7L;
-                default -> FAILS;
-            };
+            case STRING ->
+                switch (to) {
+                    case BOOLEAN -> false; // Boolean.valueOf("7")
+                    case BYTE -> (byte) 7;
+                    case SHORT -> (short) 7;
+                    case INT -> 7;
+                    case LONG -> 7L;
+                    case FLOAT -> 7.0f;
+                    case DOUBLE -> 7.0;
+                    default -> FAILS;
+                };
+            case BYTE ->
+                switch (to) {
+                    case SHORT -> (short) 7;
+                    case INT -> 7;
+                    case LONG -> 7L;
+                    default -> FAILS;
+                };
+            case SHORT ->
+                switch (to) {
+                    case INT -> 7;
+                    case LONG -> 7L;
+                    default -> FAILS;
+                };
             case INT -> to == Kind.LONG ? 7L : FAILS;
             case FLOAT -> to == Kind.DOUBLE ? 7.5 : FAILS;
             default -> FAILS;

@@ -1,5 +1,14 @@
 package org.partita.jms.message;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.BytesMessage;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSException;
@@ -10,33 +19,23 @@ import jakarta.jms.Queue;
 import jakarta.jms.StreamMessage;
 import jakarta.jms.TextMessage;
 import jakarta.jms.Topic;
-import org.junit.jupiter.api.Test;
-import org.partita.jms.destination.PartitaQueue;
-import org.partita.jms.destination.PartitaTopic;
-
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNotSame;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.partita.jms.destination.PartitaQueue;
+import org.partita.jms.destination.PartitaTopic;
 
 /** Messages of "another provider": proxies that expose only the JMS interface of a Partita message. */
 class ForeignMessagesTest {
 
     /** A message that implements only {@code type}; calls named in overrides return the given value. */
     static <T extends Message> T foreign(Message delegate, Class<T> type, Map<String, Object> overrides) {
-        return type.cast(Proxy.newProxyInstance(ForeignMessagesTest.class.getClassLoader(), new Class<?>[] {type},
-                (proxy, method, args) -> {
+        return type.cast(Proxy.newProxyInstance(
+                ForeignMessagesTest.class.getClassLoader(), new Class<?>[] {type}, (proxy, method, args) -> {
                     if (overrides.containsKey(method.getName())) {
                         return overrides.get(method.getName());
                     }
@@ -134,8 +133,8 @@ class ForeignMessagesTest {
         original.setChar("c", 'c');
         original.setBytes("b", new byte[] {1, 2});
         original.setString("n", null);
-        PartitaMapMessage copy = assertInstanceOf(PartitaMapMessage.class,
-                ForeignMessages.copyOf(foreign(original, MapMessage.class)));
+        PartitaMapMessage copy =
+                assertInstanceOf(PartitaMapMessage.class, ForeignMessages.copyOf(foreign(original, MapMessage.class)));
         assertEquals(1, copy.getInt("i"));
         assertEquals('c', copy.getChar("c"));
         assertArrayEquals(new byte[] {1, 2}, copy.getBytes("b"));
@@ -193,7 +192,9 @@ class ForeignMessagesTest {
     void foreignDestinationsAreConvertedByName() throws JMSException {
         Queue replyTo = PartitaMessageTest.foreignDestination(Queue.class, "getQueueName", "their-replies");
         Topic destination = PartitaMessageTest.foreignDestination(Topic.class, "getTopicName", "their-topic");
-        Message foreign = foreign(new PartitaTextMessage("x"), TextMessage.class,
+        Message foreign = foreign(
+                new PartitaTextMessage("x"),
+                TextMessage.class,
                 Map.of("getJMSReplyTo", replyTo, "getJMSDestination", destination));
         PartitaMessage copy = ForeignMessages.copyOf(foreign);
         assertEquals(new PartitaQueue("their-replies"), copy.getJMSReplyTo());

@@ -1,18 +1,5 @@
 package org.partita.jms.message;
 
-import jakarta.jms.JMSException;
-import jakarta.jms.MessageFormatException;
-import jakarta.jms.MessageNotWriteableException;
-import jakarta.jms.ObjectMessage;
-import org.junit.jupiter.api.Test;
-import org.partita.jms.destination.PartitaQueue;
-import org.partita.protocol.WireMessage;
-
-import java.io.Serializable;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -21,10 +8,21 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import jakarta.jms.JMSException;
+import jakarta.jms.MessageFormatException;
+import jakarta.jms.MessageNotWriteableException;
+import jakarta.jms.ObjectMessage;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.partita.jms.destination.PartitaQueue;
+import org.partita.protocol.WireMessage;
+
 class ObjectMessageTest {
 
-    record Point(int x, int y) implements Serializable {
-    }
+    record Point(int x, int y) implements Serializable {}
 
     /** Serializable on its face, but holds something that is not. */
     static final class Broken implements Serializable {
@@ -95,8 +93,20 @@ class ObjectMessageTest {
 
     @Test
     void undeserializableBodyIsAMessageFormatException() {
-        WireMessage garbage = new WireMessage("ID:1", 0, null, null, new PartitaQueue("q").encode(), null,
-                WireMessage.PERSISTENT, 4, 0, 0, Map.of(), WireMessage.BODY_OBJECT, new byte[] {1, 2, 3});
+        WireMessage garbage = new WireMessage(
+                "ID:1",
+                0,
+                null,
+                null,
+                new PartitaQueue("q").encode(),
+                null,
+                WireMessage.PERSISTENT,
+                4,
+                0,
+                0,
+                Map.of(),
+                WireMessage.BODY_OBJECT,
+                new byte[] {1, 2, 3});
         ObjectMessage m = (ObjectMessage) MessageFactory.fromWire(garbage, 1);
         assertThrows(MessageFormatException.class, m::getObject);
         assertThrows(MessageFormatException.class, () -> m.getBody(Serializable.class));

@@ -1,5 +1,14 @@
 package org.partita.jms.message;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.Destination;
 import jakarta.jms.InvalidDestinationException;
@@ -10,13 +19,6 @@ import jakarta.jms.MessageNotWriteableException;
 import jakarta.jms.Queue;
 import jakarta.jms.TemporaryTopic;
 import jakarta.jms.Topic;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-import org.partita.jms.destination.PartitaQueue;
-import org.partita.jms.destination.PartitaTemporaryTopic;
-import org.partita.jms.destination.PartitaTopic;
-
 import java.io.Serializable;
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
@@ -25,15 +27,12 @@ import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.partita.jms.destination.PartitaQueue;
+import org.partita.jms.destination.PartitaTemporaryTopic;
+import org.partita.jms.destination.PartitaTopic;
 
 /** Headers, property rules, acknowledgement and getBody of a message without a body. */
 class PartitaMessageTest {
@@ -111,9 +110,12 @@ class PartitaMessageTest {
         sent.setText("state");
         PartitaMessage fromPartition = MessageFactory.fromWire(sent.toWire(), 1, 5);
         assertEquals(5, fromPartition.getIntProperty(org.partita.jms.api.PartitaProperties.PARTITION));
-        assertFalse(fromPartition.toWire().properties().containsKey(org.partita.jms.api.PartitaProperties.PARTITION),
+        assertFalse(
+                fromPartition.toWire().properties().containsKey(org.partita.jms.api.PartitaProperties.PARTITION),
                 "a received message sent on does not carry the partition it came from");
-        assertFalse(MessageFactory.fromWire(sent.toWire(), 1, -1).propertyExists(org.partita.jms.api.PartitaProperties.PARTITION),
+        assertFalse(
+                MessageFactory.fromWire(sent.toWire(), 1, -1)
+                        .propertyExists(org.partita.jms.api.PartitaProperties.PARTITION),
                 "no partition, no property");
     }
 
@@ -133,8 +135,7 @@ class PartitaMessageTest {
     @Test
     void destinationThatIsNeitherQueueNorTopicIsRejected() {
         PartitaMessage m = new PartitaMessage();
-        Destination odd = new Destination() {
-        };
+        Destination odd = new Destination() {};
         assertThrows(InvalidDestinationException.class, () -> m.setJMSReplyTo(odd));
         assertThrows(InvalidDestinationException.class, () -> m.setJMSDestination(odd));
         Queue unnamed = foreignDestination(Queue.class, "getQueueName", "");
@@ -142,7 +143,9 @@ class PartitaMessageTest {
     }
 
     static <D extends Destination> D foreignDestination(Class<D> type, String nameMethod, String name) {
-        return type.cast(Proxy.newProxyInstance(PartitaMessageTest.class.getClassLoader(), new Class<?>[] {type},
+        return type.cast(Proxy.newProxyInstance(
+                PartitaMessageTest.class.getClassLoader(),
+                new Class<?>[] {type},
                 (proxy, method, args) -> switch (method.getName()) {
                     case "toString" -> "foreign:" + name;
                     case "hashCode" -> System.identityHashCode(proxy);
@@ -184,8 +187,23 @@ class PartitaMessageTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"a", "_", "$", "_x1", "$price", "abc123", "nullable", "Notice", "island", "escapes",
-            "JMSXGroupSeq", "JMS_vendor", "café", "日本"})
+    @ValueSource(
+            strings = {
+                "a",
+                "_",
+                "$",
+                "_x1",
+                "$price",
+                "abc123",
+                "nullable",
+                "Notice",
+                "island",
+                "escapes",
+                "JMSXGroupSeq",
+                "JMS_vendor",
+                "café",
+                "日本"
+            })
     void validNamesAreAccepted(String name) throws JMSException {
         PartitaMessage m = new PartitaMessage();
         m.setIntProperty(name, 5);
@@ -212,17 +230,35 @@ class PartitaMessageTest {
     @Test
     void objectPropertyRejectsOtherTypes() {
         PartitaMessage m = new PartitaMessage();
-        for (Object bad : new Object[] {'c', new byte[] {1}, new Object(), new Date(), new ArrayList<>(),
-                Map.of(), new java.math.BigDecimal("1")}) {
-            assertThrows(MessageFormatException.class, () -> m.setObjectProperty("p", bad), bad.getClass().getName());
+        for (Object bad : new Object[] {
+            'c', new byte[] {1}, new Object(), new Date(), new ArrayList<>(), Map.of(), new java.math.BigDecimal("1")
+        }) {
+            assertThrows(
+                    MessageFormatException.class,
+                    () -> m.setObjectProperty("p", bad),
+                    bad.getClass().getName());
         }
         assertFalse(m.propertyExists("p"));
     }
 
     /** 3.5.1: only null and empty names are refused; selector words and other characters are names too. */
     @ParameterizedTest
-    @ValueSource(strings = {"true", "and", "between", "NULL", "Escape", "in", "is", "order-id", "1st", "a b", "a.b",
-            "é-x", "JMS_vendor"})
+    @ValueSource(
+            strings = {
+                "true",
+                "and",
+                "between",
+                "NULL",
+                "Escape",
+                "in",
+                "is",
+                "order-id",
+                "1st",
+                "a b",
+                "a.b",
+                "é-x",
+                "JMS_vendor"
+            })
     void anyNonEmptyPropertyNameIsAccepted(String name) throws JMSException {
         PartitaMessage m = new PartitaMessage();
         m.setStringProperty(name, "v");

@@ -6,8 +6,7 @@ import org.partita.protocol.MessageCodec;
 
 /** Helpers shared by the message tests. */
 final class TestMessages {
-    private TestMessages() {
-    }
+    private TestMessages() {}
 
     /** What a consumer would get: the message through the full wire encoding, then rebuilt. */
     static PartitaMessage received(PartitaMessage sent, int deliveryCount) throws JMSException {

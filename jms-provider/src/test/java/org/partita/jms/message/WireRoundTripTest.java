@@ -1,5 +1,13 @@
 package org.partita.jms.message;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.BytesMessage;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSException;
@@ -8,6 +16,11 @@ import jakarta.jms.MessageNotWriteableException;
 import jakarta.jms.ObjectMessage;
 import jakarta.jms.StreamMessage;
 import jakarta.jms.TextMessage;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.partita.jms.destination.PartitaQueue;
 import org.partita.jms.destination.PartitaTemporaryQueue;
@@ -16,20 +29,6 @@ import org.partita.jms.destination.PartitaTopic;
 import org.partita.protocol.MessageCodec;
 import org.partita.protocol.ProtocolException;
 import org.partita.protocol.WireMessage;
-
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
-import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** toWire, MessageCodec.encode, decode and fromWire give back the message that was sent. */
 class WireRoundTripTest {
@@ -88,8 +87,21 @@ class WireRoundTripTest {
         assertEquals("group-9", m.getStringProperty("JMSXGroupID"));
         assertEquals(2, m.getIntProperty("JMSXGroupSeq"));
         List<Object> names = new ArrayList<>(Collections.list(m.getPropertyNames()));
-        assertEquals(List.of("bool", "b", "s", "i", "l", "f", "d", "str", "nothing", "JMSXGroupID", "JMSXGroupSeq",
-                "JMSXDeliveryCount"), names);
+        assertEquals(
+                List.of(
+                        "bool",
+                        "b",
+                        "s",
+                        "i",
+                        "l",
+                        "f",
+                        "d",
+                        "str",
+                        "nothing",
+                        "JMSXGroupID",
+                        "JMSXGroupSeq",
+                        "JMSXDeliveryCount"),
+                names);
 
         assertThrows(MessageNotWriteableException.class, () -> m.setIntProperty("x", 1));
     }
@@ -164,7 +176,8 @@ class WireRoundTripTest {
         assertTrue(map.itemExists("none"));
         assertNull(map.getObject("none"));
         assertArrayEquals(new byte[] {8, 9}, map.getBytes("bytes"));
-        assertEquals(List.of("bool", "b", "s", "c", "i", "l", "f", "d", "str", "none", "bytes"),
+        assertEquals(
+                List.of("bool", "b", "s", "c", "i", "l", "f", "d", "str", "none", "bytes"),
                 Collections.list(map.getMapNames()));
         assertThrows(MessageNotWriteableException.class, () -> map.setInt("i", 1));
     }
@@ -227,15 +240,20 @@ class WireRoundTripTest {
         assertEquals(WireMessage.BODY_BYTES, bytes.toWire().bodyType());
         assertArrayEquals(new byte[] {1, 2}, bytes.toWire().body());
         assertEquals(WireMessage.BODY_MAP, new PartitaMapMessage().toWire().bodyType());
-        assertEquals(WireMessage.BODY_STREAM, new PartitaStreamMessage().toWire().bodyType());
-        assertEquals(WireMessage.BODY_OBJECT, new PartitaObjectMessage().toWire().bodyType());
+        assertEquals(
+                WireMessage.BODY_STREAM, new PartitaStreamMessage().toWire().bodyType());
+        assertEquals(
+                WireMessage.BODY_OBJECT, new PartitaObjectMessage().toWire().bodyType());
         assertEquals(WireMessage.BODY_NONE, new PartitaMessage().toWire().bodyType());
         assertNull(new PartitaMessage().toWire().body());
     }
 
     @Test
     void destinationKindsSurvive() throws JMSException {
-        for (var d : List.of(new PartitaQueue("q"), new PartitaTopic("t"), new PartitaTemporaryQueue("tq", null),
+        for (var d : List.of(
+                new PartitaQueue("q"),
+                new PartitaTopic("t"),
+                new PartitaTemporaryQueue("tq", null),
                 new PartitaTemporaryTopic("tt", null))) {
             PartitaMessage m = new PartitaMessage();
             m.setJMSDestination(d);
@@ -290,21 +308,34 @@ class WireRoundTripTest {
         m.setIntProperty("q", 3);
         assertEquals(1, wire.properties().get("p"));
         assertFalse(wire.properties().containsKey("q"));
-        assertThrows(UnsupportedOperationException.class, () -> wire.properties().put("x", 1));
+        assertThrows(
+                UnsupportedOperationException.class, () -> wire.properties().put("x", 1));
     }
 
     @Test
     void unknownBodyTypeIsAProtocolError() {
-        WireMessage wire = new WireMessage("ID:1", 0, null, null, "queue:q", null, WireMessage.PERSISTENT, 4, 0, 0,
-                Map.of(), 42, null);
+        WireMessage wire = new WireMessage(
+                "ID:1", 0, null, null, "queue:q", null, WireMessage.PERSISTENT, 4, 0, 0, Map.of(), 42, null);
         assertThrows(ProtocolException.class, () -> MessageFactory.fromWire(wire, 1));
     }
 
     @Test
     void malformedMapOrStreamBodyIsAProtocolError() {
         for (int type : new int[] {WireMessage.BODY_MAP, WireMessage.BODY_STREAM}) {
-            WireMessage wire = new WireMessage("ID:1", 0, null, null, "queue:q", null, WireMessage.PERSISTENT, 4, 0,
-                    0, Map.of(), type, new byte[] {0, 0, 0, 5, 1});
+            WireMessage wire = new WireMessage(
+                    "ID:1",
+                    0,
+                    null,
+                    null,
+                    "queue:q",
+                    null,
+                    WireMessage.PERSISTENT,
+                    4,
+                    0,
+                    0,
+                    Map.of(),
+                    type,
+                    new byte[] {0, 0, 0, 5, 1});
             assertThrows(ProtocolException.class, () -> MessageFactory.fromWire(wire, 1));
         }
     }
@@ -312,8 +343,8 @@ class WireRoundTripTest {
     @Test
     void absentBodiesDecodeAsEmpty() throws JMSException {
         for (int type : new int[] {WireMessage.BODY_MAP, WireMessage.BODY_STREAM, WireMessage.BODY_BYTES}) {
-            WireMessage wire = new WireMessage("ID:1", 0, null, null, "queue:q", null, WireMessage.PERSISTENT, 4, 0,
-                    0, Map.of(), type, null);
+            WireMessage wire = new WireMessage(
+                    "ID:1", 0, null, null, "queue:q", null, WireMessage.PERSISTENT, 4, 0, 0, Map.of(), type, null);
             PartitaMessage m = MessageFactory.fromWire(wire, 1);
             if (m instanceof MapMessage map) {
                 assertFalse(map.getMapNames().hasMoreElements());

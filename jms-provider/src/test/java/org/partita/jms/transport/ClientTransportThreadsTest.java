@@ -1,8 +1,8 @@
 package org.partita.jms.transport;
 
-import org.junit.jupiter.api.Test;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
 
 /**
  * README, "Connection factory URL": the connections of a JVM share half the cores as event loops (at

@@ -1,19 +1,18 @@
 package org.partita.jms.transport;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.socket.SocketChannel;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.partita.protocol.ErrorCode;
-import org.partita.protocol.Frame;
-import org.partita.protocol.FrameCodec;
-import org.partita.protocol.ProtocolException;
-
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -28,13 +27,13 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.partita.protocol.ErrorCode;
+import org.partita.protocol.Frame;
+import org.partita.protocol.FrameCodec;
+import org.partita.protocol.ProtocolException;
 
 /**
  * Frames written from application threads straight to the socket, beside Netty's event loop: a
@@ -56,7 +55,9 @@ class DirectFrameWriterTest {
         server.setReceiveBufferSize(SMALL_BUFFER);
         server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         FrameWriter[] made = new FrameWriter[1];
-        channel = new Bootstrap().group(ClientTransportThreads.group()).channel(ClientTransportThreads.channel())
+        channel = new Bootstrap()
+                .group(ClientTransportThreads.group())
+                .channel(ClientTransportThreads.channel())
                 .option(ChannelOption.SO_SNDBUF, SMALL_BUFFER)
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
@@ -64,7 +65,9 @@ class DirectFrameWriterTest {
                         made[0] = ClientTransportThreads.frameWriter(ch, false, MAX_FRAME);
                     }
                 })
-                .connect(server.getLocalSocketAddress()).sync().channel();
+                .connect(server.getLocalSocketAddress())
+                .sync()
+                .channel();
         writer = made[0];
         assumeTrue(writer instanceof DirectFrameWriter, "Netty's epoll transport is not available here");
     }
@@ -104,7 +107,8 @@ class DirectFrameWriterTest {
             }
             assertTrue(halfWritten.await(30, TimeUnit.SECONDS));
             long directWhileFull = ((DirectFrameWriter) writer).writtenDirectly();
-            assertTrue(directWhileFull < (long) threads * perThread / 2,
+            assertTrue(
+                    directWhileFull < (long) threads * perThread / 2,
                     "every frame went straight to a socket that could not take them all");
 
             DataInputStream in = new DataInputStream(peer.getInputStream());
@@ -122,7 +126,8 @@ class DirectFrameWriterTest {
             assertTrue(failures.isEmpty(), () -> "writes failed: " + failures);
 
             // Drained: the next frame goes straight to the socket.
-            await().atMost(Duration.ofSeconds(10)).until(() -> channel.unsafe().outboundBuffer().totalPendingWriteBytes() == 0);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> channel.unsafe().outboundBuffer().totalPendingWriteBytes() == 0);
             long direct = ((DirectFrameWriter) writer).writtenDirectly();
             writer.write(new Frame.Send(1, threads, payload(threads, 0)), failures::add);
             assertEquals(direct + 1, ((DirectFrameWriter) writer).writtenDirectly());
@@ -144,7 +149,8 @@ class DirectFrameWriterTest {
                 assertEquals(seq, send.sessionId(), "out of order");
                 assertArrayEquals(payload(0, seq), send.message());
             }
-            assertEquals(0, ((DirectFrameWriter) writer).writtenDirectly(), "a frame nobody waits for was written directly");
+            assertEquals(
+                    0, ((DirectFrameWriter) writer).writtenDirectly(), "a frame nobody waits for was written directly");
             assertTrue(failures.isEmpty(), () -> "writes failed: " + failures);
         }
     }

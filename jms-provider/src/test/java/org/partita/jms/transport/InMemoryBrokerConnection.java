@@ -1,9 +1,5 @@
 package org.partita.jms.transport;
 
-import org.partita.protocol.ErrorCode;
-import org.partita.protocol.Frame;
-import org.partita.protocol.MessageCodec;
-
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -15,6 +11,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Supplier;
+import org.partita.protocol.ErrorCode;
+import org.partita.protocol.Frame;
+import org.partita.protocol.MessageCodec;
 
 /**
  * A network-free {@link BrokerConnection} for unit tests of the JMS facade: queues in memory, keyed
@@ -53,11 +52,9 @@ public final class InMemoryBrokerConnection implements BrokerConnection {
     private final List<Long> releasedUnseen = new ArrayList<>();
     private volatile Login login;
 
-    private record Consumer(int sessionId, String destination, int[] credit) {
-    }
+    private record Consumer(int sessionId, String destination, int[] credit) {}
 
-    private record Delivered(int sessionId, String destination, byte[] message) {
-    }
+    private record Delivered(int sessionId, String destination, byte[] message) {}
 
     // ---- what tests control and observe ----------------------------------------------------------
 
@@ -238,7 +235,8 @@ public final class InMemoryBrokerConnection implements BrokerConnection {
                 throw refusal;
             }
             opened.add(spec);
-            consumers.put(spec.consumerId(), new Consumer(spec.sessionId(), spec.destination(), new int[] {spec.credit()}));
+            consumers.put(
+                    spec.consumerId(), new Consumer(spec.sessionId(), spec.destination(), new int[] {spec.credit()}));
             dispatch();
             return null;
         });
@@ -257,8 +255,8 @@ public final class InMemoryBrokerConnection implements BrokerConnection {
     }
 
     @Override
-    public CompletableFuture<Void> updateConsumer(int consumerId, Integer priority, Integer capacityMessages,
-                                                  Long capacityBytes) {
+    public CompletableFuture<Void> updateConsumer(
+            int consumerId, Integer priority, Integer capacityMessages, Long capacityBytes) {
         return answer(() -> null);
     }
 

@@ -1,7 +1,5 @@
 package org.partita.jms.transport;
 
-import org.partita.protocol.ErrorCode;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -9,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.partita.protocol.ErrorCode;
 
 /**
  * Nodes for failover tests, without a network: a {@link NodeConnector} whose every connection to a

@@ -1,11 +1,11 @@
 package org.partita.protocol.auth;
 
-import javax.crypto.SecretKeyFactory;
-import javax.crypto.spec.PBEKeySpec;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Base64;
+import javax.crypto.SecretKeyFactory;
+import javax.crypto.spec.PBEKeySpec;
 
 /**
  * Salted password hashes as kept in a users file: {@code pbkdf2-sha256:<iterations>:<salt>:<hash>},
@@ -15,6 +15,7 @@ public final class PasswordHash {
     private static final String ALGORITHM = "pbkdf2-sha256";
     /** Iterations of new hashes. */
     public static final int ITERATIONS = 210_000;
+
     private static final int SALT_BYTES = 16;
     private static final int HASH_BITS = 256;
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -54,7 +55,10 @@ public final class PasswordHash {
             if (iterations < 1) {
                 throw new IllegalArgumentException("iterations must be positive");
             }
-            return new PasswordHash(iterations, Base64.getDecoder().decode(parts[2]), Base64.getDecoder().decode(parts[3]));
+            return new PasswordHash(
+                    iterations,
+                    Base64.getDecoder().decode(parts[2]),
+                    Base64.getDecoder().decode(parts[3]));
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("iterations must be a number, not '" + parts[1] + "'");
         }
@@ -73,7 +77,9 @@ public final class PasswordHash {
     private static byte[] derive(char[] password, byte[] salt, int iterations) {
         try {
             PBEKeySpec spec = new PBEKeySpec(password, salt, iterations, HASH_BITS);
-            return SecretKeyFactory.getInstance("PBKDF2WithHmacSHA256").generateSecret(spec).getEncoded();
+            return SecretKeyFactory.getInstance("PBKDF2WithHmacSHA256")
+                    .generateSecret(spec)
+                    .getEncoded();
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("PBKDF2WithHmacSHA256 is not available in this JVM", e);
         }

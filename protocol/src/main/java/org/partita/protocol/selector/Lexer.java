@@ -10,10 +10,17 @@ import org.partita.protocol.selector.Token.Kind;
 final class Lexer {
 
     private static final Map<String, Kind> KEYWORDS = Map.ofEntries(
-            Map.entry("NULL", Kind.NULL), Map.entry("TRUE", Kind.TRUE), Map.entry("FALSE", Kind.FALSE),
-            Map.entry("NOT", Kind.NOT), Map.entry("AND", Kind.AND), Map.entry("OR", Kind.OR),
-            Map.entry("BETWEEN", Kind.BETWEEN), Map.entry("LIKE", Kind.LIKE), Map.entry("IN", Kind.IN),
-            Map.entry("IS", Kind.IS), Map.entry("ESCAPE", Kind.ESCAPE));
+            Map.entry("NULL", Kind.NULL),
+            Map.entry("TRUE", Kind.TRUE),
+            Map.entry("FALSE", Kind.FALSE),
+            Map.entry("NOT", Kind.NOT),
+            Map.entry("AND", Kind.AND),
+            Map.entry("OR", Kind.OR),
+            Map.entry("BETWEEN", Kind.BETWEEN),
+            Map.entry("LIKE", Kind.LIKE),
+            Map.entry("IN", Kind.IN),
+            Map.entry("IS", Kind.IS),
+            Map.entry("ESCAPE", Kind.ESCAPE));
 
     private final String src;
     private int pos;
@@ -53,14 +60,22 @@ final class Lexer {
         }
         pos++;
         switch (c) {
-            case '=': return symbol(Kind.EQ, start);
-            case '+': return symbol(Kind.PLUS, start);
-            case '-': return symbol(Kind.MINUS, start);
-            case '*': return symbol(Kind.STAR, start);
-            case '/': return symbol(Kind.SLASH, start);
-            case '(': return symbol(Kind.LPAREN, start);
-            case ')': return symbol(Kind.RPAREN, start);
-            case ',': return symbol(Kind.COMMA, start);
+            case '=':
+                return symbol(Kind.EQ, start);
+            case '+':
+                return symbol(Kind.PLUS, start);
+            case '-':
+                return symbol(Kind.MINUS, start);
+            case '*':
+                return symbol(Kind.STAR, start);
+            case '/':
+                return symbol(Kind.SLASH, start);
+            case '(':
+                return symbol(Kind.LPAREN, start);
+            case ')':
+                return symbol(Kind.RPAREN, start);
+            case ',':
+                return symbol(Kind.COMMA, start);
             case '<':
                 if (peekChar('>')) {
                     return symbol(Kind.NE, start);
@@ -130,10 +145,12 @@ final class Lexer {
         String text = src.substring(start, pos);
         if (!NumericLiteral.isValid(text)) {
             char last = text.charAt(text.length() - 1);
-            boolean danglingExponent = isExponentMarker(last, hex) || ((last == '+' || last == '-')
-                    && isExponentMarker(text.charAt(text.length() - 2), hex));
-            throw new SelectorException((danglingExponent ? "malformed exponent in numeric literal '"
-                    : "invalid numeric literal '") + text + "'", start);
+            boolean danglingExponent = isExponentMarker(last, hex)
+                    || ((last == '+' || last == '-') && isExponentMarker(text.charAt(text.length() - 2), hex));
+            throw new SelectorException(
+                    (danglingExponent ? "malformed exponent in numeric literal '" : "invalid numeric literal '") + text
+                            + "'",
+                    start);
         }
         return new Token(NumericLiteral.isApproximate(text) ? Kind.APPROX : Kind.EXACT, text, text, start);
     }
@@ -167,7 +184,6 @@ final class Lexer {
         }
         String text = src.substring(start, pos);
         Kind keyword = isAscii(text) ? KEYWORDS.get(text.toUpperCase(Locale.ROOT)) : null;
-        return keyword != null ? new Token(keyword, text, null, start)
-                : new Token(Kind.IDENTIFIER, text, text, start);
+        return keyword != null ? new Token(keyword, text, null, start) : new Token(Kind.IDENTIFIER, text, text, start);
     }
 }

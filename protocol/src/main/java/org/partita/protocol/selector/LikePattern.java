@@ -119,7 +119,8 @@ final class LikePattern {
         int matchForward(String value, int from, int limit) {
             if (literal != null) {
                 return from + literal.length() <= limit && value.startsWith(literal, from)
-                        ? from + literal.length() : -1;
+                        ? from + literal.length()
+                        : -1;
             }
             int i = from;
             for (int e : elements) {

@@ -3,8 +3,7 @@ package org.partita.protocol.selector;
 /** SQL three-valued logic on {@link Boolean}, null being UNKNOWN. */
 final class Logic {
 
-    private Logic() {
-    }
+    private Logic() {}
 
     /** A value used as a condition: booleans are themselves, anything else is UNKNOWN. */
     static Boolean asBoolean(Object value) {

@@ -9,7 +9,9 @@ interface Node {
 
     /** What the parser knows about the value of a node before any message is seen. */
     enum Type {
-        BOOLEAN, NUMERIC, STRING,
+        BOOLEAN,
+        NUMERIC,
+        STRING,
         /** An identifier: its type is only known when a message is evaluated. */
         ANY
     }

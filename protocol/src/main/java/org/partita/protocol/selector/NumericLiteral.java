@@ -19,16 +19,15 @@ final class NumericLiteral {
     private static final Pattern OCTAL = Pattern.compile("0_*([0-7](?:[0-7_]*[0-7])?)[lL]?");
     private static final Pattern BINARY = Pattern.compile("0[bB]([01](?:[01_]*[01])?)[lL]?");
     private static final String EXPONENT = "(?:[eE][+-]?" + DIGITS + ")";
-    private static final Pattern DECIMAL_FLOAT = Pattern.compile(
-            "(?:" + DIGITS + "\\.(?:" + DIGITS + ")?" + EXPONENT + "?[fFdD]?"
+    private static final Pattern DECIMAL_FLOAT =
+            Pattern.compile("(?:" + DIGITS + "\\.(?:" + DIGITS + ")?" + EXPONENT + "?[fFdD]?"
                     + "|\\." + DIGITS + EXPONENT + "?[fFdD]?"
                     + "|" + DIGITS + EXPONENT + "[fFdD]?"
                     + "|" + DIGITS + EXPONENT + "?[fFdD])");
-    private static final Pattern HEX_FLOAT = Pattern.compile(
-            "0[xX](?:" + HEX_DIGITS + "\\.?|(?:" + HEX_DIGITS + ")?\\." + HEX_DIGITS + ")[pP][+-]?" + DIGITS + "[fFdD]?");
+    private static final Pattern HEX_FLOAT = Pattern.compile("0[xX](?:" + HEX_DIGITS + "\\.?|(?:" + HEX_DIGITS + ")?\\."
+            + HEX_DIGITS + ")[pP][+-]?" + DIGITS + "[fFdD]?");
 
-    private NumericLiteral() {
-    }
+    private NumericLiteral() {}
 
     /** Whether {@code text} (a whole token) is an approximate literal rather than an exact one. */
     static boolean isApproximate(String text) {
@@ -37,8 +36,11 @@ final class NumericLiteral {
 
     /** Whether {@code text} is a literal of either kind. */
     static boolean isValid(String text) {
-        return isApproximate(text) || DECIMAL.matcher(text).matches() || HEX.matcher(text).matches()
-                || OCTAL.matcher(text).matches() || BINARY.matcher(text).matches();
+        return isApproximate(text)
+                || DECIMAL.matcher(text).matches()
+                || HEX.matcher(text).matches()
+                || OCTAL.matcher(text).matches()
+                || BINARY.matcher(text).matches();
     }
 
     /**

@@ -109,12 +109,18 @@ final class Parser {
         Node left = sum();
         Token token = peek();
         switch (token.kind()) {
-            case EQ: return comparison(Values.Op.EQ, left);
-            case NE: return comparison(Values.Op.NE, left);
-            case LT: return comparison(Values.Op.LT, left);
-            case LE: return comparison(Values.Op.LE, left);
-            case GT: return comparison(Values.Op.GT, left);
-            case GE: return comparison(Values.Op.GE, left);
+            case EQ:
+                return comparison(Values.Op.EQ, left);
+            case NE:
+                return comparison(Values.Op.NE, left);
+            case LT:
+                return comparison(Values.Op.LT, left);
+            case LE:
+                return comparison(Values.Op.LE, left);
+            case GT:
+                return comparison(Values.Op.GT, left);
+            case GE:
+                return comparison(Values.Op.GE, left);
             case IS:
                 next();
                 boolean negated = accept(Kind.NOT);
@@ -205,8 +211,8 @@ final class Parser {
             }
             String text = escapeToken.value();
             if (text.isEmpty() || text.codePointCount(0, text.length()) != 1) {
-                throw new SelectorException("ESCAPE must be a single character, found "
-                        + escapeToken.describe(), escapeToken.position());
+                throw new SelectorException(
+                        "ESCAPE must be a single character, found " + escapeToken.describe(), escapeToken.position());
             }
             escape = text.codePointAt(0);
         }
@@ -299,8 +305,8 @@ final class Parser {
         try {
             return NumericLiteral.exact(token.value(), negative);
         } catch (ArithmeticException e) {
-            throw new SelectorException("numeric literal " + token.describe() + " is " + e.getMessage(),
-                    token.position());
+            throw new SelectorException(
+                    "numeric literal " + token.describe() + " is " + e.getMessage(), token.position());
         }
     }
 
@@ -308,8 +314,8 @@ final class Parser {
         try {
             return NumericLiteral.approximate(token.value());
         } catch (ArithmeticException e) {
-            throw new SelectorException("numeric literal " + token.describe() + " is " + e.getMessage(),
-                    token.position());
+            throw new SelectorException(
+                    "numeric literal " + token.describe() + " is " + e.getMessage(), token.position());
         }
     }
 
@@ -322,8 +328,10 @@ final class Parser {
 
     private static void requireNumeric(Node node, String operator) throws SelectorException {
         if (node.type() == Type.STRING || node.type() == Type.BOOLEAN) {
-            throw new SelectorException(operator + " requires numeric operands, found a "
-                    + node.type().name().toLowerCase(Locale.ROOT) + " expression", node.position());
+            throw new SelectorException(
+                    operator + " requires numeric operands, found a "
+                            + node.type().name().toLowerCase(Locale.ROOT) + " expression",
+                    node.position());
         }
     }
 
@@ -336,15 +344,16 @@ final class Parser {
         boolean booleanAndNumber = (left.type() == Type.BOOLEAN && right.type() == Type.NUMERIC)
                 || (left.type() == Type.NUMERIC && right.type() == Type.BOOLEAN);
         if (booleanAndNumber) {
-            throw new SelectorException("operator '" + op.symbol + "' cannot compare a boolean expression with a"
-                    + " numeric one", right.position());
+            throw new SelectorException(
+                    "operator '" + op.symbol + "' cannot compare a boolean expression with a" + " numeric one",
+                    right.position());
         }
     }
 
     private static void requireIdentifier(Node node, Token keyword) throws SelectorException {
         if (!(node instanceof Identifier)) {
-            throw new SelectorException(keyword.text().toUpperCase(Locale.ROOT)
-                    + " must follow an identifier", node.position());
+            throw new SelectorException(
+                    keyword.text().toUpperCase(Locale.ROOT) + " must follow an identifier", node.position());
         }
     }
 
@@ -387,8 +396,9 @@ final class Parser {
     }
 
     private static SelectorException unexpected(Token token) {
-        return new SelectorException(token.kind() == Kind.EOF ? "unexpected end of selector"
-                : "unexpected token " + token.describe(), token.position());
+        return new SelectorException(
+                token.kind() == Kind.EOF ? "unexpected end of selector" : "unexpected token " + token.describe(),
+                token.position());
     }
 
     private static SelectorException expected(String what, Token found) {

@@ -10,9 +10,34 @@ package org.partita.protocol.selector;
 record Token(Kind kind, String text, String value, int position) {
 
     enum Kind {
-        IDENTIFIER, STRING, EXACT, APPROX,
-        NULL, TRUE, FALSE, NOT, AND, OR, BETWEEN, LIKE, IN, IS, ESCAPE,
-        EQ, NE, LT, LE, GT, GE, PLUS, MINUS, STAR, SLASH, LPAREN, RPAREN, COMMA,
+        IDENTIFIER,
+        STRING,
+        EXACT,
+        APPROX,
+        NULL,
+        TRUE,
+        FALSE,
+        NOT,
+        AND,
+        OR,
+        BETWEEN,
+        LIKE,
+        IN,
+        IS,
+        ESCAPE,
+        EQ,
+        NE,
+        LT,
+        LE,
+        GT,
+        GE,
+        PLUS,
+        MINUS,
+        STAR,
+        SLASH,
+        LPAREN,
+        RPAREN,
+        COMMA,
         EOF
     }
 

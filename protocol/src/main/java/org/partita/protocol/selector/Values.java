@@ -7,7 +7,12 @@ package org.partita.protocol.selector;
 final class Values {
 
     enum Op {
-        EQ("="), NE("<>"), LT("<"), LE("<="), GT(">"), GE(">=");
+        EQ("="),
+        NE("<>"),
+        LT("<"),
+        LE("<="),
+        GT(">"),
+        GE(">=");
 
         final String symbol;
 
@@ -26,8 +31,7 @@ final class Values {
     static final int STRING = 3;
     static final int BOOLEAN = 4;
 
-    private Values() {
-    }
+    private Values() {}
 
     static int kind(Object value) {
         if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte) {

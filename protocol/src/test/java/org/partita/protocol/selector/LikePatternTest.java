@@ -74,7 +74,8 @@ class LikePatternTest {
             a%%b        | %    | axb        | false
             """)
     void escapes(String pattern, String escape, String value, boolean expected) {
-        assertEquals(expected, LikePattern.compile(pattern, escape.codePointAt(0)).matches(value));
+        assertEquals(
+                expected, LikePattern.compile(pattern, escape.codePointAt(0)).matches(value));
     }
 
     @Test

@@ -454,9 +454,10 @@ class SelectorEvaluationTest {
     /** SQL truth tables: a and b take the values T, F and U (UNKNOWN, an absent property). */
     @ParameterizedTest(name = "{0} AND {1} = {2}, {0} OR {1} = {3}")
     @CsvSource({
-            "T, T, T, T", "T, F, F, T", "T, U, U, T",
-            "F, T, F, T", "F, F, F, F", "F, U, F, U",
-            "U, T, U, T", "U, F, F, U", "U, U, U, U"})
+        "T, T, T, T", "T, F, F, T", "T, U, U, T",
+        "F, T, F, T", "F, F, F, F", "F, U, F, U",
+        "U, T, U, T", "U, F, F, U", "U, U, U, U"
+    })
     void threeValuedLogic(String a, String b, String and, String or) {
         Map<String, Object> props = new HashMap<>();
         props.put("a", truth(a));

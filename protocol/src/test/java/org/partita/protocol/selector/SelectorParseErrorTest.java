@@ -165,13 +165,34 @@ class SelectorParseErrorTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-        "a=1", "a<>1", "a>=1 AND b<=2", "(a=1)OR(b=2)", "a IN('x','y')", "a LIKE'x%'ESCAPE'!'",
-        "NOT(a)", "a IS NULL", "a is not null", "-a*-b>+c", "a BETWEEN -1 AND +1", "\ta\n=\r\n1 ",
-        "-9223372036854775808 < a", "1 = 1.0", "'a' = 'a'", "a = b", "TRUE", "false", "flag",
-        "(flag)", "((flag) AND (NOT flag))", "a = 'x' OR b <> 'y' AND NOT c BETWEEN 1 AND 2",
-        "JMSPriority > 4 AND JMSDeliveryMode = 'PERSISTENT'", "_a$1 = 1", "a / 0 = 1"
-    })
+    @ValueSource(
+            strings = {
+                "a=1",
+                "a<>1",
+                "a>=1 AND b<=2",
+                "(a=1)OR(b=2)",
+                "a IN('x','y')",
+                "a LIKE'x%'ESCAPE'!'",
+                "NOT(a)",
+                "a IS NULL",
+                "a is not null",
+                "-a*-b>+c",
+                "a BETWEEN -1 AND +1",
+                "\ta\n=\r\n1 ",
+                "-9223372036854775808 < a",
+                "1 = 1.0",
+                "'a' = 'a'",
+                "a = b",
+                "TRUE",
+                "false",
+                "flag",
+                "(flag)",
+                "((flag) AND (NOT flag))",
+                "a = 'x' OR b <> 'y' AND NOT c BETWEEN 1 AND 2",
+                "JMSPriority > 4 AND JMSDeliveryMode = 'PERSISTENT'",
+                "_a$1 = 1",
+                "a / 0 = 1"
+            })
     void validSelectorsParse(String selector) {
         Selector parsed = assertDoesNotThrow(() -> Selector.parse(selector));
         assertEquals(selector, parsed.text());
@@ -200,8 +221,8 @@ class SelectorParseErrorTest {
     }
 
     static void assertError(String selector, int position, String message) {
-        SelectorException e = assertThrows(SelectorException.class, () -> Selector.parse(selector),
-                () -> "expected an error for " + selector);
+        SelectorException e = assertThrows(
+                SelectorException.class, () -> Selector.parse(selector), () -> "expected an error for " + selector);
         assertEquals(position, e.position(), () -> "position for [" + selector + "]: " + e.getMessage());
         assertTrue(e.getMessage().contains(message), () -> "message for [" + selector + "]: " + e.getMessage());
         assertTrue(e.getMessage().endsWith(" at position " + position), e.getMessage());

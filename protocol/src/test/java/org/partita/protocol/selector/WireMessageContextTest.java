@@ -14,9 +14,20 @@ import org.partita.protocol.WireMessage;
 class WireMessageContextTest {
 
     private static WireMessage message(int deliveryMode, String correlationId, Map<String, Object> properties) {
-        return new WireMessage("ID:abc-1", 1_700_000_000_000L, correlationId, "queue://replies", "queue://orders",
-                "order.created", deliveryMode, 7, 1_800_000_000_000L, 1_700_000_000_500L, properties,
-                WireMessage.BODY_TEXT, new byte[0]);
+        return new WireMessage(
+                "ID:abc-1",
+                1_700_000_000_000L,
+                correlationId,
+                "queue://replies",
+                "queue://orders",
+                "order.created",
+                deliveryMode,
+                7,
+                1_800_000_000_000L,
+                1_700_000_000_500L,
+                properties,
+                WireMessage.BODY_TEXT,
+                new byte[0]);
     }
 
     private static final Map<String, Object> PROPS = new HashMap<>();

@@ -2,10 +2,9 @@ package org.partita.ra.admin;
 
 import jakarta.jms.InvalidDestinationException;
 import jakarta.resource.Referenceable;
-
-import javax.naming.Reference;
 import java.io.Serializable;
 import java.util.Objects;
+import javax.naming.Reference;
 
 /**
  * A Partita queue or topic a server binds in JNDI from the adapter's administered objects
@@ -30,8 +29,9 @@ abstract class AdministeredDestination implements Referenceable, Serializable {
     /** The name, or a clear error if the server bound the object without one. */
     String checkedName() throws InvalidDestinationException {
         if (name == null || name.isBlank()) {
-            throw new InvalidDestinationException("this administered " + getClass().getSimpleName()
-                    + " has no Name: set its Name config property to a Partita destination name");
+            throw new InvalidDestinationException(
+                    "this administered " + getClass().getSimpleName()
+                            + " has no Name: set its Name config property to a Partita destination name");
         }
         return name;
     }

@@ -25,9 +25,8 @@ import jakarta.jms.TemporaryQueue;
 import jakarta.jms.TemporaryTopic;
 import jakarta.jms.TextMessage;
 import jakarta.jms.Topic;
-import org.partita.jms.client.ProducerHost;
-
 import java.io.Serializable;
+import org.partita.jms.client.ProducerHost;
 
 /**
  * The simplified API inside a Jakarta EE server: a {@code JMSContext} made of one pooled
@@ -45,6 +44,7 @@ public final class ContainerJMSContext implements JMSContext {
     private MessageProducer producer;
     /** The last message a consumer of this context returned: what {@link #acknowledge()} acknowledges through. */
     private volatile Message lastReceived;
+
     private volatile boolean autoStart = true;
     private volatile boolean closed;
 
@@ -52,8 +52,9 @@ public final class ContainerJMSContext implements JMSContext {
     public ContainerJMSContext(Connection connection, int sessionMode) throws JMSException {
         if (sessionMode < SESSION_TRANSACTED || sessionMode > DUPS_OK_ACKNOWLEDGE) {
             connection.close();
-            throw new JMSRuntimeException("invalid session mode " + sessionMode + "; expected JMSContext.SESSION_TRANSACTED (0),"
-                    + " AUTO_ACKNOWLEDGE (1), CLIENT_ACKNOWLEDGE (2) or DUPS_OK_ACKNOWLEDGE (3)");
+            throw new JMSRuntimeException(
+                    "invalid session mode " + sessionMode + "; expected JMSContext.SESSION_TRANSACTED (0),"
+                            + " AUTO_ACKNOWLEDGE (1), CLIENT_ACKNOWLEDGE (2) or DUPS_OK_ACKNOWLEDGE (3)");
         }
         this.connection = connection;
         try {
@@ -94,7 +95,8 @@ public final class ContainerJMSContext implements JMSContext {
 
         @Override
         public AsyncSend startAsync(CompletionListener listener) {
-            throw new IllegalStateRuntimeException("asynchronous sends are not allowed in a Jakarta EE web or EJB container");
+            throw new IllegalStateRuntimeException(
+                    "asynchronous sends are not allowed in a Jakarta EE web or EJB container");
         }
 
         @Override
@@ -111,8 +113,9 @@ public final class ContainerJMSContext implements JMSContext {
 
     @Override
     public JMSContext createContext(int sessionMode) {
-        throw new JMSRuntimeException("createContext is not allowed in a Jakarta EE web or EJB container: a connection there"
-                + " has one session (Jakarta Messaging 12.2); get another context from the connection factory");
+        throw new JMSRuntimeException(
+                "createContext is not allowed in a Jakarta EE web or EJB container: a connection there"
+                        + " has one session (Jakarta Messaging 12.2); get another context from the connection factory");
     }
 
     @Override

@@ -19,8 +19,9 @@ final class ContainerJMSProducer extends PartitaJMSProducer {
     @Override
     public JMSProducer setAsync(CompletionListener completionListener) {
         if (completionListener != null) {
-            throw new IllegalStateRuntimeException("asynchronous sends are not allowed in a Jakarta EE web or EJB container"
-                    + " (Jakarta Messaging 12.2)");
+            throw new IllegalStateRuntimeException(
+                    "asynchronous sends are not allowed in a Jakarta EE web or EJB container"
+                            + " (Jakarta Messaging 12.2)");
         }
         return this;
     }

@@ -5,8 +5,7 @@ import org.partita.jms.client.JmsRuntimeExceptions;
 
 /** The simplified API's rule: every JMSException of the classic API reaches the caller as its unchecked counterpart. */
 final class Unchecked {
-    private Unchecked() {
-    }
+    private Unchecked() {}
 
     @FunctionalInterface
     interface Call<T> {

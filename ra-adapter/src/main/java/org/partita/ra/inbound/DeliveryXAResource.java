@@ -1,10 +1,9 @@
 package org.partita.ra.inbound;
 
-import org.partita.ra.ForwardingXAResource;
-
 import javax.transaction.xa.XAException;
 import javax.transaction.xa.XAResource;
 import javax.transaction.xa.Xid;
+import org.partita.ra.ForwardingXAResource;
 
 /**
  * The XA resource a transacted endpoint is created with: its session's, with one addition. When a

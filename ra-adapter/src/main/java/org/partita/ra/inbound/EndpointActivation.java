@@ -16,6 +16,14 @@ import jakarta.resource.spi.endpoint.MessageEndpoint;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import jakarta.resource.spi.work.WorkManager;
 import jakarta.transaction.TransactionSynchronizationRegistry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Timer;
+import java.util.TimerTask;
+import java.util.concurrent.CountDownLatch;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
 import org.partita.jms.api.PartitaAdmin;
 import org.partita.jms.client.PartitaConnectionFactory;
 import org.partita.jms.client.PartitaXAConnectionFactory;
@@ -23,15 +31,6 @@ import org.partita.ra.PartitaConnectionFactoryHandle;
 import org.partita.ra.PartitaResourceAdapter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import javax.naming.InitialContext;
-import javax.naming.NamingException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Timer;
-import java.util.TimerTask;
-import java.util.concurrent.CountDownLatch;
 
 /**
  * One message-driven bean consuming: a connection to the node, and as many sessions (each with its
@@ -54,12 +53,17 @@ public final class EndpointActivation {
     private final WorkManager workManager;
     /** Counted down when the activation stops: endpoints waiting after a failed delivery stop waiting. */
     private final CountDownLatch stopping = new CountDownLatch(1);
+
     private final List<EndpointListener> listeners = new ArrayList<>();
     private Connection connection;
     private boolean stopped;
 
-    public EndpointActivation(PartitaResourceAdapter adapter, MessageEndpointFactory factory, PartitaActivationSpec spec,
-                              BootstrapContext context) throws ResourceException {
+    public EndpointActivation(
+            PartitaResourceAdapter adapter,
+            MessageEndpointFactory factory,
+            PartitaActivationSpec spec,
+            BootstrapContext context)
+            throws ResourceException {
         this.adapter = adapter;
         this.factory = factory;
         this.spec = spec;
@@ -77,7 +81,11 @@ public final class EndpointActivation {
         try {
             connect();
         } catch (JMSException | ResourceException | NamingException e) {
-            LOG.warn("{}: cannot consume yet ({}); trying again every {} ms", spec, e.getMessage(), spec.getReconnectInterval());
+            LOG.warn(
+                    "{}: cannot consume yet ({}); trying again every {} ms",
+                    spec,
+                    e.getMessage(),
+                    spec.getReconnectInterval());
             disconnect();
             retryLater();
         }
@@ -118,15 +126,17 @@ public final class EndpointActivation {
         String url = spec.effectiveUrl(adapter);
         String user = blankToNull(spec.effectiveUser(adapter));
         String password = blankToNull(spec.effectivePassword(adapter));
-        if (spec.getConnectionFactoryLookup() != null && !spec.getConnectionFactoryLookup().isBlank()) {
+        if (spec.getConnectionFactoryLookup() != null
+                && !spec.getConnectionFactoryLookup().isBlank()) {
             Object cf = new InitialContext().lookup(spec.getConnectionFactoryLookup());
             if (!(cf instanceof PartitaConnectionFactoryHandle h)) {
-                throw new ResourceException("connectionFactoryLookup " + spec.getConnectionFactoryLookup()
-                        + " names " + cf + ", not a connection factory of the Partita resource adapter");
+                throw new ResourceException("connectionFactoryLookup " + spec.getConnectionFactoryLookup() + " names "
+                        + cf + ", not a connection factory of the Partita resource adapter");
             }
             url = h.getConnectionUrl();
         }
-        Connection c = transacted ? new PartitaXAConnectionFactory(url).createXAConnection(user, password)
+        Connection c = transacted
+                ? new PartitaXAConnectionFactory(url).createXAConnection(user, password)
                 : new PartitaConnectionFactory(url).createConnection(user, password);
         connection = c;
         if (spec.getClientId() != null && !spec.getClientId().isBlank()) {
@@ -139,7 +149,8 @@ public final class EndpointActivation {
             Session s = transacted ? ((XAConnection) c).createXASession() : c.createSession(false, spec.sessionMode());
             DeliveryXAResource xa = transacted ? new DeliveryXAResource(((XASession) s).getXAResource()) : null;
             MessageEndpoint endpoint = factory.createEndpoint(xa);
-            EndpointListener listener = new EndpointListener(endpoint, xa, registry, new FailurePause(stopping), workManager);
+            EndpointListener listener =
+                    new EndpointListener(endpoint, xa, registry, new FailurePause(stopping), workManager);
             listeners.add(listener);
             consumer(s, destination).setMessageListener(listener);
         }
@@ -157,7 +168,8 @@ public final class EndpointActivation {
             } else if (d instanceof Topic t) {
                 name = t.getTopicName();
             } else {
-                throw new JMSException("destinationLookup " + spec.getDestinationLookup() + " names " + d + ", not a destination");
+                throw new JMSException(
+                        "destinationLookup " + spec.getDestinationLookup() + " names " + d + ", not a destination");
             }
         }
         if (!spec.isQueue()) {
@@ -170,8 +182,8 @@ public final class EndpointActivation {
         if (spec.getPriority() != null) {
             options.append(options.length() > 0 ? "&" : "").append("priority=").append(spec.getPriority());
         }
-        return new org.partita.jms.destination.PartitaQueue(options.length() == 0 ? name
-                : name + (name.indexOf('?') >= 0 ? "&" : "?") + options);
+        return new org.partita.jms.destination.PartitaQueue(
+                options.length() == 0 ? name : name + (name.indexOf('?') >= 0 ? "&" : "?") + options);
     }
 
     /**
@@ -184,7 +196,9 @@ public final class EndpointActivation {
         if (d instanceof Topic) {
             return spec.getSubscriptionShared() ? max : 1;
         }
-        int partitions = spec.getPartitions() > 0 ? spec.getPartitions() : queuePartitions(c, ((org.partita.jms.destination.PartitaQueue) d));
+        int partitions = spec.getPartitions() > 0
+                ? spec.getPartitions()
+                : queuePartitions(c, ((org.partita.jms.destination.PartitaQueue) d));
         return partitions > 1 ? Math.min(partitions, max) : max;
     }
 
@@ -215,10 +229,12 @@ public final class EndpointActivation {
         String selector = spec.getMessageSelector();
         if (d instanceof Topic t) {
             if (spec.durable()) {
-                return spec.getSubscriptionShared() ? s.createSharedDurableConsumer(t, spec.getSubscriptionName(), selector)
+                return spec.getSubscriptionShared()
+                        ? s.createSharedDurableConsumer(t, spec.getSubscriptionName(), selector)
                         : s.createDurableConsumer(t, spec.getSubscriptionName(), selector, false);
             }
-            return spec.getSubscriptionShared() ? s.createSharedConsumer(t, spec.getSubscriptionName(), selector)
+            return spec.getSubscriptionShared()
+                    ? s.createSharedConsumer(t, spec.getSubscriptionName(), selector)
                     : s.createConsumer(t, selector);
         }
         return s.createConsumer(d, selector);
@@ -230,23 +246,28 @@ public final class EndpointActivation {
                 return;
             }
             if (stillUp(lost)) {
-                LOG.warn("{}: the connection reports '{}' and stays up; the endpoints consume on", spec, cause.getMessage());
+                LOG.warn(
+                        "{}: the connection reports '{}' and stays up; the endpoints consume on",
+                        spec,
+                        cause.getMessage());
                 return;
             }
             LOG.warn("{}: connection to the node lost ({}); reconnecting", spec, cause.getMessage());
         }
         // off the client's callback thread: closing waits for the listeners
-        timer.schedule(new TimerTask() {
-            @Override
-            public void run() {
-                synchronized (EndpointActivation.this) {
-                    if (lost == connection) {
-                        disconnect();
-                        start();
+        timer.schedule(
+                new TimerTask() {
+                    @Override
+                    public void run() {
+                        synchronized (EndpointActivation.this) {
+                            if (lost == connection) {
+                                disconnect();
+                                start();
+                            }
+                        }
                     }
-                }
-            }
-        }, 0);
+                },
+                0);
     }
 
     /**
@@ -271,12 +292,14 @@ public final class EndpointActivation {
         if (stopped) {
             return;
         }
-        timer.schedule(new TimerTask() {
-            @Override
-            public void run() {
-                start();
-            }
-        }, spec.getReconnectInterval());
+        timer.schedule(
+                new TimerTask() {
+                    @Override
+                    public void run() {
+                        start();
+                    }
+                },
+                spec.getReconnectInterval());
     }
 
     private void disconnect() {

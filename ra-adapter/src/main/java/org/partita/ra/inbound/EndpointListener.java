@@ -7,10 +7,9 @@ import jakarta.resource.spi.work.Work;
 import jakarta.resource.spi.work.WorkException;
 import jakarta.resource.spi.work.WorkManager;
 import jakarta.transaction.TransactionSynchronizationRegistry;
+import java.lang.reflect.Method;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.lang.reflect.Method;
 
 /**
  * Delivers one session's messages to its message-driven bean instance, one at a time, on the
@@ -47,12 +46,17 @@ final class EndpointListener implements MessageListener {
     private final DeliveryXAResource transaction;
     /** The container's registry of transactions, if it gives one. */
     private final TransactionSynchronizationRegistry registry;
+
     private final FailurePause pause;
     /** The server's work manager, whose threads run the bean; null: the session's thread does. */
     private final WorkManager workManager;
 
-    EndpointListener(MessageEndpoint endpoint, DeliveryXAResource transaction, TransactionSynchronizationRegistry registry,
-                     FailurePause pause, WorkManager workManager) {
+    EndpointListener(
+            MessageEndpoint endpoint,
+            DeliveryXAResource transaction,
+            TransactionSynchronizationRegistry registry,
+            FailurePause pause,
+            WorkManager workManager) {
         this.workManager = workManager;
         this.endpoint = endpoint;
         this.transaction = transaction;
@@ -98,6 +102,7 @@ final class EndpointListener implements MessageListener {
         private volatile boolean ran;
         /** The container refused to start the delivery: nothing to end, the session takes the message back. */
         private volatile RuntimeException refused;
+
         private volatile RuntimeException failure;
 
         Delivery(Message message) {
@@ -134,13 +139,14 @@ final class EndpointListener implements MessageListener {
 
         /** A bean's delivery cannot be cut short; the session's close waits for it. */
         @Override
-        public void release() {
-        }
+        public void release() {}
     }
 
     /** Logs a failed delivery and waits before the next one; returns the failure to throw. */
     private RuntimeException failed(RuntimeException failure) {
-        LOG.info("a delivery to the message-driven bean failed; the message will be delivered again: {}", failure.toString());
+        LOG.info(
+                "a delivery to the message-driven bean failed; the message will be delivered again: {}",
+                failure.toString());
         pause.failed();
         return failure;
     }

@@ -4,10 +4,9 @@ import jakarta.jms.Session;
 import jakarta.resource.spi.ActivationSpec;
 import jakarta.resource.spi.InvalidPropertyException;
 import jakarta.resource.spi.ResourceAdapter;
-import org.partita.ra.PartitaResourceAdapter;
-
 import java.util.ArrayList;
 import java.util.List;
+import org.partita.ra.PartitaResourceAdapter;
 
 /**
  * How a message-driven bean consumes: the standard Jakarta Messaging activation properties
@@ -276,7 +275,7 @@ public class PartitaActivationSpec implements ActivationSpec, java.io.Serializab
 
     @Override
     public String toString() {
-        return "PartitaActivationSpec[" + (destination != null ? destination : destinationLookup) + ", " + destinationType
-                + (appId == null ? "" : ", appId " + appId) + ", maxSession " + maxSession + "]";
+        return "PartitaActivationSpec[" + (destination != null ? destination : destinationLookup) + ", "
+                + destinationType + (appId == null ? "" : ", appId " + appId) + ", maxSession " + maxSession + "]";
     }
 }

@@ -4,13 +4,12 @@ import jakarta.jms.Connection;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
-import org.partita.jms.client.PartitaConnectionFactory;
-
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.partita.jms.client.PartitaConnectionFactory;
 
 /**
  * A producer on one node sending its keys round after round: round {@code r} sends sequence number

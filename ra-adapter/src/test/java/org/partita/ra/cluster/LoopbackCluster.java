@@ -1,15 +1,14 @@
 package org.partita.ra.cluster;
 
-import org.partita.broker.config.ClusterConfig;
-import org.partita.broker.config.NodeConfig;
-import org.partita.broker.embed.PartitaNode;
-
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.partita.broker.config.ClusterConfig;
+import org.partita.broker.config.NodeConfig;
+import org.partita.broker.embed.PartitaNode;
 
 /**
  * Nodes of one cluster in the test's JVM on loopback ports, each with its own data folder under
@@ -39,8 +38,11 @@ public final class LoopbackCluster implements AutoCloseable {
 
     public PartitaNode start(int i) {
         ClusterConfig.Member m = cluster.members().get(i);
-        nodes[i] = PartitaNode.start(NodeConfig.defaults().withNodeName(m.name()).withPort(m.port())
-                .withDataDir(dir.resolve(m.name())).withCluster(cluster));
+        nodes[i] = PartitaNode.start(NodeConfig.defaults()
+                .withNodeName(m.name())
+                .withPort(m.port())
+                .withDataDir(dir.resolve(m.name()))
+                .withCluster(cluster));
         return nodes[i];
     }
 
@@ -82,8 +84,12 @@ public final class LoopbackCluster implements AutoCloseable {
                 throw new IllegalStateException("no free pair of loopback ports " + offset + " apart");
             }
             int p = bind(0);
-            if (p > 0 && p + offset <= 65_535 && !out.contains(p) && !out.contains(p + offset)
-                    && !out.contains(p - offset) && bind(p + offset) > 0) {
+            if (p > 0
+                    && p + offset <= 65_535
+                    && !out.contains(p)
+                    && !out.contains(p + offset)
+                    && !out.contains(p - offset)
+                    && bind(p + offset) > 0) {
                 out.add(p);
             }
         }

@@ -17,6 +17,7 @@ public final class Deliveries {
     private final Set<String> seen = new HashSet<>();
     /** Per key, each arrival as {@code seq} (+ {@code r} when flagged redelivered) {@code @endpoint}: what a failure shows. */
     private final Map<String, List<String>> history = new HashMap<>();
+
     private String firstUnflaggedRepeat;
     private int total;
     private int repeats;
@@ -83,8 +84,12 @@ public final class Deliveries {
     public synchronized String toString() {
         return total + " deliveries, " + seen.size() + " distinct, " + repeats + " repeats (" + unflaggedRepeats
                 + " not flagged redelivered), " + orderViolations + " order violations"
-                + (firstViolation == null ? "" : "; first out of order: " + firstViolation + " " + history.get(firstViolation))
-                + (firstUnflaggedRepeat == null ? "" : "; first unflagged repeat: " + firstUnflaggedRepeat + " "
-                + history.get(firstUnflaggedRepeat));
+                + (firstViolation == null
+                        ? ""
+                        : "; first out of order: " + firstViolation + " " + history.get(firstViolation))
+                + (firstUnflaggedRepeat == null
+                        ? ""
+                        : "; first unflagged repeat: " + firstUnflaggedRepeat + " "
+                                + history.get(firstUnflaggedRepeat));
     }
 }

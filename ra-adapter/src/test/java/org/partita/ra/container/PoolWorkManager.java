@@ -8,7 +8,6 @@ import jakarta.resource.spi.work.WorkException;
 import jakarta.resource.spi.work.WorkListener;
 import jakarta.resource.spi.work.WorkManager;
 import jakarta.resource.spi.work.WorkRejectedException;
-
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -39,7 +38,8 @@ public final class PoolWorkManager implements WorkManager, AutoCloseable {
     }
 
     @Override
-    public void doWork(Work work, long startTimeout, ExecutionContext context, WorkListener listener) throws WorkException {
+    public void doWork(Work work, long startTimeout, ExecutionContext context, WorkListener listener)
+            throws WorkException {
         try {
             submit(work, listener, new CountDownLatch(1)).get();
         } catch (ExecutionException e) {
@@ -56,7 +56,8 @@ public final class PoolWorkManager implements WorkManager, AutoCloseable {
     }
 
     @Override
-    public long startWork(Work work, long startTimeout, ExecutionContext context, WorkListener listener) throws WorkException {
+    public long startWork(Work work, long startTimeout, ExecutionContext context, WorkListener listener)
+            throws WorkException {
         long asked = System.nanoTime();
         CountDownLatch started = new CountDownLatch(1);
         submit(work, listener, started);
@@ -75,7 +76,8 @@ public final class PoolWorkManager implements WorkManager, AutoCloseable {
     }
 
     @Override
-    public void scheduleWork(Work work, long startTimeout, ExecutionContext context, WorkListener listener) throws WorkException {
+    public void scheduleWork(Work work, long startTimeout, ExecutionContext context, WorkListener listener)
+            throws WorkException {
         submit(work, listener, new CountDownLatch(1));
     }
 

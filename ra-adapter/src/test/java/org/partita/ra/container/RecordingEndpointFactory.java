@@ -8,11 +8,10 @@ import jakarta.resource.spi.endpoint.MessageEndpoint;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import jakarta.transaction.Status;
 import jakarta.transaction.TransactionManager;
-
-import javax.transaction.xa.XAResource;
 import java.lang.reflect.Method;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.transaction.xa.XAResource;
 
 /**
  * A message-driven bean as the container deploys it, without a transaction ({@code NOT_SUPPORTED})
@@ -31,6 +30,7 @@ public final class RecordingEndpointFactory implements MessageEndpointFactory {
     private final Deliveries deliveries;
     /** The container's transaction manager for a transacted bean; null: not transacted. */
     private final TransactionManager transactions;
+
     private final AtomicInteger created = new AtomicInteger();
     private final AtomicInteger commits = new AtomicInteger();
     private final AtomicInteger released = new AtomicInteger();
@@ -166,11 +166,15 @@ public final class RecordingEndpointFactory implements MessageEndpointFactory {
                     Thread.sleep(workMillis);
                 }
                 if (message.propertyExists(org.partita.jms.api.PartitaProperties.PARTITION)) {
-                    partitionOfKey.put(message.getStringProperty("JMSXGroupID"),
+                    partitionOfKey.put(
+                            message.getStringProperty("JMSXGroupID"),
                             message.getIntProperty(org.partita.jms.api.PartitaProperties.PARTITION));
                 }
-                deliveries.arrived(message.getStringProperty("JMSXGroupID"), message.getIntProperty("seq"),
-                        message.getJMSRedelivered(), id);
+                deliveries.arrived(
+                        message.getStringProperty("JMSXGroupID"),
+                        message.getIntProperty("seq"),
+                        message.getJMSRedelivered(),
+                        id);
             } catch (JMSException e) {
                 throw new IllegalStateException(e);
             } catch (InterruptedException e) {

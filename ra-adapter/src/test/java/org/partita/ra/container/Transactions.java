@@ -3,7 +3,6 @@ package org.partita.ra.container;
 import com.arjuna.ats.arjuna.common.ObjectStoreEnvironmentBean;
 import com.arjuna.common.internal.util.propertyservice.BeanPopulator;
 import jakarta.transaction.TransactionManager;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -16,8 +15,7 @@ import java.nio.file.Path;
 public final class Transactions {
     private static TransactionManager manager;
 
-    private Transactions() {
-    }
+    private Transactions() {}
 
     public static synchronized TransactionManager manager() {
         if (manager == null) {
@@ -28,7 +26,8 @@ public final class Transactions {
                 throw new UncheckedIOException(e);
             }
             for (String name : new String[] {null, "communicationStore", "stateStore"}) {
-                ObjectStoreEnvironmentBean bean = name == null ? BeanPopulator.getDefaultInstance(ObjectStoreEnvironmentBean.class)
+                ObjectStoreEnvironmentBean bean = name == null
+                        ? BeanPopulator.getDefaultInstance(ObjectStoreEnvironmentBean.class)
                         : BeanPopulator.getNamedInstance(ObjectStoreEnvironmentBean.class, name);
                 bean.setObjectStoreDir(store.toString());
             }

@@ -1,5 +1,19 @@
 package org.partita.ra.inbound;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -17,21 +31,6 @@ import org.partita.ra.container.Deliveries;
 import org.partita.ra.container.RecordingEndpointFactory;
 import org.partita.ra.container.TestBootstrapContext;
 import org.partita.ra.container.Transactions;
-
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A message-driven bean on a queue spread over a three-node cluster, driven the way a container
@@ -51,6 +50,7 @@ class ClusteredQueueEndpointsTest {
 
     @TempDir
     Path tmp;
+
     private LoopbackCluster cluster;
     private TestBootstrapContext container;
     private PartitaResourceAdapter adapter;
@@ -75,7 +75,9 @@ class ClusteredQueueEndpointsTest {
      * {@code url}, its deliveries in container transactions (XA) or without.
      */
     private PartitaActivationSpec deploy(String url, boolean transacted) throws Exception {
-        bean = transacted ? new RecordingEndpointFactory(deliveries, Transactions.manager()) : new RecordingEndpointFactory(deliveries);
+        bean = transacted
+                ? new RecordingEndpointFactory(deliveries, Transactions.manager())
+                : new RecordingEndpointFactory(deliveries);
         container = new TestBootstrapContext();
         adapter = new PartitaResourceAdapter();
         adapter.start(container);
@@ -87,7 +89,8 @@ class ClusteredQueueEndpointsTest {
         adapter.endpointActivation(bean, spec);
         for (int i = 0; i < cluster.size(); i++) {
             int node = i;
-            await("the queue agreed on " + cluster.name(i)).atMost(Duration.ofSeconds(30))
+            await("the queue agreed on " + cluster.name(i))
+                    .atMost(Duration.ofSeconds(30))
                     .until(() -> cluster.node(node).broker().existingQueue(QUEUE) != null);
         }
         return spec;
@@ -135,7 +138,8 @@ class ClusteredQueueEndpointsTest {
 
     @ParameterizedTest(name = "transacted {0}")
     @ValueSource(booleans = {false, true})
-    void endpointsConnectedToOneNodeServeThePartitionsOfEveryHostingNodeEachKeyInOrder(boolean transacted) throws Exception {
+    void endpointsConnectedToOneNodeServeThePartitionsOfEveryHostingNodeEachKeyInOrder(boolean transacted)
+            throws Exception {
         cluster = new LoopbackCluster(tmp, 3).startAll();
         deploy(cluster.url(0), transacted);
         assertEquals(PARTITIONS, bean.live(), "one endpoint consumer per partition (maxSession 15)");
@@ -150,7 +154,9 @@ class ClusteredQueueEndpointsTest {
         assertEquals(KEYS * perKey, confirmed.size());
         await("every message").atMost(Duration.ofSeconds(90)).until(() -> deliveries.hasAll(confirmed));
         // and nothing more: give a late duplicate the time to show up
-        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).until(() -> deliveries.total() == confirmed.size());
+        await().during(Duration.ofSeconds(2))
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> deliveries.total() == confirmed.size());
 
         System.out.println("MDB on a clustered queue through node1" + (transacted ? ", XA: " : ": ") + deliveries);
         assertEquals(KEYS * perKey, deliveries.total(), "every message exactly once: " + deliveries);
@@ -182,7 +188,8 @@ class ClusteredQueueEndpointsTest {
         List<KeyedProducer> producers = pacedProducersOnNode2And3();
 
         cluster.stop(0); // the node the endpoints are connected to, while messages flow
-        int roundAtStop = Math.max(producers.get(0).roundsDone(), producers.get(1).roundsDone());
+        int roundAtStop =
+                Math.max(producers.get(0).roundsDone(), producers.get(1).roundsDone());
         assertTrue(roundAtStop < ROUNDS - 10, "the producers are still sending: round " + roundAtStop);
 
         // the connection fails over to node2, and the endpoints serve node2's and node3's partitions meanwhile
@@ -194,7 +201,8 @@ class ClusteredQueueEndpointsTest {
             }
         }
         int sentAfterStop = roundAtStop + 5;
-        await("messages sent after the stop, of partitions node1 does not host").atMost(Duration.ofSeconds(60))
+        await("messages sent after the stop, of partitions node1 does not host")
+                .atMost(Duration.ofSeconds(60))
                 .until(() -> offNode1.keySet().stream().allMatch(key -> deliveries.has(key, sentAfterStop)));
         assertEquals(PARTITIONS, bean.created(), "the same endpoints consume on: the failover moved their connection");
         assertEquals(PARTITIONS, bean.live());
@@ -204,7 +212,8 @@ class ClusteredQueueEndpointsTest {
                 keysOfNode1.add("machine-" + k);
             }
         }
-        assertTrue(keysOfNode1.stream().noneMatch(key -> deliveries.has(key, sentAfterStop)),
+        assertTrue(
+                keysOfNode1.stream().noneMatch(key -> deliveries.has(key, sentAfterStop)),
                 "node1's partitions wait for it");
 
         cluster.start(0);
@@ -242,11 +251,13 @@ class ClusteredQueueEndpointsTest {
         restartLoad = pacedProducersOnNode2And3();
 
         cluster.stop(0);
-        await("the endpoints released while their node is down").atMost(Duration.ofSeconds(20))
+        await("the endpoints released while their node is down")
+                .atMost(Duration.ofSeconds(20))
                 .until(() -> bean.live() == 0);
         int endpointsBefore = bean.created();
         cluster.start(0);
-        await("the endpoints back without a redeployment").atMost(Duration.ofSeconds(30))
+        await("the endpoints back without a redeployment")
+                .atMost(Duration.ofSeconds(30))
                 .until(() -> bean.live() == PARTITIONS);
         assertEquals(endpointsBefore + PARTITIONS, bean.created());
     }
@@ -256,12 +267,14 @@ class ClusteredQueueEndpointsTest {
         List<KeyedProducer> producers = List.of(
                 new KeyedProducer(cluster.url(1), QUEUE, keysOf(0, 2), ROUNDS, 100).start(),
                 new KeyedProducer(cluster.url(2), QUEUE, keysOf(1, 2), ROUNDS, 100).start());
-        await().atMost(Duration.ofSeconds(60)).until(() -> producers.get(0).roundsDone() >= 10
-                && producers.get(1).roundsDone() >= 10);
+        await().atMost(Duration.ofSeconds(60))
+                .until(() ->
+                        producers.get(0).roundsDone() >= 10 && producers.get(1).roundsDone() >= 10);
         return producers;
     }
 
-    private void assertEveryConfirmedMessageArrivesEachKeyInOrder(List<KeyedProducer> producers, String what) throws Exception {
+    private void assertEveryConfirmedMessageArrivesEachKeyInOrder(List<KeyedProducer> producers, String what)
+            throws Exception {
         awaitEveryConfirmedMessage(producers, what);
         assertEquals(0, deliveries.orderViolations(), "each key's first deliveries in order: " + deliveries);
         assertEquals(0, deliveries.unflaggedRepeats(), "a repeat only as a redelivery: " + deliveries);
@@ -272,7 +285,8 @@ class ClusteredQueueEndpointsTest {
         awaitFinished(producers);
         Set<String> confirmed = union(producers);
         assertEquals(KEYS * ROUNDS, confirmed.size());
-        await("every confirmed message, node1's partitions too").atMost(Duration.ofSeconds(120))
+        await("every confirmed message, node1's partitions too")
+                .atMost(Duration.ofSeconds(120))
                 .until(() -> deliveries.hasAll(confirmed));
         System.out.println(what + ": " + deliveries + "; endpoints created " + bean.created());
     }

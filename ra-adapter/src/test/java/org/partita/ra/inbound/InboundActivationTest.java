@@ -1,9 +1,22 @@
 package org.partita.ra.inbound;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.Message;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -20,21 +33,6 @@ import org.partita.ra.container.Deliveries;
 import org.partita.ra.container.RecordingEndpointFactory;
 import org.partita.ra.container.TestBootstrapContext;
 
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 /**
  * Activation properties of a message-driven bean against one embedded node, driven as a container
  * drives the adapter (the harness of {@link ClusteredQueueEndpointsTest}): {@code maxSession} below
@@ -46,6 +44,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class InboundActivationTest {
     @TempDir
     Path tmp;
+
     private PartitaNode node;
     private TestBootstrapContext container;
     private PartitaResourceAdapter adapter;
@@ -116,10 +115,13 @@ class InboundActivationTest {
         await("every message").atMost(Duration.ofSeconds(60)).until(() -> deliveries.hasAll(producer.confirmed()));
 
         assertEquals(3, bean.created(), "maxSession bounds the endpoints: " + bean.created());
-        assertTrue(bean.threads().stream().allMatch(t -> t.startsWith("test-container-work-")),
+        assertTrue(
+                bean.threads().stream().allMatch(t -> t.startsWith("test-container-work-")),
                 "the bean runs on the container's work manager: " + bean.threads());
         for (String key : keys) {
-            assertEquals(PartitionKeys.partition(key, 8), bean.partitionOfKey().get(key),
+            assertEquals(
+                    PartitionKeys.partition(key, 8),
+                    bean.partitionOfKey().get(key),
                     "the delivered message names its partition (" + key + ")");
         }
         assertEquals(keys.size() * 20, deliveries.distinct());
@@ -151,7 +153,8 @@ class InboundActivationTest {
         }
         await("the five eu messages").atMost(Duration.ofSeconds(30)).until(() -> deliveries.distinct() == 5);
         try (PartitaAdmin admin = PartitaAdmin.connect(new PartitaConnectionFactory(node.url()))) {
-            await("the us messages wait").atMost(Duration.ofSeconds(10))
+            await("the us messages wait")
+                    .atMost(Duration.ofSeconds(10))
                     .until(() -> admin.queueStats("mdb-regional").depth() == 5);
         }
         assertEquals(Set.of("eu-shop"), deliveries.keys());
@@ -169,10 +172,15 @@ class InboundActivationTest {
         spec.setClientId("mdb-app");
         spec.validate();
         adapter.endpointActivation(bean, spec);
-        await("one endpoint for a subscription of its own").atMost(Duration.ofSeconds(20)).until(() -> bean.live() == 1);
+        await("one endpoint for a subscription of its own")
+                .atMost(Duration.ofSeconds(20))
+                .until(() -> bean.live() == 1);
         try (PartitaAdmin admin = PartitaAdmin.connect(new PartitaConnectionFactory(node.url()))) {
-            await("the durable subscription").atMost(Duration.ofSeconds(10)).until(() -> admin.subscriptions().stream()
-                    .anyMatch(s -> "durable:mdb-app:pager".equals(s.get("subscription")) && "durable".equals(s.get("kind"))));
+            await("the durable subscription")
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> admin.subscriptions().stream()
+                            .anyMatch(s -> "durable:mdb-app:pager".equals(s.get("subscription"))
+                                    && "durable".equals(s.get("kind"))));
         }
         for (int i = 0; i < 3; i++) {
             send("alerts", true, "alert", i, null);
@@ -185,7 +193,9 @@ class InboundActivationTest {
             send("alerts", true, "alert", i, null); // kept by the durable subscription
         }
         adapter.endpointActivation(bean, spec);
-        await("the three published while undeployed").atMost(Duration.ofSeconds(30)).until(() -> deliveries.distinct() == 6);
+        await("the three published while undeployed")
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> deliveries.distinct() == 6);
         assertEquals(6, deliveries.total(), deliveries.toString());
         assertEquals(0, deliveries.orderViolations(), deliveries.toString());
         assertFalse(deliveries.has("alert", 6));

@@ -1,7 +1,16 @@
 package org.partita.ra.inbound;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.Session;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
@@ -19,16 +28,6 @@ import org.partita.ra.container.RecordingEndpointFactory;
 import org.partita.ra.container.TestBootstrapContext;
 import org.partita.ra.container.Transactions;
 
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 /**
  * A bean undeployed and deployed again while messages flow, as a server does it: first the
  * container refuses every invocation (the component is shutting down), then it deactivates the
@@ -45,6 +44,7 @@ class UndeployUnderLoadTest {
 
     @TempDir
     Path tmp;
+
     private PartitaNode node;
     private TestBootstrapContext container;
     private PartitaResourceAdapter adapter;
@@ -81,10 +81,14 @@ class UndeployUnderLoadTest {
             PartitaActivationSpec spec = spec();
             adapter.endpointActivation(bean, spec);
             int before = deliveries.total();
-            await("the bean processes messages").atMost(Duration.ofSeconds(30)).until(() -> deliveries.total() > before + 20);
+            await("the bean processes messages")
+                    .atMost(Duration.ofSeconds(30))
+                    .until(() -> deliveries.total() > before + 20);
             bean.shutDown();
             await("invocations refused").atMost(Duration.ofSeconds(10)).until(() -> bean.refused() > 0);
-            Thread.sleep(300); // the container refuses for a while before it deactivates (WildFly: until its invocations end)
+            Thread.sleep(
+                    300); // the container refuses for a while before it deactivates (WildFly: until its invocations
+            // end)
             adapter.endpointDeactivation(bean, spec);
             assertEquals(0, bean.live(), "every endpoint released");
             assertEquals(0, bean.ruleBreaks(), "the container's rules kept");
@@ -95,7 +99,8 @@ class UndeployUnderLoadTest {
 
         RecordingEndpointFactory last = bean(transacted);
         adapter.endpointActivation(last, spec());
-        await("every confirmed message processed").atMost(Duration.ofSeconds(60))
+        await("every confirmed message processed")
+                .atMost(Duration.ofSeconds(60))
                 .until(() -> deliveries.hasAll(producer.confirmed()));
 
         assertTrue(refused > 0, "the container refused invocations while shutting the bean down");
@@ -103,8 +108,12 @@ class UndeployUnderLoadTest {
         assertEquals(0, deliveries.orderViolations(), deliveries.toString());
         assertEquals(0, deliveries.unflaggedRepeats(), deliveries.toString());
         try (PartitaAdmin admin = PartitaAdmin.connect(new PartitaConnectionFactory(node.url()))) {
-            await("the queue emptied").atMost(Duration.ofSeconds(30))
-                    .until(() -> admin.partitions(QUEUE).stream().mapToLong(PartitaAdmin.Partition::depth).sum() == 0);
+            await("the queue emptied")
+                    .atMost(Duration.ofSeconds(30))
+                    .until(() -> admin.partitions(QUEUE).stream()
+                                    .mapToLong(PartitaAdmin.Partition::depth)
+                                    .sum()
+                            == 0);
         }
         try (Connection c = new PartitaConnectionFactory(node.url()).createConnection()) {
             c.start();
@@ -114,7 +123,8 @@ class UndeployUnderLoadTest {
     }
 
     private RecordingEndpointFactory bean(boolean transacted) {
-        RecordingEndpointFactory bean = transacted ? new RecordingEndpointFactory(deliveries, Transactions.manager())
+        RecordingEndpointFactory bean = transacted
+                ? new RecordingEndpointFactory(deliveries, Transactions.manager())
                 : new RecordingEndpointFactory(deliveries);
         return bean.workingFor(5);
     }

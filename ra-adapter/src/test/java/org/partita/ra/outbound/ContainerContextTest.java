@@ -1,5 +1,11 @@
 package org.partita.ra.outbound;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.IllegalStateRuntimeException;
@@ -15,6 +21,10 @@ import jakarta.jms.TransactionInProgressRuntimeException;
 import jakarta.resource.spi.ConnectionManager;
 import jakarta.resource.spi.ManagedConnection;
 import jakarta.transaction.TransactionManager;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -27,17 +37,6 @@ import org.partita.jms.client.PartitaConnectionFactory;
 import org.partita.ra.PartitaManagedConnectionFactory;
 import org.partita.ra.admin.PartitaAdminQueue;
 import org.partita.ra.container.Transactions;
-
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The simplified API through the pooled connection factory, as an application in a server uses
@@ -53,6 +52,7 @@ class ContainerContextTest {
 
     @TempDir
     Path tmp;
+
     private PartitaNode node;
     private PartitaManagedConnectionFactory mcf;
     private final List<ManagedConnection> made = new ArrayList<>();
@@ -126,10 +126,12 @@ class ContainerContextTest {
         }
         tm.begin();
         try (JMSContext ctx = cf.createContext()) {
-            assertEquals("to consume", ctx.createConsumer(ctx.createQueue("ra.ctx")).receiveBody(String.class, WAIT_MS));
+            assertEquals(
+                    "to consume", ctx.createConsumer(ctx.createQueue("ra.ctx")).receiveBody(String.class, WAIT_MS));
         }
         tm.rollback();
-        assertEquals("to consume", receive("ra.ctx", WAIT_MS).getText(), "a receive rolled back gives the message back");
+        assertEquals(
+                "to consume", receive("ra.ctx", WAIT_MS).getText(), "a receive rolled back gives the message back");
     }
 
     @Test
@@ -142,9 +144,13 @@ class ContainerContextTest {
             ctx.createProducer().send(q, Map.of("n", 1));
             ctx.createProducer().send(q, "second");
             try (JMSConsumer consumer = ctx.createConsumer(q)) {
-                assertThrows(MessageFormatRuntimeException.class, () -> consumer.receiveBody(String.class, WAIT_MS),
+                assertThrows(
+                        MessageFormatRuntimeException.class,
+                        () -> consumer.receiveBody(String.class, WAIT_MS),
                         "a map message is no String");
-                assertEquals(Map.of("n", 1), consumer.receiveBody(Map.class, WAIT_MS),
+                assertEquals(
+                        Map.of("n", 1),
+                        consumer.receiveBody(Map.class, WAIT_MS),
                         "the message that could not be returned stays for the next receive");
                 assertEquals("second", consumer.receiveBody(String.class, WAIT_MS));
             }
@@ -156,19 +162,23 @@ class ContainerContextTest {
     void aContextKeepsTheContainersRules() throws Exception {
         ConnectionFactory cf = pooledFactory(null);
         try (JMSContext ctx = cf.createContext()) {
-            assertThrows(JMSRuntimeException.class, () -> ctx.createContext(JMSContext.AUTO_ACKNOWLEDGE),
+            assertThrows(
+                    JMSRuntimeException.class,
+                    () -> ctx.createContext(JMSContext.AUTO_ACKNOWLEDGE),
                     "a container's connection has one session");
             assertThrows(IllegalStateRuntimeException.class, () -> ctx.setClientID("mine"));
-            assertThrows(IllegalStateRuntimeException.class, () -> ctx.setExceptionListener(e -> { }));
+            assertThrows(IllegalStateRuntimeException.class, () -> ctx.setExceptionListener(e -> {}));
             assertThrows(IllegalStateRuntimeException.class, ctx::stop);
-            assertThrows(IllegalStateRuntimeException.class, () -> ctx.createConsumer(ctx.createQueue("q")).setMessageListener(m -> { }));
-            assertThrows(IllegalStateRuntimeException.class, () -> ctx.createProducer().setAsync(new jakarta.jms.CompletionListener() {
-                public void onCompletion(jakarta.jms.Message message) {
-                }
+            assertThrows(
+                    IllegalStateRuntimeException.class,
+                    () -> ctx.createConsumer(ctx.createQueue("q")).setMessageListener(m -> {}));
+            assertThrows(
+                    IllegalStateRuntimeException.class,
+                    () -> ctx.createProducer().setAsync(new jakarta.jms.CompletionListener() {
+                        public void onCompletion(jakarta.jms.Message message) {}
 
-                public void onException(jakarta.jms.Message message, Exception exception) {
-                }
-            }));
+                        public void onException(jakarta.jms.Message message, Exception exception) {}
+                    }));
             assertThrows(JMSRuntimeException.class, () -> ctx.createProducer().setPriority(10));
         }
         assertThrows(JMSRuntimeException.class, () -> cf.createContext(7), "an invalid session mode");
@@ -181,13 +191,18 @@ class ContainerContextTest {
         try (JMSContext ctx = pooledFactory(null).createContext()) {
             ctx.createProducer().send(orders, "through the administered queue");
         }
-        assertEquals("through the administered queue", receive("ra.admin.orders", WAIT_MS).getText());
-        try (org.partita.jms.api.PartitaAdmin admin = org.partita.jms.api.PartitaAdmin.connect(new PartitaConnectionFactory(node.url()))) {
-            assertEquals("4", admin.queueOptions("ra.admin.orders").get("partitions"), "the name's options made the queue");
+        assertEquals(
+                "through the administered queue",
+                receive("ra.admin.orders", WAIT_MS).getText());
+        try (org.partita.jms.api.PartitaAdmin admin =
+                org.partita.jms.api.PartitaAdmin.connect(new PartitaConnectionFactory(node.url()))) {
+            assertEquals(
+                    "4", admin.queueOptions("ra.admin.orders").get("partitions"), "the name's options made the queue");
         }
         PartitaAdminQueue unnamed = new PartitaAdminQueue();
         try (JMSContext ctx = pooledFactory(null).createContext()) {
-            InvalidDestinationRuntimeException e = assertThrows(InvalidDestinationRuntimeException.class,
+            InvalidDestinationRuntimeException e = assertThrows(
+                    InvalidDestinationRuntimeException.class,
                     () -> ctx.createProducer().send(unnamed, "x"));
             assertTrue(e.getMessage().contains("Name"), e.getMessage());
         }

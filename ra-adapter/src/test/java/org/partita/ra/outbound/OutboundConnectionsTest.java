@@ -1,5 +1,12 @@
 package org.partita.ra.outbound;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.IllegalStateException;
@@ -11,6 +18,11 @@ import jakarta.resource.spi.ConnectionManager;
 import jakarta.resource.spi.LocalTransaction;
 import jakarta.resource.spi.ManagedConnection;
 import jakarta.transaction.TransactionManager;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -23,19 +35,6 @@ import org.partita.jms.client.PartitaConnectionFactory;
 import org.partita.ra.ConnectionSettings;
 import org.partita.ra.PartitaManagedConnectionFactory;
 import org.partita.ra.container.Transactions;
-
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The outbound side as an application in a server uses it, against a real embedded node: the
@@ -51,6 +50,7 @@ class OutboundConnectionsTest {
 
     @TempDir
     Path tmp;
+
     private PartitaNode node;
     private PartitaManagedConnectionFactory mcf;
     private final List<ManagedConnection> made = new ArrayList<>();
@@ -132,11 +132,11 @@ class OutboundConnectionsTest {
         try (Connection c = cf.createConnection()) {
             Session s = c.createSession();
             MessageConsumer consumer = s.createConsumer(s.createQueue("ra.listen"));
-            IllegalStateException onConsumer = assertThrows(IllegalStateException.class,
-                    () -> consumer.setMessageListener(m -> { }));
+            IllegalStateException onConsumer =
+                    assertThrows(IllegalStateException.class, () -> consumer.setMessageListener(m -> {}));
             assertTrue(onConsumer.getMessage().contains("message-driven bean"), onConsumer.getMessage());
-            assertThrows(IllegalStateException.class, () -> s.setMessageListener(m -> { }));
-            assertThrows(IllegalStateException.class, () -> c.setExceptionListener(e -> { }));
+            assertThrows(IllegalStateException.class, () -> s.setMessageListener(m -> {}));
+            assertThrows(IllegalStateException.class, () -> c.setExceptionListener(e -> {}));
             assertThrows(IllegalStateException.class, () -> c.setClientID("mine"));
             consumer.setMessageListener(null); // clearing one is harmless
         }
@@ -183,7 +183,8 @@ class OutboundConnectionsTest {
             c.start();
             Session s = c.createSession(false, Session.CLIENT_ACKNOWLEDGE);
             s.createProducer(s.createQueue("ra.none")).send(s.createTextMessage("acknowledged"));
-            TextMessage m = (TextMessage) s.createConsumer(s.createQueue("ra.none")).receive(WAIT_MS);
+            TextMessage m =
+                    (TextMessage) s.createConsumer(s.createQueue("ra.none")).receive(WAIT_MS);
             assertEquals("acknowledged", m.getText());
             m.acknowledge();
         }
@@ -192,7 +193,8 @@ class OutboundConnectionsTest {
 
     @Test
     void thePoolMatchesAConnectionByNodeAndCredentials() throws Exception {
-        try (PartitaNode other = PartitaNode.start(NodeConfig.defaults().withPort(0).withDataDir(tmp.resolve("other")))) {
+        try (PartitaNode other =
+                PartitaNode.start(NodeConfig.defaults().withPort(0).withDataDir(tmp.resolve("other")))) {
             ConnectionSettings anonymous = new ConnectionSettings(node.url(), null, null);
             ConnectionSettings alice = new ConnectionSettings(node.url(), "alice", "a-secret");
             ConnectionSettings elsewhere = new ConnectionSettings(other.url(), "alice", "a-secret");
@@ -202,9 +204,12 @@ class OutboundConnectionsTest {
             Set<ManagedConnection> pool = new HashSet<>(List.of(mcAnonymous, mcAlice, mcElsewhere));
 
             assertSame(mcAlice, mcf.matchManagedConnections(pool, null, alice));
-            assertSame(mcElsewhere, mcf.matchManagedConnections(pool, null, elsewhere), "the same user on another node");
+            assertSame(
+                    mcElsewhere, mcf.matchManagedConnections(pool, null, elsewhere), "the same user on another node");
             assertSame(mcAnonymous, mcf.matchManagedConnections(pool, null, null), "the factory's own settings");
-            assertNull(mcf.matchManagedConnections(pool, null, new ConnectionSettings(node.url(), "alice", "other-password")),
+            assertNull(
+                    mcf.matchManagedConnections(
+                            pool, null, new ConnectionSettings(node.url(), "alice", "other-password")),
                     "another password is another connection");
             assertNull(mcf.matchManagedConnections(pool, null, new ConnectionSettings(node.url(), "bob", "a-secret")));
 

@@ -7,6 +7,5 @@ public final class AppNames {
     /** An H2 XA data source the application deploys (partita-ds.xml). */
     public static final String DATA_SOURCE = "java:jboss/datasources/PartitaEeXA";
 
-    private AppNames() {
-    }
+    private AppNames() {}
 }

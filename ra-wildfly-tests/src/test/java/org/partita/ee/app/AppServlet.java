@@ -6,13 +6,12 @@ import jakarta.servlet.annotation.WebServlet;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-
-import javax.sql.DataSource;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import javax.sql.DataSource;
 
 /** What the test drives over HTTP: {@code /app/send?text=..&fail=..} and {@code /app/rows}. */
 @WebServlet("/app/*")
@@ -37,8 +36,9 @@ public class AppServlet extends HttpServlet {
                 }
             }
             case "/rows" -> {
-                try (Connection c = database.getConnection(); Statement s = c.createStatement();
-                     ResultSet rs = s.executeQuery("SELECT TEXT FROM REQUESTS ORDER BY TEXT")) {
+                try (Connection c = database.getConnection();
+                        Statement s = c.createStatement();
+                        ResultSet rs = s.executeQuery("SELECT TEXT FROM REQUESTS ORDER BY TEXT")) {
                     StringBuilder out = new StringBuilder();
                     while (rs.next()) {
                         out.append(rs.getString(1)).append('\n');

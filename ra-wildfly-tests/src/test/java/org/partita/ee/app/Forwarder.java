@@ -16,10 +16,11 @@ import jakarta.jms.TextMessage;
  * transaction, to {@code ee.processed}, with the name of the thread that handled it and the
  * partition the message came from.
  */
-@MessageDriven(activationConfig = {
-        @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
-        @ActivationConfigProperty(propertyName = "destination", propertyValue = "ee.orders")
-})
+@MessageDriven(
+        activationConfig = {
+            @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
+            @ActivationConfigProperty(propertyName = "destination", propertyValue = "ee.orders")
+        })
 public class Forwarder implements MessageListener {
 
     @Resource(lookup = AppNames.CONNECTION_FACTORY)

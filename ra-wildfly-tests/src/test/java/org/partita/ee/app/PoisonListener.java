@@ -13,11 +13,12 @@ import jakarta.jms.TextMessage;
  * {@code poison}: its transaction rolls back and the message is delivered again, until the queue's
  * limit sends it to the dead-letter queue.
  */
-@MessageDriven(activationConfig = {
-        @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
-        @ActivationConfigProperty(propertyName = "destination", propertyValue = "ee.poison"),
-        @ActivationConfigProperty(propertyName = "maxSession", propertyValue = "1")
-})
+@MessageDriven(
+        activationConfig = {
+            @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
+            @ActivationConfigProperty(propertyName = "destination", propertyValue = "ee.poison"),
+            @ActivationConfigProperty(propertyName = "maxSession", propertyValue = "1")
+        })
 public class PoisonListener implements MessageListener {
 
     @EJB

@@ -10,20 +10,20 @@ import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
-
-import javax.sql.DataSource;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import javax.sql.DataSource;
 
 /**
  * Writes a row to the database and sends a reply, in one XA transaction with the consumption of
  * the request; a request whose text contains {@code fail} fails after both, so neither happens.
  */
-@MessageDriven(activationConfig = {
-        @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
-        @ActivationConfigProperty(propertyName = "destination", propertyValue = "ee.requests"),
-        @ActivationConfigProperty(propertyName = "maxSession", propertyValue = "2")
-})
+@MessageDriven(
+        activationConfig = {
+            @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
+            @ActivationConfigProperty(propertyName = "destination", propertyValue = "ee.requests"),
+            @ActivationConfigProperty(propertyName = "maxSession", propertyValue = "2")
+        })
 public class Replier implements MessageListener {
 
     @Resource(lookup = AppNames.CONNECTION_FACTORY)
@@ -37,7 +37,7 @@ public class Replier implements MessageListener {
         try {
             String text = ((TextMessage) message).getText();
             try (java.sql.Connection db = database.getConnection();
-                 PreparedStatement insert = db.prepareStatement("INSERT INTO REQUESTS(TEXT) VALUES(?)")) {
+                    PreparedStatement insert = db.prepareStatement("INSERT INTO REQUESTS(TEXT) VALUES(?)")) {
                 insert.setString(1, text);
                 insert.executeUpdate();
             }

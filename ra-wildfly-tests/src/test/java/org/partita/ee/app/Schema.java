@@ -6,11 +6,10 @@ import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
-
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import javax.sql.DataSource;
 
 /** Creates the application's table when it starts. */
 @Singleton
@@ -23,7 +22,8 @@ public class Schema {
 
     @PostConstruct
     void create() {
-        try (Connection c = database.getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = database.getConnection();
+                Statement s = c.createStatement()) {
             s.execute("CREATE TABLE IF NOT EXISTS REQUESTS(TEXT VARCHAR(200) PRIMARY KEY)");
         } catch (SQLException e) {
             throw new IllegalStateException(e);

@@ -5,6 +5,12 @@ import jakarta.jms.DeliveryMode;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Locale;
 import org.jboss.arquillian.container.test.api.Deployer;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
@@ -21,13 +27,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.partita.ee.Deployments;
 import org.partita.ee.PartitaNodeForWildFly;
 import org.partita.jms.client.PartitaConnectionFactory;
-
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
-import java.util.Locale;
 
 /**
  * MDB throughput in WildFly on a backlog of persistent keyed messages (64 keys), drained by 8
@@ -58,7 +57,8 @@ class MdbThroughputBenchmark {
     /** WildFly's own queues, and a servlet that loads them. */
     @Deployment(name = "queues", order = 2, testable = false)
     static WebArchive queues() {
-        return ShrinkWrap.create(WebArchive.class, "bench-queues.war").addClasses(BenchServlet.class, Tally.class)
+        return ShrinkWrap.create(WebArchive.class, "bench-queues.war")
+                .addClasses(BenchServlet.class, Tally.class)
                 .addAsWebInfResource(new StringAsset("""
                         <messaging-deployment xmlns="urn:jboss:messaging-activemq-deployment:1.0">
                           <server>
@@ -73,12 +73,14 @@ class MdbThroughputBenchmark {
 
     @Deployment(name = "partita-xa", managed = false, testable = false)
     static WebArchive partitaXa() {
-        return bench("partita-xa", XaCounter.class).addAsWebInfResource(new StringAsset(Deployments.RA_BINDING), "jboss-ejb3.xml");
+        return bench("partita-xa", XaCounter.class)
+                .addAsWebInfResource(new StringAsset(Deployments.RA_BINDING), "jboss-ejb3.xml");
     }
 
     @Deployment(name = "partita-plain", managed = false, testable = false)
     static WebArchive partitaPlain() {
-        return bench("partita-plain", PlainCounter.class).addAsWebInfResource(new StringAsset(Deployments.RA_BINDING), "jboss-ejb3.xml");
+        return bench("partita-plain", PlainCounter.class)
+                .addAsWebInfResource(new StringAsset(Deployments.RA_BINDING), "jboss-ejb3.xml");
     }
 
     @Deployment(name = "artemis-xa", managed = false, testable = false)
@@ -97,11 +99,13 @@ class MdbThroughputBenchmark {
 
     @Test
     void mdbThroughput() throws Exception {
-        StringBuilder table = new StringBuilder("| variant | messages | seconds | messages/s |\n| --- | --- | --- | --- |\n");
+        StringBuilder table =
+                new StringBuilder("| variant | messages | seconds | messages/s |\n| --- | --- | --- | --- |\n");
         table.append(run("partita-xa", () -> loadPartita("bench.xa?partitions=8")));
         table.append(run("partita-plain", () -> loadPartita("bench.plain?partitions=8")));
         table.append(run("artemis-xa", () -> get(BASE + "bench-queues/bench/load?queue=benchXa&count=" + MESSAGES)));
-        table.append(run("artemis-plain", () -> get(BASE + "bench-queues/bench/load?queue=benchPlain&count=" + MESSAGES)));
+        table.append(
+                run("artemis-plain", () -> get(BASE + "bench-queues/bench/load?queue=benchPlain&count=" + MESSAGES)));
         System.out.println("MDB throughput, " + MESSAGES + " persistent messages, 64 keys, 8 consumers:\n" + table);
     }
 
@@ -121,7 +125,12 @@ class MdbThroughputBenchmark {
             } while (Long.parseLong(figures[0].substring(6)) < MESSAGES && System.nanoTime() < deadline);
             long count = Long.parseLong(figures[0].substring(6));
             long millis = Long.parseLong(figures[1].substring(7));
-            return String.format(Locale.ROOT, "| %s | %d | %.1f | %.0f |%n", variant, count, millis / 1000.0,
+            return String.format(
+                    Locale.ROOT,
+                    "| %s | %d | %.1f | %.0f |%n",
+                    variant,
+                    count,
+                    millis / 1000.0,
                     count * 1000.0 / Math.max(1, millis));
         } finally {
             deployer.undeploy(variant);
@@ -129,7 +138,8 @@ class MdbThroughputBenchmark {
     }
 
     private static void loadPartita(String queue) throws Exception {
-        try (Connection c = new PartitaConnectionFactory(PartitaNodeForWildFly.node().url()).createConnection()) {
+        try (Connection c =
+                new PartitaConnectionFactory(PartitaNodeForWildFly.node().url()).createConnection()) {
             Session s = c.createSession(true, Session.SESSION_TRANSACTED);
             MessageProducer p = s.createProducer(s.createQueue(queue));
             p.setDeliveryMode(DeliveryMode.PERSISTENT);
@@ -146,7 +156,8 @@ class MdbThroughputBenchmark {
     }
 
     private static String get(String url) throws Exception {
-        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
+        return HttpClient.newHttpClient()
+                .send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString())
+                .body();
     }
 }

@@ -8,10 +8,11 @@ import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
 
 /** Partita, no transaction: each message acknowledged when the bean returns. */
-@MessageDriven(activationConfig = {
-        @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
-        @ActivationConfigProperty(propertyName = "destination", propertyValue = "bench.plain?partitions=8")
-})
+@MessageDriven(
+        activationConfig = {
+            @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
+            @ActivationConfigProperty(propertyName = "destination", propertyValue = "bench.plain?partitions=8")
+        })
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class PlainCounter implements MessageListener {
     @Override

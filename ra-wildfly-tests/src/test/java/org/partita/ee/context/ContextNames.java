@@ -6,6 +6,5 @@ public final class ContextNames {
     public static final String LOOKUP_QUEUE = "java:/jms/queue/ee.lookup";
     public static final String NEWS_TOPIC = "java:/jms/topic/ee.news";
 
-    private ContextNames() {
-    }
+    private ContextNames() {}
 }

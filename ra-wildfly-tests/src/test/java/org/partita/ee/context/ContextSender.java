@@ -29,7 +29,10 @@ public class ContextSender {
     private SessionContext ejb;
 
     public void send(String text, boolean viaDefault, boolean fail) {
-        (viaDefault ? byDefault : named).createProducer().setProperty("via", viaDefault ? "default" : "named").send(queue, text);
+        (viaDefault ? byDefault : named)
+                .createProducer()
+                .setProperty("via", viaDefault ? "default" : "named")
+                .send(queue, text);
         if (fail) {
             ejb.setRollbackOnly();
         }

@@ -5,7 +5,6 @@ import jakarta.servlet.annotation.WebServlet;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-
 import java.io.IOException;
 
 /** GET /send?text=...&default=true|false&fail=true|false: sends through {@link ContextSender}. */
@@ -17,7 +16,10 @@ public class ContextServlet extends HttpServlet {
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
         String text = request.getParameter("text");
-        sender.send(text, Boolean.parseBoolean(request.getParameter("default")), Boolean.parseBoolean(request.getParameter("fail")));
+        sender.send(
+                text,
+                Boolean.parseBoolean(request.getParameter("default")),
+                Boolean.parseBoolean(request.getParameter("fail")));
         response.getWriter().print("sent " + text);
     }
 }

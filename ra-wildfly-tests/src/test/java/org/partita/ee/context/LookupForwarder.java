@@ -10,10 +10,11 @@ import jakarta.jms.MessageListener;
 import jakarta.jms.TextMessage;
 
 /** Consumes the administered queue named by {@code destinationLookup} and forwards through an injected JMSContext. */
-@MessageDriven(activationConfig = {
-        @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
-        @ActivationConfigProperty(propertyName = "destinationLookup", propertyValue = ContextNames.LOOKUP_QUEUE)
-})
+@MessageDriven(
+        activationConfig = {
+            @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
+            @ActivationConfigProperty(propertyName = "destinationLookup", propertyValue = ContextNames.LOOKUP_QUEUE)
+        })
 public class LookupForwarder implements MessageListener {
     @Inject
     private JMSContext context;
@@ -21,7 +22,8 @@ public class LookupForwarder implements MessageListener {
     @Override
     public void onMessage(Message message) {
         try {
-            context.createProducer().send(context.createQueue("ee.lookup.done"), "forwarded " + ((TextMessage) message).getText());
+            context.createProducer()
+                    .send(context.createQueue("ee.lookup.done"), "forwarded " + ((TextMessage) message).getText());
         } catch (JMSException e) {
             throw new IllegalStateException(e);
         }

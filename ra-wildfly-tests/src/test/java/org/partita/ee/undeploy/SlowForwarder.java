@@ -16,10 +16,11 @@ import jakarta.jms.TextMessage;
  * forwards it in the same XA transaction to {@code ee.undeploy.done}, saying whether it came
  * flagged as redelivered: what the undeploy test counts.
  */
-@MessageDriven(activationConfig = {
-        @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
-        @ActivationConfigProperty(propertyName = "destination", propertyValue = "ee.undeploy")
-})
+@MessageDriven(
+        activationConfig = {
+            @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
+            @ActivationConfigProperty(propertyName = "destination", propertyValue = "ee.undeploy")
+        })
 public class SlowForwarder implements MessageListener {
     public static final String QUEUE = "ee.undeploy";
     public static final String DONE = "ee.undeploy.done";

@@ -5,6 +5,16 @@ import jakarta.jms.JMSContext;
 import jakarta.jms.JMSException;
 import jakarta.jms.JMSProducer;
 import jakarta.jms.Queue;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Hashtable;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import javax.naming.Context;
+import javax.naming.InitialContext;
 import org.partita.samples.support.Sample;
 import org.partita.samples.support.SampleNode;
 import org.partita.samples.support.SampleQueues;
@@ -14,28 +24,19 @@ import org.partita.samples.support.Verdict;
 import org.partita.samples.support.Waiting;
 import picocli.CommandLine.Command;
 
-import javax.naming.Context;
-import javax.naming.InitialContext;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.Hashtable;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.stream.IntStream;
-
 /**
  * The third source document's broadcast mode, used for cache invalidation: every instance that is
  * running when an invalidation is sent drops the entry; nothing is stored, so an invalidation sent
  * when nobody listens is gone and an instance that starts later gets only what is sent from then on
  * (it loads fresh data when it starts anyway).
  */
-@Command(name = "cache-invalidation",
+@Command(
+        name = "cache-invalidation",
         description = "Broadcast: cache invalidations reach every live instance; nothing is stored")
 public final class CacheInvalidation extends Sample {
     private static final Duration LIMIT = Duration.ofSeconds(30);
-    private static final List<String> PRODUCTS = IntStream.rangeClosed(1, 10).mapToObj(i -> "product-" + i).toList();
+    private static final List<String> PRODUCTS =
+            IntStream.rangeClosed(1, 10).mapToObj(i -> "product-" + i).toList();
 
     public static void main(String[] args) {
         exit(new CacheInvalidation(), args);
@@ -51,7 +52,8 @@ public final class CacheInvalidation extends Sample {
         List<PriceCache> all = new ArrayList<>();
         Map<PriceCache, List<String>> running = new LinkedHashMap<>(); // and what each should have received so far
         Map<PriceCache, List<String>> expected = new LinkedHashMap<>();
-        try (SampleQueues queues = SampleQueues.on(factory); JMSContext publisher = factory.createContext()) {
+        try (SampleQueues queues = SampleQueues.on(factory);
+                JMSContext publisher = factory.createContext()) {
             queues.declare("cache-invalidation", Map.of("mode", "broadcast"));
             story.say("declared cache-invalidation: mode=broadcast");
             // a persistent send (the default) returns once the node has passed the message on; in
@@ -85,14 +87,20 @@ public final class CacheInvalidation extends Sample {
             StoreWrites stored = queues.storeWrites().since(beforeSending);
             story.say("invalidations waiting in the queue for anyone: %d; the store wrote %s", kept, stored);
 
-            Verdict verdict = new Verdict().check("every running instance dropped each entry invalidated while it ran",
-                    dropped.stream().allMatch(d -> d), dropped.size() + " invalidations");
+            Verdict verdict = new Verdict()
+                    .check(
+                            "every running instance dropped each entry invalidated while it ran",
+                            dropped.stream().allMatch(d -> d),
+                            dropped.size() + " invalidations");
             for (PriceCache c : all) {
-                verdict.check(c.name() + " received exactly what was sent while it ran",
-                        c.invalidations().equals(expected.get(c)), "got " + c.invalidations() + ", expected " + expected.get(c));
+                verdict.check(
+                        c.name() + " received exactly what was sent while it ran",
+                        c.invalidations().equals(expected.get(c)),
+                        "got " + c.invalidations() + ", expected " + expected.get(c));
             }
-            return verdict
-                    .check("nothing is stored", stored.messages() == 0 && stored.entries() == 0,
+            return verdict.check(
+                            "nothing is stored",
+                            stored.messages() == 0 && stored.entries() == 0,
                             (dropped.size() + 1) + " invalidations sent, the store wrote " + stored)
                     .check("nothing waits in the queue", kept == 0, kept + " waiting");
         } finally {
@@ -103,21 +111,34 @@ public final class CacheInvalidation extends Sample {
         }
     }
 
-    private static PriceCache start(String name, ConnectionFactory factory, Queue invalidations,
-                                    Map<PriceCache, List<String>> running) throws JMSException {
+    private static PriceCache start(
+            String name, ConnectionFactory factory, Queue invalidations, Map<PriceCache, List<String>> running)
+            throws JMSException {
         PriceCache cache = new PriceCache(name, factory, invalidations, PRODUCTS);
         running.put(cache, new ArrayList<>());
         return cache;
     }
 
     /** Sends one invalidation and waits until every running instance has dropped the entry. */
-    private static boolean invalidate(String product, JMSProducer producer, Queue invalidations,
-                                      Map<PriceCache, List<String>> running, Story story) throws InterruptedException {
+    private static boolean invalidate(
+            String product,
+            JMSProducer producer,
+            Queue invalidations,
+            Map<PriceCache, List<String>> running,
+            Story story)
+            throws InterruptedException {
         producer.send(invalidations, product);
         running.values().forEach(received -> received.add(product));
         boolean dropped = Waiting.until(LIMIT, () -> running.keySet().stream().noneMatch(c -> c.holds(product)));
-        story.say("invalidated %s: %s", product, dropped ? "dropped by " + names(running.keySet())
-                : "still cached by " + names(running.keySet().stream().filter(c -> c.holds(product)).toList()));
+        story.say(
+                "invalidated %s: %s",
+                product,
+                dropped
+                        ? "dropped by " + names(running.keySet())
+                        : "still cached by "
+                                + names(running.keySet().stream()
+                                        .filter(c -> c.holds(product))
+                                        .toList()));
         return dropped;
     }
 

@@ -5,7 +5,6 @@ import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSException;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +17,8 @@ final class PriceCache implements AutoCloseable {
     private final List<String> invalidations = new ArrayList<>();
     private final Connection connection;
 
-    PriceCache(String name, ConnectionFactory factory, Queue invalidationQueue, List<String> products) throws JMSException {
+    PriceCache(String name, ConnectionFactory factory, Queue invalidationQueue, List<String> products)
+            throws JMSException {
         this.name = name;
         products.forEach(p -> prices.put(p, "price of " + p + " as loaded at start"));
         connection = factory.createConnection();

@@ -5,7 +5,6 @@ import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSException;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
-
 import java.util.ArrayList;
 import java.util.List;
 

@@ -5,8 +5,6 @@ import jakarta.jms.JMSException;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
-import org.partita.jms.client.PartitaConnectionFactory;
-
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -14,6 +12,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.HashMap;
 import java.util.Map;
+import org.partita.jms.client.PartitaConnectionFactory;
 
 /**
  * The machines' side of the message-driven bean sample: sends {@code --events} numbered events for
@@ -28,12 +27,20 @@ import java.util.Map;
  */
 public final class MachineEventSender {
 
-    private MachineEventSender() {
-    }
+    private MachineEventSender() {}
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> options = new HashMap<>(Map.of("--url", "tcp://127.0.0.1:61700", "--machines", "120",
-                "--events", "20", "--ledger", "http://127.0.0.1:8080/partita-mdb-sample/ledger", "--wait", "60"));
+        Map<String, String> options = new HashMap<>(Map.of(
+                "--url",
+                "tcp://127.0.0.1:61700",
+                "--machines",
+                "120",
+                "--events",
+                "20",
+                "--ledger",
+                "http://127.0.0.1:8080/partita-mdb-sample/ledger",
+                "--wait",
+                "60"));
         for (int i = 0; i + 1 < args.length; i += 2) {
             if (!options.containsKey(args[i])) {
                 System.err.println("unknown option " + args[i] + "; known: " + options.keySet());
@@ -41,8 +48,11 @@ public final class MachineEventSender {
             }
             options.put(args[i], args[i + 1]);
         }
-        boolean ok = run(options.get("--url"), Integer.parseInt(options.get("--machines")),
-                Integer.parseInt(options.get("--events")), URI.create(options.get("--ledger")),
+        boolean ok = run(
+                options.get("--url"),
+                Integer.parseInt(options.get("--machines")),
+                Integer.parseInt(options.get("--events")),
+                URI.create(options.get("--ledger")),
                 Long.parseLong(options.get("--wait")) * 1000);
         System.exit(ok ? 0 : 1);
     }
@@ -66,14 +76,16 @@ public final class MachineEventSender {
         Map<String, String> figures = Map.of();
         HttpClient http = HttpClient.newHttpClient();
         while (System.currentTimeMillis() < deadline) {
-            figures = read(http.send(HttpRequest.newBuilder(ledger).build(), HttpResponse.BodyHandlers.ofString()).body());
+            figures = read(http.send(HttpRequest.newBuilder(ledger).build(), HttpResponse.BodyHandlers.ofString())
+                    .body());
             if (Long.parseLong(figures.getOrDefault("events", "0")) >= (long) machines * events) {
                 break;
             }
             Thread.sleep(200); // polling a figure that only grows; the deadline bounds it
         }
-        System.out.println("the bean applied " + figures.get("events") + " events of " + figures.get("machines")
-                + " machines on " + figures.get("instances") + " instances, " + figures.get("outOfOrder") + " out of order");
+        System.out.println(
+                "the bean applied " + figures.get("events") + " events of " + figures.get("machines") + " machines on "
+                        + figures.get("instances") + " instances, " + figures.get("outOfOrder") + " out of order");
         boolean all = Long.parseLong(figures.getOrDefault("events", "0")) == (long) machines * events;
         boolean ordered = "0".equals(figures.get("outOfOrder"));
         System.out.println((all ? "PASS" : "FAIL") + " every event applied once");

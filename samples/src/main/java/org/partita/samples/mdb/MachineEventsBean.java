@@ -15,11 +15,12 @@ import jakarta.jms.TextMessage;
  * of {@code machine-events} (8): every partition is served, and each machine's events reach it in
  * the order they were sent, in a container transaction per event.
  */
-@MessageDriven(activationConfig = {
-        @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
-        // the queue is created with 8 partitions if this bean is the first to name it
-        @ActivationConfigProperty(propertyName = "destination", propertyValue = "machine-events?partitions=8")
-})
+@MessageDriven(
+        activationConfig = {
+            @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
+            // the queue is created with 8 partitions if this bean is the first to name it
+            @ActivationConfigProperty(propertyName = "destination", propertyValue = "machine-events?partitions=8")
+        })
 public class MachineEventsBean implements MessageListener {
 
     @EJB

@@ -3,7 +3,6 @@ package org.partita.samples.mdb;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.Singleton;
-
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -29,7 +28,7 @@ public class MachineLedger {
 
     /** {@code events=..}, {@code outOfOrder=..}, {@code machines=..}, {@code instances=..} lines. */
     public synchronized String report() {
-        return "events=" + events + "\noutOfOrder=" + outOfOrder + "\nmachines=" + last.size()
-                + "\ninstances=" + instances.size() + "\n";
+        return "events=" + events + "\noutOfOrder=" + outOfOrder + "\nmachines=" + last.size() + "\ninstances="
+                + instances.size() + "\n";
     }
 }

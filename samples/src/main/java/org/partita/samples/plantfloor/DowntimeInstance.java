@@ -5,14 +5,13 @@ import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSException;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
 import org.partita.jms.api.PartitaConsumer;
 import org.partita.jms.api.PartitionListener;
 import org.partita.samples.support.KeyOrderLedger;
 import org.partita.samples.support.Story;
-
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One instance of the downtime service: plain JMS on the partitioned queue, plus a partition
@@ -53,7 +52,8 @@ final class DowntimeInstance implements AutoCloseable {
                 String machine = message.getStringProperty("JMSXGroupID");
                 int seq = message.getIntProperty("seq");
                 // a change redelivered after a handoff is recognised and ignored by the ledger
-                if (records.apply(machine, seq, message.getJMSRedelivered()) != KeyOrderLedger.Applied.DUPLICATE_IGNORED) {
+                if (records.apply(machine, seq, message.getJMSRedelivered())
+                        != KeyOrderLedger.Applied.DUPLICATE_IGNORED) {
                     applied.incrementAndGet();
                 }
             } catch (JMSException e) {

@@ -3,12 +3,11 @@ package org.partita.samples.plantfloor;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSException;
 import jakarta.jms.Queue;
-import org.partita.samples.support.KeyOrderLedger;
-import org.partita.samples.support.Story;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.partita.samples.support.KeyOrderLedger;
+import org.partita.samples.support.Story;
 
 /** The downtime service as the platform runs it: as many identical instances as the load asks for. */
 final class DowntimeService implements AutoCloseable {

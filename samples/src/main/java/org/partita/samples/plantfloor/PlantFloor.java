@@ -3,6 +3,15 @@ package org.partita.samples.plantfloor;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.Queue;
+import java.time.Duration;
+import java.util.Hashtable;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import javax.naming.Context;
+import javax.naming.InitialContext;
 import org.partita.jms.api.PartitaAdmin;
 import org.partita.samples.support.KeyOrderLedger;
 import org.partita.samples.support.MachineGateway;
@@ -15,16 +24,6 @@ import org.partita.samples.support.Waiting;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import javax.naming.Context;
-import javax.naming.InitialContext;
-import java.time.Duration;
-import java.util.Hashtable;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-
 /**
  * The first source document's plant: machines publish state changes keyed by machine id to
  * {@code mfg/machine/<id>/state}; the queue {@code downtime}, partitioned 8 ways and subscribed to
@@ -32,7 +31,8 @@ import java.util.concurrent.TimeUnit;
  * shift change while the machines keep publishing. The sample checks that every change was applied
  * once and no machine's changes out of order, and that every instance got its share.
  */
-@Command(name = "plant-floor",
+@Command(
+        name = "plant-floor",
         description = "Plant floor: a downtime service scales from 2 to 8 instances on a partitioned queue; "
                 + "each machine's changes stay in order")
 public final class PlantFloor extends Sample {
@@ -42,19 +42,33 @@ public final class PlantFloor extends Sample {
     /** Rounds published with each spread, so that every instance visibly shares the work. */
     private static final int ROUNDS_PER_PHASE = 15;
 
-    @Option(names = "--machines", defaultValue = "120", description = "Machines publishing (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--machines",
+            defaultValue = "120",
+            description = "Machines publishing (default: ${DEFAULT-VALUE}).")
     int machines;
 
-    @Option(names = "--partitions", defaultValue = "8", description = "Partitions of the downtime queue (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--partitions",
+            defaultValue = "8",
+            description = "Partitions of the downtime queue (default: ${DEFAULT-VALUE}).")
     int partitions;
 
-    @Option(names = "--night", defaultValue = "2", description = "Instances of the downtime service at night (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--night",
+            defaultValue = "2",
+            description = "Instances of the downtime service at night (default: ${DEFAULT-VALUE}).")
     int night;
 
-    @Option(names = "--peak", defaultValue = "8", description = "Instances at shift change (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--peak",
+            defaultValue = "8",
+            description = "Instances at shift change (default: ${DEFAULT-VALUE}).")
     int peak;
 
-    @Option(names = "--round-millis", defaultValue = "200",
+    @Option(
+            names = "--round-millis",
+            defaultValue = "200",
             description = "Every machine reports a change this often, in milliseconds (default: ${DEFAULT-VALUE}).")
     long roundMillis;
 
@@ -78,13 +92,16 @@ public final class PlantFloor extends Sample {
         try {
             ConnectionFactory factory = (ConnectionFactory) jndi.lookup("ConnectionFactory");
             try (SampleQueues queues = SampleQueues.on(factory);
-                 // plant gateways usually publish without waiting for the disk; the downtime queue's
-                 // subscription stores each change durably anyway (promotion)
-                 MachineGateway gateway = new MachineGateway(factory, machines, DeliveryMode.NON_PERSISTENT);
-                 DowntimeService service = new DowntimeService(factory, (Queue) jndi.lookup("downtime"), story)) {
-                queues.declare("downtime", Map.of("partitions", String.valueOf(partitions), "subscriptions", "mfg/machine/>"));
-                story.say("declared queue downtime: %d partitions, subscribed to mfg/machine/> (default rebalanceDelay 5 s, "
-                        + "maxHandoffTime 3 s)", partitions);
+                    // plant gateways usually publish without waiting for the disk; the downtime queue's
+                    // subscription stores each change durably anyway (promotion)
+                    MachineGateway gateway = new MachineGateway(factory, machines, DeliveryMode.NON_PERSISTENT);
+                    DowntimeService service = new DowntimeService(factory, (Queue) jndi.lookup("downtime"), story)) {
+                queues.declare(
+                        "downtime", Map.of("partitions", String.valueOf(partitions), "subscriptions", "mfg/machine/>"));
+                story.say(
+                        "declared queue downtime: %d partitions, subscribed to mfg/machine/> (default rebalanceDelay 5 s, "
+                                + "maxHandoffTime 3 s)",
+                        partitions);
 
                 story.part("Night: " + night + " instances of the downtime service");
                 service.scaleTo(night);
@@ -94,7 +111,8 @@ public final class PlantFloor extends Sample {
                 story.say("spread: %s", service.spread());
                 boolean nightServed = runRounds(gateway, service, story);
 
-                story.part("Shift change: " + (peak - night) + " more instances start while the machines keep publishing");
+                story.part(
+                        "Shift change: " + (peak - night) + " more instances start while the machines keep publishing");
                 story.say("a partition moves only once its old owner has finished the changes it was applying, so no "
                         + "machine's changes overtake each other");
                 service.scaleTo(peak);
@@ -108,20 +126,30 @@ public final class PlantFloor extends Sample {
                 int published = gateway.total();
                 KeyOrderLedger records = service.records();
                 boolean drained = Waiting.until(SPREAD_LIMIT, () -> records.applied() >= published);
-                story.say("%d changes published, %d applied, %d redelivered duplicates ignored", published, records.applied(),
-                        records.duplicatesIgnored());
+                story.say(
+                        "%d changes published, %d applied, %d redelivered duplicates ignored",
+                        published, records.applied(), records.duplicatesIgnored());
                 tellPartitions(story, queues.partitions("downtime"));
                 service.tellInstances();
 
                 return new Verdict()
-                        .check("the night instances shared the partitions evenly", nightSpread && nightServed,
+                        .check(
+                                "the night instances shared the partitions evenly",
+                                nightSpread && nightServed,
                                 night + " instances, " + partitions + " partitions")
-                        .check("after the shift change the partitions were spread evenly over every instance", peakSpread,
+                        .check(
+                                "after the shift change the partitions were spread evenly over every instance",
+                                peakSpread,
                                 service.size() + " instances, " + partitions + " partitions")
                         .check("every instance applied changes", everyoneServed, service.appliedPerInstance())
-                        .check("every change was applied exactly once", drained && records.holdsExactly(gateway.sent()),
+                        .check(
+                                "every change was applied exactly once",
+                                drained && records.holdsExactly(gateway.sent()),
                                 published + " published, " + records.applied() + " applied")
-                        .check("no machine's changes were applied out of order", records.faults() == 0, records.faultSummary());
+                        .check(
+                                "no machine's changes were applied out of order",
+                                records.faults() == 0,
+                                records.faultSummary());
             }
         } finally {
             publisher.shutdownNow();
@@ -143,7 +171,8 @@ public final class PlantFloor extends Sample {
             throws InterruptedException {
         int start = gateway.rounds();
         story.say("the machines publish %d rounds with this spread", ROUNDS_PER_PHASE);
-        return Waiting.until(SPREAD_LIMIT, () -> gateway.rounds() >= start + ROUNDS_PER_PHASE && service.everyInstanceApplied());
+        return Waiting.until(
+                SPREAD_LIMIT, () -> gateway.rounds() >= start + ROUNDS_PER_PHASE && service.everyInstanceApplied());
     }
 
     private static void tellPartitions(Story story, List<PartitaAdmin.Partition> figures) {

@@ -15,11 +15,11 @@ final class JobWorker implements AutoCloseable {
     private final Connection connection;
 
     /** Attaches {@code name} to {@code jobs} with {@code priority}, noting in {@code log} who did each job. */
-    JobWorker(String name, int priority, ConnectionFactory factory, Queue jobs, JobLog log)
-            throws JMSException {
+    JobWorker(String name, int priority, ConnectionFactory factory, Queue jobs, JobLog log) throws JMSException {
         connection = factory.createConnection();
         Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
-        Queue withPriority = PartitaDestinations.withOption(jobs, "priority", String.valueOf(priority)); // jobs?priority=10
+        Queue withPriority =
+                PartitaDestinations.withOption(jobs, "priority", String.valueOf(priority)); // jobs?priority=10
         session.createConsumer(withPriority).setMessageListener(m -> {
             try {
                 log.done(m.getIntProperty("job"), name, m.getJMSRedelivered());

@@ -7,6 +7,14 @@ import jakarta.jms.Message;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
+import java.time.Duration;
+import java.util.Hashtable;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import javax.naming.Context;
+import javax.naming.InitialContext;
 import org.partita.samples.support.Sample;
 import org.partita.samples.support.SampleNode;
 import org.partita.samples.support.SampleQueues;
@@ -16,22 +24,14 @@ import org.partita.samples.support.Waiting;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import javax.naming.Context;
-import javax.naming.InitialContext;
-import java.time.Duration;
-import java.util.Hashtable;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
-
 /**
  * The third source document's primary and backup: two instances of a job service attach to the
  * queue {@code jobs}, the primary with priority 10 and the backup with priority 1. Only the
  * primary receives while it is there; when it leaves the backup takes over, and when it comes back
  * it receives again and the backup goes idle.
  */
-@Command(name = "primary-backup",
+@Command(
+        name = "primary-backup",
         description = "Primary and backup by consumer priority: the backup takes over when the primary leaves "
                 + "and gives back when it returns")
 public final class PrimaryBackup extends Sample {
@@ -39,7 +39,10 @@ public final class PrimaryBackup extends Sample {
     private static final int PRIMARY = 10;
     private static final int BACKUP = 1;
 
-    @Option(names = "--jobs", defaultValue = "30", description = "Jobs sent in each of the three phases (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--jobs",
+            defaultValue = "30",
+            description = "Jobs sent in each of the three phases (default: ${DEFAULT-VALUE}).")
     int jobsPerPhase;
 
     public static void main(String[] args) {
@@ -60,7 +63,7 @@ public final class PrimaryBackup extends Sample {
         Queue jobs = (Queue) jndi.lookup("jobs");
         JobLog log = new JobLog();
         try (SampleQueues queues = SampleQueues.on(factory);
-             Connection connection = factory.createConnection()) {
+                Connection connection = factory.createConnection()) {
             queues.own("jobs"); // a plain queue, created when first named
             Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
             JobSender sender = new JobSender(session, session.createProducer(jobs));
@@ -83,15 +86,23 @@ public final class PrimaryBackup extends Sample {
             backup.close();
 
             return new Verdict()
-                    .check("every job was done", first.complete && away.complete && back.complete
-                            && log.jobsDone() == sender.sent, log.jobsDone() + " of " + sender.sent + " jobs done")
-                    .check("a job came twice only when flagged as redelivered", log.unflaggedRepeats() == 0,
+                    .check(
+                            "every job was done",
+                            first.complete && away.complete && back.complete && log.jobsDone() == sender.sent,
+                            log.jobsDone() + " of " + sender.sent + " jobs done")
+                    .check(
+                            "a job came twice only when flagged as redelivered",
+                            log.unflaggedRepeats() == 0,
                             log.redeliveredRepeats() + " redelivered, " + log.unflaggedRepeats() + " unflagged repeats")
-                    .check("while the primary was there, only the primary received", first.onlyBy("primary", log),
+                    .check(
+                            "while the primary was there, only the primary received",
+                            first.onlyBy("primary", log),
                             first.describe(log))
                     .check("when it left, the backup took over", away.onlyBy("backup", log), away.describe(log))
-                    .check("when it came back, the primary received again and the backup went idle",
-                            back.onlyBy("primary", log), back.describe(log));
+                    .check(
+                            "when it came back, the primary received again and the backup went idle",
+                            back.onlyBy("primary", log),
+                            back.describe(log));
         } finally {
             jndi.close();
         }
@@ -105,7 +116,8 @@ public final class PrimaryBackup extends Sample {
             Thread.sleep(10);
         }
         int to = sender.sent;
-        boolean complete = Waiting.until(LIMIT, () -> IntStream.rangeClosed(from, to).allMatch(j -> log.doneBy(j) != null));
+        boolean complete =
+                Waiting.until(LIMIT, () -> IntStream.rangeClosed(from, to).allMatch(j -> log.doneBy(j) != null));
         Phase phase = new Phase(from, to, complete);
         story.say("sent jobs %d-%d: %s", from, to, phase.describe(log));
         return phase;
@@ -140,7 +152,8 @@ public final class PrimaryBackup extends Sample {
             Map<String, Long> counts = IntStream.rangeClosed(from, to)
                     .mapToObj(j -> log.doneBy(j) == null ? "nobody" : log.doneBy(j))
                     .collect(Collectors.groupingBy(w -> w, TreeMap::new, Collectors.counting()));
-            return counts.entrySet().stream().map(e -> e.getKey() + " did " + e.getValue())
+            return counts.entrySet().stream()
+                    .map(e -> e.getKey() + " did " + e.getValue())
                     .collect(Collectors.joining(", "));
         }
     }

@@ -9,6 +9,14 @@ import jakarta.jms.Queue;
 import jakarta.jms.Session;
 import jakarta.jms.TemporaryQueue;
 import jakarta.jms.TextMessage;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Hashtable;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import javax.naming.Context;
+import javax.naming.InitialContext;
 import org.partita.samples.support.Sample;
 import org.partita.samples.support.SampleNode;
 import org.partita.samples.support.SampleQueues;
@@ -17,15 +25,6 @@ import org.partita.samples.support.Verdict;
 import org.partita.samples.support.Waiting;
 import picocli.CommandLine.Command;
 
-import javax.naming.Context;
-import javax.naming.InitialContext;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Hashtable;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-
 /**
  * Request and reply: a requester sends quote requests to {@code quote-requests}, each naming a
  * temporary queue as {@code JMSReplyTo} and carrying its own {@code JMSCorrelationID}; two
@@ -33,10 +32,10 @@ import java.util.Map;
  * and the correlation id tells which request each one answers. The temporary queue goes away with
  * the requester's connection.
  */
-@Command(name = "price-quotes",
-        description = "Request and reply with a temporary queue and JMSCorrelationID")
+@Command(name = "price-quotes", description = "Request and reply with a temporary queue and JMSCorrelationID")
 public final class PriceQuotes extends Sample {
-    private static final List<String> ASKED = List.of("steel", "copper", "resin", "paper", "steel", "copper", "resin", "paper");
+    private static final List<String> ASKED =
+            List.of("steel", "copper", "resin", "paper", "steel", "copper", "resin", "paper");
     private static final long REPLY_WAIT_MILLIS = 10_000;
 
     public static void main(String[] args) {
@@ -52,8 +51,8 @@ public final class PriceQuotes extends Sample {
         Queue requests = (Queue) jndi.lookup("quoteRequests");
         try (SampleQueues queues = SampleQueues.on(factory)) {
             queues.own("quote-requests"); // a plain queue, created when first named
-            List<QuoteService> services = List.of(new QuoteService("quotes-A", factory, requests),
-                    new QuoteService("quotes-B", factory, requests));
+            List<QuoteService> services = List.of(
+                    new QuoteService("quotes-A", factory, requests), new QuoteService("quotes-B", factory, requests));
             story.say("two instances of the quote service listen on quote-requests");
 
             story.part("The requester asks for " + ASKED.size() + " quotes at once");
@@ -78,7 +77,8 @@ public final class PriceQuotes extends Sample {
                 story.say("sent quote-1 to quote-%d, all replying to the temporary queue %s", ASKED.size(), replyQueue);
 
                 Message reply;
-                while (answered.size() + unmatched < ASKED.size() && (reply = answers.receive(REPLY_WAIT_MILLIS)) != null) {
+                while (answered.size() + unmatched < ASKED.size()
+                        && (reply = answers.receive(REPLY_WAIT_MILLIS)) != null) {
                     String id = reply.getJMSCorrelationID();
                     if (!pending.containsKey(id) || answered.containsKey(id)) {
                         unmatched++;
@@ -86,8 +86,9 @@ public final class PriceQuotes extends Sample {
                         continue;
                     }
                     answered.put(id, reply);
-                    story.say("%-8s answers %s (%s): %d cents/kg", reply.getStringProperty("quotedBy"), id, pending.get(id),
-                            QuoteService.cents(reply));
+                    story.say(
+                            "%-8s answers %s (%s): %d cents/kg",
+                            reply.getStringProperty("quotedBy"), id, pending.get(id), QuoteService.cents(reply));
                 }
             }
             for (QuoteService service : services) {
@@ -104,10 +105,17 @@ public final class PriceQuotes extends Sample {
                 }
             }
             return new Verdict()
-                    .check("every request got exactly one reply", answered.keySet().equals(pending.keySet()) && unmatched == 0,
-                            answered.size() + " of " + pending.size() + " answered, " + unmatched + " unmatched replies")
-                    .check("the correlation id matched each reply to its request", wrongPrice.isEmpty(),
-                            wrongPrice.isEmpty() ? "each price is the product's asked" : "wrong product priced for " + wrongPrice)
+                    .check(
+                            "every request got exactly one reply",
+                            answered.keySet().equals(pending.keySet()) && unmatched == 0,
+                            answered.size() + " of " + pending.size() + " answered, " + unmatched
+                                    + " unmatched replies")
+                    .check(
+                            "the correlation id matched each reply to its request",
+                            wrongPrice.isEmpty(),
+                            wrongPrice.isEmpty()
+                                    ? "each price is the product's asked"
+                                    : "wrong product priced for " + wrongPrice)
                     .check("the temporary reply queue went away with the requester's connection", tempGone, replyQueue);
         } finally {
             jndi.close();

@@ -3,12 +3,11 @@ package org.partita.samples.spring;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
-import org.partita.samples.support.KeyOrderLedger;
-
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import org.partita.samples.support.KeyOrderLedger;
 
 /**
  * Applies order events as they arrive on the container's listener threads, noting which thread
@@ -21,8 +20,13 @@ public class OrderEventHandler implements MessageListener {
     @Override
     public void onMessage(Message message) {
         try {
-            ledger.apply(message.getStringProperty("JMSXGroupID"), message.getIntProperty("seq"), message.getJMSRedelivered());
-            perThread.computeIfAbsent(Thread.currentThread().getName(), t -> new AtomicLong()).incrementAndGet();
+            ledger.apply(
+                    message.getStringProperty("JMSXGroupID"),
+                    message.getIntProperty("seq"),
+                    message.getJMSRedelivered());
+            perThread
+                    .computeIfAbsent(Thread.currentThread().getName(), t -> new AtomicLong())
+                    .incrementAndGet();
         } catch (JMSException e) {
             throw new IllegalStateException("an order event without its key or number", e); // rolled back, redelivered
         }

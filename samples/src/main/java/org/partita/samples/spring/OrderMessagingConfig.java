@@ -19,6 +19,7 @@ import org.springframework.jms.listener.DefaultMessageListenerContainer;
 public class OrderMessagingConfig {
     /** Four partitions, one per listener thread once the node has spread them; created so by whoever names it first. */
     static final String ORDER_EVENTS = "order-events?partitions=4";
+
     static final int LISTENER_THREADS = 4;
 
     /** Primary: the listener container takes it; only the JmsTemplate goes through the caching one. */
@@ -52,8 +53,8 @@ public class OrderMessagingConfig {
     }
 
     @Bean
-    public DefaultMessageListenerContainer orderEventsContainer(ConnectionFactory partitaConnectionFactory,
-                                                                OrderEventHandler orderEventHandler) {
+    public DefaultMessageListenerContainer orderEventsContainer(
+            ConnectionFactory partitaConnectionFactory, OrderEventHandler orderEventHandler) {
         DefaultMessageListenerContainer container = new DefaultMessageListenerContainer();
         container.setConnectionFactory(partitaConnectionFactory);
         container.setDestinationName(ORDER_EVENTS);

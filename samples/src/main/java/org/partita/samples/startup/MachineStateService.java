@@ -8,7 +8,6 @@ import jakarta.jms.MessageConsumer;
 import jakarta.jms.Queue;
 import jakarta.jms.QueueBrowser;
 import jakarta.jms.Session;
-
 import java.util.Enumeration;
 import java.util.Map;
 import java.util.TreeMap;
@@ -22,8 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class MachineStateService implements AutoCloseable {
     /** A machine's state and the number of the change that set it. */
-    record MachineState(String state, int seq) {
-    }
+    record MachineState(String state, int seq) {}
 
     private final Connection connection;
     private final Map<String, MachineState> current = new ConcurrentHashMap<>();
@@ -39,11 +37,13 @@ final class MachineStateService implements AutoCloseable {
     int loadCurrentState(Queue lastValues) throws JMSException {
         int browsed = 0;
         try (Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
-             QueueBrowser browser = session.createBrowser(lastValues)) {
+                QueueBrowser browser = session.createBrowser(lastValues)) {
             Enumeration<?> messages = browser.getEnumeration();
             while (messages.hasMoreElements()) {
                 Message m = (Message) messages.nextElement();
-                current.put(m.getStringProperty("machine"), new MachineState(m.getBody(String.class), m.getIntProperty("seq")));
+                current.put(
+                        m.getStringProperty("machine"),
+                        new MachineState(m.getBody(String.class), m.getIntProperty("seq")));
                 browsed++;
             }
         }
@@ -56,7 +56,9 @@ final class MachineStateService implements AutoCloseable {
         MessageConsumer consumer = session.createConsumer(changes);
         consumer.setMessageListener(m -> {
             try {
-                apply(m.getStringProperty("machine"), new MachineState(m.getBody(String.class), m.getIntProperty("seq")));
+                apply(
+                        m.getStringProperty("machine"),
+                        new MachineState(m.getBody(String.class), m.getIntProperty("seq")));
             } catch (JMSException e) {
                 throw new RuntimeException(e); // handed back and redelivered
             }

@@ -15,7 +15,12 @@ import java.util.Map;
  */
 public final class KeyOrderLedger {
     /** What became of one delivery. */
-    public enum Applied { APPLIED, DUPLICATE_IGNORED, OUT_OF_ORDER, UNFLAGGED_DUPLICATE }
+    public enum Applied {
+        APPLIED,
+        DUPLICATE_IGNORED,
+        OUT_OF_ORDER,
+        UNFLAGGED_DUPLICATE
+    }
 
     private static final int SHOWN_FAULTS = 5;
 
@@ -61,8 +66,10 @@ public final class KeyOrderLedger {
     }
 
     public synchronized String faultSummary() {
-        return faults.isEmpty() ? "none" : String.join("; ", faults.subList(0, Math.min(SHOWN_FAULTS, faults.size())))
-                + (faults.size() > SHOWN_FAULTS ? "; ..." : "");
+        return faults.isEmpty()
+                ? "none"
+                : String.join("; ", faults.subList(0, Math.min(SHOWN_FAULTS, faults.size())))
+                        + (faults.size() > SHOWN_FAULTS ? "; ..." : "");
     }
 
     /** Whether every key of {@code sent} has exactly changes 1 to {@code sent.get(key)} applied, and no other key any. */

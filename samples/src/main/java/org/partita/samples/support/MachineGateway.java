@@ -3,7 +3,6 @@ package org.partita.samples.support;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSContext;
 import jakarta.jms.JMSProducer;
-
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +29,9 @@ public final class MachineGateway implements AutoCloseable {
     public MachineGateway(ConnectionFactory factory, int machineCount, int deliveryMode) {
         context = factory.createContext();
         producer = context.createProducer().setDeliveryMode(deliveryMode);
-        machines = IntStream.rangeClosed(1, machineCount).mapToObj(i -> String.format("m-%03d", i)).toList();
+        machines = IntStream.rangeClosed(1, machineCount)
+                .mapToObj(i -> String.format("m-%03d", i))
+                .toList();
     }
 
     /** The state a machine reports with its change {@code seq}. */

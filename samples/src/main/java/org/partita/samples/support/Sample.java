@@ -1,13 +1,12 @@
 package org.partita.samples.support;
 
 import jakarta.jms.JMSException;
+import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
-
-import java.util.concurrent.Callable;
 
 /**
  * What every sample shares: the {@code --url} option, the node it implies, the story printed on
@@ -15,11 +14,17 @@ import java.util.concurrent.Callable;
  * 1 when one fails, 2 for bad options).
  */
 public abstract class Sample implements Callable<Integer> {
-    @Option(names = "--url", paramLabel = "tcp://HOST:PORT",
-            description = "A running node to use. Default: start an embedded node (port 0, data in a temporary folder).")
+    @Option(
+            names = "--url",
+            paramLabel = "tcp://HOST:PORT",
+            description =
+                    "A running node to use. Default: start an embedded node (port 0, data in a temporary folder).")
     private String url;
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "Show this help and exit.")
     private boolean help;
 
     @Spec
@@ -44,8 +49,7 @@ public abstract class Sample implements Callable<Integer> {
     }
 
     /** Refuses bad option values before anything starts; samples with options override it. */
-    protected void checkOptions() {
-    }
+    protected void checkOptions() {}
 
     @Override
     public final Integer call() throws Exception {
@@ -54,7 +58,10 @@ public abstract class Sample implements Callable<Integer> {
         }
         checkOptions();
         Story story = new Story(spec.commandLine().getOut());
-        story.part(spec.usageMessage().description().length > 0 ? spec.usageMessage().description()[0] : spec.name());
+        story.part(
+                spec.usageMessage().description().length > 0
+                        ? spec.usageMessage().description()[0]
+                        : spec.name());
         if (!usesOneNode()) {
             verdict = run(null, story);
             return verdict.report(story);

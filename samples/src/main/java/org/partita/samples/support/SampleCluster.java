@@ -1,11 +1,6 @@
 package org.partita.samples.support;
 
 import jakarta.jms.ConnectionFactory;
-import org.partita.broker.config.ClusterConfig;
-import org.partita.broker.config.NodeConfig;
-import org.partita.broker.embed.PartitaNode;
-import org.partita.jms.client.PartitaConnectionFactory;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -16,6 +11,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
+import org.partita.broker.config.ClusterConfig;
+import org.partita.broker.config.NodeConfig;
+import org.partita.broker.embed.PartitaNode;
+import org.partita.jms.client.PartitaConnectionFactory;
 
 /**
  * The cluster a sample talks to: nodes started in this process, each with its own data folder and
@@ -44,12 +43,16 @@ public final class SampleCluster implements AutoCloseable {
         List<PartitaNode> nodes = new ArrayList<>();
         List<String> urls = new ArrayList<>();
         for (ClusterConfig.Member m : members) {
-            PartitaNode n = PartitaNode.start(NodeConfig.defaults().withNodeName(m.name()).withPort(m.port())
-                    .withDataDir(dir.resolve(m.name())).withCluster(cluster));
+            PartitaNode n = PartitaNode.start(NodeConfig.defaults()
+                    .withNodeName(m.name())
+                    .withPort(m.port())
+                    .withDataDir(dir.resolve(m.name()))
+                    .withCluster(cluster));
             nodes.add(n);
             urls.add(n.url());
         }
-        story.say("started a cluster of %d nodes in this process: %s (data in %s; give --urls to use a running cluster)",
+        story.say(
+                "started a cluster of %d nodes in this process: %s (data in %s; give --urls to use a running cluster)",
                 size, members, dir);
         return new SampleCluster(urls, nodes, dir);
     }

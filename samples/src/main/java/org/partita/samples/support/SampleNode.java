@@ -2,11 +2,6 @@ package org.partita.samples.support;
 
 import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
-import org.partita.broker.config.NodeConfig;
-import org.partita.broker.embed.PartitaNode;
-import org.partita.jms.client.PartitaConnectionFactory;
-
-import javax.naming.Context;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -14,6 +9,10 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.Hashtable;
 import java.util.stream.Stream;
+import javax.naming.Context;
+import org.partita.broker.config.NodeConfig;
+import org.partita.broker.embed.PartitaNode;
+import org.partita.jms.client.PartitaConnectionFactory;
 
 /**
  * The node a sample talks to: an embedded one started in a temporary folder (the default), or a

@@ -2,13 +2,12 @@ package org.partita.samples.support;
 
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSException;
-import org.partita.jms.api.PartitaAdmin;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import org.partita.jms.api.PartitaAdmin;
 
 /**
  * Declares the queues a sample needs through {@link PartitaAdmin}, as an operator would (or a
@@ -48,12 +47,16 @@ public final class SampleQueues implements AutoCloseable {
 
     /** Messages waiting in {@code queue}, over all its partitions. */
     public int depth(String queue) throws JMSException {
-        return admin.partitions(queue).stream().mapToInt(PartitaAdmin.Partition::depth).sum();
+        return admin.partitions(queue).stream()
+                .mapToInt(PartitaAdmin.Partition::depth)
+                .sum();
     }
 
     /** Messages of {@code queue} not acknowledged yet: waiting, or delivered (perhaps still in a prefetch buffer). */
     public int unacknowledged(String queue) throws JMSException {
-        return admin.partitions(queue).stream().mapToInt(p -> p.depth() + p.inFlight()).sum();
+        return admin.partitions(queue).stream()
+                .mapToInt(p -> p.depth() + p.inFlight())
+                .sum();
     }
 
     /** The consumers that own partitions of {@code queue} now (none while the queue does not exist yet). */

@@ -13,7 +13,8 @@ public record StoreWrites(long messages, long entries) {
         String messages = nodeStatus.get("messagesWritten");
         String entries = nodeStatus.get("entriesWritten");
         if (messages == null || entries == null) {
-            throw new IllegalStateException("the node does not report what its store writes (messagesWritten, entriesWritten)");
+            throw new IllegalStateException(
+                    "the node does not report what its store writes (messagesWritten, entriesWritten)");
         }
         return new StoreWrites(Long.parseLong(messages), Long.parseLong(entries));
     }

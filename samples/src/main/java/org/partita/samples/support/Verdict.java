@@ -10,8 +10,7 @@ import java.util.List;
  */
 public final class Verdict {
     /** One claim and whether it held. */
-    public record Check(String claim, boolean holds, String evidence) {
-    }
+    public record Check(String claim, boolean holds, String evidence) {}
 
     private final List<Check> checks = new ArrayList<>();
 

@@ -7,8 +7,7 @@ import java.util.function.BooleanSupplier;
 public final class Waiting {
     private static final long POLL_MILLIS = 20;
 
-    private Waiting() {
-    }
+    private Waiting() {}
 
     /** Whether {@code condition} became true within {@code limit}. */
     public static boolean until(Duration limit, BooleanSupplier condition) throws InterruptedException {

@@ -11,11 +11,12 @@ class CacheInvalidationTest {
     @Test
     @Timeout(60)
     void everyLiveInstanceGetsEachInvalidationAndNothingIsStored() {
-        SampleRun.of(new CacheInvalidation()).assertPassed(
-                "every running instance dropped each entry",
-                "cache-2 received exactly what was sent while it ran",
-                "cache-4 received exactly what was sent while it ran",
-                "nothing is stored",
-                "nothing waits in the queue");
+        SampleRun.of(new CacheInvalidation())
+                .assertPassed(
+                        "every running instance dropped each entry",
+                        "cache-2 received exactly what was sent while it ran",
+                        "cache-4 received exactly what was sent while it ran",
+                        "nothing is stored",
+                        "nothing waits in the queue");
     }
 }

@@ -11,12 +11,13 @@ class OrderFanoutTest {
     @Test
     @Timeout(60)
     void billingAuditAndShippingEachReceiveEveryOrder() {
-        SampleRun.of(new OrderFanout()).assertPassed(
-                "billing received every order once, in the order sent",
-                "audit received every order once, in the order sent",
-                "shipping received every order once, in the order sent",
-                "orders waited for shipping until it started",
-                "each order was stored once, with one entry per AppId",
-                "nothing is left");
+        SampleRun.of(new OrderFanout())
+                .assertPassed(
+                        "billing received every order once, in the order sent",
+                        "audit received every order once, in the order sent",
+                        "shipping received every order once, in the order sent",
+                        "orders waited for shipping until it started",
+                        "each order was stored once, with one entry per AppId",
+                        "nothing is left");
     }
 }

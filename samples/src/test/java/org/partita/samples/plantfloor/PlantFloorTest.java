@@ -1,11 +1,11 @@
 package org.partita.samples.plantfloor;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.partita.samples.support.SampleRun;
-
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Tag("slow")
 class PlantFloorTest {
@@ -14,12 +14,13 @@ class PlantFloorTest {
     @Test
     @Timeout(180)
     void theDowntimeServiceScalesFromTwoToEightInstancesAndEveryMachineStaysInOrder() {
-        SampleRun run = SampleRun.of(new PlantFloor()).assertPassed(
-                "after the shift change the partitions were spread evenly over every instance",
-                "the night instances shared the partitions evenly",
-                "every instance applied changes",
-                "every change was applied exactly once",
-                "no machine's changes were applied out of order");
+        SampleRun run = SampleRun.of(new PlantFloor())
+                .assertPassed(
+                        "after the shift change the partitions were spread evenly over every instance",
+                        "the night instances shared the partitions evenly",
+                        "every instance applied changes",
+                        "every change was applied exactly once",
+                        "no machine's changes were applied out of order");
         assertTrue(run.output().contains("hands off partitions"), run.output());
     }
 

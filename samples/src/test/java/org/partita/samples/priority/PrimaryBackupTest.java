@@ -11,10 +11,11 @@ class PrimaryBackupTest {
     @Test
     @Timeout(60)
     void theBackupTakesOverWhenThePrimaryLeavesAndGivesBackWhenItReturns() {
-        SampleRun.of(new PrimaryBackup()).assertPassed(
-                "every job was done",
-                "only the primary received",
-                "the backup took over",
-                "the primary received again");
+        SampleRun.of(new PrimaryBackup())
+                .assertPassed(
+                        "every job was done",
+                        "only the primary received",
+                        "the backup took over",
+                        "the primary received again");
     }
 }

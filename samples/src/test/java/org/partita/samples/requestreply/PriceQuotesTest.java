@@ -11,9 +11,10 @@ class PriceQuotesTest {
     @Test
     @Timeout(60)
     void everyRequestGetsItsReplyThroughATemporaryQueue() {
-        SampleRun.of(new PriceQuotes()).assertPassed(
-                "every request got exactly one reply",
-                "the correlation id matched each reply to its request",
-                "the temporary reply queue went away");
+        SampleRun.of(new PriceQuotes())
+                .assertPassed(
+                        "every request got exactly one reply",
+                        "the correlation id matched each reply to its request",
+                        "the temporary reply queue went away");
     }
 }

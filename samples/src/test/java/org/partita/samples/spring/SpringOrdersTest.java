@@ -11,9 +11,10 @@ class SpringOrdersTest {
     @Test
     @Timeout(120)
     void fourListenerThreadsHandleEveryOrdersEventsInOrder() {
-        SampleRun.of(new SpringOrders()).assertPassed(
-                "every event was handled exactly once",
-                "each order's events were handled in order",
-                "all 4 listener threads handled events");
+        SampleRun.of(new SpringOrders())
+                .assertPassed(
+                        "every event was handled exactly once",
+                        "each order's events were handled in order",
+                        "all 4 listener threads handled events");
     }
 }

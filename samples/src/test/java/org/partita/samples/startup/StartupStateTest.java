@@ -11,10 +11,11 @@ class StartupStateTest {
     @Test
     @Timeout(60)
     void aNewInstanceKnowsEveryMachinesStateFromTheLastValueQueueBeforeItConsumes() {
-        SampleRun.of(new StartupState()).assertPassed(
-                "one browse gave the newest state of every machine",
-                "held nothing newer than the browse",
-                "ends on each machine's latest state",
-                "browsing left the newest state");
+        SampleRun.of(new StartupState())
+                .assertPassed(
+                        "one browse gave the newest state of every machine",
+                        "held nothing newer than the browse",
+                        "ends on each machine's latest state",
+                        "browsing left the newest state");
     }
 }

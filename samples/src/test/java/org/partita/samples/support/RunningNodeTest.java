@@ -1,6 +1,12 @@
 package org.partita.samples.support;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.JMSException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -17,13 +23,6 @@ import org.partita.samples.requestreply.PriceQuotes;
 import org.partita.samples.spring.SpringOrders;
 import org.partita.samples.startup.StartupState;
 
-import java.nio.file.Path;
-import java.util.List;
-import java.util.function.Supplier;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 /** The samples against a node that was already running (--url), twice each, as a user trying them out would. */
 @Tag("slow")
 class RunningNodeTest {
@@ -31,17 +30,26 @@ class RunningNodeTest {
     @Test
     @Timeout(240)
     void eachSampleRunsTwiceAgainstTheSameNodeAndLeavesNoQueueBehind(@TempDir Path data) throws JMSException {
-        try (PartitaNode node = PartitaNode.start(NodeConfig.defaults().withPort(0).withDataDir(data))) {
-            List<Supplier<Sample>> samples = List.of(StartupState::new, PrimaryBackup::new, OrderFanout::new,
-                    CacheInvalidation::new, PriceQuotes::new, PlantFloor::new, SpringOrders::new);
+        try (PartitaNode node =
+                PartitaNode.start(NodeConfig.defaults().withPort(0).withDataDir(data))) {
+            List<Supplier<Sample>> samples = List.of(
+                    StartupState::new,
+                    PrimaryBackup::new,
+                    OrderFanout::new,
+                    CacheInvalidation::new,
+                    PriceQuotes::new,
+                    PlantFloor::new,
+                    SpringOrders::new);
             for (Supplier<Sample> sample : samples) {
                 for (int round = 0; round < 2; round++) {
-                    SampleRun run = SampleRun.of(sample.get(), "--url", node.url()).assertPassed();
+                    SampleRun run =
+                            SampleRun.of(sample.get(), "--url", node.url()).assertPassed();
                     assertTrue(run.output().contains("using the node at " + node.url()), run.output());
                 }
             }
             try (PartitaAdmin admin = PartitaAdmin.connect(new PartitaConnectionFactory(node.url()))) {
-                List<String> left = admin.queues().stream().filter(q -> !q.equals("DLQ")).toList();
+                List<String> left =
+                        admin.queues().stream().filter(q -> !q.equals("DLQ")).toList();
                 assertEquals(List.of(), left);
             }
         }

@@ -1,12 +1,11 @@
 package org.partita.samples.support;
 
-import picocli.CommandLine;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import picocli.CommandLine;
 
 /** Runs a sample as its main would, capturing what it prints. */
 public record SampleRun(Sample sample, int exitCode, String output) {
@@ -14,7 +13,8 @@ public record SampleRun(Sample sample, int exitCode, String output) {
     public static SampleRun of(Sample sample, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cl = new CommandLine(sample).setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true));
+        CommandLine cl =
+                new CommandLine(sample).setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true));
         int code = cl.execute(args);
         return new SampleRun(sample, code, out + err.toString());
     }
@@ -24,7 +24,8 @@ public record SampleRun(Sample sample, int exitCode, String output) {
         assertEquals(0, exitCode, output);
         assertTrue(sample.verdict().passed(), output);
         for (String claim : claims) {
-            assertTrue(sample.verdict().checks().stream().anyMatch(c -> c.claim().contains(claim) && c.holds()),
+            assertTrue(
+                    sample.verdict().checks().stream().anyMatch(c -> c.claim().contains(claim) && c.holds()),
                     "no passing check '" + claim + "' in\n" + output);
         }
         return this;

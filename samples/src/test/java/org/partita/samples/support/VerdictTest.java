@@ -1,14 +1,13 @@
 package org.partita.samples.support;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-
-import java.io.PrintWriter;
-import java.io.StringWriter;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 @Timeout(10)
 class VerdictTest {
@@ -17,7 +16,9 @@ class VerdictTest {
 
     @Test
     void oneFailedCheckMakesTheExitStatusOne() {
-        Verdict v = new Verdict().check("all good", true, "seen").check("in order", false, "m-001 change 3 applied after change 1");
+        Verdict v = new Verdict()
+                .check("all good", true, "seen")
+                .check("in order", false, "m-001 change 3 applied after change 1");
         assertEquals(1, v.report(story));
         assertFalse(v.passed());
         assertTrue(out.toString().contains("FAILED  in order (m-001 change 3 applied after change 1)"), out.toString());

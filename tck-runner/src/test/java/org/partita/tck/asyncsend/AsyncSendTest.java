@@ -1,5 +1,15 @@
 package org.partita.tck.asyncsend;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.CompletionListener;
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
@@ -13,27 +23,16 @@ import jakarta.jms.MessageProducer;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
-import org.partita.tck.support.KnownDeviation;
-import org.partita.tck.support.TckTest;
-
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNotSame;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.partita.tck.support.KnownDeviation;
+import org.partita.tck.support.TckTest;
 
 /** Jakarta Messaging 3.1, section 7.3: asynchronous send with a CompletionListener. */
 class AsyncSendTest extends TckTest {
@@ -180,8 +179,10 @@ class AsyncSendTest extends TckTest {
     }
 
     @Test
-    @KnownDeviation(provider = "artemis", reason = "7.3.4: Artemis returns from MessageProducer.close()"
-            + " while the outstanding CompletionListener callbacks have not returned (none had)")
+    @KnownDeviation(
+            provider = "artemis",
+            reason = "7.3.4: Artemis returns from MessageProducer.close()"
+                    + " while the outstanding CompletionListener callbacks have not returned (none had)")
     @DisplayName("7.3.4: producer close blocks until the outstanding callbacks have returned")
     void producerCloseWaits() throws Exception {
         Session s = connection().createSession();
@@ -196,8 +197,10 @@ class AsyncSendTest extends TckTest {
     }
 
     @Test
-    @KnownDeviation(provider = "artemis", reason = "7.3.4: Artemis returns from Session.close()"
-            + " while the outstanding CompletionListener callbacks have not returned (none had)")
+    @KnownDeviation(
+            provider = "artemis",
+            reason = "7.3.4: Artemis returns from Session.close()"
+                    + " while the outstanding CompletionListener callbacks have not returned (none had)")
     @DisplayName("7.3.4: session close blocks until the outstanding callbacks have returned")
     void sessionCloseWaits() throws Exception {
         Session s = connection().createSession();
@@ -212,8 +215,10 @@ class AsyncSendTest extends TckTest {
     }
 
     @Test
-    @KnownDeviation(provider = "artemis", reason = "7.3.4: Artemis returns from Connection.close()"
-            + " while the outstanding CompletionListener callbacks have not returned (none had)")
+    @KnownDeviation(
+            provider = "artemis",
+            reason = "7.3.4: Artemis returns from Connection.close()"
+                    + " while the outstanding CompletionListener callbacks have not returned (none had)")
     @DisplayName("7.3.4: connection close blocks until the outstanding callbacks have returned")
     void connectionCloseWaits() throws Exception {
         Connection c = connection();
@@ -229,8 +234,10 @@ class AsyncSendTest extends TckTest {
     }
 
     @Test
-    @KnownDeviation(provider = "artemis", reason = "7.3.4: Artemis returns from Session.commit()"
-            + " while the outstanding CompletionListener callbacks have not returned (none had)")
+    @KnownDeviation(
+            provider = "artemis",
+            reason = "7.3.4: Artemis returns from Session.commit()"
+                    + " while the outstanding CompletionListener callbacks have not returned (none had)")
     @DisplayName("7.3.4: commit blocks until the outstanding callbacks have returned, then commits the sends")
     void commitWaits() throws Exception {
         Queue q = queue();
@@ -247,8 +254,10 @@ class AsyncSendTest extends TckTest {
     }
 
     @Test
-    @KnownDeviation(provider = "artemis", reason = "7.3.4: Artemis returns from Session.rollback()"
-            + " while the outstanding CompletionListener callbacks have not returned (none had)")
+    @KnownDeviation(
+            provider = "artemis",
+            reason = "7.3.4: Artemis returns from Session.rollback()"
+                    + " while the outstanding CompletionListener callbacks have not returned (none had)")
     @DisplayName("7.3.4: rollback waits for the callbacks, then discards the sends")
     void rollbackWaits() throws Exception {
         Queue q = queue();
@@ -296,8 +305,10 @@ class AsyncSendTest extends TckTest {
     }
 
     @Test
-    @KnownDeviation(provider = "artemis", reason = "7.3.4: Artemis lets a CompletionListener commit its own session instead of "
-            + "throwing IllegalStateException (close from the callback is refused as required)")
+    @KnownDeviation(
+            provider = "artemis",
+            reason = "7.3.4: Artemis lets a CompletionListener commit its own session instead of "
+                    + "throwing IllegalStateException (close from the callback is refused as required)")
     @DisplayName("7.3.4: a CompletionListener committing its own session gets IllegalStateException")
     void callbackCommitting() throws Exception {
         assertCallbackCallIsRefused("commit", (c, s, p) -> s.commit());

@@ -1,5 +1,11 @@
 package org.partita.tck.connection;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.IllegalStateException;
 import jakarta.jms.JMSException;
@@ -9,22 +15,15 @@ import jakarta.jms.MessageProducer;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
-import org.partita.tck.support.TckTest;
-
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.partita.tck.support.TckTest;
 
 /** Jakarta Messaging 3.1, section 6.1: starting, stopping and closing a connection. */
 class ConnectionLifecycleTest extends TckTest {
@@ -35,7 +34,8 @@ class ConnectionLifecycleTest extends TckTest {
         Queue q = queue();
         send(q, "hello");
         Connection c = connection();
-        MessageConsumer consumer = c.createSession(false, Session.AUTO_ACKNOWLEDGE).createConsumer(q);
+        MessageConsumer consumer =
+                c.createSession(false, Session.AUTO_ACKNOWLEDGE).createConsumer(q);
         assertNoMessage(consumer);
         c.start();
         assertReceivesText(consumer, "hello");
@@ -57,7 +57,8 @@ class ConnectionLifecycleTest extends TckTest {
     void stopPausesSynchronousDelivery() throws JMSException {
         Queue q = queue();
         Connection c = startedConnection();
-        MessageConsumer consumer = c.createSession(false, Session.AUTO_ACKNOWLEDGE).createConsumer(q);
+        MessageConsumer consumer =
+                c.createSession(false, Session.AUTO_ACKNOWLEDGE).createConsumer(q);
         send(q, "first");
         assertReceivesText(consumer, "first");
         c.stop();
@@ -107,7 +108,8 @@ class ConnectionLifecycleTest extends TckTest {
         Queue q = queue();
         send(q, "waiting");
         Connection c = connection();
-        MessageConsumer consumer = c.createSession(false, Session.AUTO_ACKNOWLEDGE).createConsumer(q);
+        MessageConsumer consumer =
+                c.createSession(false, Session.AUTO_ACKNOWLEDGE).createConsumer(q);
         long start = System.nanoTime();
         assertNull(consumer.receive(300));
         assertTrue((System.nanoTime() - start) / 1_000_000 < RECEIVE_TIMEOUT, "receive(300) did not time out");
@@ -151,9 +153,13 @@ class ConnectionLifecycleTest extends TckTest {
             }
         });
         send(q, "first", "second");
-        assertEquals("IllegalStateException", outcomes.poll(RECEIVE_TIMEOUT, TimeUnit.MILLISECONDS),
+        assertEquals(
+                "IllegalStateException",
+                outcomes.poll(RECEIVE_TIMEOUT, TimeUnit.MILLISECONDS),
                 "the listener's stop() neither threw IllegalStateException nor returned (deadlocked?)");
-        assertEquals("IllegalStateException", outcomes.poll(RECEIVE_TIMEOUT, TimeUnit.MILLISECONDS),
+        assertEquals(
+                "IllegalStateException",
+                outcomes.poll(RECEIVE_TIMEOUT, TimeUnit.MILLISECONDS),
                 "the connection is still started: the second message reaches the listener");
     }
 
@@ -207,7 +213,8 @@ class ConnectionLifecycleTest extends TckTest {
     void consumersOfClosedConnectionAreClosed() throws JMSException {
         Queue q = queue();
         Connection c = startedConnection();
-        MessageConsumer consumer = c.createSession(false, Session.AUTO_ACKNOWLEDGE).createConsumer(q);
+        MessageConsumer consumer =
+                c.createSession(false, Session.AUTO_ACKNOWLEDGE).createConsumer(q);
         c.close();
         assertThrows(IllegalStateException.class, () -> consumer.receive(100));
     }
@@ -282,7 +289,8 @@ class ConnectionLifecycleTest extends TckTest {
     void closeTerminatesPendingReceive() throws Exception {
         Queue q = queue();
         Connection c = startedConnection();
-        MessageConsumer consumer = c.createSession(false, Session.AUTO_ACKNOWLEDGE).createConsumer(q);
+        MessageConsumer consumer =
+                c.createSession(false, Session.AUTO_ACKNOWLEDGE).createConsumer(q);
         CountDownLatch returned = new CountDownLatch(1);
         AtomicReference<Object> result = new AtomicReference<>("not returned");
         startBlocked(() -> {
@@ -295,8 +303,7 @@ class ConnectionLifecycleTest extends TckTest {
         });
         c.close();
         assertTrue(returned.await(RECEIVE_TIMEOUT, TimeUnit.MILLISECONDS), "receive() did not return on close");
-        assertTrue(result.get() == null || result.get() instanceof JMSException,
-                "receive() returned " + result.get());
+        assertTrue(result.get() == null || result.get() instanceof JMSException, "receive() returned " + result.get());
     }
 
     @Test

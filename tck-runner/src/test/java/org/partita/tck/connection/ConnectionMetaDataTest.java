@@ -1,27 +1,26 @@
 package org.partita.tck.connection;
 
-import jakarta.jms.Connection;
-import jakarta.jms.ConnectionMetaData;
-import jakarta.jms.ExceptionListener;
-import jakarta.jms.InvalidSelectorException;
-import jakarta.jms.JMSException;
-import jakarta.jms.Session;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
-import org.partita.tck.support.TckTest;
-
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.jms.Connection;
+import jakarta.jms.ConnectionMetaData;
+import jakarta.jms.ExceptionListener;
+import jakarta.jms.InvalidSelectorException;
+import jakarta.jms.JMSException;
+import jakarta.jms.Session;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.partita.tck.support.TckTest;
 
 /** Jakarta Messaging 3.1, sections 6.1.1, 6.1.6 and 6.1.7: credentials, metadata, exception listener. */
 class ConnectionMetaDataTest extends TckTest {
@@ -43,7 +42,8 @@ class ConnectionMetaDataTest extends TckTest {
         assertTrue(md.getJMSMajorVersion() >= 2, "major version " + md.getJMSMajorVersion());
         assertTrue(md.getJMSMinorVersion() >= 0);
         assertNotNull(md.getJMSVersion());
-        assertTrue(md.getJMSVersion().startsWith(md.getJMSMajorVersion() + "."),
+        assertTrue(
+                md.getJMSVersion().startsWith(md.getJMSMajorVersion() + "."),
                 md.getJMSVersion() + " vs major " + md.getJMSMajorVersion());
     }
 
@@ -51,8 +51,9 @@ class ConnectionMetaDataTest extends TckTest {
     @DisplayName("6.1.6 / 3.5.9: the JMSX properties listed include the mandatory JMSXDeliveryCount and "
             + "JMSXGroupID/JMSXGroupSeq that all providers must support")
     void jmsxPropertyNames() throws JMSException {
-        List<String> names = Collections.list(connection().getMetaData().getJMSXPropertyNames())
-                .stream().map(Object::toString).toList();
+        List<String> names = Collections.list(connection().getMetaData().getJMSXPropertyNames()).stream()
+                .map(Object::toString)
+                .toList();
         assertTrue(names.contains("JMSXDeliveryCount"), names.toString());
         assertTrue(names.contains("JMSXGroupID"), names.toString());
         assertTrue(names.contains("JMSXGroupSeq"), names.toString());
@@ -74,7 +75,7 @@ class ConnectionMetaDataTest extends TckTest {
     @DisplayName("6.1.7: getExceptionListener returns the registered listener")
     void exceptionListenerRoundTrip() throws JMSException {
         Connection c = connection();
-        ExceptionListener listener = e -> { };
+        ExceptionListener listener = e -> {};
         c.setExceptionListener(listener);
         assertSame(listener, c.getExceptionListener());
     }

@@ -1,5 +1,8 @@
 package org.partita.tck.connection;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
 import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
@@ -7,16 +10,12 @@ import jakarta.jms.MessageConsumer;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.partita.tck.support.KnownDeviation;
 import org.partita.tck.support.TckTest;
-
-import java.util.ArrayList;
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 
 /**
  * Jakarta Messaging 3.1, 6.1.3 and 6.1.4: a connection that is not started, or stopped, delivers no
@@ -25,31 +24,39 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 class StoppedConnectionDeliveryTest extends TckTest {
 
     @Test
-    @DisplayName("6.1.3 / a consumer on a connection not yet started takes nothing: a started consumer on the same queue receives every message")
+    @DisplayName(
+            "6.1.3 / a consumer on a connection not yet started takes nothing: a started consumer on the same queue receives every message")
     void consumerOnUnstartedConnectionHoldsNothing() throws JMSException {
         Queue q = queue();
         Connection idle = connection();
         Session idleSession = idle.createSession(false, Session.AUTO_ACKNOWLEDGE);
         idleSession.createConsumer(q);
         Connection active = startedConnection();
-        MessageConsumer consumer = active.createSession(false, Session.AUTO_ACKNOWLEDGE).createConsumer(q);
+        MessageConsumer consumer =
+                active.createSession(false, Session.AUTO_ACKNOWLEDGE).createConsumer(q);
         send(q, texts(20));
         List<String> got = receiveTexts(consumer, 20);
         assertEquals(List.of(texts(20)), got);
     }
 
     @Test
-    @KnownDeviation(provider = "artemis", reason = "6.1.4 asks only that delivery stops; Artemis keeps what a stopped"
-            + " consumer prefetched, so it waits for the restart instead of going to another consumer")
-    @DisplayName("6.1.4 / Connection.stop(): a stopped connection's consumer gives up what it buffered; a started consumer receives it")
+    @KnownDeviation(
+            provider = "artemis",
+            reason = "6.1.4 asks only that delivery stops; Artemis keeps what a stopped"
+                    + " consumer prefetched, so it waits for the restart instead of going to another consumer")
+    @DisplayName(
+            "6.1.4 / Connection.stop(): a stopped connection's consumer gives up what it buffered; a started consumer receives it")
     void stoppedConnectionGivesBackItsMessages() throws JMSException {
         Queue q = queue();
         Connection first = startedConnection();
-        MessageConsumer firstConsumer = first.createSession(false, Session.AUTO_ACKNOWLEDGE).createConsumer(q);
+        MessageConsumer firstConsumer =
+                first.createSession(false, Session.AUTO_ACKNOWLEDGE).createConsumer(q);
         send(q, texts(10));
         assertEquals("m0", receiveText(firstConsumer));
         first.stop();
-        MessageConsumer second = startedConnection().createSession(false, Session.AUTO_ACKNOWLEDGE).createConsumer(q);
+        MessageConsumer second = startedConnection()
+                .createSession(false, Session.AUTO_ACKNOWLEDGE)
+                .createConsumer(q);
         List<String> rest = new ArrayList<>();
         for (int i = 0; i < 9; i++) {
             Message m = receive(second);
@@ -68,7 +75,8 @@ class StoppedConnectionDeliveryTest extends TckTest {
     void restartedConnectionDeliversAgain() throws JMSException {
         Queue q = queue();
         Connection c = startedConnection();
-        MessageConsumer consumer = c.createSession(false, Session.AUTO_ACKNOWLEDGE).createConsumer(q);
+        MessageConsumer consumer =
+                c.createSession(false, Session.AUTO_ACKNOWLEDGE).createConsumer(q);
         c.stop();
         send(q, texts(3));
         assertEquals(null, consumer.receive(ABSENCE_TIMEOUT), "a stopped connection delivers nothing");

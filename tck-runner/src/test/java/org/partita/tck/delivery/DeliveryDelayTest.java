@@ -1,5 +1,10 @@
 package org.partita.tck.delivery;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
@@ -13,11 +18,6 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.partita.tck.support.KnownDeviation;
 import org.partita.tck.support.TckTest;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Jakarta Messaging 3.1, sections 3.4.13 and 7.9: delivery delay and JMSDeliveryTime. */
 class DeliveryDelayTest extends TckTest {
@@ -51,15 +51,18 @@ class DeliveryDelayTest extends TckTest {
         long before = System.currentTimeMillis();
         p.send(m);
         long after = System.currentTimeMillis();
-        assertTrue(m.getJMSDeliveryTime() >= before + 500 && m.getJMSDeliveryTime() <= after + 500,
+        assertTrue(
+                m.getJMSDeliveryTime() >= before + 500 && m.getJMSDeliveryTime() <= after + 500,
                 "delivery time " + (m.getJMSDeliveryTime() - before) + " ms after the send started");
         Message r = receive(s.createConsumer(q));
         assertEquals(m.getJMSDeliveryTime(), r.getJMSDeliveryTime());
     }
 
     @Test
-    @KnownDeviation(provider = "artemis", reason = "3.4.13: Artemis leaves JMSDeliveryTime at 0 when no delivery delay is set; "
-            + "the spec defines it as the send time plus the delay (0)")
+    @KnownDeviation(
+            provider = "artemis",
+            reason = "3.4.13: Artemis leaves JMSDeliveryTime at 0 when no delivery delay is set; "
+                    + "the spec defines it as the send time plus the delay (0)")
     @DisplayName("3.4.13: without delay, JMSDeliveryTime is the send time")
     void deliveryTimeWithoutDelay() throws JMSException {
         Queue q = queue();
@@ -68,7 +71,8 @@ class DeliveryDelayTest extends TckTest {
         long before = System.currentTimeMillis();
         s.createProducer(q).send(m);
         long after = System.currentTimeMillis();
-        assertTrue(m.getJMSDeliveryTime() >= before && m.getJMSDeliveryTime() <= after,
+        assertTrue(
+                m.getJMSDeliveryTime() >= before && m.getJMSDeliveryTime() <= after,
                 "delivery time " + m.getJMSDeliveryTime() + " outside [" + before + ", " + after + "]");
         assertEquals(m.getJMSDeliveryTime(), receive(s.createConsumer(q)).getJMSDeliveryTime());
     }
@@ -131,7 +135,8 @@ class DeliveryDelayTest extends TckTest {
         long sent = System.currentTimeMillis();
         sleep(300);
         tx.commit();
-        assertTrue(m.getJMSDeliveryTime() >= before + DELAY && m.getJMSDeliveryTime() <= sent + DELAY,
+        assertTrue(
+                m.getJMSDeliveryTime() >= before + DELAY && m.getJMSDeliveryTime() <= sent + DELAY,
                 "delivery time " + (m.getJMSDeliveryTime() - before) + " ms after the send started");
         Message r = session().createConsumer(q).receive(DELAY + RECEIVE_TIMEOUT);
         assertNotNull(r);

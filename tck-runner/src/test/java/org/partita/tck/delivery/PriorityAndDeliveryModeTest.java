@@ -1,5 +1,8 @@
 package org.partita.tck.delivery;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
@@ -8,15 +11,11 @@ import jakarta.jms.MessageProducer;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.partita.tck.support.TckTest;
-
-import java.util.ArrayList;
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Jakarta Messaging 3.1, sections 3.4.2, 3.4.10, 6.2.9.2 and 7.7: priority and delivery mode. */
 class PriorityAndDeliveryModeTest extends TckTest {
@@ -65,9 +64,11 @@ class PriorityAndDeliveryModeTest extends TckTest {
             p.send(s.createTextMessage(prio + ":" + i), DeliveryMode.PERSISTENT, prio, 0);
         }
         List<String> got = receiveTexts(session().createConsumer(q), 12);
-        assertEquals(List.of("7:0", "7:2", "7:4", "7:6", "7:8", "7:10"),
+        assertEquals(
+                List.of("7:0", "7:2", "7:4", "7:6", "7:8", "7:10"),
                 got.stream().filter(t -> t.startsWith("7:")).toList());
-        assertEquals(List.of("2:1", "2:3", "2:5", "2:7", "2:9", "2:11"),
+        assertEquals(
+                List.of("2:1", "2:3", "2:5", "2:7", "2:9", "2:11"),
                 got.stream().filter(t -> t.startsWith("2:")).toList());
     }
 
@@ -87,7 +88,8 @@ class PriorityAndDeliveryModeTest extends TckTest {
     void persistentReceived() throws JMSException {
         Queue q = queue();
         send(q, "persistent");
-        assertEquals(DeliveryMode.PERSISTENT, receive(session().createConsumer(q)).getJMSDeliveryMode());
+        assertEquals(
+                DeliveryMode.PERSISTENT, receive(session().createConsumer(q)).getJMSDeliveryMode());
     }
 
     @Test

@@ -1,5 +1,8 @@
 package org.partita.tck.delivery;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSException;
@@ -13,9 +16,6 @@ import jakarta.jms.Topic;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.partita.tck.support.TckTest;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Jakarta Messaging 3.1, sections 3.4.9 and 7.8: time to live and expiration. */
 class TimeToLiveTest extends TckTest {
@@ -31,7 +31,8 @@ class TimeToLiveTest extends TckTest {
         long before = System.currentTimeMillis();
         p.send(m);
         long after = System.currentTimeMillis();
-        assertTrue(m.getJMSExpiration() >= before + 60_000 && m.getJMSExpiration() <= after + 60_000,
+        assertTrue(
+                m.getJMSExpiration() >= before + 60_000 && m.getJMSExpiration() <= after + 60_000,
                 "expiration " + m.getJMSExpiration() + " not within send time + ttl");
         assertEquals(m.getJMSExpiration(), receive(s.createConsumer(q)).getJMSExpiration());
     }
@@ -118,7 +119,8 @@ class TimeToLiveTest extends TckTest {
         long sent = System.currentTimeMillis();
         sleep(500);
         tx.commit();
-        assertTrue(m.getJMSExpiration() <= sent + 60_000 && m.getJMSExpiration() >= before + 60_000,
+        assertTrue(
+                m.getJMSExpiration() <= sent + 60_000 && m.getJMSExpiration() >= before + 60_000,
                 "expiration " + (m.getJMSExpiration() - before) + " ms after the send started");
         Message r = receive(session().createConsumer(q));
         assertEquals(m.getJMSExpiration(), r.getJMSExpiration());

@@ -1,5 +1,7 @@
 package org.partita.tck.exceptions;
 
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 import jakarta.jms.BytesMessage;
 import jakarta.jms.IllegalStateException;
 import jakarta.jms.InvalidDestinationException;
@@ -24,8 +26,6 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.partita.tck.support.KnownDeviation;
 import org.partita.tck.support.TckTest;
-
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * Jakarta Messaging 3.1, chapter 10 (the standard exceptions, in the cases where the spec says
@@ -66,8 +66,8 @@ class StandardExceptionsTest extends TckTest {
     void invalidSelectorShared() throws JMSException {
         Session s = connection().createSession();
         Topic t = topic();
-        assertThrows(InvalidSelectorException.class,
-                () -> s.createSharedConsumer(t, uniqueSubscriptionName(), "((a = 1)"));
+        assertThrows(
+                InvalidSelectorException.class, () -> s.createSharedConsumer(t, uniqueSubscriptionName(), "((a = 1)"));
     }
 
     @Test
@@ -75,7 +75,8 @@ class StandardExceptionsTest extends TckTest {
     void invalidSelectorDurable() throws JMSException {
         Session s = connection(uniqueClientId()).createSession();
         Topic t = topic();
-        assertThrows(InvalidSelectorException.class,
+        assertThrows(
+                InvalidSelectorException.class,
                 () -> s.createDurableConsumer(t, uniqueSubscriptionName(), "a LIKE", false));
     }
 
@@ -223,8 +224,10 @@ class StandardExceptionsTest extends TckTest {
     }
 
     @Test
-    @KnownDeviation(provider = "artemis", reason = "9.2: Artemis does not throw IllegalStateException from "
-            + "QueueConnection.createSharedConnectionConsumer")
+    @KnownDeviation(
+            provider = "artemis",
+            reason = "9.2: Artemis does not throw IllegalStateException from "
+                    + "QueueConnection.createSharedConnectionConsumer")
     @DisplayName("9.2: QueueConnection.createSharedConnectionConsumer throws IllegalStateException")
     void queueConnectionSharedConnectionConsumer() throws JMSException {
         QueueConnection c = track(((QueueConnectionFactory) connectionFactory()).createQueueConnection());
@@ -241,14 +244,16 @@ class StandardExceptionsTest extends TckTest {
     }
 
     @Test
-    @KnownDeviation(provider = "artemis", reason = "9.2: Artemis does not throw IllegalStateException from "
-            + "QueueConnection.createSharedDurableConnectionConsumer")
+    @KnownDeviation(
+            provider = "artemis",
+            reason = "9.2: Artemis does not throw IllegalStateException from "
+                    + "QueueConnection.createSharedDurableConnectionConsumer")
     @DisplayName("9.2: QueueConnection.createSharedDurableConnectionConsumer throws IllegalStateException")
     void queueConnectionSharedDurableConnectionConsumer() throws JMSException {
         QueueConnection c = track(((QueueConnectionFactory) connectionFactory()).createQueueConnection());
         Topic t = topic();
-        assertThrows(IllegalStateException.class,
-                () -> c.createSharedDurableConnectionConsumer(t, "sub", null, null, 1));
+        assertThrows(
+                IllegalStateException.class, () -> c.createSharedDurableConnectionConsumer(t, "sub", null, null, 1));
     }
 
     @Test

@@ -1,5 +1,13 @@
 package org.partita.tck.jmscontext;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.IllegalStateRuntimeException;
 import jakarta.jms.InvalidDestinationRuntimeException;
@@ -14,22 +22,13 @@ import jakarta.jms.QueueBrowser;
 import jakarta.jms.TemporaryQueue;
 import jakarta.jms.TextMessage;
 import jakarta.jms.Topic;
+import java.util.Collections;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.partita.tck.support.KnownDeviation;
 import org.partita.tck.support.TckTest;
-
-import java.util.Collections;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Jakarta Messaging 3.1, sections 2.8, 6.1 and 6.2 for the simplified API: the JMSContext itself. */
 class JMSContextTest extends TckTest {
@@ -45,8 +44,12 @@ class JMSContextTest extends TckTest {
     @Test
     @DisplayName("6.1 / createContext(int): each session mode is kept")
     void explicitSessionModes() {
-        assertEquals(JMSContext.CLIENT_ACKNOWLEDGE, context(JMSContext.CLIENT_ACKNOWLEDGE).getSessionMode());
-        assertEquals(JMSContext.DUPS_OK_ACKNOWLEDGE, context(JMSContext.DUPS_OK_ACKNOWLEDGE).getSessionMode());
+        assertEquals(
+                JMSContext.CLIENT_ACKNOWLEDGE,
+                context(JMSContext.CLIENT_ACKNOWLEDGE).getSessionMode());
+        assertEquals(
+                JMSContext.DUPS_OK_ACKNOWLEDGE,
+                context(JMSContext.DUPS_OK_ACKNOWLEDGE).getSessionMode());
         JMSContext tx = context(JMSContext.SESSION_TRANSACTED);
         assertEquals(JMSContext.SESSION_TRANSACTED, tx.getSessionMode());
         assertTrue(tx.getTransacted());
@@ -116,7 +119,7 @@ class JMSContextTest extends TckTest {
     @DisplayName("6.1.7: the context's exception listener can be set and read back")
     void exceptionListener() {
         JMSContext ctx = context();
-        jakarta.jms.ExceptionListener l = e -> { };
+        jakarta.jms.ExceptionListener l = e -> {};
         ctx.setExceptionListener(l);
         assertSame(l, ctx.getExceptionListener());
     }
@@ -395,13 +398,15 @@ class JMSContextTest extends TckTest {
     }
 
     @Test
-    @KnownDeviation(provider = "artemis", reason = "JMSConsumer.getMessageListener (3.1 API): Artemis returns its "
-            + "internal MessageListenerWrapper instead of the listener the application set")
+    @KnownDeviation(
+            provider = "artemis",
+            reason = "JMSConsumer.getMessageListener (3.1 API): Artemis returns its "
+                    + "internal MessageListenerWrapper instead of the listener the application set")
     @DisplayName("8.7 / JMSConsumer.getMessageListener: returns the listener set, null when none")
     void consumerListenerRoundTrip() {
         JMSConsumer consumer = context().createConsumer(queue());
         assertNull(consumer.getMessageListener());
-        jakarta.jms.MessageListener l = m -> { };
+        jakarta.jms.MessageListener l = m -> {};
         consumer.setMessageListener(l);
         assertSame(l, consumer.getMessageListener());
     }
@@ -426,7 +431,11 @@ class JMSContextTest extends TckTest {
     void consumerSelector() throws JMSException {
         Queue q = queue();
         JMSContext ctx = context();
-        ctx.createProducer().setProperty("n", 1).send(q, "one").setProperty("n", 2).send(q, "two");
+        ctx.createProducer()
+                .setProperty("n", 1)
+                .send(q, "one")
+                .setProperty("n", 2)
+                .send(q, "two");
         JMSConsumer consumer = ctx.createConsumer(q, "n = 2");
         TextMessage m = (TextMessage) consumer.receive(RECEIVE_TIMEOUT);
         assertEquals("two", m.getText());

@@ -1,5 +1,15 @@
 package org.partita.tck.jmscontext;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.BytesMessage;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.InvalidDestinationRuntimeException;
@@ -13,27 +23,16 @@ import jakarta.jms.MessageFormatRuntimeException;
 import jakarta.jms.ObjectMessage;
 import jakarta.jms.Queue;
 import jakarta.jms.TextMessage;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
-import org.partita.tck.support.KnownDeviation;
-import org.partita.tck.support.TckTest;
-
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.partita.tck.support.KnownDeviation;
+import org.partita.tck.support.TckTest;
 
 /** Jakarta Messaging 3.1, sections 7.2, 7.4-7.6, 7.10 and 8.6: JMSProducer and JMSConsumer bodies. */
 class JMSProducerAndConsumerTest extends TckTest {
@@ -53,7 +52,8 @@ class JMSProducerAndConsumerTest extends TckTest {
         Queue q = queue();
         JMSContext ctx = context();
         ctx.createProducer().send(q, (String) null);
-        TextMessage m = assertInstanceOf(TextMessage.class, ctx.createConsumer(q).receive(RECEIVE_TIMEOUT));
+        TextMessage m =
+                assertInstanceOf(TextMessage.class, ctx.createConsumer(q).receive(RECEIVE_TIMEOUT));
         assertNull(m.getText());
     }
 
@@ -75,8 +75,8 @@ class JMSProducerAndConsumerTest extends TckTest {
     void bytesBody() {
         Queue q = queue();
         JMSContext ctx = context();
-        ctx.createProducer().send(q, new byte[]{1, 2, 3});
-        assertArrayEquals(new byte[]{1, 2, 3}, ctx.createConsumer(q).receiveBody(byte[].class, RECEIVE_TIMEOUT));
+        ctx.createProducer().send(q, new byte[] {1, 2, 3});
+        assertArrayEquals(new byte[] {1, 2, 3}, ctx.createConsumer(q).receiveBody(byte[].class, RECEIVE_TIMEOUT));
     }
 
     @Test
@@ -105,8 +105,10 @@ class JMSProducerAndConsumerTest extends TckTest {
     }
 
     @Test
-    @KnownDeviation(provider = "artemis", reason = "8.6: after receiveBody fails with MessageFormatRuntimeException in "
-            + "AUTO_ACKNOWLEDGE, Artemis has already acknowledged the message, so it is never delivered again")
+    @KnownDeviation(
+            provider = "artemis",
+            reason = "8.6: after receiveBody fails with MessageFormatRuntimeException in "
+                    + "AUTO_ACKNOWLEDGE, Artemis has already acknowledged the message, so it is never delivered again")
     @DisplayName("8.6: receiveBody with a type the body cannot be assigned to throws "
             + "MessageFormatRuntimeException; in AUTO_ACKNOWLEDGE the message is delivered again, not as a "
             + "redelivery")
@@ -178,7 +180,10 @@ class JMSProducerAndConsumerTest extends TckTest {
         Queue q = queue();
         JMSContext ctx = context();
         long before = System.currentTimeMillis();
-        ctx.createProducer().setDeliveryMode(DeliveryMode.NON_PERSISTENT).setPriority(7).setTimeToLive(60_000)
+        ctx.createProducer()
+                .setDeliveryMode(DeliveryMode.NON_PERSISTENT)
+                .setPriority(7)
+                .setTimeToLive(60_000)
                 .send(q, "options");
         Message m = ctx.createConsumer(q).receive(RECEIVE_TIMEOUT);
         assertEquals(DeliveryMode.NON_PERSISTENT, m.getJMSDeliveryMode());
@@ -192,7 +197,11 @@ class JMSProducerAndConsumerTest extends TckTest {
         Queue q = queue();
         Queue replyTo = queue("reply");
         JMSContext ctx = context();
-        ctx.createProducer().setJMSCorrelationID("corr").setJMSType("type").setJMSReplyTo(replyTo).send(q, "h");
+        ctx.createProducer()
+                .setJMSCorrelationID("corr")
+                .setJMSType("type")
+                .setJMSReplyTo(replyTo)
+                .send(q, "h");
         Message m = ctx.createConsumer(q).receive(RECEIVE_TIMEOUT);
         assertEquals("corr", m.getJMSCorrelationID());
         assertEquals("type", m.getJMSType());
@@ -207,7 +216,8 @@ class JMSProducerAndConsumerTest extends TckTest {
         TextMessage msg = ctx.createTextMessage("x");
         msg.setJMSCorrelationID("from message");
         ctx.createProducer().setJMSCorrelationID("from producer").send(q, msg);
-        assertEquals("from producer", ctx.createConsumer(q).receive(RECEIVE_TIMEOUT).getJMSCorrelationID());
+        assertEquals(
+                "from producer", ctx.createConsumer(q).receive(RECEIVE_TIMEOUT).getJMSCorrelationID());
     }
 
     @Test
@@ -215,8 +225,13 @@ class JMSProducerAndConsumerTest extends TckTest {
     void properties() throws JMSException {
         Queue q = queue();
         JMSContext ctx = context();
-        ctx.createProducer().setProperty("b", true).setProperty("i", 5).setProperty("l", 6L)
-                .setProperty("s", "str").setProperty("d", 1.5).setProperty("o", (Object) (short) 2)
+        ctx.createProducer()
+                .setProperty("b", true)
+                .setProperty("i", 5)
+                .setProperty("l", 6L)
+                .setProperty("s", "str")
+                .setProperty("d", 1.5)
+                .setProperty("o", (Object) (short) 2)
                 .send(q, "props");
         Message m = ctx.createConsumer(q).receive(RECEIVE_TIMEOUT);
         assertTrue(m.getBooleanProperty("b"));
@@ -242,8 +257,8 @@ class JMSProducerAndConsumerTest extends TckTest {
     }
 
     @Test
-    @DisplayName("JMSProducer property access: getters, conversions, propertyExists, getPropertyNames, "
-            + "clearProperties")
+    @DisplayName(
+            "JMSProducer property access: getters, conversions, propertyExists, getPropertyNames, " + "clearProperties")
     void producerPropertyAccess() {
         JMSProducer p = context().createProducer();
         p.setProperty("i", 7).setProperty("s", "8");
@@ -322,12 +337,12 @@ class JMSProducerAndConsumerTest extends TckTest {
         JMSContext ctx = context();
         BytesMessage b = ctx.createBytesMessage();
         try {
-            b.writeBytes(new byte[]{4, 2});
+            b.writeBytes(new byte[] {4, 2});
         } catch (JMSException e) {
             throw new AssertionError(e);
         }
         ctx.createProducer().send(q, b);
         Object body = ctx.createConsumer(q).receiveBody(Object.class, RECEIVE_TIMEOUT);
-        assertArrayEquals(new byte[]{4, 2}, (byte[]) body);
+        assertArrayEquals(new byte[] {4, 2}, (byte[]) body);
     }
 }

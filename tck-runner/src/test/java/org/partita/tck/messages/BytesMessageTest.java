@@ -1,5 +1,10 @@
 package org.partita.tck.messages;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.BytesMessage;
 import jakarta.jms.JMSException;
 import jakarta.jms.MessageEOFException;
@@ -7,17 +12,11 @@ import jakarta.jms.MessageFormatException;
 import jakarta.jms.MessageNotReadableException;
 import jakarta.jms.MessageNotWriteableException;
 import jakarta.jms.Session;
+import java.util.ArrayList;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.partita.tck.support.KnownDeviation;
 import org.partita.tck.support.TckTest;
-
-import java.util.ArrayList;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Jakarta Messaging 3.1, section 3.11 and the BytesMessage API: a stream of uninterpreted bytes. */
 class BytesMessageTest extends TckTest {
@@ -33,8 +32,8 @@ class BytesMessageTest extends TckTest {
         m.writeFloat(1.5f);
         m.writeDouble(Math.PI);
         m.writeUTF("utf-8 ✓");
-        m.writeBytes(new byte[]{1, 2, 3});
-        m.writeBytes(new byte[]{9, 8, 7, 6, 5}, 1, 3);
+        m.writeBytes(new byte[] {1, 2, 3});
+        m.writeBytes(new byte[] {9, 8, 7, 6, 5}, 1, 3);
         m.writeObject(Integer.valueOf(77));
         return m;
     }
@@ -55,10 +54,10 @@ class BytesMessageTest extends TckTest {
         assertEquals("utf-8 ✓", r.readUTF());
         byte[] three = new byte[3];
         assertEquals(3, r.readBytes(three));
-        assertArrayEquals(new byte[]{1, 2, 3}, three);
+        assertArrayEquals(new byte[] {1, 2, 3}, three);
         byte[] slice = new byte[3];
         assertEquals(3, r.readBytes(slice));
-        assertArrayEquals(new byte[]{8, 7, 6}, slice);
+        assertArrayEquals(new byte[] {8, 7, 6}, slice);
         assertEquals(77, r.readInt());
     }
 
@@ -77,7 +76,7 @@ class BytesMessageTest extends TckTest {
     void readBytesAtEnd() throws JMSException {
         Session s = session();
         BytesMessage m = s.createBytesMessage();
-        m.writeBytes(new byte[]{1, 2});
+        m.writeBytes(new byte[] {1, 2});
         BytesMessage r = roundTrip(s, m);
         byte[] buf = new byte[10];
         assertEquals(2, r.readBytes(buf));
@@ -162,12 +161,14 @@ class BytesMessageTest extends TckTest {
         BytesMessage r = roundTrip(s, m);
         byte[] got = new byte[3];
         r.readBytes(got);
-        assertArrayEquals(new byte[]{1, 2, 3}, got);
+        assertArrayEquals(new byte[] {1, 2, 3}, got);
     }
 
     @Test
-    @KnownDeviation(provider = "artemis", reason = "3.11.4 (a message keeps its full form between clients): an "
-            + "empty BytesMessage sent through Artemis arrives with a 4-byte body of zeros")
+    @KnownDeviation(
+            provider = "artemis",
+            reason = "3.11.4 (a message keeps its full form between clients): an "
+                    + "empty BytesMessage sent through Artemis arrives with a 4-byte body of zeros")
     @DisplayName("3.11: an empty BytesMessage arrives with body length 0")
     void emptyBody() throws JMSException {
         Session s = session();
@@ -175,8 +176,10 @@ class BytesMessageTest extends TckTest {
     }
 
     @Test
-    @KnownDeviation(provider = "artemis", reason = "6.1.8: Artemis streams large messages (over 100 KiB) lazily: once the "
-            + "connection is closed the body can no longer be read (AMQ219023)")
+    @KnownDeviation(
+            provider = "artemis",
+            reason = "6.1.8: Artemis streams large messages (over 100 KiB) lazily: once the "
+                    + "connection is closed the body can no longer be read (AMQ219023)")
     @DisplayName("6.1.8: a received 256 KiB BytesMessage stays readable after its connection is closed")
     void largeBodyReadableAfterClose() throws JMSException {
         var q = queue();

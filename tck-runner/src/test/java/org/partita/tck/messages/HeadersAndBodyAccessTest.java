@@ -1,5 +1,12 @@
 package org.partita.tck.messages;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.BytesMessage;
 import jakarta.jms.JMSException;
 import jakarta.jms.MapMessage;
@@ -10,20 +17,12 @@ import jakarta.jms.Queue;
 import jakarta.jms.Session;
 import jakarta.jms.StreamMessage;
 import jakarta.jms.TextMessage;
+import java.io.Serializable;
+import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.partita.tck.support.KnownDeviation;
 import org.partita.tck.support.TckTest;
-
-import java.io.Serializable;
-import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Jakarta Messaging 3.1, section 3.4 (client-set header fields) and Message.getBody / isBodyAssignableTo. */
 class HeadersAndBodyAccessTest extends TckTest {
@@ -136,9 +135,9 @@ class HeadersAndBodyAccessTest extends TckTest {
     void getBodyBytes() throws JMSException {
         Session s = session();
         BytesMessage m = s.createBytesMessage();
-        m.writeBytes(new byte[]{1, 2, 3});
+        m.writeBytes(new byte[] {1, 2, 3});
         Message r = roundTrip(s, m);
-        assertArrayEquals(new byte[]{1, 2, 3}, r.getBody(byte[].class));
+        assertArrayEquals(new byte[] {1, 2, 3}, r.getBody(byte[].class));
         assertTrue(r.isBodyAssignableTo(byte[].class));
     }
 
@@ -179,9 +178,11 @@ class HeadersAndBodyAccessTest extends TckTest {
     }
 
     @Test
-    @KnownDeviation(provider = "artemis", reason = "Message.getBody (3.1 API): for a plain Message, which has "
-            + "no body, Artemis throws MessageFormatException (an internal NullPointerException) instead of "
-            + "returning null")
+    @KnownDeviation(
+            provider = "artemis",
+            reason = "Message.getBody (3.1 API): for a plain Message, which has "
+                    + "no body, Artemis throws MessageFormatException (an internal NullPointerException) instead of "
+                    + "returning null")
     @DisplayName("Message.getBody: a plain Message has no body: getBody returns null, isBodyAssignableTo is true")
     void getBodyPlainMessage() throws JMSException {
         Session s = session();

@@ -1,26 +1,25 @@
 package org.partita.tck.messages;
 
-import jakarta.jms.JMSException;
-import jakarta.jms.MapMessage;
-import jakarta.jms.MessageFormatException;
-import jakarta.jms.MessageNotWriteableException;
-import jakarta.jms.Session;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
-import org.partita.tck.support.KnownDeviation;
-import org.partita.tck.support.TckTest;
-
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashSet;
-import java.util.Set;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.jms.JMSException;
+import jakarta.jms.MapMessage;
+import jakarta.jms.MessageFormatException;
+import jakarta.jms.MessageNotWriteableException;
+import jakarta.jms.Session;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.partita.tck.support.KnownDeviation;
+import org.partita.tck.support.TckTest;
 
 /** Jakarta Messaging 3.1, sections 3.11 and 3.11.3: MapMessage and its conversions. */
 class MapMessageTest extends TckTest {
@@ -39,7 +38,7 @@ class MapMessageTest extends TckTest {
         m.setFloat("float", 2.25f);
         m.setDouble("double", -0.125);
         m.setString("string", "text");
-        m.setBytes("bytes", new byte[]{4, 5, 6});
+        m.setBytes("bytes", new byte[] {4, 5, 6});
         m.setObject("object", 12);
         MapMessage r = roundTrip(s, m);
         assertTrue(r.getBoolean("bool"));
@@ -51,7 +50,7 @@ class MapMessageTest extends TckTest {
         assertEquals(2.25f, r.getFloat("float"));
         assertEquals(-0.125, r.getDouble("double"));
         assertEquals("text", r.getString("string"));
-        assertArrayEquals(new byte[]{4, 5, 6}, r.getBytes("bytes"));
+        assertArrayEquals(new byte[] {4, 5, 6}, r.getBytes("bytes"));
         assertEquals(12, r.getObject("object"));
     }
 
@@ -77,20 +76,22 @@ class MapMessageTest extends TckTest {
     void bytesSlice() throws JMSException {
         Session s = session();
         MapMessage m = s.createMapMessage();
-        m.setBytes("slice", new byte[]{1, 2, 3, 4, 5}, 1, 3);
-        assertArrayEquals(new byte[]{2, 3, 4}, ((MapMessage) roundTrip(s, m)).getBytes("slice"));
+        m.setBytes("slice", new byte[] {1, 2, 3, 4, 5}, 1, 3);
+        assertArrayEquals(new byte[] {2, 3, 4}, ((MapMessage) roundTrip(s, m)).getBytes("slice"));
     }
 
     @Test
-    @KnownDeviation(provider = "artemis", reason = "3.12: Artemis MapMessage.setBytes keeps a reference to the "
-            + "caller's array instead of copying it, so later changes to the array change the message")
+    @KnownDeviation(
+            provider = "artemis",
+            reason = "3.12: Artemis MapMessage.setBytes keeps a reference to the "
+                    + "caller's array instead of copying it, so later changes to the array change the message")
     @DisplayName("3.12: setBytes copies its input")
     void setBytesCopies() throws JMSException {
         MapMessage m = connection().createSession().createMapMessage();
         byte[] data = {1, 2};
         m.setBytes("b", data);
         data[0] = 9;
-        assertArrayEquals(new byte[]{1, 2}, m.getBytes("b"));
+        assertArrayEquals(new byte[] {1, 2}, m.getBytes("b"));
     }
 
     @Test
@@ -173,7 +174,7 @@ class MapMessageTest extends TckTest {
         m.setBoolean("bool", true);
         m.setDouble("double", 1.0);
         m.setChar("char", 'c');
-        m.setBytes("bytes", new byte[]{1});
+        m.setBytes("bytes", new byte[] {1});
         assertThrows(MessageFormatException.class, () -> m.getInt("long"));
         assertThrows(MessageFormatException.class, () -> m.getInt("bool"));
         assertThrows(MessageFormatException.class, () -> m.getFloat("double"));

@@ -1,27 +1,26 @@
 package org.partita.tck.messages;
 
-import jakarta.jms.JMSException;
-import jakarta.jms.Message;
-import jakarta.jms.MessageFormatException;
-import jakarta.jms.MessageNotWriteableException;
-import jakarta.jms.Session;
-import jakarta.jms.TextMessage;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
-import org.partita.tck.support.KnownDeviation;
-import org.partita.tck.support.TckTest;
-
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashSet;
-import java.util.Set;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.MessageFormatException;
+import jakarta.jms.MessageNotWriteableException;
+import jakarta.jms.Session;
+import jakarta.jms.TextMessage;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.partita.tck.support.KnownDeviation;
+import org.partita.tck.support.TckTest;
 
 /** Jakarta Messaging 3.1, section 3.5: message properties. */
 class MessagePropertiesTest extends TckTest {
@@ -92,14 +91,16 @@ class MessagePropertiesTest extends TckTest {
     }
 
     @Test
-    @KnownDeviation(provider = "artemis", reason = "3.5.5: Artemis accepts Character and byte[] property values, "
-            + "which the spec says must be refused with MessageFormatException")
-    @DisplayName("3.5.5: setObjectProperty with Character or byte[] (not property types) throws "
-            + "MessageFormatException")
+    @KnownDeviation(
+            provider = "artemis",
+            reason = "3.5.5: Artemis accepts Character and byte[] property values, "
+                    + "which the spec says must be refused with MessageFormatException")
+    @DisplayName(
+            "3.5.5: setObjectProperty with Character or byte[] (not property types) throws " + "MessageFormatException")
     void setObjectPropertyCharAndBytes() throws JMSException {
         Message m = connection().createSession().createMessage();
         assertThrows(MessageFormatException.class, () -> m.setObjectProperty("chr", 'c'));
-        assertThrows(MessageFormatException.class, () -> m.setObjectProperty("bytes", new byte[]{1}));
+        assertThrows(MessageFormatException.class, () -> m.setObjectProperty("bytes", new byte[] {1}));
     }
 
     @Test
@@ -218,9 +219,16 @@ class MessagePropertiesTest extends TckTest {
         }
         assertTrue(names.containsAll(Set.of("a", "b")), names.toString());
         for (String n : names) {
-            assertFalse(n.equals("JMSCorrelationID") || n.equals("JMSType") || n.equals("JMSMessageID")
-                    || n.equals("JMSTimestamp") || n.equals("JMSDestination") || n.equals("JMSPriority")
-                    || n.equals("JMSDeliveryMode") || n.equals("JMSExpiration") || n.equals("JMSRedelivered"),
+            assertFalse(
+                    n.equals("JMSCorrelationID")
+                            || n.equals("JMSType")
+                            || n.equals("JMSMessageID")
+                            || n.equals("JMSTimestamp")
+                            || n.equals("JMSDestination")
+                            || n.equals("JMSPriority")
+                            || n.equals("JMSDeliveryMode")
+                            || n.equals("JMSExpiration")
+                            || n.equals("JMSRedelivered"),
                     "header field listed as a property: " + n);
         }
     }
@@ -239,8 +247,10 @@ class MessagePropertiesTest extends TckTest {
     }
 
     @Test
-    @KnownDeviation(provider = "artemis", reason = "3.5.7: Artemis always lists JMSXDeliveryCount in "
-            + "getPropertyNames, even after clearProperties on a message that was never received")
+    @KnownDeviation(
+            provider = "artemis",
+            reason = "3.5.7: Artemis always lists JMSXDeliveryCount in "
+                    + "getPropertyNames, even after clearProperties on a message that was never received")
     @DisplayName("3.5.7: after clearProperties the message has an empty set of properties")
     void clearPropertiesLeavesNoNames() throws JMSException {
         Message m = connection().createSession().createMessage();

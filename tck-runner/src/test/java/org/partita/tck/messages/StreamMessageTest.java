@@ -1,5 +1,12 @@
 package org.partita.tck.messages;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.JMSException;
 import jakarta.jms.MessageEOFException;
 import jakarta.jms.MessageFormatException;
@@ -7,19 +14,11 @@ import jakarta.jms.MessageNotReadableException;
 import jakarta.jms.MessageNotWriteableException;
 import jakarta.jms.Session;
 import jakarta.jms.StreamMessage;
+import java.util.HashMap;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.partita.tck.support.KnownDeviation;
 import org.partita.tck.support.TckTest;
-
-import java.util.HashMap;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Jakarta Messaging 3.1, sections 3.11 and 3.11.3: StreamMessage and its conversions. */
 class StreamMessageTest extends TckTest {
@@ -38,7 +37,7 @@ class StreamMessageTest extends TckTest {
         m.writeFloat(6.5f);
         m.writeDouble(7.25);
         m.writeString("eight");
-        m.writeBytes(new byte[]{9, 10});
+        m.writeBytes(new byte[] {9, 10});
         m.writeObject("object");
         StreamMessage r = roundTrip(s, m);
         assertFalse(r.readBoolean());
@@ -77,9 +76,11 @@ class StreamMessageTest extends TckTest {
     }
 
     @Test
-    @KnownDeviation(provider = "artemis", reason = "3.11.3: after a read of a StreamMessage fails with "
-            + "MessageFormatException, Artemis has already consumed the field's type byte, so the next read "
-            + "starts at the wrong position")
+    @KnownDeviation(
+            provider = "artemis",
+            reason = "3.11.3: after a read of a StreamMessage fails with "
+                    + "MessageFormatException, Artemis has already consumed the field's type byte, so the next read "
+                    + "starts at the wrong position")
     @DisplayName("3.11.3: a failed conversion (MessageFormatException) does not move the read position")
     void formatErrorKeepsPosition() throws JMSException {
         Session s = session();
@@ -93,10 +94,12 @@ class StreamMessageTest extends TckTest {
     }
 
     @Test
-    @KnownDeviation(provider = "artemis", reason = "3.11.3: after readInt of a non-numeric String fails with "
-            + "NumberFormatException, Artemis has consumed the String, so it cannot be read again")
-    @DisplayName("3.11.3: a failed String-to-number conversion (NumberFormatException) does not move the "
-            + "read position")
+    @KnownDeviation(
+            provider = "artemis",
+            reason = "3.11.3: after readInt of a non-numeric String fails with "
+                    + "NumberFormatException, Artemis has consumed the String, so it cannot be read again")
+    @DisplayName(
+            "3.11.3: a failed String-to-number conversion (NumberFormatException) does not move the " + "read position")
     void numberFormatErrorKeepsPosition() throws JMSException {
         Session s = session();
         StreamMessage m = s.createStreamMessage();
@@ -217,12 +220,12 @@ class StreamMessageTest extends TckTest {
     void readBytesInPieces() throws JMSException {
         Session s = session();
         StreamMessage m = s.createStreamMessage();
-        m.writeBytes(new byte[]{1, 2, 3, 4, 5});
+        m.writeBytes(new byte[] {1, 2, 3, 4, 5});
         m.writeInt(6);
         StreamMessage r = roundTrip(s, m);
         byte[] buf = new byte[3];
         assertEquals(3, r.readBytes(buf));
-        assertArrayEquals(new byte[]{1, 2, 3}, buf);
+        assertArrayEquals(new byte[] {1, 2, 3}, buf);
         byte[] rest = new byte[3];
         assertEquals(2, r.readBytes(rest));
         assertEquals(4, rest[0]);

@@ -1,5 +1,14 @@
 package org.partita.tck.producer;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.IllegalStateException;
@@ -11,22 +20,12 @@ import jakarta.jms.MessageProducer;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
+import java.util.HashSet;
+import java.util.Set;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.partita.tck.support.ForeignMessages;
 import org.partita.tck.support.TckTest;
-
-import java.util.HashSet;
-import java.util.Set;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Jakarta Messaging 3.1, chapter 7 (sending messages) and the header fields set by send (3.4). */
 class MessageProducerTest extends TckTest {
@@ -172,7 +171,8 @@ class MessageProducerTest extends TckTest {
         long before = System.currentTimeMillis();
         s.createProducer(queue()).send(m);
         long after = System.currentTimeMillis();
-        assertTrue(m.getJMSTimestamp() >= before && m.getJMSTimestamp() <= after,
+        assertTrue(
+                m.getJMSTimestamp() >= before && m.getJMSTimestamp() <= after,
                 before + " <= " + m.getJMSTimestamp() + " <= " + after);
     }
 
@@ -443,8 +443,10 @@ class MessageProducerTest extends TckTest {
             p.send(s.createTextMessage((mode == DeliveryMode.PERSISTENT ? "p" : "n") + i), mode, 4, 0);
         }
         java.util.List<String> got = receiveTexts(s.createConsumer(q), 20);
-        java.util.List<String> persistent = got.stream().filter(t -> t.startsWith("p")).toList();
-        java.util.List<String> nonPersistent = got.stream().filter(t -> t.startsWith("n")).toList();
+        java.util.List<String> persistent =
+                got.stream().filter(t -> t.startsWith("p")).toList();
+        java.util.List<String> nonPersistent =
+                got.stream().filter(t -> t.startsWith("n")).toList();
         assertEquals(java.util.List.of("p0", "p2", "p4", "p6", "p8", "p10", "p12", "p14", "p16", "p18"), persistent);
         assertEquals(java.util.List.of("n1", "n3", "n5", "n7", "n9", "n11", "n13", "n15", "n17", "n19"), nonPersistent);
     }

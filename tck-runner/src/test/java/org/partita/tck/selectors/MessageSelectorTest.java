@@ -1,5 +1,8 @@
 package org.partita.tck.selectors;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.InvalidSelectorException;
 import jakarta.jms.JMSException;
@@ -8,16 +11,12 @@ import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.partita.tck.support.KnownDeviation;
 import org.partita.tck.support.TckTest;
-
-import java.util.ArrayList;
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * Jakarta Messaging 3.1, section 3.8: message selectors. Each test sends messages numbered by the
@@ -30,7 +29,7 @@ class MessageSelectorTest extends TckTest {
         void apply(Message m) throws JMSException;
     }
 
-    private static final Setup NOTHING = m -> { };
+    private static final Setup NOTHING = m -> {};
 
     /** Asserts that a consumer with {@code selector} receives exactly the messages {@code expected}. */
     private void assertSelected(String selector, List<Integer> expected, Setup... setups) throws JMSException {
@@ -78,15 +77,13 @@ class MessageSelectorTest extends TckTest {
     @Test
     @DisplayName("3.8.1.1: string equality selects matching messages only")
     void stringEquality() throws JMSException {
-        assertSelected("color = 'blue'", List.of(1),
-                str("color", "red"), str("color", "blue"), str("color", "Blue"));
+        assertSelected("color = 'blue'", List.of(1), str("color", "red"), str("color", "blue"), str("color", "Blue"));
     }
 
     @Test
     @DisplayName("3.8.1.1: <> on strings selects the others (messages without the property are unknown)")
     void stringInequality() throws JMSException {
-        assertSelected("color <> 'blue'", List.of(0),
-                str("color", "red"), str("color", "blue"), NOTHING);
+        assertSelected("color <> 'blue'", List.of(0), str("color", "red"), str("color", "blue"), NOTHING);
     }
 
     @Test
@@ -119,27 +116,39 @@ class MessageSelectorTest extends TckTest {
             m.setStringProperty("color", "blue");
             m.setIntProperty("weight", 3000);
         };
-        assertSelected("JMSType = 'car' AND color = 'blue' AND weight > 2500", List.of(0),
-                blueHeavyCar, blueLightCar, blueHeavyTruck);
+        assertSelected(
+                "JMSType = 'car' AND color = 'blue' AND weight > 2500",
+                List.of(0),
+                blueHeavyCar,
+                blueLightCar,
+                blueHeavyTruck);
     }
 
     @Test
     @DisplayName("3.8.1.1: arithmetic + - * / with the usual precedence")
     void arithmetic() throws JMSException {
-        assertSelected("a + b * 2 = 7", List.of(0), m -> {
-            m.setIntProperty("a", 1);
-            m.setIntProperty("b", 3);
-        }, m -> {
-            m.setIntProperty("a", 3);
-            m.setIntProperty("b", 1);
-        });
-        assertSelected("(a + b) * 2 = 8", List.of(0, 1), m -> {
-            m.setIntProperty("a", 1);
-            m.setIntProperty("b", 3);
-        }, m -> {
-            m.setIntProperty("a", 3);
-            m.setIntProperty("b", 1);
-        });
+        assertSelected(
+                "a + b * 2 = 7",
+                List.of(0),
+                m -> {
+                    m.setIntProperty("a", 1);
+                    m.setIntProperty("b", 3);
+                },
+                m -> {
+                    m.setIntProperty("a", 3);
+                    m.setIntProperty("b", 1);
+                });
+        assertSelected(
+                "(a + b) * 2 = 8",
+                List.of(0, 1),
+                m -> {
+                    m.setIntProperty("a", 1);
+                    m.setIntProperty("b", 3);
+                },
+                m -> {
+                    m.setIntProperty("a", 3);
+                    m.setIntProperty("b", 1);
+                });
     }
 
     @Test
@@ -165,43 +174,66 @@ class MessageSelectorTest extends TckTest {
     @Test
     @DisplayName("3.8.1.1: exact literals cover the range of Java long")
     void longLiterals() throws JMSException {
-        assertSelected("big = 9223372036854775807", List.of(0),
-                m -> m.setLongProperty("big", Long.MAX_VALUE), m -> m.setLongProperty("big", 1));
+        assertSelected(
+                "big = 9223372036854775807",
+                List.of(0),
+                m -> m.setLongProperty("big", Long.MAX_VALUE),
+                m -> m.setLongProperty("big", 1));
     }
 
     @Test
     @DisplayName("3.8.1.1: BETWEEN is inclusive at both ends")
     void between() throws JMSException {
-        assertSelected("age BETWEEN 15 AND 19", List.of(1, 2, 3),
-                integer("age", 14), integer("age", 15), integer("age", 17), integer("age", 19), integer("age", 20));
+        assertSelected(
+                "age BETWEEN 15 AND 19",
+                List.of(1, 2, 3),
+                integer("age", 14),
+                integer("age", 15),
+                integer("age", 17),
+                integer("age", 19),
+                integer("age", 20));
     }
 
     @Test
     @DisplayName("3.8.1.1: NOT BETWEEN selects values outside the range")
     void notBetween() throws JMSException {
-        assertSelected("age NOT BETWEEN 15 AND 19", List.of(0, 4),
-                integer("age", 14), integer("age", 15), integer("age", 17), integer("age", 19), integer("age", 20));
+        assertSelected(
+                "age NOT BETWEEN 15 AND 19",
+                List.of(0, 4),
+                integer("age", 14),
+                integer("age", 15),
+                integer("age", 17),
+                integer("age", 19),
+                integer("age", 20));
     }
 
     @Test
     @DisplayName("3.8.1.1: IN selects strings in the list")
     void in() throws JMSException {
-        assertSelected("Country IN ('UK', 'US', 'France')", List.of(0, 2),
-                str("Country", "UK"), str("Country", "Peru"), str("Country", "France"));
+        assertSelected(
+                "Country IN ('UK', 'US', 'France')",
+                List.of(0, 2),
+                str("Country", "UK"),
+                str("Country", "Peru"),
+                str("Country", "France"));
     }
 
     @Test
     @DisplayName("3.8.1.1: NOT IN selects strings not in the list; a NULL identifier is unknown")
     void notIn() throws JMSException {
-        assertSelected("Country NOT IN ('UK', 'US', 'France')", List.of(1),
-                str("Country", "UK"), str("Country", "Peru"), NOTHING);
+        assertSelected(
+                "Country NOT IN ('UK', 'US', 'France')",
+                List.of(1),
+                str("Country", "UK"),
+                str("Country", "Peru"),
+                NOTHING);
     }
 
     @Test
     @DisplayName("3.8.1.1: LIKE with % matches any sequence ('12%3')")
     void likePercent() throws JMSException {
-        assertSelected("phone LIKE '12%3'", List.of(0, 1),
-                str("phone", "123"), str("phone", "12993"), str("phone", "1234"));
+        assertSelected(
+                "phone LIKE '12%3'", List.of(0, 1), str("phone", "123"), str("phone", "12993"), str("phone", "1234"));
     }
 
     @Test
@@ -213,15 +245,16 @@ class MessageSelectorTest extends TckTest {
     @Test
     @DisplayName("3.8.1.1: LIKE ... ESCAPE makes _ and % literal")
     void likeEscape() throws JMSException {
-        assertSelected("underscored LIKE '\\_%' ESCAPE '\\'", List.of(0),
-                str("underscored", "_foo"), str("underscored", "bar"));
+        assertSelected(
+                "underscored LIKE '\\_%' ESCAPE '\\'",
+                List.of(0), str("underscored", "_foo"), str("underscored", "bar"));
     }
 
     @Test
     @DisplayName("3.8.1.1: NOT LIKE selects non-matching strings")
     void notLike() throws JMSException {
-        assertSelected("phone NOT LIKE '12%3'", List.of(2),
-                str("phone", "123"), str("phone", "12993"), str("phone", "1234"));
+        assertSelected(
+                "phone NOT LIKE '12%3'", List.of(2), str("phone", "123"), str("phone", "12993"), str("phone", "1234"));
     }
 
     @Test
@@ -246,9 +279,21 @@ class MessageSelectorTest extends TckTest {
     @DisplayName("3.8.1.1: NOT binds tighter than AND, which binds tighter than OR")
     void logicalPrecedence() throws JMSException {
         Setup[] s = {
-            m -> { m.setBooleanProperty("a", true); m.setBooleanProperty("b", false); m.setBooleanProperty("c", false); },
-            m -> { m.setBooleanProperty("a", false); m.setBooleanProperty("b", true); m.setBooleanProperty("c", true); },
-            m -> { m.setBooleanProperty("a", false); m.setBooleanProperty("b", true); m.setBooleanProperty("c", false); },
+            m -> {
+                m.setBooleanProperty("a", true);
+                m.setBooleanProperty("b", false);
+                m.setBooleanProperty("c", false);
+            },
+            m -> {
+                m.setBooleanProperty("a", false);
+                m.setBooleanProperty("b", true);
+                m.setBooleanProperty("c", true);
+            },
+            m -> {
+                m.setBooleanProperty("a", false);
+                m.setBooleanProperty("b", true);
+                m.setBooleanProperty("c", false);
+            },
         };
         // a OR (b AND c)
         assertSelected("a OR b AND c", List.of(0, 1), s);
@@ -260,8 +305,16 @@ class MessageSelectorTest extends TckTest {
     @DisplayName("3.8.1.1: parentheses change the order of evaluation")
     void parentheses() throws JMSException {
         Setup[] s = {
-            m -> { m.setBooleanProperty("a", true); m.setBooleanProperty("b", false); m.setBooleanProperty("c", false); },
-            m -> { m.setBooleanProperty("a", false); m.setBooleanProperty("b", true); m.setBooleanProperty("c", true); },
+            m -> {
+                m.setBooleanProperty("a", true);
+                m.setBooleanProperty("b", false);
+                m.setBooleanProperty("c", false);
+            },
+            m -> {
+                m.setBooleanProperty("a", false);
+                m.setBooleanProperty("b", true);
+                m.setBooleanProperty("c", true);
+            },
         };
         assertSelected("(a OR b) AND c", List.of(1), s);
     }
@@ -315,9 +368,17 @@ class MessageSelectorTest extends TckTest {
     @Test
     @DisplayName("3.8.1.1: keywords are case insensitive")
     void keywordsCaseInsensitive() throws JMSException {
-        assertSelected("age between 1 and 5 and name like 'a%' and other is null or false", List.of(0),
-                m -> { m.setIntProperty("age", 3); m.setStringProperty("name", "abc"); },
-                m -> { m.setIntProperty("age", 9); m.setStringProperty("name", "abc"); });
+        assertSelected(
+                "age between 1 and 5 and name like 'a%' and other is null or false",
+                List.of(0),
+                m -> {
+                    m.setIntProperty("age", 3);
+                    m.setStringProperty("name", "abc");
+                },
+                m -> {
+                    m.setIntProperty("age", 9);
+                    m.setStringProperty("name", "abc");
+                });
     }
 
     @Test
@@ -329,15 +390,25 @@ class MessageSelectorTest extends TckTest {
     @Test
     @DisplayName("3.8.1.1: identifiers may contain _ and $ and digits")
     void identifierCharacters() throws JMSException {
-        assertSelected("$price_2 = 10 AND _x = 'y'", List.of(0),
-                m -> { m.setIntProperty("$price_2", 10); m.setStringProperty("_x", "y"); }, NOTHING);
+        assertSelected(
+                "$price_2 = 10 AND _x = 'y'",
+                List.of(0),
+                m -> {
+                    m.setIntProperty("$price_2", 10);
+                    m.setStringProperty("_x", "y");
+                },
+                NOTHING);
     }
 
     @Test
     @DisplayName("3.8.1.1: selectors can test JMSType and JMSCorrelationID")
     void headerIdentifiers() throws JMSException {
-        assertSelected("JMSType = 'a' OR JMSCorrelationID = 'c-2'", List.of(0, 2),
-                m -> m.setJMSType("a"), m -> m.setJMSType("b"), m -> m.setJMSCorrelationID("c-2"));
+        assertSelected(
+                "JMSType = 'a' OR JMSCorrelationID = 'c-2'",
+                List.of(0, 2),
+                m -> m.setJMSType("a"),
+                m -> m.setJMSType("b"),
+                m -> m.setJMSCorrelationID("c-2"));
     }
 
     @Test
@@ -372,7 +443,7 @@ class MessageSelectorTest extends TckTest {
         Queue q = queue();
         Session s = session();
         MessageProducer p = s.createProducer(q);
-        for (int prio : new int[]{1, 5, 9}) {
+        for (int prio : new int[] {1, 5, 9}) {
             p.send(s.createTextMessage("p" + prio), DeliveryMode.NON_PERSISTENT, prio, 0);
         }
         MessageConsumer consumer = s.createConsumer(q, "JMSPriority BETWEEN 4 AND 6");
@@ -389,12 +460,16 @@ class MessageSelectorTest extends TckTest {
     @Test
     @DisplayName("3.8.1.1: byte, short, long and float properties take part in numeric comparisons")
     void otherNumericTypes() throws JMSException {
-        assertSelected("b = 1 AND s = 2 AND l = 3 AND f < 4.5", List.of(0), m -> {
-            m.setByteProperty("b", (byte) 1);
-            m.setShortProperty("s", (short) 2);
-            m.setLongProperty("l", 3L);
-            m.setFloatProperty("f", 4.25f);
-        }, NOTHING);
+        assertSelected(
+                "b = 1 AND s = 2 AND l = 3 AND f < 4.5",
+                List.of(0),
+                m -> {
+                    m.setByteProperty("b", (byte) 1);
+                    m.setShortProperty("s", (short) 2);
+                    m.setLongProperty("l", 3L);
+                    m.setFloatProperty("f", 4.25f);
+                },
+                NOTHING);
     }
 
     @Test
@@ -412,10 +487,14 @@ class MessageSelectorTest extends TckTest {
     @Test
     @DisplayName("3.8.1.1: whitespace (tabs, newlines) separates tokens like spaces")
     void whitespace() throws JMSException {
-        assertSelected("a\t=\n1\r\nAND\fb = 2", List.of(0), m -> {
-            m.setIntProperty("a", 1);
-            m.setIntProperty("b", 2);
-        }, integer("a", 1));
+        assertSelected(
+                "a\t=\n1\r\nAND\fb = 2",
+                List.of(0),
+                m -> {
+                    m.setIntProperty("a", 1);
+                    m.setIntProperty("b", 2);
+                },
+                integer("a", 1));
     }
 
     @Test
@@ -423,8 +502,18 @@ class MessageSelectorTest extends TckTest {
     void invalidSyntax() throws JMSException {
         Session s = connection().createSession();
         Queue q = queue();
-        for (String bad : List.of("a = ", "a == 1", "(a = 1", "a LIKE 5", "a IN (1, 2)", "NOT", "'x' 'y'",
-                "a = 1 AND", "AND = 1", "a BETWEEN 1", "a IS 5")) {
+        for (String bad : List.of(
+                "a = ",
+                "a == 1",
+                "(a = 1",
+                "a LIKE 5",
+                "a IN (1, 2)",
+                "NOT",
+                "'x' 'y'",
+                "a = 1 AND",
+                "AND = 1",
+                "a BETWEEN 1",
+                "a IS 5")) {
             assertThrows(InvalidSelectorException.class, () -> s.createConsumer(q, bad), bad);
         }
     }
@@ -440,8 +529,11 @@ class MessageSelectorTest extends TckTest {
     }
 
     @Test
-    @KnownDeviation(provider = "artemis", reason = "3.8.1.1: Artemis's selector grammar has no f/F/d/D suffixes on "
-            + "approximate literals, which Java floating-point literal syntax has (AMQ229020 Invalid filter: x = 2.5d)")
+    @KnownDeviation(
+            provider = "artemis",
+            reason =
+                    "3.8.1.1: Artemis's selector grammar has no f/F/d/D suffixes on "
+                            + "approximate literals, which Java floating-point literal syntax has (AMQ229020 Invalid filter: x = 2.5d)")
     @DisplayName("3.8.1.1: approximate numeric literals use Java floating-point literal syntax: f and d suffixes")
     void javaApproximateLiteralsWithSuffixes() throws JMSException {
         Setup[] values = {dbl("x", 2.5), dbl("x", 250), dbl("x", 0.5)};
@@ -458,9 +550,11 @@ class MessageSelectorTest extends TckTest {
     }
 
     @Test
-    @KnownDeviation(provider = "artemis", reason = "3.8.1.1: Artemis refuses TRUE = 0 but accepts a number compared "
-            + "with a boolean literal (1.5 = FALSE), a boolean compared with an arithmetic expression (TRUE = a + 1) "
-            + "and a comparison compared with a number ((a > 1) = 1)")
+    @KnownDeviation(
+            provider = "artemis",
+            reason = "3.8.1.1: Artemis refuses TRUE = 0 but accepts a number compared "
+                    + "with a boolean literal (1.5 = FALSE), a boolean compared with an arithmetic expression (TRUE = a + 1) "
+                    + "and a comparison compared with a number ((a > 1) = 1)")
     @DisplayName("3.8.1.1: a selector comparing a boolean with a numeric expression (either side, arithmetic "
             + "included) is refused with InvalidSelectorException when the consumer or browser is created")
     void booleanComparedWithNumericExpressionIsInvalid() throws JMSException {
@@ -482,7 +576,7 @@ class MessageSelectorTest extends TckTest {
         Queue q = queue();
         Session s = session();
         MessageProducer p = s.createProducer(q);
-        for (String color : new String[]{"red", "blue", "red"}) {
+        for (String color : new String[] {"red", "blue", "red"}) {
             Message m = s.createTextMessage(color);
             m.setStringProperty("color", color);
             p.send(m);

@@ -1,24 +1,23 @@
 package org.partita.tck.session;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-import org.partita.tck.support.TckTest;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.partita.tck.support.TckTest;
 
 /**
  * Jakarta Messaging 3.1, 6.2.10 and the {@code Session.recover} javadoc: recover called from
@@ -29,7 +28,8 @@ class RecoverFromListenerTest extends TckTest {
 
     @ParameterizedTest(name = "acknowledge mode {0}")
     @ValueSource(ints = {Session.AUTO_ACKNOWLEDGE, Session.DUPS_OK_ACKNOWLEDGE})
-    @DisplayName("6.2.10 / Session.recover() in onMessage (auto modes): the message comes again with JMSRedelivered=true")
+    @DisplayName(
+            "6.2.10 / Session.recover() in onMessage (auto modes): the message comes again with JMSRedelivered=true")
     void recoverInListenerRedeliversTheCurrentMessage(int mode) throws Exception {
         Queue q = queue();
         send(q, "only");

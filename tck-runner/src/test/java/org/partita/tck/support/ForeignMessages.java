@@ -1,7 +1,6 @@
 package org.partita.tck.support;
 
 import jakarta.jms.TextMessage;
-
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
@@ -16,15 +15,14 @@ import java.util.Map;
  */
 public final class ForeignMessages {
 
-    private ForeignMessages() {
-    }
+    private ForeignMessages() {}
 
     /** A foreign {@link TextMessage} with the given text. */
     public static TextMessage textMessage(String text) {
         Handler h = new Handler();
         h.body = text;
-        return (TextMessage) Proxy.newProxyInstance(ForeignMessages.class.getClassLoader(),
-                new Class<?>[]{TextMessage.class}, h);
+        return (TextMessage)
+                Proxy.newProxyInstance(ForeignMessages.class.getClassLoader(), new Class<?>[] {TextMessage.class}, h);
     }
 
     private static final class Handler implements InvocationHandler {

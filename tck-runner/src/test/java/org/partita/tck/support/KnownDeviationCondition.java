@@ -1,13 +1,12 @@
 package org.partita.tck.support;
 
+import java.lang.reflect.AnnotatedElement;
+import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.platform.commons.support.AnnotationSupport;
-
-import java.lang.reflect.AnnotatedElement;
-import java.util.List;
-import java.util.Optional;
 
 /** Skips, for the provider under test, tests carrying a matching {@link KnownDeviation}. */
 public final class KnownDeviationCondition implements ExecutionCondition {

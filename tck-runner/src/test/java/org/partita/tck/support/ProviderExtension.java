@@ -1,9 +1,5 @@
 package org.partita.tck.support;
 
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
-
-import javax.naming.Context;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -13,6 +9,9 @@ import java.util.Comparator;
 import java.util.Hashtable;
 import java.util.Locale;
 import java.util.stream.Stream;
+import javax.naming.Context;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Starts the provider under test once per JVM and hands the tests the JNDI environment that
@@ -59,11 +58,12 @@ public final class ProviderExtension implements BeforeAllCallback {
         environment = switch (provider) {
             case "partita" -> Partita.start();
             case "artemis" -> Artemis.start();
-            default -> throw new IllegalStateException("unknown tck.provider '" + provider
-                    + "': use partita or artemis");
+            default ->
+                throw new IllegalStateException("unknown tck.provider '" + provider + "': use partita or artemis");
         };
-        System.out.printf("[tck] %s started in %d ms; JNDI environment %s%n", provider,
-                (System.nanoTime() - start) / 1_000_000, environment);
+        System.out.printf(
+                "[tck] %s started in %d ms; JNDI environment %s%n",
+                provider, (System.nanoTime() - start) / 1_000_000, environment);
     }
 
     static Path tempDir(String prefix) {
@@ -76,14 +76,17 @@ public final class ProviderExtension implements BeforeAllCallback {
 
     /** At JVM exit: stop the provider, then delete its data folder. */
     static void onExit(String name, AutoCloseable provider, Path dataDir) {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                provider.close();
-            } catch (Exception ignored) {
-                // the JVM is exiting
-            }
-            deleteQuietly(dataDir);
-        }, "tck-stop-" + name));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            try {
+                                provider.close();
+                            } catch (Exception ignored) {
+                                // the JVM is exiting
+                            }
+                            deleteQuietly(dataDir);
+                        },
+                        "tck-stop-" + name));
     }
 
     private static void deleteQuietly(Path dir) {
@@ -157,8 +160,7 @@ public final class ProviderExtension implements BeforeAllCallback {
             }
             String url = "tcp://127.0.0.1:" + port;
             Hashtable<String, Object> env = new Hashtable<>();
-            env.put(Context.INITIAL_CONTEXT_FACTORY,
-                    "org.apache.activemq.artemis.jndi.ActiveMQInitialContextFactory");
+            env.put(Context.INITIAL_CONTEXT_FACTORY, "org.apache.activemq.artemis.jndi.ActiveMQInitialContextFactory");
             env.put("connectionFactory.ConnectionFactory", url);
             env.put("connectionFactory." + CLIENT_ID_FACTORY, url + "?clientID=" + ADMIN_CLIENT_ID);
             return env;

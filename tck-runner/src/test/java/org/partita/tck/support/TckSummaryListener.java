@@ -1,13 +1,5 @@
 package org.partita.tck.support;
 
-import org.junit.platform.engine.TestExecutionResult;
-import org.junit.platform.engine.TestSource;
-import org.junit.platform.engine.support.descriptor.ClassSource;
-import org.junit.platform.engine.support.descriptor.MethodSource;
-import org.junit.platform.launcher.TestExecutionListener;
-import org.junit.platform.launcher.TestIdentifier;
-import org.junit.platform.launcher.TestPlan;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +7,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.TestSource;
+import org.junit.platform.engine.support.descriptor.ClassSource;
+import org.junit.platform.engine.support.descriptor.MethodSource;
+import org.junit.platform.launcher.TestExecutionListener;
+import org.junit.platform.launcher.TestIdentifier;
+import org.junit.platform.launcher.TestPlan;
 
 /**
  * Prints, when the test plan has run, a table per chapter (test package) of passed, failed and
@@ -84,7 +83,10 @@ public final class TckSummaryListener implements TestExecutionListener {
         }
         String provider = ProviderExtension.provider();
         StringBuilder out = new StringBuilder();
-        out.append('\n').append("Conformance summary for provider '").append(provider).append("'\n");
+        out.append('\n')
+                .append("Conformance summary for provider '")
+                .append(provider)
+                .append("'\n");
         String line = "+-----------------+--------+--------+---------+\n";
         out.append(line);
         out.append(String.format("| %-15s | %6s | %6s | %7s |%n", "chapter", "passed", "failed", "skipped"));

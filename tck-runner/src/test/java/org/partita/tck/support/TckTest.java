@@ -1,5 +1,11 @@
 package org.partita.tck.support;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.DeliveryMode;
@@ -13,15 +19,6 @@ import jakarta.jms.Queue;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
 import jakarta.jms.Topic;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.extension.ExtendWith;
-
-import javax.naming.Context;
-import javax.naming.InitialContext;
-import javax.naming.NamingException;
 import java.lang.reflect.Method;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -29,12 +26,14 @@ import java.util.Deque;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.fail;
+import javax.naming.Context;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Base class of every conformance test. Everything is reached through JNDI with the environment
@@ -102,7 +101,8 @@ public abstract class TckTest {
 
     /** A destination name no other test uses. */
     protected String uniqueName(String label) {
-        return "tck-" + testName + "-" + label + "-" + UUID.randomUUID().toString().substring(0, 8);
+        return "tck-" + testName + "-" + label + "-"
+                + UUID.randomUUID().toString().substring(0, 8);
     }
 
     protected Queue queue() {
@@ -263,8 +263,12 @@ public abstract class TckTest {
         Thread t = new Thread(blockingCall, "tck-blocked-call");
         t.setDaemon(true);
         t.start();
-        await("the call to block", RECEIVE_TIMEOUT, () -> t.getState() == Thread.State.WAITING
-                || t.getState() == Thread.State.TIMED_WAITING || !t.isAlive());
+        await(
+                "the call to block",
+                RECEIVE_TIMEOUT,
+                () -> t.getState() == Thread.State.WAITING
+                        || t.getState() == Thread.State.TIMED_WAITING
+                        || !t.isAlive());
         sleep(100);
         return t;
     }

@@ -1,5 +1,11 @@
 package org.partita.tck.temporary;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.InvalidDestinationException;
 import jakarta.jms.JMSException;
@@ -20,19 +26,12 @@ import jakarta.jms.TopicConnection;
 import jakarta.jms.TopicConnectionFactory;
 import jakarta.jms.TopicRequestor;
 import jakarta.jms.TopicSession;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.partita.tck.support.KnownDeviation;
 import org.partita.tck.support.TckTest;
-
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Jakarta Messaging 3.1, sections 2.16, 4.1.5, 4.1.7, 4.2.7, 4.2.10 and 6.2.2: temporary destinations. */
 class TemporaryDestinationTest extends TckTest {
@@ -107,8 +106,11 @@ class TemporaryDestinationTest extends TckTest {
     }
 
     @Test
-    @KnownDeviation(provider = "artemis", reason = "10.3: for a consumer on a deleted temporary queue Artemis throws a plain "
-            + "JMSException, not the InvalidDestinationException the spec requires for a destination no longer valid")
+    @KnownDeviation(
+            provider = "artemis",
+            reason =
+                    "10.3: for a consumer on a deleted temporary queue Artemis throws a plain "
+                            + "JMSException, not the InvalidDestinationException the spec requires for a destination no longer valid")
     @DisplayName("10.3: a deleted temporary queue is no longer valid: creating a consumer on it throws "
             + "InvalidDestinationException")
     void deletedIsInvalid() throws JMSException {
@@ -119,8 +121,10 @@ class TemporaryDestinationTest extends TckTest {
     }
 
     @Test
-    @KnownDeviation(provider = "artemis", reason = "6.2.2 / 10.3: Artemis accepts a send from another connection to a "
-            + "temporary queue whose connection has closed, instead of throwing InvalidDestinationException")
+    @KnownDeviation(
+            provider = "artemis",
+            reason = "6.2.2 / 10.3: Artemis accepts a send from another connection to a "
+                    + "temporary queue whose connection has closed, instead of throwing InvalidDestinationException")
     @DisplayName("6.2.2: a temporary queue is deleted with its connection: it can no longer be sent to "
             + "(InvalidDestinationException)")
     void deletedWithConnection() throws JMSException {
@@ -128,7 +132,8 @@ class TemporaryDestinationTest extends TckTest {
         TemporaryQueue tq = owner.createSession().createTemporaryQueue();
         owner.close();
         Session other = session();
-        assertThrows(InvalidDestinationException.class,
+        assertThrows(
+                InvalidDestinationException.class,
                 () -> other.createProducer(tq).send(other.createTextMessage("too late")));
     }
 
@@ -189,8 +194,7 @@ class TemporaryDestinationTest extends TckTest {
         Thread server = new Thread(() -> {
             try {
                 Message request = requests.receive(RECEIVE_TIMEOUT);
-                TextMessage reply = serverSession.createTextMessage(
-                        "echo: " + ((TextMessage) request).getText());
+                TextMessage reply = serverSession.createTextMessage("echo: " + ((TextMessage) request).getText());
                 reply.setJMSCorrelationID(request.getJMSMessageID());
                 serverProducer.send(request.getJMSReplyTo(), reply);
             } catch (JMSException e) {
@@ -238,7 +242,8 @@ class TemporaryDestinationTest extends TckTest {
         CountDownLatch served = new CountDownLatch(1);
         serverSession.createConsumer(service).setMessageListener(m -> {
             try {
-                serverSession.createProducer(m.getJMSReplyTo())
+                serverSession
+                        .createProducer(m.getJMSReplyTo())
                         .send(serverSession.createTextMessage("answer to " + ((TextMessage) m).getText()));
                 served.countDown();
             } catch (JMSException e) {

@@ -1,5 +1,8 @@
 package org.partita.tck.topics;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 import jakarta.jms.Connection;
 import jakarta.jms.IllegalStateException;
 import jakarta.jms.InvalidDestinationException;
@@ -9,15 +12,11 @@ import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
 import jakarta.jms.Topic;
 import jakarta.jms.TopicSubscriber;
+import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.partita.tck.support.KnownDeviation;
 import org.partita.tck.support.TckTest;
-
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** Jakarta Messaging 3.1, sections 4.2.2, 4.2.4 and 8.3.3: unshared durable subscriptions. */
 class DurableSubscriptionTest extends TckTest {
@@ -108,8 +107,8 @@ class DurableSubscriptionTest extends TckTest {
     }
 
     @Test
-    @DisplayName("Session.unsubscribe / 8.3.3: deleting a subscription that has an active consumer throws "
-            + "JMSException")
+    @DisplayName(
+            "Session.unsubscribe / 8.3.3: deleting a subscription that has an active consumer throws " + "JMSException")
     void unsubscribeWhileActive() throws JMSException {
         Topic t = topic();
         String name = uniqueSubscriptionName();
@@ -246,8 +245,10 @@ class DurableSubscriptionTest extends TckTest {
     }
 
     @Test
-    @KnownDeviation(provider = "artemis", reason = "8.3.4: Artemis opens a shared durable consumer on an existing unshared durable "
-            + "subscription of the same name and client id instead of throwing JMSException")
+    @KnownDeviation(
+            provider = "artemis",
+            reason = "8.3.4: Artemis opens a shared durable consumer on an existing unshared durable "
+                    + "subscription of the same name and client id instead of throwing JMSException")
     @DisplayName("8.3.3 / 8.3.4: an unshared durable subscription cannot be opened as shared with the same name "
             + "and client id (JMSException)")
     void unsharedThenSharedRefused() throws JMSException {

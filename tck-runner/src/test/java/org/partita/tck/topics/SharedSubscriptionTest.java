@@ -1,5 +1,8 @@
 package org.partita.tck.topics;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
@@ -7,18 +10,14 @@ import jakarta.jms.MessageConsumer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
 import jakarta.jms.Topic;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
-import org.partita.tck.support.KnownDeviation;
-import org.partita.tck.support.TckTest;
-
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.partita.tck.support.KnownDeviation;
+import org.partita.tck.support.TckTest;
 
 /** Jakarta Messaging 3.1, sections 8.3.2 and 8.3.4: shared non-durable and shared durable subscriptions. */
 class SharedSubscriptionTest extends TckTest {
@@ -153,7 +152,7 @@ class SharedSubscriptionTest extends TckTest {
         Topic t = topic();
         Session s = session();
         MessageConsumer consumer = s.createSharedConsumer(t, uniqueSubscriptionName(), "keep = TRUE");
-        for (boolean keep : new boolean[]{true, false, true}) {
+        for (boolean keep : new boolean[] {true, false, true}) {
             TextMessage m = s.createTextMessage("keep=" + keep);
             m.setBooleanProperty("keep", keep);
             s.createProducer(t).send(m);
@@ -220,8 +219,8 @@ class SharedSubscriptionTest extends TckTest {
     }
 
     @Test
-    @DisplayName("8.3.4: an extra consumer with another selector, while one is active, is refused with "
-            + "JMSException")
+    @DisplayName(
+            "8.3.4: an extra consumer with another selector, while one is active, is refused with " + "JMSException")
     void sharedDurableOtherSelectorRefused() throws JMSException {
         Topic t = topic();
         String name = uniqueSubscriptionName();
@@ -242,9 +241,11 @@ class SharedSubscriptionTest extends TckTest {
     }
 
     @Test
-    @KnownDeviation(provider = "artemis", reason = "8.3.4: Artemis refuses (AMQ229083 'different filter') to re-create an "
-            + "inactive shared durable subscription with another selector, which the spec defines as unsubscribe "
-            + "and create")
+    @KnownDeviation(
+            provider = "artemis",
+            reason = "8.3.4: Artemis refuses (AMQ229083 'different filter') to re-create an "
+                    + "inactive shared durable subscription with another selector, which the spec defines as unsubscribe "
+                    + "and create")
     @DisplayName("8.3.4: re-creating an inactive shared durable subscription with another selector replaces it")
     void sharedDurableChangedSelectorReplaces() throws JMSException {
         Topic t = topic();

@@ -1,11 +1,10 @@
 package org.partita.broker.core.dispatch;
 
-import org.partita.broker.core.queue.MessageRef;
-import org.partita.broker.core.queue.QueueEntry;
-
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.TreeSet;
+import org.partita.broker.core.queue.MessageRef;
+import org.partita.broker.core.queue.QueueEntry;
 
 /**
  * The messages of a queue (or of one partition) waiting for a consumer, in delivery order. A

@@ -1,12 +1,11 @@
 package org.partita.broker.core.dispatch;
 
-import org.partita.broker.core.queue.QueueEntry;
-
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import org.partita.broker.core.queue.QueueEntry;
 
 /**
  * The walk shared by engines: in order, drop what expired, skip what is delayed, deliver the rest.
@@ -18,8 +17,7 @@ import java.util.function.Function;
  * delivered meanwhile.
  */
 final class BacklogScan {
-    private BacklogScan() {
-    }
+    private BacklogScan() {}
 
     /**
      * @param chooser the consumer for an entry, or null to leave it waiting and look further
@@ -27,8 +25,13 @@ final class BacklogScan {
      * @param fits    false stops the walk at this entry (it must be delivered before any later one)
      * @return the earliest time a delayed entry becomes due, or Long.MAX_VALUE
      */
-    static long deliver(Backlog backlog, long now, DispatchEngine.Host host, Function<QueueEntry, ConsumerRef> chooser,
-                        BooleanSupplier more, java.util.function.Predicate<QueueEntry> fits) {
+    static long deliver(
+            Backlog backlog,
+            long now,
+            DispatchEngine.Host host,
+            Function<QueueEntry, ConsumerRef> chooser,
+            BooleanSupplier more,
+            java.util.function.Predicate<QueueEntry> fits) {
         long earliestDelayed = Long.MAX_VALUE;
         Set<Integer> waitingKeys = null; // hashes of keys whose earliest message waits to be redelivered
         Iterator<QueueEntry> it = backlog.iterator();
@@ -54,7 +57,9 @@ final class BacklogScan {
                 }
                 continue;
             }
-            if (waitingKeys != null && e.message().keyed() && waitingKeys.contains(e.message().keyHash())) {
+            if (waitingKeys != null
+                    && e.message().keyed()
+                    && waitingKeys.contains(e.message().keyHash())) {
                 continue; // the key's earlier message waits to be redelivered: this one waits behind it
             }
             ConsumerRef c = chooser.apply(e);

@@ -1,9 +1,8 @@
 package org.partita.broker.core.dispatch;
 
-import org.partita.broker.core.queue.QueueEntry;
-
 import java.util.ArrayList;
 import java.util.List;
+import org.partita.broker.core.queue.QueueEntry;
 
 /**
  * Broadcast: nothing is kept. Each message goes, at that instant, to every consumer of the highest

@@ -1,12 +1,10 @@
 package org.partita.broker.core.dispatch;
 
+import java.util.List;
 import org.partita.broker.core.queue.BrokerQueue;
 import org.partita.broker.core.queue.QueueEntry;
-
 import org.partita.protocol.selector.Selector;
 import org.partita.protocol.selector.WireMessageContext;
-
-import java.util.List;
 
 /**
  * A consumer as its queue sees it: where to deliver, its selector and priority, and its room:
@@ -24,9 +22,11 @@ public final class ConsumerRef {
     private volatile boolean spare;
     /** Takes a key's next message only once it settled the previous one (a forwarder keeps keys in order so). */
     private volatile boolean onePerKey;
+
     private int credits;
     /** Recovers of its session under way: a held consumer takes nothing (see {@link BrokerQueue#hold}). */
     private int holds;
+
     private int priority;
     private int capacityMessages;
     private long capacityBytes;
@@ -127,7 +127,8 @@ public final class ConsumerRef {
 
     /** Whether this consumer's selector takes the entry (as it would be delivered next). */
     boolean accepts(QueueEntry e) {
-        return selector.matchesAll() || selector.matches(new WireMessageContext(e.message().wire(), e.deliveryCount() + 1));
+        return selector.matchesAll()
+                || selector.matches(new WireMessageContext(e.message().wire(), e.deliveryCount() + 1));
     }
 
     static int highestPriority(Iterable<ConsumerRef> consumers) {
@@ -163,8 +164,17 @@ public final class ConsumerRef {
 
     /** Its figures, with the partitions it owns. */
     public ConsumerReport report(List<Integer> partitions) {
-        return new ConsumerReport(description, priority, credits, unacked, unackedBytes, delivered, acknowledged,
-                redelivered, selector.text(), partitions);
+        return new ConsumerReport(
+                description,
+                priority,
+                credits,
+                unacked,
+                unackedBytes,
+                delivered,
+                acknowledged,
+                redelivered,
+                selector.text(),
+                partitions);
     }
 
     void partitionsChanged(int[] owned) {

@@ -13,6 +13,14 @@ import java.util.List;
  * @param redelivered  deliveries to it flagged redelivered (the application had seen the message before)
  * @param partitions   partitions it owns (partitioned queues)
  */
-public record ConsumerReport(String consumer, int priority, int credits, int inFlight, long inFlightBytes,
-                             long delivered, long acknowledged, long redelivered, String selector, List<Integer> partitions) {
-}
+public record ConsumerReport(
+        String consumer,
+        int priority,
+        int credits,
+        int inFlight,
+        long inFlightBytes,
+        long delivered,
+        long acknowledged,
+        long redelivered,
+        String selector,
+        List<Integer> partitions) {}

@@ -15,6 +15,5 @@ public interface DeliverySink {
     void deliver(ConsumerRef consumer, QueueEntry entry, int partition);
 
     /** The partitions this consumer owns changed (partitioned queues only). */
-    default void partitionsChanged(ConsumerRef consumer, int[] owned) {
-    }
+    default void partitionsChanged(ConsumerRef consumer, int[] owned) {}
 }

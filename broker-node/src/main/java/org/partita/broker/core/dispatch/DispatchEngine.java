@@ -55,7 +55,6 @@ public interface DispatchEngine {
         void revoke(QueueEntry e);
 
         /** A partition finished moving away from its owner (counted for the figures). */
-        default void handedOff(int partition) {
-        }
+        default void handedOff(int partition) {}
     }
 }

@@ -1,12 +1,11 @@
 package org.partita.broker.core.dispatch;
 
-import org.partita.broker.core.queue.QueueEntry;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import org.partita.broker.core.queue.QueueEntry;
 
 /**
  * The waiting messages of a plain (unpartitioned) queue, arranged so that a key's order holds
@@ -33,6 +32,7 @@ final class KeyedBacklog {
         QueueEntry head;
         /** Waiting messages after the head, by arrival; created for the second one only. */
         TreeSet<QueueEntry> behind;
+
         ConsumerRef holder;
         int held;
 

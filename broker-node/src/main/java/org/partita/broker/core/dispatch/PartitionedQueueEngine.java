@@ -1,5 +1,9 @@
 package org.partita.broker.core.dispatch;
 
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 import org.partita.broker.core.partition.PartitionAssignor;
 import org.partita.broker.core.partition.PartitionFigures;
 import org.partita.broker.core.partition.PartitionOwnership;
@@ -7,12 +11,6 @@ import org.partita.broker.core.partition.PartitionScope;
 import org.partita.broker.core.queue.QueueCounters;
 import org.partita.broker.core.queue.QueueEntry;
 import org.partita.broker.core.queue.QueueOptions;
-
-
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Set;
 
 /**
  * A key-partitioned queue: a message goes to partition {@code hash(key) mod P} (the next one in turn
@@ -34,6 +32,7 @@ public final class PartitionedQueueEngine implements DispatchEngine {
      * as started together and spread at once (bounded by the queue's rebalance delay).
      */
     static final long SETTLE_WINDOW_MILLIS = 1_000;
+
     private final Host host;
     private final QueueOptionsSource options;
     private final PartitionScope scope;
@@ -48,10 +47,12 @@ public final class PartitionedQueueEngine implements DispatchEngine {
     private int unkeyedTurn;
     /** What each consumer was last told it owns, to send only changes. */
     private final java.util.Map<ConsumerRef, java.util.Set<Integer>> told = new java.util.HashMap<>();
+
     private boolean ownersDirty;
     private int scanStart;
     /** Deliveries made by this engine's passes, to tell a pass that delivered from one that did not. */
     private long delivered;
+
     private java.util.function.IntPredicate held = p -> false;
     /** False for an old layout draining after a partition count change: clients hear of the new one only. */
     private boolean announces = true;
@@ -164,7 +165,8 @@ public final class PartitionedQueueEngine implements DispatchEngine {
     private void membershipChanged(long now) {
         ownersDirty = true;
         long delay = options.get().rebalanceDelayMillis();
-        boolean together = !anyOwner() || (changedBefore && now - lastChangeAt <= Math.min(SETTLE_WINDOW_MILLIS, delay));
+        boolean together =
+                !anyOwner() || (changedBefore && now - lastChangeAt <= Math.min(SETTLE_WINDOW_MILLIS, delay));
         changedBefore = true;
         lastChangeAt = now;
         if (together) {
@@ -296,7 +298,9 @@ public final class PartitionedQueueEngine implements DispatchEngine {
     @Override
     public void settled(QueueEntry e, long now) {
         int p = e.partition();
-        if (p >= 0 && inFlight.get(p).remove(e) && owners[p].tick(now, !inFlight.get(p).isEmpty())) {
+        if (p >= 0
+                && inFlight.get(p).remove(e)
+                && owners[p].tick(now, !inFlight.get(p).isEmpty())) {
             ownersDirty = true;
             takeBack(p);
         }
@@ -330,8 +334,15 @@ public final class PartitionedQueueEngine implements DispatchEngine {
             }
             // A message the owner's byte capacity cannot take yet stops the partition: skipping it
             // would deliver a later message of the same key first. A selector mismatch skips.
-            next = Math.min(next, BacklogScan.deliver(backlogs[p], now, new TrackingHost(inFlight.get(p)),
-                    e -> owner.accepts(e) ? owner : null, owner::hasRoom, owner::fits));
+            next = Math.min(
+                    next,
+                    BacklogScan.deliver(
+                            backlogs[p],
+                            now,
+                            new TrackingHost(inFlight.get(p)),
+                            e -> owner.accepts(e) ? owner : null,
+                            owner::hasRoom,
+                            owner::fits));
         }
         if (delivered != deliveredBefore) {
             scanStart = start;
@@ -359,7 +370,10 @@ public final class PartitionedQueueEngine implements DispatchEngine {
         for (java.util.Map.Entry<ConsumerRef, java.util.Set<Integer>> e : now.entrySet()) {
             if (!e.getValue().equals(told.get(e.getKey()))) {
                 told.put(e.getKey(), e.getValue());
-                e.getKey().partitionsChanged(e.getValue().stream().mapToInt(Integer::intValue).toArray());
+                e.getKey()
+                        .partitionsChanged(e.getValue().stream()
+                                .mapToInt(Integer::intValue)
+                                .toArray());
             }
         }
     }
@@ -446,7 +460,15 @@ public final class PartitionedQueueEngine implements DispatchEngine {
         QueueEntry oldest = backlogs[p].first();
         long age = oldest == null ? -1 : oldest.message().ageMillis(now);
         ConsumerRef owner = owners[p].owner();
-        return new PartitionFigures(p, backlogs[p].size(), inFlight.get(p).size(), owner == null ? null : owner.toString(),
-                owners[p].state().name(), age, 0, 0.0, false);
+        return new PartitionFigures(
+                p,
+                backlogs[p].size(),
+                inFlight.get(p).size(),
+                owner == null ? null : owner.toString(),
+                owners[p].state().name(),
+                age,
+                0,
+                0.0,
+                false);
     }
 }

@@ -1,9 +1,8 @@
 package org.partita.broker.core.dispatch;
 
-import org.partita.broker.core.queue.QueueEntry;
-
 import java.util.ArrayList;
 import java.util.List;
+import org.partita.broker.core.queue.QueueEntry;
 
 /**
  * The work-queue behaviour of a plain queue: every message goes to the next consumer, round-robin,
@@ -87,7 +86,8 @@ public final class SharedQueueEngine implements DispatchEngine {
         }
         // A holder that has left, or that a higher priority consumer now outranks, gets nothing more:
         // the key waits until the holder's session has settled what it holds.
-        boolean eligible = consumers.contains(holder) && holder.priority() == ConsumerRef.highestPriority(consumers)
+        boolean eligible = consumers.contains(holder)
+                && holder.priority() == ConsumerRef.highestPriority(consumers)
                 && !holder.takesOnePerKey();
         return eligible && holder.canTake(e) ? holder : null;
     }

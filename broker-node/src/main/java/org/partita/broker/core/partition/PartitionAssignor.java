@@ -1,10 +1,9 @@
 package org.partita.broker.core.partition;
 
-import org.partita.broker.core.dispatch.ConsumerRef;
-
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.partita.broker.core.dispatch.ConsumerRef;
 
 /**
  * Chooses the owner of each partition among the eligible consumers: evenly spread (counts differ
@@ -13,8 +12,7 @@ import java.util.Map;
  * never a reshuffle of every key.
  */
 public final class PartitionAssignor {
-    private PartitionAssignor() {
-    }
+    private PartitionAssignor() {}
 
     /**
      * @param eligible in a stable order (attach order); those earlier get the larger shares

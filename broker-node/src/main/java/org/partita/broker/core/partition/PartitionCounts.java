@@ -12,6 +12,12 @@ package org.partita.broker.core.partition;
  * @param handoffs       completed moves of the partition from one owner consumer (partitioned queues)
  * @param ratePerSecond  deliveries per second over the last minute (over the queue's life when younger)
  */
-public record PartitionCounts(long enqueued, long delivered, long acknowledged, long redelivered, long deadLettered,
-                              long expired, long handoffs, double ratePerSecond) {
-}
+public record PartitionCounts(
+        long enqueued,
+        long delivered,
+        long acknowledged,
+        long redelivered,
+        long deadLettered,
+        long expired,
+        long handoffs,
+        double ratePerSecond) {}

@@ -15,8 +15,16 @@ import java.util.List;
  * @param ratePerSecond   deliveries per second over the last minute (over the queue's life while younger)
  * @param hot             far deeper than the queue's other partitions: a hot key is likely
  */
-public record PartitionFigures(int partition, int depth, int inFlight, String owner, String state, long oldestAgeMillis,
-                               long delivered, double ratePerSecond, boolean hot) {
+public record PartitionFigures(
+        int partition,
+        int depth,
+        int inFlight,
+        String owner,
+        String state,
+        long oldestAgeMillis,
+        long delivered,
+        double ratePerSecond,
+        boolean hot) {
 
     /** A partition is hot when it holds at least 10 messages and more than twice the others' average. */
     public static List<PartitionFigures> markHot(List<PartitionFigures> figures) {
@@ -26,8 +34,16 @@ public record PartitionFigures(int partition, int depth, int inFlight, String ow
         for (PartitionFigures f : figures) {
             double othersAverage = n > 1 ? (double) (total - f.depth()) / (n - 1) : Double.MAX_VALUE;
             boolean hot = f.depth() >= 10 && f.depth() > 2 * othersAverage;
-            out.add(new PartitionFigures(f.partition(), f.depth(), f.inFlight(), f.owner(), f.state(), f.oldestAgeMillis(),
-                    f.delivered(), f.ratePerSecond(), hot));
+            out.add(new PartitionFigures(
+                    f.partition(),
+                    f.depth(),
+                    f.inFlight(),
+                    f.owner(),
+                    f.state(),
+                    f.oldestAgeMillis(),
+                    f.delivered(),
+                    f.ratePerSecond(),
+                    hot));
         }
         return out;
     }

@@ -14,7 +14,11 @@ import org.partita.broker.core.dispatch.ConsumerRef;
  * Time is passed in, so tests drive it.
  */
 public final class PartitionOwnership {
-    public enum State { UNASSIGNED, ASSIGNED, DRAINING }
+    public enum State {
+        UNASSIGNED,
+        ASSIGNED,
+        DRAINING
+    }
 
     private State state = State.UNASSIGNED;
     private ConsumerRef owner;

@@ -1,11 +1,9 @@
 package org.partita.broker.core.partition;
 
-import org.partita.broker.core.dispatch.DispatchEngine;
-import org.partita.broker.core.queue.QueueEntry;
-
-
 import java.util.HashSet;
 import java.util.Set;
+import org.partita.broker.core.dispatch.DispatchEngine;
+import org.partita.broker.core.queue.QueueEntry;
 
 /**
  * A change of a live queue's partition count. The old layout keeps delivering what it holds; a

@@ -1,5 +1,10 @@
 package org.partita.broker.core.queue;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import org.partita.broker.core.SerialExecutor;
 import org.partita.broker.core.dispatch.BroadcastEngine;
 import org.partita.broker.core.dispatch.ConsumerRef;
@@ -12,19 +17,12 @@ import org.partita.broker.core.partition.PartitionFigures;
 import org.partita.broker.core.partition.PartitionReport;
 import org.partita.broker.core.partition.PartitionScope;
 import org.partita.broker.core.partition.Repartitioning;
-
 import org.partita.broker.store.StoreBatch;
 import org.partita.broker.store.StoreOp;
 import org.partita.protocol.selector.Selector;
 import org.partita.protocol.selector.WireMessageContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A queue: storage rules for its entries (what goes to the store, dead letters, expiry) and the
@@ -57,13 +55,16 @@ public final class BrokerQueue implements DispatchEngine.Host {
     private volatile int inFlight;
     /** Entries consumed by prepared XA branches: neither waiting nor delivered until the branch completes. */
     private final java.util.Set<QueueEntry> locked = new java.util.HashSet<>();
+
     private final LastValueRule lastValue;
     private final QueueCounters counters;
     private final Consumption consumption = new Consumption();
     /** Once a queue is fed by topics, non-persistent messages are kept durably in it, for good. */
     private volatile boolean promotes;
+
     private volatile boolean repartitioningFlag;
-    private final java.util.concurrent.atomic.AtomicInteger depthMessages = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicInteger depthMessages =
+            new java.util.concurrent.atomic.AtomicInteger();
     private final java.util.concurrent.atomic.AtomicLong depthBytes = new java.util.concurrent.atomic.AtomicLong();
     private ScheduledFuture<?> wakeUp;
     private long wakeUpAt = Long.MAX_VALUE;
@@ -151,7 +152,8 @@ public final class BrokerQueue implements DispatchEngine.Host {
     public boolean full() {
         int maxMessages = options.maxDepthMessages();
         long maxBytes = options.maxDepthBytes();
-        return (maxMessages > 0 && depthMessages.get() >= maxMessages) || (maxBytes > 0 && depthBytes.get() >= maxBytes);
+        return (maxMessages > 0 && depthMessages.get() >= maxMessages)
+                || (maxBytes > 0 && depthBytes.get() >= maxBytes);
     }
 
     /** Messages held: waiting and delivered but not acknowledged. */
@@ -382,7 +384,8 @@ public final class BrokerQueue implements DispatchEngine.Host {
      * follows what the queue did before; with nothing to change it is only that barrier (a client
      * starting its connection waits on it for its credit to be in place).
      */
-    public CompletableFuture<Void> update(ConsumerRef c, Integer priority, Integer capacityMessages, Long capacityBytes) {
+    public CompletableFuture<Void> update(
+            ConsumerRef c, Integer priority, Integer capacityMessages, Long capacityBytes) {
         CompletableFuture<Void> applied = new CompletableFuture<>();
         executor.execute(() -> {
             if (priority == null && capacityMessages == null && capacityBytes == null) {
@@ -508,7 +511,10 @@ public final class BrokerQueue implements DispatchEngine.Host {
             consumed(e, by);
             left(e);
             if (e.message().release() && e.message().stored()) {
-                services.store().write(StoreBatch.relaxed().add(new StoreOp.DeleteMessage(e.id(), e.message().size())));
+                services.store()
+                        .write(StoreBatch.relaxed()
+                                .add(new StoreOp.DeleteMessage(
+                                        e.id(), e.message().size())));
             }
             dispatch();
         });
@@ -545,7 +551,10 @@ public final class BrokerQueue implements DispatchEngine.Host {
             counters.acknowledged(e.partition());
             left(e);
             if (e.message().release() && e.message().stored()) {
-                services.store().write(StoreBatch.relaxed().add(new StoreOp.DeleteMessage(e.id(), e.message().size())));
+                services.store()
+                        .write(StoreBatch.relaxed()
+                                .add(new StoreOp.DeleteMessage(
+                                        e.id(), e.message().size())));
             }
         });
     }
@@ -592,8 +601,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
     }
 
     /** A delivery handed back: {@code seen} if the application saw it (it comes back redelivered). */
-    public record Returned(QueueEntry entry, ConsumerRef by, boolean seen) {
-    }
+    public record Returned(QueueEntry entry, ConsumerRef by, boolean seen) {}
 
     /**
      * Hands several entries back at once (a recover or rollback), then dispatches once: the next
@@ -653,15 +661,27 @@ public final class BrokerQueue implements DispatchEngine.Host {
             return;
         }
         int max = options.maxDeliveryAttempts();
-        if (seen && max > 0 && e.deliveryCount() >= max && !options.deadLetterQueue().isEmpty()) {
-            LOG.info("message {} of queue {} reached {} delivery attempts; moving it to {}",
-                    e.message().wire().messageId(), name, e.deliveryCount(), options.deadLetterQueue());
+        if (seen
+                && max > 0
+                && e.deliveryCount() >= max
+                && !options.deadLetterQueue().isEmpty()) {
+            LOG.info(
+                    "message {} of queue {} reached {} delivery attempts; moving it to {}",
+                    e.message().wire().messageId(),
+                    name,
+                    e.deliveryCount(),
+                    options.deadLetterQueue());
             counters.deadLettered(e.partition());
-            moveTo(e, options.deadLetterQueue(), false, DeadLetterStamp.attemptsReached(name, e.deliveryCount(), max, now()));
+            moveTo(
+                    e,
+                    options.deadLetterQueue(),
+                    false,
+                    DeadLetterStamp.attemptsReached(name, e.deliveryCount(), max, now()));
             return;
         }
         if (seen && storesEntryOf(e.message())) {
-            services.store().write(StoreBatch.relaxed().add(new StoreOp.UpdateDeliveryCount(name, e.id(), e.deliveryCount())));
+            services.store()
+                    .write(StoreBatch.relaxed().add(new StoreOp.UpdateDeliveryCount(name, e.id(), e.deliveryCount())));
         }
         if (delayed) {
             long wait = options.redeliveryDelay().afterDeliveries(e.deliveryCount());
@@ -683,7 +703,8 @@ public final class BrokerQueue implements DispatchEngine.Host {
         repartitioningFlag = true;
         executor.execute(() -> {
             if (repartitioning != null) {
-                throw new IllegalStateException("queue " + name + " is still draining an earlier partition count change");
+                throw new IllegalStateException(
+                        "queue " + name + " is still draining an earlier partition count change");
             }
             DispatchEngine old = engine;
             if (old instanceof PartitionedQueueEngine retired) {
@@ -700,7 +721,10 @@ public final class BrokerQueue implements DispatchEngine.Host {
             for (ConsumerRef c : consumers) {
                 engine.consumerAdded(c, now());
             }
-            LOG.info("queue {} now has {} partitions; keys move once their old partition drained", name, options.partitions());
+            LOG.info(
+                    "queue {} now has {} partitions; keys move once their old partition drained",
+                    name,
+                    options.partitions());
             dispatch();
         });
     }
@@ -765,8 +789,11 @@ public final class BrokerQueue implements DispatchEngine.Host {
             }
             engine.waiting().forEach(waiting::add);
             for (QueueEntry e : waiting) {
-                if (!isExpired(e, now) && e.message().deliveryTime() <= now
-                        && (selector.matchesAll() || selector.matches(new WireMessageContext(e.message().wire(), e.deliveryCount() + 1)))) {
+                if (!isExpired(e, now)
+                        && e.message().deliveryTime() <= now
+                        && (selector.matchesAll()
+                                || selector.matches(
+                                        new WireMessageContext(e.message().wire(), e.deliveryCount() + 1)))) {
                     out.add(e.message());
                 }
             }
@@ -780,7 +807,8 @@ public final class BrokerQueue implements DispatchEngine.Host {
      * count and rate of the queue's counters; an unknown oldest age is -1.
      */
     public CompletableFuture<List<PartitionFigures>> partitionFigures() {
-        return report().thenApply(r -> r.partitions().stream().map(PartitionReport::figures).toList());
+        return report().thenApply(r ->
+                r.partitions().stream().map(PartitionReport::figures).toList());
     }
 
     /** Everything admin and metrics show of this queue, read at one moment on its executor. */
@@ -805,14 +833,32 @@ public final class BrokerQueue implements DispatchEngine.Host {
             }
         } else {
             QueueEntry oldest = engine.oldestWaiting();
-            live.add(new PartitionFigures(0, waitingCount(), delivered.size(), null, "SHARED",
-                    oldest == null ? -1 : oldest.message().ageMillis(now), 0, 0, false));
+            live.add(new PartitionFigures(
+                    0,
+                    waitingCount(),
+                    delivered.size(),
+                    null,
+                    "SHARED",
+                    oldest == null ? -1 : oldest.message().ageMillis(now),
+                    0,
+                    0,
+                    false));
         }
         List<PartitionReport> partitions = new ArrayList<>(live.size());
         for (PartitionFigures f : PartitionFigures.markHot(live)) {
             PartitionCounts c = counters.read(f.partition(), now);
-            partitions.add(new PartitionReport(new PartitionFigures(f.partition(), f.depth(), f.inFlight(), f.owner(),
-                    f.state(), f.oldestAgeMillis(), c.delivered(), c.ratePerSecond(), f.hot()), c));
+            partitions.add(new PartitionReport(
+                    new PartitionFigures(
+                            f.partition(),
+                            f.depth(),
+                            f.inFlight(),
+                            f.owner(),
+                            f.state(),
+                            f.oldestAgeMillis(),
+                            c.delivered(),
+                            c.ratePerSecond(),
+                            f.hot()),
+                    c));
         }
         List<ConsumerReport> consumerReports = new ArrayList<>(consumers.size());
         for (ConsumerRef c : consumers) {
@@ -824,7 +870,8 @@ public final class BrokerQueue implements DispatchEngine.Host {
             }
             consumerReports.add(c.report(owned));
         }
-        return new QueueReport(name, options, durable, depthMessages.get(), depthBytes.get(), partitions, consumerReports);
+        return new QueueReport(
+                name, options, durable, depthMessages.get(), depthBytes.get(), partitions, consumerReports);
     }
 
     /** Removes every waiting message (not those in flight); completes with how many went. */
@@ -846,14 +893,16 @@ public final class BrokerQueue implements DispatchEngine.Host {
         // A message the store refused to move stays here and is not counted as moved.
         List<CompletableFuture<Boolean>> landed = new ArrayList<>();
         return takeWaiting(e -> {
-            String to = target.apply(e.message());
-            if (to == null || to.equals(name)) {
-                return false;
-            }
-            landed.add(moveTo(e, to, false, null));
-            return true;
-        }).thenCompose(taken -> CompletableFuture.allOf(landed.toArray(CompletableFuture[]::new))
-                .thenApply(v -> (int) landed.stream().filter(CompletableFuture::join).count()));
+                    String to = target.apply(e.message());
+                    if (to == null || to.equals(name)) {
+                        return false;
+                    }
+                    landed.add(moveTo(e, to, false, null));
+                    return true;
+                })
+                .thenCompose(taken -> CompletableFuture.allOf(landed.toArray(CompletableFuture[]::new))
+                        .thenApply(v -> (int)
+                                landed.stream().filter(CompletableFuture::join).count()));
     }
 
     /** Offers each waiting message to {@code action} once it is out of the engine; puts back those it declines. */
@@ -920,7 +969,8 @@ public final class BrokerQueue implements DispatchEngine.Host {
     }
 
     private int waitingCount() {
-        return engine.waitingCount() + (repartitioning == null ? 0 : repartitioning.old().waitingCount());
+        return engine.waitingCount()
+                + (repartitioning == null ? 0 : repartitioning.old().waitingCount());
     }
 
     private void dispatch() {
@@ -1032,11 +1082,15 @@ public final class BrokerQueue implements DispatchEngine.Host {
             wakeUp.cancel(false);
         }
         wakeUpAt = at;
-        wakeUp = services.timers().schedule(() -> executor.execute(() -> {
-            wakeUp = null;
-            wakeUpAt = Long.MAX_VALUE;
-            dispatch();
-        }), Math.max(1, at - now), TimeUnit.MILLISECONDS);
+        wakeUp = services.timers()
+                .schedule(
+                        () -> executor.execute(() -> {
+                            wakeUp = null;
+                            wakeUpAt = Long.MAX_VALUE;
+                            dispatch();
+                        }),
+                        Math.max(1, at - now),
+                        TimeUnit.MILLISECONDS);
     }
 
     private static void complete(CompletableFuture<Void> f, Throwable t) {

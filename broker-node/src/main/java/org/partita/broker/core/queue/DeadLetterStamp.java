@@ -1,12 +1,11 @@
 package org.partita.broker.core.queue;
 
-import org.partita.protocol.MessageCodec;
-import org.partita.protocol.ProviderProperties;
-import org.partita.protocol.WireMessage;
-
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.partita.protocol.MessageCodec;
+import org.partita.protocol.ProviderProperties;
+import org.partita.protocol.WireMessage;
 
 /**
  * What a message moved to a dead-letter or expiry queue says about why it is there, in provider
@@ -44,9 +43,20 @@ public record DeadLetterStamp(String from, int deliveryCount, String reason, lon
         properties.put(DELIVERY_COUNT, deliveryCount);
         properties.put(REASON, reason);
         properties.put(DEAD_LETTERED_AT, at);
-        return new WireMessage(message.messageId(), message.timestamp(), message.correlationId(), message.replyTo(),
-                message.destination(), message.type(), message.deliveryMode(), message.priority(), message.expiration(),
-                message.deliveryTime(), Collections.unmodifiableMap(properties), message.bodyType(), message.body());
+        return new WireMessage(
+                message.messageId(),
+                message.timestamp(),
+                message.correlationId(),
+                message.replyTo(),
+                message.destination(),
+                message.type(),
+                message.deliveryMode(),
+                message.priority(),
+                message.expiration(),
+                message.deliveryTime(),
+                Collections.unmodifiableMap(properties),
+                message.bodyType(),
+                message.body());
     }
 
     /**

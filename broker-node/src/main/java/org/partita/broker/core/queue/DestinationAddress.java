@@ -12,7 +12,8 @@ import java.util.Map;
  */
 public record DestinationAddress(String name, String queueOptions, Map<String, String> consumerOptions) {
 
-    private static final java.util.Set<String> CONSUMER_OPTIONS = java.util.Set.of("priority", "appId", "capacity", "capacityBytes");
+    private static final java.util.Set<String> CONSUMER_OPTIONS =
+            java.util.Set.of("priority", "appId", "capacity", "capacityBytes");
 
     public static DestinationAddress parse(String text) {
         int q = text.indexOf('?');
@@ -36,7 +37,11 @@ public record DestinationAddress(String name, String queueOptions, Map<String, S
             String key = URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8);
             String value = URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
             if (QueueOptions.isQueueOption(key)) {
-                queueOptions.append(queueOptions.length() == 0 ? "" : "&").append(key).append('=').append(value);
+                queueOptions
+                        .append(queueOptions.length() == 0 ? "" : "&")
+                        .append(key)
+                        .append('=')
+                        .append(value);
             } else if (CONSUMER_OPTIONS.contains(key)) {
                 consumer.put(key, value);
             } else {

@@ -21,6 +21,7 @@ final class LastValueRule {
      * replaces the older one.
      */
     private final Map<String, Integer> held = new ConcurrentHashMap<>();
+
     private final AtomicInteger heldWithoutKey = new AtomicInteger();
 
     /** @param option the queue's {@code lastValue} option */

@@ -1,13 +1,11 @@
 package org.partita.broker.core.queue;
 
-import org.partita.broker.core.dispatch.Backlog;
-
+import java.util.concurrent.atomic.AtomicInteger;
 import org.partita.broker.config.HeapCost;
+import org.partita.broker.core.dispatch.Backlog;
 import org.partita.protocol.MessageCodec;
 import org.partita.protocol.PartitionKeys;
 import org.partita.protocol.WireMessage;
-
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One stored payload, shared by every queue entry that holds it (fan-out stores it once). The
@@ -22,6 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class MessageRef {
     /** See {@link #unkeyedTurn}; -1 until routed. */
     private int unkeyedTurn = -1;
+
     private final long id;
     private final int size;
     private final int priority;
@@ -37,6 +36,7 @@ public final class MessageRef {
     private volatile boolean stored;
     /** Set once stored; counts this payload while it is resident. Guarded by {@code this}. */
     private PayloadMemory memory;
+
     private boolean pagedOut;
     private boolean gone;
     /** The node's count of payload bytes held in queues and not stored, while it counts this one. Guarded by {@code this}. */

@@ -1,10 +1,9 @@
 package org.partita.broker.core.queue;
 
+import java.nio.ByteBuffer;
 import org.partita.protocol.MessageCodec;
 import org.partita.protocol.PartitionKeys;
 import org.partita.protocol.WireMessage;
-
-import java.nio.ByteBuffer;
 
 /**
  * What dispatch reads of every waiting message, without its payload: size, priority, delivery
@@ -12,15 +11,21 @@ import java.nio.ByteBuffer;
  * keeps these; the store keeps them encoded beside each payload (its "head"), so that a start with
  * a deep backlog rebuilds its queues from 28 bytes a message instead of the whole message.
  */
-public record MessageSummary(int size, int priority, boolean persistent, long expiration, long deliveryTime,
-                      boolean keyed, int keyHash) {
+public record MessageSummary(
+        int size, int priority, boolean persistent, long expiration, long deliveryTime, boolean keyed, int keyHash) {
     private static final byte FORMAT = 1;
     private static final int ENCODED_SIZE = 28;
 
     static MessageSummary of(WireMessage wire, int size) {
         String key = wire.partitionKey();
-        return new MessageSummary(size, wire.priority(), wire.persistent(), wire.expiration(), deliveryTimeOf(wire),
-                key != null, key == null ? 0 : PartitionKeys.hash(key));
+        return new MessageSummary(
+                size,
+                wire.priority(),
+                wire.persistent(),
+                wire.expiration(),
+                deliveryTimeOf(wire),
+                key != null,
+                key == null ? 0 : PartitionKeys.hash(key));
     }
 
     /**
@@ -41,16 +46,25 @@ public record MessageSummary(int size, int priority, boolean persistent, long ex
     }
 
     byte[] encode() {
-        return ByteBuffer.allocate(ENCODED_SIZE).put(FORMAT).putInt(size).put((byte) priority)
-                .put((byte) (persistent ? 1 : 0)).putLong(expiration).putLong(deliveryTime)
-                .put((byte) (keyed ? 1 : 0)).putInt(keyHash).array();
+        return ByteBuffer.allocate(ENCODED_SIZE)
+                .put(FORMAT)
+                .putInt(size)
+                .put((byte) priority)
+                .put((byte) (persistent ? 1 : 0))
+                .putLong(expiration)
+                .putLong(deliveryTime)
+                .put((byte) (keyed ? 1 : 0))
+                .putInt(keyHash)
+                .array();
     }
 
     static MessageSummary decode(byte[] head) {
         ByteBuffer b = ByteBuffer.wrap(head);
         if (head.length != ENCODED_SIZE || b.get() != FORMAT) {
-            throw new IllegalArgumentException("not a message head of format " + FORMAT + " (" + head.length + " bytes)");
+            throw new IllegalArgumentException(
+                    "not a message head of format " + FORMAT + " (" + head.length + " bytes)");
         }
-        return new MessageSummary(b.getInt(), b.get(), b.get() == 1, b.getLong(), b.getLong(), b.get() == 1, b.getInt());
+        return new MessageSummary(
+                b.getInt(), b.get(), b.get() == 1, b.getLong(), b.getLong(), b.get() == 1, b.getInt());
     }
 }

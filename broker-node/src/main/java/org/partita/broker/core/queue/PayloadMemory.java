@@ -1,9 +1,8 @@
 package org.partita.broker.core.queue;
 
-import org.partita.broker.config.HeapCost;
-
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongFunction;
+import org.partita.broker.config.HeapCost;
 
 /**
  * The node's budget for payloads of stored messages held in memory, counted at their heap cost

@@ -1,8 +1,7 @@
 package org.partita.broker.core.queue;
 
-import org.partita.broker.core.partition.PartitionCounts;
-
 import java.util.Arrays;
+import org.partita.broker.core.partition.PartitionCounts;
 
 /**
  * Counts what happens to one queue's messages, per partition (a queue without partitions counts
@@ -79,13 +78,21 @@ public final class QueueCounters {
         }
     }
 
-    private enum Kind { ENQUEUED, ACKNOWLEDGED, REDELIVERED, DEAD_LETTERED, EXPIRED, HANDOFFS }
+    private enum Kind {
+        ENQUEUED,
+        ACKNOWLEDGED,
+        REDELIVERED,
+        DEAD_LETTERED,
+        EXPIRED,
+        HANDOFFS
+    }
 
     private static final class Partition {
         private final long[] counts = new long[Kind.values().length];
         private long delivered;
         /** Deliveries per second of the last {@link #RATE_WINDOW_SECONDS} seconds, as a ring. */
         private final long[] buckets = new long[RATE_WINDOW_SECONDS];
+
         private long bucketSecond = -1;
 
         synchronized void add(Kind k) {
@@ -119,9 +126,15 @@ public final class QueueCounters {
             }
             // A queue younger than the window is measured over its life, at least one second.
             double seconds = Math.max(1.0, Math.min(RATE_WINDOW_SECONDS, (now - createdAt) / 1000.0));
-            return new PartitionCounts(counts[Kind.ENQUEUED.ordinal()], delivered, counts[Kind.ACKNOWLEDGED.ordinal()],
-                    counts[Kind.REDELIVERED.ordinal()], counts[Kind.DEAD_LETTERED.ordinal()],
-                    counts[Kind.EXPIRED.ordinal()], counts[Kind.HANDOFFS.ordinal()], inWindow / seconds);
+            return new PartitionCounts(
+                    counts[Kind.ENQUEUED.ordinal()],
+                    delivered,
+                    counts[Kind.ACKNOWLEDGED.ordinal()],
+                    counts[Kind.REDELIVERED.ordinal()],
+                    counts[Kind.DEAD_LETTERED.ordinal()],
+                    counts[Kind.EXPIRED.ordinal()],
+                    counts[Kind.HANDOFFS.ordinal()],
+                    inWindow / seconds);
         }
     }
 }

@@ -63,13 +63,21 @@ public final class QueueOptions {
     }
 
     public static final QueueOptions DEFAULTS = new QueueOptions(Map.ofEntries(
-            Map.entry("partitions", "1"), Map.entry("mode", PRIORITY), Map.entry("rebalanceDelay", "5000"),
-            Map.entry("maxHandoffTime", "3000"), Map.entry("maxDeliveryAttempts", "10"), Map.entry("deadLetterQueue", "DLQ"),
-            Map.entry("expiryQueue", ""), Map.entry("maxDepthMessages", "0"), Map.entry("maxDepthBytes", "0"),
-            Map.entry("redeliveryDelay", "0"), Map.entry("redeliveryMultiplier", "1.0")));
+            Map.entry("partitions", "1"),
+            Map.entry("mode", PRIORITY),
+            Map.entry("rebalanceDelay", "5000"),
+            Map.entry("maxHandoffTime", "3000"),
+            Map.entry("maxDeliveryAttempts", "10"),
+            Map.entry("deadLetterQueue", "DLQ"),
+            Map.entry("expiryQueue", ""),
+            Map.entry("maxDepthMessages", "0"),
+            Map.entry("maxDepthBytes", "0"),
+            Map.entry("redeliveryDelay", "0"),
+            Map.entry("redeliveryMultiplier", "1.0")));
 
     /** Options of the dead-letter and expiry queues themselves: never forward again. */
-    public static final QueueOptions TERMINAL = DEFAULTS.with("maxDeliveryAttempts", "0").with("deadLetterQueue", "");
+    public static final QueueOptions TERMINAL =
+            DEFAULTS.with("maxDeliveryAttempts", "0").with("deadLetterQueue", "");
 
     private final Map<String, String> values;
 
@@ -107,7 +115,8 @@ public final class QueueOptions {
     public QueueOptions with(String name, String value) {
         Function<String, String> check = CHECKS.get(name);
         if (check == null) {
-            throw new IllegalArgumentException("unknown queue option '" + name + "'; known: " + String.join(", ", CHECKS.keySet()));
+            throw new IllegalArgumentException(
+                    "unknown queue option '" + name + "'; known: " + String.join(", ", CHECKS.keySet()));
         }
         Map<String, String> m = new LinkedHashMap<>(values);
         m.put(name, check.apply(value));
@@ -154,7 +163,8 @@ public final class QueueOptions {
 
     public String format() {
         StringBuilder sb = new StringBuilder();
-        values.forEach((k, v) -> sb.append(sb.length() == 0 ? "" : "&").append(k).append('=').append(v));
+        values.forEach((k, v) ->
+                sb.append(sb.length() == 0 ? "" : "&").append(k).append('=').append(v));
         return sb.toString();
     }
 
@@ -222,7 +232,9 @@ public final class QueueOptions {
         long initial = intValue("redeliveryDelay");
         String multiplier = values.get("redeliveryMultiplier");
         String max = values.get("maxRedeliveryDelay");
-        return new RedeliveryDelay(initial, multiplier == null || multiplier.isEmpty() ? 1.0 : Double.parseDouble(multiplier),
+        return new RedeliveryDelay(
+                initial,
+                multiplier == null || multiplier.isEmpty() ? 1.0 : Double.parseDouble(multiplier),
                 max == null || max.isEmpty() ? RedeliveryDelay.DEFAULT_MAX_FACTOR * initial : Integer.parseInt(max));
     }
 
@@ -244,7 +256,10 @@ public final class QueueOptions {
         if (v == null || v.isBlank()) {
             return List.of();
         }
-        return Arrays.stream(v.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList();
+        return Arrays.stream(v.split(","))
+                .map(String::strip)
+                .filter(s -> !s.isEmpty())
+                .toList();
     }
 
     private static String atMost(String name, String value, int max) {
@@ -263,7 +278,8 @@ public final class QueueOptions {
         } catch (NumberFormatException ignored) {
             // reported below
         }
-        throw new IllegalArgumentException("queue option " + name + " must be an integer of at least " + min + ", not '" + value + "'");
+        throw new IllegalArgumentException(
+                "queue option " + name + " must be an integer of at least " + min + ", not '" + value + "'");
     }
 
     /** A finite number of at least 1, kept as Java writes it ({@code 2} is kept as {@code 2.0}). */
@@ -276,7 +292,8 @@ public final class QueueOptions {
         } catch (NumberFormatException ignored) {
             // reported below
         }
-        throw new IllegalArgumentException("queue option " + name + " must be a number of at least 1.0, not '" + value + "'");
+        throw new IllegalArgumentException(
+                "queue option " + name + " must be a number of at least 1.0, not '" + value + "'");
     }
 
     private static String oneOf(String name, String value, String... allowed) {
@@ -285,8 +302,8 @@ public final class QueueOptions {
                 return value;
             }
         }
-        throw new IllegalArgumentException("queue option " + name + " must be one of " + String.join(", ", allowed)
-                + ", not '" + value + "'");
+        throw new IllegalArgumentException(
+                "queue option " + name + " must be one of " + String.join(", ", allowed) + ", not '" + value + "'");
     }
 
     @Override

@@ -1,11 +1,10 @@
 package org.partita.broker.core.queue;
 
+import java.util.List;
+import java.util.OptionalLong;
 import org.partita.broker.core.dispatch.ConsumerReport;
 import org.partita.broker.core.partition.PartitionCounts;
 import org.partita.broker.core.partition.PartitionReport;
-
-import java.util.List;
-import java.util.OptionalLong;
 
 /**
  * A queue as admin and metrics show it, read at one moment on its executor.
@@ -13,8 +12,14 @@ import java.util.OptionalLong;
  * @param heldMessages messages it holds: waiting and in flight
  * @param heldBytes    their encoded bytes
  */
-public record QueueReport(String name, QueueOptions options, boolean durable, long heldMessages, long heldBytes,
-                          List<PartitionReport> partitions, List<ConsumerReport> consumers) {
+public record QueueReport(
+        String name,
+        QueueOptions options,
+        boolean durable,
+        long heldMessages,
+        long heldBytes,
+        List<PartitionReport> partitions,
+        List<ConsumerReport> consumers) {
 
     /** Messages waiting for a consumer. */
     public long depth() {
@@ -28,8 +33,11 @@ public record QueueReport(String name, QueueOptions options, boolean durable, lo
 
     /** The age of the oldest waiting message of any partition, when one is known. */
     public OptionalLong oldestAgeMillis() {
-        return partitions.stream().map(PartitionReport::oldestAgeMillis).filter(OptionalLong::isPresent)
-                .mapToLong(OptionalLong::getAsLong).max();
+        return partitions.stream()
+                .map(PartitionReport::oldestAgeMillis)
+                .filter(OptionalLong::isPresent)
+                .mapToLong(OptionalLong::getAsLong)
+                .max();
     }
 
     /** The counts of every partition added up. */

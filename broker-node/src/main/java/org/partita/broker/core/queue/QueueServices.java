@@ -1,12 +1,10 @@
 package org.partita.broker.core.queue;
 
-import org.partita.broker.core.partition.PartitionScope;
-
-import org.partita.broker.store.MessageStore;
-
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.LongSupplier;
+import org.partita.broker.core.partition.PartitionScope;
+import org.partita.broker.store.MessageStore;
 
 /** What a queue needs from its node: the store, a pool, timers, the time, and other queues by name. */
 public interface QueueServices {

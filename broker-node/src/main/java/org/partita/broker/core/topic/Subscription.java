@@ -2,7 +2,6 @@ package org.partita.broker.core.topic;
 
 import org.partita.broker.core.queue.BrokerQueue;
 import org.partita.broker.core.queue.MessageRef;
-
 import org.partita.protocol.selector.Selector;
 import org.partita.protocol.selector.WireMessageContext;
 
@@ -15,8 +14,8 @@ import org.partita.protocol.selector.WireMessageContext;
  * @param feedsQueue true when this is a queue's {@code subscriptions} option: messages go where
  *                   the queue routes them (its AppIds for a fan-out queue)
  */
-public record Subscription(String name, BrokerQueue queue, TopicPattern pattern, Selector selector, Object noLocalOf,
-                           boolean feedsQueue) {
+public record Subscription(
+        String name, BrokerQueue queue, TopicPattern pattern, Selector selector, Object noLocalOf, boolean feedsQueue) {
 
     /** A JMS topic subscription (not a queue's own topic feed). */
     public Subscription(String name, BrokerQueue queue, TopicPattern pattern, Selector selector, Object noLocalOf) {

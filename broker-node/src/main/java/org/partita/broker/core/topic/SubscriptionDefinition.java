@@ -10,8 +10,8 @@ import java.util.Map;
 record SubscriptionDefinition(String topic, String selector, boolean noLocal, boolean shared) {
 
     String format() {
-        return "topic=" + enc(topic) + "&selector=" + enc(selector == null ? "" : selector)
-                + "&noLocal=" + noLocal + "&shared=" + shared;
+        return "topic=" + enc(topic) + "&selector=" + enc(selector == null ? "" : selector) + "&noLocal=" + noLocal
+                + "&shared=" + shared;
     }
 
     static SubscriptionDefinition parse(String text) {
@@ -23,12 +23,16 @@ record SubscriptionDefinition(String topic, String selector, boolean noLocal, bo
             }
         }
         String selector = m.getOrDefault("selector", "");
-        return new SubscriptionDefinition(m.get("topic"), selector.isEmpty() ? null : selector,
-                Boolean.parseBoolean(m.get("noLocal")), Boolean.parseBoolean(m.get("shared")));
+        return new SubscriptionDefinition(
+                m.get("topic"),
+                selector.isEmpty() ? null : selector,
+                Boolean.parseBoolean(m.get("noLocal")),
+                Boolean.parseBoolean(m.get("shared")));
     }
 
     boolean sameAs(String otherTopic, String otherSelector, boolean otherNoLocal) {
-        return topic.equals(otherTopic) && java.util.Objects.equals(blankToNull(selector), blankToNull(otherSelector))
+        return topic.equals(otherTopic)
+                && java.util.Objects.equals(blankToNull(selector), blankToNull(otherSelector))
                 && noLocal == otherNoLocal;
     }
 

@@ -8,5 +8,4 @@ package org.partita.broker.core.topic;
  * @param queue     the queue its messages are spooled to
  * @param consumers consumers attached (0 for a queue feed: its queue's consumers count there)
  */
-public record SubscriptionView(String name, String kind, String queue, String topic, String selector, int consumers) {
-}
+public record SubscriptionView(String name, String kind, String queue, String topic, String selector, int consumers) {}

@@ -1,18 +1,16 @@
 package org.partita.broker.core.topic;
 
-import org.partita.broker.core.Broker;
-import org.partita.broker.core.queue.BrokerQueue;
-import org.partita.broker.core.queue.MessageRef;
-import org.partita.broker.core.queue.UnknownDestinationException;
-
-import org.partita.protocol.selector.Selector;
-import org.partita.protocol.selector.SelectorException;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.partita.broker.core.Broker;
+import org.partita.broker.core.queue.BrokerQueue;
+import org.partita.broker.core.queue.MessageRef;
+import org.partita.broker.core.queue.UnknownDestinationException;
+import org.partita.protocol.selector.Selector;
+import org.partita.protocol.selector.SelectorException;
 
 /**
  * The topic side of a node: which subscriptions exist, who consumes from them, and which of them
@@ -70,16 +68,19 @@ public final class Subscriptions {
     }
 
     /** A plain (non-shared, non-durable) subscription for one consumer; gone when it closes. */
-    public synchronized Subscription openPrivate(String name, String topic, String selector, boolean noLocal, Object connection) {
+    public synchronized Subscription openPrivate(
+            String name, String topic, String selector, boolean noLocal, Object connection) {
         BrokerQueue q = broker.createTemporaryQueue(name);
-        Subscription s = new Subscription(name, q, TopicPattern.of(topic), parse(selector), noLocal ? connection : null);
+        Subscription s =
+                new Subscription(name, q, TopicPattern.of(topic), parse(selector), noLocal ? connection : null);
         all.put(name, s);
         consumers.merge(name, 1, Integer::sum);
         return s;
     }
 
     /** A shared non-durable subscription: created by its first consumer, gone with its last. */
-    public synchronized Subscription openShared(String clientId, String subscriptionName, String topic, String selector) {
+    public synchronized Subscription openShared(
+            String clientId, String subscriptionName, String topic, String selector) {
         String name = "shared:" + nullToEmpty(clientId) + ":" + subscriptionName;
         Subscription existing = all.get(name);
         if (existing != null) {
@@ -90,7 +91,8 @@ public final class Subscriptions {
             consumers.merge(name, 1, Integer::sum);
             return existing;
         }
-        Subscription s = new Subscription(name, broker.createTemporaryQueue(name), TopicPattern.of(topic), parse(selector), null);
+        Subscription s = new Subscription(
+                name, broker.createTemporaryQueue(name), TopicPattern.of(topic), parse(selector), null);
         all.put(name, s);
         consumers.put(name, 1);
         return s;
@@ -100,8 +102,14 @@ public final class Subscriptions {
      * A durable subscription, shared or not. An unshared one takes one consumer at a time; opening it
      * with another topic, selector or noLocal replaces it (JMS 6.11.1), as does a shared one without consumers.
      */
-    public synchronized Subscription openDurable(String clientId, String subscriptionName, String topic, String selector,
-                                                 boolean noLocal, boolean shared, Object connection) {
+    public synchronized Subscription openDurable(
+            String clientId,
+            String subscriptionName,
+            String topic,
+            String selector,
+            boolean noLocal,
+            boolean shared,
+            Object connection) {
         String name = durableName(clientId, subscriptionName);
         SubscriptionDefinition d = definitions.get(name);
         int active = consumers.getOrDefault(name, 0);
@@ -111,8 +119,8 @@ public final class Subscriptions {
                         + (d.shared() ? "shared" : "not shared"));
             }
             if (!shared && active > 0) {
-                throw new SubscriptionConflictException("durable subscription '" + subscriptionName
-                        + "' of client id '" + clientId + "' already has an active consumer");
+                throw new SubscriptionConflictException("durable subscription '" + subscriptionName + "' of client id '"
+                        + clientId + "' already has an active consumer");
             }
             if (!d.sameAs(topic, selector, noLocal)) {
                 if (active > 0) {
@@ -158,7 +166,8 @@ public final class Subscriptions {
                     + (clientId == null ? "" : " for client id '" + clientId + "'"));
         }
         if (consumers.getOrDefault(name, 0) > 0) {
-            throw new SubscriptionConflictException("durable subscription '" + subscriptionName + "' has an active consumer");
+            throw new SubscriptionConflictException(
+                    "durable subscription '" + subscriptionName + "' has an active consumer");
         }
         remove(name);
     }
@@ -174,10 +183,17 @@ public final class Subscriptions {
         List<SubscriptionView> out = new ArrayList<>();
         for (Subscription s : all.values()) {
             SubscriptionDefinition d = definitions.get(s.name());
-            String kind = s.feedsQueue() ? "queue-feed"
-                    : d != null ? (d.shared() ? "shared-durable" : "durable")
-                    : s.name().startsWith("shared:") ? "shared" : "private";
-            out.add(new SubscriptionView(s.name(), kind, s.queue().name(), s.pattern().text(), s.selector().text(),
+            String kind = s.feedsQueue()
+                    ? "queue-feed"
+                    : d != null
+                            ? (d.shared() ? "shared-durable" : "durable")
+                            : s.name().startsWith("shared:") ? "shared" : "private";
+            out.add(new SubscriptionView(
+                    s.name(),
+                    kind,
+                    s.queue().name(),
+                    s.pattern().text(),
+                    s.selector().text(),
                     s.feedsQueue() ? 0 : consumers.getOrDefault(s.name(), 0)));
         }
         out.sort(java.util.Comparator.comparing(SubscriptionView::name));

@@ -44,7 +44,8 @@ public final class TopicPattern {
     public static void checkNoOptions(String topic) {
         if (topic.indexOf('?') >= 0) {
             throw new IllegalArgumentException("'" + topic + "': topic names take no options ('?'); put options on a"
-                    + " queue that subscribes to the topic, such as <queue>?subscriptions=" + topic.substring(0, topic.indexOf('?')));
+                    + " queue that subscribes to the topic, such as <queue>?subscriptions="
+                    + topic.substring(0, topic.indexOf('?')));
         }
     }
 

@@ -17,11 +17,9 @@ import java.util.List;
 record BranchRecord(List<Send> sends, List<Take> taken, long preparedAt) {
     private static final byte VERSION = 1;
 
-    record Send(long messageId, byte[] payload, List<String> queues) {
-    }
+    record Send(long messageId, byte[] payload, List<String> queues) {}
 
-    record Take(String queue, long messageId) {
-    }
+    record Take(String queue, long messageId) {}
 
     byte[] encode() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();

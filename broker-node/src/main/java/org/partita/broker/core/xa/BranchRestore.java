@@ -1,16 +1,15 @@
 package org.partita.broker.core.xa;
 
-import org.partita.broker.core.Broker;
-import org.partita.broker.core.queue.BrokerQueue;
-import org.partita.broker.core.queue.MessageRef;
-import org.partita.broker.core.queue.QueueEntry;
-import org.partita.protocol.MessageCodec;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import org.partita.broker.core.Broker;
+import org.partita.broker.core.queue.BrokerQueue;
+import org.partita.broker.core.queue.MessageRef;
+import org.partita.broker.core.queue.QueueEntry;
+import org.partita.protocol.MessageCodec;
 
 /**
  * Puts prepared branches back in place at start-up, while the broker loads its queues: the stored
@@ -18,12 +17,12 @@ import java.util.function.Function;
  * and the messages they send come back held by the branch, counted against their queues.
  */
 public final class BranchRestore {
-    private record EntryKey(String queue, long messageId) {
-    }
+    private record EntryKey(String queue, long messageId) {}
 
     private final Map<XaBranch, BranchRecord> records;
     /** The registry's lock guards the branches' lists, here as everywhere. */
     private final Object lock;
+
     private final Map<EntryKey, XaBranch> claimed = new HashMap<>();
     private final long maxMessageId;
 
@@ -66,7 +65,8 @@ public final class BranchRestore {
         for (Map.Entry<XaBranch, BranchRecord> r : records.entrySet()) {
             XaBranch b = r.getKey();
             for (BranchRecord.Send s : r.getValue().sends()) {
-                MessageRef m = new MessageRef(s.messageId(), s.payload(), MessageCodec.decodeHeaders(s.payload()), null);
+                MessageRef m =
+                        new MessageRef(s.messageId(), s.payload(), MessageCodec.decodeHeaders(s.payload()), null);
                 List<BrokerQueue> targets = new ArrayList<>(s.queues().size());
                 for (String name : s.queues()) {
                     BrokerQueue q = queues.apply(name);

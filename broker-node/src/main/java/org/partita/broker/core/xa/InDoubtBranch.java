@@ -12,5 +12,4 @@ import org.partita.protocol.WireXid;
  * @param preparedAt epoch millis of its prepare (0 once completed by hand)
  * @param restored   whether it was read back from the store at start-up
  */
-public record InDoubtBranch(WireXid xid, String state, int sent, int consumed, long preparedAt, boolean restored) {
-}
+public record InDoubtBranch(WireXid xid, String state, int sent, int consumed, long preparedAt, boolean restored) {}

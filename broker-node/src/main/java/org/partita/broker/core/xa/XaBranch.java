@@ -1,14 +1,13 @@
 package org.partita.broker.core.xa;
 
-import org.partita.broker.core.Broker;
-import org.partita.broker.core.queue.QueueEntry;
-import org.partita.protocol.WireXid;
-
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ScheduledFuture;
+import org.partita.broker.core.Broker;
+import org.partita.broker.core.queue.QueueEntry;
+import org.partita.protocol.WireXid;
 
 /**
  * One XA transaction branch on this node: the sends and consumptions of the sessions associated
@@ -32,16 +31,19 @@ public final class XaBranch {
     final WireXid xid;
     /** The connection that started it: a branch it leaves unprepared ends with it. */
     final Object owner;
+
     final List<Broker.PendingSend> sends = new ArrayList<>();
     /** Bytes of the messages sent in it, held to {@code limits.transactionBytes} like a local transaction. */
     long sentBytes;
     /** Told {@link #sentBytes} once the branch no longer holds its sends (the node-wide count of open transactions). */
-    java.util.function.LongConsumer giveBack = bytes -> { };
+    java.util.function.LongConsumer giveBack = bytes -> {};
+
     final List<Broker.Consumed> consumed = new ArrayList<>();
     /** What it consumed on other nodes: settled there after it commits. */
     final List<OutsideWork> outside = new ArrayList<>();
     /** Entries consumed, locked at prepare (or restored locked at start-up). */
     final List<QueueEntry> locked = new ArrayList<>();
+
     final Set<Object> active = new HashSet<>();
     final Set<Object> suspended = new HashSet<>();
     State state = State.WORKING;
@@ -66,8 +68,8 @@ public final class XaBranch {
     }
 
     InDoubtBranch view() {
-        return new InDoubtBranch(xid, state.name(), sends.size(), state == State.PREPARED ? locked.size() : 0,
-                preparedAt, restored);
+        return new InDoubtBranch(
+                xid, state.name(), sends.size(), state == State.PREPARED ? locked.size() : 0, preparedAt, restored);
     }
 
     @Override

@@ -1,24 +1,5 @@
 package org.partita.broker.core.xa;
 
-import org.partita.broker.core.Broker;
-import org.partita.broker.core.queue.BrokerQueue;
-import org.partita.broker.core.queue.QueueEntry;
-import org.partita.broker.core.queue.QueueFullException;
-import org.partita.broker.store.StoreBatch;
-import org.partita.broker.store.StoreOp;
-import org.partita.broker.store.StoredBranch;
-import org.partita.protocol.WireXid;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-
 import static javax.transaction.xa.XAException.XAER_DUPID;
 import static javax.transaction.xa.XAException.XAER_INVAL;
 import static javax.transaction.xa.XAException.XAER_NOTA;
@@ -37,6 +18,24 @@ import static javax.transaction.xa.XAResource.TMSUSPEND;
 import static javax.transaction.xa.XAResource.XA_OK;
 import static javax.transaction.xa.XAResource.XA_RDONLY;
 
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.partita.broker.core.Broker;
+import org.partita.broker.core.queue.BrokerQueue;
+import org.partita.broker.core.queue.QueueEntry;
+import org.partita.broker.core.queue.QueueFullException;
+import org.partita.broker.store.StoreBatch;
+import org.partita.broker.store.StoreOp;
+import org.partita.broker.store.StoredBranch;
+import org.partita.protocol.WireXid;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 /**
  * The XA transaction branches of a node, by id: the resource manager side of the XA protocol.
  * Sessions associate with a branch ({@link #start}/{@link #end}); what they send and consume in
@@ -53,6 +52,7 @@ public final class XaBranches {
     private static final Logger LOG = LoggerFactory.getLogger(XaBranches.class);
     /** Branch states as the store keeps them. */
     static final int STORED_PREPARED = 1;
+
     static final int STORED_HEURISTIC_COMMITTED = 2;
     static final int STORED_HEURISTIC_ROLLED_BACK = 3;
 
@@ -86,8 +86,12 @@ public final class XaBranches {
                 throw rolledBack(b);
             }
             if (b.state != XaBranch.State.WORKING || b.active.contains(session)) {
-                throw new XaError(XAER_PROTO, "branch " + xid + " is " + b.state.name().toLowerCase()
-                        + (b.active.contains(session) ? " and this session is in it already" : "; only a working branch can be joined"));
+                throw new XaError(
+                        XAER_PROTO,
+                        "branch " + xid + " is " + b.state.name().toLowerCase()
+                                + (b.active.contains(session)
+                                        ? " and this session is in it already"
+                                        : "; only a working branch can be joined"));
             }
         } else if (flags == TMRESUME) {
             b = existing(xid);
@@ -195,8 +199,10 @@ public final class XaBranches {
 
     /** A connection closed: the branches it started and left unprepared roll back. */
     public synchronized void connectionClosed(Object connection) {
-        List<XaBranch> gone = branches.values().stream().filter(b -> b.owner == connection
-                && (b.state == XaBranch.State.WORKING || b.state == XaBranch.State.ROLLBACK_ONLY)).toList();
+        List<XaBranch> gone = branches.values().stream()
+                .filter(b -> b.owner == connection
+                        && (b.state == XaBranch.State.WORKING || b.state == XaBranch.State.ROLLBACK_ONLY))
+                .toList();
         for (XaBranch b : gone) {
             if (b.state == XaBranch.State.WORKING) {
                 rollbackOnly(b, XA_RBROLLBACK, "the connection that started it closed before it was prepared");
@@ -221,9 +227,13 @@ public final class XaBranches {
                 throw rolledBack(b);
             }
             if (b.state != XaBranch.State.WORKING || b.associated()) {
-                throw new XaError(XAER_PROTO, "branch " + xid + (b.associated()
-                        ? " still has sessions associated: end their association first"
-                        : " is " + b.state.name().toLowerCase() + "; only a working branch can be prepared"));
+                throw new XaError(
+                        XAER_PROTO,
+                        "branch " + xid
+                                + (b.associated()
+                                        ? " still has sessions associated: end their association first"
+                                        : " is " + b.state.name().toLowerCase()
+                                                + "; only a working branch can be prepared"));
             }
             cancelTimeout(b);
             if (b.sends.isEmpty() && b.consumed.isEmpty() && b.outside.isEmpty()) {
@@ -243,7 +253,8 @@ public final class XaBranches {
             throw new XaError(XA_RBROLLBACK, e.getMessage() + "; branch " + xid + " was rolled back");
         }
         List<CompletableFuture<Boolean>> locks = consumed.stream()
-                .map(c -> c.entry().queue().lock(c.entry(), c.by())).toList();
+                .map(c -> c.entry().queue().lock(c.entry(), c.by()))
+                .toList();
         return CompletableFuture.allOf(locks.toArray(CompletableFuture[]::new)).thenCompose(v -> {
             List<QueueEntry> locked = new ArrayList<>(consumed.size());
             for (int i = 0; i < consumed.size(); i++) {
@@ -256,16 +267,20 @@ public final class XaBranches {
             }
             if (locked.size() < consumed.size()) {
                 undoPrepare(b);
-                throw new XaError(XA_RBROLLBACK, "a message branch " + xid + " consumed was taken back from its consumer"
-                        + " (a partition handoff, or its session closed) before the prepare; the branch was rolled back");
+                throw new XaError(
+                        XA_RBROLLBACK,
+                        "a message branch " + xid + " consumed was taken back from its consumer"
+                                + " (a partition handoff, or its session closed) before the prepare; the branch was rolled back");
             }
             long now = System.currentTimeMillis();
             byte[] record = record(sends, locked, now).encode();
-            return broker.store().write(new StoreBatch().add(new StoreOp.SaveBranch(xid.toBytes(), STORED_PREPARED, record)))
+            return broker.store()
+                    .write(new StoreBatch().add(new StoreOp.SaveBranch(xid.toBytes(), STORED_PREPARED, record)))
                     .handle((ok, t) -> {
                         if (t != null) {
                             undoPrepare(b);
-                            throw new XaError(XAER_RMERR, "the node could not store prepared branch " + xid + ": " + cause(t));
+                            throw new XaError(
+                                    XAER_RMERR, "the node could not store prepared branch " + xid + ": " + cause(t));
                         }
                         synchronized (this) {
                             b.state = XaBranch.State.PREPARED;
@@ -289,10 +304,13 @@ public final class XaBranches {
             }
             XaBranch.State needed = onePhase ? XaBranch.State.WORKING : XaBranch.State.PREPARED;
             if (b.state != needed || b.associated()) {
-                throw new XaError(XAER_PROTO, "branch " + xid + " is " + b.state.name().toLowerCase()
-                        + (b.associated() ? " with sessions still associated" : "")
-                        + (onePhase ? "; a one-phase commit is for a branch that was not prepared"
-                        : "; a two-phase commit is for a prepared branch"));
+                throw new XaError(
+                        XAER_PROTO,
+                        "branch " + xid + " is " + b.state.name().toLowerCase()
+                                + (b.associated() ? " with sessions still associated" : "")
+                                + (onePhase
+                                        ? "; a one-phase commit is for a branch that was not prepared"
+                                        : "; a two-phase commit is for a prepared branch"));
             }
             cancelTimeout(b);
             b.state = XaBranch.State.COMPLETING;
@@ -306,23 +324,29 @@ public final class XaBranches {
                 throw new XaError(XA_RBROLLBACK, e.getMessage() + "; branch " + xid + " was rolled back");
             }
             return done.handle((v, t) -> {
-                if (t != null) {
-                    abandon(b, b.consumed);
-                    throw new XaError(XA_RBROLLBACK, "branch " + xid + " could not be stored, so it rolled back: " + cause(t));
-                }
-                forget(b);
-                return null;
-            }).thenCompose(v -> settleOutside(b));
+                        if (t != null) {
+                            abandon(b, b.consumed);
+                            throw new XaError(
+                                    XA_RBROLLBACK,
+                                    "branch " + xid + " could not be stored, so it rolled back: " + cause(t));
+                        }
+                        forget(b);
+                        return null;
+                    })
+                    .thenCompose(v -> settleOutside(b));
         }
         return broker.complete(b.sends, List.of(), b.locked, List.of(new StoreOp.DeleteBranch(xid.toBytes())))
                 .handle((v, t) -> {
                     if (t != null) {
                         stillPrepared(b);
-                        throw new XaError(XAER_RMERR, "branch " + xid + " stays prepared: its commit could not be stored: " + cause(t));
+                        throw new XaError(
+                                XAER_RMERR,
+                                "branch " + xid + " stays prepared: its commit could not be stored: " + cause(t));
                     }
                     forget(b);
                     return null;
-                }).thenCompose(v -> settleOutside(b));
+                })
+                .thenCompose(v -> settleOutside(b));
     }
 
     /** After the branch committed here: what it consumed on other nodes is consumed there. */
@@ -352,8 +376,11 @@ public final class XaBranches {
             b = existing(xid);
             checkNotHeuristic(b);
             if (b.state == XaBranch.State.PREPARING || b.state == XaBranch.State.COMPLETING) {
-                throw new XaError(XAER_PROTO, "branch " + xid + " is being " + (b.state == XaBranch.State.PREPARING
-                        ? "prepared" : "completed") + "; try again when that finished");
+                throw new XaError(
+                        XAER_PROTO,
+                        "branch " + xid + " is being "
+                                + (b.state == XaBranch.State.PREPARING ? "prepared" : "completed")
+                                + "; try again when that finished");
             }
             if (b.state != XaBranch.State.PREPARED) {
                 cancelTimeout(b);
@@ -366,15 +393,19 @@ public final class XaBranches {
             }
             b.state = XaBranch.State.COMPLETING;
         }
-        return broker.store().write(new StoreBatch().add(new StoreOp.DeleteBranch(xid.toBytes()))).handle((v, t) -> {
-            if (t != null) {
-                stillPrepared(b);
-                throw new XaError(XAER_RMERR, "branch " + xid + " stays prepared: its rollback could not be stored: " + cause(t));
-            }
-            releasePrepared(b);
-            forget(b);
-            return null;
-        });
+        return broker.store()
+                .write(new StoreBatch().add(new StoreOp.DeleteBranch(xid.toBytes())))
+                .handle((v, t) -> {
+                    if (t != null) {
+                        stillPrepared(b);
+                        throw new XaError(
+                                XAER_RMERR,
+                                "branch " + xid + " stays prepared: its rollback could not be stored: " + cause(t));
+                    }
+                    releasePrepared(b);
+                    forget(b);
+                    return null;
+                });
     }
 
     /** Forgets a branch an administrator completed by hand, once its transaction manager heard of it. */
@@ -383,30 +414,40 @@ public final class XaBranches {
         synchronized (this) {
             b = existing(xid);
             if (b.state != XaBranch.State.HEURISTIC_COMMITTED && b.state != XaBranch.State.HEURISTIC_ROLLED_BACK) {
-                throw new XaError(XAER_PROTO, "branch " + xid + " is " + b.state.name().toLowerCase()
-                        + "; only a branch completed by hand is forgotten");
+                throw new XaError(
+                        XAER_PROTO,
+                        "branch " + xid + " is " + b.state.name().toLowerCase()
+                                + "; only a branch completed by hand is forgotten");
             }
         }
-        return broker.store().write(new StoreBatch().add(new StoreOp.DeleteBranch(xid.toBytes()))).handle((v, t) -> {
-            if (t != null) {
-                throw new XaError(XAER_RMERR, "branch " + xid + " could not be forgotten: " + cause(t));
-            }
-            forget(b);
-            return null;
-        });
+        return broker.store()
+                .write(new StoreBatch().add(new StoreOp.DeleteBranch(xid.toBytes())))
+                .handle((v, t) -> {
+                    if (t != null) {
+                        throw new XaError(XAER_RMERR, "branch " + xid + " could not be forgotten: " + cause(t));
+                    }
+                    forget(b);
+                    return null;
+                });
     }
 
     /** The prepared and heuristically completed branches, which a transaction manager must complete or forget. */
     public synchronized List<WireXid> recover() {
-        return branches.values().stream().filter(XaBranch::inDoubt).map(b -> b.xid).toList();
+        return branches.values().stream()
+                .filter(XaBranch::inDoubt)
+                .map(b -> b.xid)
+                .toList();
     }
 
     // ---- administration --------------------------------------------------------------------
 
     /** The branches {@link #recover} lists, with what each holds. */
     public synchronized List<InDoubtBranch> inDoubt() {
-        return branches.values().stream().filter(XaBranch::inDoubt).map(XaBranch::view)
-                .sorted(java.util.Comparator.comparing(v -> v.xid().toString())).toList();
+        return branches.values().stream()
+                .filter(XaBranch::inDoubt)
+                .map(XaBranch::view)
+                .sorted(java.util.Comparator.comparing(v -> v.xid().toString()))
+                .toList();
     }
 
     /**
@@ -419,20 +460,23 @@ public final class XaBranches {
         synchronized (this) {
             b = existing(xid);
             if (b.state != XaBranch.State.PREPARED) {
-                throw new XaError(XAER_PROTO, "branch " + xid + " is " + b.state.name().toLowerCase()
-                        + "; only a prepared branch is completed by hand");
+                throw new XaError(
+                        XAER_PROTO,
+                        "branch " + xid + " is " + b.state.name().toLowerCase()
+                                + "; only a prepared branch is completed by hand");
             }
             b.state = XaBranch.State.COMPLETING;
         }
-        StoreOp decision = new StoreOp.SaveBranch(xid.toBytes(),
-                commit ? STORED_HEURISTIC_COMMITTED : STORED_HEURISTIC_ROLLED_BACK, new byte[0]);
+        StoreOp decision = new StoreOp.SaveBranch(
+                xid.toBytes(), commit ? STORED_HEURISTIC_COMMITTED : STORED_HEURISTIC_ROLLED_BACK, new byte[0]);
         CompletableFuture<Void> stored = commit
                 ? broker.complete(b.sends, List.of(), b.locked, List.of(decision))
                 : broker.store().write(new StoreBatch().add(decision));
         return stored.handle((v, t) -> {
             if (t != null) {
                 stillPrepared(b);
-                throw new XaError(XAER_RMERR, "branch " + xid + " stays prepared: the decision could not be stored: " + cause(t));
+                throw new XaError(
+                        XAER_RMERR, "branch " + xid + " stays prepared: the decision could not be stored: " + cause(t));
             }
             if (commit) {
                 settleOutside(b);
@@ -445,7 +489,9 @@ public final class XaBranches {
                 b.locked.clear();
                 b.state = commit ? XaBranch.State.HEURISTIC_COMMITTED : XaBranch.State.HEURISTIC_ROLLED_BACK;
             }
-            LOG.atInfo().addKeyValue("event", "xa.resolved").addKeyValue("xid", xid.toString())
+            LOG.atInfo()
+                    .addKeyValue("event", "xa.resolved")
+                    .addKeyValue("xid", xid.toString())
                     .addKeyValue("outcome", commit ? "committed" : "rolled back")
                     .log("XA branch {} {} by hand", xid, commit ? "committed" : "rolled back");
             return null;
@@ -463,7 +509,9 @@ public final class XaBranches {
             try {
                 xid = WireXid.fromBytes(s.xid());
             } catch (IllegalArgumentException e) {
-                LOG.error("a stored XA branch has a damaged id and is ignored (it stays in the store): {}", e.getMessage());
+                LOG.error(
+                        "a stored XA branch has a damaged id and is ignored (it stays in the store): {}",
+                        e.getMessage());
                 continue;
             }
             XaBranch b = new XaBranch(xid, null, true);
@@ -475,7 +523,9 @@ public final class XaBranches {
                         b.preparedAt = r.preparedAt();
                         records.put(b, r);
                     } catch (IllegalStateException e) {
-                        LOG.error("prepared XA branch {} cannot be read and is ignored (it stays in the store): {}", xid,
+                        LOG.error(
+                                "prepared XA branch {} cannot be read and is ignored (it stays in the store): {}",
+                                xid,
                                 e.getMessage());
                         continue;
                     }
@@ -493,8 +543,12 @@ public final class XaBranches {
             restored.forEach(b -> branches.put(b.xid, b));
         }
         if (!restored.isEmpty()) {
-            LOG.info("{} XA branches are in doubt after the restart: {}", restored.size(),
-                    restored.stream().map(b -> b.xid + " " + b.state.name().toLowerCase()).toList());
+            LOG.info(
+                    "{} XA branches are in doubt after the restart: {}",
+                    restored.size(),
+                    restored.stream()
+                            .map(b -> b.xid + " " + b.state.name().toLowerCase())
+                            .toList());
         }
         return new BranchRestore(records, this);
     }
@@ -622,13 +676,18 @@ public final class XaBranches {
     private static BranchRecord record(List<Broker.PendingSend> sends, List<QueueEntry> locked, long now) {
         List<BranchRecord.Send> stored = new ArrayList<>();
         for (Broker.PendingSend s : sends) {
-            List<String> queues = s.targets().stream().filter(q -> q.storesEntryOf(s.message())).map(BrokerQueue::name).toList();
+            List<String> queues = s.targets().stream()
+                    .filter(q -> q.storesEntryOf(s.message()))
+                    .map(BrokerQueue::name)
+                    .toList();
             if (!queues.isEmpty()) {
                 stored.add(new BranchRecord.Send(s.message().id(), s.message().encoded(), queues));
             }
         }
-        List<BranchRecord.Take> taken = locked.stream().filter(e -> e.queue().storesEntryOf(e.message()))
-                .map(e -> new BranchRecord.Take(e.queue().name(), e.id())).toList();
+        List<BranchRecord.Take> taken = locked.stream()
+                .filter(e -> e.queue().storesEntryOf(e.message()))
+                .map(e -> new BranchRecord.Take(e.queue().name(), e.id()))
+                .toList();
         return new BranchRecord(stored, taken, now);
     }
 

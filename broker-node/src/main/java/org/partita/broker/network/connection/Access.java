@@ -20,7 +20,8 @@ final class Access {
 
     private final String user;
     private final Authorizer authorizer;
-    private final java.util.Map<Operation, java.util.Map<String, Boolean>> answers = new java.util.EnumMap<>(Operation.class);
+    private final java.util.Map<Operation, java.util.Map<String, Boolean>> answers =
+            new java.util.EnumMap<>(Operation.class);
 
     Access(String user, Authorizer authorizer) {
         this.user = user;
@@ -58,7 +59,9 @@ final class Access {
     ProtocolException refusal(Operation operation, String kind, String name) {
         String who = user == null ? "an anonymous connection" : "user '" + user + "'";
         String what = name == null ? "this node" : kind + " '" + name + "'";
-        return new ProtocolException(ErrorCode.NOT_AUTHORIZED, "not authorized: " + who + " may not " + operation.verb()
-                + " " + what + " (permission " + operation.word() + ")");
+        return new ProtocolException(
+                ErrorCode.NOT_AUTHORIZED,
+                "not authorized: " + who + " may not " + operation.verb() + " " + what + " (permission "
+                        + operation.word() + ")");
     }
 }

@@ -1,13 +1,12 @@
 package org.partita.broker.network.connection;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.partita.broker.core.Broker;
 import org.partita.broker.core.xa.OutsideWork;
 import org.partita.broker.core.xa.XaBranch;
 import org.partita.protocol.Frame;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * How a session settles what it was delivered: ACK consumes (at once, in its local transaction, or in
@@ -47,7 +46,9 @@ final class Acknowledgements {
     /** A delivery consumed in an XA branch: one of this node's is held by the branch, another node's settled after it. */
     private void inBranch(XaBranch branch, Delivery d) {
         if (d instanceof LocalDelivery l) {
-            broker.xa().addConsumed(branch, new Broker.Consumed(l.entry(), l.consumer().ref()));
+            broker.xa()
+                    .addConsumed(
+                            branch, new Broker.Consumed(l.entry(), l.consumer().ref()));
         } else {
             broker.xa().addOutside(branch, new OutsideWork() {
                 @Override

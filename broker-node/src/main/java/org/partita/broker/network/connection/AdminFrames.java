@@ -1,17 +1,15 @@
 package org.partita.broker.network.connection;
 
-import org.partita.broker.network.NodeContext;
-
+import java.util.concurrent.CompletionException;
 import org.partita.broker.admin.AdminCaller;
 import org.partita.broker.admin.AdminTargets;
 import org.partita.broker.core.Broker;
+import org.partita.broker.network.NodeContext;
 import org.partita.broker.security.Operation;
 import org.partita.protocol.DestinationName;
 import org.partita.protocol.ErrorCode;
 import org.partita.protocol.Frame;
 import org.partita.protocol.ProtocolException;
-
-import java.util.concurrent.CompletionException;
 
 /**
  * Requests about the node and its destinations rather than messages: ADMIN commands, and
@@ -33,14 +31,16 @@ final class AdminFrames {
 
     void admin(Frame.Admin f) {
         authorize(f);
-        node.admin().run(f.command(), f.argument(), new AdminCaller(state.user(), state.remote())).whenComplete((body, t) -> {
-            if (t == null) {
-                replies.answer(new Frame.AdminReply(f.requestId(), body));
-            } else {
-                Throwable c = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
-                replies.error(f, ErrorCode.INTERNAL, c.getMessage());
-            }
-        });
+        node.admin()
+                .run(f.command(), f.argument(), new AdminCaller(state.user(), state.remote()))
+                .whenComplete((body, t) -> {
+                    if (t == null) {
+                        replies.answer(new Frame.AdminReply(f.requestId(), body));
+                    } else {
+                        Throwable c = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+                        replies.error(f, ErrorCode.INTERNAL, c.getMessage());
+                    }
+                });
     }
 
     /**
@@ -52,8 +52,10 @@ final class AdminFrames {
             return;
         }
         if (!node.checksPasswords() && !state.fromLoopback()) {
-            throw new ProtocolException(ErrorCode.NOT_AUTHORIZED, "not authorized: admin command " + f.command() + " from "
-                    + state.remote() + " refused; a node without a users file takes admin commands from its own machine only");
+            throw new ProtocolException(
+                    ErrorCode.NOT_AUTHORIZED,
+                    "not authorized: admin command " + f.command() + " from " + state.remote()
+                            + " refused; a node without a users file takes admin commands from its own machine only");
         }
         for (String queue : AdminTargets.of(f.command(), f.argument())) {
             state.access().require(Operation.MANAGE, "queue", queue);
@@ -64,8 +66,10 @@ final class AdminFrames {
         ConnectionDestinations destinations = state.destinations();
         switch (f.op()) {
             case Frame.OP_SET_CLIENT_ID -> setClientId(f);
-            case Frame.OP_CREATE_TEMP_QUEUE -> replies.answer(new Frame.Created(f.requestId(), destinations.createTemporaryQueue()));
-            case Frame.OP_CREATE_TEMP_TOPIC -> replies.answer(new Frame.Created(f.requestId(), destinations.createTemporaryTopic()));
+            case Frame.OP_CREATE_TEMP_QUEUE ->
+                replies.answer(new Frame.Created(f.requestId(), destinations.createTemporaryQueue()));
+            case Frame.OP_CREATE_TEMP_TOPIC ->
+                replies.answer(new Frame.Created(f.requestId(), destinations.createTemporaryTopic()));
             case Frame.OP_DELETE_TEMP -> {
                 DestinationName d = DestinationName.parse(f.name());
                 if (destinations.deleteTemporary(d)) {
@@ -91,7 +95,8 @@ final class AdminFrames {
                 broker.subscriptions().unsubscribe(state.clientId(), f.name());
                 replies.ok(f.requestId());
             }
-            default -> replies.error(f, ErrorCode.INVALID_REQUEST, "destination operation " + f.op() + " is not supported");
+            default ->
+                replies.error(f, ErrorCode.INVALID_REQUEST, "destination operation " + f.op() + " is not supported");
         }
     }
 
@@ -103,7 +108,8 @@ final class AdminFrames {
         } else if (f.name() != null && !f.name().isEmpty() && denied(f.name())) {
             throw state.access().refusal(Operation.CLIENT_ID, "client id", f.name());
         } else if (f.name() == null || f.name().isEmpty() || !node.claimClientId(f.name(), state.key())) {
-            replies.error(f, ErrorCode.INVALID_CLIENT_ID, "client id '" + f.name() + "' is already in use on this node");
+            replies.error(
+                    f, ErrorCode.INVALID_CLIENT_ID, "client id '" + f.name() + "' is already in use on this node");
         } else {
             state.clientId(f.name());
             replies.ok(f.requestId());

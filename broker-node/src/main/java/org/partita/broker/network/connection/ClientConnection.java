@@ -1,34 +1,32 @@
 package org.partita.broker.network.connection;
 
-import org.partita.broker.network.NodeContext;
-import org.partita.broker.network.flow.NodeMemory;
-import org.partita.broker.network.flow.SendWindow;
-import org.partita.broker.network.flow.TrafficCounter;
+import static org.partita.broker.network.connection.ConnectionLog.EVENTS;
+import static org.partita.broker.network.connection.ConnectionLog.LOG;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.TooLongFrameException;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import org.partita.broker.admin.ConnectionInfo;
 import org.partita.broker.core.Broker;
 import org.partita.broker.core.DefinitionPendingException;
 import org.partita.broker.core.queue.QueueFullException;
 import org.partita.broker.core.queue.QueueOptionConflictException;
-import org.partita.broker.core.topic.SubscriptionConflictException;
 import org.partita.broker.core.queue.UnknownDestinationException;
+import org.partita.broker.core.topic.SubscriptionConflictException;
+import org.partita.broker.network.NodeContext;
+import org.partita.broker.network.flow.NodeMemory;
+import org.partita.broker.network.flow.SendWindow;
+import org.partita.broker.network.flow.TrafficCounter;
 import org.partita.broker.process.FatalErrors;
 import org.partita.protocol.ErrorCode;
 import org.partita.protocol.Frame;
 import org.partita.protocol.ProtocolException;
-
-import java.io.IOException;
-import java.util.ArrayDeque;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.TimeUnit;
-
-import static org.partita.broker.network.connection.ConnectionLog.EVENTS;
-import static org.partita.broker.network.connection.ConnectionLog.LOG;
 
 /**
  * One client connection's Netty handler: its life cycle, the order its frames are handled in, and
@@ -49,6 +47,7 @@ public final class ClientConnection extends SimpleChannelInboundHandler<Frame> i
      * definition): handled in order once it is done, so a client's frames never overtake each other.
      */
     private final ArrayDeque<Frame> held = new ArrayDeque<>();
+
     private boolean holding;
 
     private ConnectionState state;
@@ -86,23 +85,38 @@ public final class ClientConnection extends SimpleChannelInboundHandler<Frame> i
         admin = new AdminFrames(state, broker, node, replies);
         xa = new XaRequests(broker.xa(), state.key(), state::session, replies);
         if (!node.opened(this)) {
-            replies.fail(ErrorCode.RESOURCE_EXHAUSTED, "the node has its maximum of " + node.limits().connections() + " connections");
+            replies.fail(
+                    ErrorCode.RESOURCE_EXHAUSTED,
+                    "the node has its maximum of " + node.limits().connections() + " connections");
             return;
         }
         long timeout = node.limits().handshakeTimeoutMillis();
-        ctx.executor().schedule(() -> {
-            if (!state.open() && channel.isActive()) {
-                replies.fail(ErrorCode.AUTHENTICATION_FAILED, "no handshake within " + timeout + " ms");
-            }
-        }, timeout, TimeUnit.MILLISECONDS);
-        LOG.atDebug().addKeyValue("event", "connection.opened").addKeyValue("remote", state.remote())
+        ctx.executor()
+                .schedule(
+                        () -> {
+                            if (!state.open() && channel.isActive()) {
+                                replies.fail(ErrorCode.AUTHENTICATION_FAILED, "no handshake within " + timeout + " ms");
+                            }
+                        },
+                        timeout,
+                        TimeUnit.MILLISECONDS);
+        LOG.atDebug()
+                .addKeyValue("event", "connection.opened")
+                .addKeyValue("remote", state.remote())
                 .log("connection opened from {}", state.remote());
         ctx.fireChannelActive();
     }
 
     public ConnectionInfo info() {
-        return new ConnectionInfo(state.remote(), state.user(), state.clientId(), state.sessions().size(),
-                state.consumers().size(), openedAt, traffic.bytesIn(), traffic.bytesOut());
+        return new ConnectionInfo(
+                state.remote(),
+                state.user(),
+                state.clientId(),
+                state.sessions().size(),
+                state.consumers().size(),
+                openedAt,
+                traffic.bytesIn(),
+                traffic.bytesOut());
     }
 
     @Override
@@ -137,7 +151,9 @@ public final class ClientConnection extends SimpleChannelInboundHandler<Frame> i
         } catch (SubscriptionConflictException e) {
             replies.error(frame, ErrorCode.ILLEGAL_STATE, e.getMessage());
         } catch (QueueFullException e) {
-            replies.error(frame, frame instanceof Frame.Commit ? ErrorCode.TRANSACTION_ROLLED_BACK : ErrorCode.RESOURCE_EXHAUSTED,
+            replies.error(
+                    frame,
+                    frame instanceof Frame.Commit ? ErrorCode.TRANSACTION_ROLLED_BACK : ErrorCode.RESOURCE_EXHAUSTED,
                     e.getMessage());
         } catch (QueueOptionConflictException e) {
             replies.error(frame, ErrorCode.INVALID_DESTINATION, e.getMessage());
@@ -185,7 +201,8 @@ public final class ClientConnection extends SimpleChannelInboundHandler<Frame> i
         holding = false;
         if (failure != null) {
             Frame first = held.poll();
-            Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+            Throwable cause =
+                    failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
             replies.error(first, ErrorCode.INVALID_DESTINATION, cause.getMessage());
         }
         handleHeld();
@@ -227,10 +244,18 @@ public final class ClientConnection extends SimpleChannelInboundHandler<Frame> i
             window.closed();
         }
         String user = state.user() == null ? "(anonymous)" : state.user();
-        LOG.atDebug().addKeyValue("event", "connection.closed").addKeyValue("remote", state.remote()).addKeyValue("user", user)
-                .addKeyValue("bytesIn", traffic.bytesIn()).addKeyValue("bytesOut", traffic.bytesOut())
-                .log("connection from {} closed (user {}, {} bytes in, {} bytes out)", state.remote(),
-                        user, traffic.bytesIn(), traffic.bytesOut());
+        LOG.atDebug()
+                .addKeyValue("event", "connection.closed")
+                .addKeyValue("remote", state.remote())
+                .addKeyValue("user", user)
+                .addKeyValue("bytesIn", traffic.bytesIn())
+                .addKeyValue("bytesOut", traffic.bytesOut())
+                .log(
+                        "connection from {} closed (user {}, {} bytes in, {} bytes out)",
+                        state.remote(),
+                        user,
+                        traffic.bytesIn(),
+                        traffic.bytesOut());
         sessions.closeAll();
         broker.xa().connectionClosed(state.key());
         if (state.clientId() != null) {
@@ -245,16 +270,23 @@ public final class ClientConnection extends SimpleChannelInboundHandler<Frame> i
         FatalErrors.check(cause);
         Throwable c = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
         if (c instanceof TooLongFrameException) {
-            replies.fail(ErrorCode.FRAME_TOO_LARGE, state.open()
-                    ? "frame exceeds the maximum frame size of " + node.maxFrameSize() + " bytes"
-                    : "frame exceeds the " + node.limits().handshakeFrameBytes() + " bytes allowed before the handshake");
+            replies.fail(
+                    ErrorCode.FRAME_TOO_LARGE,
+                    state.open()
+                            ? "frame exceeds the maximum frame size of " + node.maxFrameSize() + " bytes"
+                            : "frame exceeds the " + node.limits().handshakeFrameBytes()
+                                    + " bytes allowed before the handshake");
         } else if (c instanceof ProtocolException p) {
             replies.fail(p.code(), p.getMessage());
         } else if (c instanceof IOException) {
             LOG.debug("connection {} lost: {}", ctx.channel().remoteAddress(), c.toString());
             ctx.close();
         } else {
-            EVENTS.warn("connection.error", "closing connection {} after an unexpected error", ctx.channel().remoteAddress(), c);
+            EVENTS.warn(
+                    "connection.error",
+                    "closing connection {} after an unexpected error",
+                    ctx.channel().remoteAddress(),
+                    c);
             replies.fail(ErrorCode.INTERNAL, c.toString());
         }
     }

@@ -1,20 +1,18 @@
 package org.partita.broker.network.connection;
 
-import org.partita.broker.network.NodeContext;
-
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.partita.broker.core.Broker;
 import org.partita.broker.core.queue.BrokerQueue;
 import org.partita.broker.core.queue.DestinationAddress;
 import org.partita.broker.core.queue.MessageRef;
-import org.partita.broker.core.topic.TopicPattern;
 import org.partita.broker.core.queue.UnknownDestinationException;
+import org.partita.broker.core.topic.TopicPattern;
+import org.partita.broker.network.NodeContext;
 import org.partita.protocol.DestinationName;
 import org.partita.protocol.ErrorCode;
 import org.partita.protocol.ProtocolException;
-
-import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * How one connection names destinations: resolving queue and topic names to the queues a message
@@ -47,8 +45,8 @@ final class ConnectionDestinations {
             }
             case TEMP_TOPIC -> {
                 if (!broker.subscriptions().temporaryTopicExists(dest.name())) {
-                    throw new UnknownDestinationException("temporary topic " + dest.name()
-                            + " does not exist (its connection closed or deleted it)");
+                    throw new UnknownDestinationException(
+                            "temporary topic " + dest.name() + " does not exist (its connection closed or deleted it)");
                 }
                 yield broker.subscriptions().routes(dest.name(), message);
             }
@@ -57,15 +55,16 @@ final class ConnectionDestinations {
 
     /** The queue a name designates (created on first use if the node allows it). */
     BrokerQueue queue(DestinationName dest) {
-        if (dest.kind() == DestinationName.Kind.QUEUE && DestinationAddress.parse(dest.name()).name().contains("#")) {
+        if (dest.kind() == DestinationName.Kind.QUEUE
+                && DestinationAddress.parse(dest.name()).name().contains("#")) {
             throw new IllegalArgumentException("'" + dest.name() + "': queue names may not contain '#'; read an AppId"
                     + " of a fan-out queue as <queue>?appId=<appId>");
         }
         if (dest.kind() == DestinationName.Kind.TEMP_QUEUE) {
             BrokerQueue q = broker.existingQueue(dest.name());
             if (q == null) {
-                throw new UnknownDestinationException("temporary queue " + dest.name()
-                        + " does not exist (its connection closed or deleted it)");
+                throw new UnknownDestinationException(
+                        "temporary queue " + dest.name() + " does not exist (its connection closed or deleted it)");
             }
             return q;
         }
@@ -101,7 +100,8 @@ final class ConnectionDestinations {
                 ? broker.existingQueue(dest.name()) != null
                 : broker.subscriptions().temporaryTopicExists(dest.name());
         if (exists) {
-            throw new ProtocolException(ErrorCode.ILLEGAL_STATE, "only the connection that created " + dest + " may consume from it");
+            throw new ProtocolException(
+                    ErrorCode.ILLEGAL_STATE, "only the connection that created " + dest + " may consume from it");
         }
         throw new UnknownDestinationException(dest + " does not exist (deleted, or its connection closed)");
     }

@@ -14,6 +14,5 @@ final class ConnectionLog {
     static final Logger LOG = LoggerFactory.getLogger(ClientConnection.class);
     static final RateLimitedLog EVENTS = new RateLimitedLog(LOG);
 
-    private ConnectionLog() {
-    }
+    private ConnectionLog() {}
 }

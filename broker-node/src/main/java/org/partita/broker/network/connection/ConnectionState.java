@@ -1,21 +1,19 @@
 package org.partita.broker.network.connection;
 
-import org.partita.broker.network.NodeContext;
-import org.partita.broker.network.flow.SendWindow;
-
 import io.netty.channel.Channel;
-import org.partita.broker.core.Broker;
-import org.partita.broker.core.queue.DestinationAddress;
-import org.partita.broker.core.queue.QueueOptions;
-import org.partita.broker.security.Operation;
-import org.partita.protocol.DestinationName;
-import org.partita.protocol.ErrorCode;
-import org.partita.protocol.ProtocolException;
-
 import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import org.partita.broker.core.Broker;
+import org.partita.broker.core.queue.DestinationAddress;
+import org.partita.broker.core.queue.QueueOptions;
+import org.partita.broker.network.NodeContext;
+import org.partita.broker.network.flow.SendWindow;
+import org.partita.broker.security.Operation;
+import org.partita.protocol.DestinationName;
+import org.partita.protocol.ErrorCode;
+import org.partita.protocol.ProtocolException;
 
 /**
  * What one client connection holds and who it is, shared by its frame handlers: its sessions and
@@ -32,6 +30,7 @@ final class ConnectionState {
     private final long serial;
     /** Stands for this connection where the core needs an owner: of a client id, of XA branches, for noLocal. */
     private final Object key = new Object();
+
     private final Map<Integer, ServerSession> sessions = new ConcurrentHashMap<>();
     private final Map<Integer, ServerConsumer> consumers = new ConcurrentHashMap<>();
     private final AtomicLong deliveryIds = new AtomicLong();
@@ -153,10 +152,11 @@ final class ConnectionState {
         DestinationName d = DestinationName.parse(encoded);
         DestinationAddress address = DestinationAddress.parse(d.name());
         checkNameLength(address.name(), "destination name");
-        int partitions = QueueOptions.parse(address.queueOptions(), QueueOptions.DEFAULTS).partitions();
+        int partitions = QueueOptions.parse(address.queueOptions(), QueueOptions.DEFAULTS)
+                .partitions();
         if (partitions > node.limits().partitionsPerQueue()) {
-            throw new IllegalArgumentException("a queue may have at most " + node.limits().partitionsPerQueue()
-                    + " partitions, not " + partitions);
+            throw new IllegalArgumentException("a queue may have at most "
+                    + node.limits().partitionsPerQueue() + " partitions, not " + partitions);
         }
         return d;
     }
@@ -164,7 +164,8 @@ final class ConnectionState {
     void checkNameLength(String name, String what) {
         int max = node.limits().destinationNameLength();
         if (name.length() > max) {
-            throw new IllegalArgumentException("a " + what + " may have at most " + max + " characters, not " + name.length());
+            throw new IllegalArgumentException(
+                    "a " + what + " may have at most " + max + " characters, not " + name.length());
         }
     }
 
@@ -174,23 +175,29 @@ final class ConnectionState {
             return; // only their connection consumes from them (checked apart); replies may come from anyone
         }
         boolean queue = dest.kind().isQueue();
-        access.require(operation, queue ? "queue" : "topic", queue ? DestinationAddress.parse(dest.name()).name() : dest.name());
+        access.require(
+                operation,
+                queue ? "queue" : "topic",
+                queue ? DestinationAddress.parse(dest.name()).name() : dest.name());
     }
 
     /** The client's host address, without port: what login delays are kept per. */
     String host() {
         return channel.remoteAddress() instanceof InetSocketAddress a
-                ? a.getAddress().getHostAddress() : String.valueOf(channel.remoteAddress());
+                ? a.getAddress().getHostAddress()
+                : String.valueOf(channel.remoteAddress());
     }
 
     /** The client's address as {@code host:port}. */
     String remote() {
         return channel.remoteAddress() instanceof InetSocketAddress a
-                ? a.getAddress().getHostAddress() + ":" + a.getPort() : String.valueOf(channel.remoteAddress());
+                ? a.getAddress().getHostAddress() + ":" + a.getPort()
+                : String.valueOf(channel.remoteAddress());
     }
 
     boolean fromLoopback() {
-        return channel.remoteAddress() instanceof InetSocketAddress a && a.getAddress() != null
+        return channel.remoteAddress() instanceof InetSocketAddress a
+                && a.getAddress() != null
                 && a.getAddress().isLoopbackAddress();
     }
 }

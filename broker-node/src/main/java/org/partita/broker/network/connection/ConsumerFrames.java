@@ -1,13 +1,13 @@
 package org.partita.broker.network.connection;
 
-import org.partita.broker.network.NodeContext;
-
+import java.util.concurrent.CompletableFuture;
 import org.partita.broker.core.Broker;
-import org.partita.broker.core.queue.BrokerQueue;
 import org.partita.broker.core.dispatch.ConsumerRef;
+import org.partita.broker.core.queue.BrokerQueue;
 import org.partita.broker.core.queue.DestinationAddress;
 import org.partita.broker.core.topic.Subscription;
 import org.partita.broker.core.topic.Subscriptions;
+import org.partita.broker.network.NodeContext;
 import org.partita.broker.security.Operation;
 import org.partita.protocol.DestinationName;
 import org.partita.protocol.ErrorCode;
@@ -15,8 +15,6 @@ import org.partita.protocol.Frame;
 import org.partita.protocol.ProtocolException;
 import org.partita.protocol.selector.Selector;
 import org.partita.protocol.selector.SelectorException;
-
-import java.util.concurrent.CompletableFuture;
 
 /**
  * A connection's consumers: CONSUMER_OPEN (on a queue, or on a topic through a durable, shared or
@@ -58,8 +56,10 @@ final class ConsumerFrames {
             return;
         }
         if (state.consumers().size() >= node.limits().consumersPerConnection()) {
-            replies.error(f, ErrorCode.RESOURCE_EXHAUSTED, "a connection may have at most "
-                    + node.limits().consumersPerConnection() + " consumers open");
+            replies.error(
+                    f,
+                    ErrorCode.RESOURCE_EXHAUSTED,
+                    "a connection may have at most " + node.limits().consumersPerConnection() + " consumers open");
             return;
         }
         state.destinations().checkConsumable(dest);
@@ -81,13 +81,15 @@ final class ConsumerFrames {
             queue = subscription.queue();
             consumerSelector = Selector.matchAll(); // a subscription's selector filters at routing
         }
-        ServerConsumer consumer = new ServerConsumer(f.consumerId(), session, queue, state.channel(), subscription,
-                broker.subscriptions());
+        ServerConsumer consumer = new ServerConsumer(
+                f.consumerId(), session, queue, state.channel(), subscription, broker.subscriptions());
         // The admin view names the owner of each partition: a relayed consumer by the node it serves.
         String peerNode = state.peerNode();
-        String owner = peerNode != null ? "node " + peerNode : String.valueOf(state.channel().remoteAddress());
-        ConsumerRef ref = new ConsumerRef("consumer " + f.consumerId() + " of " + owner, consumer,
-                consumerSelector, f.credit(), priority);
+        String owner = peerNode != null
+                ? "node " + peerNode
+                : String.valueOf(state.channel().remoteAddress());
+        ConsumerRef ref = new ConsumerRef(
+                "consumer " + f.consumerId() + " of " + owner, consumer, consumerSelector, f.credit(), priority);
         if (capacity > 0 || capacityBytes > 0) {
             queue.update(ref, null, capacity, capacityBytes);
         }
@@ -109,9 +111,11 @@ final class ConsumerFrames {
         String clientId = state.clientId();
         if (f.durable()) {
             if (!f.shared() && clientId == null) {
-                throw new ProtocolException(ErrorCode.ILLEGAL_STATE, "an unshared durable subscription needs a client id");
+                throw new ProtocolException(
+                        ErrorCode.ILLEGAL_STATE, "an unshared durable subscription needs a client id");
             }
-            return subs.openDurable(clientId, f.subscription(), topic.name(), f.selector(), f.noLocal(), f.shared(), state.key());
+            return subs.openDurable(
+                    clientId, f.subscription(), topic.name(), f.selector(), f.noLocal(), f.shared(), state.key());
         }
         if (f.shared()) {
             return subs.openShared(clientId, f.subscription(), topic.name(), f.selector());
@@ -135,8 +139,10 @@ final class ConsumerFrames {
             replies.error(f, ErrorCode.ILLEGAL_STATE, "consumer " + f.consumerId() + " is not open");
             return;
         }
-        CompletableFuture<Void> applied = c.update(f.priority() == Integer.MIN_VALUE ? null : f.priority(),
-                f.capacityMessages() < 0 ? null : f.capacityMessages(), f.capacityBytes() < 0 ? null : f.capacityBytes());
+        CompletableFuture<Void> applied = c.update(
+                f.priority() == Integer.MIN_VALUE ? null : f.priority(),
+                f.capacityMessages() < 0 ? null : f.capacityMessages(),
+                f.capacityBytes() < 0 ? null : f.capacityBytes());
         if (f.spare() != Frame.ConsumerUpdate.UNCHANGED) {
             applied = c.spare(f.spare() == 1); // after the update on the queue's executor
         }

@@ -1,8 +1,5 @@
 package org.partita.broker.network.connection;
 
-import org.partita.broker.core.Broker;
-import org.partita.broker.core.queue.BrokerQueue;
-
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -10,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Predicate;
+import org.partita.broker.core.Broker;
+import org.partita.broker.core.queue.BrokerQueue;
 
 /**
  * A message handed to a consumer of a session and not yet acknowledged or released: from a queue of

@@ -1,11 +1,15 @@
 package org.partita.broker.network.connection;
 
+import static org.partita.broker.network.connection.ConnectionLog.EVENTS;
+
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.partita.broker.network.ClusterFront;
 import org.partita.broker.network.NodeContext;
 import org.partita.broker.network.flow.ConsumptionPace;
 import org.partita.broker.network.flow.NodeMemory;
 import org.partita.broker.network.flow.SendWindow;
-
 import org.partita.broker.security.Operation;
 import org.partita.protocol.ErrorCode;
 import org.partita.protocol.Frame;
@@ -13,12 +17,6 @@ import org.partita.protocol.FrameDecoder;
 import org.partita.protocol.Protocol;
 import org.partita.protocol.ProtocolException;
 import org.slf4j.event.Level;
-
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-
-import static org.partita.broker.network.connection.ConnectionLog.EVENTS;
 
 /**
  * HELLO (docs/protocol.md, "States"): the version check, the login of a client or of another node of
@@ -46,8 +44,11 @@ final class HandshakeHandler {
             return;
         }
         if (f.version() < Protocol.OLDEST_VERSION || f.version() > Protocol.VERSION) {
-            replies.failRequest(f.requestId(), ErrorCode.UNSUPPORTED_VERSION, "protocol version " + f.version()
-                    + " is not supported; this node speaks " + Protocol.OLDEST_VERSION + " to " + Protocol.VERSION);
+            replies.failRequest(
+                    f.requestId(),
+                    ErrorCode.UNSUPPORTED_VERSION,
+                    "protocol version " + f.version() + " is not supported; this node speaks " + Protocol.OLDEST_VERSION
+                            + " to " + Protocol.VERSION);
             return;
         }
         ClusterFront cluster = node.cluster();
@@ -55,8 +56,13 @@ final class HandshakeHandler {
             try {
                 state.peerNode(cluster.linkingNode(f.user(), f.password()));
             } catch (SecurityException e) {
-                EVENTS.log(Level.WARN, "login.failed", Map.of("user", f.user(), "remote", state.remote()),
-                        "node link refused from {}: {}", state.remote(), e.getMessage());
+                EVENTS.log(
+                        Level.WARN,
+                        "login.failed",
+                        Map.of("user", f.user(), "remote", state.remote()),
+                        "node link refused from {}: {}",
+                        state.remote(),
+                        e.getMessage());
                 replies.failRequest(f.requestId(), ErrorCode.AUTHENTICATION_FAILED, e.getMessage());
                 return;
             }
@@ -84,17 +90,30 @@ final class HandshakeHandler {
         String who = f.user() == null ? "(none)" : f.user();
         if (failure != null) {
             order.drop();
-            Throwable c = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-            EVENTS.log(Level.WARN, "login.busy", Map.of("user", who, "remote", state.remote()),
-                    "login of user {} from {} not checked: {}", who, state.remote(), c.getMessage());
+            Throwable c =
+                    failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+            EVENTS.log(
+                    Level.WARN,
+                    "login.busy",
+                    Map.of("user", who, "remote", state.remote()),
+                    "login of user {} from {} not checked: {}",
+                    who,
+                    state.remote(),
+                    c.getMessage());
             replies.failRequest(f.requestId(), ErrorCode.RESOURCE_EXHAUSTED, c.getMessage());
             return;
         }
         if (refusal != null) {
             order.drop();
             // rate limited: anyone can make the node refuse logins, and must not fill its disk with log
-            EVENTS.log(Level.INFO, "login.failed", Map.of("user", who, "remote", state.remote(), "reason", refusal),
-                    "login refused for user {} from {}: {}", who, state.remote(), refusal);
+            EVENTS.log(
+                    Level.INFO,
+                    "login.failed",
+                    Map.of("user", who, "remote", state.remote(), "reason", refusal),
+                    "login refused for user {} from {}: {}",
+                    who,
+                    state.remote(),
+                    refusal);
             replies.failRequest(f.requestId(), ErrorCode.AUTHENTICATION_FAILED, refusal);
             return;
         }
@@ -118,7 +137,10 @@ final class HandshakeHandler {
             }
         }
         if (f.clientId() != null && !node.claimClientId(f.clientId(), state.key())) {
-            replies.failRequest(f.requestId(), ErrorCode.INVALID_CLIENT_ID, "client id '" + f.clientId() + "' is already in use on this node");
+            replies.failRequest(
+                    f.requestId(),
+                    ErrorCode.INVALID_CLIENT_ID,
+                    "client id '" + f.clientId() + "' is already in use on this node");
             return false;
         }
         state.opened(name, f.clientId(), granted);
@@ -128,8 +150,12 @@ final class HandshakeHandler {
             decoder.acceptUpTo(node.maxFrameSize());
         }
         replies.answer(new Frame.HelloOk(f.requestId(), f.version(), node.nodeName(), node.maxFrameSize()));
-        SendWindow window = new SendWindow(state.channel(), memory, new ConsumptionPace(node.limits().pacedBacklogBytes()),
-                node.limits().producerWindowBytes(), f.version() >= Protocol.SEND_CREDIT_VERSION);
+        SendWindow window = new SendWindow(
+                state.channel(),
+                memory,
+                new ConsumptionPace(node.limits().pacedBacklogBytes()),
+                node.limits().producerWindowBytes(),
+                f.version() >= Protocol.SEND_CREDIT_VERSION);
         state.sendWindow(window);
         window.open();
         return true;

@@ -1,8 +1,7 @@
 package org.partita.broker.network.connection;
 
-import org.partita.broker.core.queue.QueueEntry;
-
 import java.util.concurrent.CompletableFuture;
+import org.partita.broker.core.queue.QueueEntry;
 
 /** A delivery from a queue of this node. */
 record LocalDelivery(long id, QueueEntry entry, ServerConsumer consumer) implements Delivery {

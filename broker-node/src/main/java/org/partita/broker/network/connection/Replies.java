@@ -1,20 +1,18 @@
 package org.partita.broker.network.connection;
 
-import org.partita.broker.network.flow.InOrderWrites;
-import org.partita.broker.network.flow.SendWindow;
+import static org.partita.broker.network.connection.ConnectionLog.EVENTS;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.partita.broker.core.queue.QueueFullException;
+import org.partita.broker.network.flow.InOrderWrites;
+import org.partita.broker.network.flow.SendWindow;
 import org.partita.broker.process.FatalErrors;
 import org.partita.broker.store.StoreUnavailableException;
 import org.partita.protocol.ErrorCode;
 import org.partita.protocol.Frame;
-
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-
-import static org.partita.broker.network.connection.ConnectionLog.EVENTS;
 
 /**
  * Every answer a connection gives to its client's requests, written here and nowhere else, by one
@@ -80,8 +78,13 @@ final class Replies {
      */
     void error(Frame request, ErrorCode code, String message) {
         if (request.requestId() == 0) {
-            EVENTS.info("message.dropped", "{} without confirmation from {} dropped: {} {}", request.type(),
-                    channel.remoteAddress(), code, message);
+            EVENTS.info(
+                    "message.dropped",
+                    "{} without confirmation from {} dropped: {} {}",
+                    request.type(),
+                    channel.remoteAddress(),
+                    code,
+                    message);
             channel.writeAndFlush(new Frame.RequestFailed(request.type().code(), code, message), channel.voidPromise());
             return;
         }
@@ -103,7 +106,10 @@ final class Replies {
             Throwable cause = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
             boolean resource = cause instanceof StoreUnavailableException || cause instanceof QueueFullException;
             if (request instanceof Frame.Commit && resource) {
-                error(request, ErrorCode.TRANSACTION_ROLLED_BACK, cause.getMessage() + "; the transaction was rolled back");
+                error(
+                        request,
+                        ErrorCode.TRANSACTION_ROLLED_BACK,
+                        cause.getMessage() + "; the transaction was rolled back");
             } else {
                 // a send held while a clustered queue's layout changed may find its queue full when it goes on
                 error(request, resource ? ErrorCode.RESOURCE_EXHAUSTED : ErrorCode.INTERNAL, cause.getMessage());

@@ -1,21 +1,19 @@
 package org.partita.broker.network.connection;
 
-import org.partita.broker.network.NodeContext;
-import org.partita.broker.network.flow.NodeMemory;
-import org.partita.broker.network.flow.SendWindow;
-
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.partita.broker.core.Broker;
 import org.partita.broker.core.queue.BrokerQueue;
 import org.partita.broker.core.queue.MessageRef;
+import org.partita.broker.network.NodeContext;
+import org.partita.broker.network.flow.NodeMemory;
+import org.partita.broker.network.flow.SendWindow;
 import org.partita.broker.security.Operation;
 import org.partita.protocol.DestinationName;
 import org.partita.protocol.ErrorCode;
 import org.partita.protocol.Frame;
 import org.partita.protocol.MessageCodec;
 import org.partita.protocol.WireMessage;
-
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * Messages coming in: a client's SEND, within the connection's send window and the node's limits
@@ -25,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
 final class SendFrames {
     /** Bytes a DELIVER frame adds around a message: type, consumer id, delivery id, count, partition, length. */
     private static final int DELIVER_OVERHEAD = 1 + 4 + 8 + 4 + 4 + 4;
+
     private static final Handled NOT_QUEUED = new Handled(true, List.of());
     private static final CompletableFuture<Handled> DONE = CompletableFuture.completedFuture(NOT_QUEUED);
 
@@ -61,21 +60,28 @@ final class SendFrames {
     }
 
     /** How a send ended, for its credit: a non-persistent message queued names its queues, whose consumers pace it. */
-    private record Handled(boolean persistent, List<BrokerQueue> queued) {
-    }
+    private record Handled(boolean persistent, List<BrokerQueue> queued) {}
 
     private CompletableFuture<Handled> handle(Frame.Send f) {
         ServerSession session = state.session(f.sessionId());
         if (f.message().length > node.limits().messageBytes()) {
             // refused whole, with the connection left open: a message this large would not fit in the node's heap
-            replies.error(f, ErrorCode.RESOURCE_EXHAUSTED, "message of " + f.message().length + " bytes is larger than the "
-                    + node.limits().messageBytes() + " bytes this node takes (limits.messageBytes, a share of its heap);"
-                    + " the message was not taken");
+            replies.error(
+                    f,
+                    ErrorCode.RESOURCE_EXHAUSTED,
+                    "message of " + f.message().length + " bytes is larger than the "
+                            + node.limits().messageBytes()
+                            + " bytes this node takes (limits.messageBytes, a share of its heap);"
+                            + " the message was not taken");
             return DONE;
         }
         if (f.message().length > node.maxFrameSize() - DELIVER_OVERHEAD) {
-            replies.error(f, ErrorCode.RESOURCE_EXHAUSTED, "message of " + f.message().length
-                    + " bytes is too large to be delivered within the maximum frame size of " + node.maxFrameSize() + " bytes");
+            replies.error(
+                    f,
+                    ErrorCode.RESOURCE_EXHAUSTED,
+                    "message of " + f.message().length
+                            + " bytes is too large to be delivered within the maximum frame size of "
+                            + node.maxFrameSize() + " bytes");
             return DONE;
         }
         WireMessage wire = MessageCodec.decodeHeaders(f.message());
@@ -83,27 +89,42 @@ final class SendFrames {
         state.authorize(Operation.SEND, dest);
         if (!wire.persistent() && memory.nonPersistentOverrun()) {
             // a client that honours its credit never gets here: this one sends past it
-            replies.error(f, ErrorCode.RESOURCE_EXHAUSTED, "the node holds its maximum of non-persistent messages ("
-                    + node.limits().nonPersistentBytes() + " bytes); the message was not taken");
+            replies.error(
+                    f,
+                    ErrorCode.RESOURCE_EXHAUSTED,
+                    "the node holds its maximum of non-persistent messages ("
+                            + node.limits().nonPersistentBytes() + " bytes); the message was not taken");
             return DONE;
         }
         if (session.branch() != null) {
             if (!memory.admitTransacted(f.message().length)) {
-                replies.error(f, ErrorCode.RESOURCE_EXHAUSTED, openTransactionsFull("end the XA branch and roll it back"));
+                replies.error(
+                        f, ErrorCode.RESOURCE_EXHAUSTED, openTransactionsFull("end the XA branch and roll it back"));
                 return DONE;
             }
             // given back by the branch once it no longer holds its sends
-            if (!broker.xa().admit(session.branch(), f.message().length, node.limits().transactionBytes(),
-                    memory::transactionEnded)) {
+            if (!broker.xa()
+                    .admit(
+                            session.branch(),
+                            f.message().length,
+                            node.limits().transactionBytes(),
+                            memory::transactionEnded)) {
                 memory.transactionEnded(f.message().length);
-                replies.error(f, ErrorCode.RESOURCE_EXHAUSTED, "the XA branch would hold more than "
-                        + node.limits().transactionBytes() + " bytes; end it and roll it back (the message was not added)");
+                replies.error(
+                        f,
+                        ErrorCode.RESOURCE_EXHAUSTED,
+                        "the XA branch would hold more than " + node.limits().transactionBytes()
+                                + " bytes; end it and roll it back (the message was not added)");
                 return DONE;
             }
         }
-        if (session.transacted() && session.txBytes() + f.message().length > node.limits().transactionBytes()) {
-            replies.error(f, ErrorCode.RESOURCE_EXHAUSTED, "the transaction would hold more than "
-                    + node.limits().transactionBytes() + " bytes; commit or roll it back (the message was not added)");
+        if (session.transacted()
+                && session.txBytes() + f.message().length > node.limits().transactionBytes()) {
+            replies.error(
+                    f,
+                    ErrorCode.RESOURCE_EXHAUSTED,
+                    "the transaction would hold more than " + node.limits().transactionBytes()
+                            + " bytes; commit or roll it back (the message was not added)");
             return DONE;
         }
         MessageRef message = broker.newMessage(f.message(), wire, state.key());
@@ -149,20 +170,32 @@ final class SendFrames {
         WireMessage wire = MessageCodec.decodeHeaders(f.message());
         BrokerQueue queue = broker.existingQueue(f.queue());
         if (queue == null) {
-            replies.error(f, ErrorCode.UNKNOWN_DESTINATION, "queue '" + f.queue() + "' is not defined on node " + node.nodeName() + " yet");
+            replies.error(
+                    f,
+                    ErrorCode.UNKNOWN_DESTINATION,
+                    "queue '" + f.queue() + "' is not defined on node " + node.nodeName() + " yet");
             return;
         }
         MessageRef message = broker.newMessage(f.message(), wire, state.key());
         if (!queue.hostsPartitionOf(message)) {
             // The sender applied a layout change first; it keeps the message and tries again shortly,
             // by when this node has applied the change too (refused like a queue not defined yet).
-            replies.error(f, ErrorCode.UNKNOWN_DESTINATION, "queue '" + f.queue() + "' has no partition for this message on node "
-                    + node.nodeName() + " yet: its layout here is older than the sender's");
+            replies.error(
+                    f,
+                    ErrorCode.UNKNOWN_DESTINATION,
+                    "queue '" + f.queue() + "' has no partition for this message on node " + node.nodeName()
+                            + " yet: its layout here is older than the sender's");
             return;
         }
         // Two copies may come at once: one the node sent over a link it then gave up as down (read
         // here only now), and the retry over the new link.
-        replies.whenDone(f, node.cluster().storeOnce(peerNode, wire.messageId(), () -> broker.send(new Broker.PendingSend(
-                List.of(queue), message, f.deliveryCount())).thenRun(() -> { })));
+        replies.whenDone(
+                f,
+                node.cluster()
+                        .storeOnce(
+                                peerNode,
+                                wire.messageId(),
+                                () -> broker.send(new Broker.PendingSend(List.of(queue), message, f.deliveryCount()))
+                                        .thenRun(() -> {})));
     }
 }

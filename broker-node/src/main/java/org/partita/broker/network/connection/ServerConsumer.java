@@ -1,14 +1,13 @@
 package org.partita.broker.network.connection;
 
-import org.partita.broker.network.flow.InOrderWrites;
-
 import io.netty.channel.Channel;
-import org.partita.broker.core.queue.BrokerQueue;
 import org.partita.broker.core.dispatch.ConsumerRef;
 import org.partita.broker.core.dispatch.DeliverySink;
+import org.partita.broker.core.queue.BrokerQueue;
 import org.partita.broker.core.queue.QueueEntry;
 import org.partita.broker.core.topic.Subscription;
 import org.partita.broker.core.topic.Subscriptions;
+import org.partita.broker.network.flow.InOrderWrites;
 import org.partita.protocol.Frame;
 
 /**
@@ -28,12 +27,18 @@ final class ServerConsumer implements DeliverySink, RemoteFeed.Sink {
     private volatile boolean closed;
     /** Partitions owned here and on the other nodes; the client is told their union. */
     private java.util.Set<Integer> ownedHere = java.util.Set.of();
+
     private java.util.Set<Integer> ownedThere = java.util.Set.of();
     private java.util.Set<Integer> told = java.util.Set.of();
 
     /** @param subscription the topic subscription consumed, or null for a queue */
-    ServerConsumer(int id, ServerSession session, BrokerQueue queue, Channel channel, Subscription subscription,
-                   Subscriptions subscriptions) {
+    ServerConsumer(
+            int id,
+            ServerSession session,
+            BrokerQueue queue,
+            Channel channel,
+            Subscription subscription,
+            Subscriptions subscriptions) {
         this.id = id;
         this.session = session;
         this.queue = queue;
@@ -96,7 +101,8 @@ final class ServerConsumer implements DeliverySink, RemoteFeed.Sink {
         return f == null ? here : java.util.concurrent.CompletableFuture.allOf(here, f.drain());
     }
 
-    java.util.concurrent.CompletableFuture<Void> update(Integer priority, Integer capacityMessages, Long capacityBytes) {
+    java.util.concurrent.CompletableFuture<Void> update(
+            Integer priority, Integer capacityMessages, Long capacityBytes) {
         RemoteFeed f = feed;
         if (f != null && (priority != null || capacityMessages != null || capacityBytes != null)) {
             f.update(priority, capacityMessages, capacityBytes);
@@ -153,7 +159,8 @@ final class ServerConsumer implements DeliverySink, RemoteFeed.Sink {
         union.addAll(ownedThere);
         if (!closed && !union.equals(told)) {
             told = union;
-            write(new Frame.Partitions(id, union.stream().mapToInt(Integer::intValue).toArray()));
+            write(new Frame.Partitions(
+                    id, union.stream().mapToInt(Integer::intValue).toArray()));
         }
     }
 
@@ -174,7 +181,12 @@ final class ServerConsumer implements DeliverySink, RemoteFeed.Sink {
             return;
         }
         long deliveryId = session.track(entry, this);
-        write(new Frame.Deliver(id, deliveryId, entry.deliveryCount(), partition, entry.message().encoded()));
+        write(new Frame.Deliver(
+                id,
+                deliveryId,
+                entry.deliveryCount(),
+                partition,
+                entry.message().encoded()));
     }
 
     /** In the order of these calls, whichever thread makes them: see {@link InOrderWrites}. */

@@ -1,13 +1,12 @@
 package org.partita.broker.network.connection;
 
-import org.partita.broker.core.Broker;
-import org.partita.broker.core.queue.QueueEntry;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import org.partita.broker.core.Broker;
+import org.partita.broker.core.queue.QueueEntry;
 
 /**
  * A client session on this node: the deliveries it has not settled and, when transacted, the

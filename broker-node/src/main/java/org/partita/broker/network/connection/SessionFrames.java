@@ -1,17 +1,15 @@
 package org.partita.broker.network.connection;
 
-import org.partita.broker.network.NodeContext;
-import org.partita.broker.network.flow.NodeMemory;
-
-import org.partita.broker.core.Broker;
-import org.partita.broker.core.queue.QueueFullException;
-import org.partita.protocol.ErrorCode;
-import org.partita.protocol.Frame;
-import org.partita.protocol.ProtocolException;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.partita.broker.core.Broker;
+import org.partita.broker.core.queue.QueueFullException;
+import org.partita.broker.network.NodeContext;
+import org.partita.broker.network.flow.NodeMemory;
+import org.partita.protocol.ErrorCode;
+import org.partita.protocol.Frame;
+import org.partita.protocol.ProtocolException;
 
 /**
  * A connection's sessions and their local transactions: SESSION_OPEN, SESSION_CLOSE, COMMIT and
@@ -34,8 +32,10 @@ final class SessionFrames {
 
     void open(Frame.SessionOpen f) {
         if (state.sessions().size() >= node.limits().sessionsPerConnection()) {
-            replies.error(f, ErrorCode.RESOURCE_EXHAUSTED, "a connection may have at most "
-                    + node.limits().sessionsPerConnection() + " sessions open");
+            replies.error(
+                    f,
+                    ErrorCode.RESOURCE_EXHAUSTED,
+                    "a connection may have at most " + node.limits().sessionsPerConnection() + " sessions open");
             return;
         }
         ServerSession session = new ServerSession(f.sessionId(), f.transacted(), state.deliveryIds());
@@ -83,7 +83,8 @@ final class SessionFrames {
     void commit(Frame.Commit f) {
         ServerSession session = state.session(f.sessionId());
         if (!session.transacted()) {
-            throw new ProtocolException(ErrorCode.ILLEGAL_STATE, "session " + f.sessionId() + " is not transacted: nothing to commit");
+            throw new ProtocolException(
+                    ErrorCode.ILLEGAL_STATE, "session " + f.sessionId() + " is not transacted: nothing to commit");
         }
         List<Broker.PendingSend> sends = new ArrayList<>(session.txSends());
         List<Delivery> consumedDeliveries = new ArrayList<>(session.txConsumed());
@@ -96,17 +97,23 @@ final class SessionFrames {
             // Held until the queue's layout change ends, what it consumed would stay unacknowledged, and
             // the change waits for exactly that: rolled back instead, so the change goes on.
             consumedDeliveries.forEach(d -> d.release(true));
-            replies.error(f, ErrorCode.TRANSACTION_ROLLED_BACK, "queue '" + changing + "' is changing its partitions or hosts;"
-                    + " a transaction that consumed messages cannot send to it until the change is done; the transaction"
-                    + " was rolled back");
+            replies.error(
+                    f,
+                    ErrorCode.TRANSACTION_ROLLED_BACK,
+                    "queue '" + changing + "' is changing its partitions or hosts;"
+                            + " a transaction that consumed messages cannot send to it until the change is done; the transaction"
+                            + " was rolled back");
             return;
         }
         try {
             // What came from other nodes is acknowledged there once the commit here is durable: a crash
             // in between redelivers it (at least once across nodes; docs/cluster.md).
             CompletableFuture<Void> stored = broker.commit(sends, consumed);
-            CompletableFuture<Void> settled = stored.thenCompose(v -> CompletableFuture.allOf(consumedDeliveries.stream()
-                    .filter(d -> d instanceof RemoteDelivery).map(Delivery::ack).toArray(CompletableFuture[]::new)));
+            CompletableFuture<Void> settled =
+                    stored.thenCompose(v -> CompletableFuture.allOf(consumedDeliveries.stream()
+                            .filter(d -> d instanceof RemoteDelivery)
+                            .map(Delivery::ack)
+                            .toArray(CompletableFuture[]::new)));
             replies.whenDone(f, settled);
             if (session.hasClosedFeeds()) {
                 // a closed consumer's sessions on other nodes may end once their messages were acknowledged

@@ -1,7 +1,6 @@
 package org.partita.broker.network.connection;
 
-import org.partita.protocol.ErrorCode;
-import org.partita.protocol.Frame;
+import static org.partita.broker.network.connection.ConnectionLog.LOG;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -12,8 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-
-import static org.partita.broker.network.connection.ConnectionLog.LOG;
+import org.partita.protocol.ErrorCode;
+import org.partita.protocol.Frame;
 
 /**
  * RECOVER (docs/protocol.md, "RECOVER / RECOVERED"): takes back every unsettled delivery of a
@@ -74,7 +73,9 @@ final class SessionRecovery {
                 d.release(seen.contains(d.id())); // its consumer closed: its feed is not recovered as a whole
             } else if (d instanceof RemoteDelivery r) {
                 if (seen.contains(d.id())) {
-                    seenRemote.computeIfAbsent(r.handle().feed(), k -> new ArrayList<>()).add(r.handle());
+                    seenRemote
+                            .computeIfAbsent(r.handle().feed(), k -> new ArrayList<>())
+                            .add(r.handle());
                 }
             } else {
                 local.add(d);
@@ -83,7 +84,9 @@ final class SessionRecovery {
         // what a transaction acknowledged from other nodes is given back now, as seen, with its feed
         session.txConsumed().removeIf(d -> {
             if (d instanceof RemoteDelivery r && feeds.contains(r.handle().feed())) {
-                seenRemote.computeIfAbsent(r.handle().feed(), k -> new ArrayList<>()).add(r.handle());
+                seenRemote
+                        .computeIfAbsent(r.handle().feed(), k -> new ArrayList<>())
+                        .add(r.handle());
                 return true;
             }
             return false;

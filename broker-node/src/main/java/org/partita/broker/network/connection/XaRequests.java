@@ -1,17 +1,16 @@
 package org.partita.broker.network.connection;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.IntFunction;
+import javax.transaction.xa.XAException;
+import javax.transaction.xa.XAResource;
 import org.partita.broker.core.xa.XaBranch;
 import org.partita.broker.core.xa.XaBranches;
 import org.partita.broker.core.xa.XaError;
 import org.partita.protocol.Frame;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import javax.transaction.xa.XAException;
-import javax.transaction.xa.XAResource;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.function.IntFunction;
 
 /**
  * The XA frames of one connection (docs/protocol.md, "XA"): turns them into calls on the node's
@@ -58,11 +57,14 @@ final class XaRequests {
     private CompletableFuture<Integer> start(Frame.XaStart f) {
         ServerSession s = sessions.apply(f.sessionId());
         if (s.transacted()) {
-            throw new XaError(XAException.XAER_PROTO, "session " + f.sessionId() + " is a locally transacted session;"
-                    + " only a non-transacted session works in XA branches");
+            throw new XaError(
+                    XAException.XAER_PROTO,
+                    "session " + f.sessionId() + " is a locally transacted session;"
+                            + " only a non-transacted session works in XA branches");
         }
         if (s.branch() != null) {
-            throw new XaError(XAException.XAER_PROTO, "session " + f.sessionId() + " is already associated with a branch");
+            throw new XaError(
+                    XAException.XAER_PROTO, "session " + f.sessionId() + " is already associated with a branch");
         }
         XaBranch b = branches.start(f.xid(), f.flags(), s, connectionKey, f.timeoutSeconds());
         s.branch(b);

@@ -1,9 +1,8 @@
 package org.partita.broker.network.flow;
 
-import org.partita.broker.core.queue.BrokerQueue;
-
 import java.util.Collection;
 import java.util.concurrent.TimeUnit;
+import org.partita.broker.core.queue.BrokerQueue;
 
 /**
  * Paces producers of non-persistent messages by the consumers of the queues they send to. Credit
@@ -22,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 public final class ConsumptionPace {
     /** A queue counts as being consumed while a consumer took a message this recently. */
     static final long ACTIVE_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
     private final long boundBytes;
 
     public ConsumptionPace(long boundBytes) {

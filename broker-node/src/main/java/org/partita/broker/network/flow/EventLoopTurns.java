@@ -15,8 +15,7 @@ import org.partita.broker.store.ThreadTurns;
 public final class EventLoopTurns implements ThreadTurns {
     public static final EventLoopTurns INSTANCE = new EventLoopTurns();
 
-    private EventLoopTurns() {
-    }
+    private EventLoopTurns() {}
 
     @Override
     public boolean atEndOfTurn(Runnable work) {

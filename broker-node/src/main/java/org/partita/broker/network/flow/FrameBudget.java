@@ -23,6 +23,7 @@ public final class FrameBudget extends ChannelDuplexHandler implements NodeMemor
     private ChannelHandlerContext ctx;
     /** All fields: event loop only. Bytes of this connection's partial frame counted in the budget. */
     private long counted;
+
     private boolean paused;
     private boolean closed;
 
@@ -53,7 +54,11 @@ public final class FrameBudget extends ChannelDuplexHandler implements NodeMemor
         if (decoded) {
             memory.finished(this);
         }
-        if (bytes > 0 && frameLength > LARGE_FRAME_BYTES && !paused && memory.inFlightSpent() && !memory.mayFinish(this)) {
+        if (bytes > 0
+                && frameLength > LARGE_FRAME_BYTES
+                && !paused
+                && memory.inFlightSpent()
+                && !memory.mayFinish(this)) {
             paused = true;
             ReadSwitch.of(ctx.channel()).hold(ReadSwitch.Reason.FRAME);
             memory.await(this);

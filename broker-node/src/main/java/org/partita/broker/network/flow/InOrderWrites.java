@@ -14,8 +14,7 @@ import io.netty.channel.EventLoop;
  * the ones queued before it. The cost is one task per frame written from the loop's own thread.
  */
 public final class InOrderWrites {
-    private InOrderWrites() {
-    }
+    private InOrderWrites() {}
 
     public static void writeAndFlush(Channel channel, Object frame) {
         EventLoop loop = channel.eventLoop();

@@ -28,6 +28,7 @@ public final class NodeMemory {
     private final AtomicLong inFlight = new AtomicLong();
     /** The part of {@link #inFlight} that is frames being read ({@link FrameBudget}). */
     private final AtomicLong partialFrames = new AtomicLong();
+
     private final AtomicLong openTransactions = new AtomicLong();
     private final Set<Waiter> waiting = ConcurrentHashMap.newKeySet();
     private final AtomicReference<Reader> finisher = new AtomicReference<>();
@@ -58,7 +59,8 @@ public final class NodeMemory {
         void resume();
     }
 
-    public NodeMemory(long inFlightLimit, long nonPersistentLimit, long openTransactionLimit, LongSupplier nonPersistentBytes) {
+    public NodeMemory(
+            long inFlightLimit, long nonPersistentLimit, long openTransactionLimit, LongSupplier nonPersistentBytes) {
         this.inFlightLimit = inFlightLimit;
         this.nonPersistentLimit = nonPersistentLimit;
         this.openTransactionLimit = openTransactionLimit;

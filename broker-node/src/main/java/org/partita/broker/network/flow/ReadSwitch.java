@@ -2,7 +2,6 @@ package org.partita.broker.network.flow;
 
 import io.netty.channel.Channel;
 import io.netty.util.AttributeKey;
-
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -13,7 +12,10 @@ import java.util.Set;
  * Event loop only.
  */
 final class ReadSwitch {
-    enum Reason { SENDS, FRAME }
+    enum Reason {
+        SENDS,
+        FRAME
+    }
 
     private static final AttributeKey<ReadSwitch> KEY = AttributeKey.valueOf(ReadSwitch.class, "readSwitch");
 

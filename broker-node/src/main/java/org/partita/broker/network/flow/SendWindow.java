@@ -1,15 +1,14 @@
 package org.partita.broker.network.flow;
 
 import io.netty.channel.Channel;
-import org.partita.broker.config.HeapCost;
-import org.partita.broker.core.queue.BrokerQueue;
-import org.partita.protocol.Frame;
-
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.partita.broker.config.HeapCost;
+import org.partita.broker.core.queue.BrokerQueue;
+import org.partita.protocol.Frame;
 
 /**
  * Flow control of one connection's sends. A client of protocol 3 on may have {@code window} bytes of
@@ -28,12 +27,14 @@ public final class SendWindow implements NodeMemory.Waiter {
     private final boolean credited;
     /** Bytes of sends read and not yet handled, on this connection. */
     private final AtomicLong outstanding = new AtomicLong();
+
     private final AtomicLong persistentGrant = new AtomicLong();
     private final AtomicLong nonPersistentGrant = new AtomicLong();
     /** The queues the non-persistent sends whose credit is withheld went to. */
     private final Set<BrokerQueue> pacedBy = ConcurrentHashMap.newKeySet();
     /** One instance, so that watching a queue again replaces the earlier watch instead of adding one. */
     private final Runnable resumer = this::resume;
+
     private final AtomicBoolean flushScheduled = new AtomicBoolean();
     /** Event loop only. */
     private boolean readingPaused;
@@ -136,7 +137,8 @@ public final class SendWindow implements NodeMemory.Waiter {
             }
         }
         if (grant > 0 && credited) {
-            channel.writeAndFlush(new Frame.SendCredit((int) Math.min(Integer.MAX_VALUE, grant)), channel.voidPromise());
+            channel.writeAndFlush(
+                    new Frame.SendCredit((int) Math.min(Integer.MAX_VALUE, grant)), channel.voidPromise());
         }
         if (readingPaused || persistentGrant.get() > 0 || nonPersistentGrant.get() > 0) {
             memory.await(this);

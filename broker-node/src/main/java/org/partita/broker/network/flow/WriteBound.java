@@ -104,14 +104,20 @@ public final class WriteBound extends ChannelOutboundHandlerAdapter implements N
     }
 
     private boolean stalled(long waiting) {
-        return waiting > memory.writeShare() && memory.inFlightSpent()
+        return waiting > memory.writeShare()
+                && memory.inFlightSpent()
                 && System.nanoTime() - progress > NodeMemory.WRITE_STALL_NANOS;
     }
 
     private void closeStalled(long waiting) {
-        closeNotReading("it does not read what the node writes ({} bytes waiting, nothing taken for {} ms, more than its"
-                        + " share {} of the node's in-flight budget, which is spent: {} of {} bytes)", waiting,
-                (System.nanoTime() - progress) / 1_000_000, memory.writeShare(), memory.inFlightBytes(), memory.inFlightLimit());
+        closeNotReading(
+                "it does not read what the node writes ({} bytes waiting, nothing taken for {} ms, more than its"
+                        + " share {} of the node's in-flight budget, which is spent: {} of {} bytes)",
+                waiting,
+                (System.nanoTime() - progress) / 1_000_000,
+                memory.writeShare(),
+                memory.inFlightBytes(),
+                memory.inFlightLimit());
     }
 
     private void closeNotReading(String why, Object... args) {

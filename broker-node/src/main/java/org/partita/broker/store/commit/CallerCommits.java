@@ -29,6 +29,7 @@ public final class CallerCommits {
 
     /** The last syncs' durations, a ring; touched only by the holder of the writer's role. */
     private final long[] syncNanos = new long[SYNCS_KEPT];
+
     private final long[] sorted = new long[SYNCS_KEPT];
     private int syncCount;
     private volatile long medianSyncNanos;
@@ -50,8 +51,9 @@ public final class CallerCommits {
 
     /** Whether a network thread may commit a turn's batches itself ({@code forced}: one of them needs a sync). */
     boolean mayCommit(boolean forced) {
-        return !forced || medianSyncNanos <= LONGEST_CALLER_SYNC_NANOS
-                && clock.getAsLong() - stallEndedNanos > STALL_COOL_OFF_NANOS;
+        return !forced
+                || medianSyncNanos <= LONGEST_CALLER_SYNC_NANOS
+                        && clock.getAsLong() - stallEndedNanos > STALL_COOL_OFF_NANOS;
     }
 
     /** A disk sync took {@code nanos}; the caller holds the writer's role. */

@@ -1,10 +1,9 @@
 package org.partita.broker.store.commit;
 
+import java.util.List;
 import org.partita.broker.store.StoreBatch;
 import org.partita.broker.store.h2.H2BatchApplier;
 import org.partita.broker.store.journal.JournaledH2Target;
-
-import java.util.List;
 
 /**
  * Where the {@link GroupCommitWriter} commits each group of batches. Two real implementations: H2
@@ -57,29 +56,23 @@ public interface CommitTarget {
     }
 
     /** Everything applied so far is confirmed to its senders: nothing applied may be voided any more. */
-    default void settled() {
-    }
+    default void settled() {}
 
     /**
      * After a fault: makes what was applied since the last {@link #settled} invisible to the next
      * opening of the store, since it was answered with an error. Retried until it succeeds.
      */
-    default void abandon() throws Exception {
-    }
+    default void abandon() throws Exception {}
 
     /** After a fault and {@link #abandon}: lets go of the files without a checkpoint. */
-    default void release() {
-    }
+    default void release() {}
 
     /** Called on the writer thread when no request came for a while: time for housekeeping. */
-    default void idle() throws Exception {
-    }
+    default void idle() throws Exception {}
 
     /** Called on the writer thread before a read of H2, so the read sees every committed change. */
-    default void beforeRead() {
-    }
+    default void beforeRead() {}
 
     /** Called on the writer thread when the store closes, after the last group. */
-    default void close() {
-    }
+    default void close() {}
 }

@@ -1,16 +1,5 @@
 package org.partita.broker.store.commit;
 
-import org.partita.broker.store.ThreadTurns;
-
-import org.partita.broker.store.MessageStore;
-import org.partita.broker.store.StoreBatch;
-import org.partita.broker.store.StoreException;
-import org.partita.broker.store.StoreFigures;
-import org.partita.broker.store.StoreUnavailableException;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +10,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import org.partita.broker.store.MessageStore;
+import org.partita.broker.store.StoreBatch;
+import org.partita.broker.store.StoreException;
+import org.partita.broker.store.StoreFigures;
+import org.partita.broker.store.StoreUnavailableException;
+import org.partita.broker.store.ThreadTurns;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The store's single writer. It takes every batch that is waiting when it becomes free and commits
@@ -45,10 +42,10 @@ public final class GroupCommitWriter {
     private static final int MAX_GROUP = 4096;
     /** After this long without a request the writer does its housekeeping ({@link CommitTarget#idle}). */
     private static final long IDLE_MILLIS = 2_000;
+
     private static final long IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(IDLE_MILLIS);
 
-    private record Pending(StoreBatch batch, CompletableFuture<Void> done, ReadTask<?> read) {
-    }
+    private record Pending(StoreBatch batch, CompletableFuture<Void> done, ReadTask<?> read) {}
 
     /** Work that must run on the writer thread because it uses the writer's connection. */
     public interface ReadTask<T> {
@@ -76,15 +73,18 @@ public final class GroupCommitWriter {
      * while holding it.
      */
     private final ReentrantLock role = new ReentrantLock();
+
     private final CallerCommits callerCommits = new CallerCommits();
     private volatile ThreadTurns turns = ThreadTurns.NONE;
     /** What the calling network thread wrote during its current turn, in order; null when it has gathered nothing. */
     private final ThreadLocal<List<Pending>> gathered = new ThreadLocal<>();
+
     private final java.util.ArrayDeque<Runnable> afterConfirmations = new java.util.ArrayDeque<>();
     private final Thread thread;
     private volatile boolean running = true;
     /** Transactions committed by this writer; written only by the holder of the role. */
     private final AtomicLong commits = new AtomicLong();
+
     private final StoreFigures figures;
     private final Reopener reopener;
     private final Retry retry;
@@ -94,6 +94,7 @@ public final class GroupCommitWriter {
     private CommitTarget abandoned;
     /** The end of the last commit before the writer last kept house: once per pause in commits. */
     private long housekeptAfter;
+
     private long retryDelayMillis;
     private long nextTryNanos;
     private int tries;
@@ -103,7 +104,8 @@ public final class GroupCommitWriter {
         this(applier, syncOnCommit, new StoreFigures(), null, Retry.DEFAULT);
     }
 
-    public GroupCommitWriter(CommitTarget applier, boolean syncOnCommit, StoreFigures figures, Reopener reopener, Retry retry) {
+    public GroupCommitWriter(
+            CommitTarget applier, boolean syncOnCommit, StoreFigures figures, Reopener reopener, Retry retry) {
         this.figures = figures;
         this.applier = applier;
         this.syncOnCommit = syncOnCommit;
@@ -406,8 +408,10 @@ public final class GroupCommitWriter {
             releaseAbandoned();
         } catch (Throwable t) {
             org.partita.broker.process.FatalErrors.check(t);
-            LOG.error("the store stops while faulted and could not mark the failed writes as void ({}); a restart may"
-                    + " replay writes that were answered with an error", StoreFaults.describe(t));
+            LOG.error(
+                    "the store stops while faulted and could not mark the failed writes as void ({}); a restart may"
+                            + " replay writes that were answered with an error",
+                    StoreFaults.describe(t));
         }
     }
 
@@ -496,7 +500,8 @@ public final class GroupCommitWriter {
                 run.get(0).done().completeExceptionally(refused(groupFailure));
                 return;
             }
-            LOG.warn("group commit of {} batches failed ({}); retrying one by one", run.size(), groupFailure.toString());
+            LOG.warn(
+                    "group commit of {} batches failed ({}); retrying one by one", run.size(), groupFailure.toString());
             committed = new ArrayList<>();
             for (Pending p : run) {
                 try {
@@ -506,7 +511,10 @@ public final class GroupCommitWriter {
                 } catch (Throwable t) {
                     org.partita.broker.process.FatalErrors.check(t);
                     if (StoreFaults.isFault(t) || !applier.cleanFailure()) {
-                        enterFault(t, "writing", run.stream().filter(q -> !q.done().isDone()).toList());
+                        enterFault(
+                                t,
+                                "writing",
+                                run.stream().filter(q -> !q.done().isDone()).toList());
                         return;
                     }
                     p.done().completeExceptionally(refused(t));
@@ -561,14 +569,18 @@ public final class GroupCommitWriter {
      */
     private void enterFault(Throwable cause, String doing, List<Pending> failing) {
         String reason = StoreFaults.describe(cause);
-        StoreUnavailableException e = new StoreUnavailableException("the store cannot write (" + reason + " while "
-                + doing + "); the node retries and resumes by itself once the cause is gone", cause);
+        StoreUnavailableException e = new StoreUnavailableException(
+                "the store cannot write (" + reason + " while " + doing
+                        + "); the node retries and resumes by itself once the cause is gone",
+                cause);
         boolean first = fault == null;
         fault = e;
         failing.forEach(p -> p.done().completeExceptionally(e));
         if (first) {
             figures.faulted(reason);
-            LOG.atError().addKeyValue("event", "store.fault").setCause(cause)
+            LOG.atError()
+                    .addKeyValue("event", "store.fault")
+                    .setCause(cause)
                     .log("store fault while {}: {}; persistent work is refused until the store reopens", doing, reason);
             abandoned = applier;
             retryDelayMillis = retry.firstMillis();
@@ -601,8 +613,11 @@ public final class GroupCommitWriter {
         try {
             releaseAbandoned();
             applier = reopener.reopen();
-            LOG.atWarn().addKeyValue("event", "store.recovered")
-                    .log("store reopened after {} tries; persistent work resumes (the fault was: {})", tries,
+            LOG.atWarn()
+                    .addKeyValue("event", "store.recovered")
+                    .log(
+                            "store reopened after {} tries; persistent work resumes (the fault was: {})",
+                            tries,
                             fault.getMessage());
             fault = null;
             figures.recovered();
@@ -610,7 +625,10 @@ public final class GroupCommitWriter {
             org.partita.broker.process.FatalErrors.check(t);
             retryDelayMillis = Math.min(retry.maxMillis(), retryDelayMillis * 2);
             nextTryNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(retryDelayMillis);
-            LOG.warn("store still cannot reopen (try {}: {}); next try in {} ms", tries, StoreFaults.describe(t),
+            LOG.warn(
+                    "store still cannot reopen (try {}: {}); next try in {} ms",
+                    tries,
+                    StoreFaults.describe(t),
                     retryDelayMillis);
         }
     }

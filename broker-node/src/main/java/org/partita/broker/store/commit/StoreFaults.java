@@ -1,11 +1,10 @@
 package org.partita.broker.store.commit;
 
-import org.partita.broker.store.StoreException;
-import org.partita.broker.store.StoreUnavailableException;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.sql.SQLException;
+import org.partita.broker.store.StoreException;
+import org.partita.broker.store.StoreUnavailableException;
 
 /**
  * Tells an I/O fault of the store (the disk is full, a write or a sync failed, H2 closed itself
@@ -13,8 +12,7 @@ import java.sql.SQLException;
  * reopened; a refusal fails that batch alone.
  */
 final class StoreFaults {
-    private StoreFaults() {
-    }
+    private StoreFaults() {}
 
     /**
      * True unless the failure is a refusal of the data itself: a {@link StoreException} raised by
@@ -24,14 +22,17 @@ final class StoreFaults {
      */
     static boolean isFault(Throwable t) {
         for (Throwable c = t; c != null; c = c.getCause()) {
-            if (c instanceof IOException || c instanceof UncheckedIOException || c instanceof StoreUnavailableException) {
+            if (c instanceof IOException
+                    || c instanceof UncheckedIOException
+                    || c instanceof StoreUnavailableException) {
                 return true;
             }
         }
         if (t instanceof StoreException && t.getCause() == null) {
             return false;
         }
-        if (t instanceof SQLException s && s.getSQLState() != null
+        if (t instanceof SQLException s
+                && s.getSQLState() != null
                 && (s.getSQLState().startsWith("22") || s.getSQLState().startsWith("23"))) {
             return false;
         }

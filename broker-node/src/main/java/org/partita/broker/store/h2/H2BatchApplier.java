@@ -1,17 +1,16 @@
 package org.partita.broker.store.h2;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
 import org.partita.broker.store.MessageHeads;
 import org.partita.broker.store.StoreBatch;
 import org.partita.broker.store.StoreException;
 import org.partita.broker.store.StoreOp;
 import org.partita.broker.store.commit.CommitTarget;
 import org.partita.broker.store.journal.JournaledH2Target;
-
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.List;
 
 /**
  * Applies a group of batches in one H2 transaction with JDBC statement batching, then commits and
@@ -31,6 +30,7 @@ public final class H2BatchApplier implements CommitTarget {
     private final PreparedStatement deleteEntryRange;
     /** Deletions are collected and issued as ranges where ids run on (see {@link DeletionRuns}). */
     private final DeletionRuns deletedEntries = new DeletionRuns();
+
     private final DeletionRuns deletedMessages = new DeletionRuns();
     private final MessageHeads heads;
     private final PreparedStatement insertEntry;
@@ -43,7 +43,7 @@ public final class H2BatchApplier implements CommitTarget {
     private final PreparedStatement deleteBranch;
 
     public H2BatchApplier(Connection c, Runnable sync) {
-        this(c, sync, () -> { }, MessageHeads.NONE);
+        this(c, sync, () -> {}, MessageHeads.NONE);
     }
 
     /**
@@ -64,9 +64,11 @@ public final class H2BatchApplier implements CommitTarget {
             deleteMessageRange = c.prepareStatement("DELETE FROM MESSAGES WHERE ID BETWEEN ? AND ?");
             deleteHeadRange = c.prepareStatement("DELETE FROM MESSAGE_HEADS WHERE ID BETWEEN ? AND ?");
             deleteEntryRange = c.prepareStatement("DELETE FROM ENTRIES WHERE QUEUE = ? AND MESSAGE_ID BETWEEN ? AND ?");
-            insertEntry = c.prepareStatement("MERGE INTO ENTRIES(QUEUE, MESSAGE_ID, DELIVERY_COUNT) KEY(QUEUE, MESSAGE_ID) VALUES(?, ?, ?)");
+            insertEntry = c.prepareStatement(
+                    "MERGE INTO ENTRIES(QUEUE, MESSAGE_ID, DELIVERY_COUNT) KEY(QUEUE, MESSAGE_ID) VALUES(?, ?, ?)");
             deleteEntry = c.prepareStatement("DELETE FROM ENTRIES WHERE QUEUE = ? AND MESSAGE_ID = ?");
-            updateCount = c.prepareStatement("UPDATE ENTRIES SET DELIVERY_COUNT = ? WHERE QUEUE = ? AND MESSAGE_ID = ?");
+            updateCount =
+                    c.prepareStatement("UPDATE ENTRIES SET DELIVERY_COUNT = ? WHERE QUEUE = ? AND MESSAGE_ID = ?");
             mergeQueue = c.prepareStatement("MERGE INTO QUEUES(NAME, KIND, OPTIONS) KEY(NAME) VALUES(?, ?, ?)");
             deleteQueue = c.prepareStatement("DELETE FROM QUEUES WHERE NAME = ?");
             deleteQueueEntries = c.prepareStatement("DELETE FROM ENTRIES WHERE QUEUE = ?");
@@ -95,10 +97,14 @@ public final class H2BatchApplier implements CommitTarget {
         long cacheKib = cacheKib();
         setCacheKib(ORPHAN_SCAN_CACHE_KIB);
         try {
-            removeInChunks("MESSAGES", "DELETE FROM MESSAGES M WHERE M.ID BETWEEN ? AND ?"
-                    + " AND NOT EXISTS (SELECT 1 FROM ENTRIES E WHERE E.MESSAGE_ID = M.ID)");
-            removeInChunks("MESSAGE_HEADS", "DELETE FROM MESSAGE_HEADS H WHERE H.ID BETWEEN ? AND ?"
-                    + " AND NOT EXISTS (SELECT 1 FROM MESSAGES M WHERE M.ID = H.ID)");
+            removeInChunks(
+                    "MESSAGES",
+                    "DELETE FROM MESSAGES M WHERE M.ID BETWEEN ? AND ?"
+                            + " AND NOT EXISTS (SELECT 1 FROM ENTRIES E WHERE E.MESSAGE_ID = M.ID)");
+            removeInChunks(
+                    "MESSAGE_HEADS",
+                    "DELETE FROM MESSAGE_HEADS H WHERE H.ID BETWEEN ? AND ?"
+                            + " AND NOT EXISTS (SELECT 1 FROM MESSAGES M WHERE M.ID = H.ID)");
         } finally {
             setCacheKib(cacheKib);
         }
@@ -107,8 +113,8 @@ public final class H2BatchApplier implements CommitTarget {
     /** The page cache's bound (H2 reports it in MiB). */
     private long cacheKib() throws SQLException {
         try (Statement s = c.createStatement();
-             java.sql.ResultSet rs = s.executeQuery("SELECT SETTING_VALUE FROM INFORMATION_SCHEMA.SETTINGS"
-                     + " WHERE SETTING_NAME = 'info.CACHE_MAX_SIZE'")) {
+                java.sql.ResultSet rs = s.executeQuery("SELECT SETTING_VALUE FROM INFORMATION_SCHEMA.SETTINGS"
+                        + " WHERE SETTING_NAME = 'info.CACHE_MAX_SIZE'")) {
             return rs.next() ? Long.parseLong(rs.getString(1)) * 1024 : 16 * 1024;
         }
     }
@@ -126,8 +132,8 @@ public final class H2BatchApplier implements CommitTarget {
      */
     private void removeInChunks(String table, String delete) throws SQLException {
         try (PreparedStatement nextChunk = c.prepareStatement("SELECT MAX(ID) FROM (SELECT ID FROM " + table
-                + " WHERE ID >= ? ORDER BY ID LIMIT " + ORPHAN_SCAN_CHUNK + ")");
-             PreparedStatement deleteChunk = c.prepareStatement(delete)) {
+                        + " WHERE ID >= ? ORDER BY ID LIMIT " + ORPHAN_SCAN_CHUNK + ")");
+                PreparedStatement deleteChunk = c.prepareStatement(delete)) {
             long from = Long.MIN_VALUE;
             while (true) {
                 nextChunk.setLong(1, from);
@@ -233,7 +239,8 @@ public final class H2BatchApplier implements CommitTarget {
         deleteBranch.executeBatch();
     }
 
-    private static void deleteById(PreparedStatement one, PreparedStatement range, long from, long to) throws SQLException {
+    private static void deleteById(PreparedStatement one, PreparedStatement range, long from, long to)
+            throws SQLException {
         if (from == to) {
             one.setLong(1, from);
             one.addBatch();
@@ -293,9 +300,22 @@ public final class H2BatchApplier implements CommitTarget {
     private void clearBatches() throws SQLException {
         deletedEntries.clear();
         deletedMessages.clear();
-        for (PreparedStatement ps : List.of(insertMessage, insertHead, deleteMessage, deleteHead, insertEntry, deleteEntry, updateCount,
-                mergeQueue, deleteQueue, deleteQueueEntries, deleteMessageRange, deleteHeadRange, deleteEntryRange,
-                mergeBranch, deleteBranch)) {
+        for (PreparedStatement ps : List.of(
+                insertMessage,
+                insertHead,
+                deleteMessage,
+                deleteHead,
+                insertEntry,
+                deleteEntry,
+                updateCount,
+                mergeQueue,
+                deleteQueue,
+                deleteQueueEntries,
+                deleteMessageRange,
+                deleteHeadRange,
+                deleteEntryRange,
+                mergeBranch,
+                deleteBranch)) {
             ps.clearBatch();
         }
     }

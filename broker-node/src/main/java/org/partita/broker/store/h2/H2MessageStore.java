@@ -1,28 +1,5 @@
 package org.partita.broker.store.h2;
 
-import org.partita.broker.store.MessageHeads;
-import org.partita.broker.store.MessageStore;
-import org.partita.broker.store.StoreBatch;
-import org.partita.broker.store.StoreException;
-import org.partita.broker.store.StoreFigures;
-import org.partita.broker.store.StoreStats;
-import org.partita.broker.store.StoredBranch;
-import org.partita.broker.store.StoredEntry;
-import org.partita.broker.store.StoredQueue;
-import org.partita.broker.store.commit.CommitTarget;
-import org.partita.broker.store.commit.GroupCommitWriter;
-import org.partita.broker.store.StorageDevice;
-import org.partita.broker.store.ThreadTurns;
-import org.partita.broker.store.journal.JournalSegments;
-import org.partita.broker.store.journal.JournaledH2Target;
-
-import org.h2.engine.SessionLocal;
-import org.partita.broker.config.StorageSettings;
-import org.partita.broker.files.PrivateFiles;
-import org.h2.jdbc.JdbcConnection;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -34,6 +11,27 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import org.h2.engine.SessionLocal;
+import org.h2.jdbc.JdbcConnection;
+import org.partita.broker.config.StorageSettings;
+import org.partita.broker.files.PrivateFiles;
+import org.partita.broker.store.MessageHeads;
+import org.partita.broker.store.MessageStore;
+import org.partita.broker.store.StorageDevice;
+import org.partita.broker.store.StoreBatch;
+import org.partita.broker.store.StoreException;
+import org.partita.broker.store.StoreFigures;
+import org.partita.broker.store.StoreStats;
+import org.partita.broker.store.StoredBranch;
+import org.partita.broker.store.StoredEntry;
+import org.partita.broker.store.StoredQueue;
+import org.partita.broker.store.ThreadTurns;
+import org.partita.broker.store.commit.CommitTarget;
+import org.partita.broker.store.commit.GroupCommitWriter;
+import org.partita.broker.store.journal.JournalSegments;
+import org.partita.broker.store.journal.JournaledH2Target;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The node's H2 database. All writes go through one {@link GroupCommitWriter} thread, which owns
@@ -55,7 +53,8 @@ public final class H2MessageStore implements MessageStore {
      * segments hold at most together; a segment is checkpointed into H2 at half of it. A share of the
      * heap ({@link StorageSettings#journalBytes}).
      */
-    public static final long DEFAULT_CHECKPOINT_BYTES = StorageSettings.defaults().journalBytes();
+    public static final long DEFAULT_CHECKPOINT_BYTES =
+            StorageSettings.defaults().journalBytes();
 
     /** How message changes reach H2. */
     public enum Layout {
@@ -79,9 +78,15 @@ public final class H2MessageStore implements MessageStore {
     }
 
     /** How to open the files again: the same as at start. */
-    private record Files(Path dataDir, StorageDevice device, Layout layout, long checkpointBytes,
-                         long checkpointTransactionBytes, MessageHeads heads, int compactFillPercent, int compactMaxMillis) {
-    }
+    private record Files(
+            Path dataDir,
+            StorageDevice device,
+            Layout layout,
+            long checkpointBytes,
+            long checkpointTransactionBytes,
+            MessageHeads heads,
+            int compactFillPercent,
+            int compactMaxMillis) {}
 
     private volatile Opened opened;
     private final Files files;
@@ -155,11 +160,19 @@ public final class H2MessageStore implements MessageStore {
      * The node's store: journaled, on {@code device}, reopening itself after an I/O fault with the
      * delays of {@code settings}, within its journal's budgets.
      */
-    public static H2MessageStore open(Path dataDir, boolean syncOnCommit, MessageHeads heads, StorageSettings settings,
-                                      StorageDevice device) {
-        return open(new Files(dataDir, device, Layout.JOURNALED, settings.journalBytes(),
-                        settings.checkpointTransactionBytes(), heads, settings.compactFillPercent(),
-                        settings.compactMaxMillis()), syncOnCommit,
+    public static H2MessageStore open(
+            Path dataDir, boolean syncOnCommit, MessageHeads heads, StorageSettings settings, StorageDevice device) {
+        return open(
+                new Files(
+                        dataDir,
+                        device,
+                        Layout.JOURNALED,
+                        settings.journalBytes(),
+                        settings.checkpointTransactionBytes(),
+                        heads,
+                        settings.compactFillPercent(),
+                        settings.compactMaxMillis()),
+                syncOnCommit,
                 new GroupCommitWriter.Retry(settings.retryFirstMillis(), settings.retryMaxMillis()));
     }
 
@@ -167,18 +180,37 @@ public final class H2MessageStore implements MessageStore {
         return open(dataDir, syncOnCommit, layout, checkpointBytes, MessageHeads.NONE);
     }
 
-    public static H2MessageStore open(Path dataDir, boolean syncOnCommit, Layout layout, long checkpointBytes,
-                               MessageHeads heads) {
+    public static H2MessageStore open(
+            Path dataDir, boolean syncOnCommit, Layout layout, long checkpointBytes, MessageHeads heads) {
         StorageSettings defaults = StorageSettings.defaults();
-        return open(new Files(dataDir, StorageDevice.DISK, layout, checkpointBytes, defaults.checkpointTransactionBytes(),
-                heads, defaults.compactFillPercent(), defaults.compactMaxMillis()), syncOnCommit, GroupCommitWriter.Retry.DEFAULT);
+        return open(
+                new Files(
+                        dataDir,
+                        StorageDevice.DISK,
+                        layout,
+                        checkpointBytes,
+                        defaults.checkpointTransactionBytes(),
+                        heads,
+                        defaults.compactFillPercent(),
+                        defaults.compactMaxMillis()),
+                syncOnCommit,
+                GroupCommitWriter.Retry.DEFAULT);
     }
 
     /** Journaled on {@code device}, with checkpoints every {@code checkpointBytes}; for tests. */
     public static H2MessageStore open(Path dataDir, long checkpointBytes, StorageDevice device) {
         StorageSettings defaults = StorageSettings.defaults();
-        return open(new Files(dataDir, device, Layout.JOURNALED, checkpointBytes, defaults.checkpointTransactionBytes(),
-                MessageHeads.NONE, defaults.compactFillPercent(), defaults.compactMaxMillis()), true,
+        return open(
+                new Files(
+                        dataDir,
+                        device,
+                        Layout.JOURNALED,
+                        checkpointBytes,
+                        defaults.checkpointTransactionBytes(),
+                        MessageHeads.NONE,
+                        defaults.compactFillPercent(),
+                        defaults.compactMaxMillis()),
+                true,
                 GroupCommitWriter.Retry.DEFAULT);
     }
 
@@ -190,25 +222,29 @@ public final class H2MessageStore implements MessageStore {
             store.writer.start();
             return store;
         } catch (SQLException | java.io.IOException e) {
-            throw new StoreException("cannot open the H2 store in " + files.dataDir().toAbsolutePath() + ": " + e.getMessage(), e);
+            throw new StoreException(
+                    "cannot open the H2 store in " + files.dataDir().toAbsolutePath() + ": " + e.getMessage(), e);
         }
     }
 
     /** Opens H2 and the journal, replaying what the journal holds into H2: at start, and to recover from a fault. */
     private static Opened openFiles(Files files, boolean atStart) throws SQLException, java.io.IOException {
         Path dataDir = files.dataDir();
-        String url = "jdbc:h2:" + files.device().h2Prefix() + dataDir.toAbsolutePath().resolve("partita")
-                + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0";
+        String url = "jdbc:h2:" + files.device().h2Prefix()
+                + dataDir.toAbsolutePath().resolve("partita") + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0";
         Connection c = DriverManager.getConnection(url, "partita", "");
         CommitTarget target = null;
         try {
             c.setAutoCommit(false);
             H2Schema.createOrCheck(c);
             H2BatchApplier h2 = new H2BatchApplier(c, syncer(c), chunkWriter(c), files.heads());
-            target = files.layout() == Layout.DIRECT ? h2
-                    : journaled(h2, dataDir, files.checkpointBytes(), files.checkpointTransactionBytes(), files.device());
+            target = files.layout() == Layout.DIRECT
+                    ? h2
+                    : journaled(
+                            h2, dataDir, files.checkpointBytes(), files.checkpointTransactionBytes(), files.device());
             if (target instanceof JournaledH2Target j) {
-                j.space(H2Space.of(c, files.compactFillPercent(), files.compactMaxMillis(), files.checkpointTransactionBytes()));
+                j.space(H2Space.of(
+                        c, files.compactFillPercent(), files.compactMaxMillis(), files.checkpointTransactionBytes()));
             }
             // only the journal records a clean stop; without it, assume the worst
             boolean crashed = !(target instanceof JournaledH2Target j && j.previousStopWasClean());
@@ -233,8 +269,8 @@ public final class H2MessageStore implements MessageStore {
     }
 
     /** Opens the journal and replays what a crash left in it onto H2, before anything else reads H2. */
-    private static JournaledH2Target journaled(H2BatchApplier h2, Path dataDir, long checkpointBytes,
-                                               long transactionBytes, StorageDevice device)
+    private static JournaledH2Target journaled(
+            H2BatchApplier h2, Path dataDir, long checkpointBytes, long transactionBytes, StorageDevice device)
             throws java.io.IOException, SQLException {
         JournalSegments segments = JournalSegments.open(dataDir, device);
         try {
@@ -277,7 +313,7 @@ public final class H2MessageStore implements MessageStore {
             return store::flush;
         } catch (SQLException | ClassCastException e) {
             LOG.warn("H2 internals not reachable ({}); checkpoints leave chunk writes to H2", e.toString());
-            return () -> { };
+            return () -> {};
         }
     }
 
@@ -309,7 +345,8 @@ public final class H2MessageStore implements MessageStore {
     @Override
     public long maxMessageId() {
         return writer.callOnWriter(() -> {
-            try (Statement s = opened.connection().createStatement(); ResultSet rs = s.executeQuery("SELECT MAX(ID) FROM MESSAGES")) {
+            try (Statement s = opened.connection().createStatement();
+                    ResultSet rs = s.executeQuery("SELECT MAX(ID) FROM MESSAGES")) {
                 rs.next();
                 return rs.getLong(1);
             }
@@ -321,7 +358,7 @@ public final class H2MessageStore implements MessageStore {
         return writer.callOnWriter(() -> {
             List<StoredQueue> queues = new ArrayList<>();
             try (Statement s = opened.connection().createStatement();
-                 ResultSet rs = s.executeQuery("SELECT NAME, KIND, OPTIONS FROM QUEUES ORDER BY NAME")) {
+                    ResultSet rs = s.executeQuery("SELECT NAME, KIND, OPTIONS FROM QUEUES ORDER BY NAME")) {
                 while (rs.next()) {
                     queues.add(new StoredQueue(rs.getString(1), rs.getString(2), rs.getString(3)));
                 }
@@ -335,7 +372,7 @@ public final class H2MessageStore implements MessageStore {
         return writer.callOnWriter(() -> {
             List<StoredBranch> branches = new ArrayList<>();
             try (Statement s = opened.connection().createStatement();
-                 ResultSet rs = s.executeQuery("SELECT XID, STATE, DATA FROM XA_BRANCHES")) {
+                    ResultSet rs = s.executeQuery("SELECT XID, STATE, DATA FROM XA_BRANCHES")) {
                 while (rs.next()) {
                     branches.add(new StoredBranch(rs.getBytes(1), rs.getInt(2), rs.getBytes(3)));
                 }
@@ -353,8 +390,8 @@ public final class H2MessageStore implements MessageStore {
                 lazy.execute("SET LAZY_QUERY_EXECUTION TRUE");
             }
             // Heads only: the pages that hold payloads are read just for messages stored without one.
-            try (PreparedStatement ps = opened.connection().prepareStatement(
-                    "SELECT E.QUEUE, E.MESSAGE_ID, E.DELIVERY_COUNT, H.HEAD FROM ENTRIES E"
+            try (PreparedStatement ps = opened.connection()
+                    .prepareStatement("SELECT E.QUEUE, E.MESSAGE_ID, E.DELIVERY_COUNT, H.HEAD FROM ENTRIES E"
                             + " LEFT JOIN MESSAGE_HEADS H ON H.ID = E.MESSAGE_ID ORDER BY E.QUEUE, E.MESSAGE_ID")) {
                 ps.setFetchSize(1000);
                 try (ResultSet rs = ps.executeQuery()) {
@@ -392,7 +429,8 @@ public final class H2MessageStore implements MessageStore {
     public StoreStats stats() {
         return writer.callOnWriter(() -> {
             try (Statement s = opened.connection().createStatement();
-                 ResultSet m = s.executeQuery("SELECT COUNT(*), COALESCE(SUM(OCTET_LENGTH(PAYLOAD)), 0) FROM MESSAGES")) {
+                    ResultSet m =
+                            s.executeQuery("SELECT COUNT(*), COALESCE(SUM(OCTET_LENGTH(PAYLOAD)), 0) FROM MESSAGES")) {
                 m.next();
                 long rows = m.getLong(1);
                 long bytes = m.getLong(2);

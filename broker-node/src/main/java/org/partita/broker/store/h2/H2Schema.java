@@ -16,8 +16,7 @@ public final class H2Schema {
      */
     public static final int VERSION = 3;
 
-    private H2Schema() {
-    }
+    private H2Schema() {}
 
     static void createOrCheck(Connection c) throws SQLException {
         try (Statement s = c.createStatement()) {
@@ -39,7 +38,8 @@ public final class H2Schema {
             }
             // IF NOT EXISTS everywhere, version row last: a crash half-way through a first start
             // leaves a folder the next start completes.
-            s.execute("CREATE TABLE IF NOT EXISTS QUEUES(NAME VARCHAR(1024) PRIMARY KEY, KIND VARCHAR(32) NOT NULL, OPTIONS VARCHAR(8192))");
+            s.execute(
+                    "CREATE TABLE IF NOT EXISTS QUEUES(NAME VARCHAR(1024) PRIMARY KEY, KIND VARCHAR(32) NOT NULL, OPTIONS VARCHAR(8192))");
             s.execute("CREATE TABLE IF NOT EXISTS MESSAGES(ID BIGINT PRIMARY KEY, PAYLOAD VARBINARY NOT NULL)");
             s.execute("CREATE TABLE IF NOT EXISTS ENTRIES(QUEUE VARCHAR(1024) NOT NULL, MESSAGE_ID BIGINT NOT NULL,"
                     + " DELIVERY_COUNT INT NOT NULL, PRIMARY KEY(QUEUE, MESSAGE_ID))");

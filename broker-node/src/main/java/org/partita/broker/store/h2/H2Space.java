@@ -1,14 +1,13 @@
 package org.partita.broker.store.h2;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import org.h2.engine.SessionLocal;
 import org.h2.jdbc.JdbcConnection;
 import org.h2.mvstore.MVStore;
 import org.h2.mvstore.RandomAccessStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.sql.Connection;
-import java.sql.SQLException;
 
 /**
  * Gives the H2 file's free space back to the disk while the node runs. H2 reuses the space of
@@ -64,7 +63,9 @@ public final class H2Space {
             }
             return new H2Space(store, fillPercent, maxMillis, writeBytes);
         } catch (SQLException | ClassCastException | NullPointerException e) {
-            LOG.warn("H2 internals not reachable ({}); the database file will not shrink while the node runs", e.toString());
+            LOG.warn(
+                    "H2 internals not reachable ({}); the database file will not shrink while the node runs",
+                    e.toString());
             return new H2Space(null, 0, maxMillis, writeBytes);
         }
     }
@@ -103,8 +104,9 @@ public final class H2Space {
             store.setRetentionTime(retention);
         }
         sizeAfterLast = store.getFileStore().size();
-        LOG.info("compacted the H2 file online: {}% live, {} MiB to {} MiB in {} ms", fill, size >> 20, sizeAfterLast >> 20,
-                (System.nanoTime() - started) / 1_000_000);
+        LOG.info(
+                "compacted the H2 file online: {}% live, {} MiB to {} MiB in {} ms",
+                fill, size >> 20, sizeAfterLast >> 20, (System.nanoTime() - started) / 1_000_000);
         return true;
     }
 

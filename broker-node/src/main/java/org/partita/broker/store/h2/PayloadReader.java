@@ -1,14 +1,12 @@
 package org.partita.broker.store.h2;
 
-import org.partita.broker.store.StoreException;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import org.partita.broker.store.StoreException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads single payloads from H2 on its own connection, so that queue threads delivering paged-out

@@ -1,10 +1,8 @@
 package org.partita.broker.store.journal;
 
-import org.partita.broker.store.StoreOp;
-
-import org.partita.broker.config.HeapCost;
-
 import java.util.List;
+import org.partita.broker.config.HeapCost;
+import org.partita.broker.store.StoreOp;
 
 /**
  * Cuts the net effect a checkpoint (or the replay at start) moves into H2 into transactions that

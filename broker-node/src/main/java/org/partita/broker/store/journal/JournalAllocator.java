@@ -1,14 +1,13 @@
 package org.partita.broker.store.journal;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Prepares the journal's space ahead of the writer, on a thread of its own: the zeros a segment's
@@ -31,12 +30,12 @@ final class JournalAllocator implements AutoCloseable {
     /** A file holds one segment at a time: its header, its records and the last group's overrun. */
     private final long fileNeeds;
     /** The thread ends when idle, so a store left open by a test (a simulated crash) leaves none behind. */
-    private final ThreadPoolExecutor thread = new ThreadPoolExecutor(0, 1, 5, TimeUnit.SECONDS,
-            new LinkedBlockingQueue<>(), r -> {
-        Thread t = new Thread(r, "partita-store-allocator");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ThreadPoolExecutor thread =
+            new ThreadPoolExecutor(0, 1, 5, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+                Thread t = new Thread(r, "partita-store-allocator");
+                t.setDaemon(true);
+                return t;
+            });
     /** Files with a request queued or running: one at a time each, so a full disk is not asked again and again. */
     private final Set<JournalFile> busy = ConcurrentHashMap.newKeySet();
 

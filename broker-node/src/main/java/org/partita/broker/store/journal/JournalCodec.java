@@ -1,14 +1,13 @@
 package org.partita.broker.store.journal;
 
-import org.partita.broker.store.StoreException;
-import org.partita.broker.store.StoreOp;
-
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.partita.broker.store.StoreException;
+import org.partita.broker.store.StoreOp;
 
 /**
  * Encodes the message, entry and XA branch operations of a group into one journal record body, and back.
@@ -27,10 +26,12 @@ final class JournalCodec {
     private static final byte DELETE_BRANCH = 8;
     /** A message deletion with its payload's length; {@link #DELETE_MESSAGE} (without it) is still read from older journals. */
     private static final byte DELETE_SIZED_MESSAGE = 9;
+
     private static final int MAX_VARLONG = 10;
 
     /** Names already written in this epoch (encoding side) or read (decoding side). */
     private final Map<String, Integer> idsByName = new HashMap<>();
+
     private final List<String> namesById = new ArrayList<>();
 
     /** Forgets every name: called when the journal starts a new epoch. */
@@ -143,7 +144,8 @@ final class JournalCodec {
                     case DELETE_SIZED_MESSAGE -> ops.add(new StoreOp.DeleteMessage(getVar(in), getInt(in)));
                     case INSERT_ENTRY -> ops.add(new StoreOp.InsertEntry(name(getInt(in)), getVar(in), getInt(in)));
                     case DELETE_ENTRY -> ops.add(new StoreOp.DeleteEntry(name(getInt(in)), getVar(in)));
-                    case UPDATE_COUNT -> ops.add(new StoreOp.UpdateDeliveryCount(name(getInt(in)), getVar(in), getInt(in)));
+                    case UPDATE_COUNT ->
+                        ops.add(new StoreOp.UpdateDeliveryCount(name(getInt(in)), getVar(in), getInt(in)));
                     case SAVE_BRANCH -> ops.add(new StoreOp.SaveBranch(getBytes(in), getInt(in), getBytes(in)));
                     case DELETE_BRANCH -> ops.add(new StoreOp.DeleteBranch(getBytes(in)));
                     default -> throw new IllegalStateException("unknown journal operation " + type);

@@ -1,10 +1,5 @@
 package org.partita.broker.store.journal;
 
-import org.partita.broker.store.StoreException;
-import org.partita.broker.store.StorageDevice;
-
-import org.partita.broker.files.PrivateFiles;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -12,6 +7,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.function.Consumer;
 import java.util.zip.CRC32C;
+import org.partita.broker.files.PrivateFiles;
+import org.partita.broker.store.StorageDevice;
+import org.partita.broker.store.StoreException;
 
 /**
  * One append-only file of records, reused round after round: one segment of the journal
@@ -34,6 +32,7 @@ public final class JournalFile implements AutoCloseable {
     private static final int MAGIC = 0x50544A31; // "PTJ1"
     /** Version 1 had one file and no checkpointed state; it is read alike. */
     private static final int VERSION = 2;
+
     private static final byte LIVE = 0;
     private static final byte CLEAN_STOP = 1;
     private static final byte CHECKPOINTED = 2;
@@ -49,6 +48,7 @@ public final class JournalFile implements AutoCloseable {
     private long position = HEADER_SIZE;
     /** Bytes zero-filled and forced: records go only below it. Grown by the writer or the allocator, under {@link #allocation}. */
     private volatile long allocated;
+
     private final Object allocation = new Object();
     /**
      * A sync of this file that failed on another thread (the allocator's). Linux reports a failed
@@ -57,6 +57,7 @@ public final class JournalFile implements AutoCloseable {
      * until the store reopens the file.
      */
     private volatile IOException failedSync;
+
     private final CRC32C crc = new CRC32C();
 
     private JournalFile(Path path, FileChannel channel) throws IOException {
@@ -70,7 +71,8 @@ public final class JournalFile implements AutoCloseable {
     }
 
     static JournalFile open(Path path, StorageDevice device) throws IOException {
-        FileChannel ch = device.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        FileChannel ch =
+                device.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
         try {
             PrivateFiles.file(path); // before the first record
         } catch (IOException e) {
@@ -92,7 +94,9 @@ public final class JournalFile implements AutoCloseable {
     void readHeader() throws IOException {
         ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
         position = HEADER_SIZE;
-        if (channel.size() < HEADER_SIZE || channel.read(header, 0) < HEADER_BYTES || header.flip().getInt() != MAGIC) {
+        if (channel.size() < HEADER_SIZE
+                || channel.read(header, 0) < HEADER_BYTES
+                || header.flip().getInt() != MAGIC) {
             epoch = 0;
             hasHeader = false;
             state = LIVE;
@@ -100,7 +104,8 @@ public final class JournalFile implements AutoCloseable {
         }
         int version = header.getInt();
         if (version != VERSION && version != 1) {
-            throw new StoreException("journal " + path + " has version " + version + ", this node reads " + VERSION, null);
+            throw new StoreException(
+                    "journal " + path + " has version " + version + ", this node reads " + VERSION, null);
         }
         epoch = header.getLong();
         state = header.get();
@@ -260,8 +265,12 @@ public final class JournalFile implements AutoCloseable {
 
     /** The header takes effect only once it is on the disk; a failure leaves the old one in memory. */
     private long writeHeader(long newEpoch, byte newState) throws IOException {
-        ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).putInt(MAGIC).putInt(VERSION).putLong(newEpoch)
-                .put(newState).flip();
+        ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES)
+                .putInt(MAGIC)
+                .putInt(VERSION)
+                .putLong(newEpoch)
+                .put(newState)
+                .flip();
         long allocatedHere = ensureAllocated(HEADER_SIZE);
         writeFully(header, 0);
         channel.force(false);

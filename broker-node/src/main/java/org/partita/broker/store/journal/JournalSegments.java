@@ -1,13 +1,12 @@
 package org.partita.broker.store.journal;
 
-import org.partita.broker.store.StorageDevice;
-import org.partita.broker.store.h2.H2MessageStore;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import org.partita.broker.store.StorageDevice;
+import org.partita.broker.store.h2.H2MessageStore;
 
 /**
  * The journal's files, used in turn. Records go to one segment; at a checkpoint the next file
@@ -18,7 +17,8 @@ import java.util.List;
  */
 public final class JournalSegments implements AutoCloseable {
     /** The files' names in the data folder, in the order they are taken at the first start. */
-    public static final List<String> FILE_NAMES = List.of(H2MessageStore.JOURNAL_FILE, H2MessageStore.JOURNAL_FILE + ".2");
+    public static final List<String> FILE_NAMES =
+            List.of(H2MessageStore.JOURNAL_FILE, H2MessageStore.JOURNAL_FILE + ".2");
 
     private final List<JournalFile> files;
 
@@ -54,7 +54,9 @@ public final class JournalSegments implements AutoCloseable {
 
     /** The segments a recovery must replay, oldest first: those not known to be in H2. */
     List<JournalFile> toReplay() {
-        return files.stream().filter(JournalFile::mayHoldRecords).sorted(Comparator.comparingLong(JournalFile::epoch))
+        return files.stream()
+                .filter(JournalFile::mayHoldRecords)
+                .sorted(Comparator.comparingLong(JournalFile::epoch))
                 .toList();
     }
 

@@ -1,17 +1,5 @@
 package org.partita.broker.store.journal;
 
-import org.partita.broker.store.StoreBatch;
-import org.partita.broker.store.StoreException;
-import org.partita.broker.store.StoreFigures;
-import org.partita.broker.store.StoreOp;
-import org.partita.broker.store.commit.CommitTarget;
-import org.partita.broker.store.h2.H2BatchApplier;
-import org.partita.broker.store.h2.H2Space;
-
-import org.partita.broker.config.StorageSettings;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
@@ -24,6 +12,16 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
+import org.partita.broker.config.StorageSettings;
+import org.partita.broker.store.StoreBatch;
+import org.partita.broker.store.StoreException;
+import org.partita.broker.store.StoreFigures;
+import org.partita.broker.store.StoreOp;
+import org.partita.broker.store.commit.CommitTarget;
+import org.partita.broker.store.h2.H2BatchApplier;
+import org.partita.broker.store.h2.H2Space;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A write-ahead journal in front of H2. A group of message and entry changes is appended to the
@@ -53,13 +51,13 @@ public final class JournaledH2Target implements CommitTarget {
      * A closed segment whose net effect is going into H2. {@code running} is null once a try
      * failed: the next wait runs it again on the waiting thread.
      */
-    private record Closed(JournalFile segment, PendingChanges changes, CompletableFuture<Void> running) {
-    }
+    private record Closed(JournalFile segment, PendingChanges changes, CompletableFuture<Void> running) {}
 
     private final H2BatchApplier h2;
     private final JournalSegments segments;
     /** The segment appends go to. */
     private JournalFile journal;
+
     private long lastEpoch;
     /** Bytes appended to the journal since the store opened, across epochs (for benchmarks and figures). */
     private volatile long appendedBytes;
@@ -67,6 +65,7 @@ public final class JournaledH2Target implements CommitTarget {
     private final long segmentBytes;
     /** The H2 transactions a checkpoint, and the replay, commit a net effect in. */
     private final CheckpointParts parts;
+
     private final JournalCodec codec = new JournalCodec();
     private ByteBuffer buffer = ByteBuffer.allocateDirect(256 * 1024);
     /** The current segment's net effect; replaced at each rotation (read by any thread for payloads). */
@@ -79,13 +78,15 @@ public final class JournaledH2Target implements CommitTarget {
     private final Executor checkpointThread;
     /** Prepares the files' space ahead of the appends, so the writer does not zero-fill it between groups. */
     private final JournalAllocator allocator;
+
     private final boolean previousStopWasClean;
     private boolean h2Dirty;
     private volatile StoreFigures figures = new StoreFigures();
     /** Gives H2 file space back after checkpoints; none unless set. */
     private volatile H2Space space;
     /** Runs on the checkpoint thread after each part of a net effect is committed and released (tests pause there). */
-    private volatile Runnable afterCheckpointPart = () -> { };
+    private volatile Runnable afterCheckpointPart = () -> {};
+
     private boolean journalDirty;
     private final AtomicLong checkpoints = new AtomicLong();
     /** Where the first record appended since the writer last confirmed everything starts; -1 if none. */
@@ -94,7 +95,8 @@ public final class JournaledH2Target implements CommitTarget {
     private int appendsInCall;
 
     /** With checkpoint transactions of the default size for this heap. */
-    public JournaledH2Target(H2BatchApplier h2, JournalSegments segments, long checkpointBytes) throws IOException, SQLException {
+    public JournaledH2Target(H2BatchApplier h2, JournalSegments segments, long checkpointBytes)
+            throws IOException, SQLException {
         this(h2, segments, checkpointBytes, StorageSettings.defaults().checkpointTransactionBytes());
     }
 
@@ -118,8 +120,13 @@ public final class JournaledH2Target implements CommitTarget {
     }
 
     /** @param checkpointThread runs one closed segment's checkpoint after the other */
-    public JournaledH2Target(H2BatchApplier h2, JournalSegments segments, long checkpointBytes, long transactionBytes,
-                      Executor checkpointThread) throws IOException, SQLException {
+    public JournaledH2Target(
+            H2BatchApplier h2,
+            JournalSegments segments,
+            long checkpointBytes,
+            long transactionBytes,
+            Executor checkpointThread)
+            throws IOException, SQLException {
         this.checkpointThread = checkpointThread;
         this.h2 = h2;
         this.segments = segments;
@@ -137,7 +144,10 @@ public final class JournaledH2Target implements CommitTarget {
                 records[0]++;
             });
             if (records[0] > 0) {
-                LOG.info("replaying {} journal records ({} bytes) of {} into H2", records[0], segment.used(),
+                LOG.info(
+                        "replaying {} journal records ({} bytes) of {} into H2",
+                        records[0],
+                        segment.used(),
                         segment.path().getFileName());
                 replayed += records[0];
             }
@@ -207,8 +217,11 @@ public final class JournaledH2Target implements CommitTarget {
             }
             incoming += b.payloadCost();
         }
-        return incoming <= segmentBytes && !rotationDue() && !wouldOverfill(incoming)
-                && (closed == null || closed.running() != null && !closed.running().isDone());
+        return incoming <= segmentBytes
+                && !rotationDue()
+                && !wouldOverfill(incoming)
+                && (closed == null
+                        || closed.running() != null && !closed.running().isDone());
     }
 
     /** A group is as large as a segment at most ({@link #groupBytes}): the writer commits more as several groups. */
@@ -607,9 +620,11 @@ public final class JournaledH2Target implements CommitTarget {
     /** Refuses what H2 would refuse at the checkpoint, while the batch can still fail on its own. */
     private static void check(StoreBatch b) {
         for (StoreOp op : b.ops()) {
-            String queue = op instanceof StoreOp.InsertEntry e ? e.queue()
-                    : op instanceof StoreOp.DeleteEntry e ? e.queue()
-                    : op instanceof StoreOp.UpdateDeliveryCount u ? u.queue() : null;
+            String queue = op instanceof StoreOp.InsertEntry e
+                    ? e.queue()
+                    : op instanceof StoreOp.DeleteEntry e
+                            ? e.queue()
+                            : op instanceof StoreOp.UpdateDeliveryCount u ? u.queue() : null;
             if (queue != null && queue.length() > MAX_QUEUE_NAME) {
                 throw new StoreException("queue name longer than " + MAX_QUEUE_NAME + " characters", null);
             }

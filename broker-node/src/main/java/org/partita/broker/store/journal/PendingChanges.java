@@ -1,17 +1,15 @@
 package org.partita.broker.store.journal;
 
-import org.partita.broker.store.StoreBatch;
-import org.partita.broker.store.StoreOp;
-import org.partita.broker.store.h2.H2BatchApplier;
-
-import org.partita.broker.config.HeapCost;
-
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.partita.broker.config.HeapCost;
+import org.partita.broker.store.StoreBatch;
+import org.partita.broker.store.StoreOp;
+import org.partita.broker.store.h2.H2BatchApplier;
 
 /**
  * The net effect of the journal's current epoch on H2: what a checkpoint must still write. A
@@ -23,25 +21,25 @@ import java.util.concurrent.ConcurrentHashMap;
  * that is what lets a checkpoint interrupted by a crash simply run again from the journal.
  */
 public final class PendingChanges {
-    private record EntryKey(String queue, long messageId) {
-    }
+    private record EntryKey(String queue, long messageId) {}
 
     /**
      * An entry's final delivery count. {@code created}: (re)inserted in this epoch, written with
      * insert-or-replace; otherwise only its count changed. {@code inH2}: H2 may hold an older row
      * of it, which a delete in this epoch must remove.
      */
-    private record EntryState(int deliveryCount, boolean created, boolean inH2) {
-    }
+    private record EntryState(int deliveryCount, boolean created, boolean inH2) {}
 
     /** Concurrent: {@link #payload} is read by queue threads while the writer changes it. */
     private final Map<Long, byte[]> createdMessages = new ConcurrentHashMap<>();
     /** Messages H2 may hold that this epoch deleted, with their payloads' lengths (what H2 loads to delete them). */
     private final Map<Long, Integer> deletedMessages = new HashMap<>();
+
     private final Map<EntryKey, EntryState> entries = new LinkedHashMap<>();
     private final Set<EntryKey> deletedEntries = new HashSet<>();
     /** XA branches saved in this epoch (by id) and branches deleted; an id is in one of the two at most. */
     private final Map<java.nio.ByteBuffer, StoreOp.SaveBranch> savedBranches = new LinkedHashMap<>();
+
     private final Set<java.nio.ByteBuffer> deletedBranches = new HashSet<>();
     /** Heap cost ({@link HeapCost}) of the payloads and branch data held. */
     private long payloadBytes;
@@ -73,9 +71,11 @@ public final class PendingChanges {
         } else if (op instanceof StoreOp.UpdateDeliveryCount u) {
             EntryKey key = new EntryKey(u.queue(), u.messageId());
             EntryState before = entries.get(key);
-            entries.put(key, before == null
-                    ? new EntryState(u.deliveryCount(), false, true)
-                    : new EntryState(u.deliveryCount(), before.created(), before.inH2()));
+            entries.put(
+                    key,
+                    before == null
+                            ? new EntryState(u.deliveryCount(), false, true)
+                            : new EntryState(u.deliveryCount(), before.created(), before.inH2()));
         } else if (op instanceof StoreOp.SaveBranch b) {
             java.nio.ByteBuffer key = java.nio.ByteBuffer.wrap(b.xid());
             deletedBranches.remove(key);
@@ -94,8 +94,12 @@ public final class PendingChanges {
     }
 
     boolean isEmpty() {
-        return createdMessages.isEmpty() && deletedMessages.isEmpty() && entries.isEmpty() && deletedEntries.isEmpty()
-                && savedBranches.isEmpty() && deletedBranches.isEmpty();
+        return createdMessages.isEmpty()
+                && deletedMessages.isEmpty()
+                && entries.isEmpty()
+                && deletedEntries.isEmpty()
+                && savedBranches.isEmpty()
+                && deletedBranches.isEmpty();
     }
 
     /** Payload bytes held until the next checkpoint, at their heap cost. */
@@ -109,8 +113,12 @@ public final class PendingChanges {
      * let millions of them pile up here before a checkpoint.
      */
     long heapEstimate() {
-        long rows = createdMessages.size() + deletedMessages.size() + entries.size() + deletedEntries.size()
-                + savedBranches.size() + deletedBranches.size();
+        long rows = createdMessages.size()
+                + deletedMessages.size()
+                + entries.size()
+                + deletedEntries.size()
+                + savedBranches.size()
+                + deletedBranches.size();
         return payloadBytes + rows * BYTES_PER_ROW;
     }
 
@@ -135,9 +143,10 @@ public final class PendingChanges {
     StoreBatch toBatch() {
         StoreBatch batch = new StoreBatch();
         createdMessages.forEach((id, payload) -> batch.add(new StoreOp.InsertMessage(id, payload)));
-        entries.forEach((key, state) -> batch.add(state.created()
-                ? new StoreOp.InsertEntry(key.queue(), key.messageId(), state.deliveryCount())
-                : new StoreOp.UpdateDeliveryCount(key.queue(), key.messageId(), state.deliveryCount())));
+        entries.forEach((key, state) -> batch.add(
+                state.created()
+                        ? new StoreOp.InsertEntry(key.queue(), key.messageId(), state.deliveryCount())
+                        : new StoreOp.UpdateDeliveryCount(key.queue(), key.messageId(), state.deliveryCount())));
         deletedEntries.forEach(key -> batch.add(new StoreOp.DeleteEntry(key.queue(), key.messageId())));
         deletedMessages.forEach((id, bytes) -> batch.add(new StoreOp.DeleteMessage(id, bytes)));
         savedBranches.values().forEach(batch::add);

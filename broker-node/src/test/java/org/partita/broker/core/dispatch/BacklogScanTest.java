@@ -1,14 +1,12 @@
 package org.partita.broker.core.dispatch;
 
-import org.partita.broker.core.queue.QueueEntry;
-
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
+import org.partita.broker.core.queue.QueueEntry;
 
 /** The walk every engine makes over its waiting messages: order, expiry, delay, and where it stops. */
 class BacklogScanTest {
@@ -76,7 +74,8 @@ class BacklogScanTest {
     void aMessageNoConsumerTakesWaitsWhileLaterOnesGo() {
         add("skip", 4, 0, 0);
         add("take", 4, 0, 0);
-        BacklogScan.deliver(backlog, NOW, f, e -> EngineFixture.text(e).equals("skip") ? null : a, () -> true, e -> true);
+        BacklogScan.deliver(
+                backlog, NOW, f, e -> EngineFixture.text(e).equals("skip") ? null : a, () -> true, e -> true);
         assertEquals(List.of("a:take"), f.deliveries);
         assertEquals(List.of("skip"), texts(backlog));
     }
@@ -86,7 +85,8 @@ class BacklogScanTest {
         add("m1", 4, 0, 0);
         add("big", 4, 0, 0);
         add("m3", 4, 0, 0);
-        BacklogScan.deliver(backlog, NOW, f, e -> a, () -> true, e -> !EngineFixture.text(e).equals("big"));
+        BacklogScan.deliver(
+                backlog, NOW, f, e -> a, () -> true, e -> !EngineFixture.text(e).equals("big"));
         assertEquals(List.of("a:m1"), f.deliveries, "m3 may not overtake big");
         assertEquals(List.of("big", "m3"), texts(backlog));
     }
@@ -117,7 +117,8 @@ class BacklogScanTest {
         keyed("free", null);
         keyed("j2", "j");
         assertEquals(NOW + 500, scanAll(), "the walk wants to run again when k1 is due");
-        assertEquals(List.of("a:j1", "a:free", "a:j2"), f.deliveries, "k2 waits behind k1; other keys and unkeyed ones go");
+        assertEquals(
+                List.of("a:j1", "a:free", "a:j2"), f.deliveries, "k2 waits behind k1; other keys and unkeyed ones go");
         assertEquals(List.of("k1", "k2"), texts(backlog));
         assertEquals(Long.MAX_VALUE, BacklogScan.deliver(backlog, NOW + 500, f, e -> a, () -> true, e -> true));
         assertEquals(List.of("a:k1", "a:k2"), f.deliveries.subList(3, 5), "due at its time, then its key in order");

@@ -1,16 +1,14 @@
 package org.partita.broker.core.dispatch;
 
-import org.partita.broker.core.queue.MessageRef;
-import org.partita.broker.core.queue.QueueEntry;
-
-import org.junit.jupiter.api.Test;
-import org.partita.protocol.MessageCodec;
-import org.partita.protocol.WireMessage;
-
-import java.util.Map;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.partita.broker.core.queue.MessageRef;
+import org.partita.broker.core.queue.QueueEntry;
+import org.partita.protocol.MessageCodec;
+import org.partita.protocol.WireMessage;
 
 /** The oldest waiting entry, whichever order the backlog delivers in, and its age. */
 class BacklogTest {
@@ -19,8 +17,20 @@ class BacklogTest {
     }
 
     private static QueueEntry entry(long id, int priority, long timestamp, Map<String, Object> properties) {
-        WireMessage wire = new WireMessage("ID:" + id, timestamp, null, null, "queue:q", null, WireMessage.PERSISTENT,
-                priority, 0L, 0L, properties, WireMessage.BODY_TEXT, new byte[]{1});
+        WireMessage wire = new WireMessage(
+                "ID:" + id,
+                timestamp,
+                null,
+                null,
+                "queue:q",
+                null,
+                WireMessage.PERSISTENT,
+                priority,
+                0L,
+                0L,
+                properties,
+                WireMessage.BODY_TEXT,
+                new byte[] {1});
         return new QueueEntry(null, new MessageRef(id, MessageCodec.encode(wire), wire, null), 0);
     }
 

@@ -1,12 +1,10 @@
 package org.partita.broker.core.dispatch;
 
-import org.partita.broker.core.queue.QueueEntry;
-
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
+import org.partita.broker.core.queue.QueueEntry;
 
 /** docs/routing-modes.md, broadcast: to every consumer of the top priority present, at most once, nothing kept. */
 class BroadcastEngineTest {

@@ -1,16 +1,14 @@
 package org.partita.broker.core.dispatch;
 
-import org.partita.broker.core.queue.QueueEntry;
-
-import org.junit.jupiter.api.Test;
-import org.partita.protocol.selector.Selector;
-
-import java.util.List;
-import java.util.Map;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.partita.broker.core.queue.QueueEntry;
+import org.partita.protocol.selector.Selector;
 
 /** A consumer's room as dispatch reads it: credits, capacity in messages and bytes, its selector. */
 class ConsumerRefTest {
@@ -59,7 +57,8 @@ class ConsumerRefTest {
 
     @Test
     void aSelectorSeesTheDeliveryCountTheMessageWouldCarry() throws Exception {
-        ConsumerRef retries = new ConsumerRef("retries", (x, e, p) -> { }, Selector.parse("JMSXDeliveryCount > 1"), 10, 0);
+        ConsumerRef retries =
+                new ConsumerRef("retries", (x, e, p) -> {}, Selector.parse("JMSXDeliveryCount > 1"), 10, 0);
         QueueEntry e = sized("m", 1);
         assertFalse(retries.canTake(e), "its first delivery has count 1");
         e.deliveredTo(f.consumer("other", 1));

@@ -1,19 +1,15 @@
 package org.partita.broker.core.dispatch;
 
-import org.partita.broker.core.dispatch.ConsumerRef;
-import org.partita.broker.core.dispatch.DispatchEngine;
-import org.partita.broker.core.queue.BrokerQueue;
-import org.partita.broker.core.queue.MessageRef;
-import org.partita.broker.core.queue.QueueEntry;
-
-import org.partita.protocol.MessageCodec;
-import org.partita.protocol.WireMessage;
-import org.partita.protocol.selector.Selector;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.partita.broker.core.queue.BrokerQueue;
+import org.partita.broker.core.queue.MessageRef;
+import org.partita.broker.core.queue.QueueEntry;
+import org.partita.protocol.MessageCodec;
+import org.partita.protocol.WireMessage;
+import org.partita.protocol.selector.Selector;
 
 /**
  * Drives a dispatch engine by hand, without a node: entries built from real encoded messages,
@@ -25,6 +21,7 @@ public final class EngineFixture implements DispatchEngine.Host {
     final List<String> deliveries = new ArrayList<>();
     /** Every expired message, in order, by text. */
     final List<String> expired = new ArrayList<>();
+
     private final Map<ConsumerRef, List<QueueEntry>> held = new HashMap<>();
     private long nextId = 1;
     /** The engine under test, for what the host gives back to it. */
@@ -40,8 +37,19 @@ public final class EngineFixture implements DispatchEngine.Host {
 
     /** An entry with these properties, expiring at {@code expiration} and due at {@code deliveryTime} (0: none). */
     public QueueEntry entry(String text, Map<String, Object> props, int priority, long expiration, long deliveryTime) {
-        WireMessage wire = new WireMessage("ID:" + nextId, 1000L, null, null, "q:test", null, WireMessage.PERSISTENT,
-                priority, expiration, deliveryTime, props, WireMessage.BODY_TEXT,
+        WireMessage wire = new WireMessage(
+                "ID:" + nextId,
+                1000L,
+                null,
+                null,
+                "q:test",
+                null,
+                WireMessage.PERSISTENT,
+                priority,
+                expiration,
+                deliveryTime,
+                props,
+                WireMessage.BODY_TEXT,
                 text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
         return new QueueEntry(null, new MessageRef(nextId++, MessageCodec.encode(wire), wire, null), 0);
     }
@@ -51,7 +59,7 @@ public final class EngineFixture implements DispatchEngine.Host {
     }
 
     ConsumerRef consumer(String name, int credits, int priority) {
-        return new ConsumerRef(name, (c, e, p) -> { }, Selector.matchAll(), credits, priority);
+        return new ConsumerRef(name, (c, e, p) -> {}, Selector.matchAll(), credits, priority);
     }
 
     /** What {@code c} holds unsettled, oldest first. */

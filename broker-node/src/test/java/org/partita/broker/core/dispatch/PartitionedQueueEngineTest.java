@@ -1,12 +1,8 @@
 package org.partita.broker.core.dispatch;
 
-import org.partita.broker.core.partition.PartitionFigures;
-import org.partita.broker.core.partition.PartitionScope;
-import org.partita.broker.core.queue.QueueEntry;
-import org.partita.broker.core.queue.QueueOptions;
-
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,18 +10,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.partita.broker.core.partition.PartitionFigures;
+import org.partita.broker.core.partition.PartitionScope;
+import org.partita.broker.core.queue.QueueEntry;
+import org.partita.broker.core.queue.QueueOptions;
 
 /**
  * When partitions move: consumers that start together are spread at once, idle partitions move at
  * once, busy ones wait for the rebalance delay. Times are set by hand.
  */
 class PartitionedQueueEngineTest {
-    private static final QueueOptions OPTIONS = QueueOptions.DEFAULTS.with("partitions", "4")
-            .with("rebalanceDelay", "5000").with("maxHandoffTime", "3000");
+    private static final QueueOptions OPTIONS = QueueOptions.DEFAULTS
+            .with("partitions", "4")
+            .with("rebalanceDelay", "5000")
+            .with("maxHandoffTime", "3000");
     private final EngineFixture f = new EngineFixture();
     private final Map<ConsumerRef, Set<Integer>> told = new HashMap<>();
     private final PartitionedQueueEngine engine = new PartitionedQueueEngine(f, 4, () -> OPTIONS);
@@ -40,20 +40,24 @@ class PartitionedQueueEngineTest {
     }
 
     private ConsumerRef consumer(String name, int priority) {
-        return new ConsumerRef(name, new DeliverySink() {
-            @Override
-            public void deliver(ConsumerRef consumer, QueueEntry entry, int partition) {
-            }
+        return new ConsumerRef(
+                name,
+                new DeliverySink() {
+                    @Override
+                    public void deliver(ConsumerRef consumer, QueueEntry entry, int partition) {}
 
-            @Override
-            public void partitionsChanged(ConsumerRef consumer, int[] owned) {
-                Set<Integer> s = new TreeSet<>();
-                for (int p : owned) {
-                    s.add(p);
-                }
-                told.put(consumer, s);
-            }
-        }, org.partita.protocol.selector.Selector.matchAll(), 100, priority);
+                    @Override
+                    public void partitionsChanged(ConsumerRef consumer, int[] owned) {
+                        Set<Integer> s = new TreeSet<>();
+                        for (int p : owned) {
+                            s.add(p);
+                        }
+                        told.put(consumer, s);
+                    }
+                },
+                org.partita.protocol.selector.Selector.matchAll(),
+                100,
+                priority);
     }
 
     private List<Integer> owners(ConsumerRef c, long now) {
@@ -100,7 +104,8 @@ class PartitionedQueueEngineTest {
         assertTrue(owners(b, 300).isEmpty(), "b waits until a has settled what it holds of the moving partitions");
         f.ackAll(engine, a, 310);
         engine.dispatch(310);
-        assertEquals(2, owners(b, 310).size(), "the handoff ends with a's acknowledgements, not after the rebalance delay");
+        assertEquals(
+                2, owners(b, 310).size(), "the handoff ends with a's acknowledgements, not after the rebalance delay");
         assertEquals(Set.copyOf(owners(b, 310)), told.get(b), "b was told its partitions");
     }
 
@@ -149,7 +154,9 @@ class PartitionedQueueEngineTest {
         ConsumerRef b = consumer("b", 5);
         busyOwnerThen(engine, a, b);
         for (int p = 0; p < 4; p++) {
-            assertEquals("DRAINING", engine.figures(p, 10_000).state(),
+            assertEquals(
+                    "DRAINING",
+                    engine.figures(p, 10_000).state(),
                     "a standby no longer: its busy partition is handed off at once, not after rebalanceDelay");
         }
         f.ackAll(engine, a, 10_010);
@@ -234,7 +241,9 @@ class PartitionedQueueEngineTest {
         remote.origin("node2");
         ConsumerRef local = consumer("local", 0);
         busyOwnerThen(clustered, remote, local);
-        assertEquals("DRAINING", clustered.figures(0, 10_000).state(),
+        assertEquals(
+                "DRAINING",
+                clustered.figures(0, 10_000).state(),
                 "the stand-in's busy partitions are handed off at once, not after rebalanceDelay");
         f.ackAll(clustered, remote, 10_010);
         clustered.dispatch(10_010);

@@ -1,14 +1,12 @@
 package org.partita.broker.core.dispatch;
 
-import org.partita.broker.core.queue.QueueEntry;
-
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.partita.broker.core.queue.QueueEntry;
 
 /** Dispatch on a plain queue: round-robin, and keys with one consumer at a time. */
 class SharedQueueEngineTest {
@@ -50,7 +48,8 @@ class SharedQueueEngineTest {
         engine.add(f.entry("k4", "k"));
         engine.add(f.entry("k5", "k"));
         engine.dispatch(0);
-        assertEquals(List.of("a:y", "b:k4", "b:k5"), f.deliveries.subList(4, 7), "k is free: the next in turn takes it");
+        assertEquals(
+                List.of("a:y", "b:k4", "b:k5"), f.deliveries.subList(4, 7), "k is free: the next in turn takes it");
     }
 
     @Test
@@ -79,7 +78,8 @@ class SharedQueueEngineTest {
         engine.consumerRemoved(a, 0);
         engine.add(f.entry("k2", "k"));
         engine.dispatch(0);
-        assertEquals(1, f.deliveries.size(), "k2 may not overtake k1, which the departed consumer's session still holds");
+        assertEquals(
+                1, f.deliveries.size(), "k2 may not overtake k1, which the departed consumer's session still holds");
         QueueEntry k1 = f.heldBy(a).get(0);
         f.revoke(k1); // its session hands it back
         engine.settled(k1, 0);

@@ -1,10 +1,9 @@
 package org.partita.broker.core.partition;
 
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
 
 /** A partition is flagged hot (a hot key is likely) when it is far deeper than the others. */
 class PartitionFiguresTest {

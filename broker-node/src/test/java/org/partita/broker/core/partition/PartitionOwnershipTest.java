@@ -1,15 +1,14 @@
 package org.partita.broker.core.partition;
 
-import org.partita.broker.core.dispatch.ConsumerRef;
-
-import org.junit.jupiter.api.Test;
-import org.partita.protocol.selector.Selector;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.partita.broker.core.dispatch.ConsumerRef;
+import org.partita.protocol.selector.Selector;
 
 /** The ownership state machine, driven by hand-set times. */
 class PartitionOwnershipTest {
@@ -18,7 +17,7 @@ class PartitionOwnershipTest {
     private final ConsumerRef b = consumer("b");
 
     static ConsumerRef consumer(String name) {
-        return new ConsumerRef(name, (c, e, p) -> { }, Selector.matchAll(), 10, 0);
+        return new ConsumerRef(name, (c, e, p) -> {}, Selector.matchAll(), 10, 0);
     }
 
     @Test

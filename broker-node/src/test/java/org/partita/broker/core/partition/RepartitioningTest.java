@@ -1,21 +1,19 @@
 package org.partita.broker.core.partition;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.partita.broker.core.BrokerFixture;
 import org.partita.broker.core.dispatch.EngineFixture;
 import org.partita.broker.core.dispatch.SharedQueueEngine;
 import org.partita.broker.core.queue.BrokerQueue;
 import org.partita.broker.core.queue.QueueEntry;
-
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A change of a live queue's partition count: a key's messages in the new layout wait until the
@@ -101,7 +99,9 @@ class RepartitioningTest {
             node.send(q, "k2", Map.of("JMSXGroupID", "k"));
             node.send(q, "o1", Map.of("JMSXGroupID", other));
             List<QueueEntry> now = r.pending();
-            assertEquals(List.of("o1"), now.stream().map(e -> BrokerFixture.text(e.message())).toList(),
+            assertEquals(
+                    List.of("o1"),
+                    now.stream().map(e -> BrokerFixture.text(e.message())).toList(),
                     "k2 waits for k1, which the old layout delivered; another key goes on");
 
             r.ack(k1);

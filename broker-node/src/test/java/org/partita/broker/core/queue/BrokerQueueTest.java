@@ -1,24 +1,22 @@
 package org.partita.broker.core.queue;
 
-import org.partita.broker.core.BrokerFixture;
-import org.partita.broker.core.dispatch.ConsumerRef;
-import org.partita.broker.core.dispatch.DeliverySink;
-
-import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.broker.core.BrokerFixture;
+import org.partita.broker.core.dispatch.ConsumerRef;
+import org.partita.broker.core.dispatch.DeliverySink;
 
 /**
  * A queue over a real store, driven as the network layer drives it: the order of deliveries, what
@@ -66,16 +64,20 @@ class BrokerQueueTest {
         BrokerQueue q = queue("orders");
         Thread caller = Thread.currentThread();
         List<Thread> deliveredOn = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
-        ConsumerRef probes = new ConsumerRef("records its thread", new DeliverySink() {
-            @Override
-            public void deliver(ConsumerRef consumer, QueueEntry entry, int partition) {
-                deliveredOn.add(Thread.currentThread());
-            }
+        ConsumerRef probes = new ConsumerRef(
+                "records its thread",
+                new DeliverySink() {
+                    @Override
+                    public void deliver(ConsumerRef consumer, QueueEntry entry, int partition) {
+                        deliveredOn.add(Thread.currentThread());
+                    }
 
-            @Override
-            public void partitionsChanged(ConsumerRef consumer, int[] owned) {
-            }
-        }, org.partita.protocol.selector.Selector.parse("probe = TRUE"), 1_000, 0);
+                    @Override
+                    public void partitionsChanged(ConsumerRef consumer, int[] owned) {}
+                },
+                org.partita.protocol.selector.Selector.parse("probe = TRUE"),
+                1_000,
+                0);
         BrokerFixture.await(q.attach(probes));
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(q::workIdle);
 
@@ -97,9 +99,20 @@ class BrokerQueueTest {
 
     /** A persistent message as the store's writer hands it to a queue: counted in and retained. */
     private MessageRef storedMessage(BrokerQueue q, String id, boolean probe) {
-        org.partita.protocol.WireMessage wire = new org.partita.protocol.WireMessage("ID:" + id, 1L, null, null,
-                "q:orders", null, org.partita.protocol.WireMessage.PERSISTENT, 4, 0, 0, Map.of("probe", probe),
-                org.partita.protocol.WireMessage.BODY_TEXT, new byte[0]);
+        org.partita.protocol.WireMessage wire = new org.partita.protocol.WireMessage(
+                "ID:" + id,
+                1L,
+                null,
+                null,
+                "q:orders",
+                null,
+                org.partita.protocol.WireMessage.PERSISTENT,
+                4,
+                0,
+                0,
+                Map.of("probe", probe),
+                org.partita.protocol.WireMessage.BODY_TEXT,
+                new byte[0]);
         MessageRef m = node.broker().newMessage(org.partita.protocol.MessageCodec.encode(wire), wire, null);
         assertTrue(q.reserve(m));
         m.retain(1);
@@ -143,7 +156,9 @@ class BrokerQueueTest {
         List<QueueEntry> first = r.next(3);
         assertEquals(List.of(1, 1, 1), counts(first));
         // the session recovers: the application saw all three
-        q.releaseAll(first.stream().map(e -> new BrokerQueue.Returned(e, r.ref, true)).toList());
+        q.releaseAll(first.stream()
+                .map(e -> new BrokerQueue.Returned(e, r.ref, true))
+                .toList());
         q.credit(r.ref, 3);
         List<QueueEntry> again = r.next(3);
         assertEquals(List.of("m0", "m1", "m2"), texts(again));
@@ -162,7 +177,9 @@ class BrokerQueueTest {
         node.send(q, "m3", Map.of());
         assertEquals(List.of(), r.pending(), "nothing more reaches a drained consumer");
         // the client never handed them to the application: they go back as never delivered
-        q.releaseAll(prefetched.stream().map(e -> new BrokerQueue.Returned(e, r.ref, false)).toList());
+        q.releaseAll(prefetched.stream()
+                .map(e -> new BrokerQueue.Returned(e, r.ref, false))
+                .toList());
         BrokerFixture.Receiver other = node.attach(q, "other", 10);
         List<QueueEntry> taken = other.next(4);
         assertEquals(List.of("m0", "m1", "m2", "m3"), texts(taken), "back at their old places");
@@ -207,7 +224,9 @@ class BrokerQueueTest {
         assertEquals("fine", text(r.next()), "after two attempts poison left the queue");
         BrokerQueue dlq = node.broker().existingQueue("DLQ");
         // the move lands once the store has it: wait for it, bounded
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> BrokerFixture.browse(dlq), List.of("poison")::equals);
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> BrokerFixture.browse(dlq), List.of("poison")::equals);
     }
 
     @Test
@@ -229,10 +248,13 @@ class BrokerQueueTest {
         node.sendTimed(q, "later", 0, due);
         node.send(q, "now", Map.of());
         List<QueueEntry> both = r.next(2); // nothing is sent after: the queue's own timer delivers "later"
-        QueueEntry later = both.stream().filter(e -> text(e).equals("later")).findFirst().orElseThrow();
+        QueueEntry later =
+                both.stream().filter(e -> text(e).equals("later")).findFirst().orElseThrow();
         assertTrue(r.arrivedAt(later) >= due, "not before its delivery time");
-        QueueEntry now = both.stream().filter(e -> text(e).equals("now")).findFirst().orElseThrow();
-        assertTrue(r.arrivedAt(now) < due || r.arrivedAt(now) <= r.arrivedAt(later),
+        QueueEntry now =
+                both.stream().filter(e -> text(e).equals("now")).findFirst().orElseThrow();
+        assertTrue(
+                r.arrivedAt(now) < due || r.arrivedAt(now) <= r.arrivedAt(later),
                 "a message behind a delayed one is not held back by it");
     }
 
@@ -245,7 +267,9 @@ class BrokerQueueTest {
         assertEquals("fresh", text(r.next()));
         BrokerQueue expired = node.broker().existingQueue("EXPIRED");
         assertNotNull(expired, "stale was moved to the expiry queue, which was made for it");
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> BrokerFixture.browse(expired), List.of("stale")::equals);
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> BrokerFixture.browse(expired), List.of("stale")::equals);
         assertEquals(List.of(), r.pending());
     }
 }

@@ -1,20 +1,18 @@
 package org.partita.broker.core.queue;
 
-import org.partita.broker.core.BrokerFixture;
-import org.partita.broker.core.dispatch.EngineFixture;
-
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.broker.core.BrokerFixture;
+import org.partita.broker.core.dispatch.EngineFixture;
 
 /**
  * A last value queue keeps the newest message of each key: the rule on its own, then as a queue

@@ -1,21 +1,19 @@
 package org.partita.broker.core.queue;
 
-import org.partita.broker.core.BrokerFixture;
-import org.partita.broker.core.BrokerSettings;
-import org.partita.broker.core.ClusterHooks;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.broker.core.BrokerFixture;
+import org.partita.broker.core.BrokerSettings;
+import org.partita.broker.core.ClusterHooks;
 
 /**
  * A node with a small payload budget over a real store: stored messages beyond the budget are
@@ -34,8 +32,8 @@ class PayloadMemoryTest {
     @BeforeEach
     void start() {
         // room for about two of the messages below
-        node = new BrokerFixture(tmp.resolve("node"), ClusterHooks.STANDALONE,
-                new BrokerSettings(true, QueueOptions.DEFAULTS, 1_000));
+        node = new BrokerFixture(
+                tmp.resolve("node"), ClusterHooks.STANDALONE, new BrokerSettings(true, QueueOptions.DEFAULTS, 1_000));
     }
 
     @AfterEach
@@ -94,7 +92,11 @@ class PayloadMemoryTest {
         node.restart(q);
         BrokerQueue back = node.broker().existingQueue("deep");
         BrokerFixture.Receiver r = node.attach(back, "r", MESSAGES);
-        assertEquals(bodies, r.next(MESSAGES).stream().map(e -> BrokerFixture.text(e.message())).toList());
+        assertEquals(
+                bodies,
+                r.next(MESSAGES).stream()
+                        .map(e -> BrokerFixture.text(e.message()))
+                        .toList());
         assertTrue(memory().residentBytes() <= 1_000, "a restart respects the budget too: " + memory().residentBytes());
     }
 }

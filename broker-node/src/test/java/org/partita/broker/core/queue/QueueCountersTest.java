@@ -1,10 +1,9 @@
 package org.partita.broker.core.queue;
 
-import org.partita.broker.core.partition.PartitionCounts;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.partita.broker.core.partition.PartitionCounts;
 
 /** The per-partition counters and the delivery rate over the last minute, on a clock the test drives. */
 class QueueCountersTest {

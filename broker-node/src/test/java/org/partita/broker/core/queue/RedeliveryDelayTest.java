@@ -1,10 +1,10 @@
 package org.partita.broker.core.queue;
 
-import org.junit.jupiter.api.Test;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
 
 /** How long a message handed back waits, from the queue options that set it. */
 class RedeliveryDelayTest {
@@ -40,10 +40,16 @@ class RedeliveryDelayTest {
 
     @Test
     void anExplicitMaximumCapsEveryWaitEvenTheFirst() {
-        assertEquals(1500, of("redeliveryDelay=500&redeliveryMultiplier=3&maxRedeliveryDelay=1500").afterDeliveries(2));
+        assertEquals(
+                1500,
+                of("redeliveryDelay=500&redeliveryMultiplier=3&maxRedeliveryDelay=1500")
+                        .afterDeliveries(2));
         assertEquals(100, of("redeliveryDelay=500&maxRedeliveryDelay=100").afterDeliveries(1));
         assertEquals(0, of("redeliveryDelay=500&maxRedeliveryDelay=0").afterDeliveries(1));
-        assertEquals(60_000, of("redeliveryDelay=1000&redeliveryMultiplier=10&maxRedeliveryDelay=60000").afterDeliveries(4));
+        assertEquals(
+                60_000,
+                of("redeliveryDelay=1000&redeliveryMultiplier=10&maxRedeliveryDelay=60000")
+                        .afterDeliveries(4));
     }
 
     @Test
@@ -68,10 +74,17 @@ class RedeliveryDelayTest {
 
     @Test
     void badValuesAreRefusedNamingTheOption() {
-        for (String bad : new String[] {"redeliveryDelay=-1", "redeliveryDelay=soon", "redeliveryMultiplier=0.5",
-                "redeliveryMultiplier=NaN", "redeliveryMultiplier=Infinity", "redeliveryMultiplier=x", "maxRedeliveryDelay=-5"}) {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> QueueOptions.parse(bad, QueueOptions.DEFAULTS), bad);
+        for (String bad : new String[] {
+            "redeliveryDelay=-1",
+            "redeliveryDelay=soon",
+            "redeliveryMultiplier=0.5",
+            "redeliveryMultiplier=NaN",
+            "redeliveryMultiplier=Infinity",
+            "redeliveryMultiplier=x",
+            "maxRedeliveryDelay=-5"
+        }) {
+            IllegalArgumentException e = assertThrows(
+                    IllegalArgumentException.class, () -> QueueOptions.parse(bad, QueueOptions.DEFAULTS), bad);
             String option = bad.substring(0, bad.indexOf('='));
             assertTrue(e.getMessage().contains("queue option " + option), e.getMessage());
         }

@@ -1,22 +1,20 @@
 package org.partita.broker.core.topic;
 
-import org.partita.broker.core.BrokerFixture;
-import org.partita.broker.core.queue.UnknownDestinationException;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.broker.core.BrokerFixture;
+import org.partita.broker.core.queue.UnknownDestinationException;
 
 /**
  * The topic side of a node over a real store: which subscriptions exist, which take a published
@@ -46,7 +44,10 @@ class SubscriptionsTest {
     }
 
     private SubscriptionView view(String name) {
-        return subs().describe().stream().filter(v -> v.name().equals(name)).findFirst().orElse(null);
+        return subs().describe().stream()
+                .filter(v -> v.name().equals(name))
+                .findFirst()
+                .orElse(null);
     }
 
     @Test
@@ -62,7 +63,8 @@ class SubscriptionsTest {
 
         node.restart(s.queue());
         assertEquals("shop/orders", subs().durableTopic("app", "orders"));
-        assertEquals(List.of(s.name()), node.publish("shop/orders", "o2", Map.of(), OTHER_CONNECTION), "it still routes");
+        assertEquals(
+                List.of(s.name()), node.publish("shop/orders", "o2", Map.of(), OTHER_CONNECTION), "it still routes");
         Subscription back = subs().openDurable("app", "orders", "shop/orders", null, false, false, CONNECTION);
         assertEquals(List.of("o1", "o2"), BrokerFixture.browse(back.queue()), "what it held is still there");
     }
@@ -70,9 +72,11 @@ class SubscriptionsTest {
     @Test
     void anUnsharedDurableSubscriptionTakesOneConsumerAtATime() {
         Subscription s = subs().openDurable("app", "orders", "shop/orders", null, false, false, CONNECTION);
-        assertThrows(SubscriptionConflictException.class,
+        assertThrows(
+                SubscriptionConflictException.class,
                 () -> subs().openDurable("app", "orders", "shop/orders", null, false, false, OTHER_CONNECTION));
-        assertThrows(SubscriptionConflictException.class,
+        assertThrows(
+                SubscriptionConflictException.class,
                 () -> subs().openDurable("app", "orders", "shop/orders", null, false, true, OTHER_CONNECTION),
                 "it is not shared, so it cannot be opened as shared");
         subs().consumerClosed(s);
@@ -88,7 +92,10 @@ class SubscriptionsTest {
         node.publish("shop/orders", "o1", Map.of(), OTHER_CONNECTION);
         Subscription replaced = subs().openDurable("app", "orders", "shop/returns", null, false, false, CONNECTION);
         assertEquals(List.of(), BrokerFixture.browse(replaced.queue()), "JMS 6.11.1: a new subscription, empty");
-        assertEquals(List.of(), node.publish("shop/orders", "o2", Map.of(), OTHER_CONNECTION), "the old topic no longer routes");
+        assertEquals(
+                List.of(),
+                node.publish("shop/orders", "o2", Map.of(), OTHER_CONNECTION),
+                "the old topic no longer routes");
         assertEquals(List.of(s.name()), node.publish("shop/returns", "r1", Map.of(), OTHER_CONNECTION));
         assertEquals("shop/returns", subs().durableTopic("app", "orders"));
     }
@@ -100,11 +107,14 @@ class SubscriptionsTest {
         assertSame(a.queue(), b.queue(), "both consume from one queue");
         assertEquals("shared-durable", view(a.name()).kind());
         assertEquals(2, view(a.name()).consumers());
-        assertThrows(SubscriptionConflictException.class,
+        assertThrows(
+                SubscriptionConflictException.class,
                 () -> subs().openDurable(null, "audit", "shop/orders", null, false, true, CONNECTION),
                 "another definition while it has consumers");
         assertEquals(List.of(a.name()), node.publish("shop/orders", "big", Map.of("amount", 50), OTHER_CONNECTION));
-        assertEquals(List.of(), node.publish("shop/orders", "small", Map.of("amount", 5), OTHER_CONNECTION),
+        assertEquals(
+                List.of(),
+                node.publish("shop/orders", "small", Map.of("amount", 5), OTHER_CONNECTION),
                 "its selector leaves this one out");
         assertEquals(List.of(), node.publish("mill/orders", "elsewhere", Map.of("amount", 50), OTHER_CONNECTION));
     }
@@ -130,7 +140,8 @@ class SubscriptionsTest {
         Subscription b = subs().openShared("app", "feed", "news/sport", null);
         assertSame(a.queue(), b.queue());
         assertEquals("shared", view(a.name()).kind());
-        assertThrows(SubscriptionConflictException.class, () -> subs().openShared("app", "feed", "news/politics", null));
+        assertThrows(
+                SubscriptionConflictException.class, () -> subs().openShared("app", "feed", "news/politics", null));
         subs().consumerClosed(a);
         assertEquals(1, view(a.name()).consumers(), "one consumer is left");
         assertEquals(List.of(a.name()), node.publish("news/sport", "goal", Map.of(), CONNECTION));
@@ -145,7 +156,9 @@ class SubscriptionsTest {
         Subscription mine = subs().openPrivate("sub-1", "news/*", null, true, CONNECTION);
         Subscription theirs = subs().openPrivate("sub-2", "news/*", null, false, OTHER_CONNECTION);
         assertEquals("private", view(mine.name()).kind());
-        assertEquals(List.of("sub-2"), node.publish("news/sport", "own", Map.of(), CONNECTION),
+        assertEquals(
+                List.of("sub-2"),
+                node.publish("news/sport", "own", Map.of(), CONNECTION),
                 "noLocal: a message of its own connection is not taken");
         assertEquals(List.of("sub-1", "sub-2"), node.publish("news/sport", "other", Map.of(), OTHER_CONNECTION));
         subs().consumerClosed(mine);

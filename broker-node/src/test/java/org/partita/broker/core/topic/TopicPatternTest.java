@@ -1,12 +1,12 @@
 package org.partita.broker.core.topic;
 
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** docs/destinations.md, "Topic names": '*' is one level, '>' one or more trailing levels. */
 class TopicPatternTest {
@@ -37,7 +37,8 @@ class TopicPatternTest {
 
     @Test
     void topicsTakeNoOptionsAndMustHaveAName() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> TopicPattern.of("news?partitions=4"));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> TopicPattern.of("news?partitions=4"));
         assertTrue(e.getMessage().contains("subscriptions=news"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> TopicPattern.of(""));
     }

@@ -1,5 +1,9 @@
 package org.partita.broker.it.cluster;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.DeliveryMode;
@@ -7,15 +11,6 @@ import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
-import org.partita.broker.cluster.FreePorts;
-import org.partita.broker.config.ClusterConfig;
-import org.partita.broker.it.ChildNode;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,10 +23,14 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.broker.cluster.FreePorts;
+import org.partita.broker.config.ClusterConfig;
+import org.partita.broker.it.ChildNode;
 
 /**
  * Three nodes as child processes, a keyed load with consumers on every node, and one hosting node
@@ -46,6 +45,7 @@ class ClusterCrashTest {
 
     @TempDir
     Path tmp;
+
     private final ChildNode[] nodes = new ChildNode[3];
     private final List<Connection> connections = new ArrayList<>();
 
@@ -103,17 +103,20 @@ class ClusterCrashTest {
             nodes.append(nodes.length() == 0 ? "" : ", ").append(x);
         }
         Path f = tmp.resolve(m.name() + ".properties");
-        Files.writeString(f, String.join("\n",
-                "nodeName = " + m.name(),
-                "port = " + m.port(),
-                "data = " + tmp.resolve("data-" + m.name()),
-                "cluster.name = crash",
-                "cluster.nodes = " + nodes,
-                "cluster.heartbeatMillis = 200",
-                "cluster.downAfterMillis = 2000",
-                "queue.plant.partitions = 6",
-                "queue.plant.hosts = *",
-                ""));
+        Files.writeString(
+                f,
+                String.join(
+                        "\n",
+                        "nodeName = " + m.name(),
+                        "port = " + m.port(),
+                        "data = " + tmp.resolve("data-" + m.name()),
+                        "cluster.name = crash",
+                        "cluster.nodes = " + nodes,
+                        "cluster.heartbeatMillis = 200",
+                        "cluster.downAfterMillis = 2000",
+                        "queue.plant.partitions = 6",
+                        "queue.plant.hosts = *",
+                        ""));
         return f;
     }
 
@@ -126,8 +129,10 @@ class ClusterCrashTest {
     private ChildNode startNode(ClusterConfig cluster, int i, String run) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         for (int attempt = 0; ; attempt++) {
-            ChildNode n = ChildNode.startWithArgs(tmp.resolve("log-" + i + "-" + run + (attempt == 0 ? "" : "-" + attempt)),
-                    "--config", config(cluster, i).toString());
+            ChildNode n = ChildNode.startWithArgs(
+                    tmp.resolve("log-" + i + "-" + run + (attempt == 0 ? "" : "-" + attempt)),
+                    "--config",
+                    config(cluster, i).toString());
             try {
                 nodes[i] = n.awaitReady();
                 return nodes[i];
@@ -186,28 +191,30 @@ class ClusterCrashTest {
         AtomicInteger sent = new AtomicInteger();
         AtomicBoolean failed = new AtomicBoolean();
         List<Thread> producers = new ArrayList<>();
-        for (int producer : new int[]{0, 2}) {
+        for (int producer : new int[] {0, 2}) {
             ConnectionFactory cf = nodes[producer].factory();
-            Thread t = new Thread(() -> {
-                try (Connection c = cf.createConnection()) {
-                    Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
-                    MessageProducer p = s.createProducer(s.createQueue("plant"));
-                    p.setDeliveryMode(DeliveryMode.PERSISTENT);
-                    for (int i = 0; i < PER_PRODUCER; i++) {
-                        String key = "machine-" + producer + "-" + (i % KEYS_PER_PRODUCER);
-                        int seq = i / KEYS_PER_PRODUCER;
-                        TextMessage m = s.createTextMessage("state");
-                        m.setStringProperty("JMSXGroupID", key);
-                        m.setIntProperty("seq", seq);
-                        p.send(m);
-                        confirmed.add(key + "#" + seq);
-                        sent.incrementAndGet();
-                    }
-                } catch (Exception e) {
-                    e.printStackTrace();
-                    failed.set(true);
-                }
-            }, "producer-" + producer);
+            Thread t = new Thread(
+                    () -> {
+                        try (Connection c = cf.createConnection()) {
+                            Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                            MessageProducer p = s.createProducer(s.createQueue("plant"));
+                            p.setDeliveryMode(DeliveryMode.PERSISTENT);
+                            for (int i = 0; i < PER_PRODUCER; i++) {
+                                String key = "machine-" + producer + "-" + (i % KEYS_PER_PRODUCER);
+                                int seq = i / KEYS_PER_PRODUCER;
+                                TextMessage m = s.createTextMessage("state");
+                                m.setStringProperty("JMSXGroupID", key);
+                                m.setIntProperty("seq", seq);
+                                p.send(m);
+                                confirmed.add(key + "#" + seq);
+                                sent.incrementAndGet();
+                            }
+                        } catch (Exception e) {
+                            e.printStackTrace();
+                            failed.set(true);
+                        }
+                    },
+                    "producer-" + producer);
             producers.add(t);
             t.start();
         }
@@ -239,7 +246,8 @@ class ClusterCrashTest {
         ClusterConfig cluster = startThreeNodes();
         await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> {
             Map<String, String> status = clusterStatus(nodes[0]);
-            return status.get("member.node2").startsWith("up ") && status.get("member.node3").startsWith("up ")
+            return status.get("member.node2").startsWith("up ")
+                    && status.get("member.node3").startsWith("up ")
                     && "node2".equals(status.get("queue.plant.partition.1.host"));
         });
         Ledger ledger = new Ledger();
@@ -248,9 +256,12 @@ class ClusterCrashTest {
         nodes[1].pause();
         long stoppedAt = System.nanoTime();
         try {
-            await().atMost(Duration.ofSeconds(20)).until(() -> clusterStatus(nodes[0]).get("member.node2").startsWith("down "));
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> clusterStatus(nodes[0]).get("member.node2").startsWith("down "));
             long downAfterMillis = (System.nanoTime() - stoppedAt) / 1_000_000;
-            assertTrue(downAfterMillis >= 1_800, "marked down after downAfterMillis (2000), not at once: " + downAfterMillis);
+            assertTrue(
+                    downAfterMillis >= 1_800,
+                    "marked down after downAfterMillis (2000), not at once: " + downAfterMillis);
             assertTrue(nodes[0].stderr().contains("node node2 is down: no answer for 2000 ms"), nodes[0].stderr());
 
             Set<String> confirmed = new HashSet<>();
@@ -274,7 +285,8 @@ class ClusterCrashTest {
             assertTrue(!ledger.has(confirmed), "node2's keys cannot arrive while it is silent");
 
             nodes[1].resume();
-            await().atMost(Duration.ofSeconds(30)).until(() -> clusterStatus(nodes[0]).get("member.node2").startsWith("up "));
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> clusterStatus(nodes[0]).get("member.node2").startsWith("up "));
             assertTrue(nodes[0].stderr().contains("node node2 is up"), nodes[0].stderr());
             await().atMost(Duration.ofSeconds(60)).until(() -> ledger.has(confirmed));
             System.out.println("silent node: " + backlog + " messages waited for node2; " + ledger.size() + " arrived, "
@@ -282,8 +294,8 @@ class ClusterCrashTest {
             assertEquals(0, ledger.violations, "each key in order");
             assertEquals(0, ledger.newRepeats, "nothing twice as new");
             assertEquals(confirmed.size(), ledger.size());
-            await().atMost(Duration.ofSeconds(30)).until(() ->
-                    "0".equals(clusterStatus(nodes[0]).get("queue.plant.forwardBacklog.node2")));
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> "0".equals(clusterStatus(nodes[0]).get("queue.plant.forwardBacklog.node2")));
         } finally {
             nodes[1].resume(); // a stopped process would not die of the clean-up's SIGTERM
         }
@@ -299,7 +311,8 @@ class ClusterCrashTest {
         ClusterConfig cluster = startThreeNodes();
         await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> {
             Map<String, String> status = clusterStatus(nodes[2]);
-            return status.get("member.node1").startsWith("up ") && status.get("member.node2").startsWith("up ")
+            return status.get("member.node1").startsWith("up ")
+                    && status.get("member.node2").startsWith("up ")
                     && "node2".equals(status.get("queue.plant.partition.4.host"));
         });
         Ledger ledger = new Ledger();
@@ -329,30 +342,34 @@ class ClusterCrashTest {
                     }
                 }
             }
-            await().atMost(Duration.ofSeconds(30)).until(() ->
-                    clusterStatus(nodes[0]).get("member.node2").startsWith("down "));
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> clusterStatus(nodes[0]).get("member.node2").startsWith("down "));
         } finally {
             nodes[1].resume();
         }
         int total = confirmed.size();
         int[] left = {total};
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).until(() -> {
-            left[0] = Integer.parseInt(clusterStatus(nodes[0]).getOrDefault("queue.plant.forwardBacklog.node2", "-1"));
-            return left[0] >= 0 && left[0] < total;
-        });
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> {
+                    left[0] = Integer.parseInt(
+                            clusterStatus(nodes[0]).getOrDefault("queue.plant.forwardBacklog.node2", "-1"));
+                    return left[0] >= 0 && left[0] < total;
+                });
         assertEquals(137, nodes[0].kill(), "SIGKILL");
         startNode(cluster, 0, "b");
         await().atMost(Duration.ofSeconds(90)).until(() -> ledger.has(confirmed));
-        System.out.println("killed while forwarding: " + left[0] + " of " + total + " messages were still in node1's log;"
-                + " " + ledger.size() + " arrived, " + ledger.repeats + " twice, " + ledger.violations + " order violations");
+        System.out.println("killed while forwarding: " + left[0] + " of " + total
+                + " messages were still in node1's log;" + " " + ledger.size() + " arrived, " + ledger.repeats
+                + " twice, " + ledger.violations + " order violations");
         assertTrue(left[0] > 0, "node1 was killed before its log was empty");
         assertEquals(total, ledger.size());
         assertEquals(0, ledger.violations, "each key in order");
         // node2 read the forwards node1 sent while it was paused only after it resumed, while node1 sent
         // them again over its new link: a copy being stored is not stored again (before, 3 or 4 came twice)
         assertEquals(0, ledger.repeats, "a copy forwarded again is dropped by node2: every message arrives once");
-        await().atMost(Duration.ofSeconds(30)).until(() ->
-                "0".equals(clusterStatus(nodes[0]).get("queue.plant.forwardBacklog.node2")));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> "0".equals(clusterStatus(nodes[0]).get("queue.plant.forwardBacklog.node2")));
     }
 
     private static Map<String, String> clusterStatus(ChildNode node) throws Exception {

@@ -1,16 +1,15 @@
 package org.partita.broker.it.cluster;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.Arrays;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.partita.broker.it.keys.KeyedBurst;
-
-import java.nio.file.Path;
-import java.util.Arrays;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The keyed burst users run, on a three-node cluster: producers on every node, eight consumers created
@@ -30,16 +29,28 @@ class ClusterKeyOrderTest {
     @Test
     void keysStayInOrderWhileConsumersOnThreeNodesStartTogetherWithTheLoad() throws Exception {
         try (EmbeddedCluster c = new EmbeddedCluster(tmp, 3).startAll()) {
-            KeyedBurst.Outcome o = new KeyedBurst(i -> c.factory(CONSUMER_NODE[i]), i -> c.factory(i % 3),
-                    "keys?partitions=8&hosts=*", 3, CONSUMER_NODE.length, MESSAGES).run(120_000);
+            KeyedBurst.Outcome o = new KeyedBurst(
+                            i -> c.factory(CONSUMER_NODE[i]),
+                            i -> c.factory(i % 3),
+                            "keys?partitions=8&hosts=*",
+                            3,
+                            CONSUMER_NODE.length,
+                            MESSAGES)
+                    .run(120_000);
             System.out.println("cluster burst: " + o.distinctReceived() + " messages in " + o.elapsedMillis()
-                    + " ms, first arrival per consumer (ms): " + Arrays.toString(o.firstArrivalMillis()) + ", violations "
+                    + " ms, first arrival per consumer (ms): " + Arrays.toString(o.firstArrivalMillis())
+                    + ", violations "
                     + o.violations());
             assertEquals(MESSAGES, o.distinctReceived(), "every message arrives");
-            assertEquals(0, o.violations(), "no message of a key arrives for the first time after a later one of the same key");
+            assertEquals(
+                    0,
+                    o.violations(),
+                    "no message of a key arrives for the first time after a later one of the same key");
             assertEquals(0, o.duplicatesNotFlagged(), "a message seen twice is flagged redelivered");
-            assertTrue(o.lateConsumers(5_000).isEmpty(), "consumers without a message in the first 5 s: "
-                    + o.lateConsumers(5_000) + " (first arrivals " + Arrays.toString(o.firstArrivalMillis()) + ")");
+            assertTrue(
+                    o.lateConsumers(5_000).isEmpty(),
+                    "consumers without a message in the first 5 s: " + o.lateConsumers(5_000) + " (first arrivals "
+                            + Arrays.toString(o.firstArrivalMillis()) + ")");
         }
     }
 }

@@ -1,17 +1,16 @@
 package org.partita.broker.it.cluster;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.partita.broker.cluster.ClusterStatus;
 import org.partita.broker.embed.PartitaNode;
-
-import java.nio.file.Path;
-import java.time.Duration;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * A node started before its peers links to each of them as soon as that peer links to it, not at its
@@ -28,21 +27,28 @@ class ClusterLinkUpTest {
 
     @Test
     void aNodeStartedFirstLinksBackAsSoonAsItsPeerLinksToIt() throws Exception {
-        try (EmbeddedCluster c = new EmbeddedCluster(tmp, 2,
+        try (EmbeddedCluster c = new EmbeddedCluster(
+                tmp,
+                2,
                 config -> config.withCluster(config.cluster().withHeartbeat(HEARTBEAT_MILLIS, 3 * HEARTBEAT_MILLIS)))) {
             PartitaNode node1 = c.start(0);
             // its first try, made at its start, finds nobody
-            await().atMost(Duration.ofSeconds(10)).until(() -> member(node1, "node2").lastFailure() != null);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> member(node1, "node2").lastFailure() != null);
             assertEquals("down", member(node1, "node2").state());
 
             c.start(1);
             // node2 links to node1 at its own start; node1 links back at once, well before its next try
-            await().atMost(Duration.ofSeconds(8)).until(() -> "up".equals(member(node1, "node2").state()));
+            await().atMost(Duration.ofSeconds(8))
+                    .until(() -> "up".equals(member(node1, "node2").state()));
             assertEquals("up", member(c.node(1), "node1").state());
         }
     }
 
     private static ClusterStatus.Member member(PartitaNode node, String name) {
-        return node.cluster().status().members().stream().filter(m -> m.name().equals(name)).findFirst().orElseThrow();
+        return node.cluster().status().members().stream()
+                .filter(m -> m.name().equals(name))
+                .findFirst()
+                .orElseThrow();
     }
 }

@@ -1,5 +1,13 @@
 package org.partita.broker.it.cluster;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSException;
@@ -8,6 +16,11 @@ import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.ResourceAllocationException;
 import jakarta.jms.Session;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -15,20 +28,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.partita.broker.core.Broker;
 import org.partita.broker.core.queue.BrokerQueue;
 import org.partita.jms.api.PartitaAdmin;
-
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.HashSet;
-import java.util.Map;
-import java.util.Set;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Unkeyed messages of a clustered queue stay on the node they were sent to while it has room, then
@@ -120,7 +119,8 @@ class ClusterOverflowTest {
             }
             assertEquals(MAX_DEPTH * 2, confirmed.get(), "both nodes' room, no more");
             assertEquals(producers * each - MAX_DEPTH * 2, refused.get());
-            assertEquals(MAX_DEPTH * 2, storedAcross(c), "every confirmed message is stored, none waits in a forward log");
+            assertEquals(
+                    MAX_DEPTH * 2, storedAcross(c), "every confirmed message is stored, none waits in a forward log");
             assertEquals(MAX_DEPTH, depthOn(c, 1), "node2 took the overflow");
         }
     }
@@ -159,8 +159,8 @@ class ClusterOverflowTest {
     /** Defines the queue through {@code node} and waits until every node applied it and every link is up. */
     private static void defineJobs(EmbeddedCluster c, int node, String hosts) throws JMSException {
         try (PartitaAdmin admin = PartitaAdmin.connect(c.factory(node))) {
-            admin.updateQueue("jobs", Map.of("partitions", "2", "hosts", hosts,
-                    "maxDepthMessages", String.valueOf(MAX_DEPTH)));
+            admin.updateQueue(
+                    "jobs", Map.of("partitions", "2", "hosts", hosts, "maxDepthMessages", String.valueOf(MAX_DEPTH)));
         }
         int size = c.config().members().size();
         for (int i = 0; i < size; i++) {
@@ -169,7 +169,8 @@ class ClusterOverflowTest {
             for (int j = 0; j < size; j++) {
                 String other = "member.node" + (j + 1) + "=";
                 if (j != i) {
-                    await().atMost(LINKS).until(() -> c.node(n).cluster().status().format().contains(other + "up"));
+                    await().atMost(LINKS)
+                            .until(() -> c.node(n).cluster().status().format().contains(other + "up"));
                 }
             }
         }
@@ -185,8 +186,8 @@ class ClusterOverflowTest {
     private static String refusedSend(Session s, MessageProducer p, int i) throws JMSException {
         Message m = s.createTextMessage("job " + i);
         m.setStringProperty("phase", "overflow");
-        ResourceAllocationException full = assertThrows(ResourceAllocationException.class, () -> p.send(m),
-                "send " + i + " finds every node full");
+        ResourceAllocationException full = assertThrows(
+                ResourceAllocationException.class, () -> p.send(m), "send " + i + " finds every node full");
         assertTrue(full.getMessage().contains("'jobs'") && full.getMessage().contains("full"), full.getMessage());
         return m.getJMSMessageID();
     }
@@ -230,7 +231,8 @@ class ClusterOverflowTest {
         for (int i = 0; i < size; i++) {
             total += depthOn(c, i);
             for (int j = 0; j < size; j++) {
-                BrokerQueue log = c.node(i).broker().existingQueue(Broker.FORWARD_LOG_PREFIX + "node" + (j + 1) + ":jobs");
+                BrokerQueue log =
+                        c.node(i).broker().existingQueue(Broker.FORWARD_LOG_PREFIX + "node" + (j + 1) + ":jobs");
                 total += log == null ? 0 : log.depth();
             }
         }

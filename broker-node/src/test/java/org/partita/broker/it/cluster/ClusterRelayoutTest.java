@@ -1,5 +1,12 @@
 package org.partita.broker.it.cluster;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSException;
@@ -8,13 +15,6 @@ import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
-import org.partita.jms.api.PartitaAdmin;
-import org.partita.protocol.PartitionKeys;
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,13 +28,12 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.jms.api.PartitaAdmin;
+import org.partita.protocol.PartitionKeys;
 
 /**
  * Changing a clustered queue's partition count and hosting nodes from any node, while keyed
@@ -46,18 +45,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(240)
 class ClusterRelayoutTest {
     private static final int KEYS_PER_PRODUCER = 10;
+
     @TempDir
     Path tmp;
 
     /** What consumers received: per key, each sequence number and whether it came flagged redelivered. */
-    private record Received(int seq, boolean redelivered) {
-    }
+    private record Received(int seq, boolean redelivered) {}
 
     @Test
     void partitionsAndHostsChangeUnderLoadWithoutLossOrReorder() throws Exception {
         // node1's config file declares the first layout: at its restart, it must not set it back
-        try (EmbeddedCluster c = new EmbeddedCluster(tmp, 3, cfg -> cfg.nodeName().equals("node1")
-                ? cfg.withQueue("machines", "partitions=4&hosts=node1,node2") : cfg).startAll()) {
+        try (EmbeddedCluster c = new EmbeddedCluster(
+                        tmp,
+                        3,
+                        cfg -> cfg.nodeName().equals("node1")
+                                ? cfg.withQueue("machines", "partitions=4&hosts=node1,node2")
+                                : cfg)
+                .startAll()) {
             awaitLinked(c, 3);
             List<Connection> connections = new ArrayList<>();
             Map<String, List<Received>> byKey = new ConcurrentHashMap<>();
@@ -74,19 +78,20 @@ class ClusterRelayoutTest {
                 AtomicInteger sent = new AtomicInteger();
                 // one producer on a hosting node, one on node3, which hosts none before the change
                 List<Future<?>> running = new ArrayList<>();
-                for (int node : new int[]{0, 2}) {
+                for (int node : new int[] {0, 2}) {
                     String prefix = "n" + node + "-key-";
                     running.add(producers.submit(() -> produce(c, node, prefix, stop, confirmed, sent)));
                 }
                 await().atMost(Duration.ofSeconds(30)).until(() -> sent.get() >= 300);
 
                 String leader = c.node(0).cluster().status().leader();
-                int asked = leader != null && leader.equals("node2") ? 2 : 1; // a node that does not lead the Raft group
+                int asked =
+                        leader != null && leader.equals("node2") ? 2 : 1; // a node that does not lead the Raft group
                 assertFalse(("node" + (asked + 1)).equals(leader), "asked of a follower");
                 long began = System.nanoTime();
                 try (PartitaAdmin admin = PartitaAdmin.connect(c.factory(asked))) {
-                    Map<String, String> after = admin.updateQueue("machines",
-                            Map.of("partitions", "8", "hosts", "node1,node2,node3"));
+                    Map<String, String> after =
+                            admin.updateQueue("machines", Map.of("partitions", "8", "hosts", "node1,node2,node3"));
                     assertEquals("8", after.get("partitions"), after.toString());
                 }
                 long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
@@ -102,9 +107,12 @@ class ClusterRelayoutTest {
                 try {
                     await().atMost(Duration.ofSeconds(60)).until(() -> everyConfirmedArrived(confirmed, byKey));
                 } catch (org.awaitility.core.ConditionTimeoutException e) {
-                    throw new AssertionError("confirmed messages missing after 60 s: " + missing(confirmed, byKey)
-                            + "; node1: " + c.node(0).cluster().status().format() + "; node2: "
-                            + c.node(1).cluster().status().format() + "; node3: " + c.node(2).cluster().status().format(), e);
+                    throw new AssertionError(
+                            "confirmed messages missing after 60 s: " + missing(confirmed, byKey)
+                                    + "; node1: " + c.node(0).cluster().status().format() + "; node2: "
+                                    + c.node(1).cluster().status().format() + "; node3: "
+                                    + c.node(2).cluster().status().format(),
+                            e);
                 }
                 for (Map.Entry<String, List<Received>> e : byKey.entrySet()) {
                     int last = -1;
@@ -137,7 +145,8 @@ class ClusterRelayoutTest {
                 await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertNewLayoutOn(c, node));
             }
             String key = keyOn(2, 8); // on node3 in the new layout
-            try (Connection in = c.factory(1).createConnection(); Connection out = c.factory(0).createConnection()) {
+            try (Connection in = c.factory(1).createConnection();
+                    Connection out = c.factory(0).createConnection()) {
                 Session cs = in.createSession(false, Session.AUTO_ACKNOWLEDGE);
                 MessageConsumer consumer = cs.createConsumer(cs.createQueue("machines"));
                 in.start();
@@ -161,21 +170,23 @@ class ClusterRelayoutTest {
 
     @Test
     void aChangeThatCannotCompleteFailsAndTheOldLayoutWorksOn() throws Exception {
-        try (EmbeddedCluster c = new EmbeddedCluster(tmp, 3,
-                cfg -> cfg.withCluster(cfg.cluster().withRelayoutTimeout(3_000))).startAll()) {
+        try (EmbeddedCluster c = new EmbeddedCluster(
+                        tmp, 3, cfg -> cfg.withCluster(cfg.cluster().withRelayoutTimeout(3_000)))
+                .startAll()) {
             awaitLinked(c, 3);
             try (PartitaAdmin admin = PartitaAdmin.connect(c.factory(0))) {
                 admin.updateQueue("parts", Map.of("partitions", "3", "hosts", "*"));
             }
             for (int i = 0; i < 3; i++) {
                 int node = i;
-                await().atMost(Duration.ofSeconds(20)).until(() -> c.node(node).broker().existingQueue("parts") != null);
+                await().atMost(Duration.ofSeconds(20))
+                        .until(() -> c.node(node).broker().existingQueue("parts") != null);
             }
             c.stop(2);
             await().atMost(Duration.ofSeconds(20))
                     .until(() -> c.node(0).cluster().status().format().contains("member.node3=down"));
             try (Connection conn = c.factory(0).createConnection();
-                 PartitaAdmin admin = PartitaAdmin.connect(c.factory(0))) {
+                    PartitaAdmin admin = PartitaAdmin.connect(c.factory(0))) {
                 Session s = conn.createSession(false, Session.CLIENT_ACKNOWLEDGE);
                 MessageConsumer consumer = s.createConsumer(s.createQueue("parts"));
                 conn.start();
@@ -193,11 +204,12 @@ class ClusterRelayoutTest {
                     held.setStringProperty("JMSXGroupID", key);
                     p.send(held); // held until the change ends, then routed by the old layout
                     long heldMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
-                    java.util.concurrent.ExecutionException failed = assertThrows(java.util.concurrent.ExecutionException.class,
-                            () -> change.get(30, TimeUnit.SECONDS));
+                    java.util.concurrent.ExecutionException failed = assertThrows(
+                            java.util.concurrent.ExecutionException.class, () -> change.get(30, TimeUnit.SECONDS));
                     assertTrue(failed.getCause() instanceof JMSException, String.valueOf(failed.getCause()));
                     String why = failed.getCause().getMessage();
-                    System.out.println("the change failed as expected: " + why + "; a send waited " + heldMillis + " ms");
+                    System.out.println(
+                            "the change failed as expected: " + why + "; a send waited " + heldMillis + " ms");
                     assertTrue(why.contains("keeps its layout") && why.contains("node3 (not heard from"), why);
                 } finally {
                     during.shutdownNow();
@@ -214,8 +226,9 @@ class ClusterRelayoutTest {
 
     @Test
     void aChangeWhoseAskingNodeIsLostIsAbandonedByTheOthers() throws Exception {
-        try (EmbeddedCluster c = new EmbeddedCluster(tmp, 3,
-                cfg -> cfg.withCluster(cfg.cluster().withRelayoutTimeout(2_000))).startAll()) {
+        try (EmbeddedCluster c = new EmbeddedCluster(
+                        tmp, 3, cfg -> cfg.withCluster(cfg.cluster().withRelayoutTimeout(2_000)))
+                .startAll()) {
             awaitLinked(c, 3);
             try (PartitaAdmin admin = PartitaAdmin.connect(c.factory(0))) {
                 admin.updateQueue("lost", Map.of("partitions", "2", "hosts", "node1,node2"));
@@ -257,8 +270,9 @@ class ClusterRelayoutTest {
 
     @Test
     void aNodeRestartedWhileAChangeItAskedForWaitsEndsItAtOnce() throws Exception {
-        try (EmbeddedCluster c = new EmbeddedCluster(tmp, 3,
-                cfg -> cfg.withCluster(cfg.cluster().withRelayoutTimeout(20_000))).startAll()) {
+        try (EmbeddedCluster c = new EmbeddedCluster(
+                        tmp, 3, cfg -> cfg.withCluster(cfg.cluster().withRelayoutTimeout(20_000)))
+                .startAll()) {
             awaitLinked(c, 3);
             try (PartitaAdmin admin = PartitaAdmin.connect(c.factory(0))) {
                 admin.updateQueue("again", Map.of("partitions", "2", "hosts", "node1,node2"));
@@ -332,7 +346,8 @@ class ClusterRelayoutTest {
                 next.send(followUp);
                 jakarta.jms.TransactionRolledBackException rolledBack =
                         assertThrows(jakarta.jms.TransactionRolledBackException.class, tx::commit);
-                assertTrue(rolledBack.getMessage().contains("changing its partitions or hosts"), rolledBack.getMessage());
+                assertTrue(
+                        rolledBack.getMessage().contains("changing its partitions or hosts"), rolledBack.getMessage());
                 Message again = consumer.receive(10_000);
                 assertNotNull(again, "what the transaction consumed comes back");
                 assertEquals("first", ((TextMessage) again).getText());
@@ -355,13 +370,15 @@ class ClusterRelayoutTest {
      * Waits until nodes 0 to {@code nodes - 1} all show {@code queue} with {@code partitions}
      * partitions, the last one on {@code lastHost}, and no layout change under way.
      */
-    private static void awaitSettledLayout(EmbeddedCluster c, int nodes, String queue, int partitions, String lastHost,
-                                           Duration within) {
+    private static void awaitSettledLayout(
+            EmbeddedCluster c, int nodes, String queue, int partitions, String lastHost, Duration within) {
         for (int i = 0; i < nodes; i++) {
             int node = i;
             await().atMost(within).untilAsserted(() -> {
                 String status = c.node(node).cluster().status().format();
-                assertTrue(status.contains("queue." + queue + ".partition." + (partitions - 1) + ".host=" + lastHost), status);
+                assertTrue(
+                        status.contains("queue." + queue + ".partition." + (partitions - 1) + ".host=" + lastHost),
+                        status);
                 assertFalse(status.contains("queue." + queue + ".partition." + partitions + "."), status);
                 assertFalse(status.contains("layoutChange"), status);
             });
@@ -369,7 +386,8 @@ class ClusterRelayoutTest {
     }
 
     /** The texts of up to {@code count} messages received within 30 s, in arrival order. */
-    private static List<String> receiveTexts(MessageConsumer consumer, int count, boolean acknowledge) throws JMSException {
+    private static List<String> receiveTexts(MessageConsumer consumer, int count, boolean acknowledge)
+            throws JMSException {
         List<String> got = new ArrayList<>();
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (got.size() < count && System.nanoTime() < deadline) {
@@ -402,7 +420,8 @@ class ClusterRelayoutTest {
             assertTrue(options.contains("partitions=8"), options);
             assertTrue(options.contains("hosts=node1,node2,node3"), options);
             for (int p = 0; p < 8; p++) {
-                assertEquals("node" + (p % 3 + 1), status.get("queue.machines.partition." + p + ".host"), status.toString());
+                assertEquals(
+                        "node" + (p % 3 + 1), status.get("queue.machines.partition." + p + ".host"), status.toString());
             }
             assertEquals(null, status.get("queue.machines.partition.8.host"), status.toString());
             assertFalse(status.containsKey("queue.machines.layoutChange"), status.toString());
@@ -436,8 +455,14 @@ class ClusterRelayoutTest {
     }
 
     /** Sends keyed persistent messages in sequence per key until stopped (at most 5,000); records what was confirmed. */
-    private static Void produce(EmbeddedCluster c, int node, String prefix, AtomicBoolean stop,
-                               Map<String, Integer> confirmed, AtomicInteger sent) throws JMSException {
+    private static Void produce(
+            EmbeddedCluster c,
+            int node,
+            String prefix,
+            AtomicBoolean stop,
+            Map<String, Integer> confirmed,
+            AtomicInteger sent)
+            throws JMSException {
         try (Connection conn = c.factory(node).createConnection()) {
             Session s = conn.createSession(false, Session.AUTO_ACKNOWLEDGE);
             MessageProducer p = s.createProducer(s.createQueue("machines"));
@@ -461,7 +486,8 @@ class ClusterRelayoutTest {
     }
 
     /** Key and sequence numbers of the confirmed messages that have not arrived (for a failure's message). */
-    private static Map<String, List<Integer>> missing(Map<String, Integer> confirmed, Map<String, List<Received>> byKey) {
+    private static Map<String, List<Integer>> missing(
+            Map<String, Integer> confirmed, Map<String, List<Received>> byKey) {
         Map<String, List<Integer>> out = new java.util.TreeMap<>();
         for (Map.Entry<String, Integer> e : confirmed.entrySet()) {
             List<Received> got = byKey.getOrDefault(e.getKey(), List.of());

@@ -1,5 +1,6 @@
 package org.partita.broker.it.cluster;
 
+import java.nio.file.Path;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -8,8 +9,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.partita.broker.it.keys.ConsumerChurnKeyOrderTest;
 import org.partita.broker.it.keys.ListenerFailureKeyOrderTest;
 import org.partita.broker.it.keys.RollbackKeyOrderTest;
-
-import java.nio.file.Path;
 
 /**
  * Rollbacks and recovers on a queue spread over two nodes, where a consumer on one node owns the
@@ -26,7 +25,8 @@ class ClusterRollbackKeyOrderTest {
     @ValueSource(booleans = {true, false})
     void messagesHandedBackOnBothNodesKeepTheirKeysOrder(boolean transacted) throws Exception {
         try (EmbeddedCluster c = new EmbeddedCluster(tmp, 2).startAll()) {
-            RollbackKeyOrderTest.handBackEachOnce(c.factory(1), c.factory(0), "spread?partitions=4&hosts=*", transacted);
+            RollbackKeyOrderTest.handBackEachOnce(
+                    c.factory(1), c.factory(0), "spread?partitions=4&hosts=*", transacted);
         }
     }
 
@@ -35,7 +35,8 @@ class ClusterRollbackKeyOrderTest {
     @ValueSource(booleans = {true, false})
     void consumersComingAndGoingOnBothNodesKeepTheKeysOrder(boolean transacted) throws Exception {
         try (EmbeddedCluster c = new EmbeddedCluster(tmp, 2).startAll()) {
-            ConsumerChurnKeyOrderTest.churn(i -> c.factory(i % 2), c.factory(1), "churn?partitions=6&hosts=*", transacted);
+            ConsumerChurnKeyOrderTest.churn(
+                    i -> c.factory(i % 2), c.factory(1), "churn?partitions=6&hosts=*", transacted);
         }
     }
 
@@ -43,7 +44,8 @@ class ClusterRollbackKeyOrderTest {
     @org.junit.jupiter.api.Test
     void aThrowingListenerKeepsTheKeysOrderOnBothNodes() throws Exception {
         try (EmbeddedCluster c = new EmbeddedCluster(tmp, 2).startAll()) {
-            ListenerFailureKeyOrderTest.listenerFailsOnceInFive(c.factory(1), c.factory(0), "failing?partitions=4&hosts=*");
+            ListenerFailureKeyOrderTest.listenerFailsOnceInFive(
+                    c.factory(1), c.factory(0), "failing?partitions=4&hosts=*");
         }
     }
 }

@@ -1,21 +1,20 @@
 package org.partita.broker.it.cluster;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import jakarta.jms.Connection;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.partita.jms.api.PartitaAdmin;
-
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.Map;
-import java.util.TreeMap;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * Unkeyed messages sent on a node that hosts none of a clustered queue are spread message by
@@ -34,9 +33,10 @@ class ClusterSpreadTest {
     @Test
     void unkeyedSendsOnANodeHostingNoneAreSpreadEvenlyOverThePartitions() throws Exception {
         try (EmbeddedCluster c = new EmbeddedCluster(tmp, 4).startAll();
-             Connection conn = c.factory(3).createConnection()) {
+                Connection conn = c.factory(3).createConnection()) {
             Session s = conn.createSession(false, Session.AUTO_ACKNOWLEDGE);
-            MessageProducer p = s.createProducer(s.createQueue("spread?partitions=" + PARTITIONS + "&hosts=node1,node2,node3"));
+            MessageProducer p =
+                    s.createProducer(s.createQueue("spread?partitions=" + PARTITIONS + "&hosts=node1,node2,node3"));
             for (int i = 0; i < PARTITIONS * PER_PARTITION; i++) {
                 p.send(s.createTextMessage("m" + i));
             }

@@ -1,18 +1,18 @@
 package org.partita.broker.it.cluster;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
-import org.partita.jms.api.PartitaConsumer;
-import org.partita.protocol.PartitionKeys;
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,13 +20,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.jms.api.PartitaConsumer;
+import org.partita.protocol.PartitionKeys;
 
 /**
  * Who consumes which partition of a clustered queue, and what happens while a hosting node is down:
@@ -61,13 +60,14 @@ class ClusterTopologyTest {
     @Test
     void aLoneConsumerOnOneNodeIsGivenEveryPartitionOfTheCluster() throws Exception {
         try (EmbeddedCluster c = new EmbeddedCluster(tmp, 3).startAll();
-             Connection consumerConnection = c.factory(0).createConnection();
-             Connection producerConnection = c.factory(2).createConnection()) {
+                Connection consumerConnection = c.factory(0).createConnection();
+                Connection producerConnection = c.factory(2).createConnection()) {
             Session cs = consumerConnection.createSession(false, Session.AUTO_ACKNOWLEDGE);
             MessageConsumer consumer = cs.createConsumer(cs.createQueue("spread?partitions=3&hosts=*"));
             consumerConnection.start();
             await().atMost(Duration.ofSeconds(20))
-                    .until(() -> ((PartitaConsumer) consumer).getOwnedPartitions().equals(Set.of(0, 1, 2)));
+                    .until(() ->
+                            ((PartitaConsumer) consumer).getOwnedPartitions().equals(Set.of(0, 1, 2)));
             Session ps = producerConnection.createSession(false, Session.AUTO_ACKNOWLEDGE);
             for (int p = 0; p < 3; p++) {
                 send(ps, "spread", keyOn(p, 3, 0), "to partition " + p);
@@ -88,12 +88,13 @@ class ClusterTopologyTest {
     @Test
     void localOnlyLeavesAnotherNodesPartitionsToItsOwnConsumers() throws Exception {
         try (EmbeddedCluster c = new EmbeddedCluster(tmp, 3).startAll();
-             Connection consumerConnection = c.factory(0).createConnection()) {
+                Connection consumerConnection = c.factory(0).createConnection()) {
             Session cs = consumerConnection.createSession(false, Session.AUTO_ACKNOWLEDGE);
             MessageConsumer consumer = cs.createConsumer(cs.createQueue("local?partitions=3&hosts=*&localOnly=true"));
             consumerConnection.start();
             await().atMost(Duration.ofSeconds(20))
-                    .until(() -> ((PartitaConsumer) consumer).getOwnedPartitions().equals(Set.of(0)));
+                    .until(() ->
+                            ((PartitaConsumer) consumer).getOwnedPartitions().equals(Set.of(0)));
             Session ps = cs;
             send(ps, "local", keyOn(1, 3, 0), "hosted by node2");
             assertNull(consumer.receive(1_000), "with localOnly, node2's partition waits for a consumer of node2");
@@ -117,16 +118,19 @@ class ClusterTopologyTest {
                 Session s = conn.createSession(false, Session.AUTO_ACKNOWLEDGE);
                 s.createProducer(s.createQueue(queue)).close(); // defines the queue everywhere
             }
-            await().atMost(Duration.ofSeconds(20)).until(() -> c.node(1).broker().existingQueue("saf") != null);
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> c.node(1).broker().existingQueue("saf") != null);
             c.stop(1);
-            await().atMost(Duration.ofSeconds(20)).until(() -> c.node(0).cluster().status().format().contains("member.node2=down"));
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> c.node(0).cluster().status().format().contains("member.node2=down"));
             try (Connection conn = c.factory(0).createConnection()) {
                 Session s = conn.createSession(false, Session.AUTO_ACKNOWLEDGE);
                 for (int i = 0; i < 50; i++) {
                     send(s, "saf", key, "m" + i); // confirmed once in node1's store-and-forward log
                 }
             }
-            assertTrue(c.node(0).cluster().status().format().contains("queue.saf.forwardBacklog.node2=50"),
+            assertTrue(
+                    c.node(0).cluster().status().format().contains("queue.saf.forwardBacklog.node2=50"),
                     c.node(0).cluster().status().format());
             c.start(1);
             try (Connection conn = c.factory(1).createConnection()) {
@@ -150,9 +154,12 @@ class ClusterTopologyTest {
         try (EmbeddedCluster c = new EmbeddedCluster(tmp, 3).startAll()) {
             String queue = "minute?partitions=3&hosts=*";
             try (Connection conn = c.factory(0).createConnection()) {
-                conn.createSession().createProducer(conn.createSession().createQueue(queue)).close();
+                conn.createSession()
+                        .createProducer(conn.createSession().createQueue(queue))
+                        .close();
             }
-            await().atMost(Duration.ofSeconds(20)).until(() -> c.node(1).broker().existingQueue("minute") != null);
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> c.node(1).broker().existingQueue("minute") != null);
             c.stop(1);
             List<String> keys = List.of(keyOn(1, 3, 0), keyOn(1, 3, 1), keyOn(0, 3, 0));
             int sent = 0;
@@ -192,7 +199,8 @@ class ClusterTopologyTest {
     @Test
     void aPlainNameUsedOnAnotherNodeRightAfterTheDefinitionIsTheClusteredQueue() throws Exception {
         try (EmbeddedCluster c = new EmbeddedCluster(tmp, 3).startAll();
-             Connection a = c.factory(0).createConnection(); Connection b = c.factory(1).createConnection()) {
+                Connection a = c.factory(0).createConnection();
+                Connection b = c.factory(1).createConnection()) {
             Session sa = a.createSession();
             MessageConsumer ca = sa.createConsumer(sa.createQueue("shared?partitions=8&hosts=*"));
             a.start();
@@ -200,8 +208,9 @@ class ClusterTopologyTest {
             MessageConsumer cb = sb.createConsumer(sb.createQueue("shared")); // at once, on node2
             b.start();
             // node1 and node2 keep their own partitions; node3's two go one to each
-            await().atMost(Duration.ofSeconds(20)).until(() -> ((PartitaConsumer) ca).getOwnedPartitions().size() == 4
-                    && ((PartitaConsumer) cb).getOwnedPartitions().size() == 4);
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> ((PartitaConsumer) ca).getOwnedPartitions().size() == 4
+                            && ((PartitaConsumer) cb).getOwnedPartitions().size() == 4);
             assertTrue(((PartitaConsumer) cb).getOwnedPartitions().containsAll(Set.of(1, 4, 7)));
         }
     }
@@ -243,7 +252,12 @@ class ClusterTopologyTest {
                 for (MessageConsumer mc : consumers) {
                     Message m = mc.receive(10_000);
                     assertNotNull(m, "every consumer gets the message of its partition: " + owned(consumers));
-                    assertEquals("to partition " + ((PartitaConsumer) mc).getOwnedPartitions().iterator().next(),
+                    assertEquals(
+                            "to partition "
+                                    + ((PartitaConsumer) mc)
+                                            .getOwnedPartitions()
+                                            .iterator()
+                                            .next(),
                             ((TextMessage) m).getText());
                 }
             } finally {

@@ -1,16 +1,15 @@
 package org.partita.broker.it.cluster;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,10 +18,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /** A queue spread over three nodes in this JVM: keyed messages sent on one node reach consumers on all. */
 @Tag("slow")
@@ -48,7 +47,8 @@ class ClusteredQueueTest {
                     consumer.setMessageListener(m -> {
                         try {
                             String key = m.getStringProperty("JMSXGroupID");
-                            byKey.computeIfAbsent(key, k -> new CopyOnWriteArrayList<>()).add(m.getIntProperty("seq"));
+                            byKey.computeIfAbsent(key, k -> new CopyOnWriteArrayList<>())
+                                    .add(m.getIntProperty("seq"));
                             receivedOn.add(node);
                             m.acknowledge();
                         } catch (Exception e) {
@@ -115,12 +115,16 @@ class ClusteredQueueTest {
         try (EmbeddedCluster c = new EmbeddedCluster(tmp, 3).startAll()) {
             try (org.partita.jms.api.PartitaAdmin admin = org.partita.jms.api.PartitaAdmin.connect(c.factory(1))) {
                 admin.updateQueue("plant", Map.of("partitions", "6", "hosts", "*"));
-                assertEquals("5", admin.updateQueue("plant", Map.of("maxDepthMessages", "5")).get("maxDepthMessages"));
+                assertEquals(
+                        "5",
+                        admin.updateQueue("plant", Map.of("maxDepthMessages", "5"))
+                                .get("maxDepthMessages"));
             }
             for (int i = 0; i < 3; i++) {
                 int node = i;
                 await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-                    try (org.partita.jms.api.PartitaAdmin admin = org.partita.jms.api.PartitaAdmin.connect(c.factory(node))) {
+                    try (org.partita.jms.api.PartitaAdmin admin =
+                            org.partita.jms.api.PartitaAdmin.connect(c.factory(node))) {
                         Map<String, String> options = admin.queueOptions("plant");
                         assertEquals("5", options.get("maxDepthMessages"), "node" + (node + 1) + ": " + options);
                         assertEquals("6", options.get("partitions"), "node" + (node + 1) + ": " + options);
@@ -129,8 +133,8 @@ class ClusteredQueueTest {
             }
 
             javax.management.MBeanServer server = java.lang.management.ManagementFactory.getPlatformMBeanServer();
-            javax.management.ObjectName name = new javax.management.ObjectName("org.partita:type=Node,name="
-                    + javax.management.ObjectName.quote("node3"));
+            javax.management.ObjectName name = new javax.management.ObjectName(
+                    "org.partita:type=Node,name=" + javax.management.ObjectName.quote("node3"));
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
                 List<String> lines = List.of((String[]) server.getAttribute(name, "ClusterStatus"));
                 assertTrue(lines.contains("cluster=test"), lines.toString());
@@ -141,7 +145,10 @@ class ClusteredQueueTest {
                 assertTrue(lines.contains("queue.plant.partition.4.host=node2"), lines.toString());
                 assertTrue(lines.contains("queue.plant.partition.5.host=node3"), lines.toString());
                 assertTrue(lines.contains("queue.plant.partition.5.depth=0"), lines.toString());
-                assertTrue(lines.stream().anyMatch(l -> l.startsWith("queue.plant.options=") && l.contains("maxDepthMessages=5")),
+                assertTrue(
+                        lines.stream()
+                                .anyMatch(
+                                        l -> l.startsWith("queue.plant.options=") && l.contains("maxDepthMessages=5")),
                         lines.toString());
             });
         }
@@ -179,15 +186,22 @@ class ClusteredQueueTest {
             org.partita.jms.transport.NettyBrokerConnection link = plantLinkToNode2(c);
             try {
                 java.util.concurrent.ExecutionException refused = org.junit.jupiter.api.Assertions.assertThrows(
-                        java.util.concurrent.ExecutionException.class, () -> link.forward("plant", 0,
-                                message("ID:keyed-elsewhere", keyOn(0))).get(5, java.util.concurrent.TimeUnit.SECONDS));
-                assertTrue(String.valueOf(refused.getCause().getMessage()).contains("no partition for this message on node node2"),
+                        java.util.concurrent.ExecutionException.class,
+                        () -> link.forward("plant", 0, message("ID:keyed-elsewhere", keyOn(0)))
+                                .get(5, java.util.concurrent.TimeUnit.SECONDS));
+                assertTrue(
+                        String.valueOf(refused.getCause().getMessage())
+                                .contains("no partition for this message on node node2"),
                         refused.getCause().toString());
-                link.forward("plant", 0, message("ID:keyed-here", keyOn(1))).get(5, java.util.concurrent.TimeUnit.SECONDS);
+                link.forward("plant", 0, message("ID:keyed-here", keyOn(1)))
+                        .get(5, java.util.concurrent.TimeUnit.SECONDS);
             } finally {
                 link.abort();
             }
-            assertEquals(1, c.node(1).broker().existingQueue("plant").depth(), "only the message of node2's partition stored");
+            assertEquals(
+                    1,
+                    c.node(1).broker().existingQueue("plant").depth(),
+                    "only the message of node2's partition stored");
         }
     }
 
@@ -204,15 +218,18 @@ class ClusteredQueueTest {
             try (org.partita.jms.api.PartitaAdmin admin = org.partita.jms.api.PartitaAdmin.connect(c.factory(0))) {
                 admin.updateQueue("plant", Map.of("partitions", "2", "hosts", "node1,node2"));
             }
-            await().atMost(Duration.ofSeconds(30)).until(() -> c.node(1).broker().existingQueue("plant") != null);
-            try (Connection in = c.factory(0).createConnection(); Connection out = c.factory(1).createConnection();
-                 org.partita.jms.api.PartitaAdmin onNode2 = org.partita.jms.api.PartitaAdmin.connect(c.factory(1))) {
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> c.node(1).broker().existingQueue("plant") != null);
+            try (Connection in = c.factory(0).createConnection();
+                    Connection out = c.factory(1).createConnection();
+                    org.partita.jms.api.PartitaAdmin onNode2 = org.partita.jms.api.PartitaAdmin.connect(c.factory(1))) {
                 Session ps = out.createSession(false, Session.AUTO_ACKNOWLEDGE);
                 TextMessage sent = ps.createTextMessage("from node2's partition");
                 sent.setStringProperty("JMSXGroupID", keyOn(1));
                 ps.createProducer(ps.createQueue("plant")).send(sent);
                 int before = linkSessions(onNode2);
-                Session s = transacted ? in.createSession(true, Session.SESSION_TRANSACTED)
+                Session s = transacted
+                        ? in.createSession(true, Session.SESSION_TRANSACTED)
                         : in.createSession(false, Session.CLIENT_ACKNOWLEDGE);
                 MessageConsumer consumer = s.createConsumer(s.createQueue("plant"));
                 in.start();
@@ -244,7 +261,8 @@ class ClusteredQueueTest {
     }
 
     /** Defines {@code plant} over both nodes (partition 0 on node1, 1 on node2), and links to node2 as node1 does. */
-    private static org.partita.jms.transport.NettyBrokerConnection plantLinkToNode2(EmbeddedCluster c) throws Exception {
+    private static org.partita.jms.transport.NettyBrokerConnection plantLinkToNode2(EmbeddedCluster c)
+            throws Exception {
         try (org.partita.jms.api.PartitaAdmin admin = org.partita.jms.api.PartitaAdmin.connect(c.factory(0))) {
             admin.updateQueue("plant", Map.of("partitions", "2", "hosts", "node1,node2"));
         }
@@ -273,9 +291,19 @@ class ClusteredQueueTest {
     }
 
     private static byte[] message(String id, String key) {
-        return org.partita.protocol.MessageCodec.encode(new org.partita.protocol.WireMessage(id,
-                System.currentTimeMillis(), null, null, "queue:plant", null, org.partita.protocol.WireMessage.PERSISTENT,
-                4, 0, 0, key == null ? Map.of() : Map.of("JMSXGroupID", key), org.partita.protocol.WireMessage.BODY_TEXT,
+        return org.partita.protocol.MessageCodec.encode(new org.partita.protocol.WireMessage(
+                id,
+                System.currentTimeMillis(),
+                null,
+                null,
+                "queue:plant",
+                null,
+                org.partita.protocol.WireMessage.PERSISTENT,
+                4,
+                0,
+                0,
+                key == null ? Map.of() : Map.of("JMSXGroupID", key),
+                org.partita.protocol.WireMessage.BODY_TEXT,
                 "state".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     }
 }

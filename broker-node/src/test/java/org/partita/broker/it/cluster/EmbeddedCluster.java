@@ -1,14 +1,13 @@
 package org.partita.broker.it.cluster;
 
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.partita.broker.cluster.FreePorts;
 import org.partita.broker.config.ClusterConfig;
 import org.partita.broker.config.NodeConfig;
 import org.partita.broker.embed.PartitaNode;
 import org.partita.jms.client.PartitaConnectionFactory;
-
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 
 /** Nodes of one cluster started in this JVM on loopback ports, each with its own data folder. */
 final class EmbeddedCluster implements AutoCloseable {
@@ -43,7 +42,10 @@ final class EmbeddedCluster implements AutoCloseable {
 
     NodeConfig config(int i) {
         ClusterConfig.Member m = cluster.members().get(i);
-        return customize.apply(NodeConfig.defaults().withNodeName(m.name()).withPort(m.port()).withDataDir(dir.resolve(m.name()))
+        return customize.apply(NodeConfig.defaults()
+                .withNodeName(m.name())
+                .withPort(m.port())
+                .withDataDir(dir.resolve(m.name()))
                 .withCluster(cluster));
     }
 
@@ -62,7 +64,9 @@ final class EmbeddedCluster implements AutoCloseable {
                 if (!(e.getCause() instanceof java.net.BindException) || System.nanoTime() > deadline) {
                     throw e;
                 }
-                org.awaitility.Awaitility.await().pollDelay(java.time.Duration.ofMillis(200)).until(() -> true);
+                org.awaitility.Awaitility.await()
+                        .pollDelay(java.time.Duration.ofMillis(200))
+                        .until(() -> true);
             }
         }
     }
@@ -79,7 +83,8 @@ final class EmbeddedCluster implements AutoCloseable {
     }
 
     PartitaConnectionFactory factory(int i) {
-        return new PartitaConnectionFactory("tcp://127.0.0.1:" + cluster.members().get(i).port());
+        return new PartitaConnectionFactory(
+                "tcp://127.0.0.1:" + cluster.members().get(i).port());
     }
 
     ClusterConfig config() {

@@ -1,6 +1,10 @@
 package org.partita.broker.it.context;
 
-import org.junit.jupiter.api.Tag;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 import jakarta.jms.IllegalStateException;
 import jakarta.jms.IllegalStateRuntimeException;
 import jakarta.jms.InvalidClientIDException;
@@ -28,19 +32,14 @@ import jakarta.jms.TransactionInProgressException;
 import jakarta.jms.TransactionInProgressRuntimeException;
 import jakarta.jms.TransactionRolledBackException;
 import jakarta.jms.TransactionRolledBackRuntimeException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.BiFunction;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.partita.broker.it.NodeExtension;
 import org.partita.jms.client.JmsRuntimeExceptions;
-
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.function.BiFunction;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** Every failure of the simplified API is the unchecked exception the spec names. */
 @Tag("slow")
@@ -50,7 +49,8 @@ class ContextExceptionsTest {
 
     @Test
     void eachCheckedExceptionMapsToItsRuntimeCounterpartKeepingMessageCodeAndCause() {
-        Map<BiFunction<String, String, JMSException>, Class<? extends JMSRuntimeException>> pairs = new LinkedHashMap<>();
+        Map<BiFunction<String, String, JMSException>, Class<? extends JMSRuntimeException>> pairs =
+                new LinkedHashMap<>();
         pairs.put(IllegalStateException::new, IllegalStateRuntimeException.class);
         pairs.put(InvalidDestinationException::new, InvalidDestinationRuntimeException.class);
         pairs.put(InvalidSelectorException::new, InvalidSelectorRuntimeException.class);
@@ -98,8 +98,7 @@ class ContextExceptionsTest {
     void missingOrNamelessDestinationsAreAnInvalidDestinationRuntimeException() {
         try (JMSContext ctx = node.factory().createContext()) {
             ctx.setClientID("destinations");
-            jakarta.jms.Destination foreign = new jakarta.jms.Destination() {
-            };
+            jakarta.jms.Destination foreign = new jakarta.jms.Destination() {};
             assertThrows(InvalidDestinationRuntimeException.class, () -> ctx.createConsumer(null));
             assertThrows(InvalidDestinationRuntimeException.class, () -> ctx.createConsumer(null, "a = 1"));
             assertThrows(InvalidDestinationRuntimeException.class, () -> ctx.createConsumer(foreign));
@@ -108,7 +107,9 @@ class ContextExceptionsTest {
             assertThrows(InvalidDestinationRuntimeException.class, () -> ctx.createSharedConsumer(null, "s"));
             assertThrows(InvalidDestinationRuntimeException.class, () -> ctx.createSharedDurableConsumer(null, "sd"));
             assertThrows(InvalidDestinationRuntimeException.class, () -> ctx.createBrowser(null));
-            assertThrows(InvalidDestinationRuntimeException.class, () -> ctx.createProducer().send(null, "x"));
+            assertThrows(
+                    InvalidDestinationRuntimeException.class,
+                    () -> ctx.createProducer().send(null, "x"));
             assertThrows(InvalidDestinationRuntimeException.class, () -> ctx.unsubscribe("never-subscribed"));
         }
     }

@@ -1,6 +1,11 @@
 package org.partita.broker.it.context;
 
-import org.junit.jupiter.api.Tag;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.IllegalStateRuntimeException;
 import jakarta.jms.JMSConsumer;
 import jakarta.jms.JMSContext;
@@ -8,21 +13,15 @@ import jakarta.jms.JMSProducer;
 import jakarta.jms.Message;
 import jakarta.jms.Queue;
 import jakarta.jms.TextMessage;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.partita.broker.it.NodeExtension;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.partita.broker.it.NodeExtension;
 
 /** The four session modes of a context: acknowledgement, recover, commit and rollback. */
 @Tag("slow")
@@ -170,7 +169,7 @@ class ContextSessionModesTest {
     @Test
     void sendsOfATransactionAreSeenOnlyAfterCommit() throws Exception {
         try (JMSContext tx = node.factory().createContext(JMSContext.SESSION_TRANSACTED);
-             JMSContext observer = node.factory().createContext()) {
+                JMSContext observer = node.factory().createContext()) {
             Queue q = tx.createQueue("tx-send");
             JMSConsumer seen = observer.createConsumer(q);
             tx.createProducer().send(q, "t1").send(q, "t2");
@@ -225,7 +224,9 @@ class ContextSessionModesTest {
 
     @Test
     void commitAndRollbackNeedATransactionAndRecoverNeedsNone() {
-        for (int mode : new int[]{JMSContext.AUTO_ACKNOWLEDGE, JMSContext.CLIENT_ACKNOWLEDGE, JMSContext.DUPS_OK_ACKNOWLEDGE}) {
+        for (int mode :
+                new int[] {JMSContext.AUTO_ACKNOWLEDGE, JMSContext.CLIENT_ACKNOWLEDGE, JMSContext.DUPS_OK_ACKNOWLEDGE
+                }) {
             try (JMSContext ctx = node.factory().createContext(mode)) {
                 assertThrows(IllegalStateRuntimeException.class, ctx::commit, "commit in mode " + mode);
                 assertThrows(IllegalStateRuntimeException.class, ctx::rollback, "rollback in mode " + mode);

@@ -1,6 +1,9 @@
 package org.partita.broker.it.context;
 
-import org.junit.jupiter.api.Tag;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 import jakarta.jms.IllegalStateRuntimeException;
 import jakarta.jms.InvalidDestinationRuntimeException;
 import jakarta.jms.JMSConsumer;
@@ -9,17 +12,13 @@ import jakarta.jms.JMSProducer;
 import jakarta.jms.JMSRuntimeException;
 import jakarta.jms.Message;
 import jakarta.jms.Topic;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.partita.broker.it.NodeExtension;
-
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.partita.broker.it.NodeExtension;
 
 /** Topics through a context: plain, no-local, durable, shared and shared durable consumers, unsubscribe. */
 @Tag("slow")
@@ -120,13 +119,15 @@ class ContextSubscriptionsTest {
         try (JMSContext ctx = node.factory().createContext()) {
             Topic t = ctx.createTopic("anonymous");
             assertThrows(IllegalStateRuntimeException.class, () -> ctx.createDurableConsumer(t, "nameless"));
-            assertThrows(IllegalStateRuntimeException.class, () -> ctx.createDurableConsumer(t, "nameless", null, false));
+            assertThrows(
+                    IllegalStateRuntimeException.class, () -> ctx.createDurableConsumer(t, "nameless", null, false));
         }
     }
 
     @Test
     void sharedConsumersOfTwoContextsSplitTheSubscriptionsMessages() throws Exception {
-        try (JMSContext a = node.factory().createContext(); JMSContext b = a.createContext(JMSContext.AUTO_ACKNOWLEDGE)) {
+        try (JMSContext a = node.factory().createContext();
+                JMSContext b = a.createContext(JMSContext.AUTO_ACKNOWLEDGE)) {
             Topic t = a.createTopic("work");
             JMSConsumer ca = a.createSharedConsumer(t, "workers");
             JMSConsumer cb = b.createSharedConsumer(t, "workers");
@@ -158,7 +159,8 @@ class ContextSubscriptionsTest {
             ctx.createSharedDurableConsumer(t, "auditors").close();
         }
         publish(t, "e1", "e2");
-        try (JMSContext one = node.factory().createContext(); JMSContext two = node.factory().createContext()) {
+        try (JMSContext one = node.factory().createContext();
+                JMSContext two = node.factory().createContext()) {
             JMSConsumer c1 = one.createSharedDurableConsumer(t, "auditors");
             JMSConsumer c2 = two.createSharedDurableConsumer(t, "auditors", null);
             int got = Wait.drain(c1).size() + Wait.drain(c2).size();

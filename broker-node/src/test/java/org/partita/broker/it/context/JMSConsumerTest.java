@@ -1,6 +1,16 @@
 package org.partita.broker.it.context;
 
-import org.junit.jupiter.api.Tag;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.BytesMessage;
 import jakarta.jms.IllegalStateRuntimeException;
 import jakarta.jms.JMSConsumer;
@@ -13,10 +23,6 @@ import jakarta.jms.MessageListener;
 import jakarta.jms.Queue;
 import jakarta.jms.StreamMessage;
 import jakarta.jms.TextMessage;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.partita.broker.it.NodeExtension;
-
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,17 +32,10 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.partita.broker.it.NodeExtension;
 
 /** JMSConsumer: the receive and receiveBody variants, receiveBody's type rules, listeners, selectors. */
 @Tag("slow")
@@ -44,8 +43,7 @@ class JMSConsumerTest {
     @RegisterExtension
     final NodeExtension node = new NodeExtension();
 
-    record Point(int x, int y) implements Serializable {
-    }
+    record Point(int x, int y) implements Serializable {}
 
     @Test
     void aContextsConsumerOffersPartitasControls() throws Exception {
@@ -60,12 +58,12 @@ class JMSConsumerTest {
                 }
 
                 @Override
-                public void onPartitionsRevoked(java.util.Set<Integer> partitions) {
-                }
+                public void onPartitionsRevoked(java.util.Set<Integer> partitions) {}
             });
             controls.setPriority(7);
             assertEquals(7, controls.getPriority());
-            await().atMost(Duration.ofSeconds(10)).until(() -> controls.getOwnedPartitions().equals(java.util.Set.of(0, 1, 2, 3)));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> controls.getOwnedPartitions().equals(java.util.Set.of(0, 1, 2, 3)));
             await().atMost(Duration.ofSeconds(10)).until(() -> !assigned.isEmpty());
             ctx.createProducer().send(ctx.createQueue("ctx-parts"), "through the context");
             assertEquals("through the context", consumer.receiveBody(String.class, 5000), "the same consumer receives");
@@ -78,13 +76,13 @@ class JMSConsumerTest {
         try (JMSContext ctx = node.factory().createContext()) {
             Queue q = ctx.createQueue("bodies");
             JMSProducer p = ctx.createProducer();
-            p.send(q, "text").send(q, Map.of("k", 1)).send(q, new byte[]{4, 5}).send(q, new Point(1, 2));
+            p.send(q, "text").send(q, Map.of("k", 1)).send(q, new byte[] {4, 5}).send(q, new Point(1, 2));
             JMSConsumer c = ctx.createConsumer(q);
             assertEquals("text", c.receiveBody(String.class, Wait.ARRIVES));
             @SuppressWarnings("unchecked")
             Map<String, Object> map = c.receiveBody(Map.class, Wait.ARRIVES);
             assertEquals(Map.of("k", 1), map);
-            assertArrayEquals(new byte[]{4, 5}, c.receiveBody(byte[].class, Wait.ARRIVES));
+            assertArrayEquals(new byte[] {4, 5}, c.receiveBody(byte[].class, Wait.ARRIVES));
             assertEquals(new Point(1, 2), c.receiveBody(Point.class, Wait.ARRIVES));
         }
     }
@@ -94,7 +92,10 @@ class JMSConsumerTest {
         try (JMSContext ctx = node.factory().createContext()) {
             Queue q = ctx.createQueue("supertypes");
             JMSProducer p = ctx.createProducer();
-            p.send(q, "text").send(q, Map.of("k", "v")).send(q, new byte[]{1}).send(q, new Point(3, 4))
+            p.send(q, "text")
+                    .send(q, Map.of("k", "v"))
+                    .send(q, new byte[] {1})
+                    .send(q, new Point(3, 4))
                     .send(q, (Serializable) "a string object");
             JMSConsumer c = ctx.createConsumer(q);
             assertEquals("text", c.receiveBody(CharSequence.class, Wait.ARRIVES));
@@ -124,8 +125,8 @@ class JMSConsumerTest {
             ctx.createProducer().send(q, "first").send(q, "second");
             Message first = await().atMost(Duration.ofSeconds(10)).until(c::receiveNoWait, m -> m != null);
             assertEquals("first", ((TextMessage) first).getText());
-            String second = await().atMost(Duration.ofSeconds(10)).until(() -> c.receiveBodyNoWait(String.class),
-                    b -> b != null);
+            String second = await().atMost(Duration.ofSeconds(10))
+                    .until(() -> c.receiveBodyNoWait(String.class), b -> b != null);
             assertEquals("second", second);
         } catch (Exception e) {
             throw new AssertionError(e);
@@ -134,7 +135,8 @@ class JMSConsumerTest {
 
     @Test
     void receiveWithoutTimeoutWaitsForTheNextMessage() throws Exception {
-        try (JMSContext ctx = node.factory().createContext(); JMSContext sender = node.factory().createContext()) {
+        try (JMSContext ctx = node.factory().createContext();
+                JMSContext sender = node.factory().createContext()) {
             Queue q = ctx.createQueue("blocking");
             JMSConsumer c = ctx.createConsumer(q);
             CompletableFuture<Object> first = new CompletableFuture<>();
@@ -191,7 +193,8 @@ class JMSConsumerTest {
             assertEquals("next", c.receiveBody(String.class, Wait.ARRIVES));
         }
         try (JMSContext check = node.factory().createContext()) {
-            assertNull(check.createConsumer(check.createQueue("mismatch-" + mode)).receive(Wait.ABSENT),
+            assertNull(
+                    check.createConsumer(check.createQueue("mismatch-" + mode)).receive(Wait.ABSENT),
                     "both messages were acknowledged once received successfully");
         }
     }
@@ -203,7 +206,8 @@ class JMSConsumerTest {
             ctx.createProducer().send(q, "a text").send(q, "next");
             JMSConsumer c = ctx.createConsumer(q);
             assertThrows(MessageFormatRuntimeException.class, () -> c.receiveBody(Map.class, Wait.ARRIVES));
-            assertEquals("next", c.receiveBody(String.class, Wait.ARRIVES), "the failed message is not delivered again");
+            assertEquals(
+                    "next", c.receiveBody(String.class, Wait.ARRIVES), "the failed message is not delivered again");
             assertNull(c.receive(Wait.ABSENT));
             ctx.recover();
             List<String> redelivered = new ArrayList<>();
@@ -252,7 +256,9 @@ class JMSConsumerTest {
             JMSConsumer c = ctx.createConsumer(q);
             for (int i = 0; i < 6; i++) {
                 int n = i;
-                assertThrows(MessageFormatRuntimeException.class, () -> c.receiveBody(Object.class, Wait.ARRIVES),
+                assertThrows(
+                        MessageFormatRuntimeException.class,
+                        () -> c.receiveBody(Object.class, Wait.ARRIVES),
                         () -> "message " + n);
                 assertNotNull(c.receive(Wait.ARRIVES), "the refused message is still there to receive()");
             }
@@ -261,7 +267,8 @@ class JMSConsumerTest {
 
     @Test
     void aMessageListenerReceivesAndExcludesReceive() throws Exception {
-        try (JMSContext ctx = node.factory().createContext(); JMSContext sender = node.factory().createContext()) {
+        try (JMSContext ctx = node.factory().createContext();
+                JMSContext sender = node.factory().createContext()) {
             Queue q = ctx.createQueue("listened");
             JMSConsumer c = ctx.createConsumer(q);
             assertNull(c.getMessageListener());
@@ -331,7 +338,7 @@ class JMSConsumerTest {
         ctx.close();
         assertThrows(IllegalStateRuntimeException.class, c::receiveNoWait);
         assertThrows(IllegalStateRuntimeException.class, c::getMessageSelector);
-        assertThrows(IllegalStateRuntimeException.class, () -> c.setMessageListener(m -> { }));
+        assertThrows(IllegalStateRuntimeException.class, () -> c.setMessageListener(m -> {}));
         c.close(); // closing a closed consumer is harmless
     }
 
@@ -342,13 +349,13 @@ class JMSConsumerTest {
             MapMessage mm = ctx.createMapMessage();
             mm.setInt("n", 1);
             BytesMessage bm = ctx.createBytesMessage();
-            bm.writeBytes(new byte[]{9, 8});
+            bm.writeBytes(new byte[] {9, 8});
             ctx.createProducer().send(q, mm).send(q, bm);
             JMSConsumer c = ctx.createConsumer(q);
             @SuppressWarnings("unchecked")
             Map<String, Object> map = c.receiveBody(Map.class, Wait.ARRIVES);
             assertEquals(1, map.get("n"));
-            assertArrayEquals(new byte[]{9, 8}, c.receiveBody(byte[].class, Wait.ARRIVES));
+            assertArrayEquals(new byte[] {9, 8}, c.receiveBody(byte[].class, Wait.ARRIVES));
         }
     }
 
@@ -358,17 +365,22 @@ class JMSConsumerTest {
      * the event a "the call blocks" test means.
      */
     private static Thread blockedCall(java.util.concurrent.Callable<Object> call, CompletableFuture<Object> outcome) {
-        Thread t = new Thread(() -> {
-            try {
-                outcome.complete(call.call());
-            } catch (Throwable e) {
-                outcome.complete(e);
-            }
-        }, "blocked-call");
+        Thread t = new Thread(
+                () -> {
+                    try {
+                        outcome.complete(call.call());
+                    } catch (Throwable e) {
+                        outcome.complete(e);
+                    }
+                },
+                "blocked-call");
         t.setDaemon(true);
         t.start();
-        await("the call to block").atMost(Duration.ofSeconds(10)).until(() -> !t.isAlive()
-                || t.getState() == Thread.State.WAITING || t.getState() == Thread.State.TIMED_WAITING);
+        await("the call to block")
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> !t.isAlive()
+                        || t.getState() == Thread.State.WAITING
+                        || t.getState() == Thread.State.TIMED_WAITING);
         return t;
     }
 }

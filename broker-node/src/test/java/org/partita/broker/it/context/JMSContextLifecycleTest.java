@@ -1,6 +1,15 @@
 package org.partita.broker.it.context;
 
-import org.junit.jupiter.api.Tag;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.ConnectionMetaData;
 import jakarta.jms.ExceptionListener;
 import jakarta.jms.IllegalStateRuntimeException;
@@ -15,14 +24,6 @@ import jakarta.jms.Queue;
 import jakarta.jms.TemporaryQueue;
 import jakarta.jms.TemporaryTopic;
 import jakarta.jms.TextMessage;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.partita.broker.it.NodeExtension;
-import org.partita.broker.network.NodeContext;
-import org.partita.broker.network.NodeServer;
-import org.partita.jms.client.PartitaConnectionFactory;
-import org.partita.protocol.Protocol;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -31,16 +32,14 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.partita.broker.it.NodeExtension;
+import org.partita.broker.network.NodeContext;
+import org.partita.broker.network.NodeServer;
+import org.partita.jms.client.PartitaConnectionFactory;
+import org.partita.protocol.Protocol;
 
 /** Creating, sharing, starting, stopping and closing JMSContexts, client ids, metadata and exception listeners. */
 @Tag("slow")
@@ -58,8 +57,12 @@ class JMSContextLifecycleTest {
         try (JMSContext ctx = f.createContext(null, null)) {
             assertEquals(JMSContext.AUTO_ACKNOWLEDGE, ctx.getSessionMode());
         }
-        int[] modes = {JMSContext.AUTO_ACKNOWLEDGE, JMSContext.CLIENT_ACKNOWLEDGE, JMSContext.DUPS_OK_ACKNOWLEDGE,
-                JMSContext.SESSION_TRANSACTED};
+        int[] modes = {
+            JMSContext.AUTO_ACKNOWLEDGE,
+            JMSContext.CLIENT_ACKNOWLEDGE,
+            JMSContext.DUPS_OK_ACKNOWLEDGE,
+            JMSContext.SESSION_TRANSACTED
+        };
         for (int mode : modes) {
             try (JMSContext ctx = f.createContext(mode)) {
                 assertEquals(mode, ctx.getSessionMode());
@@ -88,12 +91,16 @@ class JMSContextLifecycleTest {
 
     @Test
     void wrongCredentialsAreAJMSSecurityRuntimeException() throws Exception {
-        NodeContext guardedNode = new NodeContext("guarded", Protocol.DEFAULT_MAX_FRAME_SIZE,
-                (user, password) -> "alice".equals(user) && "secret".equals(password) ? null : "wrong user or password");
+        NodeContext guardedNode = new NodeContext(
+                "guarded",
+                Protocol.DEFAULT_MAX_FRAME_SIZE,
+                (user, password) ->
+                        "alice".equals(user) && "secret".equals(password) ? null : "wrong user or password");
         try (NodeServer guarded = new NodeServer("127.0.0.1", 0, node.node().broker(), guardedNode)) {
             PartitaConnectionFactory f = new PartitaConnectionFactory("tcp://127.0.0.1:" + guarded.port());
             assertThrows(JMSSecurityRuntimeException.class, () -> f.createContext("alice", "wrong"));
-            assertThrows(JMSSecurityRuntimeException.class,
+            assertThrows(
+                    JMSSecurityRuntimeException.class,
                     () -> f.createContext("mallory", "secret", JMSContext.SESSION_TRANSACTED));
             assertThrows(JMSSecurityRuntimeException.class, f::createContext);
             try (JMSContext ok = f.createContext("alice", "secret", JMSContext.CLIENT_ACKNOWLEDGE)) {
@@ -137,7 +144,7 @@ class JMSContextLifecycleTest {
     @Test
     void autoStartIsPerContextOnASharedConnection() {
         try (JMSContext first = node.factory().createContext();
-             JMSContext second = first.createContext(JMSContext.AUTO_ACKNOWLEDGE)) {
+                JMSContext second = first.createContext(JMSContext.AUTO_ACKNOWLEDGE)) {
             first.setAutoStart(false);
             assertTrue(second.getAutoStart(), "a new context has auto-start on, whatever its sibling says");
             Queue q1 = first.createQueue("per-context-1");
@@ -153,7 +160,8 @@ class JMSContextLifecycleTest {
 
     @Test
     void stopPausesDeliveryAndStartResumesIt() {
-        try (JMSContext ctx = node.factory().createContext(); JMSContext sender = node.factory().createContext()) {
+        try (JMSContext ctx = node.factory().createContext();
+                JMSContext sender = node.factory().createContext()) {
             Queue q = ctx.createQueue("stop-start");
             JMSConsumer consumer = ctx.createConsumer(q);
             ctx.stop();
@@ -203,7 +211,9 @@ class JMSContextLifecycleTest {
         third.createProducer().send(q, "third alone");
         assertEquals("third alone", thirds.receiveBody(String.class, Wait.ARRIVES));
         try (JMSContext rival = node.factory().createContext()) {
-            assertThrows(InvalidClientIDRuntimeException.class, () -> rival.setClientID("refcounted"),
+            assertThrows(
+                    InvalidClientIDRuntimeException.class,
+                    () -> rival.setClientID("refcounted"),
                     "the connection is still open, so its client id is still taken");
         }
 
@@ -262,7 +272,8 @@ class JMSContextLifecycleTest {
 
     @Test
     void aMessageListenerMayNotCloseOrStopItsOwnContext() throws Exception {
-        try (JMSContext ctx = node.factory().createContext(); JMSContext sender = node.factory().createContext()) {
+        try (JMSContext ctx = node.factory().createContext();
+                JMSContext sender = node.factory().createContext()) {
             Queue q = ctx.createQueue("listener-close");
             List<Throwable> seen = Collections.synchronizedList(new ArrayList<>());
             CountDownLatch done = new CountDownLatch(1);
@@ -295,7 +306,8 @@ class JMSContextLifecycleTest {
             assertNull(ctx.getClientID());
             ctx.setClientID("first-id");
             assertEquals("first-id", ctx.getClientID());
-            IllegalStateRuntimeException e = assertThrows(IllegalStateRuntimeException.class, () -> ctx.setClientID("second-id"));
+            IllegalStateRuntimeException e =
+                    assertThrows(IllegalStateRuntimeException.class, () -> ctx.setClientID("second-id"));
             assertNotNull(e.getMessage());
             assertEquals("first-id", ctx.getClientID());
         }
@@ -309,7 +321,7 @@ class JMSContextLifecycleTest {
                 JMSContext::createTextMessage,
                 JMSContext::getMetaData,
                 JMSContext::start,
-                ctx -> ctx.setExceptionListener(e -> { }));
+                ctx -> ctx.setExceptionListener(e -> {}));
         for (Consumer<JMSContext> action : firstActions) {
             try (JMSContext ctx = node.factory().createContext()) {
                 action.accept(ctx);
@@ -329,8 +341,9 @@ class JMSContextLifecycleTest {
 
     @Test
     void aClientIdInUseOrEmptyIsAnInvalidClientIDRuntimeException() {
-        try (JMSContext owner = node.factory().createContext(); JMSContext rival = node.factory().createContext();
-             JMSContext careless = node.factory().createContext()) {
+        try (JMSContext owner = node.factory().createContext();
+                JMSContext rival = node.factory().createContext();
+                JMSContext careless = node.factory().createContext()) {
             owner.setClientID("taken");
             assertThrows(InvalidClientIDRuntimeException.class, () -> rival.setClientID("taken"));
             assertThrows(InvalidClientIDRuntimeException.class, () -> careless.setClientID(""));
@@ -367,7 +380,9 @@ class JMSContextLifecycleTest {
             node.node().close();
             assertTrue(latch.await(10, TimeUnit.SECONDS), "the exception listener was not called");
             assertNotNull(heard.get());
-            assertThrows(IllegalStateRuntimeException.class, () -> ctx.createProducer().send(ctx.createQueue("q"), "y"));
+            assertThrows(
+                    IllegalStateRuntimeException.class,
+                    () -> ctx.createProducer().send(ctx.createQueue("q"), "y"));
         }
     }
 

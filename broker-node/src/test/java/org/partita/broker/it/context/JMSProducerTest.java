@@ -1,10 +1,20 @@
 package org.partita.broker.it.context;
 
-import org.junit.jupiter.api.Tag;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.BytesMessage;
 import jakarta.jms.CompletionListener;
 import jakarta.jms.DeliveryMode;
-import jakarta.jms.Destination;
 import jakarta.jms.IllegalStateRuntimeException;
 import jakarta.jms.InvalidDestinationRuntimeException;
 import jakarta.jms.JMSConsumer;
@@ -19,10 +29,6 @@ import jakarta.jms.MessageNotWriteableRuntimeException;
 import jakarta.jms.ObjectMessage;
 import jakarta.jms.Queue;
 import jakarta.jms.TextMessage;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.partita.broker.it.NodeExtension;
-
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -33,19 +39,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.partita.broker.it.NodeExtension;
 
 /** JMSProducer: bodies, send options, properties and their conversions, headers, asynchronous sends. */
 @Tag("slow")
@@ -54,8 +51,7 @@ class JMSProducerTest {
     final NodeExtension node = new NodeExtension();
 
     /** A body of an application class, to check ObjectMessage round trips and receiveBody typing. */
-    record Order(String id, int quantity) implements Serializable {
-    }
+    record Order(String id, int quantity) implements Serializable {}
 
     @Test
     void aStringBodyIsSentAsATextMessage() throws Exception {
@@ -78,7 +74,7 @@ class JMSProducerTest {
             body.put("price", 9.5d);
             body.put("urgent", true);
             body.put("code", 'x');
-            body.put("raw", new byte[]{1, 2, 3});
+            body.put("raw", new byte[] {1, 2, 3});
             ctx.createProducer().send(q, body);
             Message m = ctx.createConsumer(q).receive(Wait.ARRIVES);
             assertInstanceOf(MapMessage.class, m);
@@ -88,7 +84,7 @@ class JMSProducerTest {
             assertEquals(9.5d, mm.getDouble("price"));
             assertTrue(mm.getBoolean("urgent"));
             assertEquals('x', mm.getChar("code"));
-            assertArrayEquals(new byte[]{1, 2, 3}, mm.getBytes("raw"));
+            assertArrayEquals(new byte[] {1, 2, 3}, mm.getBytes("raw"));
         }
     }
 
@@ -98,7 +94,9 @@ class JMSProducerTest {
             Queue q = ctx.createQueue("bad-map");
             Map<String, Object> body = new HashMap<>();
             body.put("when", new java.util.Date());
-            assertThrows(MessageFormatRuntimeException.class, () -> ctx.createProducer().send(q, body));
+            assertThrows(
+                    MessageFormatRuntimeException.class,
+                    () -> ctx.createProducer().send(q, body));
             assertNull(ctx.createConsumer(q).receive(Wait.ABSENT), "nothing was sent");
         }
     }
@@ -197,7 +195,10 @@ class JMSProducerTest {
                     .setProperty("d", 6.25d)
                     .setProperty("str", "seven")
                     .setProperty("obj", (Object) 8);
-            p.send(q, "t").send(q, Map.of("k", "v")).send(q, new byte[]{1}).send(q, new Order("o", 1))
+            p.send(q, "t")
+                    .send(q, Map.of("k", "v"))
+                    .send(q, new byte[] {1})
+                    .send(q, new Order("o", 1))
                     .send(q, ctx.createMessage());
             JMSConsumer c = ctx.createConsumer(q);
             for (int i = 0; i < 5; i++) {
@@ -297,7 +298,7 @@ class JMSProducerTest {
         try (JMSContext ctx = node.factory().createContext()) {
             JMSProducer p = ctx.createProducer();
             assertThrows(MessageFormatRuntimeException.class, () -> p.setProperty("list", List.of(1)));
-            assertThrows(MessageFormatRuntimeException.class, () -> p.setProperty("bytes", (Object) new byte[]{1}));
+            assertThrows(MessageFormatRuntimeException.class, () -> p.setProperty("bytes", (Object) new byte[] {1}));
             assertThrows(MessageFormatRuntimeException.class, () -> p.setProperty("ch", (Object) 'c'));
             assertThrows(MessageFormatRuntimeException.class, () -> p.setProperty("JMSXGroupSeq", "not an int"));
             assertFalse(p.propertyExists("list"));
@@ -350,7 +351,7 @@ class JMSProducerTest {
             byte[] id = {1, 2, (byte) 0xFF, 0};
             p.setJMSCorrelationIDAsBytes(id);
             id[0] = 99; // the producer keeps its own copy
-            assertArrayEquals(new byte[]{1, 2, (byte) 0xFF, 0}, p.getJMSCorrelationIDAsBytes());
+            assertArrayEquals(new byte[] {1, 2, (byte) 0xFF, 0}, p.getJMSCorrelationIDAsBytes());
             p.send(q, "second");
 
             JMSConsumer c = ctx.createConsumer(q);
@@ -359,7 +360,7 @@ class JMSProducerTest {
             assertEquals("order", first.getJMSType());
             assertEquals(replyTo, first.getJMSReplyTo());
             Message second = c.receive(Wait.ARRIVES);
-            assertArrayEquals(new byte[]{1, 2, (byte) 0xFF, 0}, second.getJMSCorrelationIDAsBytes());
+            assertArrayEquals(new byte[] {1, 2, (byte) 0xFF, 0}, second.getJMSCorrelationIDAsBytes());
             assertEquals("order", second.getJMSType());
         }
     }
@@ -379,8 +380,11 @@ class JMSProducerTest {
 
             long before = System.currentTimeMillis();
             p.send(q, "defaults");
-            p.setDeliveryMode(DeliveryMode.NON_PERSISTENT).setPriority(2).setTimeToLive(60_000)
-                    .setDisableMessageID(true).setDisableMessageTimestamp(true);
+            p.setDeliveryMode(DeliveryMode.NON_PERSISTENT)
+                    .setPriority(2)
+                    .setTimeToLive(60_000)
+                    .setDisableMessageID(true)
+                    .setDisableMessageTimestamp(true);
             assertEquals(DeliveryMode.NON_PERSISTENT, p.getDeliveryMode());
             assertEquals(2, p.getPriority());
             assertEquals(60_000, p.getTimeToLive());
@@ -402,7 +406,8 @@ class JMSProducerTest {
             assertEquals("tuned", t.getBody(String.class));
             assertEquals(DeliveryMode.NON_PERSISTENT, t.getJMSDeliveryMode());
             assertEquals(2, t.getJMSPriority());
-            assertTrue(t.getJMSExpiration() >= before + 60_000 && t.getJMSExpiration() <= after + 60_000,
+            assertTrue(
+                    t.getJMSExpiration() >= before + 60_000 && t.getJMSExpiration() <= after + 60_000,
                     "expiration " + t.getJMSExpiration());
             assertNull(t.getJMSMessageID(), "message ids disabled");
             assertEquals(0, t.getJMSTimestamp(), "timestamps disabled");
@@ -446,14 +451,33 @@ class JMSProducerTest {
             Queue q = ctx.createQueue("chain");
             CompletionListener l = new Recorder(1);
             List<JMSProducer> results = List.of(
-                    p.setDeliveryMode(DeliveryMode.PERSISTENT), p.setPriority(5), p.setTimeToLive(0),
-                    p.setDeliveryDelay(0), p.setDisableMessageID(false), p.setDisableMessageTimestamp(false),
-                    p.setAsync(l), p.setAsync(null), p.setProperty("a", true), p.setProperty("b", (byte) 1),
-                    p.setProperty("c", (short) 1), p.setProperty("d", 1), p.setProperty("e", 1L), p.setProperty("f", 1f),
-                    p.setProperty("g", 1d), p.setProperty("h", "s"), p.setProperty("i", (Object) 1), p.clearProperties(),
-                    p.setJMSCorrelationID("c"), p.setJMSCorrelationIDAsBytes(new byte[]{1}), p.setJMSType("t"),
-                    p.setJMSReplyTo(q), p.send(q, "s"), p.send(q, new byte[]{1}), p.send(q, Map.of("k", 1)),
-                    p.send(q, new Order("x", 1)), p.send(q, ctx.createMessage()));
+                    p.setDeliveryMode(DeliveryMode.PERSISTENT),
+                    p.setPriority(5),
+                    p.setTimeToLive(0),
+                    p.setDeliveryDelay(0),
+                    p.setDisableMessageID(false),
+                    p.setDisableMessageTimestamp(false),
+                    p.setAsync(l),
+                    p.setAsync(null),
+                    p.setProperty("a", true),
+                    p.setProperty("b", (byte) 1),
+                    p.setProperty("c", (short) 1),
+                    p.setProperty("d", 1),
+                    p.setProperty("e", 1L),
+                    p.setProperty("f", 1f),
+                    p.setProperty("g", 1d),
+                    p.setProperty("h", "s"),
+                    p.setProperty("i", (Object) 1),
+                    p.clearProperties(),
+                    p.setJMSCorrelationID("c"),
+                    p.setJMSCorrelationIDAsBytes(new byte[] {1}),
+                    p.setJMSType("t"),
+                    p.setJMSReplyTo(q),
+                    p.send(q, "s"),
+                    p.send(q, new byte[] {1}),
+                    p.send(q, Map.of("k", 1)),
+                    p.send(q, new Order("x", 1)),
+                    p.send(q, ctx.createMessage()));
             results.forEach(r -> assertSame(p, r));
         }
     }
@@ -466,10 +490,15 @@ class JMSProducerTest {
             assertThrows(InvalidDestinationRuntimeException.class, () -> p.send(null, "x"));
             assertThrows(InvalidDestinationRuntimeException.class, () -> p.send(null, ctx.createMessage()));
             assertThrows(InvalidDestinationRuntimeException.class, () -> p.send(null, new byte[0]));
-            jakarta.jms.Destination neither = new jakarta.jms.Destination() {
-            };
-            assertThrows(InvalidDestinationRuntimeException.class, () -> p.send(neither, "x"), "neither a queue nor a topic");
-            assertThrows(InvalidDestinationRuntimeException.class, () -> p.send((Queue) () -> "", "x"), "a queue without a name");
+            jakarta.jms.Destination neither = new jakarta.jms.Destination() {};
+            assertThrows(
+                    InvalidDestinationRuntimeException.class,
+                    () -> p.send(neither, "x"),
+                    "neither a queue nor a topic");
+            assertThrows(
+                    InvalidDestinationRuntimeException.class,
+                    () -> p.send((Queue) () -> "", "x"),
+                    "a queue without a name");
             assertThrows(MessageFormatRuntimeException.class, () -> p.send(q, (Message) null));
             assertNull(ctx.createConsumer(q).receive(Wait.ABSENT), "nothing was sent");
         }
@@ -496,7 +525,10 @@ class JMSProducerTest {
     void producersOfOneContextKeepTheirOwnSettings() throws Exception {
         try (JMSContext ctx = node.factory().createContext()) {
             Queue q = ctx.createQueue("two-producers");
-            JMSProducer urgent = ctx.createProducer().setPriority(9).setProperty("kind", "urgent").setDisableMessageID(true);
+            JMSProducer urgent = ctx.createProducer()
+                    .setPriority(9)
+                    .setProperty("kind", "urgent")
+                    .setDisableMessageID(true);
             JMSProducer normal = ctx.createProducer();
             normal.send(q, "n1");
             urgent.send(q, "u1");
@@ -617,24 +649,26 @@ class JMSProducerTest {
             Queue q = ctx.createQueue("async-refusals");
             List<Throwable> refused = Collections.synchronizedList(new ArrayList<>());
             CountDownLatch done = new CountDownLatch(1);
-            ctx.createProducer().setAsync(new CompletionListener() {
-                @Override
-                public void onCompletion(Message message) {
-                    for (Runnable r : List.<Runnable>of(ctx::close, ctx::commit, ctx::rollback)) {
-                        try {
-                            r.run();
-                        } catch (Throwable t) {
-                            refused.add(t);
+            ctx.createProducer()
+                    .setAsync(new CompletionListener() {
+                        @Override
+                        public void onCompletion(Message message) {
+                            for (Runnable r : List.<Runnable>of(ctx::close, ctx::commit, ctx::rollback)) {
+                                try {
+                                    r.run();
+                                } catch (Throwable t) {
+                                    refused.add(t);
+                                }
+                            }
+                            done.countDown();
                         }
-                    }
-                    done.countDown();
-                }
 
-                @Override
-                public void onException(Message message, Exception exception) {
-                    done.countDown();
-                }
-            }).send(q, "in a transaction");
+                        @Override
+                        public void onException(Message message, Exception exception) {
+                            done.countDown();
+                        }
+                    })
+                    .send(q, "in a transaction");
             assertTrue(done.await(10, TimeUnit.SECONDS));
             assertEquals(3, refused.size(), refused::toString);
             refused.forEach(t -> assertInstanceOf(IllegalStateRuntimeException.class, t));
@@ -648,7 +682,7 @@ class JMSProducerTest {
     @Test
     void commitWaitsForAsynchronousSendsOfTheTransaction() {
         try (JMSContext ctx = node.factory().createContext(JMSContext.SESSION_TRANSACTED);
-             JMSContext check = node.factory().createContext()) {
+                JMSContext check = node.factory().createContext()) {
             Queue q = ctx.createQueue("async-tx");
             JMSConsumer c = check.createConsumer(q);
             Recorder recorder = new Recorder(3);
@@ -656,7 +690,8 @@ class JMSProducerTest {
             JMSProducer p = ctx.createProducer().setAsync(recorder);
             p.send(q, "t0").send(q, "t1").send(q, "t2");
             ctx.commit();
-            assertEquals(List.of("t0", "t1", "t2"), recorder.completed, "commit returned before the completion listeners");
+            assertEquals(
+                    List.of("t0", "t1", "t2"), recorder.completed, "commit returned before the completion listeners");
             assertEquals(3, Wait.drain(c).size());
         }
     }

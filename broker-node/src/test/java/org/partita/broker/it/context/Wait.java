@@ -2,7 +2,6 @@ package org.partita.broker.it.context;
 
 import jakarta.jms.JMSConsumer;
 import jakarta.jms.Message;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,8 +14,7 @@ final class Wait {
     /** The quiet time after which {@link #drain} decides that nothing more is coming. */
     static final long QUIET = 750;
 
-    private Wait() {
-    }
+    private Wait() {}
 
     /** Receives until nothing more comes within {@link #QUIET}. */
     static List<Message> drain(JMSConsumer consumer) {

@@ -1,17 +1,14 @@
 package org.partita.broker.it.keys;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
-import org.partita.broker.it.NodeExtension;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -20,9 +17,11 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.partita.broker.it.NodeExtension;
 
 /**
  * Consumers that come and go while keyed messages flow: each of three consumer threads closes its
@@ -46,8 +45,12 @@ public class ConsumerChurnKeyOrderTest {
      *                   rolled back (recovered) and its messages come again
      */
     @ParameterizedTest(name = "{0}, transacted: {1}")
-    @CsvSource({"churn, false", "churnParts?partitions=6&rebalanceDelay=50, false",
-            "churnTx, true", "churnTxParts?partitions=6&rebalanceDelay=50, true"})
+    @CsvSource({
+        "churn, false",
+        "churnParts?partitions=6&rebalanceDelay=50, false",
+        "churnTx, true",
+        "churnTxParts?partitions=6&rebalanceDelay=50, true"
+    })
     void keysStayInOrderWhileConsumersCloseAndReopen(String queue, boolean transacted) throws Exception {
         churn(i -> node.factory(), node.factory(), queue, transacted);
     }
@@ -56,8 +59,12 @@ public class ConsumerChurnKeyOrderTest {
      * Runs the churn: consumer thread {@code i} connects through {@code consumerFactory.apply(i)},
      * the two producers through {@code producerFactory}; fails on a key out of order or incomplete.
      */
-    public static void churn(java.util.function.IntFunction<jakarta.jms.ConnectionFactory> consumerFactory,
-                             jakarta.jms.ConnectionFactory producerFactory, String queue, boolean transacted) throws Exception {
+    public static void churn(
+            java.util.function.IntFunction<jakarta.jms.ConnectionFactory> consumerFactory,
+            jakarta.jms.ConnectionFactory producerFactory,
+            String queue,
+            boolean transacted)
+            throws Exception {
         Map<String, List<Integer>> byKey = new HashMap<>();
         List<String> violations = new ArrayList<>();
         ExecutorService pool = Executors.newFixedThreadPool(5);
@@ -98,7 +105,10 @@ public class ConsumerChurnKeyOrderTest {
             pool.shutdownNow();
         }
         synchronized (byKey) {
-            assertTrue(violations.isEmpty(), violations.size() + " out of order, first: " + violations.subList(0, Math.min(5, violations.size())));
+            assertTrue(
+                    violations.isEmpty(),
+                    violations.size() + " out of order, first: "
+                            + violations.subList(0, Math.min(5, violations.size())));
             assertEquals(KEYS, byKey.size());
             for (Map.Entry<String, List<Integer>> e : byKey.entrySet()) {
                 assertEquals(PER_KEY, e.getValue().size(), "every message of " + e.getKey() + " once: " + e.getValue());
@@ -107,8 +117,15 @@ public class ConsumerChurnKeyOrderTest {
     }
 
     /** One consumer thread: consumers opened and closed in turn, their work settled or handed back. */
-    private static void consume(Connection consumers, int worker, String queue, boolean transacted,
-                                Map<String, List<Integer>> byKey, List<String> violations, long deadline) throws Exception {
+    private static void consume(
+            Connection consumers,
+            int worker,
+            String queue,
+            boolean transacted,
+            Map<String, List<Integer>> byKey,
+            List<String> violations,
+            long deadline)
+            throws Exception {
         int round = 0;
         Session s = session(consumers, transacted);
         while (received(byKey) < TOTAL && System.nanoTime() < deadline) {
@@ -151,7 +168,9 @@ public class ConsumerChurnKeyOrderTest {
     }
 
     private static Session session(Connection c, boolean transacted) throws jakarta.jms.JMSException {
-        return transacted ? c.createSession(true, Session.SESSION_TRANSACTED) : c.createSession(false, Session.CLIENT_ACKNOWLEDGE);
+        return transacted
+                ? c.createSession(true, Session.SESSION_TRANSACTED)
+                : c.createSession(false, Session.CLIENT_ACKNOWLEDGE);
     }
 
     private static int received(Map<String, List<Integer>> byKey) {

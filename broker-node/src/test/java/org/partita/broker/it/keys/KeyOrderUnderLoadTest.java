@@ -1,15 +1,14 @@
 package org.partita.broker.it.keys;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.partita.broker.it.NodeExtension;
-
-import java.util.Arrays;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Producers and consumers created together, a short burst at full speed, default queue options: each
@@ -36,12 +35,16 @@ class KeyOrderUnderLoadTest {
     }
 
     private static void check(KeyedBurst.Outcome o) {
-        System.out.println("burst: " + o.distinctReceived() + " messages in " + o.elapsedMillis() + " ms, first arrival per consumer (ms): "
-                + Arrays.toString(o.firstArrivalMillis()) + ", violations " + o.violations());
+        System.out.println("burst: " + o.distinctReceived() + " messages in " + o.elapsedMillis()
+                + " ms, first arrival per consumer (ms): " + Arrays.toString(o.firstArrivalMillis()) + ", violations "
+                + o.violations());
         assertEquals(MESSAGES, o.distinctReceived(), "every message arrives");
-        assertEquals(0, o.violations(), "no message of a key arrives for the first time after a later one of the same key");
+        assertEquals(
+                0, o.violations(), "no message of a key arrives for the first time after a later one of the same key");
         assertEquals(0, o.duplicatesNotFlagged(), "a message seen twice is flagged redelivered");
-        assertTrue(o.lateConsumers(1_000).isEmpty(), "consumers without a message in the first second: " + o.lateConsumers(1_000)
-                + " (first arrivals " + Arrays.toString(o.firstArrivalMillis()) + ")");
+        assertTrue(
+                o.lateConsumers(1_000).isEmpty(),
+                "consumers without a message in the first second: " + o.lateConsumers(1_000) + " (first arrivals "
+                        + Arrays.toString(o.firstArrivalMillis()) + ")");
     }
 }

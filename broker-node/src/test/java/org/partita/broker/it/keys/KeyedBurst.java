@@ -8,7 +8,6 @@ import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -33,8 +32,12 @@ public final class KeyedBurst {
     public static final int KEYS = 120;
 
     /** What a burst showed. */
-    public record Outcome(int violations, int distinctReceived, int duplicatesNotFlagged, long[] firstArrivalMillis,
-                   long elapsedMillis) {
+    public record Outcome(
+            int violations,
+            int distinctReceived,
+            int duplicatesNotFlagged,
+            long[] firstArrivalMillis,
+            long elapsedMillis) {
         /** Consumers whose first message came later than {@code millis} after the first send (or never). */
         public List<Integer> lateConsumers(long millis) {
             List<Integer> late = new ArrayList<>();
@@ -59,9 +62,13 @@ public final class KeyedBurst {
     }
 
     /** Consumer {@code i} connects through {@code consumerFactory.apply(i)}, producer {@code i} likewise (on a cluster: to its nodes). */
-    public KeyedBurst(java.util.function.IntFunction<ConnectionFactory> consumerFactory,
-                      java.util.function.IntFunction<ConnectionFactory> producerFactory, String queue, int producers,
-                      int consumers, int messages) {
+    public KeyedBurst(
+            java.util.function.IntFunction<ConnectionFactory> consumerFactory,
+            java.util.function.IntFunction<ConnectionFactory> producerFactory,
+            String queue,
+            int producers,
+            int consumers,
+            int messages) {
         this.consumerFactory = consumerFactory;
         this.producerFactory = producerFactory;
         this.queue = queue;
@@ -133,7 +140,8 @@ public final class KeyedBurst {
                 int producerIndex = p;
                 tasks.add(pool.submit(() -> {
                     go.await();
-                    try (Connection connection = producerFactory.apply(producerIndex).createConnection()) {
+                    try (Connection connection =
+                            producerFactory.apply(producerIndex).createConnection()) {
                         Session s = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
                         MessageProducer producer = s.createProducer(s.createQueue(queue));
                         producer.setDeliveryMode(DeliveryMode.PERSISTENT);
@@ -158,7 +166,11 @@ public final class KeyedBurst {
                 f.get(Math.max(1, deadline - System.currentTimeMillis()) + 10_000, TimeUnit.MILLISECONDS);
             }
             synchronized (seen) {
-                return new Outcome(violations[0], seen.size(), unflaggedDuplicates[0], firstArrival.clone(),
+                return new Outcome(
+                        violations[0],
+                        seen.size(),
+                        unflaggedDuplicates[0],
+                        firstArrival.clone(),
                         System.currentTimeMillis() - start);
             }
         } finally {

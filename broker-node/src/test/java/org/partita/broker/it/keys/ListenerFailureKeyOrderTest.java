@@ -1,27 +1,28 @@
 package org.partita.broker.it.keys;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import jakarta.jms.Connection;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.partita.broker.it.NodeExtension;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * A listener in an AUTO_ACKNOWLEDGE session that throws hands its message back redelivered (JMS
  * 8.7), while later messages of the same key may already wait in the consumer's buffer: they must
  * not be processed before it.
  */
+@Tag("slow")
 public class ListenerFailureKeyOrderTest {
     @RegisterExtension
     final NodeExtension node = new NodeExtension();
@@ -36,11 +37,13 @@ public class ListenerFailureKeyOrderTest {
      * Sends 60 messages over four keys (on a two-node queue, some on each node) through {@code producers}; a listener connected through
      * {@code consumers} fails once on every fifth; checks each key was processed in order.
      */
-    public static void listenerFailsOnceInFive(jakarta.jms.ConnectionFactory producers, jakarta.jms.ConnectionFactory consumers,
-                                               String queue) throws Exception {
+    public static void listenerFailsOnceInFive(
+            jakarta.jms.ConnectionFactory producers, jakarta.jms.ConnectionFactory consumers, String queue)
+            throws Exception {
         int count = 60;
         List<String> processed = new CopyOnWriteArrayList<>();
-        try (Connection pc = producers.createConnection(); Connection c = consumers.createConnection()) {
+        try (Connection pc = producers.createConnection();
+                Connection c = consumers.createConnection()) {
             Session producing = pc.createSession(false, Session.AUTO_ACKNOWLEDGE);
             MessageProducer p = producing.createProducer(producing.createQueue(queue));
             for (int i = 0; i < count; i++) {

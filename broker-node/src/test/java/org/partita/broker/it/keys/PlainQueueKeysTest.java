@@ -1,24 +1,23 @@
 package org.partita.broker.it.keys;
 
-import org.junit.jupiter.api.Tag;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.partita.broker.it.NodeExtension;
-
-import java.util.ArrayList;
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code JMSXGroupID} on a plain queue: a key is with one consumer at a time, only while that
@@ -42,8 +41,9 @@ class PlainQueueKeysTest {
 
     @Test
     void aKeyWaitsForItsHolderWhileOtherKeysGoToTheOtherConsumer() throws Exception {
-        try (Connection ca = node.factory().createConnection(); Connection cb = node.factory().createConnection();
-             Connection prod = node.factory().createConnection()) {
+        try (Connection ca = node.factory().createConnection();
+                Connection cb = node.factory().createConnection();
+                Connection prod = node.factory().createConnection()) {
             Session sa = ca.createSession(false, Session.CLIENT_ACKNOWLEDGE);
             Session sb = cb.createSession(false, Session.CLIENT_ACKNOWLEDGE);
             Session ps = prod.createSession(false, Session.AUTO_ACKNOWLEDGE);
@@ -63,12 +63,18 @@ class PlainQueueKeysTest {
             send(ps, p, null, "plain");
             List<String> atB = drain(b, true);
             List<String> atA = drain(a, false);
-            assertTrue(atB.stream().noneMatch(t -> t.startsWith("k")), "k's messages wait for A while it holds k1; B got " + atB);
-            assertEquals(List.of("k2", "k3", "k4"), atA.stream().filter(t -> t.startsWith("k")).toList(),
+            assertTrue(
+                    atB.stream().noneMatch(t -> t.startsWith("k")),
+                    "k's messages wait for A while it holds k1; B got " + atB);
+            assertEquals(
+                    List.of("k2", "k3", "k4"),
+                    atA.stream().filter(t -> t.startsWith("k")).toList(),
                     "the holder of a key gets the key's next messages, in order");
             List<String> elsewhere = new ArrayList<>(atA);
             elsewhere.addAll(atB);
-            assertTrue(elsewhere.contains("o1") && elsewhere.contains("plain"), "other messages flow meanwhile: " + elsewhere);
+            assertTrue(
+                    elsewhere.contains("o1") && elsewhere.contains("plain"),
+                    "other messages flow meanwhile: " + elsewhere);
 
             k1.acknowledge(); // acknowledges everything A received: k is free
             send(ps, p, "k", "k5");
@@ -120,7 +126,8 @@ class PlainQueueKeysTest {
 
     @Test
     void aConsumerThatLeavesWithKeysHandsThemOnFlaggedAndInOrder() throws Exception {
-        try (Connection ca = node.factory().createConnection(); Connection cb = node.factory().createConnection()) {
+        try (Connection ca = node.factory().createConnection();
+                Connection cb = node.factory().createConnection()) {
             Session sa = ca.createSession(false, Session.CLIENT_ACKNOWLEDGE);
             MessageProducer p = sa.createProducer(sa.createQueue(QUEUE));
             for (int i = 0; i < 5; i++) {
@@ -153,7 +160,8 @@ class PlainQueueKeysTest {
      */
     @Test
     void aClosedConsumersKeyStaysWithItsSessionUntilTheSessionSettles() throws Exception {
-        try (Connection ca = node.factory().createConnection(); Connection cb = node.factory().createConnection()) {
+        try (Connection ca = node.factory().createConnection();
+                Connection cb = node.factory().createConnection()) {
             Session sa = ca.createSession(false, Session.CLIENT_ACKNOWLEDGE);
             MessageProducer p = sa.createProducer(sa.createQueue(QUEUE));
             for (int i = 0; i < 4; i++) {
@@ -174,7 +182,8 @@ class PlainQueueKeysTest {
                 Message m = b.receive(5000);
                 assertNotNull(m, "k" + i + " reaches the remaining consumer once A's session has closed");
                 assertEquals("k" + i, ((TextMessage) m).getText());
-                assertEquals(i == 0, m.getJMSRedelivered(), "k" + i + " redelivered flag: only what A's application saw");
+                assertEquals(
+                        i == 0, m.getJMSRedelivered(), "k" + i + " redelivered flag: only what A's application saw");
             }
         }
     }
@@ -198,7 +207,9 @@ class PlainQueueKeysTest {
             }
             assertEquals(4, got.size(), "all arrive: " + got);
             assertTrue(got.indexOf("first, low priority") < got.indexOf("second, high priority"), "key order: " + got);
-            assertTrue(got.indexOf("unkeyed, high priority") < got.indexOf("unkeyed, low priority"), "JMS priority: " + got);
+            assertTrue(
+                    got.indexOf("unkeyed, high priority") < got.indexOf("unkeyed, low priority"),
+                    "JMS priority: " + got);
         }
     }
 }

@@ -1,26 +1,27 @@
 package org.partita.broker.it.keys;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
 import jakarta.jms.Connection;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.partita.broker.it.NodeExtension;
-
-import java.util.HashMap;
-import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 /**
  * A consumer that rolls back (or recovers) often, with a backlog of many keys: each rollback hands back
  * what it saw while the queue may still be delivering the same keys' later messages to it. Those
  * must never reach the application ahead of the messages handed back.
  */
+@Tag("slow")
 public class RollbackKeyOrderTest {
     private static final int KEYS = 10;
     private static final int PER_KEY = 20;
@@ -29,8 +30,12 @@ public class RollbackKeyOrderTest {
     final NodeExtension node = new NodeExtension();
 
     @ParameterizedTest(name = "{0}, transacted: {1}")
-    @CsvSource({"rollbackOrder?partitions=4, true", "rollbackOrderPlain, true",
-            "recoverOrder?partitions=4, false", "recoverOrderPlain, false"})
+    @CsvSource({
+        "rollbackOrder?partitions=4, true",
+        "rollbackOrderPlain, true",
+        "recoverOrder?partitions=4, false",
+        "recoverOrderPlain, false"
+    })
     void everyMessageHandedBackOnceStillArrivesInKeyOrder(String queue, boolean transacted) throws Exception {
         handBackEachOnce(node.factory(), node.factory(), queue, transacted);
     }
@@ -40,9 +45,14 @@ public class RollbackKeyOrderTest {
      * {@code consumers}, handing the first delivery of each back (rollback, or recover in client
      * acknowledge mode), and checks every key arrives complete and in order.
      */
-    public static void handBackEachOnce(jakarta.jms.ConnectionFactory producers, jakarta.jms.ConnectionFactory consumers,
-                                        String queue, boolean transacted) throws Exception {
-        try (Connection pc = producers.createConnection(); Connection c = consumers.createConnection()) {
+    public static void handBackEachOnce(
+            jakarta.jms.ConnectionFactory producers,
+            jakarta.jms.ConnectionFactory consumers,
+            String queue,
+            boolean transacted)
+            throws Exception {
+        try (Connection pc = producers.createConnection();
+                Connection c = consumers.createConnection()) {
             Session producing = pc.createSession(true, Session.SESSION_TRANSACTED);
             MessageProducer p = producing.createProducer(producing.createQueue(queue));
             for (int i = 0; i < PER_KEY; i++) {
@@ -54,7 +64,8 @@ public class RollbackKeyOrderTest {
                 }
             }
             producing.commit();
-            Session consuming = transacted ? c.createSession(true, Session.SESSION_TRANSACTED)
+            Session consuming = transacted
+                    ? c.createSession(true, Session.SESSION_TRANSACTED)
                     : c.createSession(false, Session.CLIENT_ACKNOWLEDGE);
             MessageConsumer consumer = consuming.createConsumer(consuming.createQueue(queue));
             c.start();

@@ -1,31 +1,32 @@
 package org.partita.broker.it.keys;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.Topic;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-import org.partita.broker.it.NodeExtension;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicIntegerArray;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.partita.broker.it.NodeExtension;
 
 /**
  * A shared subscription is consumed like a queue by several consumers: keyed messages published to
  * the topic keep each key's order there too, while every consumer gets work.
  */
+@Tag("slow")
 class SharedSubscriptionKeysTest {
     private static final int KEYS = 10;
     private static final int PER_KEY = 30;
@@ -46,7 +47,8 @@ class SharedSubscriptionKeysTest {
                 connections.add(conn);
                 Session s = conn.createSession(false, Session.AUTO_ACKNOWLEDGE);
                 Topic t = s.createTopic("events");
-                MessageConsumer mc = durable ? s.createSharedDurableConsumer(t, "workers") : s.createSharedConsumer(t, "workers");
+                MessageConsumer mc =
+                        durable ? s.createSharedDurableConsumer(t, "workers") : s.createSharedConsumer(t, "workers");
                 mc.setMessageListener(m -> {
                     try {
                         byKey.computeIfAbsent(m.getStringProperty("JMSXGroupID"), k -> new CopyOnWriteArrayList<>())

@@ -1,6 +1,10 @@
 package org.partita.broker.it.modes;
 
-import org.junit.jupiter.api.Tag;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.Message;
@@ -9,19 +13,14 @@ import jakarta.jms.MessageProducer;
 import jakarta.jms.QueueBrowser;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.partita.broker.it.NodeExtension;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.partita.broker.it.NodeExtension;
 
 @Tag("slow")
 class LastValueAndFeedsTest {
@@ -43,7 +42,7 @@ class LastValueAndFeedsTest {
         try (Connection c = node.factory().createConnection()) {
             Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
             MessageProducer p = s.createProducer(s.createQueue("recipe-line1?lastValue=queue"));
-            for (String v : new String[]{"r1", "r2", "r3"}) {
+            for (String v : new String[] {"r1", "r2", "r3"}) {
                 p.send(s.createTextMessage(v));
             }
             assertEquals(List.of("r3"), browse(s, "recipe-line1"));
@@ -61,7 +60,7 @@ class LastValueAndFeedsTest {
         try (Connection c = node.factory().createConnection()) {
             Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
             MessageProducer one = s.createProducer(s.createQueue("setpoint?lastValue=queue&maxDepthMessages=1"));
-            for (String v : new String[]{"v1", "v2", "v3", "v4"}) {
+            for (String v : new String[] {"v1", "v2", "v3", "v4"}) {
                 one.send(s.createTextMessage(v)); // each replaces the previous: never more than one held
             }
             assertEquals(List.of("v4"), browse(s, "setpoint"));
@@ -76,7 +75,6 @@ class LastValueAndFeedsTest {
             List<String> held = browse(s, "machines");
             Collections.sort(held);
             assertEquals(List.of("m1 running", "m2 idle"), held);
-
         }
     }
 
@@ -91,7 +89,9 @@ class LastValueAndFeedsTest {
         try (Connection c = node.factory().createConnection()) {
             Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
             MessageProducer p = s.createProducer(s.createQueue("state?lastValue=machine"));
-            String[][] updates = {{"m1", "Running"}, {"m2", "Running"}, {"m1", "Stopped"}, {"m2", "Idle"}, {"m1", "Running"}};
+            String[][] updates = {
+                {"m1", "Running"}, {"m2", "Running"}, {"m1", "Stopped"}, {"m2", "Idle"}, {"m1", "Running"}
+            };
             for (String[] u : updates) {
                 TextMessage m = s.createTextMessage(u[0] + ":" + u[1]);
                 m.setStringProperty("machine", u[0]);
@@ -144,7 +144,9 @@ class LastValueAndFeedsTest {
     @Test
     void restartPatternBrowseTheCurrentRecipeThenBindToTheChangeQueue() throws Exception {
         for (int line = 1; line <= 3; line++) {
-            node.node().broker().updateQueue("recipe-lvq-" + line, "lastValue=queue&subscriptions=mfg/line/" + line + "/recipe");
+            node.node()
+                    .broker()
+                    .updateQueue("recipe-lvq-" + line, "lastValue=queue&subscriptions=mfg/line/" + line + "/recipe");
         }
         node.node().broker().updateQueue("recipe-changes", "subscriptions=mfg/line/*/recipe");
         try (Connection c = node.factory().createConnection()) {
@@ -152,7 +154,9 @@ class LastValueAndFeedsTest {
             MessageProducer p = s.createProducer(null);
             for (int line = 1; line <= 3; line++) {
                 for (int v = 1; v <= 2; v++) {
-                    p.send(s.createTopic("mfg/line/" + line + "/recipe"), s.createTextMessage("line" + line + "-v" + v));
+                    p.send(
+                            s.createTopic("mfg/line/" + line + "/recipe"),
+                            s.createTextMessage("line" + line + "-v" + v));
                 }
             }
             // The integration was down: the change queue holds every change; a fresh start must not

@@ -1,6 +1,12 @@
 package org.partita.broker.it.modes;
 
-import org.junit.jupiter.api.Tag;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.Message;
@@ -10,6 +16,13 @@ import jakarta.jms.Queue;
 import jakarta.jms.ResourceAllocationException;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.partita.broker.it.NodeExtension;
@@ -18,20 +31,6 @@ import org.partita.jms.api.PartitaAdmin;
 import org.partita.jms.api.PartitaConsumer;
 import org.partita.jms.api.PartitaDestinations;
 import org.partita.jms.api.PartitionListener;
-
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Tag("slow")
 class RoutingModesTest {
@@ -61,7 +60,8 @@ class RoutingModesTest {
 
     @Test
     void onlyTheHighestPriorityPresentReceivesAndTheBackupTakesOverWhenThePrimaryLeaves() throws Exception {
-        try (Connection c1 = node.factory().createConnection(); Connection c2 = node.factory().createConnection()) {
+        try (Connection c1 = node.factory().createConnection();
+                Connection c2 = node.factory().createConnection()) {
             Session primarySession = c1.createSession(false, Session.AUTO_ACKNOWLEDGE);
             Session backupSession = c2.createSession(false, Session.AUTO_ACKNOWLEDGE);
             MessageConsumer primary = primarySession.createConsumer(primarySession.createQueue("jobs?priority=10"));
@@ -175,9 +175,13 @@ class RoutingModesTest {
             }
             StoreStats after = node.node().store().stats();
             Map<String, String> statusAfter = PartitaAdmin.on(c).nodeStatus();
-            assertEquals(10, written(statusAfter, "messagesWritten") - written(statusBefore, "messagesWritten"),
+            assertEquals(
+                    10,
+                    written(statusAfter, "messagesWritten") - written(statusBefore, "messagesWritten"),
                     "node.status: one payload written per message");
-            assertEquals(30, written(statusAfter, "entriesWritten") - written(statusBefore, "entriesWritten"),
+            assertEquals(
+                    30,
+                    written(statusAfter, "entriesWritten") - written(statusBefore, "entriesWritten"),
                     "node.status: one entry written per AppId");
             assertEquals(10, after.messageRows() - before.messageRows(), "one payload row per message");
             assertEquals(30, after.entryRows() - before.entryRows(), "one delivery-state row per AppId");
@@ -195,15 +199,21 @@ class RoutingModesTest {
             assertEquals(10, billed.size());
             assertEquals(10, drain(audit, 300));
             billed.get(billed.size() - 1).acknowledge(); // acknowledges billing and audit (same session)
-            await().atMost(Duration.ofSeconds(5)).until(() -> node.node().store().stats().entryRows() - before.entryRows() == 10);
-            assertEquals(10, node.node().store().stats().messageRows() - before.messageRows(),
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> node.node().store().stats().entryRows() - before.entryRows() == 10);
+            assertEquals(
+                    10,
+                    node.node().store().stats().messageRows() - before.messageRows(),
                     "payloads stay while shipping has not acknowledged");
 
             Session s2 = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
             assertEquals(10, drain(s2.createConsumer(s2.createQueue("orders?appId=shipping")), 300));
-            await().atMost(Duration.ofSeconds(5)).until(() -> node.node().store().stats().messageRows() == before.messageRows());
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> node.node().store().stats().messageRows() == before.messageRows());
 
-            assertThrows(jakarta.jms.JMSException.class, () -> s2.createConsumer(s2.createQueue("orders")),
+            assertThrows(
+                    jakarta.jms.JMSException.class,
+                    () -> s2.createConsumer(s2.createQueue("orders")),
                     "a fan-out queue needs an appId");
         }
     }
@@ -239,7 +249,7 @@ class RoutingModesTest {
             for (int i = 0; i < 5; i++) {
                 p.send(s.createTextMessage("t" + i));
             }
-            for (MessageConsumer consumer : new MessageConsumer[]{a, b}) {
+            for (MessageConsumer consumer : new MessageConsumer[] {a, b}) {
                 for (int i = 0; i < 5; i++) {
                     assertEquals("t" + i, ((TextMessage) consumer.receive(2000)).getText());
                 }
@@ -247,9 +257,13 @@ class RoutingModesTest {
             }
             assertEquals(0, node.node().store().stats().entryRows(), "broadcast stores nothing");
             Map<String, String> statusAfter = PartitaAdmin.on(c).nodeStatus();
-            assertEquals(written(statusBefore, "messagesWritten"), written(statusAfter, "messagesWritten"),
+            assertEquals(
+                    written(statusBefore, "messagesWritten"),
+                    written(statusAfter, "messagesWritten"),
                     "node.status: broadcast writes no payload");
-            assertEquals(written(statusBefore, "entriesWritten"), written(statusAfter, "entriesWritten"),
+            assertEquals(
+                    written(statusBefore, "entriesWritten"),
+                    written(statusAfter, "entriesWritten"),
                     "node.status: broadcast writes no entry");
         }
     }
@@ -267,7 +281,8 @@ class RoutingModesTest {
             MessageConsumer consumer = s.createConsumer(s.createQueue("perishable"));
             assertEquals("salt", ((TextMessage) consumer.receive(2000)).getText());
             assertNull(consumer.receive(200));
-            TextMessage expired = (TextMessage) s.createConsumer(s.createQueue("expired")).receive(2000);
+            TextMessage expired =
+                    (TextMessage) s.createConsumer(s.createQueue("expired")).receive(2000);
             assertNotNull(expired, "the expired message was moved, not dropped");
             assertEquals("milk", expired.getText());
         }
@@ -283,14 +298,16 @@ class RoutingModesTest {
             await().atMost(Duration.ofSeconds(5)).until(() -> System.currentTimeMillis() > sentAt + 150);
             c.start();
             assertNull(s.createConsumer(s.createQueue("perishable2")).receive(300)); // expires it, moving it
-            await().atMost(Duration.ofSeconds(5)).until(() -> node.node().broker().existingQueue("expired2") != null
-                    && node.node().store().stats().entryRows() == 1);
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> node.node().broker().existingQueue("expired2") != null
+                            && node.node().store().stats().entryRows() == 1);
         }
         node.restart();
         try (Connection c = node.factory().createConnection()) {
             Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
             c.start();
-            TextMessage kept = (TextMessage) s.createConsumer(s.createQueue("expired2")).receive(2000);
+            TextMessage kept =
+                    (TextMessage) s.createConsumer(s.createQueue("expired2")).receive(2000);
             assertNotNull(kept, "an expiry queue keeps what expired elsewhere, restart or not");
             assertEquals("cream", kept.getText());
         }
@@ -305,12 +322,12 @@ class RoutingModesTest {
             MessageConsumer ticks = s.createConsumer(s.createQueue("ticks2?mode=broadcast"), "symbol = 'ACME'");
             c.start();
             MessageProducer p = s.createProducer(null);
-            for (String level : new String[]{"info", "critical", "info"}) {
+            for (String level : new String[] {"info", "critical", "info"}) {
                 TextMessage m = s.createTextMessage(level);
                 m.setStringProperty("level", level);
                 p.send(s.createQueue("alerts"), m);
             }
-            for (String symbol : new String[]{"ACME", "OTHER"}) {
+            for (String symbol : new String[] {"ACME", "OTHER"}) {
                 TextMessage m = s.createTextMessage(symbol);
                 m.setStringProperty("symbol", symbol);
                 p.send(s.createQueue("ticks2"), m);
@@ -341,7 +358,8 @@ class RoutingModesTest {
     void partitionListenerHearsOfAssignment() throws Exception {
         try (Connection c = node.factory().createConnection()) {
             Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
-            PartitaConsumer consumer = (PartitaConsumer) s.createConsumer(s.createQueue("parts?partitions=4&rebalanceDelay=100"));
+            PartitaConsumer consumer =
+                    (PartitaConsumer) s.createConsumer(s.createQueue("parts?partitions=4&rebalanceDelay=100"));
             List<Set<Integer>> assigned = Collections.synchronizedList(new ArrayList<>());
             consumer.setPartitionListener(new PartitionListener() {
                 @Override
@@ -350,14 +368,17 @@ class RoutingModesTest {
                 }
 
                 @Override
-                public void onPartitionsRevoked(Set<Integer> partitions) {
-                }
+                public void onPartitionsRevoked(Set<Integer> partitions) {}
             });
             c.start();
             s.createProducer(s.createQueue("parts")).send(s.createTextMessage("poke"));
-            await().atMost(Duration.ofSeconds(5)).until(() -> consumer.getOwnedPartitions().equals(Set.of(0, 1, 2, 3)));
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> consumer.getOwnedPartitions().equals(Set.of(0, 1, 2, 3)));
             await().atMost(Duration.ofSeconds(5)).until(() -> !assigned.isEmpty());
-            assertEquals(Set.of(0, 1, 2, 3), assigned.get(0), "the listener heard of the assignment on the session's thread");
+            assertEquals(
+                    Set.of(0, 1, 2, 3),
+                    assigned.get(0),
+                    "the listener heard of the assignment on the session's thread");
         }
     }
 }

@@ -5,7 +5,6 @@ import jakarta.jms.ConnectionFactory;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.Session;
-
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -16,8 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ordered consumer would.
  */
 final class KeyedConsumer implements AutoCloseable {
-    record Processed(String key, int seq, boolean redelivered, String consumer) {
-    }
+    record Processed(String key, int seq, boolean redelivered, String consumer) {}
 
     private final Connection connection;
     private final Thread thread;
@@ -31,26 +29,31 @@ final class KeyedConsumer implements AutoCloseable {
         Session session = connection.createSession(false, Session.CLIENT_ACKNOWLEDGE);
         MessageConsumer consumer = session.createConsumer(session.createQueue(queue));
         connection.start();
-        thread = new Thread(() -> {
-            try {
-                while (running.get()) {
-                    Message m = consumer.receive(100);
-                    if (m == null) {
-                        continue;
+        thread = new Thread(
+                () -> {
+                    try {
+                        while (running.get()) {
+                            Message m = consumer.receive(100);
+                            if (m == null) {
+                                continue;
+                            }
+                            synchronized (journal) {
+                                journal.add(new Processed(
+                                        m.getStringProperty("JMSXGroupID"),
+                                        m.getIntProperty("seq"),
+                                        m.getJMSRedelivered(),
+                                        name));
+                            }
+                            received.incrementAndGet();
+                            m.acknowledge();
+                        }
+                    } catch (Exception e) {
+                        if (running.get()) {
+                            e.printStackTrace();
+                        }
                     }
-                    synchronized (journal) {
-                        journal.add(new Processed(m.getStringProperty("JMSXGroupID"), m.getIntProperty("seq"),
-                                m.getJMSRedelivered(), name));
-                    }
-                    received.incrementAndGet();
-                    m.acknowledge();
-                }
-            } catch (Exception e) {
-                if (running.get()) {
-                    e.printStackTrace();
-                }
-            }
-        }, "consumer-" + name);
+                },
+                "consumer-" + name);
         thread.start();
     }
 

@@ -1,26 +1,25 @@
 package org.partita.broker.it.partition;
 
-import org.junit.jupiter.api.Tag;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
+import java.lang.management.ManagementFactory;
+import java.util.HashSet;
+import java.util.Set;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.partita.broker.it.NodeExtension;
 import org.partita.protocol.PartitionKeys;
-
-import javax.management.MBeanServer;
-import javax.management.ObjectName;
-import java.lang.management.ManagementFactory;
-import java.util.HashSet;
-import java.util.Set;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Tag("slow")
 class PartitionExtrasTest {
@@ -50,10 +49,13 @@ class PartitionExtrasTest {
             Set<ObjectName> names = server.queryNames(new ObjectName("org.partita:type=Node,*"), null);
             assertEquals(1, names.size(), "one node bean in this JVM: " + names);
             ObjectName name = names.iterator().next();
-            String[] table = (String[]) server.invoke(name, "partitionTable", new Object[]{"jmx"}, new String[]{String.class.getName()});
+            String[] table = (String[])
+                    server.invoke(name, "partitionTable", new Object[] {"jmx"}, new String[] {String.class.getName()});
             assertEquals(4, table.length);
             assertTrue(table[3].contains("depth=30") && table[3].contains("hot=true"), table[3]);
-            assertEquals(3, server.invoke(name, "hotPartition", new Object[]{"jmx"}, new String[]{String.class.getName()}));
+            assertEquals(
+                    3,
+                    server.invoke(name, "hotPartition", new Object[] {"jmx"}, new String[] {String.class.getName()}));
         }
     }
 
@@ -61,7 +63,8 @@ class PartitionExtrasTest {
     void aPoisonMessageOnOneKeyDoesNotHoldUpOtherPartitions() throws Exception {
         try (Connection c = node.factory().createConnection()) {
             Session producer = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
-            MessageProducer p = producer.createProducer(producer.createQueue("poison2?partitions=2&maxDeliveryAttempts=20"));
+            MessageProducer p =
+                    producer.createProducer(producer.createQueue("poison2?partitions=2&maxDeliveryAttempts=20"));
             String stuck = keyIn(0, 2, "k");
             String fine = keyIn(1, 2, "k");
             Message poison = producer.createTextMessage("poison");
@@ -95,7 +98,8 @@ class PartitionExtrasTest {
         try (Connection c = node.factory().createConnection()) {
             Session low = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
             Session high = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
-            MessageConsumer standby = low.createConsumer(low.createQueue("pp?partitions=4&rebalanceDelay=100&priority=1"));
+            MessageConsumer standby =
+                    low.createConsumer(low.createQueue("pp?partitions=4&rebalanceDelay=100&priority=1"));
             MessageConsumer primary = high.createConsumer(high.createQueue("pp?priority=5"));
             c.start();
             MessageProducer p = low.createProducer(low.createQueue("pp"));
@@ -130,7 +134,7 @@ class PartitionExtrasTest {
                 p.send(m);
             }
             c.start();
-            for (String app : new String[]{"a", "b"}) {
+            for (String app : new String[] {"a", "b"}) {
                 MessageConsumer consumer = s.createConsumer(s.createQueue("fp?appId=" + app));
                 int[] next = new int[4];
                 for (int i = 0; i < 40; i++) {

@@ -1,12 +1,22 @@
 package org.partita.broker.it.partition;
 
-import org.junit.jupiter.api.Tag;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -14,17 +24,6 @@ import org.partita.broker.it.NodeExtension;
 import org.partita.jms.api.PartitaConsumer;
 import org.partita.jms.client.PartitaConnectionFactory;
 import org.partita.protocol.PartitionKeys;
-
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Set;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A partition moving away from a consumer that has a deep prefetch buffer: the client gives back
@@ -62,8 +61,10 @@ class PartitionHandoffTest {
     @Test
     void aSlowOwnerWithAFullBufferGivesBackWhatItHasNotTakenAtOnce() throws Exception {
         String queue = "handoff?partitions=2&rebalanceDelay=200&maxHandoffTime=20000";
-        PartitaConnectionFactory deepPrefetch = new PartitaConnectionFactory(node.node().url() + "?prefetch=1000");
-        try (Connection ca = deepPrefetch.createConnection(); Connection cb = node.factory().createConnection()) {
+        PartitaConnectionFactory deepPrefetch =
+                new PartitaConnectionFactory(node.node().url() + "?prefetch=1000");
+        try (Connection ca = deepPrefetch.createConnection();
+                Connection cb = node.factory().createConnection()) {
             Session sa = ca.createSession(false, Session.CLIENT_ACKNOWLEDGE);
             MessageConsumer a = sa.createConsumer(sa.createQueue(queue));
             ca.start();
@@ -78,7 +79,8 @@ class PartitionHandoffTest {
                 held = a.receive(5000);
             }
             Thread.sleep(300); // past the settle window, so the next consumer is a scale-up, not a start
-            await().atMost(Duration.ofSeconds(5)).until(() -> ((PartitaConsumer) a).getOwnedPartitions().size() == 2);
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> ((PartitaConsumer) a).getOwnedPartitions().size() == 2);
 
             Session sb = cb.createSession(false, Session.CLIENT_ACKNOWLEDGE);
             MessageConsumer b = sb.createConsumer(sb.createQueue(queue));
@@ -108,7 +110,8 @@ class PartitionHandoffTest {
     @Test
     void nothingOfAMovedPartitionReachesTheOldOwnersApplicationEvenPastTheHandoffLimit() throws Exception {
         String queue = "late?partitions=2&rebalanceDelay=200&maxHandoffTime=500";
-        try (Connection ca = node.factory().createConnection(); Connection cb = node.factory().createConnection()) {
+        try (Connection ca = node.factory().createConnection();
+                Connection cb = node.factory().createConnection()) {
             Session sa = ca.createSession(false, Session.CLIENT_ACKNOWLEDGE);
             MessageConsumer a = sa.createConsumer(sa.createQueue(queue));
             ca.start();
@@ -121,7 +124,8 @@ class PartitionHandoffTest {
             MessageConsumer b = sb.createConsumer(sb.createQueue(queue));
             cb.start();
             // A keeps its message past maxHandoffTime: its partition, if it moves, is taken back
-            await().atMost(Duration.ofSeconds(10)).until(() -> ((PartitaConsumer) b).getOwnedPartitions().size() == 1);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> ((PartitaConsumer) b).getOwnedPartitions().size() == 1);
             Set<Integer> bOwns = ((PartitaConsumer) b).getOwnedPartitions();
             int moved = bOwns.iterator().next();
             List<Message> atB = new ArrayList<>();
@@ -129,11 +133,15 @@ class PartitionHandoffTest {
                 atB.add(m);
                 m.acknowledge();
             }
-            assertEquals(50 + (held.getIntProperty("partition") == moved ? 1 : 0), atB.size(),
+            assertEquals(
+                    50 + (held.getIntProperty("partition") == moved ? 1 : 0),
+                    atB.size(),
                     "B has the moved partition, and A's held message if it was of it");
             for (Message m; (m = a.receive(500)) != null; ) {
-                assertTrue(m.getIntProperty("partition") != moved,
-                        "A's application received " + ((TextMessage) m).getText() + " of partition " + moved + " after it moved to B");
+                assertTrue(
+                        m.getIntProperty("partition") != moved,
+                        "A's application received " + ((TextMessage) m).getText() + " of partition " + moved
+                                + " after it moved to B");
                 m.acknowledge();
             }
         }

@@ -1,6 +1,11 @@
 package org.partita.broker.it.partition;
 
-import org.junit.jupiter.api.Tag;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.Message;
@@ -8,13 +13,6 @@ import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.partita.broker.core.partition.PartitionFigures;
-import org.partita.broker.it.NodeExtension;
-import org.partita.jms.client.PartitaConnectionFactory;
-import org.partita.protocol.PartitionKeys;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,12 +21,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.partita.broker.core.partition.PartitionFigures;
+import org.partita.broker.it.NodeExtension;
+import org.partita.jms.client.PartitaConnectionFactory;
+import org.partita.protocol.PartitionKeys;
 
 @Tag("slow")
 class PartitionedQueueTest {
@@ -122,14 +121,21 @@ class PartitionedQueueTest {
                 continue;
             }
             int before = highest.getOrDefault(p.key(), -1);
-            assertEquals(before + 1, p.seq(), "key " + p.key() + ": after seq " + before + " came seq " + p.seq()
-                    + " (consumer " + p.consumer() + ")");
+            assertEquals(
+                    before + 1,
+                    p.seq(),
+                    "key " + p.key() + ": after seq " + before + " came seq " + p.seq() + " (consumer " + p.consumer()
+                            + ")");
             highest.put(p.key(), p.seq());
         }
         for (KeyedConsumer.Processed p : journal) {
-            long count = journal.stream().filter(q -> q.key().equals(p.key()) && q.seq() == p.seq()).count();
+            long count = journal.stream()
+                    .filter(q -> q.key().equals(p.key()) && q.seq() == p.seq())
+                    .count();
             if (count > 1) {
-                assertTrue(journal.stream().anyMatch(q -> q.key().equals(p.key()) && q.seq() == p.seq() && q.redelivered()),
+                assertTrue(
+                        journal.stream()
+                                .anyMatch(q -> q.key().equals(p.key()) && q.seq() == p.seq() && q.redelivered()),
                         "a duplicate of " + p.key() + "#" + p.seq() + " must be flagged redelivered");
             }
         }
@@ -139,8 +145,10 @@ class PartitionedQueueTest {
     @Test
     void eachPartitionHasOneOwnerAndAStandbyTakesOverWhenItLeaves() throws Exception {
         String queue = "owners?partitions=2&rebalanceDelay=200&maxHandoffTime=500";
-        try (Connection c1 = node.factory().createConnection(); Connection c2 = node.factory().createConnection();
-             Connection c3 = node.factory().createConnection(); Connection prod = node.factory().createConnection()) {
+        try (Connection c1 = node.factory().createConnection();
+                Connection c2 = node.factory().createConnection();
+                Connection c3 = node.factory().createConnection();
+                Connection prod = node.factory().createConnection()) {
             Session s1 = c1.createSession(false, Session.AUTO_ACKNOWLEDGE);
             Session s2 = c2.createSession(false, Session.AUTO_ACKNOWLEDGE);
             Session s3 = c3.createSession(false, Session.AUTO_ACKNOWLEDGE);
@@ -200,7 +208,8 @@ class PartitionedQueueTest {
 
     private Set<String> owners(String queue) throws Exception {
         String name = queue.substring(0, queue.indexOf('?'));
-        List<PartitionFigures> figures = node.node().broker().existingQueue(name).partitionFigures().get(5, TimeUnit.SECONDS);
+        List<PartitionFigures> figures =
+                node.node().broker().existingQueue(name).partitionFigures().get(5, TimeUnit.SECONDS);
         Set<String> owners = new HashSet<>();
         for (PartitionFigures f : figures) {
             if (f.owner() != null && f.state().equals("ASSIGNED")) {
@@ -248,10 +257,13 @@ class PartitionedQueueTest {
             }
         }
         node.restart();
-        List<PartitionFigures> figures = node.node().broker().existingQueue("restart").partitionFigures().get(5, TimeUnit.SECONDS);
+        List<PartitionFigures> figures =
+                node.node().broker().existingQueue("restart").partitionFigures().get(5, TimeUnit.SECONDS);
         for (int k = 0; k < 3; k++) {
             int expected = PartitionKeys.partition("k" + k, 4);
-            assertTrue(figures.get(expected).depth() >= 4, "key k" + k + " is still in partition " + expected + ": " + figures);
+            assertTrue(
+                    figures.get(expected).depth() >= 4,
+                    "key k" + k + " is still in partition " + expected + ": " + figures);
         }
         try (Connection c = node.factory().createConnection()) {
             Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
@@ -285,7 +297,11 @@ class PartitionedQueueTest {
             c.start();
             for (int attempt = 1; attempt <= 3; attempt++) {
                 TextMessage m = (TextMessage) consumer.receive(5000);
-                assertEquals("poison", m.getText(), "attempt " + attempt + ", got count " + m.getIntProperty("JMSXDeliveryCount") + " redelivered " + m.getJMSRedelivered());
+                assertEquals(
+                        "poison",
+                        m.getText(),
+                        "attempt " + attempt + ", got count " + m.getIntProperty("JMSXDeliveryCount") + " redelivered "
+                                + m.getJMSRedelivered());
                 assertEquals(attempt, m.getIntProperty("JMSXDeliveryCount"));
                 tx.rollback();
             }
@@ -293,7 +309,8 @@ class PartitionedQueueTest {
             assertEquals("ok2", ((TextMessage) consumer.receive(5000)).getText());
             tx.commit();
             Session plain = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
-            TextMessage dead = (TextMessage) plain.createConsumer(plain.createQueue("DLQ")).receive(5000);
+            TextMessage dead =
+                    (TextMessage) plain.createConsumer(plain.createQueue("DLQ")).receive(5000);
             assertNotNull(dead);
             assertEquals("poison", dead.getText());
         }

@@ -1,21 +1,20 @@
 package org.partita.broker.it.partition;
 
-import org.junit.jupiter.api.Tag;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
 import jakarta.jms.Connection;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.partita.broker.it.NodeExtension;
 import org.partita.jms.api.PartitaAdmin;
-
-import java.util.HashMap;
-import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 /** Changing the partition count of a live queue never breaks a key's order. */
 @Tag("slow")
@@ -26,7 +25,7 @@ class RepartitionTest {
     @Test
     void keysMoveToTheirNewPartitionOnlyOnceTheirOldMessagesAreAcknowledged() throws Exception {
         try (Connection c = node.factory().createConnection();
-             PartitaAdmin admin = PartitaAdmin.connect(node.factory())) {
+                PartitaAdmin admin = PartitaAdmin.connect(node.factory())) {
             admin.updateQueue("resize", Map.of("partitions", "2", "rebalanceDelay", "100"));
             Session producerSession = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
             MessageProducer p = producerSession.createProducer(producerSession.createQueue("resize"));
@@ -58,8 +57,8 @@ class RepartitionTest {
     @Test
     void messagesHandedBackFromTheOldLayoutStillComeBeforeTheKeysNewerMessages() throws Exception {
         try (Connection producer = node.factory().createConnection();
-             Connection b = node.factory().createConnection();
-             PartitaAdmin admin = PartitaAdmin.connect(node.factory())) {
+                Connection b = node.factory().createConnection();
+                PartitaAdmin admin = PartitaAdmin.connect(node.factory())) {
             admin.updateQueue("resize2", Map.of("partitions", "2", "rebalanceDelay", "100"));
             Session ps = producer.createSession(false, Session.AUTO_ACKNOWLEDGE);
             MessageProducer p = ps.createProducer(ps.createQueue("resize2"));
@@ -80,9 +79,14 @@ class RepartitionTest {
                 // B joins (stopped: what it is given waits in its buffer, in arrival order) and, after
                 // the rebalance, owns a partition of the new layout.
                 cb = sb.createConsumer(sb.createQueue("resize2"));
-                org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() ->
-                        admin.partitions("resize2").stream().map(PartitaAdmin.Partition::owner)
-                                .filter(java.util.Objects::nonNull).distinct().count() == 2);
+                org.awaitility.Awaitility.await()
+                        .atMost(java.time.Duration.ofSeconds(10))
+                        .until(() -> admin.partitions("resize2").stream()
+                                        .map(PartitaAdmin.Partition::owner)
+                                        .filter(java.util.Objects::nonNull)
+                                        .distinct()
+                                        .count()
+                                == 2);
             } // A goes away: its 60 come back into the old layout, and its partitions go to B
             b.start();
             Map<String, Integer> next = new HashMap<>();
@@ -93,7 +97,8 @@ class RepartitionTest {
         }
     }
 
-    private static void send(Session s, MessageProducer p, Map<String, Integer> sent, int keys, int perKey) throws Exception {
+    private static void send(Session s, MessageProducer p, Map<String, Integer> sent, int keys, int perKey)
+            throws Exception {
         for (int i = 0; i < perKey; i++) {
             for (int k = 0; k < keys; k++) {
                 String key = "key-" + k;

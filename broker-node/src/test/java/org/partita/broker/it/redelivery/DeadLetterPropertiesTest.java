@@ -1,5 +1,12 @@
 package org.partita.broker.it.redelivery;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.Message;
@@ -8,6 +15,9 @@ import jakarta.jms.MessageProducer;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
+import java.time.Duration;
+import java.util.Enumeration;
+import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -15,17 +25,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.partita.broker.it.NodeExtension;
 import org.partita.jms.api.PartitaAdmin;
-
-import java.time.Duration;
-import java.util.Enumeration;
-import java.util.List;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A message in a dead-letter or expiry queue says where it came from, how many deliveries it had
@@ -67,7 +66,8 @@ class DeadLetterPropertiesTest {
         try (Connection c = node.factory().createConnection()) {
             Session s = c.createSession(true, Session.SESSION_TRANSACTED);
             // selectors see the properties: a consumer can take one queue's dead letters
-            MessageConsumer dlq = s.createConsumer(s.createQueue("DLQ"), "JMS_PARTITA_OriginalDestination = '" + name + "'");
+            MessageConsumer dlq =
+                    s.createConsumer(s.createQueue("DLQ"), "JMS_PARTITA_OriginalDestination = '" + name + "'");
             c.start();
             TextMessage dead = (TextMessage) dlq.receive(5_000);
             assertNotNull(dead, "dead-lettered");
@@ -110,7 +110,8 @@ class DeadLetterPropertiesTest {
             c.start();
             assertNotNull(billing.receive(5_000));
             s.recover(); // its one attempt spent: to the dead-letter queue
-            Message audited = s.createConsumer(s.createQueue("events?appId=audit")).receive(5_000);
+            Message audited =
+                    s.createConsumer(s.createQueue("events?appId=audit")).receive(5_000);
             assertEquals("invoice", ((TextMessage) audited).getText());
             assertFalse(audited.propertyExists("JMS_PARTITA_DeadLetterReason"), "the shared payload is not changed");
             audited.acknowledge();

@@ -1,33 +1,32 @@
 package org.partita.broker.it.redelivery;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import jakarta.jms.Connection;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 import jakarta.jms.XAConnection;
 import jakarta.jms.XASession;
-import org.partita.broker.it.NodeExtension;
-import org.partita.jms.client.PartitaXAConnectionFactory;
-import org.partita.protocol.PartitionKeys;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import javax.transaction.xa.XAResource;
 import javax.transaction.xa.Xid;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.partita.broker.it.NodeExtension;
+import org.partita.jms.client.PartitaXAConnectionFactory;
+import org.partita.protocol.PartitionKeys;
 
 /**
  * The queue options redeliveryDelay, redeliveryMultiplier and maxRedeliveryDelay: a message handed
@@ -41,6 +40,7 @@ class RedeliveryDelayTest {
     private static final long SLACK_MILLIS = 4_000;
     /** Two keys of the same partition of an 8-partition queue (docs/partitions.md, the hash's vectors). */
     private static final String FAILING_KEY = "m-120";
+
     private static final String OTHER_KEY = "capper-07";
 
     @RegisterExtension
@@ -50,7 +50,8 @@ class RedeliveryDelayTest {
     void aMessageRolledBackWaitsLongerAfterEachDelivery() throws Exception {
         try (Connection c = node.factory().createConnection()) {
             Session s = c.createSession(true, Session.SESSION_TRANSACTED);
-            s.createProducer(s.createQueue("retried?redeliveryDelay=500&redeliveryMultiplier=2")).send(s.createTextMessage("job"));
+            s.createProducer(s.createQueue("retried?redeliveryDelay=500&redeliveryMultiplier=2"))
+                    .send(s.createTextMessage("job"));
             s.commit();
             MessageConsumer consumer = s.createConsumer(s.createQueue("retried"));
             c.start();
@@ -63,9 +64,12 @@ class RedeliveryDelayTest {
                 s.rollback();
                 Message again = consumer.receive(expected[i] + SLACK_MILLIS);
                 long waited = System.currentTimeMillis() - rolledBackAt;
-                assertNotNull(again, "rollback " + (i + 1) + ": redelivered within " + (expected[i] + SLACK_MILLIS) + " ms");
-                assertTrue(waited >= expected[i], "rollback " + (i + 1) + ": came back after " + waited + " ms, before its "
-                        + expected[i] + " ms delay");
+                assertNotNull(
+                        again, "rollback " + (i + 1) + ": redelivered within " + (expected[i] + SLACK_MILLIS) + " ms");
+                assertTrue(
+                        waited >= expected[i],
+                        "rollback " + (i + 1) + ": came back after " + waited + " ms, before its " + expected[i]
+                                + " ms delay");
                 assertTrue(again.getJMSRedelivered());
                 assertEquals(i + 2, again.getIntProperty("JMSXDeliveryCount"));
             }
@@ -97,9 +101,11 @@ class RedeliveryDelayTest {
     void aMessageOfARolledBackXaBranchWaitsToo() throws Exception {
         try (Connection c = node.factory().createConnection()) {
             Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
-            s.createProducer(s.createQueue("xaRetried?redeliveryDelay=500&redeliveryMultiplier=2")).send(s.createTextMessage("job"));
+            s.createProducer(s.createQueue("xaRetried?redeliveryDelay=500&redeliveryMultiplier=2"))
+                    .send(s.createTextMessage("job"));
         }
-        PartitaXAConnectionFactory xa = new PartitaXAConnectionFactory(node.node().url());
+        PartitaXAConnectionFactory xa =
+                new PartitaXAConnectionFactory(node.node().url());
         try (XAConnection c = xa.createXAConnection()) {
             XASession s = c.createXASession();
             XAResource r = s.getXAResource();
@@ -164,7 +170,10 @@ class RedeliveryDelayTest {
     @ParameterizedTest
     @ValueSource(strings = {"waits?partitions=8&redeliveryDelay=3000", "waitsPlain?redeliveryDelay=3000"})
     void aWaitingMessageHoldsBackItsKeyOnly(String queue) throws Exception {
-        assertEquals(PartitionKeys.partition(FAILING_KEY, 8), PartitionKeys.partition(OTHER_KEY, 8), "keys of one partition");
+        assertEquals(
+                PartitionKeys.partition(FAILING_KEY, 8),
+                PartitionKeys.partition(OTHER_KEY, 8),
+                "keys of one partition");
         try (Connection c = node.factory().createConnection()) {
             Session s = c.createSession(true, Session.SESSION_TRANSACTED);
             MessageProducer p = s.createProducer(s.createQueue(queue));
@@ -188,9 +197,11 @@ class RedeliveryDelayTest {
                 s.commit();
             }
             long othersDoneAt = System.currentTimeMillis();
-            assertTrue(meanwhile.containsAll(List.of("b1", "b2", "b3", "unkeyed")), "other key and unkeyed: " + meanwhile);
-            assertTrue(othersDoneAt - rolledBackAt < 3_000, "the others took " + (othersDoneAt - rolledBackAt)
-                    + " ms: they waited for a1's delay");
+            assertTrue(
+                    meanwhile.containsAll(List.of("b1", "b2", "b3", "unkeyed")), "other key and unkeyed: " + meanwhile);
+            assertTrue(
+                    othersDoneAt - rolledBackAt < 3_000,
+                    "the others took " + (othersDoneAt - rolledBackAt) + " ms: they waited for a1's delay");
             Message a1 = consumer.receive(3_000 + SLACK_MILLIS);
             assertEquals("a1", text(a1), "a1 comes back before its key's a2");
             assertTrue(System.currentTimeMillis() - rolledBackAt >= 3_000);

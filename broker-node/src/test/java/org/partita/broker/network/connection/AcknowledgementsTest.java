@@ -1,13 +1,12 @@
 package org.partita.broker.network.connection;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.partita.protocol.Frame;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Path;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.protocol.Frame;
 
 /** ACK consumes a delivery; RELEASE hands it back, counted as redelivered if the application saw it. */
 class AcknowledgementsTest {

@@ -1,17 +1,16 @@
 package org.partita.broker.network.connection;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.partita.protocol.ErrorCode;
-import org.partita.protocol.Frame;
-
-import java.net.InetSocketAddress;
-import java.nio.file.Path;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.protocol.ErrorCode;
+import org.partita.protocol.Frame;
 
 /** ADMIN and DESTINATION_OP: client ids, temporary destinations, declared queues, durable subscriptions removed. */
 class AdminFramesTest {
@@ -40,7 +39,9 @@ class AdminFramesTest {
             client.write(new Frame.Send(7, session, client.message(queue, "late", true)));
             client.error(7, ErrorCode.UNKNOWN_DESTINATION);
             client.write(new Frame.DestinationOp(8, Frame.OP_DELETE_TEMP, queue));
-            assertEquals(queue + " is not a temporary destination of this connection", client.error(8, ErrorCode.ILLEGAL_STATE));
+            assertEquals(
+                    queue + " is not a temporary destination of this connection",
+                    client.error(8, ErrorCode.ILLEGAL_STATE));
         }
     }
 
@@ -54,7 +55,8 @@ class AdminFramesTest {
             TestClient other = node.login();
             other.write(new Frame.ConsumerOpen(6, other.session(false), 1, queue, null, null, 0, 1));
 
-            assertEquals("only the connection that created " + queue + " may consume from it",
+            assertEquals(
+                    "only the connection that created " + queue + " may consume from it",
                     other.error(6, ErrorCode.ILLEGAL_STATE));
         }
     }
@@ -66,7 +68,8 @@ class AdminFramesTest {
             client.hello(null, null, "app");
             client.write(new Frame.DestinationOp(5, Frame.OP_UNSUBSCRIBE, "nightly"));
 
-            assertEquals("there is no durable subscription 'nightly' for client id 'app'",
+            assertEquals(
+                    "there is no durable subscription 'nightly' for client id 'app'",
                     client.error(5, ErrorCode.UNKNOWN_DESTINATION));
         }
     }
@@ -76,7 +79,8 @@ class AdminFramesTest {
         try (ConnectionFixture node = new ConnectionFixture(dir)) {
             TestClient client = node.connect();
             client.hello(null, null, "app");
-            client.write(new Frame.ConsumerOpen(5, client.session(false), 1, "topic:news", null, "nightly", Frame.FLAG_DURABLE, 1));
+            client.write(new Frame.ConsumerOpen(
+                    5, client.session(false), 1, "topic:news", null, "nightly", Frame.FLAG_DURABLE, 1));
             client.ok(5);
 
             client.write(new Frame.DestinationOp(6, Frame.OP_UNSUBSCRIBE, "nightly"));
@@ -98,7 +102,8 @@ class AdminFramesTest {
 
             TestClient second = node.login();
             second.write(new Frame.DestinationOp(7, Frame.OP_SET_CLIENT_ID, "app"));
-            assertEquals("client id 'app' is already in use on this node", second.error(7, ErrorCode.INVALID_CLIENT_ID));
+            assertEquals(
+                    "client id 'app' is already in use on this node", second.error(7, ErrorCode.INVALID_CLIENT_ID));
             second.ping();
         }
     }
@@ -126,8 +131,10 @@ class AdminFramesTest {
             TestClient remote = node.connect(ELSEWHERE);
             remote.hello();
             remote.write(new Frame.Admin(5, "queue.list", null));
-            assertEquals("not authorized: admin command queue.list from 192.0.2.7:40001 refused; a node without a users file"
-                    + " takes admin commands from its own machine only", remote.error(5, ErrorCode.NOT_AUTHORIZED));
+            assertEquals(
+                    "not authorized: admin command queue.list from 192.0.2.7:40001 refused; a node without a users file"
+                            + " takes admin commands from its own machine only",
+                    remote.error(5, ErrorCode.NOT_AUTHORIZED));
 
             TestClient local = node.login();
             local.send(local.session(false), "queue:orders", "one");

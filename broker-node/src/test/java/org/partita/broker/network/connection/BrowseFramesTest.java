@@ -1,16 +1,15 @@
 package org.partita.broker.network.connection;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.partita.protocol.ErrorCode;
-import org.partita.protocol.Frame;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.protocol.ErrorCode;
+import org.partita.protocol.Frame;
 
 /** BROWSE: a queue's messages in delivery order, in chunks of about a mebibyte, the last one flagged. */
 class BrowseFramesTest {

@@ -1,21 +1,20 @@
 package org.partita.broker.network.connection;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.TooLongFrameException;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.partita.broker.config.FlowLimits;
 import org.partita.protocol.ErrorCode;
 import org.partita.protocol.Frame;
 import org.partita.protocol.ProtocolException;
-
-import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The connection as Netty drives it: what it refuses before the handshake, how the errors of its
@@ -31,7 +30,9 @@ class ClientConnectionTest {
             TestClient client = node.connect();
             client.write(new Frame.Ping(1));
 
-            assertEquals(new Frame.Error(0, ErrorCode.ILLEGAL_STATE, "the first frame must be HELLO, not PING"), client.next());
+            assertEquals(
+                    new Frame.Error(0, ErrorCode.ILLEGAL_STATE, "the first frame must be HELLO, not PING"),
+                    client.next());
             assertFalse(client.isOpen());
         }
     }
@@ -43,18 +44,21 @@ class ClientConnectionTest {
             TestClient client = node.connect();
             client.channel().advanceTimeBy(2_000, TimeUnit.MILLISECONDS);
 
-            assertEquals(new Frame.Error(0, ErrorCode.AUTHENTICATION_FAILED, "no handshake within 2000 ms"), client.next());
+            assertEquals(
+                    new Frame.Error(0, ErrorCode.AUTHENTICATION_FAILED, "no handshake within 2000 ms"), client.next());
             assertFalse(client.isOpen());
         }
     }
 
     @Test
     void aConnectionPastTheNodesLimitIsRefused() {
-        try (ConnectionFixture node = new ConnectionFixture(dir, FlowLimits.defaults().withConnections(1))) {
+        try (ConnectionFixture node =
+                new ConnectionFixture(dir, FlowLimits.defaults().withConnections(1))) {
             node.login();
             TestClient second = node.connect();
 
-            assertEquals(new Frame.Error(0, ErrorCode.RESOURCE_EXHAUSTED, "the node has its maximum of 1 connections"),
+            assertEquals(
+                    new Frame.Error(0, ErrorCode.RESOURCE_EXHAUSTED, "the node has its maximum of 1 connections"),
                     second.next());
             assertFalse(second.isOpen());
         }
@@ -66,8 +70,13 @@ class ClientConnectionTest {
             TestClient client = node.connect();
             client.channel().pipeline().fireExceptionCaught(new TooLongFrameException("too long"));
 
-            assertEquals(new Frame.Error(0, ErrorCode.FRAME_TOO_LARGE, "frame exceeds the "
-                    + FlowLimits.DEFAULT_HANDSHAKE_FRAME_BYTES + " bytes allowed before the handshake"), client.next());
+            assertEquals(
+                    new Frame.Error(
+                            0,
+                            ErrorCode.FRAME_TOO_LARGE,
+                            "frame exceeds the " + FlowLimits.DEFAULT_HANDSHAKE_FRAME_BYTES
+                                    + " bytes allowed before the handshake"),
+                    client.next());
             assertFalse(client.isOpen());
         }
     }
@@ -76,8 +85,10 @@ class ClientConnectionTest {
     void aMalformedFrameClosesTheConnection() {
         try (ConnectionFixture node = new ConnectionFixture(dir)) {
             TestClient client = node.login();
-            client.channel().pipeline().fireExceptionCaught(
-                    new DecoderException(new ProtocolException(ErrorCode.MALFORMED_FRAME, "unexpected trailing bytes")));
+            client.channel()
+                    .pipeline()
+                    .fireExceptionCaught(new DecoderException(
+                            new ProtocolException(ErrorCode.MALFORMED_FRAME, "unexpected trailing bytes")));
 
             assertEquals(new Frame.Error(0, ErrorCode.MALFORMED_FRAME, "unexpected trailing bytes"), client.next());
             assertFalse(client.isOpen());
@@ -149,8 +160,11 @@ class ClientConnectionTest {
             client.write(new Frame.Admin(3, "connection.list", null));
 
             String body = client.next(Frame.AdminReply.class).body();
-            assertTrue(body.contains("connection=" + ConnectionFixture.LOOPBACK.getAddress().getHostAddress() + ":"
-                    + ConnectionFixture.LOOPBACK.getPort()), body);
+            assertTrue(
+                    body.contains("connection="
+                            + ConnectionFixture.LOOPBACK.getAddress().getHostAddress() + ":"
+                            + ConnectionFixture.LOOPBACK.getPort()),
+                    body);
             assertTrue(body.contains("clientId=listed"), body);
             assertTrue(body.contains("sessions=1"), body);
         }

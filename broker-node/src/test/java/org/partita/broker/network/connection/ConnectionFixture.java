@@ -1,10 +1,10 @@
 package org.partita.broker.network.connection;
 
-import org.partita.broker.network.NodeContext;
-
-import org.partita.broker.network.connection.ClientConnection;
-import org.partita.broker.network.flow.NodeMemory;
-
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.partita.broker.admin.AdminCommands;
 import org.partita.broker.admin.NodeReader;
 import org.partita.broker.config.FlowLimits;
@@ -12,14 +12,10 @@ import org.partita.broker.config.NodeConfig;
 import org.partita.broker.core.Broker;
 import org.partita.broker.core.BrokerSettings;
 import org.partita.broker.core.ClusterHooks;
+import org.partita.broker.network.NodeContext;
+import org.partita.broker.network.flow.NodeMemory;
 import org.partita.broker.security.Authenticator;
 import org.partita.broker.store.h2.H2MessageStore;
-
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * A node's client connections without a socket: a real {@link Broker} over a real H2 store in a
@@ -33,6 +29,7 @@ import java.util.List;
 final class ConnectionFixture implements AutoCloseable {
     /** Where a client connects from unless a test says otherwise. */
     static final InetSocketAddress LOOPBACK = new InetSocketAddress(InetAddress.getLoopbackAddress(), 40_000);
+
     static final int MAX_FRAME_SIZE = 1 << 20;
 
     private final Path dataDir;
@@ -64,10 +61,18 @@ final class ConnectionFixture implements AutoCloseable {
         store = H2MessageStore.open(dataDir, true);
         broker = new Broker(store, BrokerSettings.DEFAULTS, ClusterHooks.STANDALONE);
         node = new NodeContext("test-node", MAX_FRAME_SIZE, authenticator, limits);
-        memory = new NodeMemory(limits.inFlightBytes(), limits.nonPersistentBytes(), limits.openTransactionBytes(),
+        memory = new NodeMemory(
+                limits.inFlightBytes(),
+                limits.nonPersistentBytes(),
+                limits.openTransactionBytes(),
                 broker::unstoredBytes);
-        NodeReader reader = new NodeReader(broker, NodeConfig.defaults().withDataDir(dataDir), node,
-                () -> "partita://localhost", () -> -1, memory::inFlightBytes);
+        NodeReader reader = new NodeReader(
+                broker,
+                NodeConfig.defaults().withDataDir(dataDir),
+                node,
+                () -> "partita://localhost",
+                () -> -1,
+                memory::inFlightBytes);
         node.admin(new AdminCommands(reader));
     }
 
@@ -91,8 +96,8 @@ final class ConnectionFixture implements AutoCloseable {
     /** A new connection from {@code from}, before its HELLO. */
     TestClient connect(InetSocketAddress from) {
         try {
-            TestChannel channel = new TestChannel(loop, from,
-                    new ClientConnection(broker, node, node.newTrafficCounter(), memory));
+            TestChannel channel =
+                    new TestChannel(loop, from, new ClientConnection(broker, node, node.newTrafficCounter(), memory));
             TestClient client = new TestClient(channel, loop);
             clients.add(client);
             return client;

@@ -1,15 +1,14 @@
 package org.partita.broker.network.connection;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.partita.protocol.ErrorCode;
 import org.partita.protocol.Frame;
 import org.partita.protocol.FrameType;
-
-import java.nio.file.Path;
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** Consumers: CONSUMER_OPEN, CONSUMER_CLOSE, CONSUMER_UPDATE, and the credit that paces them (CREDIT, DRAIN). */
 class ConsumerFramesTest {
@@ -48,8 +47,10 @@ class ConsumerFramesTest {
 
             int consumer = client.consumer(session, "queue:work", 0);
             client.write(new Frame.Credit(consumer, -5));
-            assertEquals(new Frame.RequestFailed(FrameType.CREDIT.code(), ErrorCode.INVALID_REQUEST,
-                    "credit must not be negative: -5"), client.next());
+            assertEquals(
+                    new Frame.RequestFailed(
+                            FrameType.CREDIT.code(), ErrorCode.INVALID_REQUEST, "credit must not be negative: -5"),
+                    client.next());
         }
     }
 
@@ -109,9 +110,11 @@ class ConsumerFramesTest {
     void anUnsharedDurableSubscriptionNeedsAClientId() {
         try (ConnectionFixture node = new ConnectionFixture(dir)) {
             TestClient client = node.login();
-            client.write(new Frame.ConsumerOpen(7, client.session(false), 1, "topic:news", null, "daily", Frame.FLAG_DURABLE, 1));
+            client.write(new Frame.ConsumerOpen(
+                    7, client.session(false), 1, "topic:news", null, "daily", Frame.FLAG_DURABLE, 1));
 
-            assertEquals("an unshared durable subscription needs a client id", client.error(7, ErrorCode.ILLEGAL_STATE));
+            assertEquals(
+                    "an unshared durable subscription needs a client id", client.error(7, ErrorCode.ILLEGAL_STATE));
         }
     }
 

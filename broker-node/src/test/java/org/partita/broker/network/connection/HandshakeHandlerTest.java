@@ -1,5 +1,11 @@
 package org.partita.broker.network.connection;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.partita.broker.config.FlowLimits;
@@ -8,13 +14,6 @@ import org.partita.protocol.ErrorCode;
 import org.partita.protocol.Frame;
 import org.partita.protocol.Protocol;
 import org.partita.protocol.auth.PasswordHash;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** HELLO: versions, logins, client ids, and what the node tells a connection it opens. */
 class HandshakeHandlerTest {
@@ -31,7 +30,9 @@ class HandshakeHandlerTest {
             TestClient client = node.connect();
             client.write(new Frame.Hello(5, Protocol.VERSION, null, null, null));
 
-            assertEquals(new Frame.HelloOk(5, Protocol.VERSION, "test-node", ConnectionFixture.MAX_FRAME_SIZE), client.nextFrame());
+            assertEquals(
+                    new Frame.HelloOk(5, Protocol.VERSION, "test-node", ConnectionFixture.MAX_FRAME_SIZE),
+                    client.nextFrame());
             assertEquals(new Frame.SendCredit(64 * 1024), client.nextFrame());
         }
     }
@@ -41,7 +42,8 @@ class HandshakeHandlerTest {
         try (ConnectionFixture node = new ConnectionFixture(dir)) {
             TestClient client = node.connect();
             client.write(new Frame.Hello(1, Protocol.OLDEST_VERSION, null, null, null));
-            assertEquals(Protocol.OLDEST_VERSION, client.next(Frame.HelloOk.class).version());
+            assertEquals(
+                    Protocol.OLDEST_VERSION, client.next(Frame.HelloOk.class).version());
 
             client.write(new Frame.Ping(2));
             assertEquals(new Frame.Ok(2), client.nextFrame());
@@ -54,8 +56,13 @@ class HandshakeHandlerTest {
             TestClient client = node.connect();
             client.write(new Frame.Hello(3, Protocol.VERSION + 1, null, null, null));
 
-            assertEquals(new Frame.Error(3, ErrorCode.UNSUPPORTED_VERSION, "protocol version " + (Protocol.VERSION + 1)
-                    + " is not supported; this node speaks " + Protocol.OLDEST_VERSION + " to " + Protocol.VERSION), client.next());
+            assertEquals(
+                    new Frame.Error(
+                            3,
+                            ErrorCode.UNSUPPORTED_VERSION,
+                            "protocol version " + (Protocol.VERSION + 1) + " is not supported; this node speaks "
+                                    + Protocol.OLDEST_VERSION + " to " + Protocol.VERSION),
+                    client.next());
             assertFalse(client.isOpen());
         }
     }
@@ -68,7 +75,9 @@ class HandshakeHandlerTest {
 
             TestClient second = node.connect();
             second.write(new Frame.Hello(1, Protocol.VERSION, null, null, "billing"));
-            assertEquals(new Frame.Error(1, ErrorCode.INVALID_CLIENT_ID, "client id 'billing' is already in use on this node"),
+            assertEquals(
+                    new Frame.Error(
+                            1, ErrorCode.INVALID_CLIENT_ID, "client id 'billing' is already in use on this node"),
                     second.next());
             assertFalse(second.isOpen());
 
@@ -92,8 +101,10 @@ class HandshakeHandlerTest {
     void framesSentRightAfterHelloWaitForTheLoginAndAreAnsweredInOrder() throws Exception {
         try (ConnectionFixture node = new ConnectionFixture(dir, FlowLimits.defaults(), users())) {
             TestClient client = node.connect();
-            client.write(new Frame.Hello(1, Protocol.VERSION, "alice", "secret", null),
-                    new Frame.SessionOpen(2, 1, false), new Frame.Ping(3));
+            client.write(
+                    new Frame.Hello(1, Protocol.VERSION, "alice", "secret", null),
+                    new Frame.SessionOpen(2, 1, false),
+                    new Frame.Ping(3));
 
             assertEquals(1, client.next(Frame.HelloOk.class).requestId());
             client.ok(2);
@@ -115,7 +126,8 @@ class HandshakeHandlerTest {
 
     private UsersFileAuthenticator users() throws Exception {
         Path file = dir.resolve("users.properties");
-        Files.writeString(file, "alice = " + PasswordHash.create("secret".toCharArray(), SLOW_ENOUGH_TO_WAIT_FOR) + "\n");
+        Files.writeString(
+                file, "alice = " + PasswordHash.create("secret".toCharArray(), SLOW_ENOUGH_TO_WAIT_FOR) + "\n");
         return UsersFileAuthenticator.load(file, false);
     }
 }

@@ -1,19 +1,18 @@
 package org.partita.broker.network.connection;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.partita.broker.core.queue.QueueFullException;
 import org.partita.broker.store.StoreUnavailableException;
 import org.partita.protocol.ErrorCode;
 import org.partita.protocol.Frame;
 import org.partita.protocol.FrameType;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The rule by which a connection's answers are ordered ({@link Replies}): an OK goes behind what
@@ -30,7 +29,8 @@ class RepliesTest {
             c.replies.ok(7);
             c.replies.error(new Frame.Send(8, 1, new byte[0]), ErrorCode.RESOURCE_EXHAUSTED, "full");
 
-            assertEquals(List.of(new Frame.Error(8, ErrorCode.RESOURCE_EXHAUSTED, "full"), queued, new Frame.Ok(7)),
+            assertEquals(
+                    List.of(new Frame.Error(8, ErrorCode.RESOURCE_EXHAUSTED, "full"), queued, new Frame.Ok(7)),
                     c.written());
         }
     }
@@ -52,8 +52,10 @@ class RepliesTest {
             c.replies.ok(0);
             c.replies.error(new Frame.Credit(1, -1), ErrorCode.INVALID_REQUEST, "credit must not be negative: -1");
 
-            assertEquals(List.of(new Frame.RequestFailed(FrameType.CREDIT.code(), ErrorCode.INVALID_REQUEST,
-                    "credit must not be negative: -1")), c.written());
+            assertEquals(
+                    List.of(new Frame.RequestFailed(
+                            FrameType.CREDIT.code(), ErrorCode.INVALID_REQUEST, "credit must not be negative: -1")),
+                    c.written());
             assertTrue(c.channel.isOpen());
         }
     }
@@ -62,20 +64,29 @@ class RepliesTest {
     void aFutureIsAnsweredOkOrWithTheErrorItsFailureMeans() throws Exception {
         try (Connection c = new Connection()) {
             c.replies.whenDone(new Frame.Send(1, 1, new byte[0]), CompletableFuture.completedFuture(null));
-            c.replies.whenDone(new Frame.Send(2, 1, new byte[0]),
+            c.replies.whenDone(
+                    new Frame.Send(2, 1, new byte[0]),
                     CompletableFuture.failedFuture(new QueueFullException("queue full")));
-            c.replies.whenDone(new Frame.Send(3, 1, new byte[0]),
+            c.replies.whenDone(
+                    new Frame.Send(3, 1, new byte[0]),
                     CompletableFuture.failedFuture(new StoreUnavailableException("disk full", null)));
-            c.replies.whenDone(new Frame.Commit(4, 1), CompletableFuture.failedFuture(new QueueFullException("queue full")));
-            c.replies.whenDone(new Frame.Send(5, 1, new byte[0]),
+            c.replies.whenDone(
+                    new Frame.Commit(4, 1), CompletableFuture.failedFuture(new QueueFullException("queue full")));
+            c.replies.whenDone(
+                    new Frame.Send(5, 1, new byte[0]),
                     CompletableFuture.failedFuture(new IllegalStateException("bug")));
 
-            assertEquals(List.of(
-                    new Frame.Error(2, ErrorCode.RESOURCE_EXHAUSTED, "queue full"),
-                    new Frame.Error(3, ErrorCode.RESOURCE_EXHAUSTED, "disk full"),
-                    new Frame.Error(4, ErrorCode.TRANSACTION_ROLLED_BACK, "queue full; the transaction was rolled back"),
-                    new Frame.Error(5, ErrorCode.INTERNAL, "bug"),
-                    new Frame.Ok(1)), c.written());
+            assertEquals(
+                    List.of(
+                            new Frame.Error(2, ErrorCode.RESOURCE_EXHAUSTED, "queue full"),
+                            new Frame.Error(3, ErrorCode.RESOURCE_EXHAUSTED, "disk full"),
+                            new Frame.Error(
+                                    4,
+                                    ErrorCode.TRANSACTION_ROLLED_BACK,
+                                    "queue full; the transaction was rolled back"),
+                            new Frame.Error(5, ErrorCode.INTERNAL, "bug"),
+                            new Frame.Ok(1)),
+                    c.written());
         }
     }
 

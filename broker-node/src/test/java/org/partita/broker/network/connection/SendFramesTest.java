@@ -1,18 +1,17 @@
 package org.partita.broker.network.connection;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.partita.broker.config.FlowLimits;
 import org.partita.protocol.ErrorCode;
 import org.partita.protocol.Frame;
 import org.partita.protocol.FrameType;
-
-import java.nio.file.Path;
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** SEND within the node's limits, and FORWARD, which only other nodes may use. */
 class SendFramesTest {
@@ -65,7 +64,8 @@ class SendFramesTest {
 
     @Test
     void aMessageOverTheNodesMessageLimitIsRefusedBeforeItsCreditComesBackAndTheConnectionStaysOpen() {
-        try (ConnectionFixture node = new ConnectionFixture(dir, FlowLimits.defaults().withMessageBytes(1_000))) {
+        try (ConnectionFixture node =
+                new ConnectionFixture(dir, FlowLimits.defaults().withMessageBytes(1_000))) {
             TestClient client = node.login();
             int session = client.session(false);
             byte[] large = client.message("queue:orders", "x".repeat(2_000), true);
@@ -75,9 +75,14 @@ class SendFramesTest {
             while (answer instanceof Frame.SendCredit) {
                 answer = client.nextFrame(); // the window granted at the handshake
             }
-            assertEquals(new Frame.Error(6, ErrorCode.RESOURCE_EXHAUSTED, "message of " + large.length
-                    + " bytes is larger than the 1000 bytes this node takes (limits.messageBytes, a share of its heap);"
-                    + " the message was not taken"), answer);
+            assertEquals(
+                    new Frame.Error(
+                            6,
+                            ErrorCode.RESOURCE_EXHAUSTED,
+                            "message of " + large.length
+                                    + " bytes is larger than the 1000 bytes this node takes (limits.messageBytes, a share of its heap);"
+                                    + " the message was not taken"),
+                    answer);
             assertEquals(new Frame.SendCredit(large.length), client.nextFrame());
             client.ping();
             assertEquals(List.of(), client.browse("queue:orders"));

@@ -1,15 +1,14 @@
 package org.partita.broker.network.connection;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.partita.broker.config.FlowLimits;
 import org.partita.protocol.ErrorCode;
 import org.partita.protocol.Frame;
-
-import java.nio.file.Path;
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** Sessions and their local transactions: SESSION_OPEN, SESSION_CLOSE, COMMIT, ROLLBACK. */
 class SessionFramesTest {
@@ -29,12 +28,14 @@ class SessionFramesTest {
 
     @Test
     void aSessionPastTheConnectionsLimitIsRefused() {
-        try (ConnectionFixture node = new ConnectionFixture(dir, FlowLimits.defaults().withSessionsPerConnection(1))) {
+        try (ConnectionFixture node =
+                new ConnectionFixture(dir, FlowLimits.defaults().withSessionsPerConnection(1))) {
             TestClient client = node.login();
             client.session(false);
             client.write(new Frame.SessionOpen(7, 2, false));
 
-            assertEquals("a connection may have at most 1 sessions open", client.error(7, ErrorCode.RESOURCE_EXHAUSTED));
+            assertEquals(
+                    "a connection may have at most 1 sessions open", client.error(7, ErrorCode.RESOURCE_EXHAUSTED));
         }
     }
 
@@ -55,7 +56,9 @@ class SessionFramesTest {
             int session = client.session(false);
             client.write(new Frame.Commit(7, session));
 
-            assertEquals("session " + session + " is not transacted: nothing to commit", client.error(7, ErrorCode.ILLEGAL_STATE));
+            assertEquals(
+                    "session " + session + " is not transacted: nothing to commit",
+                    client.error(7, ErrorCode.ILLEGAL_STATE));
         }
     }
 

@@ -1,14 +1,13 @@
 package org.partita.broker.network.connection;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.partita.protocol.ErrorCode;
 import org.partita.protocol.Frame;
-
-import java.nio.file.Path;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** RECOVER: every unsettled delivery of the session comes back, behind a fence the client drops up to. */
 class SessionRecoveryTest {
@@ -35,7 +34,9 @@ class SessionRecoveryTest {
             assertEquals(2, first.deliveryCount());
             assertEquals("prefetched", TestClient.text(second.message()));
             assertEquals(1, second.deliveryCount());
-            assertTrue(first.deliveryId() > prefetched.deliveryId(), "a delivery after the recover is numbered past the fence");
+            assertTrue(
+                    first.deliveryId() > prefetched.deliveryId(),
+                    "a delivery after the recover is numbered past the fence");
         }
     }
 

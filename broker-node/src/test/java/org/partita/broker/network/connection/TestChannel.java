@@ -11,7 +11,6 @@ import io.netty.util.concurrent.AbstractEventExecutor;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.netty.util.concurrent.Ticker;
-
 import java.net.SocketAddress;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -137,7 +136,8 @@ final class TestChannel extends EmbeddedChannel {
         }
 
         @Override
-        public ScheduledFuture<?> scheduleWithFixedDelay(Runnable command, long initialDelay, long delay, TimeUnit unit) {
+        public ScheduledFuture<?> scheduleWithFixedDelay(
+                Runnable command, long initialDelay, long delay, TimeUnit unit) {
             return embedded.scheduleWithFixedDelay(command, initialDelay, delay, unit);
         }
 

@@ -1,10 +1,7 @@
 package org.partita.broker.network.connection;
 
-import org.partita.protocol.ErrorCode;
-import org.partita.protocol.Frame;
-import org.partita.protocol.MessageCodec;
-import org.partita.protocol.Protocol;
-import org.partita.protocol.WireMessage;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -12,9 +9,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import org.partita.protocol.ErrorCode;
+import org.partita.protocol.Frame;
+import org.partita.protocol.MessageCodec;
+import org.partita.protocol.Protocol;
+import org.partita.protocol.WireMessage;
 
 /**
  * One connection as its client sees it: the frames it writes to the node, already decoded, and the
@@ -167,9 +166,20 @@ final class TestClient {
 
     /** An encoded text message to {@code destination} ({@code queue:name}, {@code topic:name}). */
     byte[] message(String destination, String text, boolean persistent) {
-        return MessageCodec.encode(new WireMessage("ID:test-" + ++messageIds, System.currentTimeMillis(), null, null,
-                destination, null, persistent ? WireMessage.PERSISTENT : WireMessage.NON_PERSISTENT, 4, 0, 0, Map.of(),
-                WireMessage.BODY_TEXT, text.getBytes(StandardCharsets.UTF_8)));
+        return MessageCodec.encode(new WireMessage(
+                "ID:test-" + ++messageIds,
+                System.currentTimeMillis(),
+                null,
+                null,
+                destination,
+                null,
+                persistent ? WireMessage.PERSISTENT : WireMessage.NON_PERSISTENT,
+                4,
+                0,
+                0,
+                Map.of(),
+                WireMessage.BODY_TEXT,
+                text.getBytes(StandardCharsets.UTF_8)));
     }
 
     static String text(byte[] message) {

@@ -1,5 +1,8 @@
 package org.partita.broker.network.flow;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -12,10 +15,6 @@ import io.netty.channel.local.LocalAddress;
 import io.netty.channel.local.LocalChannel;
 import io.netty.channel.local.LocalIoHandler;
 import io.netty.channel.local.LocalServerChannel;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -23,9 +22,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * A consumer's frames reach its client in the order they were written, even when one is written on
@@ -43,7 +42,9 @@ class InOrderWritesTest {
     void connect() throws Exception {
         loop = new MultiThreadIoEventLoopGroup(1, LocalIoHandler.newFactory());
         LocalAddress address = new LocalAddress("in-order-writes-" + System.nanoTime());
-        server = new ServerBootstrap().group(loop).channel(LocalServerChannel.class)
+        server = new ServerBootstrap()
+                .group(loop)
+                .channel(LocalServerChannel.class)
                 .childHandler(new ChannelInitializer<LocalChannel>() {
                     @Override
                     protected void initChannel(LocalChannel ch) {
@@ -54,9 +55,17 @@ class InOrderWritesTest {
                             }
                         });
                     }
-                }).bind(address).sync().channel();
-        channel = new Bootstrap().group(loop).channel(LocalChannel.class)
-                .handler(new ChannelInboundHandlerAdapter()).connect(address).sync().channel();
+                })
+                .bind(address)
+                .sync()
+                .channel();
+        channel = new Bootstrap()
+                .group(loop)
+                .channel(LocalChannel.class)
+                .handler(new ChannelInboundHandlerAdapter())
+                .connect(address)
+                .sync()
+                .channel();
     }
 
     @AfterEach

@@ -1,9 +1,9 @@
 package org.partita.broker.network.flow;
 
-import org.junit.jupiter.api.Test;
-
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
 
 /** Who may finish a large frame past the in-flight budget. */
 class NodeMemoryTest {
@@ -28,7 +28,9 @@ class NodeMemoryTest {
         memory.framed(600);
         memory.reading(1200); // the first frame, decoded: a send waiting to be stored
         memory.finished(first);
-        assertFalse(memory.mayFinish(second), "the send leaves the budget once stored: another frame would only add to the heap");
+        assertFalse(
+                memory.mayFinish(second),
+                "the send leaves the budget once stored: another frame would only add to the heap");
         memory.done(1200);
         assertTrue(memory.mayFinish(second));
     }

@@ -1,23 +1,14 @@
 package org.partita.broker.store.commit;
 
-import org.partita.broker.store.FaultyDisk;
-import org.partita.broker.store.StoreBatch;
-import org.partita.broker.store.StoreFigures;
-import org.partita.broker.store.StoreOp;
-
-import org.partita.broker.store.commit.CallerCommits;
-import org.partita.broker.store.h2.H2MessageStore;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.partita.broker.network.flow.EventLoopTurns;
-
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,11 +17,16 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.broker.network.flow.EventLoopTurns;
+import org.partita.broker.store.FaultyDisk;
+import org.partita.broker.store.StoreBatch;
+import org.partita.broker.store.StoreFigures;
+import org.partita.broker.store.StoreOp;
+import org.partita.broker.store.h2.H2MessageStore;
 
 /**
  * What a network thread writes during one turn over its connections is committed when the turn ends,
@@ -43,6 +39,7 @@ class TurnCommitsTest {
 
     @TempDir
     Path tmp;
+
     private FaultyDisk disk;
     private H2MessageStore store;
     private StoreFigures figures;
@@ -69,23 +66,27 @@ class TurnCommitsTest {
      * One turn's writes, made on the event loop: whether any was done before the turn ended, and the
      * threads their completions ran on ({@code recorded}: once those are in).
      */
-    private record Turn(List<CompletableFuture<Void>> writes, List<CompletableFuture<Void>> recorded, boolean doneDuringTurn,
-                        List<String> completedOn) {
-    }
+    private record Turn(
+            List<CompletableFuture<Void>> writes,
+            List<CompletableFuture<Void>> recorded,
+            boolean doneDuringTurn,
+            List<String> completedOn) {}
 
     private Turn turn(StoreBatch... batches) throws Exception {
         List<String> completedOn = java.util.Collections.synchronizedList(new ArrayList<>());
         return loop.submit(() -> {
-            List<CompletableFuture<Void>> writes = new ArrayList<>();
-            List<CompletableFuture<Void>> recorded = new ArrayList<>();
-            for (StoreBatch b : batches) {
-                CompletableFuture<Void> f = store.write(b);
-                recorded.add(f.thenRun(() -> completedOn.add(Thread.currentThread().getName())));
-                writes.add(f);
-            }
-            boolean done = writes.stream().anyMatch(CompletableFuture::isDone);
-            return new Turn(writes, recorded, done, completedOn);
-        }).get(10, TimeUnit.SECONDS);
+                    List<CompletableFuture<Void>> writes = new ArrayList<>();
+                    List<CompletableFuture<Void>> recorded = new ArrayList<>();
+                    for (StoreBatch b : batches) {
+                        CompletableFuture<Void> f = store.write(b);
+                        recorded.add(f.thenRun(
+                                () -> completedOn.add(Thread.currentThread().getName())));
+                        writes.add(f);
+                    }
+                    boolean done = writes.stream().anyMatch(CompletableFuture::isDone);
+                    return new Turn(writes, recorded, done, completedOn);
+                })
+                .get(10, TimeUnit.SECONDS);
     }
 
     private static void awaitAll(Turn t) throws Exception {
@@ -106,7 +107,8 @@ class TurnCommitsTest {
         while (!byCaller && System.nanoTime() < deadline) {
             long callers = figures.groupsByCaller();
             long n = ++id[0];
-            Turn t = turn(StoreBatch.relaxed().add(new StoreOp.InsertMessage(n, bytes("r" + n))),
+            Turn t = turn(
+                    StoreBatch.relaxed().add(new StoreOp.InsertMessage(n, bytes("r" + n))),
                     StoreBatch.relaxed().add(new StoreOp.UpdateDeliveryCount("q", 1, (int) n)),
                     StoreBatch.relaxed().add(new StoreOp.DeleteMessage(n)));
             assertFalse(t.doneDuringTurn(), "a write made during a turn is committed when the turn ends, not before");
@@ -116,8 +118,11 @@ class TurnCommitsTest {
             }
             byCaller = true;
             assertEquals(1, figures.groupsByCaller() - callers, "the turn's three writes, one group");
-            String loopThread = loop.submit(() -> Thread.currentThread().getName()).get(5, TimeUnit.SECONDS);
-            assertEquals(List.of(loopThread, loopThread, loopThread), t.completedOn(),
+            String loopThread =
+                    loop.submit(() -> Thread.currentThread().getName()).get(5, TimeUnit.SECONDS);
+            assertEquals(
+                    List.of(loopThread, loopThread, loopThread),
+                    t.completedOn(),
                     "the writes complete on the network thread that made them");
         }
         assertTrue(byCaller, "no turn was committed by the network thread in 10 s");
@@ -136,8 +141,11 @@ class TurnCommitsTest {
             first.thenRun(() -> completions.add("written before the turn"));
             t = turn(send("q", 2), send("q", 3));
             t.writes().get(1).thenRun(() -> completions.add("the turn's"));
-            // the turn's end has run by now or runs soon: it must hand the writes over, not commit them ahead of "first"
-            await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(5)).until(() -> !t.writes().get(0).isDone());
+            // the turn's end has run by now or runs soon: it must hand the writes over, not commit them ahead of
+            // "first"
+            await().during(Duration.ofMillis(200))
+                    .atMost(Duration.ofSeconds(5))
+                    .until(() -> !t.writes().get(0).isDone());
             assertFalse(first.isDone());
         } finally {
             release.countDown();
@@ -166,8 +174,10 @@ class TurnCommitsTest {
             awaitAll(t);
             threads.addAll(t.completedOn());
         }
-        assertEquals(callers, figures.groupsByCaller(), "no forced commit on the network thread with "
-                + FaultyDisk.SLOW_SYNC_MILLIS + " ms syncs");
+        assertEquals(
+                callers,
+                figures.groupsByCaller(),
+                "no forced commit on the network thread with " + FaultyDisk.SLOW_SYNC_MILLIS + " ms syncs");
         assertEquals(java.util.Collections.nCopies(10, WRITER), threads);
         // what needs no sync still commits there
         Turn relaxed = turn(StoreBatch.relaxed().add(new StoreOp.DeleteEntry("q", 1)));
@@ -210,7 +220,8 @@ class TurnCommitsTest {
         try {
             stalled = turn(send("q", ++id[0]));
             await().during(Duration.ofMillis(2 * CallerCommits.STALLED_SYNC_NANOS / 1_000_000))
-                    .atMost(Duration.ofSeconds(5)).until(() -> !stalled.writes().get(0).isDone());
+                    .atMost(Duration.ofSeconds(5))
+                    .until(() -> !stalled.writes().get(0).isDone());
         } finally {
             disk.heal();
         }

@@ -1,12 +1,11 @@
 package org.partita.broker.store.h2;
 
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /** Deletions become ranges only over ids that were all added: a range never deletes a live row. */
 class DeletionRunsTest {
@@ -14,7 +13,7 @@ class DeletionRunsTest {
 
     @Test
     void consecutiveIdsOfAKeyBecomeOneRunInWhateverOrderTheyCame() throws Exception {
-        for (long id : new long[]{7, 5, 6, 9, 5, 12, 11, 10}) {
+        for (long id : new long[] {7, 5, 6, 9, 5, 12, 11, 10}) {
             runs.add("q", id);
         }
         runs.add("r", 8);

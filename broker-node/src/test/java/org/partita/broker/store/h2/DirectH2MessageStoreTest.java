@@ -1,7 +1,5 @@
 package org.partita.broker.store.h2;
 
-import org.partita.broker.store.h2.H2MessageStore;
-
 import java.nio.file.Path;
 
 /** Every store test again, with each group committed into H2 itself instead of through the journal. */

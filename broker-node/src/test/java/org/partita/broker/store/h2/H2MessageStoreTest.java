@@ -1,19 +1,11 @@
 package org.partita.broker.store.h2;
 
-import org.partita.broker.store.StoreBatch;
-import org.partita.broker.store.StoreException;
-import org.partita.broker.store.StoreOp;
-import org.partita.broker.store.StoreStats;
-import org.partita.broker.store.StoredBranch;
-import org.partita.broker.store.StoredEntry;
-import org.partita.broker.store.StoredQueue;
-import org.partita.broker.store.commit.ParkedWriter;
-import org.partita.broker.store.journal.JournaledH2Target;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -29,13 +21,19 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.broker.store.StoreBatch;
+import org.partita.broker.store.StoreException;
+import org.partita.broker.store.StoreOp;
+import org.partita.broker.store.StoreStats;
+import org.partita.broker.store.StoredBranch;
+import org.partita.broker.store.StoredEntry;
+import org.partita.broker.store.StoredQueue;
+import org.partita.broker.store.commit.ParkedWriter;
+import org.partita.broker.store.journal.JournaledH2Target;
 
 /**
  * The H2 store against a real database file in a temporary folder, with every commit forced to
@@ -83,16 +81,19 @@ class H2MessageStoreTest {
         for (int i = 1; i <= 50 && onWriter < 5; i++) {
             List<String> order = java.util.Collections.synchronizedList(new ArrayList<>());
             boolean[] onWriterThread = new boolean[2];
-            CompletableFuture<Void> written = store.write(new StoreBatch().add(new StoreOp.InsertMessage(i, bytes("m" + i))));
+            CompletableFuture<Void> written =
+                    store.write(new StoreBatch().add(new StoreOp.InsertMessage(i, bytes("m" + i))));
             CompletableFuture<Void> dispatched = written.thenRun(() -> {
                 onWriterThread[0] = store.onWriterThread();
                 order.add("stored");
                 store.afterConfirmations(() -> order.add("deferred"));
             });
-            dispatched.thenRun(() -> {
-                onWriterThread[1] = store.onWriterThread();
-                order.add("answered");
-            }).get(5, TimeUnit.SECONDS);
+            dispatched
+                    .thenRun(() -> {
+                        onWriterThread[1] = store.onWriterThread();
+                        order.add("answered");
+                    })
+                    .get(5, TimeUnit.SECONDS);
             if (!onWriterThread[0] || !onWriterThread[1]) {
                 // the write completed before a callback attached, which then ran on this thread, after
                 // the writer had moved on: not the writer's own sequence, which is what is checked here
@@ -127,10 +128,13 @@ class H2MessageStoreTest {
 
     @Test
     void aVersion2FolderIsUpgradedWithABranchTable() throws Exception {
-        await(store.write(new StoreBatch().add(new StoreOp.InsertMessage(1, bytes("kept"))).add(new StoreOp.InsertEntry("q", 1))));
+        await(store.write(new StoreBatch()
+                .add(new StoreOp.InsertMessage(1, bytes("kept")))
+                .add(new StoreOp.InsertEntry("q", 1))));
         store.close();
         store = null;
-        try (Connection c = jdbc(); Statement s = c.createStatement()) {
+        try (Connection c = jdbc();
+                Statement s = c.createStatement()) {
             s.execute("DROP TABLE XA_BRANCHES");
         }
         setSchemaVersion(2);
@@ -141,8 +145,9 @@ class H2MessageStoreTest {
         assertEquals(1, store.loadBranches().size());
         store.close();
         store = null;
-        try (Connection c = jdbc(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT VERSION FROM PARTITA_SCHEMA")) {
+        try (Connection c = jdbc();
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT VERSION FROM PARTITA_SCHEMA")) {
             rs.next();
             assertEquals(3, rs.getInt(1));
         }
@@ -152,7 +157,8 @@ class H2MessageStoreTest {
     void schemaIsCreatedOnFirstOpenWithItsVersion() throws SQLException {
         store.close();
         store = null;
-        try (Connection c = jdbc(); Statement s = c.createStatement()) {
+        try (Connection c = jdbc();
+                Statement s = c.createStatement()) {
             try (ResultSet rs = s.executeQuery("SELECT VERSION FROM PARTITA_SCHEMA")) {
                 assertTrue(rs.next());
                 assertEquals(H2Schema.VERSION, rs.getInt(1));
@@ -165,7 +171,8 @@ class H2MessageStoreTest {
                     tables.add(rs.getString(1));
                 }
             }
-            assertEquals(List.of("ENTRIES", "MESSAGES", "MESSAGE_HEADS", "PARTITA_SCHEMA", "QUEUES", "XA_BRANCHES"), tables);
+            assertEquals(
+                    List.of("ENTRIES", "MESSAGES", "MESSAGE_HEADS", "PARTITA_SCHEMA", "QUEUES", "XA_BRANCHES"), tables);
         }
         // A second open finds the schema and accepts it.
         store = openStore(dataDir);
@@ -193,8 +200,9 @@ class H2MessageStoreTest {
         setSchemaVersion(H2Schema.VERSION + 1);
         assertThrows(StoreException.class, () -> openStore(dataDir));
 
-        try (Connection c = jdbc(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM INFORMATION_SCHEMA.SESSIONS")) {
+        try (Connection c = jdbc();
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM INFORMATION_SCHEMA.SESSIONS")) {
             rs.next();
             assertEquals(1, rs.getInt(1), "sessions open on the refused database besides this one");
         }
@@ -217,7 +225,8 @@ class H2MessageStoreTest {
                 .add(new StoreOp.InsertEntry("b", 7))
                 .add(new StoreOp.InsertEntry("a", 7))));
 
-        assertEquals(List.of(new StoredQueue("a", "queue", null), new StoredQueue("b", "queue", "priority=1")),
+        assertEquals(
+                List.of(new StoredQueue("a", "queue", null), new StoredQueue("b", "queue", "priority=1")),
                 store.loadQueues());
 
         List<StoredEntry> entries = entries();
@@ -268,9 +277,7 @@ class H2MessageStoreTest {
         assertEquals(new StoreStats(2, 6, 2), store.stats());
 
         // Acknowledged on the last queue: entry and payload go together.
-        await(store.write(new StoreBatch()
-                .add(new StoreOp.DeleteEntry("b", 1))
-                .add(new StoreOp.DeleteMessage(1))));
+        await(store.write(new StoreBatch().add(new StoreOp.DeleteEntry("b", 1)).add(new StoreOp.DeleteMessage(1))));
         assertEquals(List.of("a:2"), keys(entries()));
         assertEquals(new StoreStats(1, 3, 1), store.stats());
         assertEquals(2, store.maxMessageId());
@@ -299,7 +306,8 @@ class H2MessageStoreTest {
             await(store.write(send("orders", id, "order-" + id)));
         }
         await(store.write(new StoreBatch().add(new StoreOp.UpdateDeliveryCount("orders", 7, 2))));
-        await(store.write(new StoreBatch().add(new StoreOp.DeleteEntry("orders", 1)).add(new StoreOp.DeleteMessage(1))));
+        await(store.write(
+                new StoreBatch().add(new StoreOp.DeleteEntry("orders", 1)).add(new StoreOp.DeleteMessage(1))));
         store.close();
 
         store = openStore(dataDir);
@@ -330,8 +338,8 @@ class H2MessageStoreTest {
         CountDownLatch release = parkWriter();
         try {
             long commitsBefore = store.commitCount();
-            CompletableFuture<Void> f = assertTimeoutPreemptively(Duration.ofSeconds(2),
-                    () -> store.write(send("q", 1, "x")));
+            CompletableFuture<Void> f =
+                    assertTimeoutPreemptively(Duration.ofSeconds(2), () -> store.write(send("q", 1, "x")));
             // The writer is provably parked (it is inside the parking read until released), so the
             // batch can only be committed after the release below: no waiting needed to show it.
             assertFalse(f.isDone(), "the batch cannot be committed while the writer is parked");
@@ -377,7 +385,9 @@ class H2MessageStoreTest {
         await(c);
         ExecutionException e = assertThrows(ExecutionException.class, () -> b.get(30, TimeUnit.SECONDS));
         assertInstanceOf(StoreException.class, e.getCause());
-        assertTrue(e.getCause().getMessage().startsWith("store write failed"), e.getCause().getMessage());
+        assertTrue(
+                e.getCause().getMessage().startsWith("store write failed"),
+                e.getCause().getMessage());
 
         // The failed batch left nothing behind, its neighbours are stored.
         assertEquals(List.of("park:" + PARK_ID, "q:10", "q:12"), keys(entries()));
@@ -438,14 +448,18 @@ class H2MessageStoreTest {
 
         long batches = (long) threads * perThread;
         long commits = store.commitCount() - before;
-        assertTrue(commits >= 1 && commits <= batches / 10,
+        assertTrue(
+                commits >= 1 && commits <= batches / 10,
                 "expected far fewer group commits than " + batches + " batches, got " + commits);
 
         assertEquals(new StoreStats(batches, sumOfPayloadLengths(threads, perThread), batches), store.stats());
         List<StoredEntry> entries = entries();
         for (int t = 0; t < threads; t++) {
             int thread = t;
-            List<Long> ids = entries.stream().filter(e -> e.queue().equals("q" + thread)).map(StoredEntry::messageId).toList();
+            List<Long> ids = entries.stream()
+                    .filter(e -> e.queue().equals("q" + thread))
+                    .map(StoredEntry::messageId)
+                    .toList();
             assertEquals(perThread, ids.size());
             for (int i = 0; i < perThread; i++) {
                 assertEquals(thread * 10_000L + i + 1, ids.get(i));
@@ -482,7 +496,9 @@ class H2MessageStoreTest {
         long batches = (long) threads * perThread;
         long commits = store.commitCount() - before;
         assertEquals(batches, store.stats().entryRows());
-        assertTrue(commits < batches, "synchronous producers should share some commits: " + commits + " commits for " + batches + " batches");
+        assertTrue(
+                commits < batches,
+                "synchronous producers should share some commits: " + commits + " commits for " + batches + " batches");
     }
 
     // ---------------------------------------------------------------- order inside a group
@@ -505,10 +521,10 @@ class H2MessageStoreTest {
         await(store.write(new StoreBatch().add(new StoreOp.SaveQueue("q", "queue", "old"))));
         await(store.write(send("q", 1, "old")));
         CountDownLatch release = parkWriter();
-        CompletableFuture<Void> delete = store.write(new StoreBatch()
-                .add(new StoreOp.DeleteQueue("q"))
-                .add(new StoreOp.DeleteMessage(1)));
-        CompletableFuture<Void> recreate = store.write(new StoreBatch().add(new StoreOp.SaveQueue("q", "queue", "new")));
+        CompletableFuture<Void> delete =
+                store.write(new StoreBatch().add(new StoreOp.DeleteQueue("q")).add(new StoreOp.DeleteMessage(1)));
+        CompletableFuture<Void> recreate =
+                store.write(new StoreBatch().add(new StoreOp.SaveQueue("q", "queue", "new")));
         CompletableFuture<Void> sent = store.write(send("q", 2, "new"));
         release.countDown();
         await(delete);
@@ -588,11 +604,13 @@ class H2MessageStoreTest {
     }
 
     private Connection jdbc() throws SQLException {
-        return DriverManager.getConnection("jdbc:h2:file:" + dataDir.toAbsolutePath().resolve("partita"), "partita", "");
+        return DriverManager.getConnection(
+                "jdbc:h2:file:" + dataDir.toAbsolutePath().resolve("partita"), "partita", "");
     }
 
     private void setSchemaVersion(int version) throws SQLException {
-        try (Connection c = jdbc(); Statement s = c.createStatement()) {
+        try (Connection c = jdbc();
+                Statement s = c.createStatement()) {
             assertEquals(1, s.executeUpdate("UPDATE PARTITA_SCHEMA SET VERSION = " + version));
         }
     }

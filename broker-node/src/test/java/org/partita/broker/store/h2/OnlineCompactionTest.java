@@ -1,18 +1,14 @@
 package org.partita.broker.store.h2;
 
-import org.partita.broker.store.StoreBatch;
-import org.partita.broker.store.StoreOp;
-
-import org.partita.broker.store.h2.H2MessageStore;
-
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.broker.store.StoreBatch;
+import org.partita.broker.store.StoreOp;
 
 /**
  * docs/reliability.md, "Storage faults" point 9: the H2 file gives back the space of a drained
@@ -37,19 +33,25 @@ class OnlineCompactionTest {
                     byte[] payload = new byte[PAYLOAD];
                     random.nextBytes(payload);
                     id++;
-                    store.write(new StoreBatch().add(new StoreOp.InsertMessage(id, payload))
-                            .add(new StoreOp.InsertEntry("q", id, 0))).get();
+                    store.write(new StoreBatch()
+                                    .add(new StoreOp.InsertMessage(id, payload))
+                                    .add(new StoreOp.InsertEntry("q", id, 0)))
+                            .get();
                 }
                 store.stats(); // a checkpoint: the backlog is in H2
                 peak = Math.max(peak, Files.size(dir.resolve("partita.mv.db")));
                 for (long m = first; m <= id; m++) {
-                    store.write(StoreBatch.relaxed().add(new StoreOp.DeleteEntry("q", m)).add(new StoreOp.DeleteMessage(m))).get();
+                    store.write(StoreBatch.relaxed()
+                                    .add(new StoreOp.DeleteEntry("q", m))
+                                    .add(new StoreOp.DeleteMessage(m)))
+                            .get();
                 }
                 store.stats(); // a checkpoint: the deletions reach H2, which then compacts
                 long after = Files.size(dir.resolve("partita.mv.db"));
                 System.out.printf("cycle %d: peak %d MiB, after the drain %d KiB%n", cycle, peak >> 20, after >> 10);
-                assertTrue(after < 16L << 20, "cycle " + cycle + ": the drained file keeps " + after + " bytes (peak "
-                        + peak + ")");
+                assertTrue(
+                        after < 16L << 20,
+                        "cycle " + cycle + ": the drained file keeps " + after + " bytes (peak " + peak + ")");
             }
             assertTrue(store.figures().orElseThrow().compactions() >= 4);
         }

@@ -1,14 +1,6 @@
 package org.partita.broker.store.h2;
 
-import org.partita.broker.store.StoreBatch;
-import org.partita.broker.store.StoreOp;
-
-import org.partita.broker.store.h2.H2BatchApplier;
-import org.partita.broker.store.h2.H2MessageStore;
-
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
@@ -23,8 +15,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.broker.store.StoreBatch;
+import org.partita.broker.store.StoreOp;
 
 /**
  * Issue 12 point 5: the scan for orphan payloads (a clean stop runs it) reads every stored payload
@@ -49,9 +44,17 @@ class OrphanScanHeapTest {
         fill(dir);
         Path log = tmp.resolve("probe.log");
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process p = new ProcessBuilder(List.of(java.toString(), "-Xmx112m", "-XX:+UseG1GC", "-cp",
-                System.getProperty("java.class.path"), Probe.class.getName(), dir.toString()))
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process p = new ProcessBuilder(List.of(
+                        java.toString(),
+                        "-Xmx112m",
+                        "-XX:+UseG1GC",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        Probe.class.getName(),
+                        dir.toString()))
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         if (!p.waitFor(180, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new AssertionError("the probe did not end within 180 s: " + Files.readString(log));
@@ -60,7 +63,8 @@ class OrphanScanHeapTest {
         System.out.print(out);
         assertTrue(out.contains("payload rows " + (MESSAGES - ORPHANS)), "the scan removed the orphans: " + out);
         assertTrue(out.contains("full collections 0"), "no full collection during the scan: " + out);
-        assertTrue(out.contains("cache 16384 KiB before, 16384 KiB after"), "the page cache's bound comes back: " + out);
+        assertTrue(
+                out.contains("cache 16384 KiB before, 16384 KiB after"), "the page cache's bound comes back: " + out);
     }
 
     /** Every payload with an entry but the last {@link #ORPHANS}, written by the applier as checkpoints do. */
@@ -68,7 +72,7 @@ class OrphanScanHeapTest {
         H2MessageStore.open(dir, true).close();
         try (Connection c = jdbc(dir)) {
             c.setAutoCommit(false);
-            H2BatchApplier h2 = new H2BatchApplier(c, () -> { });
+            H2BatchApplier h2 = new H2BatchApplier(c, () -> {});
             byte[] body = new byte[1100];
             List<StoreBatch> group = new ArrayList<>();
             for (long id = 1; id <= MESSAGES; id++) {
@@ -87,8 +91,10 @@ class OrphanScanHeapTest {
     }
 
     private static Connection jdbc(Path dir) throws SQLException {
-        return DriverManager.getConnection("jdbc:h2:file:" + dir.toAbsolutePath().resolve("partita")
-                + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0", "partita", "");
+        return DriverManager.getConnection(
+                "jdbc:h2:file:" + dir.toAbsolutePath().resolve("partita") + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0",
+                "partita",
+                "");
     }
 
     /** The child JVM: holds 80 MiB for the whole scan, as a node's backlog would, and counts full collections. */
@@ -96,7 +102,7 @@ class OrphanScanHeapTest {
         public static void main(String[] args) throws Exception {
             try (Connection c = jdbc(Path.of(args[0]))) {
                 c.setAutoCommit(false);
-                H2BatchApplier h2 = new H2BatchApplier(c, () -> { });
+                H2BatchApplier h2 = new H2BatchApplier(c, () -> {});
                 List<byte[]> held = new ArrayList<>();
                 for (int i = 0; i < 80 * 16; i++) {
                     held.add(new byte[64 * 1024]);
@@ -122,15 +128,17 @@ class OrphanScanHeapTest {
         }
 
         private static long cacheKib(Connection c) throws SQLException {
-            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
-                    "SELECT SETTING_VALUE FROM INFORMATION_SCHEMA.SETTINGS WHERE SETTING_NAME = 'info.CACHE_MAX_SIZE'")) {
+            try (Statement s = c.createStatement();
+                    ResultSet rs = s.executeQuery(
+                            "SELECT SETTING_VALUE FROM INFORMATION_SCHEMA.SETTINGS WHERE SETTING_NAME = 'info.CACHE_MAX_SIZE'")) {
                 rs.next();
                 return Long.parseLong(rs.getString(1)) * 1024;
             }
         }
 
         private static long count(Connection c) throws SQLException {
-            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM MESSAGES")) {
+            try (Statement s = c.createStatement();
+                    ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM MESSAGES")) {
                 rs.next();
                 return rs.getLong(1);
             }

@@ -1,13 +1,11 @@
 package org.partita.broker.store.journal;
 
-import org.partita.broker.store.StoreOp;
-
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
+import org.partita.broker.store.StoreOp;
 
 /** A checkpoint's H2 transactions: bounded by operations and by the payload bytes they insert or delete. */
 class CheckpointPartsTest {
@@ -35,25 +33,34 @@ class CheckpointPartsTest {
 
     @Test
     void payloadsEndATransactionAtItsBytesAndALargerOneGoesAlone() {
-        List<StoreOp> ops = List.of(new StoreOp.InsertMessage(1, new byte[400 * KIB]),
-                new StoreOp.InsertMessage(2, new byte[400 * KIB]), new StoreOp.InsertMessage(3, new byte[400 * KIB]),
-                new StoreOp.InsertMessage(4, new byte[3000 * KIB]), new StoreOp.InsertEntry("q", 1),
+        List<StoreOp> ops = List.of(
+                new StoreOp.InsertMessage(1, new byte[400 * KIB]),
+                new StoreOp.InsertMessage(2, new byte[400 * KIB]),
+                new StoreOp.InsertMessage(3, new byte[400 * KIB]),
+                new StoreOp.InsertMessage(4, new byte[3000 * KIB]),
+                new StoreOp.InsertEntry("q", 1),
                 new StoreOp.InsertEntry("q", 4));
         assertEquals(List.of(2, 1, 3), parts(new CheckpointParts(1000 * KIB), ops));
     }
 
     @Test
     void aDeletionCountsThePayloadH2LoadsToDeleteIt() {
-        List<StoreOp> ops = List.of(new StoreOp.DeleteMessage(1, 600 * KIB), new StoreOp.DeleteMessage(2, 600 * KIB),
+        List<StoreOp> ops = List.of(
+                new StoreOp.DeleteMessage(1, 600 * KIB),
+                new StoreOp.DeleteMessage(2, 600 * KIB),
                 new StoreOp.DeleteMessage(3, 600 * KIB));
         assertEquals(List.of(1, 1, 1), parts(new CheckpointParts(1000 * KIB), ops));
         List<StoreOp> unknownSizes = List.of(new StoreOp.DeleteMessage(1), new StoreOp.DeleteMessage(2));
-        assertEquals(List.of(2), parts(new CheckpointParts(1000 * KIB), unknownSizes), "a deletion from an older journal counts as a row");
+        assertEquals(
+                List.of(2),
+                parts(new CheckpointParts(1000 * KIB), unknownSizes),
+                "a deletion from an older journal counts as a row");
     }
 
     @Test
     void anXaBranchCountsItsData() {
-        List<StoreOp> ops = List.of(new StoreOp.SaveBranch(new byte[] {1}, 1, new byte[800 * KIB]),
+        List<StoreOp> ops = List.of(
+                new StoreOp.SaveBranch(new byte[] {1}, 1, new byte[800 * KIB]),
                 new StoreOp.SaveBranch(new byte[] {2}, 1, new byte[800 * KIB]));
         assertEquals(List.of(1, 1), parts(new CheckpointParts(1000 * KIB), ops));
     }

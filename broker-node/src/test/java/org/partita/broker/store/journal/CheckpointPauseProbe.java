@@ -1,22 +1,19 @@
 package org.partita.broker.store.journal;
 
-import org.partita.broker.store.StoreBatch;
-import org.partita.broker.store.StoreFigures;
-import org.partita.broker.store.StoreOp;
-
-import org.partita.broker.store.h2.H2MessageStore;
-
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.broker.store.StoreBatch;
+import org.partita.broker.store.StoreFigures;
+import org.partita.broker.store.StoreOp;
+import org.partita.broker.store.h2.H2MessageStore;
 
 /**
  * A measurement, not a check: how long a persistent send waits for its group commit while the
@@ -53,14 +50,29 @@ class CheckpointPauseProbe {
                 t.join();
             }
             double seconds = (System.nanoTime() - started) / 1e9;
-            long[] all = Arrays.stream(waits).flatMapToLong(Arrays::stream).filter(w -> w > 0).sorted().toArray();
+            long[] all = Arrays.stream(waits)
+                    .flatMapToLong(Arrays::stream)
+                    .filter(w -> w > 0)
+                    .sorted()
+                    .toArray();
             StoreFigures f = store.figures().orElseThrow();
-            System.out.printf("PROBE messages=%d seconds=%.1f msg/s=%.0f wait p50=%.2fms p99=%.2fms p99.9=%.2fms max=%.1fms"
+            System.out.printf(
+                    "PROBE messages=%d seconds=%.1f msg/s=%.0f wait p50=%.2fms p99=%.2fms p99.9=%.2fms max=%.1fms"
                             + " checkpoints=%d checkpointMs=%.0f syncs=%d writerWaitedForCheckpointsMs=%.0f longest=%.0f"
                             + " writerAllocatedMiB=%d%n",
-                    all.length, seconds, all.length / seconds, ms(all, 0.5), ms(all, 0.99), ms(all, 0.999),
-                    all[all.length - 1] / 1e6, f.checkpoints(), f.checkpointNanos() / 1e6, f.syncs(),
-                    f.checkpointWaitNanos() / 1e6, f.longestCheckpointWaitNanos() / 1e6, f.writerAllocatedBytes() >> 20);
+                    all.length,
+                    seconds,
+                    all.length / seconds,
+                    ms(all, 0.5),
+                    ms(all, 0.99),
+                    ms(all, 0.999),
+                    all[all.length - 1] / 1e6,
+                    f.checkpoints(),
+                    f.checkpointNanos() / 1e6,
+                    f.syncs(),
+                    f.checkpointWaitNanos() / 1e6,
+                    f.longestCheckpointWaitNanos() / 1e6,
+                    f.writerAllocatedBytes() >> 20);
         } finally {
             store.close();
         }
@@ -72,7 +84,8 @@ class CheckpointPauseProbe {
         while ((id = nextId.incrementAndGet()) <= messages) {
             byte[] payload = new byte[PAYLOAD];
             Arrays.fill(payload, (byte) id);
-            StoreBatch send = new StoreBatch().add(new StoreOp.InsertMessage(id, payload)).add(new StoreOp.InsertEntry("q", id));
+            StoreBatch send =
+                    new StoreBatch().add(new StoreOp.InsertMessage(id, payload)).add(new StoreOp.InsertEntry("q", id));
             long t0 = System.nanoTime();
             try {
                 store.write(send).get(120, TimeUnit.SECONDS);

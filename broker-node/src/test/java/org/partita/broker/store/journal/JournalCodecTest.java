@@ -1,17 +1,15 @@
 package org.partita.broker.store.journal;
 
-import org.partita.broker.store.StoreException;
-import org.partita.broker.store.StoreOp;
-
-import org.junit.jupiter.api.Test;
-
-import java.nio.ByteBuffer;
-import java.util.List;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.partita.broker.store.StoreException;
+import org.partita.broker.store.StoreOp;
 
 /** Journal record bodies: every operation round-trips, queue names cost bytes once per epoch. */
 class JournalCodecTest {
@@ -39,8 +37,10 @@ class JournalCodecTest {
         byte[] xid = {0, 0, 0, 7, 1, 42, 0};
         byte[] data = new byte[300];
         data[299] = 5;
-        List<StoreOp> back = new JournalCodec().decode(encode(new JournalCodec(),
-                List.of(new StoreOp.SaveBranch(xid, 3, data), new StoreOp.DeleteBranch(xid))));
+        List<StoreOp> back = new JournalCodec()
+                .decode(encode(
+                        new JournalCodec(),
+                        List.of(new StoreOp.SaveBranch(xid, 3, data), new StoreOp.DeleteBranch(xid))));
         StoreOp.SaveBranch saved = (StoreOp.SaveBranch) back.get(0);
         assertArrayEquals(xid, saved.xid());
         assertEquals(3, saved.state());
@@ -53,8 +53,9 @@ class JournalCodecTest {
     @Test
     void aBranchWithEmptyDataRoundTrips() {
         byte[] xid = {9, 8, 7};
-        StoreOp.SaveBranch saved = (StoreOp.SaveBranch) new JournalCodec().decode(
-                encode(new JournalCodec(), List.of(new StoreOp.SaveBranch(xid, 5, new byte[0])))).get(0);
+        StoreOp.SaveBranch saved = (StoreOp.SaveBranch) new JournalCodec()
+                .decode(encode(new JournalCodec(), List.of(new StoreOp.SaveBranch(xid, 5, new byte[0]))))
+                .get(0);
         assertArrayEquals(xid, saved.xid());
         assertEquals(5, saved.state());
         assertArrayEquals(new byte[0], saved.data());
@@ -69,7 +70,9 @@ class JournalCodecTest {
         assertTrue(first > queue.length(), "first use carries the name");
         assertTrue(second <= 5, "later uses are a few bytes: " + second);
         writer.reset();
-        assertEquals(first, encode(writer, List.of(new StoreOp.InsertEntry(queue, 1))).remaining(),
+        assertEquals(
+                first,
+                encode(writer, List.of(new StoreOp.InsertEntry(queue, 1))).remaining(),
                 "a new epoch defines it again");
     }
 

@@ -1,9 +1,8 @@
 package org.partita.broker.store.journal;
 
-import org.partita.broker.store.FaultyDisk;
-
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -14,10 +13,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.broker.store.FaultyDisk;
 
 /** The journal file on a real disk: what it replays after a reopen, a torn write, a rewind. */
 class JournalFileTest {
@@ -61,7 +59,7 @@ class JournalFileTest {
         }
         // A crash in the middle of the third write: its last bytes never reached the disk.
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.WRITE)) {
-            ch.write(ByteBuffer.wrap(new byte[]{0x55, 0x55, 0x55}), tornAt + JournalFile.RECORD_OVERHEAD + 4);
+            ch.write(ByteBuffer.wrap(new byte[] {0x55, 0x55, 0x55}), tornAt + JournalFile.RECORD_OVERHEAD + 4);
         }
         try (JournalFile f = JournalFile.open(path)) {
             assertEquals(List.of("one", "two"), replay(f));
@@ -110,7 +108,8 @@ class JournalFileTest {
         try (JournalFile f = started(path)) {
             f.prepare(3L * JournalFile.ALLOCATION_STEP); // as the allocator thread does
             long allocatedByAppends = 0;
-            ByteBuffer big = ByteBuffer.allocate(JournalFile.RECORD_OVERHEAD + (1 << 20)).position(JournalFile.RECORD_OVERHEAD + (1 << 20));
+            ByteBuffer big = ByteBuffer.allocate(JournalFile.RECORD_OVERHEAD + (1 << 20))
+                    .position(JournalFile.RECORD_OVERHEAD + (1 << 20));
             for (int i = 0; i < 11; i++) {
                 allocatedByAppends += f.append(big.duplicate());
             }
@@ -127,7 +126,7 @@ class JournalFileTest {
         Files.createDirectories(dir);
         FaultyDisk disk = new FaultyDisk(dir);
         try (JournalFile f = JournalFile.open(dir.resolve("j"), disk)) {
-            f.replay(b -> { });
+            f.replay(b -> {});
             f.rewind();
             f.append(record("confirmed only if synced"));
             disk.fail(FaultyDisk.Fault.SYNC);
@@ -140,14 +139,16 @@ class JournalFileTest {
 
     private static JournalFile started(Path path) throws IOException {
         JournalFile f = JournalFile.open(path);
-        f.replay(b -> { });
+        f.replay(b -> {});
         f.rewind();
         return f;
     }
 
     private static ByteBuffer record(String body) {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        return ByteBuffer.allocate(JournalFile.RECORD_OVERHEAD + bytes.length).position(JournalFile.RECORD_OVERHEAD).put(bytes);
+        return ByteBuffer.allocate(JournalFile.RECORD_OVERHEAD + bytes.length)
+                .position(JournalFile.RECORD_OVERHEAD)
+                .put(bytes);
     }
 
     private static List<String> replay(JournalFile f) throws IOException {

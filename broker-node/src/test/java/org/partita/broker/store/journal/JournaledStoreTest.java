@@ -1,26 +1,10 @@
 package org.partita.broker.store.journal;
 
-import org.partita.broker.store.FaultyDisk;
-import org.partita.broker.store.StoreBatch;
-import org.partita.broker.store.StoreException;
-import org.partita.broker.store.StoreFigures;
-import org.partita.broker.store.StoreOp;
-import org.partita.broker.store.StoreStats;
-import org.partita.broker.store.StoreUnavailableException;
-import org.partita.broker.store.StoredEntry;
-import org.partita.broker.store.commit.ParkedWriter;
-
-import org.partita.broker.store.h2.H2BatchApplier;
-import org.partita.broker.store.h2.H2MessageStore;
-import org.partita.broker.store.h2.PayloadReader;
-import org.partita.broker.store.journal.JournalFile;
-import org.partita.broker.store.journal.JournalSegments;
-import org.partita.broker.store.journal.JournaledH2Target;
-import org.partita.broker.store.journal.PendingChanges;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,12 +18,21 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.broker.store.FaultyDisk;
+import org.partita.broker.store.StoreBatch;
+import org.partita.broker.store.StoreException;
+import org.partita.broker.store.StoreFigures;
+import org.partita.broker.store.StoreOp;
+import org.partita.broker.store.StoreStats;
+import org.partita.broker.store.StoreUnavailableException;
+import org.partita.broker.store.StoredEntry;
+import org.partita.broker.store.commit.ParkedWriter;
+import org.partita.broker.store.h2.H2BatchApplier;
+import org.partita.broker.store.h2.H2MessageStore;
+import org.partita.broker.store.h2.PayloadReader;
 
 /**
  * What the write-ahead journal adds to the H2 store: message changes reach H2 only at a
@@ -64,7 +57,7 @@ class JournaledStoreTest {
         Path dir = tmp.resolve("node");
         Connection c = preparedNode(dir);
         JournalSegments file = JournalSegments.open(dir);
-        JournaledH2Target target = new JournaledH2Target(new H2BatchApplier(c, () -> { }), file, 64L << 20);
+        JournaledH2Target target = new JournaledH2Target(new H2BatchApplier(c, () -> {}), file, 64L << 20);
         for (long id = 1; id <= 50; id++) {
             target.apply(List.of(send("q", id, 1000)));
         }
@@ -90,7 +83,7 @@ class JournaledStoreTest {
     void aCheckpointCutShortByACrashIsCompletedByTheReplay() throws Exception {
         Path dir = tmp.resolve("node");
         Connection c = preparedNode(dir);
-        H2BatchApplier h2 = new H2BatchApplier(c, () -> { });
+        H2BatchApplier h2 = new H2BatchApplier(c, () -> {});
         JournalSegments file = JournalSegments.open(dir);
         JournaledH2Target target = new JournaledH2Target(h2, file, 64L << 20);
         PendingChanges sameNetEffect = new PendingChanges();
@@ -118,7 +111,13 @@ class JournaledStoreTest {
         List<StoredEntry> entries = entries();
         assertEquals(200, entries.size(), "messages 101 to 300, each once");
         assertEquals(101, entries.get(0).messageId());
-        assertEquals(4, entries.stream().filter(e -> e.messageId() == 200).findFirst().orElseThrow().deliveryCount());
+        assertEquals(
+                4,
+                entries.stream()
+                        .filter(e -> e.messageId() == 200)
+                        .findFirst()
+                        .orElseThrow()
+                        .deliveryCount());
         assertEquals(new StoreStats(200, 200 * 100, 200), store.stats());
     }
 
@@ -165,7 +164,9 @@ class JournaledStoreTest {
         }
         assertTrue(store.checkpointCount() >= 5, "checkpoints: " + store.checkpointCount());
         long journalSize = Files.size(dir.resolve(H2MessageStore.JOURNAL_FILE));
-        assertTrue(journalSize <= 4 << 20, "6.5 MiB went through a journal reused in place, now " + journalSize + " bytes");
+        assertTrue(
+                journalSize <= 4 << 20,
+                "6.5 MiB went through a journal reused in place, now " + journalSize + " bytes");
         store.close();
 
         store = H2MessageStore.open(dir, true);
@@ -182,7 +183,7 @@ class JournaledStoreTest {
         Path dir = tmp.resolve("node");
         Connection c = preparedNode(dir);
         JournalSegments file = JournalSegments.open(dir);
-        JournaledH2Target target = new JournaledH2Target(new H2BatchApplier(c, () -> { }), file, 64L << 20);
+        JournaledH2Target target = new JournaledH2Target(new H2BatchApplier(c, () -> {}), file, 64L << 20);
         target.apply(List.of(send("q", 1, 10), send("q", 2, 10)));
         // the entry's deletion was written, the crash came before the payload's own deletion
         target.apply(List.of(StoreBatch.relaxed().add(new StoreOp.DeleteEntry("q", 1))));
@@ -209,7 +210,9 @@ class JournaledStoreTest {
         }
         // 4,000 deleted rows take about 500 KB of pending changes, far past the 64 KiB budget,
         // while their journal records take about 40 KB, under it
-        assertTrue(store.checkpointCount() - before >= 3, "checkpoints while draining: " + (store.checkpointCount() - before));
+        assertTrue(
+                store.checkpointCount() - before >= 3,
+                "checkpoints while draining: " + (store.checkpointCount() - before));
         assertEquals(new StoreStats(0, 0, 0), store.stats());
     }
 
@@ -218,7 +221,7 @@ class JournaledStoreTest {
         Path dir = tmp.resolve("node");
         Connection c = preparedNode(dir);
         JournalSegments file = JournalSegments.open(dir);
-        JournaledH2Target target = new JournaledH2Target(new H2BatchApplier(c, () -> { }), file, 1L << 30);
+        JournaledH2Target target = new JournaledH2Target(new H2BatchApplier(c, () -> {}), file, 1L << 30);
         List<StoreBatch> group = new ArrayList<>();
         for (long id = 1; id <= 20; id++) {
             group.add(send("q", id, 1 << 20));
@@ -252,7 +255,8 @@ class JournaledStoreTest {
         target.apply(List.of(send("q", 1, 10)));
         target.sync();
         assertThrows(StoreException.class, target::beforeRead);
-        assertTrue(file.toReplay().stream().anyMatch(f -> f.used() > 0),
+        assertTrue(
+                file.toReplay().stream().anyMatch(f -> f.used() > 0),
                 "the closed segment still holds the send and is not marked checkpointed: H2 never confirmed it");
         target.beforeRead();
         assertEquals(2, syncs.get(), "the next checkpoint forces H2 again instead of trusting the failed one");
@@ -338,16 +342,19 @@ class JournaledStoreTest {
     void theWriterFindsTheSpaceOfBothFilesPreparedAheadOfItsAppends() throws Exception {
         Path dir = tmp.resolve("node");
         Connection c = preparedNode(dir);
-        Files.deleteIfExists(dir.resolve(JournalSegments.FILE_NAMES.get(1))); // a second file yet to be made, as at a first start
+        Files.deleteIfExists(
+                dir.resolve(JournalSegments.FILE_NAMES.get(1))); // a second file yet to be made, as at a first start
         JournalSegments segments = JournalSegments.open(dir);
         // 5 MiB segments: the first file grows past its first 4 MiB step, the second is made and grows likewise
         long pastAStep = (4L << 20) + (512 << 10);
-        JournaledH2Target target = new JournaledH2Target(new H2BatchApplier(c, () -> { }), segments, 10L << 20);
+        JournaledH2Target target = new JournaledH2Target(new H2BatchApplier(c, () -> {}), segments, 10L << 20);
         StoreFigures figures = new StoreFigures();
         target.figures(figures);
         JournalFile second = segments.after(segments.newest());
         long id = 1;
-        for (; id <= 5_000 && second.used() < pastAStep; id++) { // persistent 4 KiB sends, each synced, as producers send
+        for (;
+                id <= 5_000 && second.used() < pastAStep;
+                id++) { // persistent 4 KiB sends, each synced, as producers send
             target.apply(List.of(send("q", id, 4096)));
             target.sync();
             target.settled();
@@ -388,7 +395,9 @@ class JournaledStoreTest {
                 throw new IllegalStateException(e);
             }
         });
-        assertThrows(java.util.concurrent.TimeoutException.class, () -> writer.get(2, TimeUnit.SECONDS),
+        assertThrows(
+                java.util.concurrent.TimeoutException.class,
+                () -> writer.get(2, TimeUnit.SECONDS),
                 "the journal does not grow past two segments while H2 lags");
         h2Released.countDown();
         assertEquals(201L, writer.get(30, TimeUnit.SECONDS));
@@ -420,16 +429,21 @@ class JournaledStoreTest {
         }
         assertTrue(refusal instanceof StoreUnavailableException, "the failed checkpoint stopped the store: " + refusal);
         disk.heal();
-        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> { // the store reopens by itself
-            try {
-                store.write(send("q", 1000, 1024)).get(30, TimeUnit.SECONDS);
-                return true;
-            } catch (java.util.concurrent.ExecutionException stillFaulted) {
-                return false;
-            }
-        });
+        org.awaitility.Awaitility.await()
+                .atMost(java.time.Duration.ofSeconds(30))
+                .until(
+                        () -> { // the store reopens by itself
+                            try {
+                                store.write(send("q", 1000, 1024)).get(30, TimeUnit.SECONDS);
+                                return true;
+                            } catch (java.util.concurrent.ExecutionException stillFaulted) {
+                                return false;
+                            }
+                        });
         confirmed.add(1000L);
-        assertEquals(confirmed, entries().stream().map(StoredEntry::messageId).toList(),
+        assertEquals(
+                confirmed,
+                entries().stream().map(StoredEntry::messageId).toList(),
                 "every confirmed send once, none that was refused");
         store.close();
         store = H2MessageStore.open(dir, true);
@@ -441,7 +455,7 @@ class JournaledStoreTest {
         Path dir = tmp.resolve("node");
         Connection c = preparedNode(dir);
         JournalSegments segments = JournalSegments.open(dir);
-        JournaledH2Target target = new JournaledH2Target(new H2BatchApplier(c, () -> { }), segments, 64L << 20);
+        JournaledH2Target target = new JournaledH2Target(new H2BatchApplier(c, () -> {}), segments, 64L << 20);
         for (long id = 1; id <= 20; id++) {
             target.apply(List.of(send("q", id, 100)));
         }
@@ -466,7 +480,8 @@ class JournaledStoreTest {
         Path dir = tmp.resolve("node");
         Connection c = preparedNode(dir);
         JournalSegments segments = JournalSegments.open(dir);
-        JournaledH2Target target = new JournaledH2Target(new H2BatchApplier(c, () -> { }), segments, 64L << 20, 1000 * 1024);
+        JournaledH2Target target =
+                new JournaledH2Target(new H2BatchApplier(c, () -> {}), segments, 64L << 20, 1000 * 1024);
         java.util.concurrent.atomic.AtomicInteger parts = new java.util.concurrent.atomic.AtomicInteger();
         target.afterCheckpointPart(parts::incrementAndGet);
         for (long id = 1; id <= 6; id++) {
@@ -478,7 +493,8 @@ class JournaledStoreTest {
         assertEquals(3, parts.getAndSet(0), "two payloads of 400 KiB to a transaction of 1000 KiB");
         assertEquals(6, count(c, "MESSAGES"));
         for (long id = 1; id <= 6; id++) {
-            target.apply(List.of(StoreBatch.relaxed().add(new StoreOp.DeleteEntry("q", id))
+            target.apply(List.of(StoreBatch.relaxed()
+                    .add(new StoreOp.DeleteEntry("q", id))
                     .add(new StoreOp.DeleteMessage(id, 400 * 1024))));
         }
         target.sync();
@@ -496,15 +512,16 @@ class JournaledStoreTest {
         JournalSegments segments = JournalSegments.open(dir);
         List<Runnable> heldCheckpoints = new ArrayList<>();
         // segments of 1 MiB: the first send fills 600 KiB of one, the second would take it to 1.2 MiB
-        JournaledH2Target target = new JournaledH2Target(new H2BatchApplier(c, () -> { }), segments, 2L << 20,
-                1L << 20, heldCheckpoints::add);
+        JournaledH2Target target = new JournaledH2Target(
+                new H2BatchApplier(c, () -> {}), segments, 2L << 20, 1L << 20, heldCheckpoints::add);
         target.apply(List.of(send("q", 1, 600 * 1024)));
         target.sync();
         target.settled();
         assertEquals(0, heldCheckpoints.size());
         target.apply(List.of(send("q", 2, 600 * 1024)));
         assertEquals(1, heldCheckpoints.size(), "the segment closed before the second send, not after it");
-        assertArrayEquals(payload(1, 600 * 1024), target.pendingPayload(1), "the closed segment's payload, until H2 has it");
+        assertArrayEquals(
+                payload(1, 600 * 1024), target.pendingPayload(1), "the closed segment's payload, until H2 has it");
         heldCheckpoints.forEach(Runnable::run);
         crash(c, segments);
     }
@@ -590,7 +607,7 @@ class JournaledStoreTest {
         target.abandon();
 
         switch (at) {
-            case BEFORE_THE_CHECKPOINT_RAN -> { }
+            case BEFORE_THE_CHECKPOINT_RAN -> {}
             case HALF_OF_THE_CHECKPOINT_COMMITTED -> {
                 List<StoreOp> netEffect = firstSegment.toBatch().ops();
                 StoreBatch half = new StoreBatch();
@@ -616,13 +633,26 @@ class JournaledStoreTest {
             expected.add(id);
         }
         assertEquals(expected, ids, "each confirmed, unacknowledged message once; nothing acknowledged or refused");
-        assertEquals(7, entries.stream().filter(e -> e.messageId() == 250).findFirst().orElseThrow().deliveryCount());
-        assertArrayEquals(payload(320, 100),
-                entries.stream().filter(e -> e.messageId() == 320).findFirst().orElseThrow().payload());
+        assertEquals(
+                7,
+                entries.stream()
+                        .filter(e -> e.messageId() == 250)
+                        .findFirst()
+                        .orElseThrow()
+                        .deliveryCount());
+        assertArrayEquals(
+                payload(320, 100),
+                entries.stream()
+                        .filter(e -> e.messageId() == 320)
+                        .findFirst()
+                        .orElseThrow()
+                        .payload());
         assertEquals(new StoreStats(140, 140 * 100, 140), store.stats());
         store.close();
         store = H2MessageStore.open(dir, true);
-        assertEquals(expected, entries().stream().map(StoredEntry::messageId).toList(),
+        assertEquals(
+                expected,
+                entries().stream().map(StoredEntry::messageId).toList(),
                 "replayed segments are marked: a second start applies none of them again");
     }
 
@@ -632,8 +662,8 @@ class JournaledStoreTest {
         Connection c = preparedNode(dir);
         JournalSegments segments = JournalSegments.open(dir);
         List<Runnable> heldCheckpoints = new ArrayList<>();
-        JournaledH2Target target = new JournaledH2Target(new H2BatchApplier(c, () -> { }), segments, 64L << 20,
-                64L << 20, heldCheckpoints::add);
+        JournaledH2Target target = new JournaledH2Target(
+                new H2BatchApplier(c, () -> {}), segments, 64L << 20, 64L << 20, heldCheckpoints::add);
         StoreFigures figures = new StoreFigures();
         target.figures(figures);
         // The closed segment: 3,000 sends of 1 KiB, a net effect of 6,000 changes, 6 parts; the payloads come first.
@@ -691,9 +721,12 @@ class JournaledStoreTest {
             checkpoint.get(30, TimeUnit.SECONDS);
         }
         long kib = size;
-        assertEquals(List.of(2000 * kib, 1000 * kib, 0L, 0L, 0L, 0L), pendingBytes,
+        assertEquals(
+                List.of(2000 * kib, 1000 * kib, 0L, 0L, 0L, 0L),
+                pendingBytes,
                 "the closed segment's payloads held by the checkpoint, after each part");
-        assertEquals(List.of(2000, 1000, 0, 0, 0, 0), pendingPayloads, "payloads still answered from the closed segment");
+        assertEquals(
+                List.of(2000, 1000, 0, 0, 0, 0), pendingPayloads, "payloads still answered from the closed segment");
         assertEquals(0, figures.checkpointPendingBytes());
         assertFalse(figures.checkpointInProgress());
         assertEquals(sends, count(c, "MESSAGES"), "H2 has the closed segment's messages; the current one's wait");
@@ -702,8 +735,7 @@ class JournaledStoreTest {
 
     // ---------------------------------------------------------------- helpers
 
-    private record Opened(Connection connection, JournalSegments file, JournaledH2Target target) {
-    }
+    private record Opened(Connection connection, JournalSegments file, JournaledH2Target target) {}
 
     /** A journaled target over a node folder, driven directly, with {@code h2Sync} as H2's disk sync. */
     private Opened openTarget(Runnable h2Sync) throws Exception {
@@ -741,9 +773,10 @@ class JournaledStoreTest {
         file.close();
     }
 
-
     private static StoreBatch send(String queue, long id, int size) {
-        return new StoreBatch().add(new StoreOp.InsertMessage(id, payload(id, size))).add(new StoreOp.InsertEntry(queue, id));
+        return new StoreBatch()
+                .add(new StoreOp.InsertMessage(id, payload(id, size)))
+                .add(new StoreOp.InsertEntry(queue, id));
     }
 
     private static StoreBatch ack(String queue, long id) {
@@ -769,12 +802,15 @@ class JournaledStoreTest {
     }
 
     private static Connection jdbc(Path dir) throws SQLException {
-        return DriverManager.getConnection("jdbc:h2:file:" + dir.toAbsolutePath().resolve("partita")
-                + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0", "partita", "");
+        return DriverManager.getConnection(
+                "jdbc:h2:file:" + dir.toAbsolutePath().resolve("partita") + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0",
+                "partita",
+                "");
     }
 
     private static long count(Connection c, String table) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + table)) {
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + table)) {
             rs.next();
             return rs.getLong(1);
         }

@@ -1,13 +1,11 @@
 package org.partita.broker.store.journal;
 
-import org.partita.broker.store.StoreOp;
-
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.partita.broker.store.StoreOp;
 
 /** The net effect a checkpoint writes into H2. */
 class PendingChangesTest {
@@ -43,14 +41,19 @@ class PendingChangesTest {
         pending.add(new StoreOp.UpdateDeliveryCount("q", 7, 3));
         pending.add(new StoreOp.DeleteEntry("r", 8));
         pending.add(new StoreOp.DeleteMessage(8));
-        assertEquals(List.of(new StoreOp.UpdateDeliveryCount("q", 7, 3), new StoreOp.DeleteEntry("r", 8),
-                new StoreOp.DeleteMessage(8)), pending.toBatch().ops());
+        assertEquals(
+                List.of(
+                        new StoreOp.UpdateDeliveryCount("q", 7, 3),
+                        new StoreOp.DeleteEntry("r", 8),
+                        new StoreOp.DeleteMessage(8)),
+                pending.toBatch().ops());
     }
 
     @Test
     void aDeletionOfARowInH2KeepsItsPayloadsLengthForTheCheckpoint() {
         pending.add(new StoreOp.DeleteMessage(8, 5000));
-        assertEquals(List.of(new StoreOp.DeleteMessage(8, 5000)), pending.toBatch().ops());
+        assertEquals(
+                List.of(new StoreOp.DeleteMessage(8, 5000)), pending.toBatch().ops());
         assertEquals(PendingChanges.BYTES_PER_ROW, pending.heapEstimate(), "the payload is in H2, not here");
     }
 
@@ -58,7 +61,8 @@ class PendingChangesTest {
     void anOlderEntryDeletedThenInsertedAgainThenDeletedIsDeletedInH2() {
         pending.add(new StoreOp.DeleteEntry("q", 5));
         pending.add(new StoreOp.InsertEntry("q", 5));
-        assertEquals(List.of(new StoreOp.InsertEntry("q", 5, 0)), pending.toBatch().ops());
+        assertEquals(
+                List.of(new StoreOp.InsertEntry("q", 5, 0)), pending.toBatch().ops());
         pending.add(new StoreOp.DeleteEntry("q", 5));
         assertEquals(List.of(new StoreOp.DeleteEntry("q", 5)), pending.toBatch().ops());
     }
