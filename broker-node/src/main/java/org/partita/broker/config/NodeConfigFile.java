@@ -59,6 +59,10 @@ public final class NodeConfigFile {
         List<String> lines;
         try {
             lines = Files.readAllLines(file);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new ConfigException("config file " + file + " does not exist (" + file.toAbsolutePath() + ")");
+        } catch (java.nio.file.AccessDeniedException e) {
+            throw new ConfigException("config file " + file + " cannot be read: permission denied");
         } catch (IOException e) {
             throw new ConfigException("cannot read config file " + file + ": " + e.getMessage());
         }

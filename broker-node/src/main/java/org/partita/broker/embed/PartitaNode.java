@@ -262,7 +262,7 @@ public final class PartitaNode implements AutoCloseable {
             throw e;
         } catch (Exception e) { // Netty rethrows the BindException unchecked
             String where = config.host() + ":" + config.port();
-            if (e instanceof java.net.BindException) {
+            if (addressInUse(e)) {
                 throw new NodeStartException(
                         "cannot listen on " + where + ": the address is in use (another node or"
                                 + " program listens there); stop it or choose another port (--port)",
@@ -270,6 +270,20 @@ public final class PartitaNode implements AutoCloseable {
             }
             throw new NodeStartException("cannot listen on " + where + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Whether binding failed because the address is taken: NIO says so with a {@link java.net.BindException},
+     * the native epoll transport with an IOException naming errno EADDRINUSE.
+     */
+    private static boolean addressInUse(Throwable e) {
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof java.net.BindException
+                    || String.valueOf(c.getMessage()).contains("Address already in use")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     public static PartitaNode start(NodeConfig config) {

@@ -50,11 +50,20 @@ public final class NodeMain implements Callable<Integer> {
     @Option(names = "--log-json", description = "log one JSON object per line instead of text")
     boolean logJson;
 
+    /** The levels the node's log takes; another word is refused as a usage error rather than read as DEBUG. */
+    enum LogLevel {
+        ERROR,
+        WARN,
+        INFO,
+        DEBUG,
+        TRACE
+    }
+
     @Option(
             names = "--log-level",
             paramLabel = "LEVEL",
-            description = "ERROR, WARN, INFO (default) or DEBUG (connections opened and closed)")
-    String logLevel;
+            description = "ERROR, WARN, INFO (default), DEBUG (connections opened and closed) or TRACE; any case")
+    LogLevel logLevel;
 
     @Option(
             names = "--stop-timeout",
@@ -79,7 +88,7 @@ public final class NodeMain implements Callable<Integer> {
             System.setProperty("logback.configurationFile", "logback-json.xml");
         }
         if (logLevel != null) {
-            System.setProperty("partita.log.level", logLevel.toUpperCase(java.util.Locale.ROOT));
+            System.setProperty("partita.log.level", logLevel.name());
         }
         // out of memory, the node exits for its supervisor to restart it instead of staying up unresponsive
         org.partita.broker.process.FatalErrors.haltOnFatalErrors();
@@ -165,8 +174,13 @@ public final class NodeMain implements Callable<Integer> {
         return 0;
     }
 
+    /** The command line of the node: enum values (--log-level) in any case; a bad value is a usage error (exit 2). */
+    static CommandLine commandLine() {
+        return new CommandLine(new NodeMain()).setCaseInsensitiveEnumValuesAllowed(true);
+    }
+
     public static void main(String[] args) {
-        int code = new CommandLine(new NodeMain()).execute(args);
+        int code = commandLine().execute(args);
         if (code != 0) {
             System.exit(code);
         }

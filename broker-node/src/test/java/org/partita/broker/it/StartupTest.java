@@ -57,12 +57,46 @@ class StartupTest {
                 assertNotEquals(0, code, "exit code; stderr:\n" + p.stderr());
                 assertOneLine(p);
                 String line = messageLines(p).get(0);
-                assertTrue(line.contains("127.0.0.1:" + taken.getLocalPort()), line);
-                assertTrue(line.contains("in use"), line);
+                // the README's words, so a user who searches for them finds the explanation
+                assertTrue(
+                        line.startsWith("partita-node: cannot start: cannot listen on 127.0.0.1:" + taken.getLocalPort()
+                                + ": the address is in use"),
+                        line);
                 assertFalse(p.stdout().contains("ready at"), "no node was started");
             } finally {
                 p.close();
             }
+        }
+    }
+
+    @Test
+    void anUnknownLogLevelIsAUsageErrorNamingTheLevels() throws Exception {
+        ChildNode p = ChildNode.startWithArgs(
+                tmp.resolve("log"), "--data", tmp.resolve("d").toString(), "--log-level", "LOUD");
+        try {
+            assertEquals(2, p.awaitExit(EXIT_BOUND), "usage error; stderr:\n" + p.stderr());
+            assertTrue(
+                    p.stderr().contains("--log-level")
+                            && p.stderr().contains("LOUD")
+                            && p.stderr().contains("DEBUG"),
+                    p.stderr());
+            assertFalse(p.stdout().contains("ready at"), "no node was started");
+        } finally {
+            p.close();
+        }
+    }
+
+    @Test
+    void aConfigFileThatDoesNotExistIsSaidSo() throws Exception {
+        ChildNode p = ChildNode.startWithArgs(tmp.resolve("log"), "--config", "nope.conf");
+        try {
+            assertEquals(2, p.awaitExit(EXIT_BOUND), "a bad config exits with 2; stderr:\n" + p.stderr());
+            assertOneLine(p);
+            assertTrue(
+                    messageLines(p).get(0).contains("config file nope.conf does not exist"),
+                    messageLines(p).get(0));
+        } finally {
+            p.close();
         }
     }
 

@@ -1,8 +1,9 @@
 package org.partita.jms.api;
 
 /**
- * Error codes ({@code JMSException.getErrorCode()}) of what happens on the client's side of a
- * connection that lists several nodes (docs/cluster.md, "Failover").
+ * Error codes ({@code JMSException.getErrorCode()}) the client gives what happens on its side of a
+ * connection: reaching a node, and failing over to another (docs/cluster.md, "Failover"). Refusals
+ * by the node carry the protocol's code names instead ({@code RESOURCE_EXHAUSTED}, ...).
  */
 public final class PartitaErrorCodes {
     /**
@@ -17,6 +18,18 @@ public final class PartitaErrorCodes {
      * send may or may not have been stored, a commit may or may not have committed).
      */
     public static final String NODE_LOST = "PARTITA_NODE_LOST";
+
+    /** Nothing accepted the connection at the node's address (refused, no route, no answer in connectTimeout). */
+    public static final String NODE_UNREACHABLE = "PARTITA_NODE_UNREACHABLE";
+
+    /** Something accepted the connection but is not a Partita node (another protocol, or no answer to the handshake). */
+    public static final String NOT_A_NODE = "PARTITA_NOT_A_NODE";
+
+    /**
+     * The TLS handshake failed: an {@code ssl://} URL for a node that takes plain connections, a node
+     * certificate the trust store does not trust or that names another host.
+     */
+    public static final String TLS_FAILED = "PARTITA_TLS_FAILED";
 
     private PartitaErrorCodes() {}
 }

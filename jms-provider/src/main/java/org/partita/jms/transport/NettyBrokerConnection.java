@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
+import org.partita.jms.api.PartitaErrorCodes;
 import org.partita.protocol.ErrorCode;
 import org.partita.protocol.Frame;
 import org.partita.protocol.FrameDecoder;
@@ -119,6 +120,7 @@ public final class NettyBrokerConnection implements BrokerConnection {
         if (!f.isSuccess()) {
             throw new BrokerError(
                     ErrorCode.INTERNAL,
+                    PartitaErrorCodes.NODE_UNREACHABLE,
                     "cannot connect to " + (tls == null ? "tcp://" : "ssl://") + host + ":" + port + ": "
                             + (f.cause() == null ? "timed out" : f.cause().getMessage()));
         }
@@ -161,14 +163,20 @@ public final class NettyBrokerConnection implements BrokerConnection {
     }
 
     private Throwable notPartita(Throwable t) {
+        if (t instanceof BrokerError e && PartitaErrorCodes.TLS_FAILED.equals(e.errorCode())) {
+            return t; // it says what failed already
+        }
         if (t instanceof BrokerError e
                 && (e.code() == ErrorCode.MALFORMED_FRAME || e.code() == ErrorCode.FRAME_TOO_LARGE)) {
             return new BrokerError(
-                    e.code(), noNodeAt() + ": what listens there sent bytes that are not Partita frames");
+                    e.code(),
+                    PartitaErrorCodes.NOT_A_NODE,
+                    noNodeAt() + ": what listens there sent bytes that are not Partita frames");
         }
         if (t instanceof BrokerError e && e.code() == ErrorCode.INTERNAL) {
             return new BrokerError(
                     e.code(),
+                    PartitaErrorCodes.NOT_A_NODE,
                     noNodeAt() + ": what listens there ended the connection during the" + " handshake ("
                             + e.getMessage() + ")");
         }
@@ -406,7 +414,9 @@ public final class NettyBrokerConnection implements BrokerConnection {
                 answer.completeExceptionally(
                         c instanceof ProtocolException p
                                 ? new BrokerError(p.code(), p.getMessage())
-                                : new BrokerError(ErrorCode.INTERNAL, "write failed: " + c));
+                                : TlsFailures.isTls(c)
+                                        ? TlsFailures.of(c, address())
+                                        : new BrokerError(ErrorCode.INTERNAL, "write failed: " + c));
             }
         });
     }
@@ -538,6 +548,8 @@ public final class NettyBrokerConnection implements BrokerConnection {
                 conn.fail(new BrokerError(ErrorCode.FRAME_TOO_LARGE, "the node sent a frame over the maximum size"));
             } else if (c instanceof ProtocolException p) {
                 conn.fail(new BrokerError(p.code(), "the node sent a bad frame: " + p.getMessage()));
+            } else if (TlsFailures.isTls(c)) {
+                conn.fail(TlsFailures.of(c, conn.address()));
             } else {
                 conn.fail(new BrokerError(ErrorCode.INTERNAL, "connection lost: " + c));
             }

@@ -4,6 +4,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.partita.jms.api.PartitaErrorCodes;
 import org.partita.protocol.ErrorCode;
 
 /** Connects over TCP (or TLS for {@code ssl://} nodes) with Netty and completes the handshake, both within one timeout. */
@@ -68,6 +69,7 @@ public final class NettyNodeConnector implements NodeConnector {
         } catch (TimeoutException e) {
             throw new BrokerError(
                     ErrorCode.INTERNAL,
+                    PartitaErrorCodes.NOT_A_NODE,
                     transport.noNodeAt() + ": what listens there did not answer"
                             + " the handshake within connectTimeout (" + timeout + " ms)");
         } catch (InterruptedException e) {

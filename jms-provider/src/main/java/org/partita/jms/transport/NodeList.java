@@ -27,7 +27,12 @@ record NodeList(List<NodeAddress> nodes) {
     BrokerError noneAccepted(Map<NodeAddress, BrokerError> refusals) {
         StringBuilder text = new StringBuilder("no node of ").append(this).append(" accepted the connection:");
         ErrorCode code = ErrorCode.INTERNAL;
+        String errorCode =
+                null; // the client's own code of the first failure, when no node refused with a code of its own
         for (Map.Entry<NodeAddress, BrokerError> e : refusals.entrySet()) {
+            if (errorCode == null) {
+                errorCode = e.getValue().errorCode();
+            }
             text.append(' ')
                     .append(e.getKey())
                     .append(": ")
@@ -38,7 +43,9 @@ record NodeList(List<NodeAddress> nodes) {
             }
         }
         text.setLength(text.length() - 1);
-        return new BrokerError(code, text.toString());
+        return code == ErrorCode.INTERNAL && errorCode != null
+                ? new BrokerError(code, errorCode, text.toString())
+                : new BrokerError(code, text.toString());
     }
 
     /** The URL's node list: {@code tcp://a:61700,ssl://b:61700}. */

@@ -1,6 +1,5 @@
 package org.partita.broker.network.connection;
 
-import java.util.concurrent.CompletionException;
 import org.partita.broker.admin.AdminCaller;
 import org.partita.broker.admin.AdminTargets;
 import org.partita.broker.core.Broker;
@@ -37,8 +36,8 @@ final class AdminFrames {
                     if (t == null) {
                         replies.answer(new Frame.AdminReply(f.requestId(), body));
                     } else {
-                        Throwable c = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
-                        replies.error(f, ErrorCode.INTERNAL, c.getMessage());
+                        Throwable c = FailureCodes.unwrap(t);
+                        replies.error(f, FailureCodes.of(c), c.getMessage());
                     }
                 });
     }

@@ -146,19 +146,16 @@ public final class ClientConnection extends SimpleChannelInboundHandler<Frame> i
             } else {
                 replies.error(frame, e.code(), e.getMessage());
             }
-        } catch (UnknownDestinationException e) {
-            replies.error(frame, ErrorCode.UNKNOWN_DESTINATION, e.getMessage());
-        } catch (SubscriptionConflictException e) {
-            replies.error(frame, ErrorCode.ILLEGAL_STATE, e.getMessage());
         } catch (QueueFullException e) {
             replies.error(
                     frame,
                     frame instanceof Frame.Commit ? ErrorCode.TRANSACTION_ROLLED_BACK : ErrorCode.RESOURCE_EXHAUSTED,
                     e.getMessage());
-        } catch (QueueOptionConflictException e) {
-            replies.error(frame, ErrorCode.INVALID_DESTINATION, e.getMessage());
-        } catch (IllegalArgumentException e) {
-            replies.error(frame, ErrorCode.INVALID_REQUEST, e.getMessage());
+        } catch (UnknownDestinationException
+                | SubscriptionConflictException
+                | QueueOptionConflictException
+                | IllegalArgumentException e) {
+            replies.error(frame, FailureCodes.of(e), e.getMessage());
         }
     }
 

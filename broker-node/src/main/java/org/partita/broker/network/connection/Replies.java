@@ -5,12 +5,9 @@ import static org.partita.broker.network.connection.ConnectionLog.EVENTS;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import org.partita.broker.core.queue.QueueFullException;
 import org.partita.broker.network.flow.InOrderWrites;
 import org.partita.broker.network.flow.SendWindow;
 import org.partita.broker.process.FatalErrors;
-import org.partita.broker.store.StoreUnavailableException;
 import org.partita.protocol.ErrorCode;
 import org.partita.protocol.Frame;
 
@@ -103,16 +100,15 @@ final class Replies {
                 return;
             }
             FatalErrors.check(t);
-            Throwable cause = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
-            boolean resource = cause instanceof StoreUnavailableException || cause instanceof QueueFullException;
-            if (request instanceof Frame.Commit && resource) {
+            Throwable cause = FailureCodes.unwrap(t);
+            if (request instanceof Frame.Commit && FailureCodes.rollsBackACommit(cause)) {
                 error(
                         request,
                         ErrorCode.TRANSACTION_ROLLED_BACK,
                         cause.getMessage() + "; the transaction was rolled back");
             } else {
                 // a send held while a clustered queue's layout changed may find its queue full when it goes on
-                error(request, resource ? ErrorCode.RESOURCE_EXHAUSTED : ErrorCode.INTERNAL, cause.getMessage());
+                error(request, FailureCodes.of(cause), cause.getMessage());
             }
         });
     }
