@@ -23,7 +23,7 @@ import org.jgroups.protocols.VERIFY_SUSPECT2;
 import org.jgroups.protocols.pbcast.GMS;
 import org.jgroups.protocols.pbcast.NAKACK2;
 import org.jgroups.protocols.pbcast.STABLE;
-import org.jgroups.protocols.raft.ELECTION;
+import org.jgroups.protocols.raft.ELECTION2;
 import org.jgroups.protocols.raft.RAFT;
 import org.jgroups.protocols.raft.REDIRECT;
 import org.jgroups.raft.blocks.ReplicatedStateMachine;
@@ -184,7 +184,10 @@ final class ClusterMetadata implements AutoCloseable {
         p.add(new UFC());
         p.add(new MFC());
         p.add(new FRAG4());
-        p.add(new ELECTION());
+        // ELECTION2, not ELECTION: its pre-vote runs when a view merges back after a node was silent
+        // (paused, cut off), where ELECTION could keep a leader nobody followed and start no election,
+        // leaving every member up and none leading until a restart (jgroups-raft issues 211 and 306)
+        p.add(new ELECTION2());
         // followers hear of a commit at the leader's next resend: a layout change takes several
         // agreements in a row while its queue's sends wait, so not once a second (the default).
         // sendCommitsImmediately would tell them at once, but with it three nodes started together

@@ -1,0 +1,222 @@
+package org.partita.broker.store.replica;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.ratis.RaftConfigKeys;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.GroupManagementRequest;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.exceptions.AlreadyExistsException;
+import org.apache.ratis.rpc.SupportedRpcType;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.RaftServerConfigKeys;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.util.TimeDuration;
+import org.partita.broker.store.h2.H2MessageStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A node's part in replicated partitions: one Raft server (Apache Ratis over gRPC) that hosts a
+ * Raft group for each replica set the node belongs to, so that a node runs one server however
+ * many sets it is in. Each set has its own store on this node ({@link ReplicatedStore}), in a folder
+ * of its own under {@code dir/stores}, filled from the set's log.
+ *
+ * <p>Consensus, elections and log replication are Ratis's; this class only says which groups the
+ * node is in and where each group's entries go.
+ */
+public final class ReplicaServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ReplicaServer.class);
+    private static final String NAME_FILE = "replica-set";
+
+    private final ReplicaServerSettings settings;
+    private final RaftPeerId self;
+    private final Map<RaftGroupId, ReplicatedStore> stores = new ConcurrentHashMap<>();
+    private final RaftServer server;
+
+    private ReplicaServer(ReplicaServerSettings settings) throws IOException {
+        this.settings = settings;
+        this.self = RaftPeerId.valueOf(settings.node());
+        Files.createDirectories(settings.dir().resolve("stores"));
+        this.server = RaftServer.newBuilder()
+                .setServerId(self)
+                .setProperties(properties(settings))
+                // the groups found on disk at start are recovered with their stores; those joined
+                // later get theirs when they are added
+                .setStateMachineRegistry(group -> storeOf(group, null).machine())
+                .setOption(RaftStorage.StartupOption.RECOVER)
+                .build();
+        server.start();
+        for (RaftGroupId group : server.getGroupIds()) {
+            ReplicatedStore store = storeOf(group, null);
+            store.attach(server, null);
+        }
+        LOG.info(
+                "replica server of {} listening on {}:{}, {} replica sets recovered",
+                settings.node(),
+                settings.host(),
+                port(),
+                stores.size());
+    }
+
+    public static ReplicaServer start(ReplicaServerSettings settings) {
+        try {
+            return new ReplicaServer(settings);
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "cannot start the replica server of " + settings.node() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static RaftProperties properties(ReplicaServerSettings s) {
+        RaftProperties p = new RaftProperties();
+        RaftConfigKeys.Rpc.setType(p, SupportedRpcType.GRPC);
+        GrpcConfigKeys.Server.setHost(p, s.host());
+        GrpcConfigKeys.Server.setPort(p, s.port());
+        RaftServerConfigKeys.setStorageDir(p, List.of(s.dir().resolve("raft").toFile()));
+        long election = s.electionTimeout().toMillis();
+        RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(election, TimeUnit.MILLISECONDS));
+        RaftServerConfigKeys.Rpc.setTimeoutMax(p, TimeDuration.valueOf(2 * election, TimeUnit.MILLISECONDS));
+        // a leader that hears from no majority for an election timeout steps down, so that writes to it
+        // end (in doubt) instead of waiting for the request timeout on a leader nobody follows
+        RaftServerConfigKeys.LeaderElection.setLeaderStepDownWaitTime(
+                p, TimeDuration.valueOf(election, TimeUnit.MILLISECONDS));
+        // the store is the snapshot (AppliedMark): marking it now and then keeps the replay at start short
+        RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
+        RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, 10_000);
+        // a replica's store cannot be shipped as Ratis snapshot files: a replica that fell behind the
+        // leader's log start would need a copy of the store, which is not built, so the log is kept
+        // for replicas that are behind rather than purged to the mark
+        RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(p, false);
+        RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, false);
+        return p;
+    }
+
+    /** The port the server listens on (the one chosen when the settings said 0). */
+    public int port() {
+        int configured = settings.port();
+        if (configured != 0) {
+            return configured;
+        }
+        try {
+            return ((java.net.InetSocketAddress) server.getServerRpc().getInetSocketAddress()).getPort();
+        } catch (RuntimeException e) {
+            return configured;
+        }
+    }
+
+    /**
+     * Joins {@code set} (once: a set joined before, or recovered from disk, is returned as it is):
+     * its group is added to this node's server with this node's store for it. The other replicas
+     * join it on their own nodes; the set elects a leader once a majority has.
+     */
+    public ReplicatedStore join(ReplicaSet set) {
+        RaftGroupId group = set.groupId();
+        ReplicatedStore store = storeOf(group, set.name());
+        store.attach(server, set);
+        if (contains(group)) {
+            return store;
+        }
+        try {
+            RaftClientReply reply = server.groupManagementAsync(
+                            GroupManagementRequest.newAdd(ClientId.randomId(), self, 0, set.group()))
+                    .get(settings.requestTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            if (!reply.isSuccess()) {
+                throw new IllegalStateException(
+                        "cannot join replica set " + set.name() + ": "
+                                + reply.getException().getMessage(),
+                        reply.getException());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while joining replica set " + set.name(), e);
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof AlreadyExistsException)) { // joined meanwhile: as good
+                throw new IllegalStateException(
+                        "cannot join replica set " + set.name() + ": " + e.getCause(), e.getCause());
+            }
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("cannot join replica set " + set.name() + ": " + e, e);
+        }
+        return store;
+    }
+
+    private boolean contains(RaftGroupId group) {
+        try {
+            for (RaftGroupId g : server.getGroupIds()) {
+                if (g.equals(group)) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** This node's store of a set it joined or recovered. */
+    public Optional<ReplicatedStore> store(String setName) {
+        return Optional.ofNullable(stores.get(ReplicaSet.groupIdOf(setName)));
+    }
+
+    /** The sets this node is in, by name. */
+    public List<String> sets() {
+        return stores.values().stream().map(ReplicatedStore::setName).sorted().toList();
+    }
+
+    private ReplicatedStore storeOf(RaftGroupId group, String name) {
+        return stores.computeIfAbsent(group, g -> open(g, name));
+    }
+
+    /** Opens (or creates) this node's store of a group; its set's name is kept beside it for a restart. */
+    private ReplicatedStore open(RaftGroupId group, String name) {
+        Path folder = settings.dir().resolve("stores").resolve(group.getUuid().toString());
+        try {
+            Files.createDirectories(folder);
+            Path nameFile = folder.resolve(NAME_FILE);
+            String setName = name;
+            if (setName != null) {
+                Files.writeString(nameFile, setName, StandardCharsets.UTF_8);
+            } else if (Files.exists(nameFile)) {
+                setName = Files.readString(nameFile, StandardCharsets.UTF_8);
+            } else {
+                setName = group.getUuid().toString();
+            }
+            return new ReplicatedStore(
+                    setName,
+                    self,
+                    H2MessageStore.open(folder, true),
+                    new AppliedMark(folder.resolve("applied")),
+                    settings.requestTimeout().toMillis());
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "cannot open the store of replica group " + group + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Stops the server (this node leaves no set: its replicas are back when it starts again) and closes the stores. */
+    @Override
+    public void close() {
+        try {
+            server.close();
+        } catch (IOException e) {
+            LOG.warn("replica server of {} did not close cleanly: {}", settings.node(), e.toString());
+        }
+        stores.values().forEach(ReplicatedStore::close);
+        stores.clear();
+    }
+}

@@ -1,0 +1,199 @@
+package org.partita.broker.store.replica;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftClientRequest;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
+import org.partita.broker.store.MessageStore;
+import org.partita.broker.store.StoreBatch;
+import org.partita.broker.store.StoreStats;
+import org.partita.broker.store.StoredBranch;
+import org.partita.broker.store.StoredEntry;
+import org.partita.broker.store.StoredQueue;
+import org.partita.broker.store.journal.BatchRecord;
+
+/**
+ * A replica set's store on one node: a {@link MessageStore} whose writes go through the set's Raft
+ * log. On the node leading the set, {@link #write} hands the batch to the log as one entry and
+ * completes once a majority of the replicas holds it durably and this node's own store has applied
+ * it; on the others it is refused ({@link NotReplicaLeaderException}: nothing kept). Reads are this
+ * node's own store, which every replica fills from the log in the same order.
+ *
+ * <p>A write the log took but could not confirm (leadership lost, no majority within the request
+ * timeout) fails with {@link ReplicaInDoubtException}: it may still be committed.
+ */
+public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.Leadership {
+    private final String setName;
+    private final RaftPeerId self;
+    private final MessageStore local;
+    private final ReplicaStateMachine machine;
+    private final ClientId clientId = ClientId.randomId();
+    private final AtomicLong calls = new AtomicLong();
+    private final long requestTimeoutMillis;
+    private volatile RaftServer server;
+    private volatile ReplicaSet set;
+    private volatile LeadershipListener listener = LeadershipListener.NONE;
+    private volatile boolean leading;
+    private volatile String leader;
+
+    ReplicatedStore(String setName, RaftPeerId self, MessageStore local, AppliedMark mark, long requestTimeoutMillis) {
+        this.setName = setName;
+        this.self = self;
+        this.local = local;
+        this.requestTimeoutMillis = requestTimeoutMillis;
+        this.machine = new ReplicaStateMachine(setName, local, mark, this);
+    }
+
+    ReplicaStateMachine machine() {
+        return machine;
+    }
+
+    void attach(RaftServer server, ReplicaSet set) {
+        this.server = server;
+        this.set = set;
+    }
+
+    public String setName() {
+        return setName;
+    }
+
+    /** The set as this node joined it, or null while it is only recovered from disk and not joined yet. */
+    public ReplicaSet set() {
+        return set;
+    }
+
+    /** Whether this node leads the set and its store holds everything the set confirmed. */
+    public boolean leading() {
+        return leading;
+    }
+
+    /** The node leading the set as last heard here, or null during an election. */
+    public String leader() {
+        return leading ? self.toString() : leader;
+    }
+
+    /** Where this node's starts and ends of leadership go; told at once if it leads now. */
+    public void setLeadershipListener(LeadershipListener listener) {
+        this.listener = listener;
+        if (leading) {
+            listener.leading(this);
+        }
+    }
+
+    @Override
+    public void ready() {
+        leading = true;
+        leader = self.toString();
+        listener.leading(this);
+    }
+
+    @Override
+    public void lost(String newLeader) {
+        boolean was = leading;
+        leading = false;
+        leader = newLeader;
+        if (was || newLeader != null) {
+            listener.following(this, newLeader);
+        }
+    }
+
+    @Override
+    public CompletableFuture<Void> write(StoreBatch batch) {
+        RaftServer raft = server;
+        if (!leading || raft == null) {
+            String at = leader;
+            return CompletableFuture.failedFuture(new NotReplicaLeaderException(
+                    "this node does not lead replica set " + setName
+                            + (at == null ? ": an election is under way" : "; node " + at + " does"),
+                    at));
+        }
+        RaftClientRequest request = RaftClientRequest.newBuilder()
+                .setClientId(clientId)
+                .setServerId(self)
+                .setGroupId(ReplicaSet.groupIdOf(setName))
+                .setCallId(calls.incrementAndGet())
+                .setMessage(Message.valueOf(UnsafeByteOperations.unsafeWrap(BatchRecord.encode(batch.ops()))))
+                .setType(RaftClientRequest.writeRequestType())
+                .setTimeoutMs(requestTimeoutMillis)
+                .build();
+        CompletableFuture<RaftClientReply> reply;
+        try {
+            reply = raft.submitClientRequestAsync(request);
+        } catch (java.io.IOException e) {
+            return CompletableFuture.failedFuture(new NotReplicaLeaderException(
+                    "replica set " + setName + " did not take the write: " + e.getMessage(), leader));
+        }
+        return reply.orTimeout(requestTimeoutMillis, TimeUnit.MILLISECONDS).handle((r, failure) -> {
+            if (failure == null && r.isSuccess()) {
+                return null;
+            }
+            Throwable cause = failure != null ? failure : r.getException();
+            if (cause instanceof CompletionException && cause.getCause() != null) {
+                cause = cause.getCause();
+            }
+            String why = cause instanceof TimeoutException
+                    ? "no majority of its replicas confirmed it within " + requestTimeoutMillis + " ms"
+                    : String.valueOf(cause.getMessage());
+            throw new CompletionException(new ReplicaInDoubtException(
+                    "replica set " + setName + " took a write but did not confirm it (" + why
+                            + "): it may or may not be stored",
+                    cause));
+        });
+    }
+
+    @Override
+    public boolean recoveredFromCrash() {
+        return local.recoveredFromCrash();
+    }
+
+    @Override
+    public long maxMessageId() {
+        return local.maxMessageId();
+    }
+
+    @Override
+    public List<StoredQueue> loadQueues() {
+        return local.loadQueues();
+    }
+
+    @Override
+    public List<StoredBranch> loadBranches() {
+        return local.loadBranches();
+    }
+
+    @Override
+    public void loadEntries(Consumer<StoredEntry> sink) {
+        local.loadEntries(sink);
+    }
+
+    @Override
+    public byte[] readPayload(long messageId) {
+        return local.readPayload(messageId);
+    }
+
+    @Override
+    public StoreStats stats() {
+        return local.stats();
+    }
+
+    /** Closes this node's store of the set; the server closes the set's group. */
+    @Override
+    public void close() {
+        local.close();
+    }
+
+    @Override
+    public String toString() {
+        return "replica set " + setName + " on " + self + (leading ? " (leading)" : ", leader " + leader);
+    }
+}

@@ -1,0 +1,235 @@
+package org.partita.broker.store.replica;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.broker.store.StoreBatch;
+import org.partita.broker.store.StoreOp;
+import org.partita.broker.store.StoreUnavailableException;
+
+/**
+ * Three replica servers on loopback, each with its own folder, as three nodes would run them: a
+ * write confirmed by the set's leader is in every replica's store, in order; when the leader stops,
+ * another replica leads within seconds with everything confirmed, and takes writes; a replica that
+ * comes back catches up; and without a majority no write is confirmed.
+ */
+@Tag("slow")
+@Timeout(120)
+class ReplicaSetTest {
+    private static final String QUEUE = "orders#p0";
+    private static final Duration ELECTION = Duration.ofMillis(500);
+
+    @TempDir
+    Path tmp;
+
+    private final Map<String, ReplicaServer> servers = new TreeMap<>();
+    private final Map<String, Integer> ports = new HashMap<>();
+
+    @AfterEach
+    void stop() {
+        servers.values().forEach(ReplicaServer::close);
+    }
+
+    private ReplicaServer start(String node) {
+        ReplicaServer s = ReplicaServer.start(new ReplicaServerSettings(
+                node, "127.0.0.1", ports.getOrDefault(node, 0), tmp.resolve(node), ELECTION, Duration.ofSeconds(5)));
+        ports.put(node, s.port());
+        servers.put(node, s);
+        return s;
+    }
+
+    private ReplicaSet set(String preferred) {
+        List<ReplicaSet.ReplicaPeer> peers = new ArrayList<>();
+        ports.forEach((node, port) -> peers.add(new ReplicaSet.ReplicaPeer(node, "127.0.0.1", port)));
+        return new ReplicaSet("orders/0", peers, preferred);
+    }
+
+    private Map<String, ReplicatedStore> joinAll(ReplicaSet set) {
+        Map<String, ReplicatedStore> stores = new TreeMap<>();
+        servers.forEach((node, s) -> stores.put(node, s.join(set)));
+        return stores;
+    }
+
+    private static ReplicatedStore awaitLeader(Map<String, ReplicatedStore> stores) {
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> stores.values().stream()
+                                .filter(ReplicatedStore::leading)
+                                .count()
+                        == 1);
+        return stores.values().stream()
+                .filter(ReplicatedStore::leading)
+                .findFirst()
+                .orElseThrow();
+    }
+
+    private static StoreBatch message(long id, String text) {
+        return new StoreBatch()
+                .add(new StoreOp.InsertMessage(id, text.getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                .add(new StoreOp.InsertEntry(QUEUE, id));
+    }
+
+    /** The message ids the store holds in {@link #QUEUE}, in order. */
+    private static List<Long> ids(ReplicatedStore store) {
+        List<Long> ids = new ArrayList<>();
+        store.loadEntries(e -> {
+            if (e.queue().equals(QUEUE)) {
+                ids.add(e.messageId());
+            }
+        });
+        return ids;
+    }
+
+    private static void write(ReplicatedStore store, StoreBatch batch) throws Exception {
+        store.write(batch).get(15, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aConfirmedWriteIsInEveryReplicaAndTheNextLeaderHasIt() throws Exception {
+        start("node1");
+        start("node2");
+        start("node3");
+        Map<String, ReplicatedStore> stores = joinAll(set("node1"));
+        ReplicatedStore leader = awaitLeader(stores);
+
+        List<CompletableFuture<Void>> writes = new ArrayList<>();
+        for (long id = 1; id <= 200; id++) {
+            writes.add(leader.write(message(id, "m" + id)));
+        }
+        CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+        List<Long> expected = new ArrayList<>();
+        for (long id = 1; id <= 200; id++) {
+            expected.add(id);
+        }
+        assertEquals(expected, ids(leader), "the leader's own store");
+        for (ReplicatedStore s : stores.values()) {
+            // a follower applies what it was sent a moment after the leader confirmed it
+            await().atMost(Duration.ofSeconds(10)).until(() -> ids(s).equals(expected));
+            assertEquals("m7", new String(s.readPayload(7), java.nio.charset.StandardCharsets.UTF_8));
+        }
+        for (ReplicatedStore s : stores.values()) {
+            if (s != leader) {
+                StoreUnavailableException refused =
+                        assertThrows(StoreUnavailableException.class, () -> unwrap(() -> write(s, message(999, "x"))));
+                assertInstanceOf(NotReplicaLeaderException.class, refused);
+                assertEquals(leader.leader(), ((NotReplicaLeaderException) refused).leader(), refused.getMessage());
+            }
+        }
+
+        // the leader's node goes: another replica leads, with everything, and takes writes
+        String oldLeader = leader.leader();
+        servers.remove(oldLeader).close();
+        stores.remove(oldLeader);
+        long lostAt = System.nanoTime();
+        ReplicatedStore next = awaitLeader(stores);
+        long failoverMillis = (System.nanoTime() - lostAt) / 1_000_000;
+        assertTrue(failoverMillis < 20_000, "a new leader within 20 s, took " + failoverMillis + " ms");
+        System.out.println(
+                "replica set failover: " + next.leader() + " leads " + failoverMillis + " ms after the leader stopped");
+        assertEquals(expected, ids(next), "the new leader holds every confirmed write");
+        write(next, message(201, "after failover"));
+        expected.add(201L);
+        for (ReplicatedStore s : stores.values()) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> ids(s).equals(expected));
+        }
+
+        // the old leader comes back as a follower and catches up from the log
+        ReplicatedStore back = start(oldLeader).store("orders/0").orElseThrow();
+        stores.put(oldLeader, back);
+        await().atMost(Duration.ofSeconds(30)).until(() -> ids(back).equals(expected));
+        assertEquals("orders/0", back.setName(), "the set's name survives the restart");
+    }
+
+    @Test
+    void withoutAMajorityNothingIsConfirmed() throws Exception {
+        start("node1");
+        start("node2");
+        start("node3");
+        Map<String, ReplicatedStore> stores = joinAll(set("node1"));
+        ReplicatedStore leader = awaitLeader(stores);
+        write(leader, message(1, "first"));
+        String leaderNode = leader.leader();
+        for (String node : List.copyOf(servers.keySet())) {
+            if (!node.equals(leaderNode)) {
+                servers.remove(node).close();
+            }
+        }
+        long t0 = System.nanoTime();
+        Exception e = assertThrows(Exception.class, () -> unwrap(() -> write(leader, message(2, "alone"))));
+        long took = (System.nanoTime() - t0) / 1_000_000;
+        assertTrue(
+                e instanceof ReplicaInDoubtException || e instanceof NotReplicaLeaderException,
+                "neither confirmed nor lost silently: " + e);
+        assertTrue(took < 20_000, "the write ends within the request timeout and a bit, took " + took + " ms");
+        await().atMost(Duration.ofSeconds(10)).until(() -> !leader.leading());
+        assertEquals(List.of(1L), ids(leader), "the lone node applied nothing unconfirmed");
+    }
+
+    @Test
+    void aRestartReplaysTheLogWithoutDuplicatesAndKeepsDeletions() throws Exception {
+        start("node1");
+        start("node2");
+        start("node3");
+        Map<String, ReplicatedStore> stores = joinAll(set("node2"));
+        ReplicatedStore leader = awaitLeader(stores);
+        for (long id = 1; id <= 20; id++) {
+            write(leader, message(id, "m" + id));
+        }
+        for (long id = 1; id <= 10; id++) { // acknowledged: entry and message removed
+            write(
+                    leader,
+                    new StoreBatch().add(new StoreOp.DeleteEntry(QUEUE, id)).add(new StoreOp.DeleteMessage(id)));
+        }
+        List<Long> expected = List.of(11L, 12L, 13L, 14L, 15L, 16L, 17L, 18L, 19L, 20L);
+        for (ReplicatedStore s : stores.values()) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> ids(s).equals(expected));
+        }
+        // every node stops and starts again: each replays its log into its store
+        for (String node : List.copyOf(servers.keySet())) {
+            servers.remove(node).close();
+        }
+        Map<String, ReplicatedStore> again = new TreeMap<>();
+        for (String node : List.of("node1", "node2", "node3")) {
+            again.put(node, start(node).store("orders/0").orElseThrow());
+        }
+        ReplicatedStore next = awaitLeader(again);
+        for (ReplicatedStore s : again.values()) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> ids(s).equals(expected));
+            assertFalse(s.readPayload(3) != null, "a deleted message stays deleted after the replay");
+        }
+        write(next, message(21, "m21"));
+        assertNotNull(next.readPayload(21));
+    }
+
+    /** Runs {@code work}, throwing the cause of an {@link ExecutionException} rather than the wrapper. */
+    private static void unwrap(ThrowingRunnable work) throws Exception {
+        try {
+            work.run();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception c ? c : e;
+        }
+    }
+
+    private interface ThrowingRunnable {
+        void run() throws Exception;
+    }
+}
