@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * in the node's data folder, so it survives restarts. A change needs a majority of the members;
  * reading is local. Message data never goes through here: it moves over the node links.
  */
-final class ClusterMetadata implements AutoCloseable {
+final class ClusterMetadata implements LayoutChanges.Agreement, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterMetadata.class);
     private static final String QUEUE_KEY = "queue:";
     /** A change of a queue's partitions or hosts in progress: {@code layout-change:<queue>}. */
@@ -202,7 +202,8 @@ final class ClusterMetadata implements AutoCloseable {
     }
 
     /** The agreed definition of a clustered queue, or null if there is none. */
-    String queue(String name) {
+    @Override
+    public String queue(String name) {
         return queues.get(name);
     }
 
@@ -230,7 +231,8 @@ final class ClusterMetadata implements AutoCloseable {
     }
 
     /** Defines or changes a clustered queue; completes once a majority committed it. */
-    CompletableFuture<Void> defineQueue(String name, String options) {
+    @Override
+    public CompletableFuture<Void> defineQueue(String name, String options) {
         return CompletableFuture.runAsync(
                 () -> {
                     try {
@@ -246,7 +248,8 @@ final class ClusterMetadata implements AutoCloseable {
     }
 
     /** The layout change of a queue in progress as agreed so far, or null. */
-    String layoutChange(String queue) {
+    @Override
+    public String layoutChange(String queue) {
         return changesInProgress.get(queue);
     }
 
@@ -263,12 +266,14 @@ final class ClusterMetadata implements AutoCloseable {
     }
 
     /** Begins ({@code change} not null) or ends (null) a change of a queue's layout, once agreed. */
-    CompletableFuture<Void> layoutChange(String queue, String change) {
+    @Override
+    public CompletableFuture<Void> layoutChange(String queue, String change) {
         return agree(CHANGE_KEY + queue, change, "the layout change of queue '" + queue + "'");
     }
 
     /** Tells every node how far this one got in a queue's layout change. */
-    CompletableFuture<Void> layoutMark(String queue, String node, String mark) {
+    @Override
+    public CompletableFuture<Void> layoutMark(String queue, String node, String mark) {
         return agree(
                 MARK_KEY + queue + ":" + node,
                 mark,

@@ -1,12 +1,12 @@
 package org.partita.broker.cluster;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.partita.broker.core.dispatch.ConsumerRef;
 import org.partita.broker.core.dispatch.DeliverySink;
 import org.partita.broker.core.queue.BrokerQueue;
 import org.partita.broker.core.queue.QueueEntry;
-import org.partita.jms.transport.NettyBrokerConnection;
 import org.partita.protocol.ErrorCode;
 import org.partita.protocol.selector.Selector;
 
@@ -24,14 +24,30 @@ final class Forwarder implements DeliverySink {
 
     private static final long RETRY_MILLIS = 500;
 
+    /**
+     * The link to the other node, as the forwarder uses it: {@link PeerLink} on a node, an interface
+     * so that a unit test can stand in for the other node ({@code ForwarderTest}).
+     */
+    interface Link {
+        String peer();
+
+        boolean isUp();
+
+        /**
+         * Sends a message to the other node's {@code queue}; done once that node stored it. Null,
+         * sending nothing, while the link is down.
+         */
+        CompletableFuture<Void> forward(String queue, int deliveryCount, byte[] message);
+    }
+
     private final BrokerQueue log;
     private final String queue;
-    private final PeerLink link;
+    private final Link link;
     private final ScheduledExecutorService timer;
     private final RemoteRoom room;
     private ConsumerRef ref;
 
-    Forwarder(BrokerQueue log, String queue, PeerLink link, ScheduledExecutorService timer, RemoteRoom room) {
+    Forwarder(BrokerQueue log, String queue, Link link, ScheduledExecutorService timer, RemoteRoom room) {
         this.log = log;
         this.queue = queue;
         this.link = link;
@@ -70,15 +86,16 @@ final class Forwarder implements DeliverySink {
 
     @Override
     public void deliver(ConsumerRef consumer, QueueEntry entry, int partition) {
-        NettyBrokerConnection c = link.connection();
-        if (c == null) {
-            giveBack(consumer, entry, false);
-            return;
-        }
         // The count includes this delivery to the forwarder, which no application saw: a first forward
         // carries 0, so the message arrives unflagged; one sent again after a forward whose outcome is
         // unknown carries more, and arrives flagged.
-        c.forward(queue, entry.deliveryCount() - 1, entry.message().encoded()).whenComplete((v, t) -> {
+        CompletableFuture<Void> sent =
+                link.forward(queue, entry.deliveryCount() - 1, entry.message().encoded());
+        if (sent == null) {
+            giveBack(consumer, entry, false);
+            return;
+        }
+        sent.whenComplete((v, t) -> {
             if (t == null) {
                 room.room(link.peer(), queue);
                 log.ack(entry, consumer);

@@ -54,11 +54,35 @@ final class LayoutChanges {
         boolean drained(String queue);
     }
 
+    /**
+     * What the cluster agreed and how to ask it to agree more: {@link ClusterMetadata} on a node, an
+     * interface so that a unit test can stand in for the consensus group ({@code LayoutChangesTest}).
+     * What is agreed comes back through {@link #changeAgreed} and {@link #markAgreed}.
+     */
+    interface Agreement {
+        /** The agreed definition of a clustered queue, or null if there is none. */
+        String queue(String name);
+
+        /** Defines or changes a clustered queue; completes once a majority committed it. */
+        CompletableFuture<Void> defineQueue(String name, String options);
+
+        /** The layout change of a queue in progress as agreed so far, or null. */
+        String layoutChange(String queue);
+
+        /** Begins ({@code change} not null) or ends (null) a change of a queue's layout, once agreed. */
+        CompletableFuture<Void> layoutChange(String queue, String change);
+
+        /** Tells every node how far this one got in a queue's layout change. */
+        CompletableFuture<Void> layoutMark(String queue, String node, String mark);
+    }
+
     private final String self;
     private final List<String> members;
     private final long timeoutMillis;
     private final ScheduledExecutorService timer;
-    private final Supplier<ClusterMetadata> metadata;
+    /** Null while the node has not joined the consensus group yet. */
+    private final Supplier<? extends Agreement> metadata;
+
     private final Drain drain;
     private final Map<String, HeldSends> held = new ConcurrentHashMap<>();
     private final Map<String, Watch> watches = new ConcurrentHashMap<>();
@@ -69,7 +93,7 @@ final class LayoutChanges {
             List<String> members,
             long timeoutMillis,
             ScheduledExecutorService timer,
-            Supplier<ClusterMetadata> metadata,
+            Supplier<? extends Agreement> metadata,
             Drain drain) {
         this.self = self;
         this.members = List.copyOf(members);
@@ -97,7 +121,7 @@ final class LayoutChanges {
 
     /** Asks the cluster to change a queue's layout to {@code options}; completes once it did (or failed). */
     CompletableFuture<Void> request(String queue, String options) {
-        ClusterMetadata md = metadata.get();
+        Agreement md = metadata.get();
         String inProgress = md.layoutChange(queue);
         if (inProgress != null) {
             return CompletableFuture.failedFuture(
@@ -196,7 +220,7 @@ final class LayoutChanges {
 
     /** Ends a change once this node has joined the consensus group (it may still be reading its log back). */
     private void endOnceJoined(String queue, String id) {
-        ClusterMetadata md = metadata.get();
+        Agreement md = metadata.get();
         if (md == null) {
             timer.schedule(() -> endOnceJoined(queue, id), POLL_MILLIS, TimeUnit.MILLISECONDS);
         } else {
@@ -215,7 +239,7 @@ final class LayoutChanges {
 
     /** What this node can do next in a change: say how far it got, finish it, or end it for a lost node. */
     private void step(String queue, Watch w) {
-        ClusterMetadata md = metadata.get();
+        Agreement md = metadata.get();
         if (md == null || watches.get(queue) != w) { // still reading the Raft log back at start, or over
             return;
         }
@@ -252,7 +276,7 @@ final class LayoutChanges {
         }
     }
 
-    private void mark(ClusterMetadata md, String queue, Watch w, LayoutChange.Phase phase) {
+    private void mark(Agreement md, String queue, Watch w, LayoutChange.Phase phase) {
         md.layoutMark(queue, self, new LayoutChange.Mark(w.change.id(), phase).encode())
                 .whenComplete((v, t) -> {
                     if (t != null) { // said again on the next poll
@@ -277,7 +301,7 @@ final class LayoutChanges {
     }
 
     /** Every node drained: the new definition, then the end of the change. */
-    private void finish(ClusterMetadata md, String queue, Request r, Watch w) {
+    private void finish(Agreement md, String queue, Request r, Watch w) {
         synchronized (r) {
             if (r.state != Request.State.WAITING) {
                 return;
@@ -335,7 +359,7 @@ final class LayoutChanges {
     }
 
     /** Ends the change {@code id} of {@code queue} if it is still the one in progress; false if it is not. */
-    private boolean endIf(ClusterMetadata md, String queue, String id) {
+    private boolean endIf(Agreement md, String queue, String id) {
         String current = md.layoutChange(queue);
         if (current == null || !LayoutChange.decode(current).id().equals(id)) {
             return false;

@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * node sends the other one (forwarded messages, consumers of its partitions) goes over this link;
  * deliveries come back on it.
  */
-final class PeerLink implements ConnectionListener, AutoCloseable {
+final class PeerLink implements ConnectionListener, Forwarder.Link, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PeerLink.class);
 
     /** Hears when a link comes up or goes down. Called on the link's own thread. */
@@ -77,7 +77,8 @@ final class PeerLink implements ConnectionListener, AutoCloseable {
         timer.scheduleWithFixedDelay(this::tick, 0, cluster.heartbeatMillis(), TimeUnit.MILLISECONDS);
     }
 
-    String peer() {
+    @Override
+    public String peer() {
         return peer.name();
     }
 
@@ -101,8 +102,15 @@ final class PeerLink implements ConnectionListener, AutoCloseable {
         }
     }
 
-    boolean isUp() {
+    @Override
+    public boolean isUp() {
         return connection != null;
+    }
+
+    @Override
+    public java.util.concurrent.CompletableFuture<Void> forward(String queue, int deliveryCount, byte[] message) {
+        NettyBrokerConnection c = connection;
+        return c == null ? null : c.forward(queue, deliveryCount, message);
     }
 
     /** The open connection, or null while the link is down. */

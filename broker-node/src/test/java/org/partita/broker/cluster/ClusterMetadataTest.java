@@ -26,31 +26,55 @@ class ClusterMetadataTest {
 
     private final List<ClusterMetadata> members = new ArrayList<>();
 
+    /** The members' data folders: a folder of {@link #tmp} for each try at starting them. */
+    private Path dir;
+
     @AfterEach
     void close() {
         members.forEach(ClusterMetadata::close);
     }
 
+    /**
+     * Members n1 to n3, {@code listeners} giving each its listener by index, on free ports; started
+     * over on new ports and in new folders should a port be taken before its member binds it.
+     */
+    private ClusterConfig startThree(java.util.function.IntFunction<ClusterMetadata.Listener> listeners)
+            throws Exception {
+        int[] tries = {0};
+        return FreePorts.startOnFreePorts(3, 1000, ports -> {
+            dir = tmp.resolve("try" + ++tries[0]);
+            ClusterConfig cluster = ClusterConfig.of(
+                            "test",
+                            List.of(
+                                    new ClusterConfig.Member("n1", "127.0.0.1", ports.get(0)),
+                                    new ClusterConfig.Member("n2", "127.0.0.1", ports.get(1)),
+                                    new ClusterConfig.Member("n3", "127.0.0.1", ports.get(2))))
+                    .withHeartbeat(200, 2000);
+            try {
+                for (int i = 0; i < 3; i++) {
+                    String n = "n" + (i + 1);
+                    members.add(new ClusterMetadata(cluster, n, dir.resolve(n), listeners.apply(i)));
+                }
+            } catch (Exception e) {
+                members.forEach(ClusterMetadata::close);
+                members.clear();
+                throw e;
+            }
+            return cluster;
+        });
+    }
+
     @Test
     void aDefinitionMadeOnOneNodeReachesEveryNodeAndSurvivesARestart() throws Exception {
-        List<Integer> ports = FreePorts.pairs(3, 1000);
-        List<ClusterConfig.Member> list = List.of(
-                new ClusterConfig.Member("n1", "127.0.0.1", ports.get(0)),
-                new ClusterConfig.Member("n2", "127.0.0.1", ports.get(1)),
-                new ClusterConfig.Member("n3", "127.0.0.1", ports.get(2)));
-        ClusterConfig cluster = ClusterConfig.of("test", list).withHeartbeat(200, 2000);
-        List<Map<String, String>> seen = new ArrayList<>();
-        for (String n : List.of("n1", "n2", "n3")) {
-            Map<String, String> s = new ConcurrentHashMap<>();
-            seen.add(s);
-            members.add(new ClusterMetadata(cluster, n, tmp.resolve(n), (q, o) -> {
-                if (o == null) {
-                    s.remove(q);
-                } else {
-                    s.put(q, o);
-                }
-            }));
-        }
+        List<Map<String, String>> seen =
+                List.of(new ConcurrentHashMap<>(), new ConcurrentHashMap<>(), new ConcurrentHashMap<>());
+        ClusterConfig cluster = startThree(i -> (q, o) -> {
+            if (o == null) {
+                seen.get(i).remove(q);
+            } else {
+                seen.get(i).put(q, o);
+            }
+        });
         await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
             members.get(1).defineQueue("orders", "partitions=6&hosts=n1,n2,n3").get(5, TimeUnit.SECONDS);
             return true;
@@ -60,23 +84,15 @@ class ClusterMetadataTest {
         }
         members.remove(2).close();
         Map<String, String> again = new ConcurrentHashMap<>();
-        members.add(new ClusterMetadata(cluster, "n3", tmp.resolve("n3"), again::put));
+        members.add(new ClusterMetadata(cluster, "n3", dir.resolve("n3"), again::put));
         await().atMost(Duration.ofSeconds(30)).until(() -> "partitions=6&hosts=n1,n2,n3".equals(again.get("orders")));
         assertEquals("partitions=6&hosts=n1,n2,n3", members.get(2).queue("orders"));
     }
 
     @Test
     void aRestartedMemberHearsTheStateTheLogLeadsToNotEachStepOnTheWay() throws Exception {
-        List<Integer> ports = FreePorts.pairs(3, 1000);
-        List<ClusterConfig.Member> list = List.of(
-                new ClusterConfig.Member("n1", "127.0.0.1", ports.get(0)),
-                new ClusterConfig.Member("n2", "127.0.0.1", ports.get(1)),
-                new ClusterConfig.Member("n3", "127.0.0.1", ports.get(2)));
-        ClusterConfig cluster = ClusterConfig.of("test", list).withHeartbeat(200, 2000);
         Map<String, String> onN3 = new ConcurrentHashMap<>();
-        for (String n : List.of("n1", "n2", "n3")) {
-            members.add(new ClusterMetadata(cluster, n, tmp.resolve(n), n.equals("n3") ? onN3::put : (q, o) -> {}));
-        }
+        ClusterConfig cluster = startThree(i -> i == 2 ? onN3::put : (q, o) -> {});
         await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
             members.get(0).defineQueue("orders", "partitions=4&hosts=n1,n2").get(5, TimeUnit.SECONDS);
             return true;
@@ -93,7 +109,7 @@ class ClusterMetadataTest {
 
         members.remove(2).close();
         List<String> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
-        members.add(new ClusterMetadata(cluster, "n3", tmp.resolve("n3"), new ClusterMetadata.Listener() {
+        members.add(new ClusterMetadata(cluster, "n3", dir.resolve("n3"), new ClusterMetadata.Listener() {
             @Override
             public void queue(String queue, String options) {
                 heard.add("queue " + options);

@@ -169,7 +169,7 @@ class ConsumptionPaceTest {
                     }
                 }
             }
-            Thread.sleep(10);
+            Thread.sleep(10); // the sampling interval: a pause on purpose, not a wait for something
         }
         slow.join(60_000);
         fast.join(10_000);

@@ -75,7 +75,7 @@ class LoginThrottlingTest {
                     long t = System.nanoTime();
                     alice.ping().get(10, TimeUnit.SECONDS);
                     rtt.add(System.nanoTime() - t);
-                    Thread.sleep(10);
+                    Thread.sleep(10); // the interval between pings: a pause on purpose, not a wait for something
                 }
             } finally {
                 stop.set(true);

@@ -301,25 +301,36 @@ class TlsTest {
 
     @Test
     void clusterNodesLinkOverTls() throws Exception {
-        List<Integer> ports = FreePorts.pairs(2, ClusterConfig.DEFAULT_CONSENSUS_PORT_OFFSET);
-        ClusterConfig cluster = ClusterConfig.of(
-                        "tls",
-                        List.of(
-                                new ClusterConfig.Member("node1", "127.0.0.1", ports.get(0)),
-                                new ClusterConfig.Member("node2", "127.0.0.1", ports.get(1))))
-                .withHeartbeat(200, 2_000);
         List<PartitaNode> nodes = new ArrayList<>();
+        int[] tries = {0};
         try {
-            for (int i = 0; i < 2; i++) {
-                // plaintext off: the links can only come up over TLS
-                nodes.add(PartitaNode.start(NodeConfig.defaults()
-                        .withNodeName("node" + (i + 1))
-                        .withPort(ports.get(i))
-                        .withDataDir(dir.resolve("n" + i))
-                        .withCluster(cluster)
-                        .withSecurity(
-                                SecuritySettings.defaults().withTls(tls().withPlaintext(TlsSettings.Plaintext.OFF)))));
-            }
+            // started over on new ports should one be taken between its pick and its bind
+            FreePorts.startOnFreePorts(2, ClusterConfig.DEFAULT_CONSENSUS_PORT_OFFSET, ports -> {
+                Path folder = dir.resolve("try" + ++tries[0]);
+                ClusterConfig cluster = ClusterConfig.of(
+                                "tls",
+                                List.of(
+                                        new ClusterConfig.Member("node1", "127.0.0.1", ports.get(0)),
+                                        new ClusterConfig.Member("node2", "127.0.0.1", ports.get(1))))
+                        .withHeartbeat(200, 2_000);
+                try {
+                    for (int i = 0; i < 2; i++) {
+                        // plaintext off: the links can only come up over TLS
+                        nodes.add(PartitaNode.start(NodeConfig.defaults()
+                                .withNodeName("node" + (i + 1))
+                                .withPort(ports.get(i))
+                                .withDataDir(folder.resolve("n" + i))
+                                .withCluster(cluster)
+                                .withSecurity(SecuritySettings.defaults()
+                                        .withTls(tls().withPlaintext(TlsSettings.Plaintext.OFF)))));
+                    }
+                } catch (RuntimeException e) {
+                    nodes.forEach(PartitaNode::close);
+                    nodes.clear();
+                    throw e;
+                }
+                return nodes;
+            });
             await().atMost(Duration.ofSeconds(30))
                     .until(() -> nodes.get(0).cluster().status().format().contains("member.node2=up")
                             && nodes.get(1).cluster().status().format().contains("member.node1=up"));

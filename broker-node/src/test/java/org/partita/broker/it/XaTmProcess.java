@@ -47,7 +47,7 @@ public final class XaTmProcess {
         System.out.println(IN_COMMIT);
         System.out.flush();
         try {
-            Thread.sleep(Long.MAX_VALUE);
+            Thread.sleep(Long.MAX_VALUE); // this process waits to be killed: the test's point
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -70,13 +70,19 @@ class StopDeadlineTest {
                     .redirectOutput(log.toFile())
                     .start();
             Child child = new Child(p, log);
-            long deadline = System.nanoTime() + BOUND.toNanos();
-            while (!child.out().contains("ready")) {
-                if (!p.isAlive() || System.nanoTime() > deadline) {
-                    p.destroyForcibly();
-                    throw new AssertionError("the child did not start: " + child.out());
-                }
-                Thread.sleep(20); // polling a file the child writes: no event to wait on
+            boolean ready;
+            try { // the child's output is a file: polled, as no event tells when it grows
+                org.awaitility.Awaitility.await("the child's ready line")
+                        .atMost(BOUND)
+                        .pollInterval(Duration.ofMillis(20))
+                        .until(() -> child.out().contains("ready") || !p.isAlive());
+                ready = child.out().contains("ready");
+            } catch (org.awaitility.core.ConditionTimeoutException e) {
+                ready = false;
+            }
+            if (!ready) {
+                p.destroyForcibly();
+                throw new AssertionError("the child did not start: " + child.out());
             }
             return child;
         }

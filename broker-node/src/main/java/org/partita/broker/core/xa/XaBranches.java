@@ -24,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.partita.broker.core.Broker;
 import org.partita.broker.core.queue.BrokerQueue;
@@ -56,11 +57,82 @@ public final class XaBranches {
     static final int STORED_HEURISTIC_COMMITTED = 2;
     static final int STORED_HEURISTIC_ROLLED_BACK = 3;
 
-    private final Broker broker;
+    /**
+     * What the registry asks of its node: the broker's calls it completes branches with. An interface
+     * so that a unit test can stand in for the broker ({@code XaBranchesTest}); the node passes
+     * {@link BrokerWork}.
+     */
+    interface NodeWork {
+        /** {@link Broker#reserve}. */
+        void reserve(List<Broker.PendingSend> sends);
+
+        /** {@link Broker#unreserve}. */
+        void unreserve(List<Broker.PendingSend> sends);
+
+        /** {@link Broker#commit}. */
+        CompletableFuture<Void> commit(List<Broker.PendingSend> sends, List<Broker.Consumed> consumed);
+
+        /** {@link Broker#complete}. */
+        CompletableFuture<Void> complete(
+                List<Broker.PendingSend> sends,
+                List<Broker.Consumed> consumed,
+                List<QueueEntry> locked,
+                List<StoreOp> extra);
+
+        /** Writes to the broker's store. */
+        CompletableFuture<Void> write(StoreBatch batch);
+
+        /** Runs {@code task} on the broker's timers after {@code seconds}. */
+        ScheduledFuture<?> schedule(Runnable task, long seconds);
+    }
+
+    /** The node's {@link NodeWork}: its broker, looked up at each call (the broker builds this registry while it is built). */
+    private record BrokerWork(Broker broker) implements NodeWork {
+        @Override
+        public void reserve(List<Broker.PendingSend> sends) {
+            broker.reserve(sends);
+        }
+
+        @Override
+        public void unreserve(List<Broker.PendingSend> sends) {
+            broker.unreserve(sends);
+        }
+
+        @Override
+        public CompletableFuture<Void> commit(List<Broker.PendingSend> sends, List<Broker.Consumed> consumed) {
+            return broker.commit(sends, consumed);
+        }
+
+        @Override
+        public CompletableFuture<Void> complete(
+                List<Broker.PendingSend> sends,
+                List<Broker.Consumed> consumed,
+                List<QueueEntry> locked,
+                List<StoreOp> extra) {
+            return broker.complete(sends, consumed, locked, extra);
+        }
+
+        @Override
+        public CompletableFuture<Void> write(StoreBatch batch) {
+            return broker.store().write(batch);
+        }
+
+        @Override
+        public ScheduledFuture<?> schedule(Runnable task, long seconds) {
+            return broker.timers().schedule(task, seconds, TimeUnit.SECONDS);
+        }
+    }
+
+    private final NodeWork node;
     private final Map<WireXid, XaBranch> branches = new HashMap<>();
 
     public XaBranches(Broker broker) {
-        this.broker = broker;
+        this(new BrokerWork(broker));
+    }
+
+    /** For tests: the registry over a stand-in for its node. */
+    XaBranches(NodeWork work) {
+        this.node = work;
     }
 
     // ---- association -----------------------------------------------------------------------
@@ -247,7 +319,7 @@ public final class XaBranches {
             b.consumed.clear();
         }
         try {
-            broker.reserve(sends);
+            node.reserve(sends);
         } catch (QueueFullException e) {
             abandon(b, consumed);
             throw new XaError(XA_RBROLLBACK, e.getMessage() + "; branch " + xid + " was rolled back");
@@ -274,8 +346,7 @@ public final class XaBranches {
             }
             long now = System.currentTimeMillis();
             byte[] record = record(sends, locked, now).encode();
-            return broker.store()
-                    .write(new StoreBatch().add(new StoreOp.SaveBranch(xid.toBytes(), STORED_PREPARED, record)))
+            return node.write(new StoreBatch().add(new StoreOp.SaveBranch(xid.toBytes(), STORED_PREPARED, record)))
                     .handle((ok, t) -> {
                         if (t != null) {
                             undoPrepare(b);
@@ -318,7 +389,7 @@ public final class XaBranches {
         if (onePhase) {
             CompletableFuture<Void> done;
             try {
-                done = broker.commit(b.sends, b.consumed);
+                done = node.commit(b.sends, b.consumed);
             } catch (QueueFullException e) {
                 abandon(b, b.consumed);
                 throw new XaError(XA_RBROLLBACK, e.getMessage() + "; branch " + xid + " was rolled back");
@@ -335,7 +406,7 @@ public final class XaBranches {
                     })
                     .thenCompose(v -> settleOutside(b));
         }
-        return broker.complete(b.sends, List.of(), b.locked, List.of(new StoreOp.DeleteBranch(xid.toBytes())))
+        return node.complete(b.sends, List.of(), b.locked, List.of(new StoreOp.DeleteBranch(xid.toBytes())))
                 .handle((v, t) -> {
                     if (t != null) {
                         stillPrepared(b);
@@ -393,8 +464,7 @@ public final class XaBranches {
             }
             b.state = XaBranch.State.COMPLETING;
         }
-        return broker.store()
-                .write(new StoreBatch().add(new StoreOp.DeleteBranch(xid.toBytes())))
+        return node.write(new StoreBatch().add(new StoreOp.DeleteBranch(xid.toBytes())))
                 .handle((v, t) -> {
                     if (t != null) {
                         stillPrepared(b);
@@ -420,8 +490,7 @@ public final class XaBranches {
                                 + "; only a branch completed by hand is forgotten");
             }
         }
-        return broker.store()
-                .write(new StoreBatch().add(new StoreOp.DeleteBranch(xid.toBytes())))
+        return node.write(new StoreBatch().add(new StoreOp.DeleteBranch(xid.toBytes())))
                 .handle((v, t) -> {
                     if (t != null) {
                         throw new XaError(XAER_RMERR, "branch " + xid + " could not be forgotten: " + cause(t));
@@ -470,8 +539,8 @@ public final class XaBranches {
         StoreOp decision = new StoreOp.SaveBranch(
                 xid.toBytes(), commit ? STORED_HEURISTIC_COMMITTED : STORED_HEURISTIC_ROLLED_BACK, new byte[0]);
         CompletableFuture<Void> stored = commit
-                ? broker.complete(b.sends, List.of(), b.locked, List.of(decision))
-                : broker.store().write(new StoreBatch().add(decision));
+                ? node.complete(b.sends, List.of(), b.locked, List.of(decision))
+                : node.write(new StoreBatch().add(decision));
         return stored.handle((v, t) -> {
             if (t != null) {
                 stillPrepared(b);
@@ -639,7 +708,7 @@ public final class XaBranches {
             release(b);
             b.locked.clear();
         }
-        broker.unreserve(sends);
+        node.unreserve(sends);
         locked.forEach(e -> e.queue().rollbackLocked(e));
     }
 
@@ -654,7 +723,7 @@ public final class XaBranches {
 
     private void scheduleTimeout(XaBranch b, int seconds) {
         if (seconds > 0) {
-            b.timeout = broker.timers().schedule(() -> timedOut(b, seconds), seconds, TimeUnit.SECONDS);
+            b.timeout = node.schedule(() -> timedOut(b, seconds), seconds);
         }
     }
 

@@ -109,7 +109,9 @@ class ClusterCrashTest {
                         "\n",
                         "nodeName = " + m.name(),
                         "port = " + m.port(),
-                        "data = " + tmp.resolve("data-" + m.name()),
+                        "data = "
+                                + tmp.resolve(
+                                        "data-" + m.name() + "-" + m.port()), // a try on other ports starts afresh
                         "cluster.name = crash",
                         "cluster.nodes = " + nodes,
                         "cluster.heartbeatMillis = 200",
@@ -145,18 +147,34 @@ class ClusterCrashTest {
         }
     }
 
-    /** node1 to node3 on free loopback ports, each a child process (the cluster "crash", run "a"). */
+    /**
+     * node1 to node3 on free loopback ports, each a child process (the cluster "crash", run "a");
+     * started over on new ports should one be taken between its pick and its bind.
+     */
     private ClusterConfig startThreeNodes() throws Exception {
-        List<Integer> ports = FreePorts.pairs(3, ClusterConfig.DEFAULT_CONSENSUS_PORT_OFFSET);
-        List<ClusterConfig.Member> members = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            members.add(new ClusterConfig.Member("node" + (i + 1), "127.0.0.1", ports.get(i)));
-        }
-        ClusterConfig cluster = ClusterConfig.of("crash", members);
-        for (int i = 0; i < 3; i++) {
-            startNode(cluster, i, "a");
-        }
-        return cluster;
+        int[] tries = {0};
+        return FreePorts.startOnFreePorts(3, ClusterConfig.DEFAULT_CONSENSUS_PORT_OFFSET, ports -> {
+            String run = ++tries[0] == 1 ? "a" : "a" + tries[0];
+            List<ClusterConfig.Member> members = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                members.add(new ClusterConfig.Member("node" + (i + 1), "127.0.0.1", ports.get(i)));
+            }
+            ClusterConfig cluster = ClusterConfig.of("crash", members);
+            try {
+                for (int i = 0; i < 3; i++) {
+                    startNode(cluster, i, run);
+                }
+            } catch (Exception | AssertionError e) {
+                for (int i = 0; i < 3; i++) {
+                    if (nodes[i] != null) {
+                        nodes[i].close();
+                        nodes[i] = null;
+                    }
+                }
+                throw e;
+            }
+            return cluster;
+        });
     }
 
     private void consume(ConnectionFactory cf, Ledger ledger) throws Exception {

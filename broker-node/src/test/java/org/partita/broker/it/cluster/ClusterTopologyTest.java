@@ -175,7 +175,7 @@ class ClusterTopologyTest {
                         p.send(m);
                     }
                     sent += keys.size();
-                    Thread.sleep(200);
+                    Thread.sleep(200); // the trickle's pace: a pause on purpose
                 }
             }
             c.start(1);

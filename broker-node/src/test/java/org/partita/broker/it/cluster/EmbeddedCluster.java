@@ -11,7 +11,11 @@ import org.partita.jms.client.PartitaConnectionFactory;
 
 /** Nodes of one cluster started in this JVM on loopback ports, each with its own data folder. */
 final class EmbeddedCluster implements AutoCloseable {
-    private final ClusterConfig cluster;
+    /** The members and their ports; new ports if the first ones were taken before the nodes bound them. */
+    private ClusterConfig cluster;
+    /** Whether a node was started: from then on the ports and data folders stay. */
+    private boolean everStarted;
+
     private final Path dir;
     private final PartitaNode[] nodes;
     private final java.util.function.UnaryOperator<NodeConfig> customize;
@@ -24,20 +28,71 @@ final class EmbeddedCluster implements AutoCloseable {
     EmbeddedCluster(Path dir, int size, java.util.function.UnaryOperator<NodeConfig> customize) {
         this.customize = customize;
         this.dir = dir;
-        List<Integer> ports = FreePorts.pairs(size, ClusterConfig.DEFAULT_CONSENSUS_PORT_OFFSET);
-        List<ClusterConfig.Member> members = new ArrayList<>();
-        for (int i = 0; i < size; i++) {
-            members.add(new ClusterConfig.Member("node" + (i + 1), "127.0.0.1", ports.get(i)));
-        }
-        this.cluster = ClusterConfig.of("test", members).withHeartbeat(200, 2_000);
+        this.cluster = onPorts(FreePorts.pairs(size, ClusterConfig.DEFAULT_CONSENSUS_PORT_OFFSET));
         this.nodes = new PartitaNode[size];
     }
 
+    private ClusterConfig onPorts(List<Integer> ports) {
+        List<ClusterConfig.Member> members = new ArrayList<>();
+        for (int i = 0; i < ports.size(); i++) {
+            members.add(new ClusterConfig.Member("node" + (i + 1), "127.0.0.1", ports.get(i)));
+        }
+        return ClusterConfig.of("test", members).withHeartbeat(200, 2_000);
+    }
+
+    /**
+     * Starts every node. At the first start the ports were picked free and released; should one be
+     * taken by the time its node binds it (its own or its consensus port), every node stops, their
+     * folders are cleared, and the cluster starts over on new ports ({@link FreePorts#startOnFreePorts}).
+     * Started again, the nodes keep their ports and data ({@link #start}).
+     */
     EmbeddedCluster startAll() {
-        for (int i = 0; i < nodes.length; i++) {
-            start(i);
+        if (everStarted) {
+            for (int i = 0; i < nodes.length; i++) {
+                start(i);
+            }
+            return this;
+        }
+        everStarted = true;
+        boolean[] first = {true};
+        try {
+            FreePorts.startOnFreePorts(nodes.length, ClusterConfig.DEFAULT_CONSENSUS_PORT_OFFSET, ports -> {
+                if (!first[0]) {
+                    cluster = onPorts(ports);
+                }
+                first[0] = false;
+                try {
+                    for (int i = 0; i < nodes.length; i++) {
+                        nodes[i] = PartitaNode.start(config(i));
+                    }
+                    return this;
+                } catch (RuntimeException e) {
+                    close();
+                    for (ClusterConfig.Member m : cluster.members()) {
+                        deleteTree(dir.resolve(m.name()));
+                    }
+                    throw e;
+                }
+            });
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
         }
         return this;
+    }
+
+    private static void deleteTree(Path p) {
+        if (!java.nio.file.Files.exists(p)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> all = java.nio.file.Files.walk(p)) {
+            for (Path f : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                java.nio.file.Files.delete(f);
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     NodeConfig config(int i) {
@@ -55,13 +110,14 @@ final class EmbeddedCluster implements AutoCloseable {
      * it): it tries again for up to 10 s.
      */
     PartitaNode start(int i) {
+        everStarted = true;
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
         while (true) {
             try {
                 nodes[i] = PartitaNode.start(config(i));
                 return nodes[i];
             } catch (org.partita.broker.embed.NodeStartException e) {
-                if (!(e.getCause() instanceof java.net.BindException) || System.nanoTime() > deadline) {
+                if (!FreePorts.portTaken(e) || System.nanoTime() > deadline) {
                     throw e;
                 }
                 org.awaitility.Awaitility.await()

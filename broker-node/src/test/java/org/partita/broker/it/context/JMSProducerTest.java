@@ -567,7 +567,7 @@ class JMSProducerTest {
         public void onCompletion(Message message) {
             try {
                 if (delayMillis > 0) {
-                    Thread.sleep(delayMillis);
+                    Thread.sleep(delayMillis); // a slow listener, on purpose
                 }
                 threads.add(Thread.currentThread());
                 ids.add(message.getJMSMessageID());

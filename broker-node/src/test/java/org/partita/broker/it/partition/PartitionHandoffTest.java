@@ -118,7 +118,7 @@ class PartitionHandoffTest {
             fill(sa, queue, 50);
             Message held = a.receive(5000);
             assertNotNull(held);
-            Thread.sleep(300);
+            Thread.sleep(300); // past the settle window (time must pass), so B's arrival is a scale-up, not a start
 
             Session sb = cb.createSession(false, Session.CLIENT_ACKNOWLEDGE);
             MessageConsumer b = sb.createConsumer(sb.createQueue(queue));
