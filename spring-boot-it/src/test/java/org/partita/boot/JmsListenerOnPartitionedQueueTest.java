@@ -1,13 +1,17 @@
 package org.partita.boot;
 
+import jakarta.jms.ConnectionFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.partita.jms.client.PartitaConnectionFactory;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.jms.connection.CachingConnectionFactory;
 import org.springframework.jms.core.JmsTemplate;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -16,14 +20,19 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 /**
- * A Boot 3 application starts with the Partita client (no NoClassDefFoundError on Netty 4.1), its
+ * A Boot 3 application starts with the Partita starter (no NoClassDefFoundError on Netty 4.1), which
+ * makes its connection factory from {@code spring.partita.url}; its {@code JmsTemplate} sends, its
  * {@code @JmsListener(concurrency = "4")} consumes a partitioned queue, and each order's events are
  * handled in order.
  */
 @Tag("slow")
 @Timeout(180)
+// closed after the class, so its listeners do not outlive the node the class started
+@DirtiesContext
 @SpringBootTest(classes = OrdersApplication.class)
 class JmsListenerOnPartitionedQueueTest {
     private static NodeProcess node;
@@ -40,14 +49,26 @@ class JmsListenerOnPartitionedQueueTest {
 
     @DynamicPropertySource
     static void nodeUrl(DynamicPropertyRegistry registry) {
-        registry.add("partita.url", () -> node.url());
+        registry.add("spring.partita.url", () -> node.url());
     }
 
     @Autowired
     JmsTemplate jms;
 
     @Autowired
+    ConnectionFactory connectionFactory;
+
+    @Autowired
     OrdersApplication.OrderEvents events;
+
+    @Test
+    void theStarterMadeTheConnectionFactoryFromTheProperties() {
+        CachingConnectionFactory caching = assertInstanceOf(CachingConnectionFactory.class, connectionFactory);
+        PartitaConnectionFactory partita =
+                assertInstanceOf(PartitaConnectionFactory.class, caching.getTargetConnectionFactory());
+        assertEquals(node.url(), partita.getUrl());
+        assertSame(connectionFactory, jms.getConnectionFactory());
+    }
 
     @Test
     void everyOrdersEventsAreHandledInOrderByTheListenerContainer() throws Exception {

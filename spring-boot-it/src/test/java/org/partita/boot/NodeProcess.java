@@ -3,11 +3,14 @@ package org.partita.boot;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -27,19 +30,35 @@ final class NodeProcess implements AutoCloseable {
     }
 
     static NodeProcess start() throws Exception {
-        Path jar = Path.of(System.getProperty("partita.nodeJar", "../broker-node/target/partita-node.jar"));
-        if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException("node jar " + jar.toAbsolutePath() + " is missing: build broker-node first (mvn -B verify builds it)");
-        }
+        return start(null, null);
+    }
+
+    /**
+     * A node that requires every connection to authenticate, with one user in its users file (made by
+     * the node's own {@code --hash-password}, as docs/security.md says).
+     */
+    static NodeProcess startWithUser(String user, String password) throws Exception {
+        return start(user, password);
+    }
+
+    private static NodeProcess start(String user, String password) throws Exception {
+        Path jar = nodeJar();
         int port;
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
         }
         Path dir = Files.createTempDirectory("partita-boot-it");
         Path out = dir.resolve("node.log");
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-                "-jar", jar.toAbsolutePath().toString(), "--port", Integer.toString(port), "--data", dir.resolve("data").toString())
-                .redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        List<String> command = new ArrayList<>(List.of(java(), "-Xmx256m", "-jar", jar.toAbsolutePath().toString(),
+                "--port", Integer.toString(port), "--data", dir.resolve("data").toString()));
+        if (user != null) {
+            Path users = dir.resolve("users.properties");
+            Files.writeString(users, hashLine(jar, user, password) + "\n");
+            Path config = dir.resolve("node.conf");
+            Files.writeString(config, "users = " + users.toAbsolutePath() + "\n");
+            command.addAll(List.of("--config", config.toString()));
+        }
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (!Files.readString(out).contains("ready at")) {
             if (!p.isAlive() || System.nanoTime() > deadline) {
@@ -51,6 +70,33 @@ final class NodeProcess implements AutoCloseable {
         return new NodeProcess(p, dir, port);
     }
 
+    private static Path nodeJar() {
+        Path jar = Path.of(System.getProperty("partita.nodeJar", "../broker-node/target/partita-node.jar"));
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("node jar " + jar.toAbsolutePath() + " is missing: build broker-node first (mvn -B verify builds it)");
+        }
+        return jar;
+    }
+
+    private static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    /** The users file line for the user: {@code partita-node --hash-password user}, the password on its standard input. */
+    private static String hashLine(Path jar, String user, String password) throws Exception {
+        Process p = new ProcessBuilder(java(), "-jar", jar.toAbsolutePath().toString(), "--hash-password", user).start();
+        try (var in = p.getOutputStream()) {
+            in.write((password + "\n").getBytes(StandardCharsets.UTF_8));
+        }
+        String line = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0 || !line.startsWith(user + " = ")) {
+            p.destroyForcibly();
+            throw new IllegalStateException("--hash-password failed: " + line
+                    + new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+        }
+        return line;
+    }
+
     String url() {
         return "tcp://127.0.0.1:" + port;
     }
@@ -58,7 +104,7 @@ final class NodeProcess implements AutoCloseable {
     @Override
     public void close() throws IOException, InterruptedException {
         process.destroy();
-        if (!process.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) {
+        if (!process.waitFor(20, TimeUnit.SECONDS)) {
             process.destroyForcibly();
         }
         try (Stream<Path> files = Files.walk(dir)) {

@@ -1,12 +1,8 @@
 package org.partita.boot;
 
-import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
-import org.partita.jms.client.PartitaConnectionFactory;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
-import org.springframework.context.annotation.Bean;
 import org.springframework.jms.annotation.JmsListener;
 import org.springframework.stereotype.Component;
 
@@ -17,17 +13,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A Spring Boot 3 application as its users write one: Boot's JMS auto-configuration, a
- * {@code ConnectionFactory} bean, and a {@code @JmsListener} with concurrency 4 on a partitioned
- * queue. It records what it handled, per order and per listener thread.
+ * A Spring Boot 3 application as its users write one with the Partita starter: no connection factory
+ * of its own (the starter makes it from {@code spring.partita.url}), Boot's JMS auto-configuration,
+ * and a {@code @JmsListener} with concurrency 4 on a partitioned queue. It records what it handled,
+ * per order and per listener thread.
  */
 @SpringBootApplication
 public class OrdersApplication {
-
-    @Bean
-    ConnectionFactory connectionFactory(@Value("${partita.url}") String url) {
-        return new PartitaConnectionFactory(url);
-    }
 
     @Component
     static class OrderEvents {

@@ -1,0 +1,152 @@
+package org.partita.spring.boot;
+
+import jakarta.jms.ConnectionFactory;
+import jakarta.jms.JMSException;
+import org.messaginghub.pooled.jms.JmsPoolConnectionFactory;
+import org.partita.jms.client.ConnectionOptions;
+import org.partita.jms.client.PartitaConnectionFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.jms.connection.CachingConnectionFactory;
+
+/**
+ * A Partita {@link ConnectionFactory} from the {@code spring.partita.*} properties, for the application
+ * that defines none of its own; Boot's JMS auto-configuration then builds its {@code JmsTemplate} and
+ * {@code @JmsListener} containers on it. As Boot does for Artemis, the factory is wrapped in Spring's
+ * {@link CachingConnectionFactory} ({@code spring.jms.cache.*}, on by default), or in a pooled-jms
+ * {@code JmsPoolConnectionFactory} when {@code spring.partita.pool.enabled=true}.
+ *
+ * <p>Boot's JMS classes are named by class name, once for Boot 3 and once for Boot 4 (which moved them),
+ * so the one jar serves both. It runs before the Artemis and ActiveMQ auto-configurations too: with the
+ * Partita starter on the class path, Partita is the JMS provider the application meant.
+ */
+@AutoConfiguration(
+        beforeName = {
+            "org.springframework.boot.autoconfigure.jms.JmsAutoConfiguration",
+            "org.springframework.boot.jms.autoconfigure.JmsAutoConfiguration",
+            "org.springframework.boot.autoconfigure.jms.artemis.ArtemisAutoConfiguration",
+            "org.springframework.boot.artemis.autoconfigure.ArtemisAutoConfiguration",
+            "org.springframework.boot.autoconfigure.jms.activemq.ActiveMQAutoConfiguration",
+            "org.springframework.boot.activemq.autoconfigure.ActiveMQAutoConfiguration"
+        },
+        afterName = {
+            "org.springframework.boot.autoconfigure.jms.JndiConnectionFactoryAutoConfiguration",
+            "org.springframework.boot.jms.autoconfigure.JndiConnectionFactoryAutoConfiguration"
+        })
+@ConditionalOnClass({ConnectionFactory.class, PartitaConnectionFactory.class})
+@ConditionalOnMissingBean(ConnectionFactory.class)
+@EnableConfigurationProperties(PartitaProperties.class)
+public class PartitaAutoConfiguration {
+
+    /**
+     * The client's factory for the properties. The URL is checked here, so a wrong option stops the
+     * application at start with the client's message instead of failing its first send.
+     */
+    static PartitaConnectionFactory partitaConnectionFactory(PartitaProperties properties) {
+        String url = PartitaConnectionUrl.of(properties);
+        try {
+            ConnectionOptions.parse(url);
+        } catch (JMSException e) {
+            throw new IllegalStateException("spring.partita: " + e.getMessage(), e);
+        }
+        if (properties.getUser() != null) {
+            return new PartitaCredentialsConnectionFactory(url, properties.getUser(), properties.getPassword());
+        }
+        if (properties.getPassword() != null) {
+            throw new IllegalStateException("spring.partita.password is set but spring.partita.user is not");
+        }
+        return new PartitaConnectionFactory(url);
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnProperty(
+            prefix = "spring.partita.pool",
+            name = "enabled",
+            havingValue = "false",
+            matchIfMissing = true)
+    static class SimpleConnectionFactoryConfiguration {
+
+        @Bean(name = "jmsConnectionFactory")
+        @ConditionalOnProperty(prefix = "spring.jms.cache", name = "enabled", havingValue = "false")
+        PartitaConnectionFactory jmsConnectionFactory(PartitaProperties properties) {
+            return partitaConnectionFactory(properties);
+        }
+
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnProperty(
+                prefix = "spring.jms.cache",
+                name = "enabled",
+                havingValue = "true",
+                matchIfMissing = true)
+        static class CachingConnectionFactoryConfiguration {
+
+            /** Sessions (and producers) cached over one shared connection; the settings are Boot's spring.jms.cache.*. */
+            @Bean(name = {"jmsConnectionFactory", "cachingJmsConnectionFactory"})
+            CachingConnectionFactory cachingJmsConnectionFactory(
+                    PartitaProperties properties, Environment environment) {
+                Binder binder = Binder.get(environment);
+                CachingConnectionFactory factory = new CachingConnectionFactory(partitaConnectionFactory(properties));
+                factory.setCacheConsumers(
+                        binder.bind("spring.jms.cache.consumers", Boolean.class).orElse(false));
+                factory.setCacheProducers(
+                        binder.bind("spring.jms.cache.producers", Boolean.class).orElse(true));
+                factory.setSessionCacheSize(binder.bind("spring.jms.cache.session-cache-size", Integer.class)
+                        .orElse(1));
+                return factory;
+            }
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnProperty(prefix = "spring.partita.pool", name = "enabled", havingValue = "true")
+    static class PooledConnectionFactoryConfiguration {
+
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnClass(
+                name = {"org.messaginghub.pooled.jms.JmsPoolConnectionFactory", "org.apache.commons.pool2.PooledObject"
+                })
+        static class PoolPresent {
+
+            @Bean(name = "jmsConnectionFactory", destroyMethod = "stop")
+            JmsPoolConnectionFactory jmsConnectionFactory(PartitaProperties properties) {
+                PartitaProperties.Pool pool = properties.getPool();
+                JmsPoolConnectionFactory factory = new JmsPoolConnectionFactory();
+                factory.setConnectionFactory(partitaConnectionFactory(properties));
+                factory.setMaxConnections(pool.getMaxConnections());
+                factory.setMaxSessionsPerConnection(pool.getMaxSessionsPerConnection());
+                factory.setConnectionIdleTimeout((int) pool.getIdleTimeout().toMillis());
+                factory.setBlockIfSessionPoolIsFull(pool.isBlockIfFull());
+                if (pool.getBlockIfFullTimeout() != null) {
+                    factory.setBlockIfSessionPoolIsFullTimeout(
+                            pool.getBlockIfFullTimeout().toMillis());
+                }
+                if (pool.getTimeBetweenExpirationCheck() != null) {
+                    factory.setConnectionCheckInterval(
+                            pool.getTimeBetweenExpirationCheck().toMillis());
+                }
+                factory.setUseAnonymousProducers(pool.isUseAnonymousProducers());
+                return factory;
+            }
+        }
+
+        /** Asked for a pool without pooled-jms: say so at start rather than leave the application with no factory. */
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnMissingClass("org.messaginghub.pooled.jms.JmsPoolConnectionFactory")
+        static class PoolMissing {
+
+            @Bean(name = "jmsConnectionFactory")
+            ConnectionFactory jmsConnectionFactory() {
+                throw new IllegalStateException("spring.partita.pool.enabled=true needs pooled-jms on the class path:"
+                        + " add the dependency org.messaginghub:pooled-jms, or leave the pool off");
+            }
+        }
+    }
+}
