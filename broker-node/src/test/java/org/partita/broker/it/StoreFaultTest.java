@@ -2,6 +2,7 @@ package org.partita.broker.it;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -122,6 +123,9 @@ class StoreFaultTest {
             disk.heal();
             awaitSendWorks(r.s, r.orders, "after-0");
         }
+        // H2 reported its write errors to the node's log, not to a trace file of its own (which it would
+        // create with the umask's permissions, beside the data)
+        assertFalse(java.nio.file.Files.exists(dir.resolve("data").resolve("partita.trace.db")), "no H2 trace file");
         assertStoredAfterRestart(Set.of("before-0", "before-1", "before-2", "before-3", "before-4", "after-0"));
     }
 
@@ -147,6 +151,10 @@ class StoreFaultTest {
             }
             assertNotNull(refused, "a full disk refused a send");
             assertTrue(refused.getMessage().contains("No space left on device"), refused.getMessage());
+            // the error says how much room resuming needs, and where
+            assertTrue(
+                    refused.getMessage().matches(".*resuming needs about [0-9.]+ MiB free in .*data.*"),
+                    refused.getMessage());
             disk.heal();
             awaitSendWorks(r.s, r.orders, "after-0");
             confirmed.add("after-0");

@@ -55,6 +55,14 @@ public final class GroupCommitWriter {
     /** Opens the store again from the disk after a fault; throws while the cause persists. */
     public interface Reopener {
         CommitTarget reopen() throws Exception;
+
+        /**
+         * What an operator must do about a fault whose cause is {@code reason} for the store to reopen,
+         * such as how much disk space to free; null when there is nothing to add to the cause.
+         */
+        default String advice(String reason) {
+            return null;
+        }
     }
 
     /** Delays between tries to reopen a faulted store: the first, doubling up to the last. */
@@ -569,9 +577,11 @@ public final class GroupCommitWriter {
      */
     private void enterFault(Throwable cause, String doing, List<Pending> failing) {
         String reason = StoreFaults.describe(cause);
+        String advice = advice(reason);
         StoreUnavailableException e = new StoreUnavailableException(
                 "the store cannot write (" + reason + " while " + doing
-                        + "); the node retries and resumes by itself once the cause is gone",
+                        + "); the node retries and resumes by itself once the cause is gone"
+                        + (advice == null ? "" : ": " + advice),
                 cause);
         boolean first = fault == null;
         fault = e;
@@ -604,6 +614,19 @@ public final class GroupCommitWriter {
         }
     }
 
+    /** The reopener's advice about a fault, never failing the fault's handling itself. */
+    private String advice(String reason) {
+        if (reopener == null) {
+            return null;
+        }
+        try {
+            return reopener.advice(reason);
+        } catch (RuntimeException e) {
+            LOG.debug("no advice about the store fault: {}", e.toString());
+            return null;
+        }
+    }
+
     private void tryReopen() {
         if (reopener == null) {
             nextTryNanos = System.nanoTime() + TimeUnit.HOURS.toNanos(1); // nothing can reopen it: stay faulted
@@ -625,10 +648,13 @@ public final class GroupCommitWriter {
             org.partita.broker.process.FatalErrors.check(t);
             retryDelayMillis = Math.min(retry.maxMillis(), retryDelayMillis * 2);
             nextTryNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(retryDelayMillis);
+            String reason = StoreFaults.describe(t);
+            String advice = advice(reason);
             LOG.warn(
-                    "store still cannot reopen (try {}: {}); next try in {} ms",
+                    "store still cannot reopen (try {}: {}{}); next try in {} ms",
                     tries,
-                    StoreFaults.describe(t),
+                    reason,
+                    advice == null ? "" : "; " + advice,
                     retryDelayMillis);
         }
     }

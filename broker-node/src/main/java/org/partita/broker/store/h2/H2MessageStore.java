@@ -99,7 +99,22 @@ public final class H2MessageStore implements MessageStore {
         this.recoveredFromCrash = opened.crashed();
         this.opened = opened;
         wireFigures(opened);
-        this.writer = new GroupCommitWriter(opened.target(), syncOnCommit, figures, this::reopen, retry);
+        this.writer = new GroupCommitWriter(
+                opened.target(),
+                syncOnCommit,
+                figures,
+                new GroupCommitWriter.Reopener() {
+                    @Override
+                    public CommitTarget reopen() throws Exception {
+                        return H2MessageStore.this.reopen();
+                    }
+
+                    @Override
+                    public String advice(String reason) {
+                        return ResumeSpace.advice(reason, files.dataDir(), figures.checkpointPendingBytes());
+                    }
+                },
+                retry);
         figures.fileBytes(this::fileBytes);
     }
 
@@ -231,7 +246,10 @@ public final class H2MessageStore implements MessageStore {
     private static Opened openFiles(Files files, boolean atStart) throws SQLException, java.io.IOException {
         Path dataDir = files.dataDir();
         String url = "jdbc:h2:" + files.device().h2Prefix()
-                + dataDir.toAbsolutePath().resolve("partita") + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0";
+                + dataDir.toAbsolutePath().resolve("partita") + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0"
+                // H2's errors to the node's log (SLF4J, logger h2database), not to a partita.trace.db of its
+                // own, which it would create with the umask's permissions beside the data
+                + ";TRACE_LEVEL_FILE=4";
         Connection c = DriverManager.getConnection(url, "partita", "");
         CommitTarget target = null;
         try {

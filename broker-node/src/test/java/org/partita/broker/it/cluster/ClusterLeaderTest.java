@@ -135,10 +135,25 @@ class ClusterLeaderTest {
         System.out.println("leader " + when + " after " + (System.nanoTime() - t0) / 1_000_000 + " ms");
     }
 
-    private static void createQueue(ChildNode node, String name) throws Exception {
-        try (PartitaAdmin admin = PartitaAdmin.connect(node.factory())) {
-            admin.updateQueue(name, Map.of("partitions", "3", "hosts", "*"));
-        }
+    /**
+     * Creates a clustered queue through {@code node}, within {@link #LEADER_WITHIN}: a node that has
+     * just resumed still follows the leader of its last view and reaches it once the views merged
+     * (seconds), so a change asked of it may fail until then, as an operator would see, and succeed
+     * when asked again.
+     */
+    private static void createQueue(ChildNode node, String name) {
+        long t0 = System.nanoTime();
+        await().atMost(LEADER_WITHIN)
+                .pollInterval(Duration.ofMillis(500))
+                .ignoreExceptions()
+                .until(() -> {
+                    try (PartitaAdmin admin = PartitaAdmin.connect(node.factory())) {
+                        admin.updateQueue(name, Map.of("partitions", "3", "hosts", "*"));
+                        return true;
+                    }
+                });
+        System.out.println("queue " + name + " created through " + node.nodeName() + " after "
+                + (System.nanoTime() - t0) / 1_000_000 + " ms");
     }
 
     private static Map<String, String> status(ChildNode node) throws Exception {
