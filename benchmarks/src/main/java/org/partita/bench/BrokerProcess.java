@@ -50,7 +50,7 @@ public final class BrokerProcess {
                 case "method" -> System.out.println("METHOD " + broker.storedBytesMethod());
                 case "jit" -> System.out.println("JIT " + JitQuiet.await());
                 case "commits" -> {
-                    CommitCounts c = broker.commitCounts();
+                    CommitFigures c = broker.commitFigures();
                     System.out.println("COMMITS " + (c == null ? "-" : c.format()));
                 }
                 case "deopts" ->

@@ -32,7 +32,7 @@ public interface BrokerUnderTest extends AutoCloseable {
     }
 
     /** How the broker's store has committed so far (Partita's figures); null for a broker that does not tell. */
-    default CommitCounts commitCounts() {
+    default CommitFigures commitFigures() {
         return null;
     }
 

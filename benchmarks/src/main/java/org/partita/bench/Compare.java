@@ -72,7 +72,7 @@ public final class Compare implements Callable<Integer> {
      * compiled again.
      */
     static final String DEOPT_NOTE = "deoptsDuringRun";
-    /** Per Partita run: its store's commits, those network threads made at the end of their turns, and syncs ({@link CommitCounts}). */
+    /** Per Partita run: its store's commits, those network threads made at the end of their turns, and syncs ({@link CommitFigures}). */
     static final String COMMITS_NOTE = "storeCommits";
     /** A run's note with {@code --own-jvm}: how the broker's JVM was warmed up over loopback before it. */
     static final String BROKER_WARM_UP_NOTE = "brokerWarmUp";
@@ -296,13 +296,13 @@ public final class Compare implements Callable<Integer> {
             GcPauses.Mark gc = GcPauses.mark();
             long toolJit = JitQuiet.compilationMillis();
             long brokerJit = broker instanceof OwnJvmBroker own ? own.compilationMillis() : -1;
-            CommitCounts commits = broker.commitCounts();
+            CommitFigures commits = broker.commitFigures();
             Instant runFrom = Instant.now();
             RunResult r = new Scenarios(broker, settings).run(s, t, run, count).withNote(GC_NOTE, gc.describe());
             Instant runTo = Instant.now();
             if (commits != null) {
                 r = r.withNote(
-                        COMMITS_NOTE, broker.commitCounts().minus(commits).toString());
+                        COMMITS_NOTE, broker.commitFigures().minus(commits).toString());
             }
             String jit = "tool " + (JitQuiet.compilationMillis() - toolJit) + " ms"
                     + (broker instanceof OwnJvmBroker own

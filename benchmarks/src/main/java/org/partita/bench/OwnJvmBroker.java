@@ -94,9 +94,9 @@ final class OwnJvmBroker implements BrokerUnderTest {
     }
 
     @Override
-    public CommitCounts commitCounts() {
+    public CommitFigures commitFigures() {
         String answer = ask("commits", "COMMITS");
-        return answer.equals("-") ? null : CommitCounts.parse(answer);
+        return answer.equals("-") ? null : CommitFigures.parse(answer);
     }
 
     /** The broker JVM's deoptimizations between two moments ({@link Deoptimizations}). */

@@ -4,7 +4,7 @@ import jakarta.jms.ConnectionFactory;
 import java.nio.file.Path;
 import org.partita.broker.config.NodeConfig;
 import org.partita.broker.embed.PartitaNode;
-import org.partita.broker.store.StoreStats;
+import org.partita.broker.store.StoreFigures;
 import org.partita.broker.store.h2.H2MessageStore;
 import org.partita.jms.client.PartitaConnectionFactory;
 
@@ -62,21 +62,21 @@ final class PartitaBroker implements BrokerUnderTest {
 
     @Override
     public String storeDetails() {
-        StoreStats s = node.store().stats();
+        StoreFigures s = node.store().figures();
         return s.messageRows() + " payload rows, " + s.payloadBytes() + " payload bytes, " + s.entryRows()
                 + " entry rows";
     }
 
     @Override
-    public CommitCounts commitCounts() {
+    public CommitFigures commitFigures() {
         return node.store()
-                .figures()
-                .map(f -> new CommitCounts(f.groups(), f.groupsByCaller(), f.syncs()))
+                .counters()
+                .map(f -> new CommitFigures(f.groups(), f.groupsByCaller(), f.syncs()))
                 .orElse(null);
     }
 
-    StoreStats stats() {
-        return node.store().stats();
+    StoreFigures storeFigures() {
+        return node.store().figures();
     }
 
     @Override

@@ -6,13 +6,11 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import org.partita.broker.core.Broker;
-import org.partita.broker.core.dispatch.ConsumerReport;
-import org.partita.broker.core.partition.PartitionCounts;
+import org.partita.broker.core.dispatch.ConsumerFigures;
 import org.partita.broker.core.partition.PartitionFigures;
-import org.partita.broker.core.partition.PartitionReport;
 import org.partita.broker.core.queue.BrokerQueue;
 import org.partita.broker.core.queue.DestinationAddress;
-import org.partita.broker.core.queue.QueueReport;
+import org.partita.broker.core.queue.QueueFigures;
 import org.partita.broker.core.topic.SubscriptionView;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -156,11 +154,11 @@ public final class AdminCommands {
         return sb.toString();
     }
 
-    static String figures(QueueReport q) {
+    static String figures(QueueFigures q) {
         ReplyLines out = new ReplyLines();
-        for (PartitionReport r : q.partitions()) {
-            PartitionFigures f = r.figures();
-            PartitionCounts c = r.counts();
+        for (PartitionFigures r : q.partitions()) {
+            PartitionFigures.Current f = r.current();
+            PartitionFigures.Counts c = r.counts();
             String p = "partition." + f.partition() + ".";
             out.put(p + "depth", f.depth())
                     .put(p + "inFlight", f.inFlight())
@@ -173,7 +171,7 @@ public final class AdminCommands {
         return out.toString();
     }
 
-    private static void counts(ReplyLines out, String prefix, PartitionCounts c) {
+    private static void counts(ReplyLines out, String prefix, PartitionFigures.Counts c) {
         out.put(prefix + "enqueued", c.enqueued())
                 .put(prefix + "delivered", c.delivered())
                 .put(prefix + "acknowledged", c.acknowledged())
@@ -184,9 +182,9 @@ public final class AdminCommands {
                 .putDecimal(prefix + "ratePerSecond", c.ratePerSecond());
     }
 
-    static String stats(List<QueueReport> queues) {
+    static String stats(List<QueueFigures> queues) {
         ReplyLines out = new ReplyLines();
-        for (QueueReport q : queues) {
+        for (QueueFigures q : queues) {
             out.put("queue", q.name())
                     .put("mode", q.options().mode())
                     .put("partitions", q.partitions().size())
@@ -202,13 +200,13 @@ public final class AdminCommands {
     }
 
     private CompletableFuture<String> consumers(String queue) {
-        CompletableFuture<List<QueueReport>> reports = queue == null || queue.isBlank()
+        CompletableFuture<List<QueueFigures>> queues = queue == null || queue.isBlank()
                 ? reader.queues()
                 : reader.queue(queue).thenApply(List::of);
-        return reports.thenApply(qs -> {
+        return queues.thenApply(qs -> {
             ReplyLines out = new ReplyLines();
-            for (QueueReport q : qs) {
-                for (ConsumerReport c : q.consumers()) {
+            for (QueueFigures q : qs) {
+                for (ConsumerFigures c : q.consumers()) {
                     out.put("consumer", c.consumer())
                             .put("queue", q.name())
                             .put("priority", c.priority())

@@ -7,7 +7,7 @@ import java.util.concurrent.TimeUnit;
 import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
-import org.partita.broker.core.queue.QueueReport;
+import org.partita.broker.core.queue.QueueFigures;
 import org.partita.broker.core.queue.UnknownDestinationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,7 +62,7 @@ public final class NodeJmx implements NodeMXBean, AutoCloseable {
 
     @Override
     public String[] partitionTable(String queue) {
-        String figures = AdminCommands.figures(report(queue));
+        String figures = AdminCommands.figures(queueFigures(queue));
         // partition.3.depth=30 lines become one line per partition: partition=3 depth=30 ...
         StringBuilder text = new StringBuilder();
         String current = null;
@@ -79,9 +79,9 @@ public final class NodeJmx implements NodeMXBean, AutoCloseable {
 
     @Override
     public int hotPartition(String queue) {
-        return report(queue).partitions().stream()
-                .filter(p -> p.figures().hot())
-                .max(java.util.Comparator.comparingInt(p -> p.figures().depth()))
+        return queueFigures(queue).partitions().stream()
+                .filter(p -> p.current().hot())
+                .max(java.util.Comparator.comparingInt(p -> p.current().depth()))
                 .map(p -> p.partition())
                 .orElse(-1);
     }
@@ -135,7 +135,7 @@ public final class NodeJmx implements NodeMXBean, AutoCloseable {
         return out.stream().filter(s -> !s.isEmpty()).toArray(String[]::new);
     }
 
-    private QueueReport report(String queue) {
+    private QueueFigures queueFigures(String queue) {
         try {
             return await(reader.queue(queue), "queue '" + queue + "'");
         } catch (UnknownDestinationException e) {

@@ -16,10 +16,10 @@ import java.util.stream.Stream;
 import org.partita.broker.config.NodeConfig;
 import org.partita.broker.core.Broker;
 import org.partita.broker.core.queue.BrokerQueue;
-import org.partita.broker.core.queue.QueueReport;
+import org.partita.broker.core.queue.QueueFigures;
 import org.partita.broker.core.queue.UnknownDestinationException;
 import org.partita.broker.core.topic.SubscriptionView;
-import org.partita.broker.store.StoreFigures;
+import org.partita.broker.store.StoreCounters;
 
 /**
  * Reads the node's figures for whoever shows them: admin commands, the console, metrics. Queue
@@ -72,21 +72,21 @@ public final class NodeReader {
     }
 
     /** One queue's figures; {@link UnknownDestinationException} if there is no such queue. */
-    public CompletableFuture<QueueReport> queue(String name) {
-        return existing(name).report();
+    public CompletableFuture<QueueFigures> queue(String name) {
+        return existing(name).figures();
     }
 
     /** Every queue's figures, sorted by name (queues deleted meanwhile are left out). */
-    public CompletableFuture<List<QueueReport>> queues() {
-        List<CompletableFuture<QueueReport>> reports = new ArrayList<>();
+    public CompletableFuture<List<QueueFigures>> queues() {
+        List<CompletableFuture<QueueFigures>> figures = new ArrayList<>();
         for (String name : broker.queueNames()) {
             BrokerQueue q = broker.existingQueue(name);
             if (q != null) {
-                reports.add(q.report());
+                figures.add(q.figures());
             }
         }
-        return CompletableFuture.allOf(reports.toArray(CompletableFuture[]::new))
-                .thenApply(v -> reports.stream().map(CompletableFuture::join).toList());
+        return CompletableFuture.allOf(figures.toArray(CompletableFuture[]::new))
+                .thenApply(v -> figures.stream().map(CompletableFuture::join).toList());
     }
 
     public List<SubscriptionView> subscriptions() {
@@ -113,13 +113,13 @@ public final class NodeReader {
         return queues().thenApply(this::status);
     }
 
-    private NodeStatus status(List<QueueReport> queues) {
+    private NodeStatus status(List<QueueFigures> queues) {
         List<ConnectionInfo> conns = connections();
         MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
         long held = 0;
         long heldBytes = 0;
         int consumers = 0;
-        for (QueueReport q : queues) {
+        for (QueueFigures q : queues) {
             held += q.heldMessages();
             heldBytes += q.heldBytes();
             consumers += q.consumers().size();
@@ -144,8 +144,8 @@ public final class NodeReader {
                 directUsedBytes(),
                 io.netty.util.internal.PlatformDependent.maxDirectMemory(),
                 metricsPort.getAsInt(),
-                broker.store().figures().map(StoreFigures::messagesWritten).orElse(-1L),
-                broker.store().figures().map(StoreFigures::entriesWritten).orElse(-1L));
+                broker.store().counters().map(StoreCounters::messagesWritten).orElse(-1L),
+                broker.store().counters().map(StoreCounters::entriesWritten).orElse(-1L));
     }
 
     /** Bytes of the data folder on disk (journal and H2 files). */

@@ -56,9 +56,10 @@ final class PartitionFiguresGather {
         return c.admin("queue.figures", queue).thenApply(reply -> fromReply(reply, host));
     }
 
-    private static Map<Integer, ClusterStatus.Partition> fromLocal(List<PartitionFigures> figures, String host) {
+    private static Map<Integer, ClusterStatus.Partition> fromLocal(
+            List<PartitionFigures.Current> figures, String host) {
         Map<Integer, ClusterStatus.Partition> out = new TreeMap<>();
-        for (PartitionFigures f : figures) {
+        for (PartitionFigures.Current f : figures) {
             out.put(
                     f.partition(),
                     new ClusterStatus.Partition(f.depth(), f.inFlight(), f.owner(), ownerNode(f.owner(), host)));

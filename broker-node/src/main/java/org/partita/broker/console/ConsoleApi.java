@@ -17,10 +17,9 @@ import java.util.concurrent.TimeUnit;
 import org.partita.broker.admin.ConnectionInfo;
 import org.partita.broker.admin.NodeReader;
 import org.partita.broker.admin.NodeStatus;
-import org.partita.broker.core.dispatch.ConsumerReport;
-import org.partita.broker.core.partition.PartitionCounts;
-import org.partita.broker.core.partition.PartitionReport;
-import org.partita.broker.core.queue.QueueReport;
+import org.partita.broker.core.dispatch.ConsumerFigures;
+import org.partita.broker.core.partition.PartitionFigures;
+import org.partita.broker.core.queue.QueueFigures;
 import org.partita.broker.core.topic.SubscriptionView;
 import org.partita.broker.http.Responses;
 
@@ -62,16 +61,16 @@ public final class ConsoleApi implements HttpHandler {
     }
 
     Map<String, Object> overview() throws Exception {
-        List<QueueReport> queues = reader.queues().get(10, TimeUnit.SECONDS);
+        List<QueueFigures> queues = reader.queues().get(10, TimeUnit.SECONDS);
         NodeStatus status = reader.status().get(10, TimeUnit.SECONDS);
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("node", node(status));
         List<Object> qs = new ArrayList<>();
         List<Object> consumers = new ArrayList<>();
         Set<String> deadLetterNames = new TreeSet<>();
-        for (QueueReport q : queues) {
+        for (QueueFigures q : queues) {
             qs.add(queue(q));
-            for (ConsumerReport c : q.consumers()) {
+            for (ConsumerFigures c : q.consumers()) {
                 consumers.add(consumer(q.name(), c));
             }
             if (!q.options().deadLetterQueue().isEmpty()) {
@@ -87,7 +86,7 @@ public final class ConsoleApi implements HttpHandler {
                 "connections",
                 reader.connections().stream().map(ConsoleApi::connection).toList());
         List<Object> dlqs = new ArrayList<>();
-        for (QueueReport q : queues) {
+        for (QueueFigures q : queues) {
             if (deadLetterNames.contains(q.name())) {
                 Map<String, Object> d = new LinkedHashMap<>();
                 d.put("name", q.name());
@@ -123,7 +122,7 @@ public final class ConsoleApi implements HttpHandler {
         return m;
     }
 
-    private static Map<String, Object> queue(QueueReport q) {
+    private static Map<String, Object> queue(QueueFigures q) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("name", q.name());
         m.put("mode", q.options().mode());
@@ -134,17 +133,17 @@ public final class ConsoleApi implements HttpHandler {
         putIfPresent(m, "oldestAgeMillis", q.oldestAgeMillis());
         counts(m, q.totals());
         List<Object> partitions = new ArrayList<>();
-        for (PartitionReport p : q.partitions()) {
+        for (PartitionFigures p : q.partitions()) {
             Map<String, Object> pm = new LinkedHashMap<>();
             pm.put("partition", p.partition());
-            pm.put("depth", p.figures().depth());
-            pm.put("inFlight", p.figures().inFlight());
-            pm.put("state", p.figures().state());
-            if (p.figures().owner() != null) {
-                pm.put("owner", p.figures().owner());
+            pm.put("depth", p.current().depth());
+            pm.put("inFlight", p.current().inFlight());
+            pm.put("state", p.current().state());
+            if (p.current().owner() != null) {
+                pm.put("owner", p.current().owner());
             }
             putIfPresent(pm, "oldestAgeMillis", p.oldestAgeMillis());
-            pm.put("hot", p.figures().hot());
+            pm.put("hot", p.current().hot());
             counts(pm, p.counts());
             partitions.add(pm);
         }
@@ -152,7 +151,7 @@ public final class ConsoleApi implements HttpHandler {
         return m;
     }
 
-    private static void counts(Map<String, Object> m, PartitionCounts c) {
+    private static void counts(Map<String, Object> m, PartitionFigures.Counts c) {
         m.put("enqueued", c.enqueued());
         m.put("delivered", c.delivered());
         m.put("acknowledged", c.acknowledged());
@@ -163,7 +162,7 @@ public final class ConsoleApi implements HttpHandler {
         m.put("ratePerSecond", Math.round(c.ratePerSecond() * 100) / 100.0);
     }
 
-    private static Map<String, Object> consumer(String queue, ConsumerReport c) {
+    private static Map<String, Object> consumer(String queue, ConsumerFigures c) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("consumer", c.consumer());
         m.put("queue", queue);

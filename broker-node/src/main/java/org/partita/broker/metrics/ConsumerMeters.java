@@ -8,8 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.ToLongFunction;
-import org.partita.broker.core.dispatch.ConsumerReport;
-import org.partita.broker.core.queue.QueueReport;
+import org.partita.broker.core.dispatch.ConsumerFigures;
+import org.partita.broker.core.queue.QueueFigures;
 
 /**
  * The meters of each consumer, labelled as its queue's ({@code queue}, {@code subscription}) plus
@@ -43,10 +43,10 @@ final class ConsumerMeters {
     }
 
     /** Brings the consumer meters in line with the consumers of these queues. */
-    synchronized void update(List<QueueReport> reports) {
+    synchronized void update(List<QueueFigures> figures) {
         Map<String, Attached> now = new LinkedHashMap<>();
-        for (QueueReport q : reports) {
-            for (ConsumerReport c : q.consumers()) {
+        for (QueueFigures q : figures) {
+            for (ConsumerFigures c : q.consumers()) {
                 now.put(q.name() + "\u0000" + c.consumer(), new Attached(q, c));
             }
         }
@@ -75,11 +75,11 @@ final class ConsumerMeters {
         meters.remove(unlabelledId);
     }
 
-    private record Attached(QueueReport queue, ConsumerReport consumer) {
+    private record Attached(QueueFigures queue, ConsumerFigures consumer) {
         /** A queue of partitions, each with an owner (a queue without them is served by all its consumers). */
         boolean partitioned() {
             return queue.partitions().stream()
-                    .noneMatch(p -> "SHARED".equals(p.figures().state()));
+                    .noneMatch(p -> "SHARED".equals(p.current().state()));
         }
     }
 
@@ -87,15 +87,15 @@ final class ConsumerMeters {
     private final class ConsumerLevel {
         private final Tags tags;
         private final List<Meter.Id> ids = new ArrayList<>();
-        private volatile ConsumerReport latest;
+        private volatile ConsumerFigures latest;
 
         ConsumerLevel(Attached a) {
             this.tags = QueueMeters.tags(a.queue().name())
                     .and("consumer", a.consumer().consumer());
             this.latest = a.consumer();
-            counter("delivered", "deliveries to the consumer, redeliveries included", ConsumerReport::delivered);
-            counter("acknowledged", "messages the consumer consumed", ConsumerReport::acknowledged);
-            counter("redelivered", "deliveries to the consumer flagged redelivered", ConsumerReport::redelivered);
+            counter("delivered", "deliveries to the consumer, redeliveries included", ConsumerFigures::delivered);
+            counter("acknowledged", "messages the consumer consumed", ConsumerFigures::acknowledged);
+            counter("redelivered", "deliveries to the consumer flagged redelivered", ConsumerFigures::redelivered);
             ids.add(meters.gauge(
                     "partita.consumer.messages.in.flight",
                     "messages delivered to the consumer, not yet" + " acknowledged",
@@ -114,7 +114,7 @@ final class ConsumerMeters {
             }
         }
 
-        private void counter(String what, String description, ToLongFunction<ConsumerReport> value) {
+        private void counter(String what, String description, ToLongFunction<ConsumerFigures> value) {
             ids.add(meters.counter(
                     "partita.consumer.messages." + what,
                     description,

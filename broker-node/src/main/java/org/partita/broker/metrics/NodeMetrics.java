@@ -15,8 +15,8 @@ import java.util.concurrent.TimeUnit;
 import org.partita.broker.admin.ConnectionInfo;
 import org.partita.broker.admin.ConnectionRegistry;
 import org.partita.broker.admin.NodeReader;
-import org.partita.broker.core.queue.QueueReport;
-import org.partita.broker.store.StoreFigures;
+import org.partita.broker.core.queue.QueueFigures;
+import org.partita.broker.store.StoreCounters;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -145,14 +145,14 @@ public final class NodeMetrics implements AutoCloseable {
                 none,
                 reader,
                 r -> r.broker().payloadMemory().pagedOutCount());
-        reader.broker().store().figures().ifPresent(f -> {
+        reader.broker().store().counters().ifPresent(f -> {
             meters.counter(
                     "partita.store.commit.groups",
                     "group commits: one transaction (and at most one disk sync) each",
                     null,
                     none,
                     f,
-                    StoreFigures::groups);
+                    StoreCounters::groups);
             meters.counter(
                     "partita.store.commit.groups.by.caller",
                     "of the group commits, those a network thread made"
@@ -160,28 +160,28 @@ public final class NodeMetrics implements AutoCloseable {
                     null,
                     none,
                     f,
-                    StoreFigures::groupsByCaller);
+                    StoreCounters::groupsByCaller);
             meters.counter(
                     "partita.store.commit.batches",
                     "batches committed; divided by the groups, the group size",
                     null,
                     none,
                     f,
-                    StoreFigures::batches);
+                    StoreCounters::batches);
             meters.counter(
                     "partita.store.syncs",
                     "disk syncs forced to confirm persistent sends",
                     null,
                     none,
                     f,
-                    StoreFigures::syncs);
+                    StoreCounters::syncs);
             meters.functionTimer(
                     "partita.store.checkpoint",
                     "checkpoints moving the journal's net effect into H2",
                     none,
                     f,
-                    StoreFigures::checkpoints,
-                    StoreFigures::checkpointNanos);
+                    StoreCounters::checkpoints,
+                    StoreCounters::checkpointNanos);
             meters.counter(
                     "partita.store.checkpoint.wait",
                     "time the store's writer held appends back to wait for a"
@@ -205,7 +205,7 @@ public final class NodeMetrics implements AutoCloseable {
                     "bytes",
                     none,
                     f,
-                    StoreFigures::checkpointPendingBytes);
+                    StoreCounters::checkpointPendingBytes);
             meters.counter(
                     "partita.store.writer.allocated",
                     "journal bytes the store's writer zero-filled itself between"
@@ -213,7 +213,7 @@ public final class NodeMetrics implements AutoCloseable {
                     "bytes",
                     none,
                     f,
-                    StoreFigures::writerAllocatedBytes);
+                    StoreCounters::writerAllocatedBytes);
             meters.gauge(
                     "partita.store.writable",
                     "1 while the store writes, 0 while an I/O fault (disk full, failed sync)"
@@ -228,28 +228,28 @@ public final class NodeMetrics implements AutoCloseable {
                     null,
                     none,
                     f,
-                    StoreFigures::faults);
+                    StoreCounters::faults);
             meters.counter(
                     "partita.store.recoveries",
                     "times the store reopened itself after a fault",
                     null,
                     none,
                     f,
-                    StoreFigures::recoveries);
+                    StoreCounters::recoveries);
             meters.counter(
                     "partita.store.compactions",
                     "online compactions that gave H2 file space back",
                     null,
                     none,
                     f,
-                    StoreFigures::compactions);
+                    StoreCounters::compactions);
             meters.gauge(
                     "partita.store.files",
                     "bytes of the H2 database and journal files",
                     "bytes",
                     none,
                     f,
-                    StoreFigures::fileBytes);
+                    StoreCounters::fileBytes);
         });
         meters.gauge(
                 "partita.direct.memory.limit",
@@ -262,15 +262,15 @@ public final class NodeMetrics implements AutoCloseable {
 
     /** Reads the queues' figures and brings the queue and consumer meters in line with them. */
     private synchronized void refresh() {
-        List<QueueReport> reports;
+        List<QueueFigures> figures;
         try {
-            reports = reader.queues().get(5, TimeUnit.SECONDS);
+            figures = reader.queues().get(5, TimeUnit.SECONDS);
         } catch (Exception e) {
             LOG.warn("queue figures could not be read for the metrics: {}", e.toString());
             return;
         }
-        queues.update(reports);
-        consumers.update(reports);
+        queues.update(figures);
+        consumers.update(figures);
     }
 
     /** The Prometheus text exposition, with queue and consumer meters brought up to date first. */

@@ -9,9 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.ToLongFunction;
-import org.partita.broker.core.partition.PartitionCounts;
-import org.partita.broker.core.partition.PartitionReport;
-import org.partita.broker.core.queue.QueueReport;
+import org.partita.broker.core.partition.PartitionFigures;
+import org.partita.broker.core.queue.QueueFigures;
 
 /**
  * The meters of every queue and partition. Queues come and go, so each {@link #update} takes the
@@ -32,14 +31,14 @@ final class QueueMeters {
     }
 
     /** Brings the meters in line with the queues' figures. */
-    synchronized void update(List<QueueReport> reports) {
+    synchronized void update(List<QueueFigures> figures) {
         Set<String> seenQueues = new HashSet<>();
         Set<String> seenPartitions = new HashSet<>();
-        for (QueueReport q : reports) {
+        for (QueueFigures q : figures) {
             Tags tags = tags(q.name());
             seenQueues.add(q.name());
             queues.computeIfAbsent(q.name(), n -> new QueueLevel(tags)).latest = q;
-            for (PartitionReport p : q.partitions()) {
+            for (PartitionFigures p : q.partitions()) {
                 String key = q.name() + "\u0000" + p.partition();
                 seenPartitions.add(key);
                 partitions
@@ -73,7 +72,7 @@ final class QueueMeters {
     /** Figures of a whole queue. */
     private final class QueueLevel {
         private final List<Meter.Id> ids = new ArrayList<>();
-        private volatile QueueReport latest;
+        private volatile QueueFigures latest;
 
         QueueLevel(Tags tags) {
             ids.add(meters.gauge(
@@ -102,14 +101,14 @@ final class QueueMeters {
     private final class PartitionLevel {
         private final Tags tags;
         private final List<Meter.Id> ids = new ArrayList<>();
-        private volatile PartitionReport latest;
+        private volatile PartitionFigures latest;
         private Meter.Id age;
 
         PartitionLevel(Tags tags) {
             this.tags = tags;
         }
 
-        void update(PartitionReport p) {
+        void update(PartitionFigures p) {
             latest = p;
             if (ids.isEmpty()) {
                 register();
@@ -135,27 +134,27 @@ final class QueueMeters {
                     null,
                     tags,
                     this,
-                    l -> l.latest.figures().depth()));
+                    l -> l.latest.current().depth()));
             ids.add(meters.gauge(
                     "partita.queue.messages.in.flight",
                     "messages delivered and not yet acknowledged",
                     null,
                     tags,
                     this,
-                    l -> l.latest.figures().inFlight()));
+                    l -> l.latest.current().inFlight()));
             ids.add(meters.gauge(
                     "partita.queue.partition.owned",
                     "1 when the partition has an owner consumer receiving it",
                     null,
                     tags,
                     this,
-                    l -> "ASSIGNED".equals(l.latest.figures().state()) ? 1 : 0));
-            counter("enqueued", "messages put into the queue", PartitionCounts::enqueued);
-            counter("delivered", "deliveries to consumers, redeliveries included", PartitionCounts::delivered);
-            counter("acknowledged", "messages consumed", PartitionCounts::acknowledged);
-            counter("redelivered", "deliveries flagged redelivered", PartitionCounts::redelivered);
-            counter("dead.lettered", "messages moved to the dead-letter queue", PartitionCounts::deadLettered);
-            counter("expired", "messages that expired while waiting", PartitionCounts::expired);
+                    l -> "ASSIGNED".equals(l.latest.current().state()) ? 1 : 0));
+            counter("enqueued", "messages put into the queue", PartitionFigures.Counts::enqueued);
+            counter("delivered", "deliveries to consumers, redeliveries included", PartitionFigures.Counts::delivered);
+            counter("acknowledged", "messages consumed", PartitionFigures.Counts::acknowledged);
+            counter("redelivered", "deliveries flagged redelivered", PartitionFigures.Counts::redelivered);
+            counter("dead.lettered", "messages moved to the dead-letter queue", PartitionFigures.Counts::deadLettered);
+            counter("expired", "messages that expired while waiting", PartitionFigures.Counts::expired);
             ids.add(meters.counter(
                     "partita.queue.partition.handoffs",
                     "completed moves of the partition away from an owner",
@@ -165,7 +164,7 @@ final class QueueMeters {
                     l -> l.latest.counts().handoffs()));
         }
 
-        private void counter(String what, String description, ToLongFunction<PartitionCounts> value) {
+        private void counter(String what, String description, ToLongFunction<PartitionFigures.Counts> value) {
             ids.add(meters.counter(
                     "partita.queue.messages." + what,
                     description,

@@ -63,12 +63,12 @@ public interface MessageStore extends AutoCloseable {
     byte[] readPayload(long messageId);
 
     /** What the store counts of its work, for the metrics; empty if this store counts nothing. */
-    default java.util.Optional<StoreFigures> figures() {
+    default java.util.Optional<StoreCounters> counters() {
         return java.util.Optional.empty();
     }
 
     /** Figures for tests and admin: rows and payload bytes held. */
-    StoreStats stats();
+    StoreFigures figures();
 
     @Override
     void close();

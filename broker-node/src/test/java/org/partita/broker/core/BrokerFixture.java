@@ -64,7 +64,7 @@ public final class BrokerFixture implements AutoCloseable {
      */
     public void restart(BrokerQueue... settled) {
         for (BrokerQueue q : settled) {
-            await(q.report());
+            await(q.figures());
         }
         closeBoth();
         open();
@@ -223,7 +223,7 @@ public final class BrokerFixture implements AutoCloseable {
 
         /** What arrived and was not taken yet, once the queue's work so far has run. */
         public List<QueueEntry> pending() {
-            await(queue.report()); // a barrier: the queue's earlier work, deliveries included, ran
+            await(queue.figures()); // a barrier: the queue's earlier work, deliveries included, ran
             List<QueueEntry> out = new ArrayList<>();
             arrived.drainTo(out);
             return out;

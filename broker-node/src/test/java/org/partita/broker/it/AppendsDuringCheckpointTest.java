@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.partita.broker.config.NodeConfig;
 import org.partita.broker.embed.PartitaNode;
-import org.partita.broker.store.StoreFigures;
+import org.partita.broker.store.StoreCounters;
 import org.partita.jms.client.PartitaConnectionFactory;
 
 /**
@@ -48,7 +48,7 @@ class AppendsDuringCheckpointTest {
         try (PartitaNode node =
                         PartitaNode.start(NodeConfig.defaults().withPort(0).withDataDir(dir.resolve("data")));
                 Connection probeConnection = new PartitaConnectionFactory(node.url()).createConnection()) {
-            StoreFigures figures = node.store().figures().orElseThrow();
+            StoreCounters counters = node.store().counters().orElseThrow();
             Session probeSession = probeConnection.createSession(false, Session.AUTO_ACKNOWLEDGE);
             MessageProducer probe = probeSession.createProducer(probeSession.createQueue("backlog"));
             probe.setDeliveryMode(DeliveryMode.PERSISTENT);
@@ -66,13 +66,13 @@ class AppendsDuringCheckpointTest {
                 while (confirmedDuring < SENDS_CONFIRMED_DURING_CHECKPOINTS
                         && System.nanoTime() < deadline
                         && !fillers.stream().allMatch(CompletableFuture::isDone)) {
-                    long begun = figures.checkpointsBegun();
-                    long ended = figures.checkpointsEnded();
+                    long begun = counters.checkpointsBegun();
+                    long ended = counters.checkpointsEnded();
                     BytesMessage m = probeSession.createBytesMessage();
                     m.writeBytes(new byte[64]);
                     probe.send(m); // returns once the node confirmed it stored
                     probes++;
-                    if (begun > ended && figures.checkpointsEnded() == ended) {
+                    if (begun > ended && counters.checkpointsEnded() == ended) {
                         confirmedDuring++; // the checkpoint running before the send was still running after it
                     }
                 }
@@ -89,10 +89,10 @@ class AppendsDuringCheckpointTest {
                     filled,
                     probes,
                     confirmedDuring,
-                    figures.checkpointsBegun(),
-                    figures.checkpointWaitNanos() / 1e6,
-                    figures.writerAllocatedBytes());
-            assertTrue(figures.checkpointsBegun() >= 1, "a closed segment went into H2 while the producers sent");
+                    counters.checkpointsBegun(),
+                    counters.checkpointWaitNanos() / 1e6,
+                    counters.writerAllocatedBytes());
+            assertTrue(counters.checkpointsBegun() >= 1, "a closed segment went into H2 while the producers sent");
             assertTrue(
                     confirmedDuring >= SENDS_CONFIRMED_DURING_CHECKPOINTS,
                     confirmedDuring + " of " + probes

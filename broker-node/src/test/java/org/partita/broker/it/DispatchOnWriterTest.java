@@ -92,8 +92,8 @@ class DispatchOnWriterTest {
      */
     @Test
     void aNodesNetworkThreadsCommitWhatTheyWriteThemselves() throws Exception {
-        var figures = node.node().store().figures().orElseThrow();
-        long before = figures.groupsByCaller();
+        var counters = node.node().store().counters().orElseThrow();
+        long before = counters.groupsByCaller();
         try (Connection c = node.factory().createConnection()) {
             c.start();
             Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
@@ -105,7 +105,7 @@ class DispatchOnWriterTest {
                 org.junit.jupiter.api.Assertions.assertNotNull(consumer.receive(10_000), "message " + i);
             }
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> figures.groupsByCaller() > before);
+        await().atMost(Duration.ofSeconds(10)).until(() -> counters.groupsByCaller() > before);
     }
 
     private static String send(Session s, MessageProducer p, String text, boolean probe) throws Exception {

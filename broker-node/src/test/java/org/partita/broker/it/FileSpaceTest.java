@@ -57,7 +57,7 @@ class FileSpaceTest {
                     m.writeBytes(payload);
                     p.send(m);
                 }
-                node.store().stats(); // the backlog is in H2 now
+                node.store().figures(); // the backlog is in H2 now
                 peak = Math.max(peak, Files.size(database));
                 for (int i = 0; i < MESSAGES; i++) {
                     assertNotNull(consumer.receive(10_000), "message " + i + " of cycle " + cycle);
@@ -76,9 +76,9 @@ class FileSpaceTest {
                         n,
                         peak >> 20,
                         seen[0] >> 10,
-                        node.store().figures().orElseThrow().fileBytes() >> 10);
+                        node.store().counters().orElseThrow().fileBytes() >> 10);
             }
-            assertTrue(node.store().figures().orElseThrow().compactions() >= CYCLES);
+            assertTrue(node.store().counters().orElseThrow().compactions() >= CYCLES);
         }
         assertTrue(peak > 40L << 20, "the backlog reached H2: " + peak);
         assertTrue(

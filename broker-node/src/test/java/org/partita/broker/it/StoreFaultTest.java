@@ -31,7 +31,7 @@ import org.partita.broker.config.NodeConfig;
 import org.partita.broker.config.StorageSettings;
 import org.partita.broker.embed.PartitaNode;
 import org.partita.broker.store.FaultyDisk;
-import org.partita.broker.store.StoreFigures;
+import org.partita.broker.store.StoreCounters;
 import org.partita.jms.client.PartitaConnectionFactory;
 
 /**
@@ -71,8 +71,8 @@ class StoreFaultTest {
                 ResourceAllocationException e = assertThrows(ResourceAllocationException.class, () -> r.orders.send(m));
                 assertTrue(e.getMessage().contains("write failed"), e.getMessage());
             }
-            StoreFigures figures = r.node.store().figures().orElseThrow();
-            assertNotNull(figures.fault(), "the store says why it cannot write");
+            StoreCounters counters = r.node.store().counters().orElseThrow();
+            assertNotNull(counters.fault(), "the store says why it cannot write");
             assertTrue(
                     r.node.metrics().scrape().lines().anyMatch(l -> l.startsWith("partita_store_writable 0")),
                     "the metrics show the store is not writable");
@@ -82,9 +82,9 @@ class StoreFaultTest {
 
             disk.heal();
             awaitSendWorks(r.s, r.orders, "after-0");
-            assertNull(figures.fault());
+            assertNull(counters.fault());
             assertTrue(r.node.metrics().scrape().lines().anyMatch(l -> l.startsWith("partita_store_writable 1")));
-            assertTrue(figures.recoveries() >= 1);
+            assertTrue(counters.recoveries() >= 1);
         }
         assertStoredAfterRestart(Set.of("before-0", "before-1", "before-2", "before-3", "before-4", "after-0"));
     }

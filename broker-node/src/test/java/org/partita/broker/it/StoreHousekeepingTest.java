@@ -38,10 +38,10 @@ class StoreHousekeepingTest {
             p.send(ds.createTextMessage("headline"));
             durable.start();
             assertNotNull(keeper.receive(5000));
-            assertEquals(1, node.node().store().stats().messageRows(), "the non-durable subscriber still holds it");
+            assertEquals(1, node.node().store().figures().messageRows(), "the non-durable subscriber still holds it");
         }
         node.restart();
-        assertEquals(0, node.node().store().stats().messageRows(), "a non-durable subscription ends with the node");
+        assertEquals(0, node.node().store().figures().messageRows(), "a non-durable subscription ends with the node");
     }
 
     @Test
@@ -60,7 +60,7 @@ class StoreHousekeepingTest {
             s.recover(); // hands the unacknowledged message back to a queue that no longer exists
         }
         await().atMost(Duration.ofSeconds(10))
-                .until(() -> node.node().store().stats().messageRows() == 0);
+                .until(() -> node.node().store().figures().messageRows() == 0);
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> node.node().broker().payloadMemory().residentBytes() == 0);
     }

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.partita.broker.config.MetricsSettings;
 import org.partita.broker.config.NodeConfig;
-import org.partita.broker.core.dispatch.ConsumerReport;
+import org.partita.broker.core.dispatch.ConsumerFigures;
 import org.partita.broker.embed.PartitaNode;
 import org.partita.jms.client.PartitaConnectionFactory;
 
@@ -70,7 +70,7 @@ class ConsumerMetersTest {
             found.add(
                     0,
                     node.reader().queue(queue).get(5, TimeUnit.SECONDS).consumers().stream()
-                            .map(ConsumerReport::consumer)
+                            .map(ConsumerFigures::consumer)
                             .toList());
             return found.get(0).size() == n;
         });

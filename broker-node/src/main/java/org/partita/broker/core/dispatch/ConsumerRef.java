@@ -163,8 +163,8 @@ public final class ConsumerRef {
     }
 
     /** Its figures, with the partitions it owns. */
-    public ConsumerReport report(List<Integer> partitions) {
-        return new ConsumerReport(
+    public ConsumerFigures figures(List<Integer> partitions) {
+        return new ConsumerFigures(
                 description,
                 priority,
                 credits,

@@ -456,11 +456,11 @@ public final class PartitionedQueueEngine implements DispatchEngine {
      * Figures of one partition, for admin and metrics. Its delivered count and rate are left at 0:
      * the queue's {@link QueueCounters} count them, over the last minute, and fill them in.
      */
-    public PartitionFigures figures(int p, long now) {
+    public PartitionFigures.Current figures(int p, long now) {
         QueueEntry oldest = backlogs[p].first();
         long age = oldest == null ? -1 : oldest.message().ageMillis(now);
         ConsumerRef owner = owners[p].owner();
-        return new PartitionFigures(
+        return new PartitionFigures.Current(
                 p,
                 backlogs[p].size(),
                 inFlight.get(p).size(),

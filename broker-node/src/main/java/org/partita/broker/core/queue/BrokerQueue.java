@@ -7,14 +7,12 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.partita.broker.core.SerialExecutor;
 import org.partita.broker.core.dispatch.BroadcastEngine;
+import org.partita.broker.core.dispatch.ConsumerFigures;
 import org.partita.broker.core.dispatch.ConsumerRef;
-import org.partita.broker.core.dispatch.ConsumerReport;
 import org.partita.broker.core.dispatch.DispatchEngine;
 import org.partita.broker.core.dispatch.PartitionedQueueEngine;
 import org.partita.broker.core.dispatch.SharedQueueEngine;
-import org.partita.broker.core.partition.PartitionCounts;
 import org.partita.broker.core.partition.PartitionFigures;
-import org.partita.broker.core.partition.PartitionReport;
 import org.partita.broker.core.partition.PartitionScope;
 import org.partita.broker.core.partition.Repartitioning;
 import org.partita.broker.store.StoreBatch;
@@ -806,17 +804,18 @@ public final class BrokerQueue implements DispatchEngine.Host {
      * Per-partition figures of a partitioned queue (one row for a plain queue), with the delivered
      * count and rate of the queue's counters; an unknown oldest age is -1.
      */
-    public CompletableFuture<List<PartitionFigures>> partitionFigures() {
-        return report().thenApply(r ->
-                r.partitions().stream().map(PartitionReport::figures).toList());
+    public CompletableFuture<List<PartitionFigures.Current>> partitionFigures() {
+        return figures()
+                .thenApply(r ->
+                        r.partitions().stream().map(PartitionFigures::current).toList());
     }
 
     /** Everything admin and metrics show of this queue, read at one moment on its executor. */
-    public CompletableFuture<QueueReport> report() {
-        CompletableFuture<QueueReport> result = new CompletableFuture<>();
+    public CompletableFuture<QueueFigures> figures() {
+        CompletableFuture<QueueFigures> result = new CompletableFuture<>();
         executor.execute(() -> {
             try {
-                result.complete(reportNow());
+                result.complete(figuresNow());
             } catch (RuntimeException e) {
                 result.completeExceptionally(e);
             }
@@ -824,16 +823,16 @@ public final class BrokerQueue implements DispatchEngine.Host {
         return result;
     }
 
-    private QueueReport reportNow() {
+    private QueueFigures figuresNow() {
         long now = now();
-        List<PartitionFigures> live = new ArrayList<>();
+        List<PartitionFigures.Current> live = new ArrayList<>();
         if (engine instanceof PartitionedQueueEngine pe) {
             for (int p = 0; p < pe.partitionCount(); p++) {
                 live.add(pe.figures(p, now));
             }
         } else {
             QueueEntry oldest = engine.oldestWaiting();
-            live.add(new PartitionFigures(
+            live.add(new PartitionFigures.Current(
                     0,
                     waitingCount(),
                     delivered.size(),
@@ -844,11 +843,11 @@ public final class BrokerQueue implements DispatchEngine.Host {
                     0,
                     false));
         }
-        List<PartitionReport> partitions = new ArrayList<>(live.size());
-        for (PartitionFigures f : PartitionFigures.markHot(live)) {
-            PartitionCounts c = counters.read(f.partition(), now);
-            partitions.add(new PartitionReport(
-                    new PartitionFigures(
+        List<PartitionFigures> partitions = new ArrayList<>(live.size());
+        for (PartitionFigures.Current f : PartitionFigures.markHot(live)) {
+            PartitionFigures.Counts c = counters.read(f.partition(), now);
+            partitions.add(new PartitionFigures(
+                    new PartitionFigures.Current(
                             f.partition(),
                             f.depth(),
                             f.inFlight(),
@@ -860,18 +859,18 @@ public final class BrokerQueue implements DispatchEngine.Host {
                             f.hot()),
                     c));
         }
-        List<ConsumerReport> consumerReports = new ArrayList<>(consumers.size());
+        List<ConsumerFigures> consumerFigures = new ArrayList<>(consumers.size());
         for (ConsumerRef c : consumers) {
             List<Integer> owned = new ArrayList<>();
-            for (PartitionFigures f : live) {
+            for (PartitionFigures.Current f : live) {
                 if ("ASSIGNED".equals(f.state()) && c.toString().equals(f.owner())) {
                     owned.add(f.partition());
                 }
             }
-            consumerReports.add(c.report(owned));
+            consumerFigures.add(c.figures(owned));
         }
-        return new QueueReport(
-                name, options, durable, depthMessages.get(), depthBytes.get(), partitions, consumerReports);
+        return new QueueFigures(
+                name, options, durable, depthMessages.get(), depthBytes.get(), partitions, consumerFigures);
     }
 
     /** Removes every waiting message (not those in flight); completes with how many went. */

@@ -1,7 +1,7 @@
 package org.partita.broker.core.queue;
 
 import java.util.Arrays;
-import org.partita.broker.core.partition.PartitionCounts;
+import org.partita.broker.core.partition.PartitionFigures;
 
 /**
  * Counts what happens to one queue's messages, per partition (a queue without partitions counts
@@ -51,12 +51,12 @@ public final class QueueCounters {
     }
 
     /** The counts of one partition now; zeros for a partition nothing happened to yet. */
-    public PartitionCounts read(int partition, long now) {
+    public PartitionFigures.Counts read(int partition, long now) {
         Partition[] ps = partitions;
         if (partition < ps.length && ps[partition] != null) {
             return ps[partition].read(now, createdAt);
         }
-        return new PartitionCounts(0, 0, 0, 0, 0, 0, 0, 0.0);
+        return new PartitionFigures.Counts(0, 0, 0, 0, 0, 0, 0, 0.0);
     }
 
     private Partition partition(int p) {
@@ -118,7 +118,7 @@ public final class QueueCounters {
             bucketSecond = Math.max(bucketSecond, second);
         }
 
-        synchronized PartitionCounts read(long now, long createdAt) {
+        synchronized PartitionFigures.Counts read(long now, long createdAt) {
             roll(now / 1000);
             long inWindow = 0;
             for (long b : buckets) {
@@ -126,7 +126,7 @@ public final class QueueCounters {
             }
             // A queue younger than the window is measured over its life, at least one second.
             double seconds = Math.max(1.0, Math.min(RATE_WINDOW_SECONDS, (now - createdAt) / 1000.0));
-            return new PartitionCounts(
+            return new PartitionFigures.Counts(
                     counts[Kind.ENQUEUED.ordinal()],
                     delivered,
                     counts[Kind.ACKNOWLEDGED.ordinal()],

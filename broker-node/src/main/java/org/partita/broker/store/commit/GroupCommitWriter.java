@@ -12,8 +12,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.partita.broker.store.MessageStore;
 import org.partita.broker.store.StoreBatch;
+import org.partita.broker.store.StoreCounters;
 import org.partita.broker.store.StoreException;
-import org.partita.broker.store.StoreFigures;
 import org.partita.broker.store.StoreUnavailableException;
 import org.partita.broker.store.ThreadTurns;
 import org.slf4j.Logger;
@@ -93,7 +93,7 @@ public final class GroupCommitWriter {
     /** Transactions committed by this writer; written only by the holder of the role. */
     private final AtomicLong commits = new AtomicLong();
 
-    private final StoreFigures figures;
+    private final StoreCounters counters;
     private final Reopener reopener;
     private final Retry retry;
     /** Why the store cannot write, or null while it can. */
@@ -109,12 +109,12 @@ public final class GroupCommitWriter {
 
     /** @param syncOnCommit false only when the node was told to trade power-loss safety for speed */
     public GroupCommitWriter(CommitTarget applier, boolean syncOnCommit) {
-        this(applier, syncOnCommit, new StoreFigures(), null, Retry.DEFAULT);
+        this(applier, syncOnCommit, new StoreCounters(), null, Retry.DEFAULT);
     }
 
     public GroupCommitWriter(
-            CommitTarget applier, boolean syncOnCommit, StoreFigures figures, Reopener reopener, Retry retry) {
-        this.figures = figures;
+            CommitTarget applier, boolean syncOnCommit, StoreCounters counters, Reopener reopener, Retry retry) {
+        this.counters = counters;
         this.applier = applier;
         this.syncOnCommit = syncOnCommit;
         this.reopener = reopener;
@@ -537,9 +537,9 @@ public final class GroupCommitWriter {
     /** A group is committed (counted before its senders hear of it, so the figures never lag their answers). */
     private void counted(List<StoreBatch> group) {
         commits.incrementAndGet();
-        figures.committedGroup(group);
+        counters.committedGroup(group);
         if (!isWriterThread()) {
-            figures.committedByCaller();
+            counters.committedByCaller();
         }
     }
 
@@ -559,7 +559,7 @@ public final class GroupCommitWriter {
                 if (journalOnly) {
                     callerCommits.synced(System.nanoTime() - start);
                 }
-                figures.synced();
+                counters.synced();
             }
         } catch (Throwable t) {
             org.partita.broker.process.FatalErrors.check(t);
@@ -587,7 +587,7 @@ public final class GroupCommitWriter {
         fault = e;
         failing.forEach(p -> p.done().completeExceptionally(e));
         if (first) {
-            figures.faulted(reason);
+            counters.faulted(reason);
             LOG.atError()
                     .addKeyValue("event", "store.fault")
                     .setCause(cause)
@@ -643,7 +643,7 @@ public final class GroupCommitWriter {
                             tries,
                             fault.getMessage());
             fault = null;
-            figures.recovered();
+            counters.recovered();
         } catch (Throwable t) {
             org.partita.broker.process.FatalErrors.check(t);
             retryDelayMillis = Math.min(retry.maxMillis(), retryDelayMillis * 2);

@@ -19,9 +19,9 @@ import org.partita.broker.store.MessageHeads;
 import org.partita.broker.store.MessageStore;
 import org.partita.broker.store.StorageDevice;
 import org.partita.broker.store.StoreBatch;
+import org.partita.broker.store.StoreCounters;
 import org.partita.broker.store.StoreException;
 import org.partita.broker.store.StoreFigures;
-import org.partita.broker.store.StoreStats;
 import org.partita.broker.store.StoredBranch;
 import org.partita.broker.store.StoredEntry;
 import org.partita.broker.store.StoredQueue;
@@ -91,18 +91,18 @@ public final class H2MessageStore implements MessageStore {
     private volatile Opened opened;
     private final Files files;
     private final GroupCommitWriter writer;
-    private final StoreFigures figures = new StoreFigures();
+    private final StoreCounters counters = new StoreCounters();
     private final boolean recoveredFromCrash;
 
     private H2MessageStore(Files files, Opened opened, boolean syncOnCommit, GroupCommitWriter.Retry retry) {
         this.files = files;
         this.recoveredFromCrash = opened.crashed();
         this.opened = opened;
-        wireFigures(opened);
+        wireCounters(opened);
         this.writer = new GroupCommitWriter(
                 opened.target(),
                 syncOnCommit,
-                figures,
+                counters,
                 new GroupCommitWriter.Reopener() {
                     @Override
                     public CommitTarget reopen() throws Exception {
@@ -111,16 +111,16 @@ public final class H2MessageStore implements MessageStore {
 
                     @Override
                     public String advice(String reason) {
-                        return ResumeSpace.advice(reason, files.dataDir(), figures.checkpointPendingBytes());
+                        return ResumeSpace.advice(reason, files.dataDir(), counters.checkpointPendingBytes());
                     }
                 },
                 retry);
-        figures.fileBytes(this::fileBytes);
+        counters.fileBytes(this::fileBytes);
     }
 
-    private void wireFigures(Opened o) {
+    private void wireCounters(Opened o) {
         if (o.target() instanceof JournaledH2Target j) {
-            j.figures(figures);
+            j.counters(counters);
         }
     }
 
@@ -128,7 +128,7 @@ public final class H2MessageStore implements MessageStore {
     private CommitTarget reopen() throws SQLException, java.io.IOException {
         opened.closeQuietly();
         Opened o = openFiles(files, false);
-        wireFigures(o);
+        wireCounters(o);
         opened = o;
         return o.target();
     }
@@ -149,8 +149,8 @@ public final class H2MessageStore implements MessageStore {
     }
 
     @Override
-    public java.util.Optional<StoreFigures> figures() {
-        return java.util.Optional.of(figures);
+    public java.util.Optional<StoreCounters> counters() {
+        return java.util.Optional.of(counters);
     }
 
     /**
@@ -444,7 +444,7 @@ public final class H2MessageStore implements MessageStore {
     }
 
     @Override
-    public StoreStats stats() {
+    public StoreFigures figures() {
         return writer.callOnWriter(() -> {
             try (Statement s = opened.connection().createStatement();
                     ResultSet m =
@@ -454,7 +454,7 @@ public final class H2MessageStore implements MessageStore {
                 long bytes = m.getLong(2);
                 try (ResultSet e = s.executeQuery("SELECT COUNT(*) FROM ENTRIES")) {
                     e.next();
-                    return new StoreStats(rows, bytes, e.getLong(1));
+                    return new StoreFigures(rows, bytes, e.getLong(1));
                 }
             }
         });

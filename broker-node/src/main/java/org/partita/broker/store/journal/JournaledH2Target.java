@@ -14,8 +14,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import org.partita.broker.config.StorageSettings;
 import org.partita.broker.store.StoreBatch;
+import org.partita.broker.store.StoreCounters;
 import org.partita.broker.store.StoreException;
-import org.partita.broker.store.StoreFigures;
 import org.partita.broker.store.StoreOp;
 import org.partita.broker.store.commit.CommitTarget;
 import org.partita.broker.store.h2.H2BatchApplier;
@@ -81,7 +81,7 @@ public final class JournaledH2Target implements CommitTarget {
 
     private final boolean previousStopWasClean;
     private boolean h2Dirty;
-    private volatile StoreFigures figures = new StoreFigures();
+    private volatile StoreCounters counters = new StoreCounters();
     /** Gives H2 file space back after checkpoints; none unless set. */
     private volatile H2Space space;
     /** Runs on the checkpoint thread after each part of a net effect is committed and released (tests pause there). */
@@ -363,9 +363,9 @@ public final class JournaledH2Target implements CommitTarget {
         return appendedBytes;
     }
 
-    /** Where checkpoints are counted (the store's figures). */
-    public void figures(StoreFigures f) {
-        figures = f;
+    /** Where checkpoints are counted (the store's counters). */
+    public void counters(StoreCounters f) {
+        counters = f;
     }
 
     /** Compacts H2's file online at checkpoints when it is mostly free. */
@@ -418,7 +418,7 @@ public final class JournaledH2Target implements CommitTarget {
             journalDirty = false;
         }
         JournalFile next = segments.after(journal);
-        figures.writerAllocated(next.startEpoch(++lastEpoch));
+        counters.writerAllocated(next.startEpoch(++lastEpoch));
         codec.reset();
         JournalFile old = journal;
         PendingChanges changes = pending;
@@ -454,7 +454,7 @@ public final class JournaledH2Target implements CommitTarget {
             long started = System.nanoTime();
             try {
                 c.running().get();
-                figures.waitedForCheckpoint(System.nanoTime() - started);
+                counters.waitedForCheckpoint(System.nanoTime() - started);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new InterruptedIOException("interrupted while waiting for a checkpoint");
@@ -496,7 +496,7 @@ public final class JournaledH2Target implements CommitTarget {
         if (changes.isEmpty()) {
             return;
         }
-        StoreFigures f = figures;
+        StoreCounters f = counters;
         f.checkpointBegan();
         try {
             long started = System.nanoTime();
@@ -586,7 +586,7 @@ public final class JournaledH2Target implements CommitTarget {
             mark = journal.position();
         }
         try {
-            figures.writerAllocated(journal.append(record));
+            counters.writerAllocated(journal.append(record));
             allocator.keepAhead(journal);
         } catch (IOException e) {
             codec.reset(); // names defined in the lost record are defined again in the next one

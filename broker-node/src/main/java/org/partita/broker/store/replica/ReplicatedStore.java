@@ -16,7 +16,7 @@ import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 import org.partita.broker.store.MessageStore;
 import org.partita.broker.store.StoreBatch;
-import org.partita.broker.store.StoreStats;
+import org.partita.broker.store.StoreFigures;
 import org.partita.broker.store.StoredBranch;
 import org.partita.broker.store.StoredEntry;
 import org.partita.broker.store.StoredQueue;
@@ -182,8 +182,8 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
     }
 
     @Override
-    public StoreStats stats() {
-        return local.stats();
+    public StoreFigures figures() {
+        return local.figures();
     }
 
     /** Closes this node's store of the set; the server closes the set's group. */

@@ -67,14 +67,14 @@ class ConsumerRefTest {
     }
 
     @Test
-    void itsReportCountsDeliveriesAndAcknowledgements() {
+    void itsFiguresCountDeliveriesAndAcknowledgements() {
         ConsumerRef c = f.consumer("c", 5, 3);
         QueueEntry a = sized("a", 10);
         c.deliver(a, -1);
         c.deliver(sized("b", 10), -1);
         c.settled(a);
         c.acknowledged();
-        ConsumerReport r = c.report(List.of(1, 2));
+        ConsumerFigures r = c.figures(List.of(1, 2));
         assertEquals(3, r.priority());
         assertEquals(3, r.credits());
         assertEquals(1, r.inFlight());

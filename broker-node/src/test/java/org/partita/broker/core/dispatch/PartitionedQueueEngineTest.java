@@ -63,7 +63,7 @@ class PartitionedQueueEngineTest {
     private List<Integer> owners(ConsumerRef c, long now) {
         List<Integer> out = new ArrayList<>();
         for (int p = 0; p < 4; p++) {
-            PartitionFigures fig = engine.figures(p, now);
+            PartitionFigures.Current fig = engine.figures(p, now);
             if (c.toString().equals(fig.owner()) && fig.state().equals("ASSIGNED")) {
                 out.add(p);
             }
@@ -226,7 +226,7 @@ class PartitionedQueueEngineTest {
     private static int ownedBy(PartitionedQueueEngine e, ConsumerRef c, long now) {
         int n = 0;
         for (int p = 0; p < e.partitionCount(); p++) {
-            PartitionFigures fig = e.figures(p, now);
+            PartitionFigures.Current fig = e.figures(p, now);
             if (c.toString().equals(fig.owner()) && fig.state().equals("ASSIGNED")) {
                 n++;
             }
@@ -255,7 +255,7 @@ class PartitionedQueueEngineTest {
 
     @Test
     void aPartitionWithoutConsumersIsUnassigned() {
-        PartitionFigures fig = engine.figures(0, 0);
+        PartitionFigures.Current fig = engine.figures(0, 0);
         assertNull(fig.owner());
         assertEquals("UNASSIGNED", fig.state());
     }

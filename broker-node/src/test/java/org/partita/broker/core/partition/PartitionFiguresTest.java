@@ -9,11 +9,13 @@ import org.junit.jupiter.api.Test;
 class PartitionFiguresTest {
 
     private static List<Boolean> hot(int... depths) {
-        List<PartitionFigures> in = new java.util.ArrayList<>();
+        List<PartitionFigures.Current> in = new java.util.ArrayList<>();
         for (int p = 0; p < depths.length; p++) {
-            in.add(new PartitionFigures(p, depths[p], 0, null, "ASSIGNED", -1, 0, 0.0, false));
+            in.add(new PartitionFigures.Current(p, depths[p], 0, null, "ASSIGNED", -1, 0, 0.0, false));
         }
-        return PartitionFigures.markHot(in).stream().map(PartitionFigures::hot).toList();
+        return PartitionFigures.markHot(in).stream()
+                .map(PartitionFigures.Current::hot)
+                .toList();
     }
 
     @Test

@@ -3,7 +3,7 @@ package org.partita.broker.core.queue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
-import org.partita.broker.core.partition.PartitionCounts;
+import org.partita.broker.core.partition.PartitionFigures;
 
 /** The per-partition counters and the delivery rate over the last minute, on a clock the test drives. */
 class QueueCountersTest {
@@ -19,15 +19,16 @@ class QueueCountersTest {
         c.deadLettered(2);
         c.expired(0);
         c.handedOff(2);
-        assertEquals(new PartitionCounts(1, 0, 0, 0, 0, 1, 0, 0.0), c.read(0, 2_000));
-        PartitionCounts two = c.read(2, 2_000);
+        assertEquals(new PartitionFigures.Counts(1, 0, 0, 0, 0, 1, 0, 0.0), c.read(0, 2_000));
+        PartitionFigures.Counts two = c.read(2, 2_000);
         assertEquals(1, two.enqueued());
         assertEquals(2, two.delivered());
         assertEquals(1, two.redelivered());
         assertEquals(1, two.acknowledged());
         assertEquals(1, two.deadLettered());
         assertEquals(1, two.handoffs());
-        assertEquals(new PartitionCounts(0, 0, 0, 0, 0, 0, 0, 0.0), c.read(7, 2_000), "a partition never touched");
+        assertEquals(
+                new PartitionFigures.Counts(0, 0, 0, 0, 0, 0, 0, 0.0), c.read(7, 2_000), "a partition never touched");
     }
 
     @Test

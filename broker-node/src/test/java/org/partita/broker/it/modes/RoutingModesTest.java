@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.partita.broker.it.NodeExtension;
-import org.partita.broker.store.StoreStats;
+import org.partita.broker.store.StoreFigures;
 import org.partita.jms.api.PartitaAdmin;
 import org.partita.jms.api.PartitaConsumer;
 import org.partita.jms.api.PartitaDestinations;
@@ -168,12 +168,12 @@ class RoutingModesTest {
             node.node().broker().updateQueue("orders", "mode=fanout&appIds=billing,audit,shipping"); // the admin call
             MessageProducer p = s.createProducer(s.createQueue("orders"));
             p.setDeliveryMode(DeliveryMode.PERSISTENT);
-            StoreStats before = node.node().store().stats();
+            StoreFigures before = node.node().store().figures();
             Map<String, String> statusBefore = PartitaAdmin.on(c).nodeStatus();
             for (int i = 0; i < 10; i++) {
                 p.send(s.createTextMessage("order-" + i + "-" + "x".repeat(1000)));
             }
-            StoreStats after = node.node().store().stats();
+            StoreFigures after = node.node().store().figures();
             Map<String, String> statusAfter = PartitaAdmin.on(c).nodeStatus();
             assertEquals(
                     10,
@@ -200,16 +200,16 @@ class RoutingModesTest {
             assertEquals(10, drain(audit, 300));
             billed.get(billed.size() - 1).acknowledge(); // acknowledges billing and audit (same session)
             await().atMost(Duration.ofSeconds(5))
-                    .until(() -> node.node().store().stats().entryRows() - before.entryRows() == 10);
+                    .until(() -> node.node().store().figures().entryRows() - before.entryRows() == 10);
             assertEquals(
                     10,
-                    node.node().store().stats().messageRows() - before.messageRows(),
+                    node.node().store().figures().messageRows() - before.messageRows(),
                     "payloads stay while shipping has not acknowledged");
 
             Session s2 = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
             assertEquals(10, drain(s2.createConsumer(s2.createQueue("orders?appId=shipping")), 300));
             await().atMost(Duration.ofSeconds(5))
-                    .until(() -> node.node().store().stats().messageRows() == before.messageRows());
+                    .until(() -> node.node().store().figures().messageRows() == before.messageRows());
 
             assertThrows(
                     jakarta.jms.JMSException.class,
@@ -255,7 +255,7 @@ class RoutingModesTest {
                 }
                 assertNull(consumer.receive(200), "the message sent before anyone listened is gone");
             }
-            assertEquals(0, node.node().store().stats().entryRows(), "broadcast stores nothing");
+            assertEquals(0, node.node().store().figures().entryRows(), "broadcast stores nothing");
             Map<String, String> statusAfter = PartitaAdmin.on(c).nodeStatus();
             assertEquals(
                     written(statusBefore, "messagesWritten"),
@@ -300,7 +300,7 @@ class RoutingModesTest {
             assertNull(s.createConsumer(s.createQueue("perishable2")).receive(300)); // expires it, moving it
             await().atMost(Duration.ofSeconds(5))
                     .until(() -> node.node().broker().existingQueue("expired2") != null
-                            && node.node().store().stats().entryRows() == 1);
+                            && node.node().store().figures().entryRows() == 1);
         }
         node.restart();
         try (Connection c = node.factory().createConnection()) {

@@ -208,10 +208,10 @@ class PartitionedQueueTest {
 
     private Set<String> owners(String queue) throws Exception {
         String name = queue.substring(0, queue.indexOf('?'));
-        List<PartitionFigures> figures =
+        List<PartitionFigures.Current> figures =
                 node.node().broker().existingQueue(name).partitionFigures().get(5, TimeUnit.SECONDS);
         Set<String> owners = new HashSet<>();
-        for (PartitionFigures f : figures) {
+        for (PartitionFigures.Current f : figures) {
             if (f.owner() != null && f.state().equals("ASSIGNED")) {
                 owners.add(f.owner());
             }
@@ -257,7 +257,7 @@ class PartitionedQueueTest {
             }
         }
         node.restart();
-        List<PartitionFigures> figures =
+        List<PartitionFigures.Current> figures =
                 node.node().broker().existingQueue("restart").partitionFigures().get(5, TimeUnit.SECONDS);
         for (int k = 0; k < 3; k++) {
             int expected = PartitionKeys.partition("k" + k, 4);

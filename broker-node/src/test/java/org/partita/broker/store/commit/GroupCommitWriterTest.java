@@ -23,8 +23,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.partita.broker.store.StoreBatch;
+import org.partita.broker.store.StoreCounters;
 import org.partita.broker.store.StoreException;
-import org.partita.broker.store.StoreFigures;
 import org.partita.broker.store.StoreOp;
 import org.partita.broker.store.StoreUnavailableException;
 import org.partita.broker.store.ThreadTurns;
@@ -40,7 +40,7 @@ class GroupCommitWriterTest {
     private static final long WAIT_SECONDS = 10;
 
     private final RecordingTarget target = new RecordingTarget();
-    private final StoreFigures figures = new StoreFigures();
+    private final StoreCounters counters = new StoreCounters();
     private GroupCommitWriter writer;
 
     @AfterEach
@@ -51,7 +51,7 @@ class GroupCommitWriterTest {
     }
 
     private GroupCommitWriter start(CommitTarget t, boolean syncOnCommit, GroupCommitWriter.Reopener reopener) {
-        writer = new GroupCommitWriter(t, syncOnCommit, figures, reopener, new GroupCommitWriter.Retry(1, 5));
+        writer = new GroupCommitWriter(t, syncOnCommit, counters, reopener, new GroupCommitWriter.Retry(1, 5));
         writer.start();
         return writer;
     }
@@ -232,7 +232,7 @@ class GroupCommitWriterTest {
         assertTrue(later.isCompletedExceptionally(), "refused at once, not queued");
         assertInstanceOf(StoreUnavailableException.class, failure(later));
         assertThrows(StoreUnavailableException.class, () -> writer.callOnWriter(() -> "x"));
-        assertEquals(1, figures.faults());
+        assertEquals(1, counters.faults());
     }
 
     @Test
@@ -253,7 +253,7 @@ class GroupCommitWriterTest {
         writer.submit(batch(2)).get(WAIT_SECONDS, TimeUnit.SECONDS);
         assertEquals(List.of(List.of(2L)), reopened.applied, "written to the reopened target");
         assertTrue(target.applied.isEmpty());
-        assertEquals(1, figures.recoveries());
+        assertEquals(1, counters.recoveries());
     }
 
     @Test
@@ -323,7 +323,7 @@ class GroupCommitWriterTest {
         String me = Thread.currentThread().getName();
         assertEquals(List.of(me, me, me), confirmedOn);
         assertEquals(List.of(List.of(1L, 2L, 3L)), target.applied);
-        assertEquals(1, figures.groupsByCaller());
+        assertEquals(1, counters.groupsByCaller());
     }
 
     @Test
@@ -343,7 +343,7 @@ class GroupCommitWriterTest {
         all(List.of(before, inTurn));
         await().atMost(Duration.ofSeconds(WAIT_SECONDS)).until(() -> confirmed.size() == 2);
         assertEquals(List.of(1L, 2L), confirmed);
-        assertEquals(0, figures.groupsByCaller(), "the writer committed it");
+        assertEquals(0, counters.groupsByCaller(), "the writer committed it");
     }
 
     // ---- helpers -------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.partita.broker.network.flow.EventLoopTurns;
 import org.partita.broker.store.FaultyDisk;
 import org.partita.broker.store.StoreBatch;
-import org.partita.broker.store.StoreFigures;
+import org.partita.broker.store.StoreCounters;
 import org.partita.broker.store.StoreOp;
 import org.partita.broker.store.h2.H2MessageStore;
 
@@ -42,7 +42,7 @@ class TurnCommitsTest {
 
     private FaultyDisk disk;
     private H2MessageStore store;
-    private StoreFigures figures;
+    private StoreCounters counters;
     private EventLoopGroup loops;
     private EventLoop loop;
 
@@ -51,7 +51,7 @@ class TurnCommitsTest {
         disk = new FaultyDisk(tmp.resolve("node"));
         store = H2MessageStore.open(tmp.resolve("node"), H2MessageStore.DEFAULT_CHECKPOINT_BYTES, disk);
         store.commitAtEndOfTurns(EventLoopTurns.INSTANCE);
-        figures = store.figures().orElseThrow();
+        counters = store.counters().orElseThrow();
         loops = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         loop = loops.next();
     }
@@ -105,7 +105,7 @@ class TurnCommitsTest {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         // A turn that finds the writer busy (the store's start-up, the turn before) goes to it instead.
         while (!byCaller && System.nanoTime() < deadline) {
-            long callers = figures.groupsByCaller();
+            long callers = counters.groupsByCaller();
             long n = ++id[0];
             Turn t = turn(
                     StoreBatch.relaxed().add(new StoreOp.InsertMessage(n, bytes("r" + n))),
@@ -113,11 +113,11 @@ class TurnCommitsTest {
                     StoreBatch.relaxed().add(new StoreOp.DeleteMessage(n)));
             assertFalse(t.doneDuringTurn(), "a write made during a turn is committed when the turn ends, not before");
             awaitAll(t);
-            if (figures.groupsByCaller() == callers) {
+            if (counters.groupsByCaller() == callers) {
                 continue;
             }
             byCaller = true;
-            assertEquals(1, figures.groupsByCaller() - callers, "the turn's three writes, one group");
+            assertEquals(1, counters.groupsByCaller() - callers, "the turn's three writes, one group");
             String loopThread =
                     loop.submit(() -> Thread.currentThread().getName()).get(5, TimeUnit.SECONDS);
             assertEquals(
@@ -126,7 +126,7 @@ class TurnCommitsTest {
                     "the writes complete on the network thread that made them");
         }
         assertTrue(byCaller, "no turn was committed by the network thread in 10 s");
-        assertEquals(3, store.stats().entryRows());
+        assertEquals(3, store.figures().entryRows());
     }
 
     @Test
@@ -134,7 +134,7 @@ class TurnCommitsTest {
         List<String> completions = java.util.Collections.synchronizedList(new ArrayList<>());
         CountDownLatch release = parkWriter();
         CompletableFuture<Void> first;
-        long callers = figures.groupsByCaller();
+        long callers = counters.groupsByCaller();
         Turn t;
         try {
             first = store.write(send("q", 1)); // from this thread: queued behind the parked read
@@ -152,10 +152,10 @@ class TurnCommitsTest {
         }
         first.get(30, TimeUnit.SECONDS);
         awaitAll(t);
-        assertEquals(callers, figures.groupsByCaller(), "the writer committed them");
+        assertEquals(callers, counters.groupsByCaller(), "the writer committed them");
         assertEquals(List.of(WRITER, WRITER), t.completedOn());
         assertEquals(List.of("written before the turn", "the turn's"), completions);
-        assertEquals(4, store.stats().entryRows());
+        assertEquals(4, store.figures().entryRows());
     }
 
     /** On a slow disk the network thread does not hold its connections for a sync: the writer syncs. */
@@ -167,7 +167,7 @@ class TurnCommitsTest {
         for (int i = 0; i < 40; i++) {
             awaitAll(turn(send("q", ++id)));
         }
-        long callers = figures.groupsByCaller();
+        long callers = counters.groupsByCaller();
         List<String> threads = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             Turn t = turn(send("q", ++id));
@@ -176,7 +176,7 @@ class TurnCommitsTest {
         }
         assertEquals(
                 callers,
-                figures.groupsByCaller(),
+                counters.groupsByCaller(),
                 "no forced commit on the network thread with " + FaultyDisk.SLOW_SYNC_MILLIS + " ms syncs");
         assertEquals(java.util.Collections.nCopies(10, WRITER), threads);
         // what needs no sync still commits there
@@ -185,7 +185,7 @@ class TurnCommitsTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> {
             Turn again = turn(StoreBatch.relaxed().add(new StoreOp.DeleteEntry("q", 2)));
             awaitAll(again);
-            return figures.groupsByCaller() > callers;
+            return counters.groupsByCaller() > callers;
         });
     }
 
@@ -195,15 +195,15 @@ class TurnCommitsTest {
      */
     @Test
     void theWriterKeepsHouseAfterCommitsNetworkThreadsMade() throws Exception {
-        long checkpoints = figures.checkpoints();
+        long checkpoints = counters.checkpoints();
         long[] id = {0};
         await().atMost(Duration.ofSeconds(10)).until(() -> {
-            long callers = figures.groupsByCaller();
+            long callers = counters.groupsByCaller();
             long n = ++id[0];
             awaitAll(turn(StoreBatch.relaxed().add(new StoreOp.InsertMessage(n, bytes("r" + n)))));
-            return figures.groupsByCaller() > callers;
+            return counters.groupsByCaller() > callers;
         });
-        await().atMost(Duration.ofSeconds(15)).until(() -> figures.checkpoints() > checkpoints);
+        await().atMost(Duration.ofSeconds(15)).until(() -> counters.checkpoints() > checkpoints);
     }
 
     /**
@@ -226,14 +226,14 @@ class TurnCommitsTest {
             disk.heal();
         }
         awaitAll(stalled);
-        long callers = figures.groupsByCaller();
+        long callers = counters.groupsByCaller();
         List<String> threads = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             Turn t = turn(send("q", ++id[0]));
             awaitAll(t);
             threads.addAll(t.completedOn());
         }
-        assertEquals(callers, figures.groupsByCaller(), "no sync on the network thread after the stall");
+        assertEquals(callers, counters.groupsByCaller(), "no sync on the network thread after the stall");
         assertEquals(java.util.Collections.nCopies(5, WRITER), threads);
     }
 

@@ -27,8 +27,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.partita.broker.store.StoreBatch;
 import org.partita.broker.store.StoreException;
+import org.partita.broker.store.StoreFigures;
 import org.partita.broker.store.StoreOp;
-import org.partita.broker.store.StoreStats;
 import org.partita.broker.store.StoredBranch;
 import org.partita.broker.store.StoredEntry;
 import org.partita.broker.store.StoredQueue;
@@ -176,7 +176,7 @@ class H2MessageStoreTest {
         }
         // A second open finds the schema and accepts it.
         store = openStore(dataDir);
-        assertEquals(new StoreStats(0, 0, 0), store.stats());
+        assertEquals(new StoreFigures(0, 0, 0), store.figures());
     }
 
     @Test
@@ -237,7 +237,7 @@ class H2MessageStoreTest {
         entries.forEach(e -> assertEquals(0, e.deliveryCount()));
 
         assertEquals(9, store.maxMessageId());
-        assertEquals(new StoreStats(5, 2 + 2 + 2 + 2 + 4, 6), store.stats());
+        assertEquals(new StoreFigures(5, 2 + 2 + 2 + 2 + 4, 6), store.figures());
     }
 
     @Test
@@ -250,7 +250,7 @@ class H2MessageStoreTest {
     @Test
     void emptyStoreHasNoMaxIdAndNoRows() {
         assertEquals(0, store.maxMessageId());
-        assertEquals(new StoreStats(0, 0, 0), store.stats());
+        assertEquals(new StoreFigures(0, 0, 0), store.figures());
         assertEquals(List.of(), store.loadQueues());
         assertEquals(List.of(), entries());
     }
@@ -269,17 +269,17 @@ class H2MessageStoreTest {
                 .add(new StoreOp.InsertEntry("a", 1))
                 .add(new StoreOp.InsertEntry("b", 1))));
         await(store.write(send("a", 2, "two")));
-        assertEquals(new StoreStats(2, 6, 3), store.stats());
+        assertEquals(new StoreFigures(2, 6, 3), store.figures());
 
         // Acknowledged on one queue: its entry goes, the payload stays for the other.
         await(store.write(new StoreBatch().add(new StoreOp.DeleteEntry("a", 1))));
         assertEquals(List.of("a:2", "b:1"), keys(entries()));
-        assertEquals(new StoreStats(2, 6, 2), store.stats());
+        assertEquals(new StoreFigures(2, 6, 2), store.figures());
 
         // Acknowledged on the last queue: entry and payload go together.
         await(store.write(new StoreBatch().add(new StoreOp.DeleteEntry("b", 1)).add(new StoreOp.DeleteMessage(1))));
         assertEquals(List.of("a:2"), keys(entries()));
-        assertEquals(new StoreStats(1, 3, 1), store.stats());
+        assertEquals(new StoreFigures(1, 3, 1), store.figures());
         assertEquals(2, store.maxMessageId());
     }
 
@@ -296,7 +296,7 @@ class H2MessageStoreTest {
         assertEquals(List.of(new StoredQueue("b", "queue", null)), store.loadQueues());
         assertEquals(List.of("b:2"), keys(entries()));
         // Payloads are freed by the caller (DeleteMessage), not by DeleteQueue.
-        assertEquals(new StoreStats(2, 4, 1), store.stats());
+        assertEquals(new StoreFigures(2, 4, 1), store.figures());
     }
 
     @Test
@@ -321,7 +321,7 @@ class H2MessageStoreTest {
 
         // And the reopened store takes writes again.
         await(store.write(send("orders", 51, "order-51")));
-        assertEquals(50, store.stats().entryRows());
+        assertEquals(50, store.figures().entryRows());
     }
 
     // ---------------------------------------------------------------- group commit
@@ -366,7 +366,7 @@ class H2MessageStoreTest {
             await(f);
         }
         assertEquals(1, store.commitCount() - before, "100 batches queued behind a busy writer commit once");
-        assertEquals(101, store.stats().entryRows());
+        assertEquals(101, store.figures().entryRows());
     }
 
     @Test
@@ -391,11 +391,11 @@ class H2MessageStoreTest {
 
         // The failed batch left nothing behind, its neighbours are stored.
         assertEquals(List.of("park:" + PARK_ID, "q:10", "q:12"), keys(entries()));
-        assertEquals(new StoreStats(3, "park".length() + 2, 3), store.stats());
+        assertEquals(new StoreFigures(3, "park".length() + 2, 3), store.figures());
 
         // And the writer carries on.
         await(store.write(send("q", 13, "d")));
-        assertEquals(4, store.stats().entryRows());
+        assertEquals(4, store.figures().entryRows());
     }
 
     @Test
@@ -408,7 +408,7 @@ class H2MessageStoreTest {
                 .add(new StoreOp.InsertEntry(TOO_LONG, 1)));
         assertThrows(ExecutionException.class, () -> f.get(30, TimeUnit.SECONDS));
         assertEquals(List.of("q:1"), keys(entries()));
-        assertEquals(new StoreStats(1, 1, 1), store.stats());
+        assertEquals(new StoreFigures(1, 1, 1), store.figures());
     }
 
     @Test
@@ -452,7 +452,7 @@ class H2MessageStoreTest {
                 commits >= 1 && commits <= batches / 10,
                 "expected far fewer group commits than " + batches + " batches, got " + commits);
 
-        assertEquals(new StoreStats(batches, sumOfPayloadLengths(threads, perThread), batches), store.stats());
+        assertEquals(new StoreFigures(batches, sumOfPayloadLengths(threads, perThread), batches), store.figures());
         List<StoredEntry> entries = entries();
         for (int t = 0; t < threads; t++) {
             int thread = t;
@@ -495,7 +495,7 @@ class H2MessageStoreTest {
         assertEquals(List.of(), failures);
         long batches = (long) threads * perThread;
         long commits = store.commitCount() - before;
-        assertEquals(batches, store.stats().entryRows());
+        assertEquals(batches, store.figures().entryRows());
         assertTrue(
                 commits < batches,
                 "synchronous producers should share some commits: " + commits + " commits for " + batches + " batches");
@@ -550,7 +550,7 @@ class H2MessageStoreTest {
     @Test
     void readAfterCloseFailsInsteadOfHanging() {
         store.close();
-        assertTimeoutPreemptively(Duration.ofSeconds(5), () -> assertThrows(StoreException.class, store::stats));
+        assertTimeoutPreemptively(Duration.ofSeconds(5), () -> assertThrows(StoreException.class, store::figures));
     }
 
     // ---------------------------------------------------------------- helpers

@@ -38,7 +38,7 @@ class OnlineCompactionTest {
                                     .add(new StoreOp.InsertEntry("q", id, 0)))
                             .get();
                 }
-                store.stats(); // a checkpoint: the backlog is in H2
+                store.figures(); // a checkpoint: the backlog is in H2
                 peak = Math.max(peak, Files.size(dir.resolve("partita.mv.db")));
                 for (long m = first; m <= id; m++) {
                     store.write(StoreBatch.relaxed()
@@ -46,14 +46,14 @@ class OnlineCompactionTest {
                                     .add(new StoreOp.DeleteMessage(m)))
                             .get();
                 }
-                store.stats(); // a checkpoint: the deletions reach H2, which then compacts
+                store.figures(); // a checkpoint: the deletions reach H2, which then compacts
                 long after = Files.size(dir.resolve("partita.mv.db"));
                 System.out.printf("cycle %d: peak %d MiB, after the drain %d KiB%n", cycle, peak >> 20, after >> 10);
                 assertTrue(
                         after < 16L << 20,
                         "cycle " + cycle + ": the drained file keeps " + after + " bytes (peak " + peak + ")");
             }
-            assertTrue(store.figures().orElseThrow().compactions() >= 4);
+            assertTrue(store.counters().orElseThrow().compactions() >= 4);
         }
         assertTrue(peak > 35L << 20, "the backlog reached H2: " + peak);
         assertTrue(Files.size(dir.resolve("partita.mv.db")) < 16L << 20, "and stays small after a clean stop");

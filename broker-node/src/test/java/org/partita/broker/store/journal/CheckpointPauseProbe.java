@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 import org.partita.broker.store.StoreBatch;
-import org.partita.broker.store.StoreFigures;
+import org.partita.broker.store.StoreCounters;
 import org.partita.broker.store.StoreOp;
 import org.partita.broker.store.h2.H2MessageStore;
 
@@ -55,7 +55,7 @@ class CheckpointPauseProbe {
                     .filter(w -> w > 0)
                     .sorted()
                     .toArray();
-            StoreFigures f = store.figures().orElseThrow();
+            StoreCounters f = store.counters().orElseThrow();
             System.out.printf(
                     "PROBE messages=%d seconds=%.1f msg/s=%.0f wait p50=%.2fms p99=%.2fms p99.9=%.2fms max=%.1fms"
                             + " checkpoints=%d checkpointMs=%.0f syncs=%d writerWaitedForCheckpointsMs=%.0f longest=%.0f"

@@ -23,10 +23,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.partita.broker.store.FaultyDisk;
 import org.partita.broker.store.StoreBatch;
+import org.partita.broker.store.StoreCounters;
 import org.partita.broker.store.StoreException;
 import org.partita.broker.store.StoreFigures;
 import org.partita.broker.store.StoreOp;
-import org.partita.broker.store.StoreStats;
 import org.partita.broker.store.StoreUnavailableException;
 import org.partita.broker.store.StoredEntry;
 import org.partita.broker.store.commit.ParkedWriter;
@@ -118,7 +118,7 @@ class JournaledStoreTest {
                         .findFirst()
                         .orElseThrow()
                         .deliveryCount());
-        assertEquals(new StoreStats(200, 200 * 100, 200), store.stats());
+        assertEquals(new StoreFigures(200, 200 * 100, 200), store.figures());
     }
 
     @Test
@@ -132,7 +132,7 @@ class JournaledStoreTest {
             }
             await(sent);
             assertEquals(0, count(c, "ENTRIES"), "confirmed by the journal, not yet in H2");
-            assertEquals(100, store.stats().entryRows(), "a read checkpoints first");
+            assertEquals(100, store.figures().entryRows(), "a read checkpoints first");
             assertEquals(100, count(c, "ENTRIES"));
         }
     }
@@ -147,7 +147,7 @@ class JournaledStoreTest {
             writes.add(store.write(ack("q", id)));
         }
         await(writes);
-        assertEquals(new StoreStats(0, 0, 0), store.stats());
+        assertEquals(new StoreFigures(0, 0, 0), store.figures());
         assertEquals(before, store.checkpointCount(), "the net effect was empty: nothing was written to H2");
         assertTrue(store.journalBytesAppended() > 200 * 1000, "every payload went through the journal");
     }
@@ -191,7 +191,8 @@ class JournaledStoreTest {
         crash(c, file);
 
         store = H2MessageStore.open(dir, true);
-        assertEquals(new StoreStats(1, 10, 1), store.stats(), "message 1's payload went with the crash's leftovers");
+        assertEquals(
+                new StoreFigures(1, 10, 1), store.figures(), "message 1's payload went with the crash's leftovers");
     }
 
     @Test
@@ -203,7 +204,7 @@ class JournaledStoreTest {
             writes.add(store.write(send("q", id, 10)));
         }
         await(writes);
-        store.stats(); // the 2,000 messages are in H2 now
+        store.figures(); // the 2,000 messages are in H2 now
         long before = store.checkpointCount();
         for (long id = 1; id <= 2000; id++) { // acknowledged one by one, as a consumer drains a backlog
             await(List.of(store.write(ack("q", id))));
@@ -213,7 +214,7 @@ class JournaledStoreTest {
         assertTrue(
                 store.checkpointCount() - before >= 3,
                 "checkpoints while draining: " + (store.checkpointCount() - before));
-        assertEquals(new StoreStats(0, 0, 0), store.stats());
+        assertEquals(new StoreFigures(0, 0, 0), store.figures());
     }
 
     @Test
@@ -348,8 +349,8 @@ class JournaledStoreTest {
         // 5 MiB segments: the first file grows past its first 4 MiB step, the second is made and grows likewise
         long pastAStep = (4L << 20) + (512 << 10);
         JournaledH2Target target = new JournaledH2Target(new H2BatchApplier(c, () -> {}), segments, 10L << 20);
-        StoreFigures figures = new StoreFigures();
-        target.figures(figures);
+        StoreCounters counters = new StoreCounters();
+        target.counters(counters);
         JournalFile second = segments.after(segments.newest());
         long id = 1;
         for (;
@@ -361,7 +362,7 @@ class JournaledStoreTest {
         }
         assertTrue(second.used() >= pastAStep, "the second file took a segment's appends: " + second.used());
         assertTrue(second.fileSize() > JournalFile.ALLOCATION_STEP, "and grew past its first step");
-        assertEquals(0, figures.writerAllocatedBytes(), "the writer never zero-filled space itself");
+        assertEquals(0, counters.writerAllocatedBytes(), "the writer never zero-filled space itself");
         target.beforeRead();
         assertEquals(id - 1, count(c, "ENTRIES"));
         crash(c, segments);
@@ -647,7 +648,7 @@ class JournaledStoreTest {
                         .findFirst()
                         .orElseThrow()
                         .payload());
-        assertEquals(new StoreStats(140, 140 * 100, 140), store.stats());
+        assertEquals(new StoreFigures(140, 140 * 100, 140), store.figures());
         store.close();
         store = H2MessageStore.open(dir, true);
         assertEquals(
@@ -664,8 +665,8 @@ class JournaledStoreTest {
         List<Runnable> heldCheckpoints = new ArrayList<>();
         JournaledH2Target target = new JournaledH2Target(
                 new H2BatchApplier(c, () -> {}), segments, 64L << 20, 64L << 20, heldCheckpoints::add);
-        StoreFigures figures = new StoreFigures();
-        target.figures(figures);
+        StoreCounters counters = new StoreCounters();
+        target.counters(counters);
         // The closed segment: 3,000 sends of 1 KiB, a net effect of 6,000 changes, 6 parts; the payloads come first.
         int sends = 3000;
         int size = 1024;
@@ -707,8 +708,8 @@ class JournaledStoreTest {
         try (PayloadReader reader = new PayloadReader(jdbc(dir))) {
             for (int part = 1; part <= 6; part++) {
                 assertTrue(atBoundary.tryAcquire(30, TimeUnit.SECONDS), "part " + part + " committed");
-                assertTrue(figures.checkpointInProgress());
-                pendingBytes.add(figures.checkpointPendingBytes());
+                assertTrue(counters.checkpointInProgress());
+                pendingBytes.add(counters.checkpointPendingBytes());
                 int pending = 0;
                 for (long id : readable) { // as H2MessageStore.readPayload reads: pending changes, else H2
                     byte[] held = target.pendingPayload(id);
@@ -727,8 +728,8 @@ class JournaledStoreTest {
                 "the closed segment's payloads held by the checkpoint, after each part");
         assertEquals(
                 List.of(2000, 1000, 0, 0, 0, 0), pendingPayloads, "payloads still answered from the closed segment");
-        assertEquals(0, figures.checkpointPendingBytes());
-        assertFalse(figures.checkpointInProgress());
+        assertEquals(0, counters.checkpointPendingBytes());
+        assertFalse(counters.checkpointInProgress());
         assertEquals(sends, count(c, "MESSAGES"), "H2 has the closed segment's messages; the current one's wait");
         crash(c, segments);
     }

@@ -5,10 +5,10 @@ package org.partita.bench;
  * (the writer being idle), and disk syncs. The difference over a run says how its sends were made
  * durable.
  */
-record CommitCounts(long groups, long byCaller, long syncs) {
+record CommitFigures(long groups, long byCaller, long syncs) {
 
-    CommitCounts minus(CommitCounts before) {
-        return new CommitCounts(groups - before.groups, byCaller - before.byCaller, syncs - before.syncs);
+    CommitFigures minus(CommitFigures before) {
+        return new CommitFigures(groups - before.groups, byCaller - before.byCaller, syncs - before.syncs);
     }
 
     /** The three numbers separated by spaces, as {@link #parse} reads them (between processes). */
@@ -16,9 +16,9 @@ record CommitCounts(long groups, long byCaller, long syncs) {
         return groups + " " + byCaller + " " + syncs;
     }
 
-    static CommitCounts parse(String text) {
+    static CommitFigures parse(String text) {
         String[] w = text.trim().split(" ");
-        return new CommitCounts(Long.parseLong(w[0]), Long.parseLong(w[1]), Long.parseLong(w[2]));
+        return new CommitFigures(Long.parseLong(w[0]), Long.parseLong(w[1]), Long.parseLong(w[2]));
     }
 
     @Override

@@ -13,7 +13,7 @@ import java.util.List;
  * @param redelivered  deliveries to it flagged redelivered (the application had seen the message before)
  * @param partitions   partitions it owns (partitioned queues)
  */
-public record ConsumerReport(
+public record ConsumerFigures(
         String consumer,
         int priority,
         int credits,

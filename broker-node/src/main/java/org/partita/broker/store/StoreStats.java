@@ -1,4 +1,0 @@
-package org.partita.broker.store;
-
-/** What the store holds right now: payload rows, their bytes, and queue entry rows. */
-public record StoreStats(long messageRows, long payloadBytes, long entryRows) {}
