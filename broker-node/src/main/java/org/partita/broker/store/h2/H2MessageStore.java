@@ -247,9 +247,10 @@ public final class H2MessageStore implements MessageStore {
         Path dataDir = files.dataDir();
         String url = "jdbc:h2:" + files.device().h2Prefix()
                 + dataDir.toAbsolutePath().resolve("partita") + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0"
-                // H2's errors to the node's log (SLF4J, logger h2database), not to a partita.trace.db of its
-                // own, which it would create with the umask's permissions beside the data
-                + ";TRACE_LEVEL_FILE=4";
+                // no partita.trace.db, which H2 would create with the umask's permissions beside the data: its
+                // errors reach the node as exceptions, which the node logs. Not H2's SLF4J adapter either: it
+                // formats what it traces, a whole payload among it, and ran a 128 MiB heap out of memory
+                + ";TRACE_LEVEL_FILE=0";
         Connection c = DriverManager.getConnection(url, "partita", "");
         CommitTarget target = null;
         try {
