@@ -30,7 +30,12 @@ final class NodeProcess implements AutoCloseable {
     }
 
     static NodeProcess start() throws Exception {
-        return start(null, null);
+        return start(null, null, "");
+    }
+
+    /** A node with these lines in its configuration file ({@code tls.keyStore = ...}, say). */
+    static NodeProcess startWithConfig(String config) throws Exception {
+        return start(null, null, config);
     }
 
     /**
@@ -38,10 +43,10 @@ final class NodeProcess implements AutoCloseable {
      * the node's own {@code --hash-password}, as docs/security.md says).
      */
     static NodeProcess startWithUser(String user, String password) throws Exception {
-        return start(user, password);
+        return start(user, password, "");
     }
 
-    private static NodeProcess start(String user, String password) throws Exception {
+    private static NodeProcess start(String user, String password, String extraConfig) throws Exception {
         Path jar = nodeJar();
         int port;
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
@@ -51,12 +56,16 @@ final class NodeProcess implements AutoCloseable {
         Path out = dir.resolve("node.log");
         List<String> command = new ArrayList<>(List.of(java(), "-Xmx256m", "-jar", jar.toAbsolutePath().toString(),
                 "--port", Integer.toString(port), "--data", dir.resolve("data").toString()));
+        String config = extraConfig;
         if (user != null) {
             Path users = dir.resolve("users.properties");
             Files.writeString(users, hashLine(jar, user, password) + "\n");
-            Path config = dir.resolve("node.conf");
-            Files.writeString(config, "users = " + users.toAbsolutePath() + "\n");
-            command.addAll(List.of("--config", config.toString()));
+            config += "\nusers = " + users.toAbsolutePath() + "\n";
+        }
+        if (!config.isBlank()) {
+            Path file = dir.resolve("node.conf");
+            Files.writeString(file, config + "\n");
+            command.addAll(List.of("--config", file.toString()));
         }
         Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
@@ -99,6 +108,11 @@ final class NodeProcess implements AutoCloseable {
 
     String url() {
         return "tcp://127.0.0.1:" + port;
+    }
+
+    /** The node's URL for a client that speaks TLS to it (a node with {@code tls.keyStore}). */
+    String sslUrl() {
+        return "ssl://127.0.0.1:" + port;
     }
 
     @Override

@@ -64,13 +64,40 @@ public class PartitaConnection
     /** Calls the ExceptionListener one report at a time, off the transport's threads. */
     private final SessionDispatcher exceptionReports = new SessionDispatcher();
 
+    /** What this connection does is counted here, with its factory's other connections. */
+    private final ClientStatistics statistics;
+    /** Set by the first of close() and the loss of the node: the connection no longer counts as open. */
+    private final java.util.concurrent.atomic.AtomicBoolean ended = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /** A connection counted in statistics of its own (tests, which make connections without a factory). */
     PartitaConnection(BrokerConnection transport, ConnectionOptions options, String clientId, Domain domain) {
+        this(transport, options, clientId, domain, new ClientStatistics());
+    }
+
+    PartitaConnection(
+            BrokerConnection transport,
+            ConnectionOptions options,
+            String clientId,
+            Domain domain,
+            ClientStatistics statistics) {
         this.domain = domain;
         this.transport = transport;
         this.options = options;
         this.clientId = clientId;
         this.clientIdFixed = clientId != null;
+        this.statistics = statistics;
+        statistics.connectionOpened();
         transport.setListener(this);
+    }
+
+    ClientStatistics statistics() {
+        return statistics;
+    }
+
+    private void ended() {
+        if (ended.compareAndSet(false, true)) {
+            statistics.connectionEnded();
+        }
     }
 
     BrokerConnection transport() {
@@ -291,6 +318,7 @@ public class PartitaConnection
             }
         }
         closed = true;
+        ended();
         synchronized (startLock) {
             startLock.notifyAll();
         }
@@ -341,6 +369,7 @@ public class PartitaConnection
     public void onFailure(BrokerError cause) {
         JMSException e = JmsExceptions.from(cause);
         failure = e;
+        ended();
         for (PartitaMessageConsumer c : consumers.values()) {
             c.connectionFailed();
         }
@@ -359,6 +388,7 @@ public class PartitaConnection
      */
     @Override
     public void onFailover(long voidUpTo, BrokerError report) {
+        statistics.failedOver();
         for (PartitaMessageConsumer c : consumers.values()) {
             c.failedOver(voidUpTo);
         }
@@ -374,6 +404,7 @@ public class PartitaConnection
     /** A request sent without an answer failed on the node (a non-persistent send): the connection stays up. */
     @Override
     public void onRequestFailed(BrokerError cause) {
+        statistics.sendFailed(); // the requests sent without an answer are non-persistent sends
         JMSException e = JmsExceptions.from(cause);
         long refusals = unconfirmedRefusals.incrementAndGet();
         if (exceptionListener == null && refusals == 1) {

@@ -26,12 +26,41 @@ public class PartitaConnectionFactory
     private static final long serialVersionUID = 1L;
 
     private final String url;
+    /** Made on first use, and again after deserialization: counts are this factory object's, not carried along. */
+    private transient volatile ClientStatistics statistics;
 
     public PartitaConnectionFactory(String url) {
         this.url = url;
     }
 
     public String getUrl() {
+        return url;
+    }
+
+    /**
+     * What the connections this factory opened did: connections open and opened, failovers, messages
+     * sent and received, failed sends (counted since the factory was made).
+     */
+    public ClientStatistics getStatistics() {
+        ClientStatistics s = statistics;
+        if (s == null) {
+            synchronized (this) {
+                s = statistics;
+                if (s == null) {
+                    s = new ClientStatistics();
+                    statistics = s;
+                }
+            }
+        }
+        return s;
+    }
+
+    /**
+     * The URL connections are opened with: {@link #getUrl()}. A subclass may add options it keeps out
+     * of {@code getUrl()} and {@code toString()}, which messages and logs show (passwords of key stores,
+     * say).
+     */
+    protected String connectionUrl() {
         return url;
     }
 
@@ -94,12 +123,13 @@ public class PartitaConnectionFactory
                 org.partita.jms.transport.BrokerConnection transport,
                 ConnectionOptions options,
                 String clientId,
-                Domain domain);
+                Domain domain,
+                ClientStatistics statistics);
     }
 
     <C extends PartitaConnection> C connect(String user, String password, Domain domain, ConnectionMaker<C> maker)
             throws JMSException {
-        ConnectionOptions o = ConnectionOptions.parse(url);
+        ConnectionOptions o = ConnectionOptions.parse(connectionUrl());
         Login login = new Login(user != null ? user : o.user(), user != null ? password : o.password(), o.clientId());
         NodeConnector connector = new NettyNodeConnector(o.maxFrameSize(), o.tls(), o.heartbeatMillis());
         BrokerConnection transport;
@@ -115,7 +145,7 @@ public class PartitaConnectionFactory
         } catch (BrokerError e) {
             throw JmsExceptions.from(e);
         }
-        return maker.make(transport, o, o.clientId(), domain);
+        return maker.make(transport, o, o.clientId(), domain, getStatistics());
     }
 
     /** A context in AUTO_ACKNOWLEDGE mode, with the URL's credentials if it has any. */

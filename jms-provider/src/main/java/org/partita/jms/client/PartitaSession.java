@@ -124,6 +124,20 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
     /** Sends an encoded message the way the session's mode and the delivery mode require. */
     void send(PartitaMessage message, Message asGiven, boolean persistent, CompletionListener listener)
             throws JMSException {
+        try {
+            sendCounted(message, asGiven, persistent, listener);
+        } catch (JMSException | RuntimeException e) {
+            connection.statistics().sendFailed();
+            throw e;
+        }
+    }
+
+    /**
+     * {@link #send}; a send that completes later (asynchronous, transacted) is counted sent or failed
+     * when the node answers, the others here, a send that throws by {@link #send}.
+     */
+    private void sendCounted(PartitaMessage message, Message asGiven, boolean persistent, CompletionListener listener)
+            throws JMSException {
         byte[] encoded = MessageCodec.encode(message.toWire());
         // flow control: what this connection has unconfirmed stays within the node's send credit
         try {
@@ -160,8 +174,10 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
             track(f);
         } else if (persistent) {
             JmsExceptions.await(connection.transport().send(id, encoded, true));
+            connection.statistics().sent();
         } else {
             connection.transport().send(id, encoded, false);
+            connection.statistics().sent();
         }
     }
 
@@ -241,15 +257,28 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
         remember(pendingSends, f);
     }
 
+    /** Remembers a send until the node answers it, and counts it sent or failed then. */
     private void trackAck(CompletableFuture<Void> f) {
-        remember(pendingAcks, f);
+        remember(pendingAcks, f, connection.statistics());
     }
 
     private void remember(java.util.Set<CompletableFuture<Void>> list, CompletableFuture<Void> f) {
+        remember(list, f, null);
+    }
+
+    private void remember(
+            java.util.Set<CompletableFuture<Void>> list, CompletableFuture<Void> f, ClientStatistics counted) {
         synchronized (pendingSends) {
             list.add(f);
         }
         f.whenComplete((v, t) -> {
+            if (counted != null) {
+                if (t == null) {
+                    counted.sent();
+                } else {
+                    counted.sendFailed();
+                }
+            }
             if (t == null) { // failed ones stay, so commit() can see the failure
                 synchronized (pendingSends) {
                     list.remove(f);
@@ -330,6 +359,7 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
         PartitaMessage m =
                 MessageFactory.fromWire(MessageCodec.decode(in.message()), in.deliveryCount(), in.partition());
         consumer.grantCredit(1);
+        connection.statistics().received();
         synchronized (unsettled) {
             unsettled.add(in.deliveryId());
         }
@@ -341,6 +371,7 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
 
     /** A message taken by {@link #take} goes back to the buffer untouched (receiveBody could not convert it). */
     void untake(Incoming in) {
+        connection.statistics().unreceived();
         settleAuto(in);
     }
 

@@ -13,8 +13,13 @@ import org.partita.jms.transport.BrokerConnection;
 public class PartitaXAConnection extends PartitaConnection
         implements XAConnection, XAQueueConnection, XATopicConnection {
 
-    PartitaXAConnection(BrokerConnection transport, ConnectionOptions options, String clientId, Domain domain) {
-        super(transport, options, clientId, domain);
+    PartitaXAConnection(
+            BrokerConnection transport,
+            ConnectionOptions options,
+            String clientId,
+            Domain domain,
+            ClientStatistics statistics) {
+        super(transport, options, clientId, domain, statistics);
     }
 
     @Override

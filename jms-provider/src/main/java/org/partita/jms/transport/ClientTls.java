@@ -62,7 +62,8 @@ public record ClientTls(
     private static KeyStore load(String path, String password, String option) {
         try {
             return KeyStore.getInstance(new File(path), chars(password));
-        } catch (IOException | GeneralSecurityException e) {
+        } catch (IOException | GeneralSecurityException | IllegalArgumentException e) {
+            // IllegalArgumentException: no such file (a JMSException for the caller, as the others)
             throw new BrokerError(
                     ErrorCode.INTERNAL, "option " + option + ": cannot read " + path + ": " + e.getMessage());
         }

@@ -82,4 +82,12 @@ class ConnectionOptionsTest {
                 JMSException.class, () -> ConnectionOptions.parse("tcp://a:1,tcp://b:2?failoverTimeout=soon"));
         assertTrue(e.getMessage().contains("failoverTimeout"), e.getMessage());
     }
+
+    @Test
+    void aMissingTrustStoreIsAJmsExceptionNamingTheOption() {
+        PartitaConnectionFactory cf =
+                new PartitaConnectionFactory("ssl://127.0.0.1:1?trustStore=/no/such/trust.p12&connectTimeout=1000");
+        JMSException e = assertThrows(JMSException.class, cf::createConnection);
+        assertTrue(e.getMessage().contains("option trustStore: cannot read /no/such/trust.p12"), e.getMessage());
+    }
 }

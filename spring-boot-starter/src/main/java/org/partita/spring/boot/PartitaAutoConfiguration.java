@@ -5,6 +5,7 @@ import jakarta.jms.JMSException;
 import org.messaginghub.pooled.jms.JmsPoolConnectionFactory;
 import org.partita.jms.client.ConnectionOptions;
 import org.partita.jms.client.PartitaConnectionFactory;
+import org.partita.jms.transport.BrokerError;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -48,22 +49,39 @@ public class PartitaAutoConfiguration {
 
     /**
      * The client's factory for the properties. The URL is checked here, so a wrong option stops the
-     * application at start with the client's message instead of failing its first send.
+     * application at start with the client's message instead of failing its first send; with an
+     * {@code ssl://} node, so are the key and trust stores (read, with their passwords).
      */
     static PartitaConnectionFactory partitaConnectionFactory(PartitaProperties properties) {
-        String url = PartitaConnectionUrl.of(properties);
+        PartitaConnectionUrl.Parts url = PartitaConnectionUrl.parts(properties);
+        ConnectionOptions options;
         try {
-            ConnectionOptions.parse(url);
+            ConnectionOptions.parse(url.redactedUrl()); // its message shows no password
+            options = ConnectionOptions.parse(url.connectionUrl());
         } catch (JMSException e) {
             throw new IllegalStateException("spring.partita: " + e.getMessage(), e);
         }
-        if (properties.getUser() != null) {
-            return new PartitaCredentialsConnectionFactory(url, properties.getUser(), properties.getPassword());
-        }
-        if (properties.getPassword() != null) {
+        if (properties.getPassword() != null && properties.getUser() == null) {
             throw new IllegalStateException("spring.partita.password is set but spring.partita.user is not");
         }
-        return new PartitaConnectionFactory(url);
+        if (url.hasTlsNode()) {
+            try {
+                options.tls().context();
+            } catch (BrokerError e) {
+                throw new IllegalStateException("spring.partita: TLS of the ssl:// nodes: " + e.getMessage(), e);
+            }
+        }
+        if (properties.getUser() != null || !url.secretOptions().isEmpty()) {
+            return new PartitaCredentialsConnectionFactory(
+                    url.url(), properties.getUser(), properties.getPassword(), url.secretOptions());
+        }
+        return new PartitaConnectionFactory(url.url());
+    }
+
+    /** The client's factory, for the connection factory bean that wraps it and for health and metrics. */
+    @Bean
+    PartitaConnectionFactoryHolder partitaConnectionFactoryHolder(PartitaProperties properties) {
+        return new PartitaConnectionFactoryHolder(partitaConnectionFactory(properties));
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -76,8 +94,8 @@ public class PartitaAutoConfiguration {
 
         @Bean(name = "jmsConnectionFactory")
         @ConditionalOnProperty(prefix = "spring.jms.cache", name = "enabled", havingValue = "false")
-        PartitaConnectionFactory jmsConnectionFactory(PartitaProperties properties) {
-            return partitaConnectionFactory(properties);
+        PartitaConnectionFactory jmsConnectionFactory(PartitaConnectionFactoryHolder partita) {
+            return partita.getConnectionFactory();
         }
 
         @Configuration(proxyBeanMethods = false)
@@ -91,9 +109,9 @@ public class PartitaAutoConfiguration {
             /** Sessions (and producers) cached over one shared connection; the settings are Boot's spring.jms.cache.*. */
             @Bean(name = {"jmsConnectionFactory", "cachingJmsConnectionFactory"})
             CachingConnectionFactory cachingJmsConnectionFactory(
-                    PartitaProperties properties, Environment environment) {
+                    PartitaConnectionFactoryHolder partita, Environment environment) {
                 Binder binder = Binder.get(environment);
-                CachingConnectionFactory factory = new CachingConnectionFactory(partitaConnectionFactory(properties));
+                CachingConnectionFactory factory = new CachingConnectionFactory(partita.getConnectionFactory());
                 factory.setCacheConsumers(
                         binder.bind("spring.jms.cache.consumers", Boolean.class).orElse(false));
                 factory.setCacheProducers(
@@ -116,10 +134,11 @@ public class PartitaAutoConfiguration {
         static class PoolPresent {
 
             @Bean(name = "jmsConnectionFactory", destroyMethod = "stop")
-            JmsPoolConnectionFactory jmsConnectionFactory(PartitaProperties properties) {
+            JmsPoolConnectionFactory jmsConnectionFactory(
+                    PartitaProperties properties, PartitaConnectionFactoryHolder partita) {
                 PartitaProperties.Pool pool = properties.getPool();
                 JmsPoolConnectionFactory factory = new JmsPoolConnectionFactory();
-                factory.setConnectionFactory(partitaConnectionFactory(properties));
+                factory.setConnectionFactory(partita.getConnectionFactory());
                 factory.setMaxConnections(pool.getMaxConnections());
                 factory.setMaxSessionsPerConnection(pool.getMaxSessionsPerConnection());
                 factory.setConnectionIdleTimeout((int) pool.getIdleTimeout().toMillis());

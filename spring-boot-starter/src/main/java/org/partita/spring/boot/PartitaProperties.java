@@ -66,7 +66,11 @@ public class PartitaProperties {
      */
     private Map<String, String> options = new LinkedHashMap<>();
 
+    private final Ssl ssl = new Ssl();
+
     private final Pool pool = new Pool();
+
+    private final Health health = new Health();
 
     public String getUrl() {
         return url;
@@ -140,8 +144,120 @@ public class PartitaProperties {
         this.options = options;
     }
 
+    public Ssl getSsl() {
+        return ssl;
+    }
+
     public Pool getPool() {
         return pool;
+    }
+
+    public Health getHealth() {
+        return health;
+    }
+
+    /**
+     * {@code spring.partita.ssl.*}: how the client speaks TLS to the {@code ssl://} nodes of
+     * {@code spring.partita.url} (the URL options trustStore, trustStorePassword, keyStore,
+     * keyStorePassword and verifyHost). Whether a node is reached over TLS is its scheme's
+     * ({@code ssl://}) business; these say whom the client trusts and what it presents.
+     */
+    public static class Ssl {
+
+        /**
+         * Trust store of the node certificates (or of the authority that signed them) the client
+         * trusts: a file path, or a file: or classpath: location that is a file; PKCS12 or JKS, the
+         * type is recognised. Default: the JVM's trusted certificates.
+         */
+        private String trustStore;
+
+        /** Password of the trust store. */
+        private String trustStorePassword;
+
+        /**
+         * Key store of the client's certificate and key, for a node that asks clients for one
+         * (tls.clientAuth): a file path, or a file: or classpath: location that is a file; PKCS12 or JKS.
+         */
+        private String keyStore;
+
+        /** Password of the key store and of the key in it. */
+        private String keyStorePassword;
+
+        /**
+         * Whether the node's certificate must name the host spring.partita.url names. Turn it off only
+         * for a test set-up: without it any certificate the trust store trusts is accepted for any host.
+         */
+        private Boolean verifyHost;
+
+        public String getTrustStore() {
+            return trustStore;
+        }
+
+        public void setTrustStore(String trustStore) {
+            this.trustStore = trustStore;
+        }
+
+        public String getTrustStorePassword() {
+            return trustStorePassword;
+        }
+
+        public void setTrustStorePassword(String trustStorePassword) {
+            this.trustStorePassword = trustStorePassword;
+        }
+
+        public String getKeyStore() {
+            return keyStore;
+        }
+
+        public void setKeyStore(String keyStore) {
+            this.keyStore = keyStore;
+        }
+
+        public String getKeyStorePassword() {
+            return keyStorePassword;
+        }
+
+        public void setKeyStorePassword(String keyStorePassword) {
+            this.keyStorePassword = keyStorePassword;
+        }
+
+        public Boolean getVerifyHost() {
+            return verifyHost;
+        }
+
+        public void setVerifyHost(Boolean verifyHost) {
+            this.verifyHost = verifyHost;
+        }
+
+        boolean isSet() {
+            return trustStore != null
+                    || trustStorePassword != null
+                    || keyStore != null
+                    || keyStorePassword != null
+                    || verifyHost != null;
+        }
+    }
+
+    /**
+     * {@code spring.partita.health.*}: the {@code partita} health indicator (with Boot's actuator; on
+     * unless {@code management.health.partita.enabled=false}).
+     */
+    public static class Health {
+
+        /**
+         * How long the health check waits to connect to a node and finish the handshake (it opens a
+         * connection of its own and closes it); with several nodes, per node it tries. Not longer than
+         * spring.partita.connect-timeout.
+         */
+        private Duration timeout = Duration.ofSeconds(3);
+
+        public Duration getTimeout() {
+            return timeout;
+        }
+
+        public void setTimeout(Duration timeout) {
+            this.timeout = timeout;
+        }
     }
 
     /**

@@ -328,6 +328,12 @@ class PartitaAutoConfigurationTest {
                 "failover-timeout",
                 "heartbeat",
                 "options",
+                "ssl.trust-store",
+                "ssl.trust-store-password",
+                "ssl.key-store",
+                "ssl.key-store-password",
+                "ssl.verify-host",
+                "health.timeout",
                 "pool.enabled",
                 "pool.max-connections",
                 "pool.max-sessions-per-connection",
@@ -339,6 +345,7 @@ class PartitaAutoConfigurationTest {
             assertThat(metadata).contains("\"name\": \"spring.partita." + name + "\"");
         }
         assertThat(metadata).contains("\"defaultValue\": \"tcp:\\/\\/127.0.0.1:61700\"");
+        assertThat(metadata).contains("\"name\": \"management.health.partita.enabled\"");
     }
 
     @Configuration(proxyBeanMethods = false)
