@@ -145,7 +145,7 @@ public final class Compare implements Callable<Integer> {
             description =
                     "note each run's deoptimizations (deoptsDuringRun) from a flight recording"
                             + " streamed in the tool's and the brokers' JVMs; the recording writes to disk each second, which on a slow disk"
-                            + " costs the runs (S1: -14% and twice the p99 on a 220 µs disk), so use it to find them, not for the figures")
+                            + " costs the runs (S1: -14%% and twice the p99 on a 220 µs disk), so use it to find them, not for the figures")
     boolean deopts;
 
     @Option(
