@@ -92,9 +92,25 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
 
     @Override
     public void ready() {
+        if (!stillLeader()) {
+            return; // leadership moved on while the store finished its last writes: following() came or comes
+        }
         leading = true;
         leader = self.toString();
         listener.leading(this);
+    }
+
+    /** Whether Ratis still has this node lead the set: ready() may come late, after the store's last write. */
+    private boolean stillLeader() {
+        RaftServer raft = server;
+        if (raft == null) {
+            return true; // recovered from disk and not joined yet: Ratis called it, so it leads now
+        }
+        try {
+            return raft.getDivision(ReplicaSet.groupIdOf(setName)).getInfo().isLeader();
+        } catch (java.io.IOException | RuntimeException e) {
+            return false;
+        }
     }
 
     @Override
