@@ -1,5 +1,6 @@
 package org.partita.jms.transport;
 
+import io.netty.handler.ssl.NotSslRecordException;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLHandshakeException;
 import org.partita.jms.api.PartitaErrorCodes;
@@ -14,12 +15,12 @@ final class TlsFailures {
     private TlsFailures() {}
 
     static boolean isTls(Throwable t) {
-        return t instanceof SSLException || t.getClass().getName().equals("io.netty.handler.ssl.NotSslRecordException");
+        return t instanceof SSLException;
     }
 
     static BrokerError of(Throwable t, String address) {
         String text;
-        if (t.getClass().getName().equals("io.netty.handler.ssl.NotSslRecordException")) {
+        if (t instanceof NotSslRecordException) {
             text = "the node at " + address + " does not speak TLS: connect with tcp:// (or turn TLS on at the node)";
         } else if (t instanceof SSLHandshakeException
                 && mentions(t, "PKIX", "unable to find valid certification path")) {
