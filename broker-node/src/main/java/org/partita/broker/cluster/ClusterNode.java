@@ -78,6 +78,7 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     private final io.netty.handler.ssl.SslContext linkTls;
     private volatile ClusterMetadata metadata;
     private final LayoutChanges layoutChanges;
+    private final ReplicatedPartitions replicaSets;
 
     public ClusterNode(NodeConfig config) {
         this(config, null);
@@ -91,6 +92,20 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         this.dataDir = config.dataDir();
         this.maxFrameSize = config.maxFrameSize();
         cluster.member(self); // refuses a node name the cluster does not list
+        this.replicaSets = new ReplicatedPartitions(
+                cluster, self, dataDir.resolve("replicas"), new ReplicatedPartitions.Serving() {
+                    @Override
+                    public void takeOver(org.partita.broker.store.replica.ReplicatedStore store) {
+                        broker.serve(store, partitionsOf(store.setName()));
+                    }
+
+                    @Override
+                    public void servingChanged(String set, boolean serving) {
+                        partitionsOf(set)
+                                .forEach((queue, which) -> broker.hostingChanged(queue, serving ? p -> false : which));
+                        forwarders.values().forEach(Forwarder::start);
+                    }
+                });
         this.layoutChanges = new LayoutChanges(
                 self,
                 cluster.memberNames(),
@@ -151,6 +166,29 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
             }
         });
         links.values().forEach(PeerLink::start);
+        // a set's forward log follows its leader, which no link event announces: looked at now and then
+        timer.scheduleWithFixedDelay(
+                () -> forwarders.values().forEach(Forwarder::start), 1, 1, java.util.concurrent.TimeUnit.SECONDS);
+    }
+
+    /** The partitions of each replicated queue here that the set keeps. */
+    private Map<String, java.util.function.IntPredicate> partitionsOf(String set) {
+        Map<String, java.util.function.IntPredicate> out = new LinkedHashMap<>();
+        for (String name : broker.queueNames()) {
+            BrokerQueue q = broker.existingQueue(name);
+            if (q == null || !Placement.replicated(q.options())) {
+                continue;
+            }
+            QueueOptions o = q.options();
+            List<String> hosts = Placement.hosts(o, cluster);
+            int replicas = Placement.replicas(o);
+            out.put(name, p -> set.equals(Placement.setName(Placement.replicasOf(hosts, replicas, p))));
+        }
+        return out;
+    }
+
+    private String setOf(QueueOptions o, int partition) {
+        return Placement.setName(Placement.replicasOf(Placement.hosts(o, cluster), Placement.replicas(o), partition));
     }
 
     /**
@@ -213,9 +251,21 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
             BrokerQueue q = b.applyClusteredQueue(queue, options);
             if (q != null) {
                 feedFrom(queue, Placement.hosts(q.options(), cluster));
+                joinSetsOf(q.options());
             }
         } catch (RuntimeException e) {
             LOG.error("cannot apply the agreed definition of queue {} ({}): {}", queue, options, e.getMessage());
+        }
+    }
+
+    /** Joins (in the background) the replica sets of a replicated queue that this node is a replica of. */
+    private void joinSetsOf(QueueOptions o) {
+        if (!Placement.replicated(o)) {
+            return;
+        }
+        List<String> hosts = Placement.hosts(o, cluster);
+        for (int p = 0; p < Math.min(hosts.size(), o.partitions()); p++) {
+            replicaSets.join(Placement.replicasOf(hosts, Placement.replicas(o), p));
         }
     }
 
@@ -238,6 +288,11 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
 
     @Override
     public CompletableFuture<Void> relayout(String queue, QueueOptions options) {
+        BrokerQueue current = broker.existingQueue(queue);
+        if (Placement.replicated(options) || (current != null && Placement.replicated(current.options()))) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException("queue '" + queue + "' keeps its"
+                    + " partitions in replica sets: its partitions and hosts cannot change live yet"));
+        }
         String problem = Placement.problem(queue, options, cluster);
         if (problem != null) {
             return CompletableFuture.failedFuture(new IllegalArgumentException(problem));
@@ -265,6 +320,23 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     }
 
     @Override
+    public boolean replicated(QueueOptions options) {
+        return Placement.replicated(options);
+    }
+
+    @Override
+    public org.partita.broker.store.MessageStore storeOf(String queue, QueueOptions options, int partition) {
+        if (!Placement.replicated(options)) {
+            return null;
+        }
+        String set = setOf(options, partition);
+        return replicaSets
+                .store(set)
+                .orElseThrow(() -> new IllegalStateException("node " + self + " keeps no" + " replica of partition "
+                        + partition + " of queue '" + queue + "' (replica set " + set + ")"));
+    }
+
+    @Override
     public CompletableFuture<Void> define(String queue, QueueOptions options) {
         String problem = Placement.problem(queue, options, cluster);
         if (problem != null) {
@@ -274,6 +346,14 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         if (m == null) {
             return CompletableFuture.failedFuture(
                     new IllegalStateException("node " + self + " has not joined cluster " + cluster.name() + " yet"));
+        }
+        String agreed = m.queue(queue);
+        if (agreed != null
+                && Placement.replicas(QueueOptions.parse(agreed, QueueOptions.DEFAULTS))
+                        != Placement.replicas(options)) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException("queue '" + queue + "': replicas cannot"
+                    + " change on a live queue yet (it has "
+                    + Placement.replicas(QueueOptions.parse(agreed, QueueOptions.DEFAULTS)) + ")"));
         }
         if (m.layoutChange(queue) != null) { // its end commits the definition it began with: this change would be lost
             return CompletableFuture.failedFuture(new IllegalStateException("queue '" + queue + "' is changing its"
@@ -312,6 +392,9 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     @Override
     public BrokerQueue route(BrokerQueue queue, MessageRef message) {
         QueueOptions o = queue.options();
+        if (Placement.replicated(o)) {
+            return routeReplicated(queue, message);
+        }
         List<String> hosts = Placement.hosts(o, cluster);
         int keyed = message.partition(o.partitions());
         if (keyed >= 0) {
@@ -339,6 +422,29 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     }
 
     /**
+     * A replicated queue's message goes to the node serving its partition's set: this one, or through
+     * the set's forward log, which follows the set's leader. An unkeyed message stays here while this
+     * node serves a set of the queue and has room, else goes to the set of the partition in turn.
+     */
+    private BrokerQueue routeReplicated(BrokerQueue queue, MessageRef message) {
+        QueueOptions o = queue.options();
+        int keyed = message.partition(o.partitions());
+        if (keyed < 0) {
+            for (int p = 0; p < o.partitions(); p++) {
+                if (replicaSets.serves(setOf(o, p))) {
+                    if (!queue.full()) {
+                        return queue;
+                    }
+                    break;
+                }
+            }
+            keyed = Math.floorMod(turn(queue, message), o.partitions());
+        }
+        String set = setOf(o, keyed);
+        return replicaSets.serves(set) ? queue : forwarderFor(set, queue.name()).log();
+    }
+
+    /**
      * An unkeyed message sent on its own that this node has no room for: when its partitions here
      * are full, or it hosts none of a queue with a depth limit (whose nodes may be full), it goes
      * straight to the other hosting nodes that are up, in its turn, and is confirmed once one of them
@@ -348,7 +454,9 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     @Override
     public CompletableFuture<Void> overflow(BrokerQueue queue, MessageRef message) {
         QueueOptions o = queue.options();
-        if (message.partition(o.partitions()) >= 0 || (o.maxDepthMessages() <= 0 && o.maxDepthBytes() <= 0)) {
+        if (Placement.replicated(o)
+                || message.partition(o.partitions()) >= 0
+                || (o.maxDepthMessages() <= 0 && o.maxDepthBytes() <= 0)) {
             return null;
         }
         List<String> hosts = Placement.hosts(o, cluster);
@@ -402,10 +510,26 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         return forwarders.computeIfAbsent(Forwarder.logName(peer, queue), name -> {
             BrokerQueue log = broker.createQueue(name, QueueOptions.TERMINAL);
             PeerLink link = links.get(peer);
-            Forwarder f = new Forwarder(log, queue, link != null ? link : placeholder(peer), timer, remoteRoom);
+            Forwarder.Link to = peer.contains("+")
+                    ? new SetLeaderLink(peer, self, links::get, replicaSets, this::storeHere)
+                    : link != null ? link : placeholder(peer);
+            Forwarder f = new Forwarder(log, queue, to, timer, remoteRoom);
             f.start();
             return f;
         });
+    }
+
+    /** A message of a set's forward log stored in this node's own queue, this node serving the set now. */
+    private CompletableFuture<Void> storeHere(String queue, int deliveryCount, byte[] message) {
+        BrokerQueue q = broker.existingQueue(queue);
+        if (q == null) {
+            return null;
+        }
+        MessageRef m = broker.newMessage(message, org.partita.protocol.MessageCodec.decodeHeaders(message), null);
+        if (!q.hostsPartitionOf(m)) {
+            return null; // stopped serving it a moment ago: the log tries the set's new leader
+        }
+        return broker.send(new Broker.PendingSend(List.of(q), m, deliveryCount));
     }
 
     /** A forward log read back for a node no longer in the cluster list: it keeps its messages, unsent. */
@@ -421,7 +545,9 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         return new PartitionScope() {
             @Override
             public boolean hosted(int partition) {
-                return Placement.hostOf(hosts, partition).equals(self);
+                return Placement.replicated(options)
+                        ? replicaSets.serves(setOf(options, partition))
+                        : Placement.hostOf(hosts, partition).equals(self);
             }
 
             @Override
@@ -590,8 +716,18 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
                 QueueOptions o = QueueOptions.parse(options, QueueOptions.DEFAULTS);
                 List<String> hosts = Placement.hosts(o, cluster);
                 List<String> placement = new ArrayList<>();
+                Map<Integer, ClusterStatus.Replicas> replicas = new LinkedHashMap<>();
                 for (int p = 0; p < o.partitions(); p++) {
-                    placement.add(Placement.hostOf(hosts, p));
+                    if (Placement.replicated(o)) {
+                        // the set's leader as this node knows it; "?" while unknown (an election, or no replica here)
+                        List<String> nodes = Placement.replicasOf(hosts, Placement.replicas(o), p);
+                        String set = Placement.setName(nodes);
+                        String leader = replicaSets.leader(set);
+                        placement.add(leader == null ? "?" : leader);
+                        replicas.put(p, new ClusterStatus.Replicas(nodes, replicaSets.lastChange(set)));
+                    } else {
+                        placement.add(Placement.hostOf(hosts, p));
+                    }
                 }
                 Map<String, Integer> backlog = new LinkedHashMap<>();
                 for (Forwarder f : forwarders.values()) {
@@ -608,7 +744,8 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
                         Map.of(),
                         options,
                         change == null ? null : LayoutChange.decode(change).options(),
-                        layoutChanges.heldCount(name)));
+                        layoutChanges.heldCount(name),
+                        replicas));
             });
         }
         return new ClusterStatus(cluster.name(), self, md == null ? null : md.leader(), members, queues);
@@ -616,6 +753,7 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
 
     @Override
     public void close() {
+        replicaSets.close();
         links.values().forEach(PeerLink::close);
         timer.shutdownNow();
         ClusterMetadata m = metadata;

@@ -21,6 +21,8 @@ public record ClusterStatus(String cluster, String self, String leader, List<Mem
      * @param options        the agreed definition
      * @param layoutChange   the options a change of partitions or hosts in progress leads to, or null
      * @param heldSends      sends held here until that change ends
+     * @param replicas       per partition of a replicated queue, the nodes keeping it and when this
+     *                       node last saw its leader change; empty for a queue that is not replicated
      */
     public record Queue(
             String name,
@@ -30,12 +32,19 @@ public record ClusterStatus(String cluster, String self, String leader, List<Mem
             Map<Integer, Partition> figures,
             String options,
             String layoutChange,
-            int heldSends) {
+            int heldSends,
+            Map<Integer, Replicas> replicas) {
 
         Queue withFigures(Map<Integer, Partition> f) {
-            return new Queue(name, partitions, hosts, forwardBacklog, f, options, layoutChange, heldSends);
+            return new Queue(name, partitions, hosts, forwardBacklog, f, options, layoutChange, heldSends, replicas);
         }
     }
+
+    /**
+     * @param nodes        the nodes keeping the partition, its preferred leader first
+     * @param leaderSince  when this node last saw the set's leader change (epoch millis), or 0
+     */
+    public record Replicas(List<String> nodes, long leaderSince) {}
 
     /**
      * One partition as its host sees it.
@@ -92,6 +101,19 @@ public record ClusterStatus(String cluster, String self, String leader, List<Mem
             for (int p = 0; p < q.hosts().size(); p++) {
                 String prefix = "queue." + q.name() + ".partition." + p + ".";
                 sb.append(prefix).append("host=").append(q.hosts().get(p)).append('\n');
+                Replicas r = q.replicas().get(p);
+                if (r != null) {
+                    sb.append(prefix)
+                            .append("replicas=")
+                            .append(String.join(",", r.nodes()))
+                            .append('\n');
+                    if (r.leaderSince() > 0) {
+                        sb.append(prefix)
+                                .append("leaderSince=")
+                                .append(java.time.Instant.ofEpochMilli(r.leaderSince()))
+                                .append('\n');
+                    }
+                }
                 Partition f = q.figures().get(p);
                 if (f != null) {
                     sb.append(prefix).append("depth=").append(f.depth()).append('\n');

@@ -27,6 +27,37 @@ final class Placement {
         return hosts.get(partition % hosts.size());
     }
 
+    /** Replicas of each partition when a queue does not say: one, the partition's host alone. */
+    static final int DEFAULT_REPLICAS = 1;
+
+    /** How many nodes keep each partition of the queue. */
+    static int replicas(QueueOptions options) {
+        return options.replicas() > 0 ? options.replicas() : DEFAULT_REPLICAS;
+    }
+
+    /** Whether the queue's partitions are kept by replica sets (more than one node each). */
+    static boolean replicated(QueueOptions options) {
+        return !options.hosts().isEmpty() && replicas(options) > 1;
+    }
+
+    /**
+     * The nodes that keep partition {@code p}: its host first (the set's preferred leader), then the
+     * hosts after it in turn. Partitions of one host share a set, and each host leads one set.
+     */
+    static List<String> replicasOf(List<String> hosts, int replicas, int partition) {
+        List<String> out = new java.util.ArrayList<>(replicas);
+        int first = partition % hosts.size();
+        for (int i = 0; i < replicas; i++) {
+            out.add(hosts.get((first + i) % hosts.size()));
+        }
+        return out;
+    }
+
+    /** A replica set's name: its nodes in turn, the preferred leader first ({@code a+b+c}). */
+    static String setName(List<String> replicas) {
+        return String.join("+", replicas);
+    }
+
     /** Why these options cannot define a clustered queue on this cluster, or null if they can. */
     static String problem(String queue, QueueOptions options, ClusterConfig cluster) {
         List<String> hosts = hosts(options, cluster);
@@ -42,6 +73,10 @@ final class Placement {
         if (options.partitions() < hosts.size()) {
             return "queue '" + queue + "' has " + options.partitions() + " partitions for " + hosts.size()
                     + " hosts; each host needs at least one (partitions >= number of hosts)";
+        }
+        if (replicas(options) > hosts.size()) {
+            return "queue '" + queue + "' asks for " + replicas(options) + " replicas of each partition but has "
+                    + hosts.size() + " hosts; replicas must be from 1 to the number of hosts";
         }
         if (!QueueOptions.PRIORITY.equals(options.mode())) {
             return "queue '" + queue + "': mode " + options.mode() + " is not available for a queue spread over"

@@ -7,7 +7,8 @@ import java.util.List;
  * The cluster a node belongs to: a name and a static list of member nodes, the same on every node.
  * Clients and node links use each member's address; the consensus library (jgroups-raft) that
  * keeps clustered queue definitions agreed listens on each member's port plus
- * {@code consensusPortOffset}.
+ * {@code consensusPortOffset}, the replica server of replicated partitions (Apache Ratis) on its port
+ * plus twice that.
  *
  * @param heartbeatMillis how often a node pings each other member over its link
  * @param downAfterMillis a member that has not answered for this long is marked down
@@ -85,6 +86,11 @@ public record ClusterConfig(
             throw new IllegalArgumentException("consensusPortOffset " + consensusPortOffset
                     + " must move every member's port to another port from 1 to 65535");
         }
+        if (members.stream()
+                .anyMatch(m -> m.port() + 2 * consensusPortOffset <= 0 || m.port() + 2 * consensusPortOffset > 65535)) {
+            throw new IllegalArgumentException("consensusPortOffset " + consensusPortOffset + " must leave twice"
+                    + " itself (the replica server's port) a port from 1 to 65535 for every member");
+        }
         secret = secret == null ? "" : secret;
         if (relayoutTimeoutMillis <= 0) {
             throw new IllegalArgumentException("relayoutTimeoutMillis must be positive");
@@ -152,6 +158,14 @@ public record ClusterConfig(
                         .sorted(java.util.Comparator.comparing(Member::name))
                         .map(Member::toString)
                         .toList());
+    }
+
+    /**
+     * The port of a member's replica server (the Raft groups of replicated partitions): its port plus
+     * twice {@code consensusPortOffset}, next to the consensus port by the same step.
+     */
+    public int replicaPortOf(Member m) {
+        return m.port() + 2 * consensusPortOffset;
     }
 
     public ClusterConfig withConsensusPortOffset(int o) {

@@ -26,6 +26,7 @@ import org.partita.broker.core.queue.UnknownDestinationException;
 import org.partita.broker.core.topic.Subscriptions;
 import org.partita.broker.store.MessageStore;
 import org.partita.broker.store.StoreBatch;
+import org.partita.broker.store.StoreBatches;
 import org.partita.broker.store.StoreOp;
 import org.partita.broker.store.StoredEntry;
 import org.partita.broker.store.StoredQueue;
@@ -52,6 +53,9 @@ public final class Broker implements QueueServices, AutoCloseable {
     private final Map<String, BrokerQueue> queues = new ConcurrentHashMap<>();
     private final AtomicLong messageIds;
     private final PayloadMemory payloadMemory;
+    /** The payload budget as read back from replica sets' stores (see {@link #payloadMemoryOf}). */
+    private final Map<MessageStore, PayloadMemory> otherMemories = new ConcurrentHashMap<>();
+
     private final java.util.concurrent.atomic.AtomicLong unstoredBytes = new java.util.concurrent.atomic.AtomicLong();
     private final Subscriptions subscriptions = new Subscriptions(this);
     private final ClusterHooks cluster;
@@ -85,6 +89,68 @@ public final class Broker implements QueueServices, AutoCloseable {
         };
     }
 
+    private static MessageRef restored(StoredEntry e, PayloadMemory memory) {
+        if (e.head() != null) {
+            return MessageRef.restored(e.messageId(), e.head(), memory);
+        }
+        MessageRef m = new MessageRef(e.messageId(), e.payload(), MessageCodec.decodeHeaders(e.payload()), null);
+        m.markStored(memory);
+        return m;
+    }
+
+    /**
+     * This node now leads a replica set: the entries its store keeps of the partitions named
+     * ({@code partitions}, by queue) are read back into their queues, each counted as possibly
+     * delivered (the set's previous leader may have delivered it), then served. Entries of those
+     * partitions still held here from an earlier turn as leader are let go first: the store has
+     * them all. Message ids of this node move past the set's, so new ones do not collide there.
+     */
+    public void serve(MessageStore setStore, Map<String, java.util.function.IntPredicate> partitions) {
+        messageIds.accumulateAndGet(setStore.maxMessageId(), Math::max);
+        partitions.forEach((name, which) -> {
+            BrokerQueue q = queues.get(name);
+            if (q != null) {
+                q.hostingChanged(which);
+            }
+        });
+        PayloadMemory memory = payloadMemoryOf(setStore);
+        Map<Long, MessageRef> refs = new java.util.HashMap<>();
+        Map<String, java.util.concurrent.atomic.AtomicInteger> turns = new java.util.HashMap<>();
+        long[] count = new long[1];
+        setStore.loadEntries(e -> {
+            java.util.function.IntPredicate which = partitions.get(e.queue());
+            BrokerQueue q = queues.get(e.queue());
+            if (which == null || q == null) {
+                return; // a queue deleted meanwhile, or partitions of another set
+            }
+            MessageRef ref = refs.computeIfAbsent(e.messageId(), id -> restored(e, memory));
+            int n = q.options().partitions();
+            if (ref.partition(n) < 0) {
+                // an unkeyed message stays in a partition of this set (the store it is kept in)
+                java.util.concurrent.atomic.AtomicInteger turn =
+                        turns.computeIfAbsent(e.queue(), k -> new java.util.concurrent.atomic.AtomicInteger());
+                for (int i = 0; i < n; i++) {
+                    int p = Math.floorMod(turn.getAndIncrement(), n);
+                    if (which.test(p)) {
+                        ref.place(p);
+                        break;
+                    }
+                }
+            }
+            q.restore(ref, Math.max(1, e.deliveryCount()), false);
+            count[0]++;
+        });
+        LOG.info("serving {} messages of {} from its replica set", count[0], partitions.keySet());
+    }
+
+    /** Partitions now served here, or no longer ({@code lost}, let go: another node leads their set). */
+    public void hostingChanged(String queue, java.util.function.IntPredicate lost) {
+        BrokerQueue q = queues.get(queue);
+        if (q != null) {
+            q.hostingChanged(lost);
+        }
+    }
+
     /** Rebuilds queues, their AppId queues and topic feeds, then their messages, from the store. */
     private void recover() {
         for (StoredQueue q : store.loadQueues()) {
@@ -112,14 +178,7 @@ public final class Broker implements QueueServices, AutoCloseable {
         store.loadEntries((StoredEntry e) -> {
             BrokerQueue q = queues.computeIfAbsent(
                     e.queue(), n -> new BrokerQueue(n, settings.defaultQueueOptions(), this, true));
-            MessageRef ref = payloads.computeIfAbsent(e.messageId(), id -> {
-                if (e.head() != null) {
-                    return MessageRef.restored(id, e.head(), payloadMemory);
-                }
-                MessageRef m = new MessageRef(id, e.payload(), MessageCodec.decodeHeaders(e.payload()), null);
-                m.markStored(payloadMemory);
-                return m;
-            });
+            MessageRef ref = payloads.computeIfAbsent(e.messageId(), id -> restored(e, payloadMemory));
             if (branches.claims(e.queue(), e.messageId())) {
                 branches.restoreLocked(q, ref, e.deliveryCount());
             } else {
@@ -621,39 +680,41 @@ public final class Broker implements QueueServices, AutoCloseable {
      */
     public CompletableFuture<Void> complete(
             List<PendingSend> sends, List<Consumed> consumed, List<QueueEntry> locked, List<StoreOp> extra) {
-        StoreBatch batch = new StoreBatch();
-        List<MessageRef> toStore = new java.util.ArrayList<>();
+        StoreBatches batches = StoreBatches.forced();
+        Map<MessageRef, PayloadMemory> toStore = new java.util.IdentityHashMap<>();
         List<MessageRef> unstored = new java.util.ArrayList<>();
         for (PendingSend s : sends) {
             MessageRef m = s.message();
             m.retain(s.targets().size());
-            boolean payloadAdded = false;
+            List<MessageStore> payloadIn = new java.util.ArrayList<>(1);
             for (BrokerQueue q : s.targets()) {
                 if (q.storesEntryOf(m)) {
-                    if (!payloadAdded) {
-                        batch.add(new StoreOp.InsertMessage(m.id(), m.encoded()));
-                        toStore.add(m);
-                        payloadAdded = true;
+                    MessageStore into = q.storeFor(m);
+                    if (!payloadIn.contains(into)) {
+                        // once per store: a replicated partition's set keeps its own copy
+                        batches.of(into).add(new StoreOp.InsertMessage(m.id(), m.encoded()));
+                        toStore.put(m, payloadMemoryOf(into));
+                        payloadIn.add(into);
                     }
-                    batch.add(new StoreOp.InsertEntry(q.name(), m.id(), s.deliveryCount()));
+                    batches.of(into).add(new StoreOp.InsertEntry(q.name(), m.id(), s.deliveryCount()));
                 }
             }
-            if (!payloadAdded && !s.targets().isEmpty()) {
+            if (payloadIn.isEmpty() && !s.targets().isEmpty()) {
                 unstored.add(m);
             }
         }
         for (Consumed c : consumed) {
-            c.entry().queue().addRemoval(c.entry(), batch);
+            c.entry().queue().addRemoval(c.entry(), batches);
         }
         for (QueueEntry e : locked) {
-            e.queue().addRemoval(e, batch);
+            e.queue().addRemoval(e, batches);
         }
-        extra.forEach(batch::add);
-        if (batch.isEmpty()) {
+        extra.forEach(batches.of(store)::add);
+        if (batches.isEmpty()) {
             applyCompleted(sends, consumed, locked, toStore, unstored, false);
             return CompletableFuture.completedFuture(null);
         }
-        return store.write(batch).thenRun(() -> applyCompleted(sends, consumed, locked, toStore, unstored, true));
+        return batches.write().thenRun(() -> applyCompleted(sends, consumed, locked, toStore, unstored, true));
     }
 
     /**
@@ -666,10 +727,10 @@ public final class Broker implements QueueServices, AutoCloseable {
             List<PendingSend> sends,
             List<Consumed> consumed,
             List<QueueEntry> locked,
-            List<MessageRef> toStore,
+            Map<MessageRef, PayloadMemory> toStore,
             List<MessageRef> unstored,
             boolean stored) {
-        toStore.forEach(m -> m.markStored(payloadMemory));
+        toStore.forEach(MessageRef::markStored);
         unstored.forEach(m -> m.countUnstored(unstoredBytes)); // before a queue could let it go
         for (PendingSend s : sends) {
             for (BrokerQueue q : s.targets()) {
@@ -783,6 +844,24 @@ public final class Broker implements QueueServices, AutoCloseable {
     @Override
     public PayloadMemory payloadMemory() {
         return payloadMemory;
+    }
+
+    @Override
+    public PayloadMemory payloadMemoryOf(MessageStore s) {
+        return s == store
+                ? payloadMemory
+                : otherMemories.computeIfAbsent(s, x -> payloadMemory.readingFrom(x::readPayload));
+    }
+
+    @Override
+    public MessageStore storeOf(String queue, QueueOptions options, int partition) {
+        MessageStore s = cluster.storeOf(queue, options, partition);
+        return s != null ? s : store;
+    }
+
+    @Override
+    public boolean replicated(QueueOptions options) {
+        return cluster.replicated(options);
     }
 
     @Override

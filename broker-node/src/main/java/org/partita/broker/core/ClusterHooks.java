@@ -6,6 +6,7 @@ import org.partita.broker.core.queue.BrokerQueue;
 import org.partita.broker.core.queue.MessageRef;
 import org.partita.broker.core.queue.QueueFullException;
 import org.partita.broker.core.queue.QueueOptions;
+import org.partita.broker.store.MessageStore;
 
 /**
  * What the broker core asks of the cluster a node may belong to, so that core knows no links and no
@@ -57,6 +58,19 @@ public interface ClusterHooks {
      */
     default CompletableFuture<String> agreed(String queue) {
         return lookup(queue);
+    }
+
+    /** Whether a clustered queue's partitions are kept by replica sets ({@code replicas} above 1). */
+    default boolean replicated(QueueOptions options) {
+        return false;
+    }
+
+    /**
+     * The store of the replica set that keeps a replicated queue's partition on this node; null for
+     * the node's own store (a queue that is not replicated).
+     */
+    default MessageStore storeOf(String queue, QueueOptions options, int partition) {
+        return null;
     }
 
     /** The partitions of a clustered queue this node hosts, and its preferences among consumers. */

@@ -98,7 +98,8 @@ public final class PartitionedQueueEngine implements DispatchEngine {
     int partitionOf(QueueEntry e) {
         if (e.partition() < 0) {
             int keyed = e.message().partition(backlogs.length);
-            e.partition(keyed < 0 ? nextHosted() : keyed);
+            int placed = e.message().placedPartition();
+            e.partition(keyed >= 0 ? keyed : placed >= 0 && placed < backlogs.length ? placed : nextHosted());
         }
         return e.partition();
     }
@@ -144,6 +145,34 @@ public final class PartitionedQueueEngine implements DispatchEngine {
     @Override
     public void add(QueueEntry e) {
         backlogs[partitionOf(e)].add(e);
+    }
+
+    /**
+     * The partitions this node hosts changed (a replica set's leadership came or went): newly hosted
+     * partitions get owners at once; a partition no longer hosted loses its owner here.
+     */
+    public void hostingChanged(long now) {
+        for (int p = 0; p < owners.length; p++) {
+            if (!scope.hosted(p) && owners[p].target() != null) {
+                owners[p] = new PartitionOwnership();
+            }
+        }
+        rebalance(now);
+    }
+
+    /**
+     * Takes every waiting entry of the partitions {@code which} out (their replica set is led
+     * elsewhere now, whose store keeps them): returned to the caller, which lets them go.
+     */
+    public List<QueueEntry> takeWaiting(java.util.function.IntPredicate which) {
+        List<QueueEntry> out = new ArrayList<>();
+        for (int p = 0; p < backlogs.length; p++) {
+            if (which.test(p)) {
+                backlogs[p].forEach(out::add);
+                backlogs[p] = new Backlog(Backlog.BY_ARRIVAL);
+            }
+        }
+        return out;
     }
 
     @Override

@@ -15,7 +15,9 @@ import org.partita.broker.core.dispatch.SharedQueueEngine;
 import org.partita.broker.core.partition.PartitionFigures;
 import org.partita.broker.core.partition.PartitionScope;
 import org.partita.broker.core.partition.Repartitioning;
+import org.partita.broker.store.MessageStore;
 import org.partita.broker.store.StoreBatch;
+import org.partita.broker.store.StoreBatches;
 import org.partita.broker.store.StoreOp;
 import org.partita.protocol.selector.Selector;
 import org.partita.protocol.selector.WireMessageContext;
@@ -68,6 +70,9 @@ public final class BrokerQueue implements DispatchEngine.Host {
     private long wakeUpAt = Long.MAX_VALUE;
     /** Set on the executor when the queue is deleted: what comes back afterwards is let go. */
     private boolean purged;
+    /** Where the next unkeyed message of a replicated queue is placed (see {@link #storeFor}). */
+    private final java.util.concurrent.atomic.AtomicInteger unkeyedPlacement =
+            new java.util.concurrent.atomic.AtomicInteger();
 
     /**
      * @param durable whether its entries are kept in the store; non-durable subscriptions and
@@ -320,7 +325,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
         if (lastValue != null) {
             QueueEntry older = lastValue.supersede(e);
             if (older != null && engineOf(older).remove(older)) {
-                services.store().write(removal(older));
+                storeOf(older).write(removal(older));
             }
         }
         engine.add(e);
@@ -340,6 +345,25 @@ public final class BrokerQueue implements DispatchEngine.Host {
         }
         countIn(message);
         executor.execute(() -> add(e));
+    }
+
+    /**
+     * The partitions this node serves of a clustered queue changed: a replica set's leadership came
+     * here (its entries were {@link #restore}d first) or went. Waiting entries of {@code lost}
+     * partitions are let go without touching any store (the set's new leader has them); partitions
+     * served now get owners among the consumers.
+     */
+    public void hostingChanged(java.util.function.IntPredicate lost) {
+        executor.execute(() -> {
+            if (engine instanceof PartitionedQueueEngine pe) {
+                for (QueueEntry e : pe.takeWaiting(lost)) {
+                    left(e);
+                    e.message().release();
+                }
+                pe.hostingChanged(now());
+            }
+            dispatch();
+        });
     }
 
     /** Completes once the work queued on this queue before the call has run (and written what it writes). */
@@ -482,7 +506,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
                 return;
             }
             consumed(e, by);
-            services.store().write(removal(e)).whenComplete((v, t) -> complete(done, t));
+            storeOf(e).write(removal(e)).whenComplete((v, t) -> complete(done, t));
             dispatch();
         };
         // A short queue settles on the acknowledging connection's thread when no other thread runs
@@ -493,11 +517,55 @@ public final class BrokerQueue implements DispatchEngine.Host {
         return done;
     }
 
-    /** Adds the removal of an entry to a transaction's batch; apply with {@link #forget} after commit. */
-    public void addRemoval(QueueEntry e, StoreBatch batch) {
+    /** Adds the removal of an entry to a transaction's batches; apply with {@link #forget} after commit. */
+    public void addRemoval(QueueEntry e, StoreBatches batches) {
         if (storesEntryOf(e.message())) {
-            batch.add(new StoreOp.DeleteEntry(name, e.id()));
+            batches.of(storeOf(e)).add(new StoreOp.DeleteEntry(name, e.id()));
         }
+    }
+
+    /**
+     * The store that keeps this message's entry here: the node's, or, on a replicated queue, the
+     * store of its partition's replica set. An unkeyed message is placed first, in turn, in a
+     * partition this node serves now, and stays in that partition.
+     */
+    public MessageStore storeFor(MessageRef m) {
+        QueueOptions o = options;
+        return services.replicated(o) ? services.storeOf(name, o, partitionFor(m, o)) : services.store();
+    }
+
+    /** The store that keeps an entry of this queue (see {@link #storeFor}). */
+    MessageStore storeOf(QueueEntry e) {
+        QueueOptions o = options;
+        if (!services.replicated(o)) {
+            return services.store();
+        }
+        int p = e.partition();
+        return services.storeOf(name, o, p >= 0 && p < o.partitions() ? p : partitionFor(e.message(), o));
+    }
+
+    private int partitionFor(MessageRef m, QueueOptions o) {
+        int partitions = o.partitions();
+        int keyed = m.partition(partitions);
+        if (keyed >= 0) {
+            return keyed;
+        }
+        int placed = m.placedPartition();
+        if (placed >= 0 && placed < partitions) {
+            return placed;
+        }
+        PartitionScope scope = services.scope(name, o);
+        int turn = unkeyedPlacement.getAndIncrement() & Integer.MAX_VALUE;
+        int chosen = turn % partitions;
+        for (int i = 0; i < partitions; i++) {
+            int p = (turn + i) % partitions;
+            if (scope.hosted(p)) {
+                chosen = p;
+                break;
+            }
+        }
+        m.place(chosen);
+        return chosen;
     }
 
     /** After a committed transaction consumed the entry: drop it from memory. */
@@ -509,7 +577,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
             consumed(e, by);
             left(e);
             if (e.message().release() && e.message().stored()) {
-                services.store()
+                storeOf(e)
                         .write(StoreBatch.relaxed()
                                 .add(new StoreOp.DeleteMessage(
                                         e.id(), e.message().size())));
@@ -549,7 +617,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
             counters.acknowledged(e.partition());
             left(e);
             if (e.message().release() && e.message().stored()) {
-                services.store()
+                storeOf(e)
                         .write(StoreBatch.relaxed()
                                 .add(new StoreOp.DeleteMessage(
                                         e.id(), e.message().size())));
@@ -651,11 +719,11 @@ public final class BrokerQueue implements DispatchEngine.Host {
      */
     private void putBack(QueueEntry e, boolean seen, boolean delayed) {
         if (purged) {
-            services.store().write(removal(e)); // handed back after its queue was deleted: let it go
+            storeOf(e).write(removal(e)); // handed back after its queue was deleted: let it go
             return;
         }
         if (isBroadcast() || (lastValue != null && lastValue.superseded(e))) {
-            services.store().write(removal(e)); // at most once, or a newer value exists
+            storeOf(e).write(removal(e)); // at most once, or a newer value exists
             return;
         }
         int max = options.maxDeliveryAttempts();
@@ -678,7 +746,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
             return;
         }
         if (seen && storesEntryOf(e.message())) {
-            services.store()
+            storeOf(e)
                     .write(StoreBatch.relaxed().add(new StoreOp.UpdateDeliveryCount(name, e.id(), e.deliveryCount())));
         }
         if (delayed) {
@@ -769,7 +837,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
         counters.expired(e.partition());
         String target = options.expiryQueue();
         if (target.isEmpty() || target.equals(name)) {
-            services.store().write(removal(e));
+            storeOf(e).write(removal(e));
         } else {
             moveTo(e, target, true, DeadLetterStamp.expired(name, e.deliveryCount(), now()));
         }
@@ -876,7 +944,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
     /** Removes every waiting message (not those in flight); completes with how many went. */
     public CompletableFuture<Integer> purgeWaiting() {
         return takeWaiting(e -> {
-            services.store().write(removal(e));
+            storeOf(e).write(removal(e));
             return true;
         });
     }
@@ -946,7 +1014,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
     public void purge() {
         executor.execute(() -> {
             purged = true;
-            StoreBatch batch = StoreBatch.relaxed();
+            StoreBatches batches = StoreBatches.relaxed();
             List<QueueEntry> waiting = new ArrayList<>();
             engine.waiting().forEach(waiting::add);
             if (repartitioning != null) {
@@ -957,13 +1025,14 @@ public final class BrokerQueue implements DispatchEngine.Host {
             }
             for (QueueEntry e : waiting) {
                 if (e.message().release() && e.message().stored()) {
-                    batch.add(new StoreOp.DeleteMessage(e.id(), e.message().size()));
+                    batches.of(storeOf(e))
+                            .add(new StoreOp.DeleteMessage(e.id(), e.message().size()));
                 }
             }
             engine.clear();
             depthMessages.set(0);
             depthBytes.set(0);
-            services.store().write(batch);
+            batches.write();
         });
     }
 
@@ -1027,32 +1096,38 @@ public final class BrokerQueue implements DispatchEngine.Host {
     private CompletableFuture<Boolean> moveTo(QueueEntry e, String target, boolean expired, DeadLetterStamp stamp) {
         BrokerQueue to = services.terminalQueue(target);
         MessageRef m = e.message();
-        MessageRef moved = stamp == null ? m : stamp.copyOf(m, services);
+        MessageStore from = storeOf(e);
+        MessageStore into = to.storeFor(m);
+        // A message moved to another store (from a replica set's to the node's DLQ) is copied under an
+        // id of this node: the set's ids are not the node store's.
+        MessageRef moved = stamp != null
+                ? stamp.copyOf(m, services)
+                : from != into ? services.newMessage(m.encoded(), m.wire(), null) : m;
         moved.retain(1);
         left(e);
         to.countIn(moved);
-        StoreBatch batch = new StoreBatch();
+        StoreBatches batches = StoreBatches.forced();
         if (to.storesEntryOf(moved)) {
             if (!moved.stored()) {
-                batch.add(new StoreOp.InsertMessage(moved.id(), moved.encoded()));
+                batches.of(into).add(new StoreOp.InsertMessage(moved.id(), moved.encoded()));
             }
-            batch.add(new StoreOp.InsertEntry(target, moved.id()));
+            batches.of(into).add(new StoreOp.InsertEntry(target, moved.id()));
         }
         if (storesEntryOf(m)) {
-            batch.add(new StoreOp.DeleteEntry(name, m.id()));
+            batches.of(from).add(new StoreOp.DeleteEntry(name, m.id()));
         }
         CompletableFuture<Boolean> landed = new CompletableFuture<>();
-        services.store().write(batch).whenComplete((v, t) -> {
+        batches.write().whenComplete((v, t) -> {
             if (t == null) {
                 if (to.storesEntryOf(moved)) {
-                    moved.markStored(services.payloadMemory());
+                    moved.markStored(services.payloadMemoryOf(into));
                 } else if (moved != m) {
                     services.countUnstored(moved);
                 }
                 to.enqueue(moved, 0, expired).whenComplete((x, y) -> landed.complete(true));
                 // This queue's hold; a copy leaves the original to whoever else holds it, or to nobody.
                 if (m.release() && m.stored()) {
-                    services.store().write(StoreBatch.relaxed().add(new StoreOp.DeleteMessage(m.id(), m.size())));
+                    from.write(StoreBatch.relaxed().add(new StoreOp.DeleteMessage(m.id(), m.size())));
                 }
             } else {
                 moved.release();

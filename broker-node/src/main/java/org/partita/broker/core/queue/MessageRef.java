@@ -20,6 +20,8 @@ import org.partita.protocol.WireMessage;
 public final class MessageRef {
     /** See {@link #unkeyedTurn}; -1 until routed. */
     private int unkeyedTurn = -1;
+    /** See {@link #placedPartition}. */
+    private volatile int placedPartition = -1;
 
     private final long id;
     private final int size;
@@ -183,6 +185,19 @@ public final class MessageRef {
             unkeyedTurn = next.getAsInt() & Integer.MAX_VALUE;
         }
         return unkeyedTurn;
+    }
+
+    /**
+     * The partition an unkeyed message of a replicated queue was placed in before it was stored (its
+     * entry lives in that partition's replica set), or -1.
+     */
+    public int placedPartition() {
+        return placedPartition;
+    }
+
+    /** Places an unkeyed message in a partition (see {@link #placedPartition}). */
+    public void place(int partition) {
+        placedPartition = partition;
     }
 
     /** The partition of this message's key among {@code partitions}, or -1 if it has no key. */

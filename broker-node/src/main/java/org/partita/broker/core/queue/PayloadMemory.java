@@ -14,13 +14,27 @@ import org.partita.broker.config.HeapCost;
 public final class PayloadMemory {
     private final long budget;
     private final LongFunction<byte[]> store;
-    private final AtomicLong residentBytes = new AtomicLong();
-    private final AtomicLong pagedOut = new AtomicLong();
+    private final AtomicLong residentBytes;
+    private final AtomicLong pagedOut;
 
     /** @param store reads a stored payload back by message id; null if it is no longer stored */
     public PayloadMemory(long budget, LongFunction<byte[]> store) {
+        this(budget, store, new AtomicLong(), new AtomicLong());
+    }
+
+    private PayloadMemory(long budget, LongFunction<byte[]> store, AtomicLong residentBytes, AtomicLong pagedOut) {
         this.budget = budget;
         this.store = store;
+        this.residentBytes = residentBytes;
+        this.pagedOut = pagedOut;
+    }
+
+    /**
+     * The same budget for payloads kept in another store (a replica set's): counted together, read
+     * back from that store, whose message ids are its own.
+     */
+    public PayloadMemory readingFrom(LongFunction<byte[]> other) {
+        return new PayloadMemory(budget, other, residentBytes, pagedOut);
     }
 
     void admitted(MessageRef m) {

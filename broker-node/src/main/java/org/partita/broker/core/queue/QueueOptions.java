@@ -60,6 +60,8 @@ public final class QueueOptions {
         CHECKS.put("expiryQueue", v -> v);
         CHECKS.put("hosts", v -> v);
         CHECKS.put("localOnly", v -> oneOf("localOnly", v, "true", "false"));
+        // how many nodes keep each partition of a clustered queue; checked against its hosts where placed
+        CHECKS.put("replicas", v -> atMost("replicas", integer("replicas", v, 1), MAX_PARTITIONS));
     }
 
     public static final QueueOptions DEFAULTS = new QueueOptions(Map.ofEntries(
@@ -200,6 +202,15 @@ public final class QueueOptions {
      */
     public List<String> hosts() {
         return list("hosts");
+    }
+
+    /**
+     * How many nodes keep each partition of a clustered queue (a Raft group of them), or 0 when the
+     * queue does not say (the cluster's default applies).
+     */
+    public int replicas() {
+        String v = values.get("replicas");
+        return v == null || v.isBlank() ? 0 : Integer.parseInt(v);
     }
 
     /** A clustered queue's partitions go only to consumers of their own node or of nodes hosting none. */

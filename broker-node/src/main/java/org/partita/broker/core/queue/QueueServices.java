@@ -36,6 +36,24 @@ public interface QueueServices {
         return PartitionScope.ALL;
     }
 
+    /**
+     * The store that keeps the entries of a queue's partition: the node's own ({@link #store()}),
+     * or, for a replicated partition of a clustered queue, its replica set's.
+     */
+    default MessageStore storeOf(String queue, QueueOptions options, int partition) {
+        return store();
+    }
+
+    /** Whether the queue's partitions are kept by replica sets (each partition's entries in its set's store). */
+    default boolean replicated(QueueOptions options) {
+        return false;
+    }
+
+    /** The payload budget for messages kept in {@code store}, reading them back from it. */
+    default PayloadMemory payloadMemoryOf(MessageStore store) {
+        return payloadMemory();
+    }
+
     /** Whether the queue is spread over a cluster (it then always partitions, even with one partition). */
     default boolean clustered(QueueOptions options) {
         return false;

@@ -1,0 +1,172 @@
+package org.partita.broker.cluster;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.partita.broker.config.ClusterConfig;
+import org.partita.broker.store.replica.LeadershipListener;
+import org.partita.broker.store.replica.ReplicaServer;
+import org.partita.broker.store.replica.ReplicaServerSettings;
+import org.partita.broker.store.replica.ReplicaSet;
+import org.partita.broker.store.replica.ReplicatedStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This node's part in the replica sets of its replicated queues ({@code replicas} above 1): the
+ * replica server, started when the first such queue is applied here; the sets this node joined; and
+ * which of them it serves now. A node serves a set (takes its partitions' sends, dispatches them)
+ * from the moment it leads the set and has read its store back, until it stops leading it.
+ *
+ * <p>Changes of leadership come from Ratis's threads; they are handed to one thread of their own
+ * here, in order, since taking a set over reads its store.
+ */
+final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ReplicatedPartitions.class);
+
+    /** What happens on this node when it starts or stops serving a set. */
+    interface Serving {
+        /** Reads the set's partitions back from its store into their queues (before they are served). */
+        void takeOver(ReplicatedStore store);
+
+        /** The set's partitions are served here now ({@code true}) or no longer. */
+        void servingChanged(String set, boolean serving);
+    }
+
+    private final ClusterConfig cluster;
+    private final String self;
+    private final Path dir;
+    private final Serving serving;
+    private final Map<String, ReplicatedStore> joined = new ConcurrentHashMap<>();
+    private final Set<String> served = ConcurrentHashMap.newKeySet();
+    private final Map<String, Long> lastChange = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "partita-replica-sets");
+        t.setDaemon(true);
+        return t;
+    });
+    private ReplicaServer server;
+
+    ReplicatedPartitions(ClusterConfig cluster, String self, Path dir, Serving serving) {
+        this.cluster = cluster;
+        this.self = self;
+        this.dir = dir;
+        this.serving = serving;
+    }
+
+    /** The set named, as every node computes it from the queue's agreed definition. */
+    ReplicaSet set(List<String> nodes) {
+        List<ReplicaSet.ReplicaPeer> peers = nodes.stream()
+                .map(n -> {
+                    ClusterConfig.Member m = cluster.member(n);
+                    return new ReplicaSet.ReplicaPeer(n, m.host(), cluster.replicaPortOf(m));
+                })
+                .toList();
+        return new ReplicaSet(Placement.setName(nodes), peers, nodes.get(0));
+    }
+
+    /** Joins the set in the background if this node is one of its replicas and has not joined it yet. */
+    void join(List<String> nodes) {
+        String name = Placement.setName(nodes);
+        if (!nodes.contains(self) || joined.containsKey(name)) {
+            return;
+        }
+        ReplicaSet set = set(nodes);
+        worker.execute(() -> {
+            if (joined.containsKey(name)) {
+                return;
+            }
+            try {
+                ReplicatedStore store = server().join(set);
+                joined.put(name, store);
+                store.setLeadershipListener(this);
+                LOG.info("joined replica set {}", name);
+            } catch (RuntimeException e) {
+                LOG.warn("could not join replica set {} yet ({}); trying again", name, e.getMessage());
+                worker.schedule(() -> join(nodes), 1, TimeUnit.SECONDS);
+            }
+        });
+    }
+
+    private synchronized ReplicaServer server() {
+        if (server == null) {
+            ClusterConfig.Member me = cluster.member(self);
+            // a leader lost is replaced within 2 x downAfterMillis: Raft waits 1 to 2 election timeouts
+            long election = Math.max(150, cluster.downAfterMillis() / 2);
+            server = ReplicaServer.start(new ReplicaServerSettings(
+                    self,
+                    me.host(),
+                    cluster.replicaPortOf(me),
+                    dir,
+                    Duration.ofMillis(election),
+                    Duration.ofMillis(Math.max(10_000, 3 * election))));
+        }
+        return server;
+    }
+
+    /** This node's store of a set it joined; empty if it is not one of its replicas (or not yet). */
+    Optional<ReplicatedStore> store(String set) {
+        return Optional.ofNullable(joined.get(set));
+    }
+
+    /** Whether this node serves the set now. */
+    boolean serves(String set) {
+        return served.contains(set);
+    }
+
+    /** The node leading the set as this node knows it; null if unknown (an election, or not a replica). */
+    String leader(String set) {
+        ReplicatedStore s = joined.get(set);
+        return s == null ? null : s.leader();
+    }
+
+    /** When this node last saw the set's leadership change (epoch millis), or 0. */
+    long lastChange(String set) {
+        return lastChange.getOrDefault(set, 0L);
+    }
+
+    @Override
+    public void leading(ReplicatedStore store) {
+        worker.execute(() -> {
+            if (!store.leading() || served.contains(store.setName())) {
+                return;
+            }
+            lastChange.put(store.setName(), System.currentTimeMillis());
+            serving.takeOver(store);
+            served.add(store.setName());
+            serving.servingChanged(store.setName(), true);
+            LOG.info("this node leads replica set {} and serves its partitions", store.setName());
+        });
+    }
+
+    @Override
+    public void following(ReplicatedStore store, String leader) {
+        // stop taking sends at once; what is let go is done in order with the other changes
+        boolean was = served.remove(store.setName());
+        lastChange.put(store.setName(), System.currentTimeMillis());
+        worker.execute(() -> {
+            if (was) {
+                serving.servingChanged(store.setName(), false);
+                LOG.info(
+                        "replica set {} is led by {} now; this node stopped serving its partitions",
+                        store.setName(),
+                        leader == null ? "nobody yet (an election)" : leader);
+            }
+        });
+    }
+
+    @Override
+    public synchronized void close() {
+        worker.shutdownNow();
+        if (server != null) {
+            server.close();
+        }
+    }
+}
