@@ -79,6 +79,10 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     private volatile ClusterMetadata metadata;
     private final LayoutChanges layoutChanges;
     private final ReplicatedPartitions replicaSets;
+    /** The way to each replica set's leader, shared by its forward log and the sends handed straight to it. */
+    private final Map<String, SetLeaderLink> setLinks = new ConcurrentHashMap<>();
+
+    private final LeaderSends leaderSends;
 
     public ClusterNode(NodeConfig config) {
         this(config, null);
@@ -92,11 +96,17 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         this.dataDir = config.dataDir();
         this.maxFrameSize = config.maxFrameSize();
         cluster.member(self); // refuses a node name the cluster does not list
+        this.leaderSends = new LeaderSends(timer, 2 * cluster.downAfterMillis() + 1_000, this::reachable);
         this.replicaSets = new ReplicatedPartitions(
                 cluster, self, dataDir.resolve("replicas"), new ReplicatedPartitions.Serving() {
                     @Override
                     public void takeOver(org.partita.broker.store.replica.ReplicatedStore store) {
                         broker.serve(store, partitionsOf(store.setName()));
+                    }
+
+                    @Override
+                    public void leaseRenewed(String set) {
+                        partitionsOf(set).forEach((queue, which) -> broker.hostingChanged(queue, p -> false));
                     }
 
                     @Override
@@ -454,9 +464,10 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     @Override
     public CompletableFuture<Void> overflow(BrokerQueue queue, MessageRef message) {
         QueueOptions o = queue.options();
-        if (Placement.replicated(o)
-                || message.partition(o.partitions()) >= 0
-                || (o.maxDepthMessages() <= 0 && o.maxDepthBytes() <= 0)) {
+        if (Placement.replicated(o)) {
+            return toLeader(queue, message);
+        }
+        if (message.partition(o.partitions()) >= 0 || (o.maxDepthMessages() <= 0 && o.maxDepthBytes() <= 0)) {
             return null;
         }
         List<String> hosts = Placement.hosts(o, cluster);
@@ -476,6 +487,34 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
             return null;
         }
         return directOverflow.send(queue, message, up, hostedHere);
+    }
+
+    /**
+     * A send on its own to a replicated queue goes straight to the leader of its partition's set when
+     * this node does not serve it ({@link LeaderSends}); null when it goes where {@link #route} says.
+     */
+    private CompletableFuture<Void> toLeader(BrokerQueue queue, MessageRef message) {
+        BrokerQueue routed = routeReplicated(queue, message);
+        if (routed == queue) {
+            return null;
+        }
+        QueueOptions o = queue.options();
+        int keyed = message.partition(o.partitions());
+        int partition = keyed >= 0 ? keyed : Math.floorMod(turn(queue, message), o.partitions());
+        return leaderSends.send(queue.name(), partition, setLink(setOf(o, partition)), message.encoded());
+    }
+
+    private SetLeaderLink setLink(String set) {
+        return setLinks.computeIfAbsent(set, s -> new SetLeaderLink(s, self, links::get, replicaSets, this::storeHere));
+    }
+
+    /** Whether a node is this one, or linked to this one now. */
+    private boolean reachable(String node) {
+        if (node.equals(self)) {
+            return true;
+        }
+        PeerLink link = links.get(node);
+        return link != null && link.isUp();
     }
 
     /**
@@ -510,9 +549,7 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         return forwarders.computeIfAbsent(Forwarder.logName(peer, queue), name -> {
             BrokerQueue log = broker.createQueue(name, QueueOptions.TERMINAL);
             PeerLink link = links.get(peer);
-            Forwarder.Link to = peer.contains("+")
-                    ? new SetLeaderLink(peer, self, links::get, replicaSets, this::storeHere)
-                    : link != null ? link : placeholder(peer);
+            Forwarder.Link to = peer.contains("+") ? setLink(peer) : link != null ? link : placeholder(peer);
             Forwarder f = new Forwarder(log, queue, to, timer, remoteRoom);
             f.start();
             return f;
@@ -538,16 +575,45 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         return new PeerLink(cluster, new ClusterConfig.Member(peer, "0.0.0.0", 1), self, maxFrameSize, linkTls, this);
     }
 
+    /** The scope last made for a queue, with the options it was made for (asked for at every send and dispatch). */
+    private record ScopeOf(QueueOptions options, PartitionScope scope) {}
+
+    private final Map<String, ScopeOf> scopes = new ConcurrentHashMap<>();
+
     @Override
     public PartitionScope scope(String queue, QueueOptions options) {
+        ScopeOf known = scopes.get(queue);
+        if (known != null && known.options().equals(options)) {
+            return known.scope();
+        }
+        PartitionScope made = newScope(options);
+        scopes.put(queue, new ScopeOf(options, made));
+        return made;
+    }
+
+    private PartitionScope newScope(QueueOptions options) {
         List<String> hosts = Placement.hosts(options, cluster);
         boolean localOnly = options.localOnly();
+        // each partition's replica set, worked out once: dispatch asks for every partition at every pass
+        String[] sets = null;
+        if (Placement.replicated(options)) {
+            sets = new String[options.partitions()];
+            for (int p = 0; p < sets.length; p++) {
+                sets[p] = setOf(options, p);
+            }
+        }
+        String[] setOfPartition = sets;
         return new PartitionScope() {
             @Override
             public boolean hosted(int partition) {
-                return Placement.replicated(options)
-                        ? replicaSets.serves(setOf(options, partition))
+                return setOfPartition != null
+                        ? replicaSets.serves(setOfPartition[partition])
                         : Placement.hostOf(hosts, partition).equals(self);
+            }
+
+            @Override
+            public boolean deliverable(int partition) {
+                return setOfPartition == null || replicaSets.deliverable(setOfPartition[partition]);
             }
 
             @Override

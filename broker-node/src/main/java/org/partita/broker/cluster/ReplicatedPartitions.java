@@ -38,6 +38,9 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
 
         /** The set's partitions are served here now ({@code true}) or no longer. */
         void servingChanged(String set, boolean serving);
+
+        /** This node's leadership of a set it serves was confirmed again after a lapse: its partitions may deliver. */
+        void leaseRenewed(String set);
     }
 
     private final ClusterConfig cluster;
@@ -47,6 +50,11 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
     private final Map<String, ReplicatedStore> joined = new ConcurrentHashMap<>();
     private final Set<String> served = ConcurrentHashMap.newKeySet();
     private final Map<String, Long> lastChange = new ConcurrentHashMap<>();
+    /** Per set served: when (System.nanoTime) a majority was last asked, and confirmed, that this node leads it. */
+    private final Map<String, Long> confirmedAt = new ConcurrentHashMap<>();
+
+    private final long electionMillis;
+    private final long leaseNanos;
     private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "partita-replica-sets");
         t.setDaemon(true);
@@ -59,6 +67,43 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
         this.self = self;
         this.dir = dir;
         this.serving = serving;
+        // A leader lost is replaced within 2 x downAfterMillis. A follower stands after 1 to 2
+        // election timeouts; while the set's preferred leader (a higher Raft priority) is the one
+        // lost, its pre-vote and its vote each wait another 1 to 2 for that leader's answer
+        // (Ratis's LeaderElection): up to 6 election timeouts in all, 5 of which fit in 2 x downAfter.
+        this.electionMillis = Math.max(150, cluster.downAfterMillis() / 5);
+        // No follower stands before an election timeout has passed since the leader's last heartbeat,
+        // so a leadership confirmed at time t holds until t plus that: a margin is kept off it.
+        this.leaseNanos = TimeUnit.MILLISECONDS.toNanos(electionMillis * 4 / 5);
+        worker.scheduleWithFixedDelay(
+                this::confirmLeadership, electionMillis / 4, electionMillis / 4, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Asks a majority of each set served here to confirm this node still leads it. A node that was
+     * paused finds its confirmations lapsed when it resumes, and delivers nothing of those sets until
+     * a new one comes, by when Ratis has told it if another node leads the set meanwhile.
+     */
+    private void confirmLeadership() {
+        for (String set : served) {
+            ReplicatedStore store = joined.get(set);
+            if (store == null) {
+                continue;
+            }
+            store.confirmLeading().thenAccept(asked -> {
+                Long before = confirmedAt.get(set);
+                confirmedAt.merge(set, asked, Math::max);
+                if (before == null || System.nanoTime() - before >= leaseNanos) {
+                    worker.execute(() -> serving.leaseRenewed(set)); // it had lapsed: deliver again
+                }
+            });
+        }
+    }
+
+    /** Whether this node serves the set and its leadership is confirmed now: its partitions may deliver. */
+    boolean deliverable(String set) {
+        Long at = confirmedAt.get(set);
+        return at != null && System.nanoTime() - at < leaseNanos && served.contains(set);
     }
 
     /** The set named, as every node computes it from the queue's agreed definition. */
@@ -98,8 +143,7 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
     private synchronized ReplicaServer server() {
         if (server == null) {
             ClusterConfig.Member me = cluster.member(self);
-            // a leader lost is replaced within 2 x downAfterMillis: Raft waits 1 to 2 election timeouts
-            long election = Math.max(150, cluster.downAfterMillis() / 2);
+            long election = electionMillis;
             server = ReplicaServer.start(new ReplicaServerSettings(
                     self,
                     me.host(),
@@ -139,6 +183,7 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
                 return;
             }
             lastChange.put(store.setName(), System.currentTimeMillis());
+            confirmedAt.remove(store.setName()); // confirmed again once served, before it delivers
             serving.takeOver(store);
             served.add(store.setName());
             serving.servingChanged(store.setName(), true);

@@ -37,6 +37,11 @@ final class SetLeaderLink implements Forwarder.Link {
         this.candidate = replicas.get(0);
     }
 
+    /** The set's nodes, its preferred leader first. */
+    List<String> replicas() {
+        return replicas;
+    }
+
     /** The set's name: a forwarder's peer is where its log goes. */
     @Override
     public String peer() {

@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Loopback ports for test clusters: each free together with the port {@code offset} above it (a
- * node's consensus port).
+ * Loopback ports for test clusters: each free together with the ports {@code offset} and twice
+ * {@code offset} above it (a node's consensus port and its replica server's).
  *
  * <p>A cluster's nodes must know each other's ports before any of them starts, so a node cannot bind
  * port 0 and tell the others: the ports are picked free, released, and bound by the nodes a moment
@@ -38,23 +38,22 @@ public final class FreePorts {
     }
 
     /**
-     * {@code count} ports, each free together with the one {@code offset} above it, none of them in
-     * the ephemeral range.
+     * {@code count} ports, each free together with the ones {@code offset} and twice {@code offset}
+     * above it, none of them in the ephemeral range.
      */
     public static List<Integer> pairs(int count, int offset) {
         int below = ephemeralLow();
-        if (below - offset - LOWEST < 10 * count) {
+        if (below - 2 * offset - LOWEST < 10 * count) {
             below = 60_000; // a system whose ephemeral ports start low: pick anywhere, as before
         }
         List<Integer> out = new ArrayList<>();
+        List<Integer> taken = new ArrayList<>(); // every port of the nodes picked so far
         while (out.size() < count) {
-            int p = ThreadLocalRandom.current().nextInt(LOWEST, below - offset);
-            if (!out.contains(p)
-                    && !out.contains(p + offset)
-                    && out.stream().noneMatch(q -> q + offset == p)
-                    && free(p)
-                    && free(p + offset)) {
+            int p = ThreadLocalRandom.current().nextInt(LOWEST, below - 2 * offset);
+            List<Integer> ports = List.of(p, p + offset, p + 2 * offset);
+            if (ports.stream().noneMatch(taken::contains) && ports.stream().allMatch(FreePorts::free)) {
                 out.add(p);
+                taken.addAll(ports);
             }
         }
         return out;

@@ -358,7 +358,7 @@ public final class PartitionedQueueEngine implements DispatchEngine {
         for (int i = 0; i < backlogs.length; i++) {
             int p = (start + i) % backlogs.length;
             ConsumerRef owner = owners[p].deliverable();
-            if (owner == null || backlogs[p].isEmpty() || held.test(p)) {
+            if (owner == null || backlogs[p].isEmpty() || held.test(p) || !scope.deliverable(p)) {
                 continue;
             }
             // A message the owner's byte capacity cannot take yet stops the partition: skipping it

@@ -17,6 +17,15 @@ public interface PartitionScope {
 
     boolean hosted(int partition);
 
+    /**
+     * Whether a hosted partition may deliver now: a replicated partition only while this node's
+     * leadership of its set is confirmed (a node paused and resumed must not deliver what another
+     * node delivered meanwhile).
+     */
+    default boolean deliverable(int partition) {
+        return true;
+    }
+
     /** {@link #PREFERRED}, a higher number for a fallback, or {@link #EXCLUDED}. */
     int tier(ConsumerRef consumer);
 

@@ -103,6 +103,8 @@ public final class ReplicaServer implements AutoCloseable {
         // for replicas that are behind rather than purged to the mark
         RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(p, false);
         RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, false);
+        // a read makes the leader confirm it still leads with a heartbeat round (ReplicatedStore.confirmLeading)
+        RaftServerConfigKeys.Read.setOption(p, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
         return p;
     }
 

@@ -124,6 +124,15 @@ final class ReplicaStateMachine extends BaseStateMachine {
         return applied.getIndex();
     }
 
+    /**
+     * A read asks nothing of the store: it is how the leader has a majority confirm that it still
+     * leads ({@link ReplicatedStore#confirmLeading}), the reads being linearizable.
+     */
+    @Override
+    public CompletableFuture<Message> query(Message request) {
+        return CompletableFuture.completedFuture(Message.EMPTY);
+    }
+
     @Override
     public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
         LogEntryProto entry = trx.getLogEntry();

@@ -167,6 +167,42 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
         });
     }
 
+    /**
+     * Has a majority of the set confirm that this node still leads it: a Raft read index, a
+     * heartbeat round with nothing written. Completes with the {@link System#nanoTime()} at which it
+     * was asked; no other node can have been elected before that time plus the election timeout.
+     */
+    public CompletableFuture<Long> confirmLeading() {
+        RaftServer raft = server;
+        if (!leading || raft == null) {
+            return CompletableFuture.failedFuture(
+                    new NotReplicaLeaderException("this node does not lead replica set " + setName, leader));
+        }
+        long asked = System.nanoTime();
+        RaftClientRequest request = RaftClientRequest.newBuilder()
+                .setClientId(clientId)
+                .setServerId(self)
+                .setGroupId(ReplicaSet.groupIdOf(setName))
+                .setCallId(calls.incrementAndGet())
+                .setMessage(Message.EMPTY)
+                .setType(RaftClientRequest.readRequestType())
+                .setTimeoutMs(requestTimeoutMillis)
+                .build();
+        try {
+            return raft.submitClientRequestAsync(request)
+                    .orTimeout(requestTimeoutMillis, TimeUnit.MILLISECONDS)
+                    .thenApply(r -> {
+                        if (!r.isSuccess()) {
+                            throw new CompletionException(new NotReplicaLeaderException(
+                                    "replica set " + setName + " did not confirm this node leads it", leader));
+                        }
+                        return asked;
+                    });
+        } catch (java.io.IOException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
     @Override
     public boolean recoveredFromCrash() {
         return local.recoveredFromCrash();

@@ -15,7 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -62,37 +61,6 @@ class ClusterCrashTest {
             if (n != null) {
                 n.close();
             }
-        }
-    }
-
-    /** What consumers saw: first arrivals per key in order, repeats only as redeliveries. */
-    private static final class Ledger {
-        private final Map<String, Integer> highest = new HashMap<>();
-        private final Set<String> seen = new HashSet<>();
-        int violations;
-        int newRepeats;
-        int repeats;
-
-        synchronized void arrived(String key, int seq, boolean redelivered) {
-            if (!seen.add(key + "#" + seq)) {
-                repeats++;
-                if (!redelivered) {
-                    newRepeats++;
-                }
-                return;
-            }
-            if (seq < highest.getOrDefault(key, -1)) {
-                violations++;
-            }
-            highest.merge(key, seq, Math::max);
-        }
-
-        synchronized boolean has(Set<String> confirmed) {
-            return seen.containsAll(confirmed);
-        }
-
-        synchronized int size() {
-            return seen.size();
         }
     }
 
@@ -177,7 +145,7 @@ class ClusterCrashTest {
         });
     }
 
-    private void consume(ConnectionFactory cf, Ledger ledger) throws Exception {
+    private void consume(ConnectionFactory cf, KeyOrderLedger ledger) throws Exception {
         Connection c = cf.createConnection();
         connections.add(c);
         Session s = c.createSession(false, Session.CLIENT_ACKNOWLEDGE);
@@ -196,7 +164,7 @@ class ClusterCrashTest {
     @Test
     void aHostingNodeKilledUnderLoadLosesNothingAndKeepsEveryKeyInOrder() throws Exception {
         ClusterConfig cluster = startThreeNodes();
-        Ledger ledger = new Ledger();
+        KeyOrderLedger ledger = new KeyOrderLedger();
         for (ChildNode n : nodes) {
             await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> {
                 try (Connection c = n.factory().createConnection()) {
@@ -247,10 +215,10 @@ class ClusterCrashTest {
         assertTrue(!failed.get(), "producers on node1 and node3 were not affected");
         assertEquals(2 * PER_PRODUCER, confirmed.size());
         await().atMost(Duration.ofSeconds(90)).until(() -> ledger.has(confirmed));
-        System.out.println("cluster crash: " + ledger.size() + " distinct messages, " + ledger.violations
-                + " order violations, " + ledger.newRepeats + " unflagged repeats");
-        assertEquals(0, ledger.violations, "each key's first arrivals in order");
-        assertEquals(0, ledger.newRepeats, "nothing acknowledged comes back as new");
+        System.out.println("cluster crash: " + ledger.size() + " distinct messages, " + ledger.violations()
+                + " order violations, " + ledger.newRepeats() + " unflagged repeats");
+        assertEquals(0, ledger.violations(), "each key's first arrivals in order");
+        assertEquals(0, ledger.newRepeats(), "nothing acknowledged comes back as new");
     }
 
     /**
@@ -268,7 +236,7 @@ class ClusterCrashTest {
                     && status.get("member.node3").startsWith("up ")
                     && "node2".equals(status.get("queue.plant.partition.1.host"));
         });
-        Ledger ledger = new Ledger();
+        KeyOrderLedger ledger = new KeyOrderLedger();
         consume(nodes[0].factory(), ledger);
 
         nodes[1].pause();
@@ -308,9 +276,9 @@ class ClusterCrashTest {
             assertTrue(nodes[0].stderr().contains("node node2 is up"), nodes[0].stderr());
             await().atMost(Duration.ofSeconds(60)).until(() -> ledger.has(confirmed));
             System.out.println("silent node: " + backlog + " messages waited for node2; " + ledger.size() + " arrived, "
-                    + ledger.violations + " order violations, " + ledger.newRepeats + " unflagged repeats");
-            assertEquals(0, ledger.violations, "each key in order");
-            assertEquals(0, ledger.newRepeats, "nothing twice as new");
+                    + ledger.violations() + " order violations, " + ledger.newRepeats() + " unflagged repeats");
+            assertEquals(0, ledger.violations(), "each key in order");
+            assertEquals(0, ledger.newRepeats(), "nothing twice as new");
             assertEquals(confirmed.size(), ledger.size());
             await().atMost(Duration.ofSeconds(30))
                     .until(() -> "0".equals(clusterStatus(nodes[0]).get("queue.plant.forwardBacklog.node2")));
@@ -333,7 +301,7 @@ class ClusterCrashTest {
                     && status.get("member.node2").startsWith("up ")
                     && "node2".equals(status.get("queue.plant.partition.4.host"));
         });
-        Ledger ledger = new Ledger();
+        KeyOrderLedger ledger = new KeyOrderLedger();
         consume(nodes[2].factory(), ledger);
         List<String> keys = new ArrayList<>(); // keys of node2's partitions (1 and 4 of 6): all go through node1's log
         for (int k = 0; keys.size() < 4; k++) {
@@ -378,14 +346,14 @@ class ClusterCrashTest {
         startNode(cluster, 0, "b");
         await().atMost(Duration.ofSeconds(90)).until(() -> ledger.has(confirmed));
         System.out.println("killed while forwarding: " + left[0] + " of " + total
-                + " messages were still in node1's log;" + " " + ledger.size() + " arrived, " + ledger.repeats
-                + " twice, " + ledger.violations + " order violations");
+                + " messages were still in node1's log;" + " " + ledger.size() + " arrived, " + ledger.repeats()
+                + " twice, " + ledger.violations() + " order violations");
         assertTrue(left[0] > 0, "node1 was killed before its log was empty");
         assertEquals(total, ledger.size());
-        assertEquals(0, ledger.violations, "each key in order");
+        assertEquals(0, ledger.violations(), "each key in order");
         // node2 read the forwards node1 sent while it was paused only after it resumed, while node1 sent
         // them again over its new link: a copy being stored is not stored again (before, 3 or 4 came twice)
-        assertEquals(0, ledger.repeats, "a copy forwarded again is dropped by node2: every message arrives once");
+        assertEquals(0, ledger.repeats(), "a copy forwarded again is dropped by node2: every message arrives once");
         await().atMost(Duration.ofSeconds(30))
                 .until(() -> "0".equals(clusterStatus(nodes[0]).get("queue.plant.forwardBacklog.node2")));
     }

@@ -1,0 +1,108 @@
+package org.partita.broker.cluster;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.partita.broker.core.queue.QueueFullException;
+import org.partita.protocol.ErrorCode;
+
+/**
+ * A client's send on its own (not in a transaction) to a partition of a replicated queue that this
+ * node does not serve goes straight to the node that does, its replica set's leader, and is
+ * confirmed once that node confirmed it, that is once a majority of the set holds it: nothing of a
+ * replicated queue waits confirmed in one node's forward log, where the loss of that node would hold
+ * it up. While the set elects a leader the send is tried again, for up to {@code patienceMillis};
+ * then it is refused, nothing stored, naming the partition and how many of its replicas this node
+ * reaches.
+ */
+final class LeaderSends {
+    private static final long RETRY_MILLIS = 100;
+
+    private final ScheduledExecutorService timer;
+    private final long patienceMillis;
+    private final Predicate<String> reachable;
+
+    /** @param reachable whether a node is this one or linked to it now */
+    LeaderSends(ScheduledExecutorService timer, long patienceMillis, Predicate<String> reachable) {
+        this.timer = timer;
+        this.patienceMillis = patienceMillis;
+        this.reachable = reachable;
+    }
+
+    /** Sends {@code message} to {@code queue}'s partition through {@code leader}, the way to its set's leader. */
+    CompletableFuture<Void> send(String queue, int partition, SetLeaderLink leader, byte[] message) {
+        Send send = new Send(
+                queue,
+                partition,
+                leader,
+                message,
+                System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(patienceMillis),
+                new CompletableFuture<>());
+        attempt(send);
+        return send.done();
+    }
+
+    /** One client send on its way to the leader, tried again until {@code deadline} (System.nanoTime). */
+    private record Send(
+            String queue,
+            int partition,
+            SetLeaderLink leader,
+            byte[] message,
+            long deadline,
+            CompletableFuture<Void> done) {}
+
+    private void attempt(Send s) {
+        CompletableFuture<Void> sent;
+        try {
+            sent = s.leader().forward(s.queue(), 0, s.message());
+        } catch (RuntimeException e) {
+            s.done().completeExceptionally(e);
+            return;
+        }
+        if (sent == null) {
+            later(s);
+            return;
+        }
+        sent.whenComplete((v, t) -> {
+            if (t == null) {
+                s.done().complete(null);
+            } else if (DirectOverflow.answered(t) == ErrorCode.UNKNOWN_DESTINATION) {
+                later(s); // that node does not serve it (any more)
+            } else if (DirectOverflow.refusedBeforeStoring(t)) {
+                s.done().completeExceptionally(unwrap(t)); // refused there (full): nothing stored
+            } else {
+                s.done()
+                        .completeExceptionally(new IllegalStateException(
+                                "the send to partition " + s.partition() + " of queue '" + s.queue()
+                                        + "' ended without an"
+                                        + " answer from the node serving it ("
+                                        + unwrap(t).getMessage()
+                                        + "): it may or may not be stored",
+                                unwrap(t)));
+            }
+        });
+    }
+
+    private void later(Send s) {
+        if (System.nanoTime() - s.deadline() > 0) {
+            List<String> replicas = s.leader().replicas();
+            long up = replicas.stream().filter(reachable).count();
+            s.done()
+                    .completeExceptionally(new QueueFullException("partition " + s.partition() + " of queue '"
+                            + s.queue() + "' takes no sends now: no node of its replica set " + replicas
+                            + " served it within "
+                            + patienceMillis + " ms (" + up + " of " + replicas.size()
+                            + " replicas reachable, a majority of "
+                            + (replicas.size() / 2 + 1) + " needed); nothing was stored"));
+            return;
+        }
+        timer.schedule(() -> attempt(s), RETRY_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    private static Throwable unwrap(Throwable t) {
+        return t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+    }
+}

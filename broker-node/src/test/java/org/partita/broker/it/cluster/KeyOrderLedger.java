@@ -1,0 +1,61 @@
+package org.partita.broker.it.cluster;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What the consumers of a failure test saw, message by message ({@code key#seq}): each key's first
+ * arrivals must come in order, and a message that comes again must be flagged redelivered.
+ */
+final class KeyOrderLedger {
+    private final Map<String, Integer> highest = new HashMap<>();
+    private final Set<String> seen = new HashSet<>();
+    private int violations;
+    private int newRepeats;
+    private int repeats;
+
+    synchronized void arrived(String key, int seq, boolean redelivered) {
+        if (!seen.add(key + "#" + seq)) {
+            repeats++;
+            if (!redelivered) {
+                newRepeats++;
+            }
+            return;
+        }
+        if (seq < highest.getOrDefault(key, -1)) {
+            violations++;
+        }
+        highest.merge(key, seq, Math::max);
+    }
+
+    /** First arrivals of a key after a later one of the same key. */
+    synchronized int violations() {
+        return violations;
+    }
+
+    /** Messages that came again without the redelivered flag. */
+    synchronized int newRepeats() {
+        return newRepeats;
+    }
+
+    synchronized int repeats() {
+        return repeats;
+    }
+
+    synchronized boolean has(Set<String> confirmed) {
+        return seen.containsAll(confirmed);
+    }
+
+    /** The confirmed messages ({@code key#seq}) not seen yet. */
+    synchronized Set<String> missing(Set<String> confirmed) {
+        Set<String> out = new HashSet<>(confirmed);
+        out.removeAll(seen);
+        return out;
+    }
+
+    synchronized int size() {
+        return seen.size();
+    }
+}

@@ -1,0 +1,133 @@
+package org.partita.broker.it.cluster;
+
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.partita.broker.cluster.FreePorts;
+import org.partita.broker.config.ClusterConfig;
+import org.partita.broker.it.ChildNode;
+
+/**
+ * Nodes of one cluster, each a child process started from a config file, on free loopback ports
+ * (started over on new ports should one be taken between its pick and its bind): what failure tests
+ * kill, pause and start again.
+ */
+final class ProcessCluster implements AutoCloseable {
+    private final Path dir;
+    private final String name;
+    private final List<String> extraLines;
+    private final ChildNode[] nodes;
+    private ClusterConfig cluster;
+    private int runs;
+
+    /** @param extraLines config lines every node gets besides its name, port, data folder and the cluster's nodes */
+    ProcessCluster(Path dir, String name, int size, List<String> extraLines) {
+        this.dir = dir;
+        this.name = name;
+        this.extraLines = List.copyOf(extraLines);
+        this.nodes = new ChildNode[size];
+    }
+
+    ProcessCluster start() throws Exception {
+        cluster = FreePorts.startOnFreePorts(nodes.length, ClusterConfig.DEFAULT_CONSENSUS_PORT_OFFSET, ports -> {
+            String run = "a" + ++runs;
+            List<ClusterConfig.Member> members = new ArrayList<>();
+            for (int i = 0; i < nodes.length; i++) {
+                members.add(new ClusterConfig.Member("node" + (i + 1), "127.0.0.1", ports.get(i)));
+            }
+            ClusterConfig c = ClusterConfig.of(name, members);
+            try {
+                for (int i = 0; i < nodes.length; i++) {
+                    start(c, i, run);
+                }
+            } catch (Exception | AssertionError e) {
+                closeNodes();
+                throw e;
+            }
+            return c;
+        });
+        return this;
+    }
+
+    int size() {
+        return nodes.length;
+    }
+
+    ChildNode node(int i) {
+        return nodes[i];
+    }
+
+    /** SIGKILL of node {@code i}; returns its exit code (137). */
+    int kill(int i) throws InterruptedException {
+        int code = nodes[i].kill();
+        nodes[i] = null;
+        return code;
+    }
+
+    /** Starts node {@code i} again, on its port and data folder. */
+    ChildNode restart(int i) throws Exception {
+        return start(cluster, i, "r" + ++runs);
+    }
+
+    private Path config(ClusterConfig c, int i) throws Exception {
+        ClusterConfig.Member m = c.members().get(i);
+        StringBuilder list = new StringBuilder();
+        for (ClusterConfig.Member x : c.members()) {
+            list.append(list.length() == 0 ? "" : ", ").append(x);
+        }
+        List<String> lines = new ArrayList<>(List.of(
+                "nodeName = " + m.name(),
+                "port = " + m.port(),
+                // a start over on other ports begins with an empty folder
+                "data = " + dir.resolve("data-" + m.name() + "-" + m.port()),
+                "cluster.name = " + name,
+                "cluster.nodes = " + list));
+        lines.addAll(extraLines);
+        Path f = dir.resolve(m.name() + ".properties");
+        Files.writeString(f, String.join("\n", lines) + "\n");
+        return f;
+    }
+
+    /**
+     * Starts node {@code i} on its fixed port. The port may be taken for a moment by an outgoing
+     * connection's ephemeral port (the other nodes keep dialing it): the node then exits at once, and
+     * it is started again, for up to 10 s.
+     */
+    private ChildNode start(ClusterConfig c, int i, String run) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        for (int attempt = 0; ; attempt++) {
+            ChildNode n = ChildNode.startWithArgs(
+                    dir.resolve("log-" + i + "-" + run + (attempt == 0 ? "" : "-" + attempt)),
+                    "--config",
+                    config(c, i).toString());
+            try {
+                nodes[i] = n.awaitReady();
+                return nodes[i];
+            } catch (AssertionError e) {
+                if (!n.stderr().contains("Address already in use") || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                await().pollDelay(Duration.ofMillis(200)).until(() -> true);
+            }
+        }
+    }
+
+    private void closeNodes() throws InterruptedException {
+        for (int i = 0; i < nodes.length; i++) {
+            if (nodes[i] != null) {
+                nodes[i].close();
+                nodes[i] = null;
+            }
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        closeNodes();
+    }
+}

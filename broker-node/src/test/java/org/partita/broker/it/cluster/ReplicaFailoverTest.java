@@ -1,0 +1,329 @@
+package org.partita.broker.it.cluster;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.jms.Connection;
+import jakarta.jms.DeliveryMode;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.Session;
+import jakarta.jms.TextMessage;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.jms.api.PartitaAdmin;
+
+/**
+ * Three nodes in their own processes, a queue with {@code replicas=3}, a producer and a consumer on
+ * every node, and nodes killed (SIGKILL) or paused (SIGSTOP) one at a time under that load: every
+ * confirmed message is consumed, each key's first arrivals stay in order, a message that comes again
+ * is flagged redelivered, and the partitions of a lost node get a leader on another node within
+ * twice {@code cluster.downAfterMillis}.
+ */
+@Tag("slow")
+@Timeout(420) // one cycle; a nemesis run (-Pnemesis) lifts the timeout, its waits being bounded each
+class ReplicaFailoverTest {
+    private static final long DOWN_AFTER_MILLIS = 2_000;
+    private static final int KEYS_PER_PRODUCER = 10;
+    /** Cycles of two kills and two pauses: one in the build, more in a nemesis run ({@code -Pnemesis}). */
+    private static final int CYCLES = Integer.getInteger("partita.nemesis.rounds", 1);
+
+    private static final List<String> CONFIG = List.of(
+            "cluster.heartbeatMillis = 200",
+            "cluster.downAfterMillis = " + DOWN_AFTER_MILLIS,
+            "queue.plant.partitions = 6",
+            "queue.plant.hosts = *",
+            "queue.plant.replicas = 3");
+
+    @TempDir
+    Path tmp;
+
+    /** A producer on one node: keys of its own, seq per key; a send that fails is in doubt, the next goes on. */
+    private static final class Producer implements Runnable {
+        final int node;
+        final ProcessCluster cluster;
+        final Set<String> confirmed;
+        final AtomicBoolean stop;
+        final AtomicInteger sent = new AtomicInteger();
+        int failures;
+
+        Producer(int node, ProcessCluster cluster, Set<String> confirmed, AtomicBoolean stop) {
+            this.node = node;
+            this.cluster = cluster;
+            this.confirmed = confirmed;
+            this.stop = stop;
+        }
+
+        @Override
+        public void run() {
+            int i = 0;
+            while (!stop.get() && i < 20_000) {
+                var n = cluster.node(node);
+                if (n == null) {
+                    await().pollDelay(Duration.ofMillis(100)).until(() -> true); // its node is down: wait for it
+                    continue;
+                }
+                try (Connection c = n.factory().createConnection()) {
+                    Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                    MessageProducer p = s.createProducer(s.createQueue("plant"));
+                    p.setDeliveryMode(DeliveryMode.PERSISTENT);
+                    while (!stop.get() && i < 20_000) {
+                        String key = "p" + node + "-k" + (i % KEYS_PER_PRODUCER);
+                        int seq = i / KEYS_PER_PRODUCER;
+                        i++;
+                        TextMessage m = s.createTextMessage("state");
+                        m.setStringProperty("JMSXGroupID", key);
+                        m.setIntProperty("seq", seq);
+                        p.send(m);
+                        confirmed.add(key + "#" + seq);
+                        sent.incrementAndGet();
+                    }
+                } catch (Exception e) {
+                    failures++; // in doubt: it may or may not be stored; the next message goes on
+                }
+            }
+        }
+    }
+
+    /** A consumer on one node, opened again once its node is back. */
+    private static final class Consumer implements Runnable {
+        final int node;
+        final ProcessCluster cluster;
+        final KeyOrderLedger ledger;
+        final AtomicBoolean stop;
+
+        Consumer(int node, ProcessCluster cluster, KeyOrderLedger ledger, AtomicBoolean stop) {
+            this.node = node;
+            this.cluster = cluster;
+            this.ledger = ledger;
+            this.stop = stop;
+        }
+
+        @Override
+        public void run() {
+            while (!stop.get()) {
+                var n = cluster.node(node);
+                if (n == null) {
+                    await().pollDelay(Duration.ofMillis(100)).until(() -> true);
+                    continue;
+                }
+                try (Connection c = n.factory().createConnection()) {
+                    Session s = c.createSession(false, Session.CLIENT_ACKNOWLEDGE);
+                    MessageConsumer consumer = s.createConsumer(s.createQueue("plant"));
+                    c.start();
+                    while (!stop.get() && cluster.node(node) == n) {
+                        var m = consumer.receive(200);
+                        if (m != null) {
+                            ledger.arrived(
+                                    m.getStringProperty("JMSXGroupID"), m.getIntProperty("seq"), m.getJMSRedelivered());
+                            m.acknowledge();
+                        }
+                    }
+                } catch (Exception e) {
+                    // its node went away: a message delivered and not acknowledged comes again, flagged
+                }
+            }
+        }
+    }
+
+    @Test
+    void nodesKilledOrPausedOneAtATimeUnderLoadLoseNothingConfirmedAndKeepEveryKeyInOrder() throws Exception {
+        try (ProcessCluster cluster = new ProcessCluster(tmp, "replicas", 3, CONFIG).start()) {
+            for (int i = 0; i < 3; i++) {
+                int node = i;
+                await().atMost(Duration.ofSeconds(60))
+                        .ignoreExceptions()
+                        .until(() -> leaders(cluster, node).stream().noneMatch("?"::equals));
+            }
+            KeyOrderLedger ledger = new KeyOrderLedger();
+            Set<String> confirmed = ConcurrentHashMap.newKeySet();
+            AtomicBoolean stop = new AtomicBoolean();
+            List<Thread> threads = new ArrayList<>();
+            List<Producer> producers = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                Producer p = new Producer(i, cluster, confirmed, stop);
+                producers.add(p);
+                threads.add(new Thread(p, "producer-" + i));
+                threads.add(new Thread(new Consumer(i, cluster, ledger, stop), "consumer-" + i));
+            }
+            threads.forEach(Thread::start);
+            List<Long> failovers = new ArrayList<>();
+            try {
+                // each cycle kills two nodes and pauses two, one at a time, each while the others carry the load
+                for (int round = 0; round < 4 * CYCLES; round++) {
+                    String fault = round % 4 < 2 ? "kill" : "pause";
+                    int victim = (round + 1) % 3;
+                    int before = confirmedCount(confirmed);
+                    await().atMost(Duration.ofSeconds(60)).until(() -> confirmed.size() > before + 300);
+                    int witness = (victim + 1) % 3;
+                    long t0 = System.nanoTime();
+                    if (fault.equals("kill")) {
+                        assertEquals(137, cluster.kill(victim), "SIGKILL");
+                    } else {
+                        cluster.node(victim).pause();
+                    }
+                    // what a user sees: the time until a send to every partition through another node is confirmed
+                    probe(cluster.node(witness), round, confirmed);
+                    failovers.add((System.nanoTime() - t0) / 1_000_000);
+                    String lost = "node" + (victim + 1);
+                    await().atMost(Duration.ofSeconds(30))
+                            .ignoreExceptions()
+                            .until(() ->
+                                    leaders(cluster, witness).stream().noneMatch(l -> l.equals("?") || l.equals(lost)));
+                    int during = confirmed.size();
+                    await().atMost(Duration.ofSeconds(60)).until(() -> confirmed.size() > during + 300);
+                    if (fault.equals("kill")) {
+                        cluster.restart(victim);
+                    } else {
+                        cluster.node(victim).resume();
+                    }
+                }
+                int end = confirmed.size();
+                await().atMost(Duration.ofSeconds(60)).until(() -> confirmed.size() > end + 300);
+            } finally {
+                stop.set(true);
+                for (Thread t : threads) {
+                    t.join(60_000);
+                }
+            }
+            await().atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofSeconds(1))
+                    .until(() -> drainAndCheck(cluster, ledger, confirmed));
+            System.out.println("replica failover: " + confirmed.size() + " confirmed, failovers " + failovers
+                    + " ms, " + ledger.violations() + " order violations, " + ledger.newRepeats()
+                    + " unflagged repeats, failed sends "
+                    + producers.stream().mapToInt(p -> p.failures).sum());
+            assertTrue(
+                    ledger.missing(confirmed).isEmpty(), "confirmed but never consumed: " + ledger.missing(confirmed));
+            assertEquals(0, ledger.violations(), "each key's first arrivals in order");
+            assertEquals(0, ledger.newRepeats(), "a message that comes again is flagged redelivered");
+            for (long ms : failovers) {
+                assertTrue(
+                        ms <= 2 * DOWN_AFTER_MILLIS + 1_000,
+                        "a leader for every partition within 2 x downAfter: " + failovers);
+            }
+        }
+    }
+
+    /**
+     * With two of three nodes killed, no partition has a majority of its replicas: a send through the
+     * last node is refused with a ResourceAllocationException that names the partition and how many
+     * replicas are reachable, and nothing it refused is ever delivered. Once a node is back, the
+     * partitions are served again.
+     */
+    @Test
+    void withoutAMajorityOfReplicasSendsAreRefusedAndNothingRefusedIsStored() throws Exception {
+        try (ProcessCluster cluster = new ProcessCluster(tmp, "majority", 3, CONFIG).start()) {
+            await().atMost(Duration.ofSeconds(60))
+                    .ignoreExceptions()
+                    .until(() -> leaders(cluster, 0).stream().noneMatch("?"::equals));
+            assertEquals(137, cluster.kill(1), "SIGKILL");
+            assertEquals(137, cluster.kill(2), "SIGKILL");
+            try (Connection c = cluster.node(0).factory().createConnection()) {
+                Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                MessageProducer p = s.createProducer(s.createQueue("plant"));
+                TextMessage m = s.createTextMessage("refused");
+                m.setStringProperty("JMSXGroupID", "refused");
+                m.setIntProperty("seq", 0);
+                long t0 = System.nanoTime();
+                jakarta.jms.ResourceAllocationException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                        jakarta.jms.ResourceAllocationException.class, () -> p.send(m));
+                long waited = (System.nanoTime() - t0) / 1_000_000;
+                String why = refused.getMessage();
+                assertTrue(why.matches("(?s).*partition \\d+ of queue 'plant'.*") || why.contains("replica set"), why);
+                assertTrue(why.contains("of 3 replicas") || why.contains("does not lead"), why);
+                assertTrue(waited < 4 * DOWN_AFTER_MILLIS + 5_000, "refused within a bound, after " + waited + " ms");
+            }
+            cluster.restart(1);
+            await().atMost(Duration.ofSeconds(60))
+                    .ignoreExceptions()
+                    .until(() -> leaders(cluster, 0).stream().noneMatch(l -> l.equals("?") || l.equals("node3")));
+            Set<String> confirmed = ConcurrentHashMap.newKeySet();
+            probe(cluster.node(0), 0, confirmed);
+            KeyOrderLedger ledger = new KeyOrderLedger();
+            await().atMost(Duration.ofSeconds(60)).until(() -> {
+                try (Connection c = cluster.node(0).factory().createConnection()) {
+                    Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                    MessageConsumer consumer = s.createConsumer(s.createQueue("plant"));
+                    c.start();
+                    for (var m = consumer.receive(500); m != null; m = consumer.receive(500)) {
+                        assertTrue(!"refused".equals(m.getStringProperty("JMSXGroupID")), "a refused send was stored");
+                        ledger.arrived(
+                                m.getStringProperty("JMSXGroupID"), m.getIntProperty("seq"), m.getJMSRedelivered());
+                    }
+                }
+                return ledger.has(confirmed);
+            });
+        }
+    }
+
+    /**
+     * Sends one message per probe key through {@code node}, keys enough to reach every partition; a
+     * send to a partition whose leader is lost waits for the new one (or is refused, then tried again).
+     */
+    private static void probe(org.partita.broker.it.ChildNode node, int round, Set<String> confirmed) throws Exception {
+        try (Connection c = node.factory().createConnection()) {
+            Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            MessageProducer p = s.createProducer(s.createQueue("plant"));
+            for (int k = 0; k < 40; k++) {
+                String key = "probe-" + round + "-" + k;
+                TextMessage m = s.createTextMessage("probe");
+                m.setStringProperty("JMSXGroupID", key);
+                m.setIntProperty("seq", 0);
+                await().pollDelay(Duration.ZERO)
+                        .pollInterval(Duration.ofMillis(50))
+                        .atMost(Duration.ofSeconds(30))
+                        .ignoreExceptions()
+                        .until(() -> {
+                            p.send(m);
+                            return true;
+                        });
+                confirmed.add(key + "#0");
+            }
+        }
+    }
+
+    private static int confirmedCount(Set<String> confirmed) {
+        return confirmed.size();
+    }
+
+    /** Consumes what is left on every node; true once nothing confirmed is missing. */
+    private static boolean drainAndCheck(ProcessCluster cluster, KeyOrderLedger ledger, Set<String> confirmed)
+            throws Exception {
+        for (int i = 0; i < cluster.size(); i++) {
+            try (Connection c = cluster.node(i).factory().createConnection()) {
+                Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                MessageConsumer consumer = s.createConsumer(s.createQueue("plant"));
+                c.start();
+                for (var m = consumer.receive(500); m != null; m = consumer.receive(500)) {
+                    ledger.arrived(m.getStringProperty("JMSXGroupID"), m.getIntProperty("seq"), m.getJMSRedelivered());
+                }
+            }
+        }
+        return ledger.missing(confirmed).isEmpty();
+    }
+
+    /** Each partition's leader as node {@code i} sees it ("?" while unknown). */
+    private static List<String> leaders(ProcessCluster cluster, int i) throws Exception {
+        try (PartitaAdmin admin = PartitaAdmin.connect(cluster.node(i).factory())) {
+            Map<String, String> status = admin.clusterStatus();
+            List<String> out = new ArrayList<>();
+            for (int p = 0; p < 6; p++) {
+                out.add(status.getOrDefault("queue.plant.partition." + p + ".host", "?"));
+            }
+            return out;
+        }
+    }
+}
