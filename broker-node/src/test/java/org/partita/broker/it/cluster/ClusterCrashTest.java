@@ -11,7 +11,6 @@ import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,7 +18,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -27,8 +25,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.partita.broker.cluster.FreePorts;
-import org.partita.broker.config.ClusterConfig;
 import org.partita.broker.it.ChildNode;
 
 /**
@@ -45,8 +41,15 @@ class ClusterCrashTest {
     @TempDir
     Path tmp;
 
-    private final ChildNode[] nodes = new ChildNode[3];
+    /** What every node's config holds besides its name, port, data folder and the cluster's nodes. */
+    private static final List<String> CONFIG = List.of(
+            "cluster.heartbeatMillis = 200",
+            "cluster.downAfterMillis = 2000",
+            "queue.plant.partitions = 6",
+            "queue.plant.hosts = *");
+
     private final List<Connection> connections = new ArrayList<>();
+    private ProcessCluster cluster;
 
     @AfterEach
     void stop() throws Exception {
@@ -57,92 +60,14 @@ class ClusterCrashTest {
                 // a connection to a killed node
             }
         }
-        for (ChildNode n : nodes) {
-            if (n != null) {
-                n.close();
-            }
+        if (cluster != null) {
+            cluster.close();
         }
     }
 
-    private Path config(ClusterConfig cluster, int i) throws Exception {
-        ClusterConfig.Member m = cluster.members().get(i);
-        StringBuilder nodes = new StringBuilder();
-        for (ClusterConfig.Member x : cluster.members()) {
-            nodes.append(nodes.length() == 0 ? "" : ", ").append(x);
-        }
-        Path f = tmp.resolve(m.name() + ".properties");
-        Files.writeString(
-                f,
-                String.join(
-                        "\n",
-                        "nodeName = " + m.name(),
-                        "port = " + m.port(),
-                        "data = "
-                                + tmp.resolve(
-                                        "data-" + m.name() + "-" + m.port()), // a try on other ports starts afresh
-                        "cluster.name = crash",
-                        "cluster.nodes = " + nodes,
-                        "cluster.heartbeatMillis = 200",
-                        "cluster.downAfterMillis = 2000",
-                        "queue.plant.partitions = 6",
-                        "queue.plant.hosts = *",
-                        ""));
-        return f;
-    }
-
-    /**
-     * Starts node {@code i} on its fixed port. The port may be taken for a moment by an outgoing
-     * connection's ephemeral port (the other nodes keep dialing it, and a dial to a loopback port
-     * nobody listens on can take that very port): the node then exits at once, and it is started
-     * again, for up to 10 s, as {@code EmbeddedCluster} does.
-     */
-    private ChildNode startNode(ClusterConfig cluster, int i, String run) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        for (int attempt = 0; ; attempt++) {
-            ChildNode n = ChildNode.startWithArgs(
-                    tmp.resolve("log-" + i + "-" + run + (attempt == 0 ? "" : "-" + attempt)),
-                    "--config",
-                    config(cluster, i).toString());
-            try {
-                nodes[i] = n.awaitReady();
-                return nodes[i];
-            } catch (AssertionError e) {
-                if (!n.stderr().contains("Address already in use") || System.nanoTime() > deadline) {
-                    throw e;
-                }
-                await().pollDelay(Duration.ofMillis(200)).until(() -> true);
-            }
-        }
-    }
-
-    /**
-     * node1 to node3 on free loopback ports, each a child process (the cluster "crash", run "a");
-     * started over on new ports should one be taken between its pick and its bind.
-     */
-    private ClusterConfig startThreeNodes() throws Exception {
-        int[] tries = {0};
-        return FreePorts.startOnFreePorts(3, ClusterConfig.DEFAULT_CONSENSUS_PORT_OFFSET, ports -> {
-            String run = ++tries[0] == 1 ? "a" : "a" + tries[0];
-            List<ClusterConfig.Member> members = new ArrayList<>();
-            for (int i = 0; i < 3; i++) {
-                members.add(new ClusterConfig.Member("node" + (i + 1), "127.0.0.1", ports.get(i)));
-            }
-            ClusterConfig cluster = ClusterConfig.of("crash", members);
-            try {
-                for (int i = 0; i < 3; i++) {
-                    startNode(cluster, i, run);
-                }
-            } catch (Exception | AssertionError e) {
-                for (int i = 0; i < 3; i++) {
-                    if (nodes[i] != null) {
-                        nodes[i].close();
-                        nodes[i] = null;
-                    }
-                }
-                throw e;
-            }
-            return cluster;
-        });
+    /** node1 to node3 of the cluster "crash", each a child process, on free loopback ports. */
+    private void startThreeNodes() throws Exception {
+        cluster = new ProcessCluster(tmp, "crash", 3, CONFIG).start();
     }
 
     private void consume(ConnectionFactory cf, KeyOrderLedger ledger) throws Exception {
@@ -163,9 +88,10 @@ class ClusterCrashTest {
 
     @Test
     void aHostingNodeKilledUnderLoadLosesNothingAndKeepsEveryKeyInOrder() throws Exception {
-        ClusterConfig cluster = startThreeNodes();
+        startThreeNodes();
         KeyOrderLedger ledger = new KeyOrderLedger();
-        for (ChildNode n : nodes) {
+        for (int i = 0; i < cluster.size(); i++) {
+            ChildNode n = cluster.node(i);
             await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> {
                 try (Connection c = n.factory().createConnection()) {
                     return c.createSession().createBrowser(c.createSession().createQueue("plant")) != null;
@@ -178,7 +104,7 @@ class ClusterCrashTest {
         AtomicBoolean failed = new AtomicBoolean();
         List<Thread> producers = new ArrayList<>();
         for (int producer : new int[] {0, 2}) {
-            ConnectionFactory cf = nodes[producer].factory();
+            ConnectionFactory cf = cluster.node(producer).factory();
             Thread t = new Thread(
                     () -> {
                         try (Connection c = cf.createConnection()) {
@@ -205,10 +131,10 @@ class ClusterCrashTest {
             t.start();
         }
         await().atMost(Duration.ofSeconds(60)).until(() -> sent.get() > PER_PRODUCER / 2);
-        assertEquals(137, nodes[1].kill(), "SIGKILL");
+        assertEquals(137, cluster.kill(1), "SIGKILL");
         Thread.sleep(3_000); // node2 stays down a while: its keys wait in the other nodes' forward logs
-        startNode(cluster, 1, "b");
-        consume(nodes[1].factory(), ledger);
+        cluster.restart(1);
+        consume(cluster.node(1).factory(), ledger);
         for (Thread t : producers) {
             t.join(120_000);
         }
@@ -229,29 +155,32 @@ class ClusterCrashTest {
      */
     @Test
     void aSilentNodeIsMarkedDownAndItsKeysWaitInTheForwardLogUntilItAnswersAgain() throws Exception {
-        ClusterConfig cluster = startThreeNodes();
+        startThreeNodes();
         await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> {
-            Map<String, String> status = clusterStatus(nodes[0]);
+            Map<String, String> status = clusterStatus(cluster.node(0));
             return status.get("member.node2").startsWith("up ")
                     && status.get("member.node3").startsWith("up ")
                     && "node2".equals(status.get("queue.plant.partition.1.host"));
         });
         KeyOrderLedger ledger = new KeyOrderLedger();
-        consume(nodes[0].factory(), ledger);
+        consume(cluster.node(0).factory(), ledger);
 
-        nodes[1].pause();
+        cluster.node(1).pause();
         long stoppedAt = System.nanoTime();
         try {
             await().atMost(Duration.ofSeconds(20))
-                    .until(() -> clusterStatus(nodes[0]).get("member.node2").startsWith("down "));
+                    .until(() ->
+                            clusterStatus(cluster.node(0)).get("member.node2").startsWith("down "));
             long downAfterMillis = (System.nanoTime() - stoppedAt) / 1_000_000;
             assertTrue(
                     downAfterMillis >= 1_800,
                     "marked down after downAfterMillis (2000), not at once: " + downAfterMillis);
-            assertTrue(nodes[0].stderr().contains("node node2 is down: no answer for 2000 ms"), nodes[0].stderr());
+            assertTrue(
+                    cluster.node(0).stderr().contains("node node2 is down: no answer for 2000 ms"),
+                    cluster.node(0).stderr());
 
             Set<String> confirmed = new HashSet<>();
-            try (Connection c = nodes[0].factory().createConnection()) {
+            try (Connection c = cluster.node(0).factory().createConnection()) {
                 Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
                 MessageProducer p = s.createProducer(s.createQueue("plant"));
                 p.setDeliveryMode(DeliveryMode.PERSISTENT);
@@ -265,15 +194,18 @@ class ClusterCrashTest {
                     }
                 }
             }
-            Map<String, String> status = clusterStatus(nodes[0]);
+            Map<String, String> status = clusterStatus(cluster.node(0));
             int backlog = Integer.parseInt(status.getOrDefault("queue.plant.forwardBacklog.node2", "0"));
             assertTrue(backlog > 0, "node2's keys wait in node1's log: " + status);
             assertTrue(!ledger.has(confirmed), "node2's keys cannot arrive while it is silent");
 
-            nodes[1].resume();
+            cluster.node(1).resume();
             await().atMost(Duration.ofSeconds(30))
-                    .until(() -> clusterStatus(nodes[0]).get("member.node2").startsWith("up "));
-            assertTrue(nodes[0].stderr().contains("node node2 is up"), nodes[0].stderr());
+                    .until(() ->
+                            clusterStatus(cluster.node(0)).get("member.node2").startsWith("up "));
+            assertTrue(
+                    cluster.node(0).stderr().contains("node node2 is up"),
+                    cluster.node(0).stderr());
             await().atMost(Duration.ofSeconds(60)).until(() -> ledger.has(confirmed));
             System.out.println("silent node: " + backlog + " messages waited for node2; " + ledger.size() + " arrived, "
                     + ledger.violations() + " order violations, " + ledger.newRepeats() + " unflagged repeats");
@@ -281,9 +213,9 @@ class ClusterCrashTest {
             assertEquals(0, ledger.newRepeats(), "nothing twice as new");
             assertEquals(confirmed.size(), ledger.size());
             await().atMost(Duration.ofSeconds(30))
-                    .until(() -> "0".equals(clusterStatus(nodes[0]).get("queue.plant.forwardBacklog.node2")));
+                    .until(() -> "0".equals(clusterStatus(cluster.node(0)).get("queue.plant.forwardBacklog.node2")));
         } finally {
-            nodes[1].resume(); // a stopped process would not die of the clean-up's SIGTERM
+            cluster.node(1).resume(); // a stopped process would not die of the clean-up's SIGTERM
         }
     }
 
@@ -294,15 +226,15 @@ class ClusterCrashTest {
      */
     @Test
     void aNodeKilledWhileForwardingItsLogForwardsTheRestOnceAfterItsRestart() throws Exception {
-        ClusterConfig cluster = startThreeNodes();
+        startThreeNodes();
         await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> {
-            Map<String, String> status = clusterStatus(nodes[2]);
+            Map<String, String> status = clusterStatus(cluster.node(2));
             return status.get("member.node1").startsWith("up ")
                     && status.get("member.node2").startsWith("up ")
                     && "node2".equals(status.get("queue.plant.partition.4.host"));
         });
         KeyOrderLedger ledger = new KeyOrderLedger();
-        consume(nodes[2].factory(), ledger);
+        consume(cluster.node(2).factory(), ledger);
         List<String> keys = new ArrayList<>(); // keys of node2's partitions (1 and 4 of 6): all go through node1's log
         for (int k = 0; keys.size() < 4; k++) {
             if (org.partita.protocol.PartitionKeys.partition("machine-" + k, 6) % 3 == 1) {
@@ -311,10 +243,10 @@ class ClusterCrashTest {
         }
         int perKey = 500;
 
-        nodes[1].pause();
+        cluster.node(1).pause();
         Set<String> confirmed = new HashSet<>();
         try {
-            try (Connection c = nodes[0].factory().createConnection()) {
+            try (Connection c = cluster.node(0).factory().createConnection()) {
                 Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
                 MessageProducer p = s.createProducer(s.createQueue("plant"));
                 p.setDeliveryMode(DeliveryMode.PERSISTENT);
@@ -329,9 +261,10 @@ class ClusterCrashTest {
                 }
             }
             await().atMost(Duration.ofSeconds(30))
-                    .until(() -> clusterStatus(nodes[0]).get("member.node2").startsWith("down "));
+                    .until(() ->
+                            clusterStatus(cluster.node(0)).get("member.node2").startsWith("down "));
         } finally {
-            nodes[1].resume();
+            cluster.node(1).resume();
         }
         int total = confirmed.size();
         int[] left = {total};
@@ -339,11 +272,11 @@ class ClusterCrashTest {
                 .pollInterval(Duration.ofMillis(20))
                 .until(() -> {
                     left[0] = Integer.parseInt(
-                            clusterStatus(nodes[0]).getOrDefault("queue.plant.forwardBacklog.node2", "-1"));
+                            clusterStatus(cluster.node(0)).getOrDefault("queue.plant.forwardBacklog.node2", "-1"));
                     return left[0] >= 0 && left[0] < total;
                 });
-        assertEquals(137, nodes[0].kill(), "SIGKILL");
-        startNode(cluster, 0, "b");
+        assertEquals(137, cluster.kill(0), "SIGKILL");
+        cluster.restart(0);
         await().atMost(Duration.ofSeconds(90)).until(() -> ledger.has(confirmed));
         System.out.println("killed while forwarding: " + left[0] + " of " + total
                 + " messages were still in node1's log;" + " " + ledger.size() + " arrived, " + ledger.repeats()
@@ -355,7 +288,7 @@ class ClusterCrashTest {
         // them again over its new link: a copy being stored is not stored again (before, 3 or 4 came twice)
         assertEquals(0, ledger.repeats(), "a copy forwarded again is dropped by node2: every message arrives once");
         await().atMost(Duration.ofSeconds(30))
-                .until(() -> "0".equals(clusterStatus(nodes[0]).get("queue.plant.forwardBacklog.node2")));
+                .until(() -> "0".equals(clusterStatus(cluster.node(0)).get("queue.plant.forwardBacklog.node2")));
     }
 
     private static Map<String, String> clusterStatus(ChildNode node) throws Exception {

@@ -9,7 +9,6 @@ import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,8 +22,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.partita.broker.cluster.FreePorts;
-import org.partita.broker.config.ClusterConfig;
 import org.partita.broker.it.ChildNode;
 import org.partita.jms.api.PartitaAdmin;
 
@@ -42,10 +39,17 @@ class ClusterLeaderTest {
     /** Generous for an election on a loaded two-core machine; the broken behaviour lasted minutes. */
     private static final Duration LEADER_WITHIN = Duration.ofSeconds(30);
 
+    /** What every node's config holds besides its name, port, data folder and the cluster's nodes. */
+    private static final List<String> CONFIG = List.of(
+            "cluster.heartbeatMillis = 200",
+            "cluster.downAfterMillis = 2000",
+            "queue.plant.partitions = 6",
+            "queue.plant.hosts = *");
+
     @TempDir
     Path tmp;
 
-    private final ChildNode[] nodes = new ChildNode[3];
+    private ProcessCluster cluster;
     private final AtomicBoolean clientsStop = new AtomicBoolean();
     private final List<Thread> clients = new ArrayList<>();
     private final AtomicInteger received = new AtomicInteger();
@@ -56,27 +60,21 @@ class ClusterLeaderTest {
         for (Thread t : clients) {
             t.join(10_000);
         }
-        for (ChildNode n : nodes) {
-            if (n != null) {
-                if (n.process().isAlive()) {
-                    n.resume(); // a stopped process would not die of the clean-up's SIGTERM
-                }
-                n.close();
+        if (cluster == null) {
+            return;
+        }
+        for (int i = 0; i < cluster.size(); i++) {
+            ChildNode n = cluster.node(i);
+            if (n != null && n.process().isAlive()) {
+                n.resume(); // a stopped process would not die of the clean-up's SIGTERM
             }
         }
+        cluster.close();
     }
 
     @Test
     void aMajorityUpAlwaysHasALeaderThroughPausesKillsAndRestarts() throws Exception {
-        List<Integer> ports = FreePorts.pairs(3, ClusterConfig.DEFAULT_CONSENSUS_PORT_OFFSET);
-        List<ClusterConfig.Member> members = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            members.add(new ClusterConfig.Member("node" + (i + 1), "127.0.0.1", ports.get(i)));
-        }
-        ClusterConfig cluster = ClusterConfig.of("leader", members);
-        for (int i = 0; i < 3; i++) {
-            startNode(cluster, i, 0);
-        }
+        cluster = new ProcessCluster(tmp, "leader", 3, CONFIG).start();
         awaitOneLeader(List.of(0, 1, 2), "after the start");
         for (int i = 0; i < 3; i++) {
             startClients(i);
@@ -85,18 +83,18 @@ class ClusterLeaderTest {
             int paused = round % 3;
             int killed = (round + 1) % 3;
             int third = (round + 2) % 3;
-            nodes[paused].pause();
+            cluster.node(paused).pause();
             try {
-                assertEquals(137, nodes[killed].kill(), "SIGKILL");
-                startNode(cluster, killed, round + 1);
+                assertEquals(137, cluster.kill(killed), "SIGKILL");
+                cluster.restart(killed);
                 // the killed node is back and the paused one silent: a majority (2 of 3) is up
                 awaitOneLeader(List.of(killed, third), "round " + round + ", node" + (paused + 1) + " paused");
-                createQueue(nodes[third], "made-in-round-" + round);
+                createQueue(cluster.node(third), "made-in-round-" + round);
             } finally {
-                nodes[paused].resume();
+                cluster.node(paused).resume();
             }
             awaitOneLeader(List.of(0, 1, 2), "round " + round + ", every node answering again");
-            createQueue(nodes[paused], "made-after-round-" + round);
+            createQueue(cluster.node(paused), "made-after-round-" + round);
         }
         int before = received.get();
         await().atMost(Duration.ofSeconds(30)).until(() -> received.get() > before);
@@ -112,20 +110,21 @@ class ClusterLeaderTest {
                     .until(() -> {
                         String leader = null;
                         for (int i : up) {
-                            String l = status(nodes[i]).get("leader");
+                            String l = status(cluster.node(i)).get("leader");
                             if (l == null || l.isEmpty() || (leader != null && !leader.equals(l))) {
                                 return false;
                             }
                             leader = l;
                         }
                         String agreed = leader;
-                        return up.stream().anyMatch(i -> nodes[i].nodeName().equals(agreed));
+                        return up.stream()
+                                .anyMatch(i -> cluster.node(i).nodeName().equals(agreed));
                     });
         } catch (org.awaitility.core.ConditionTimeoutException e) {
             StringBuilder views = new StringBuilder();
             for (int i : up) {
                 try {
-                    views.append("\nnode").append(i + 1).append(": ").append(status(nodes[i]));
+                    views.append("\nnode").append(i + 1).append(": ").append(status(cluster.node(i)));
                 } catch (Exception x) {
                     views.append("\nnode").append(i + 1).append(": ").append(x);
                 }
@@ -171,7 +170,9 @@ class ClusterLeaderTest {
                 () -> {
                     int seq = 0;
                     while (!clientsStop.get() && seq < 200_000) {
-                        try (Connection c = nodes[i].factory().createConnection()) {
+                        // cluster.node(i) is null while node i is killed: that NullPointerException is
+                        // caught below, as a refused connection is
+                        try (Connection c = cluster.node(i).factory().createConnection()) {
                             c.start();
                             Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
                             MessageProducer p = s.createProducer(s.createQueue("plant"));
@@ -198,49 +199,5 @@ class ClusterLeaderTest {
         t.setDaemon(true);
         t.start();
         clients.add(t);
-    }
-
-    private void startNode(ClusterConfig cluster, int i, int run) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        for (int attempt = 0; ; attempt++) {
-            ChildNode n = ChildNode.startWithArgs(
-                    tmp.resolve("log-" + i + "-" + run + "-" + attempt),
-                    "--config",
-                    config(cluster, i).toString());
-            try {
-                nodes[i] = n.awaitReady();
-                return;
-            } catch (AssertionError e) {
-                // a port of the node taken for a moment by an outgoing connection: start it again
-                if (!n.stderr().contains("Address already in use") || System.nanoTime() > deadline) {
-                    throw e;
-                }
-                n.close();
-            }
-        }
-    }
-
-    private Path config(ClusterConfig cluster, int i) throws Exception {
-        ClusterConfig.Member m = cluster.members().get(i);
-        StringBuilder list = new StringBuilder();
-        for (ClusterConfig.Member x : cluster.members()) {
-            list.append(list.length() == 0 ? "" : ", ").append(x);
-        }
-        Path f = tmp.resolve(m.name() + ".properties");
-        Files.writeString(
-                f,
-                String.join(
-                        "\n",
-                        "nodeName = " + m.name(),
-                        "port = " + m.port(),
-                        "data = " + tmp.resolve("data-" + m.name()),
-                        "cluster.name = leader",
-                        "cluster.nodes = " + list,
-                        "cluster.heartbeatMillis = 200",
-                        "cluster.downAfterMillis = 2000",
-                        "queue.plant.partitions = 6",
-                        "queue.plant.hosts = *",
-                        ""));
-        return f;
     }
 }

@@ -95,8 +95,9 @@ final class ProcessCluster implements AutoCloseable {
 
     /**
      * Starts node {@code i} on its fixed port. The port may be taken for a moment by an outgoing
-     * connection's ephemeral port (the other nodes keep dialing it): the node then exits at once, and
-     * it is started again, for up to 10 s.
+     * connection's ephemeral port (the other nodes keep dialing it, and a dial to a loopback port
+     * nobody listens on can take that very port): the node then exits at once, and it is started
+     * again, for up to 10 s, as {@code EmbeddedCluster} does.
      */
     private ChildNode start(ClusterConfig c, int i, String run) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
