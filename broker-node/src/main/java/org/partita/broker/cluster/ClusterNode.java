@@ -766,6 +766,11 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
                         queues.stream().map(CompletableFuture::join).toList()));
     }
 
+    /** The replica sets of replicated queues this node is in, as it sees them now (for the metrics). */
+    public List<org.partita.broker.store.replica.ReplicaSetFigures> replicaSets() {
+        return replicaSets.figures();
+    }
+
     /** The cluster as this node sees it: members and their state, the Raft leader, partition hosts, forward backlogs. */
     public ClusterStatus status() {
         List<ClusterStatus.Member> members = new ArrayList<>();

@@ -15,6 +15,7 @@ import org.partita.broker.store.replica.LeadershipListener;
 import org.partita.broker.store.replica.ReplicaServer;
 import org.partita.broker.store.replica.ReplicaServerSettings;
 import org.partita.broker.store.replica.ReplicaSet;
+import org.partita.broker.store.replica.ReplicaSetFigures;
 import org.partita.broker.store.replica.ReplicatedStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -158,6 +159,14 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
     /** This node's store of a set it joined; empty if it is not one of its replicas (or not yet). */
     Optional<ReplicatedStore> store(String set) {
         return Optional.ofNullable(joined.get(set));
+    }
+
+    /** Each set this node joined, as it sees it now. */
+    List<ReplicaSetFigures> figures() {
+        return joined.values().stream()
+                .map(ReplicatedStore::replicaFigures)
+                .sorted(java.util.Comparator.comparing(ReplicaSetFigures::set))
+                .toList();
     }
 
     /** Whether this node serves the set now. */

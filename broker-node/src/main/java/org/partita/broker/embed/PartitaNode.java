@@ -128,6 +128,9 @@ public final class PartitaNode implements AutoCloseable {
                         .format());
             }
             this.metrics = new NodeMetrics(reader, config.metrics().consumerLabels());
+            if (cluster != null) {
+                metrics.replicaSets(cluster::replicaSets);
+            }
             this.http = config.metricsPort() == NodeConfig.METRICS_OFF
                     ? null
                     : startHttp(config, context.logins(), authorizer, tls);

@@ -48,6 +48,11 @@ public final class NodeMetrics implements AutoCloseable {
     private final NodeReader reader;
     private final QueueMeters queues;
     private final ConsumerMeters consumers;
+    private final ReplicaSetMeters replicaSets;
+    /** The replica sets of this node, when it is a member of a cluster. */
+    private volatile java.util.function.Supplier<List<org.partita.broker.store.replica.ReplicaSetFigures>>
+            replicaSetFigures = List::of;
+
     private final ScheduledExecutorService refresher;
 
     /** @param consumerLabels the most consumers that get meters of their own ({@code metrics.consumerLabels}) */
@@ -57,6 +62,7 @@ public final class NodeMetrics implements AutoCloseable {
         this.reader = reader;
         this.queues = new QueueMeters(meters);
         this.consumers = new ConsumerMeters(meters, consumerLabels);
+        this.replicaSets = new ReplicaSetMeters(meters);
         nodeMeters(reader, meters);
         for (MeterRegistry r : registries) {
             new JvmMemoryMetrics().bindTo(r);
@@ -271,6 +277,13 @@ public final class NodeMetrics implements AutoCloseable {
         }
         queues.update(figures);
         consumers.update(figures);
+        replicaSets.update(replicaSetFigures.get());
+    }
+
+    /** Where the replica sets' figures come from (a node of a cluster); read at each refresh. */
+    public void replicaSets(
+            java.util.function.Supplier<List<org.partita.broker.store.replica.ReplicaSetFigures>> figures) {
+        this.replicaSetFigures = figures;
     }
 
     /** The Prometheus text exposition, with queue and consumer meters brought up to date first. */
@@ -284,6 +297,7 @@ public final class NodeMetrics implements AutoCloseable {
         refresher.shutdownNow();
         queues.close();
         consumers.close();
+        replicaSets.close();
         prometheus.close();
         jmx.close();
     }

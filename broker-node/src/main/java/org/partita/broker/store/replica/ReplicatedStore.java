@@ -45,6 +45,7 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
     private volatile LeadershipListener listener = LeadershipListener.NONE;
     private volatile boolean leading;
     private volatile String leader;
+    private final AtomicLong leaderChanges = new AtomicLong();
 
     ReplicatedStore(String setName, RaftPeerId self, MessageStore local, AppliedMark mark, long requestTimeoutMillis) {
         this.setName = setName;
@@ -97,6 +98,7 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
         }
         leading = true;
         leader = self.toString();
+        leaderChanges.incrementAndGet();
         listener.leading(this);
     }
 
@@ -117,6 +119,9 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
     public void lost(String newLeader) {
         boolean was = leading;
         leading = false;
+        if (!java.util.Objects.equals(leader, newLeader)) {
+            leaderChanges.incrementAndGet();
+        }
         leader = newLeader;
         if (was || newLeader != null) {
             listener.following(this, newLeader);
@@ -201,6 +206,31 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
         } catch (java.io.IOException e) {
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    /**
+     * The set as this node sees it; on the leader, how far each follower is behind (the leader's
+     * commit index less the follower's match index, from Ratis).
+     */
+    public ReplicaSetFigures replicaFigures() {
+        java.util.Map<String, Long> lag = new java.util.TreeMap<>();
+        RaftServer raft = server;
+        if (leading && raft != null) {
+            try {
+                var division = raft.getDivision(ReplicaSet.groupIdOf(setName));
+                long[] match = division.getInfo().getFollowerMatchIndices();
+                var followers =
+                        division.getInfo().getRoleInfoProto().getLeaderInfo().getFollowerInfoList();
+                long commit = division.getRaftLog().getLastCommittedIndex();
+                // both come from the leader's log appenders, in the same order
+                for (int i = 0; i < Math.min(match.length, followers.size()); i++) {
+                    lag.put(followers.get(i).getId().getId().toStringUtf8(), Math.max(0, commit - match[i]));
+                }
+            } catch (java.io.IOException | RuntimeException e) {
+                lag.clear(); // leadership moved on meanwhile: no figures this time
+            }
+        }
+        return new ReplicaSetFigures(setName, leading, leader(), leaderChanges.get(), lag);
     }
 
     @Override

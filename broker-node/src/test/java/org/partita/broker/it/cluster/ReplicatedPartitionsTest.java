@@ -70,8 +70,19 @@ class ReplicatedPartitionsTest {
                 for (int p : new int[] {1, 4}) {
                     String leader = status.get("queue.orders.partition." + p + ".host");
                     assertTrue("node1".equals(leader) || "node3".equals(leader), status.toString());
+                    assertEquals(
+                            "node2,node3,node1",
+                            status.get("queue.orders.partition." + p + ".replicas"),
+                            status.toString());
                 }
             }
+            // the node leading node2's set now says so, and shows node2 (down) behind once a write went on
+            String scrape = c.node(0).metrics().scrape() + c.node(2).metrics().scrape();
+            assertTrue(scrape.contains("partita_replica_set_leading{set=\"node2+node3+node1\"} 1.0"), scrape);
+            assertTrue(
+                    scrape.contains(
+                            "partita_replica_set_follower_lag_entries{follower=\"node2\",set=\"node2+node3+node1\"}"),
+                    scrape);
         }
     }
 
