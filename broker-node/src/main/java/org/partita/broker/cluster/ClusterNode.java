@@ -125,7 +125,7 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
                 new LayoutChanges.Drain() {
                     @Override
                     public boolean forwarded(String queue) {
-                        if (!directOverflow.idle(queue)) {
+                        if (!directOverflow.idle(queue) || !leaderSends.idle(queue)) {
                             return false;
                         }
                         for (String peer : cluster.memberNames()) {
@@ -237,18 +237,24 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     private static QueueOptions keepingAgreedLayout(String queue, String options, String agreed) {
         QueueOptions a = QueueOptions.parse(agreed, QueueOptions.DEFAULTS);
         QueueOptions declared = QueueOptions.parse(options, a);
-        if (declared.partitions() == a.partitions() && declared.hosts().equals(a.hosts())) {
+        if (declared.partitions() == a.partitions()
+                && declared.hosts().equals(a.hosts())
+                && declared.replicas() == a.replicas()) {
             return declared;
         }
         LOG.warn(
-                "queue {}: the config file says partitions {} hosts {}, the cluster agreed partitions {} hosts {}:"
-                        + " the agreed ones are kept (change them with PartitaAdmin.updateQueue)",
+                "queue {}: the config file says partitions {} hosts {} replicas {}, the cluster agreed partitions {}"
+                        + " hosts {} replicas {}: the agreed ones are kept (change them with PartitaAdmin.updateQueue)",
                 queue,
                 declared.partitions(),
                 declared.hosts(),
+                declared.replicas(),
                 a.partitions(),
-                a.hosts());
-        return declared.with("partitions", String.valueOf(a.partitions())).with("hosts", String.join(",", a.hosts()));
+                a.hosts(),
+                a.replicas());
+        QueueOptions kept =
+                declared.with("partitions", String.valueOf(a.partitions())).with("hosts", String.join(",", a.hosts()));
+        return a.replicas() > 0 ? kept.with("replicas", String.valueOf(a.replicas())) : kept.without("replicas");
     }
 
     /** A clustered queue's agreed definition was applied here (null: removed). */
@@ -298,11 +304,6 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
 
     @Override
     public CompletableFuture<Void> relayout(String queue, QueueOptions options) {
-        BrokerQueue current = broker.existingQueue(queue);
-        if (Placement.replicated(options) || (current != null && Placement.replicated(current.options()))) {
-            return CompletableFuture.failedFuture(new IllegalArgumentException("queue '" + queue + "' keeps its"
-                    + " partitions in replica sets: its partitions and hosts cannot change live yet"));
-        }
         String problem = Placement.problem(queue, options, cluster);
         if (problem != null) {
             return CompletableFuture.failedFuture(new IllegalArgumentException(problem));
@@ -356,14 +357,6 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         if (m == null) {
             return CompletableFuture.failedFuture(
                     new IllegalStateException("node " + self + " has not joined cluster " + cluster.name() + " yet"));
-        }
-        String agreed = m.queue(queue);
-        if (agreed != null
-                && Placement.replicas(QueueOptions.parse(agreed, QueueOptions.DEFAULTS))
-                        != Placement.replicas(options)) {
-            return CompletableFuture.failedFuture(new IllegalArgumentException("queue '" + queue + "': replicas cannot"
-                    + " change on a live queue yet (it has "
-                    + Placement.replicas(QueueOptions.parse(agreed, QueueOptions.DEFAULTS)) + ")"));
         }
         if (m.layoutChange(queue) != null) { // its end commits the definition it began with: this change would be lost
             return CompletableFuture.failedFuture(new IllegalStateException("queue '" + queue + "' is changing its"

@@ -24,6 +24,9 @@ final class LeaderSends {
     private final ScheduledExecutorService timer;
     private final long patienceMillis;
     private final Predicate<String> reachable;
+    /** Per queue, sends on their way to a leader: a change of layout waits for them as for a forward log. */
+    private final java.util.Map<String, java.util.concurrent.atomic.AtomicInteger> onTheirWay =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     /** @param reachable whether a node is this one or linked to it now */
     LeaderSends(ScheduledExecutorService timer, long patienceMillis, Predicate<String> reachable) {
@@ -41,8 +44,18 @@ final class LeaderSends {
                 message,
                 System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(patienceMillis),
                 new CompletableFuture<>());
+        java.util.concurrent.atomic.AtomicInteger counted =
+                onTheirWay.computeIfAbsent(queue, q -> new java.util.concurrent.atomic.AtomicInteger());
+        counted.incrementAndGet();
+        send.done().whenComplete((v, t) -> counted.decrementAndGet());
         attempt(send);
         return send.done();
+    }
+
+    /** No send of the queue is on its way to a leader. */
+    boolean idle(String queue) {
+        java.util.concurrent.atomic.AtomicInteger n = onTheirWay.get(queue);
+        return n == null || n.get() == 0;
     }
 
     /** One client send on its way to the leader, tried again until {@code deadline} (System.nanoTime). */

@@ -95,7 +95,11 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
                 Long before = confirmedAt.get(set);
                 confirmedAt.merge(set, asked, Math::max);
                 if (before == null || System.nanoTime() - before >= leaseNanos) {
-                    worker.execute(() -> serving.leaseRenewed(set)); // it had lapsed: deliver again
+                    try {
+                        worker.execute(() -> serving.leaseRenewed(set)); // it had lapsed: deliver again
+                    } catch (java.util.concurrent.RejectedExecutionException closing) {
+                        // the node is stopping
+                    }
                 }
             });
         }

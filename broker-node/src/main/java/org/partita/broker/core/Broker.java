@@ -359,7 +359,9 @@ public final class Broker implements QueueServices, AutoCloseable {
             return CompletableFuture.failedFuture(new IllegalArgumentException("queue '" + name + "' is spread over the"
                     + " cluster (hosts " + base.hosts() + "); it cannot stop being"));
         }
-        if (after.partitions() != base.partitions() || !after.hosts().equals(base.hosts())) {
+        if (after.partitions() != base.partitions()
+                || !after.hosts().equals(base.hosts())
+                || after.replicas() != base.replicas()) {
             // a new layout: the sends are held while what the old one holds drains (see ClusterHooks.relayout)
             return cluster.relayout(name, after).thenApply(v -> queues.get(name));
         }
@@ -408,7 +410,9 @@ public final class Broker implements QueueServices, AutoCloseable {
                     "queue '" + name + "': change the partition count of each AppId queue instead");
         }
         q.options(after);
-        if (after.partitions() != before.partitions() || !after.hosts().equals(before.hosts())) {
+        if (after.partitions() != before.partitions()
+                || !after.hosts().equals(before.hosts())
+                || after.replicas() != before.replicas()) {
             q.repartition(); // new hosts: the partitions this node hosts change, so does the engine's scope
         }
         for (String removed : before.appIds()) {

@@ -125,6 +125,13 @@ public final class QueueOptions {
         return new QueueOptions(m);
     }
 
+    /** These options without {@code name} (its default applies). */
+    public QueueOptions without(String name) {
+        Map<String, String> m = new LinkedHashMap<>(values);
+        m.remove(name);
+        return new QueueOptions(m);
+    }
+
     /**
      * The options {@code text} names whose value differs from this queue's, each as
      * {@code option (queue: value, name: value)}; empty when the text agrees with the queue. Values
