@@ -420,15 +420,19 @@ class CliTest {
                     .until(() -> raw("queue", "create", "spread", "-o", "partitions=4", "-o", "hosts=*", "--url", url)
                                     .code()
                             == 0);
-            // the node that took the change may hear its commit a moment after answering
+            // the node that took the change may hear its commit a moment after answering, and each
+            // partition's replica set (two replicas here, by default) elects its leader after that
             org.awaitility.Awaitility.await()
-                    .atMost(java.time.Duration.ofSeconds(10))
-                    .until(() -> raw("cluster", "status", "--url", url).out().contains("queue.spread.partition"));
+                    .atMost(java.time.Duration.ofSeconds(30))
+                    .until(() -> raw("cluster", "status", "--url", url, "--json")
+                            .out()
+                            .contains("\"queue.spread.partition.1.host\": \"b\""));
             Run status = raw("cluster", "status", "--url", url, "--json");
             assertEquals(0, status.code(), status.err());
             assertTrue(
                     status.out().contains("\"member.a\": \"up")
-                            && status.out().contains("\"queue.spread.partition.1.host\": \"b\""),
+                            && status.out().contains("\"queue.spread.partition.1.host\": \"b\"")
+                            && status.out().contains("\"queue.spread.partition.1.replicas\": \"b,a\""),
                     status.out());
         } finally {
             for (int i = nodes.size() - 1; i >= 0; i--) {

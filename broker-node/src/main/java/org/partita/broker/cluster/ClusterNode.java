@@ -186,19 +186,20 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         Map<String, java.util.function.IntPredicate> out = new LinkedHashMap<>();
         for (String name : broker.queueNames()) {
             BrokerQueue q = broker.existingQueue(name);
-            if (q == null || !Placement.replicated(q.options())) {
+            if (q == null || !Placement.replicated(q.options(), cluster)) {
                 continue;
             }
             QueueOptions o = q.options();
             List<String> hosts = Placement.hosts(o, cluster);
-            int replicas = Placement.replicas(o);
+            int replicas = Placement.replicas(o, cluster);
             out.put(name, p -> set.equals(Placement.setName(Placement.replicasOf(hosts, replicas, p))));
         }
         return out;
     }
 
     private String setOf(QueueOptions o, int partition) {
-        return Placement.setName(Placement.replicasOf(Placement.hosts(o, cluster), Placement.replicas(o), partition));
+        return Placement.setName(
+                Placement.replicasOf(Placement.hosts(o, cluster), Placement.replicas(o, cluster), partition));
     }
 
     /**
@@ -276,12 +277,12 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
 
     /** Joins (in the background) the replica sets of a replicated queue that this node is a replica of. */
     private void joinSetsOf(QueueOptions o) {
-        if (!Placement.replicated(o)) {
+        if (!Placement.replicated(o, cluster)) {
             return;
         }
         List<String> hosts = Placement.hosts(o, cluster);
         for (int p = 0; p < Math.min(hosts.size(), o.partitions()); p++) {
-            replicaSets.join(Placement.replicasOf(hosts, Placement.replicas(o), p));
+            replicaSets.join(Placement.replicasOf(hosts, Placement.replicas(o, cluster), p));
         }
     }
 
@@ -332,12 +333,12 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
 
     @Override
     public boolean replicated(QueueOptions options) {
-        return Placement.replicated(options);
+        return Placement.replicated(options, cluster);
     }
 
     @Override
     public org.partita.broker.store.MessageStore storeOf(String queue, QueueOptions options, int partition) {
-        if (!Placement.replicated(options)) {
+        if (!Placement.replicated(options, cluster)) {
             return null;
         }
         String set = setOf(options, partition);
@@ -395,8 +396,12 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     @Override
     public BrokerQueue route(BrokerQueue queue, MessageRef message) {
         QueueOptions o = queue.options();
-        if (Placement.replicated(o)) {
-            return routeReplicated(queue, message);
+        if (Placement.replicated(o, cluster)) {
+            BrokerQueue routed = routeReplicated(queue, message);
+            return routed != null
+                    ? routed
+                    : forwarderFor(setOf(o, message.partition(o.partitions())), queue.name())
+                            .log();
         }
         List<String> hosts = Placement.hosts(o, cluster);
         int keyed = message.partition(o.partitions());
@@ -444,7 +449,24 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
             keyed = Math.floorMod(turn(queue, message), o.partitions());
         }
         String set = setOf(o, keyed);
+        if (message.keyed()) {
+            // A key's message goes behind its earlier ones still on their way from this node, so that
+            // none overtakes them when this node starts or stops serving the set meanwhile: behind
+            // those in the set's forward log, or behind one handed to the leader (toLeader).
+            if (setLogBusy(set, queue.name())) {
+                return forwarderFor(set, queue.name()).log();
+            }
+            if (leaderSends.busy(queue.name(), message.keyHash())) {
+                return null; // toLeader takes it; a send in a transaction goes to the log
+            }
+        }
         return replicaSets.serves(set) ? queue : forwarderFor(set, queue.name()).log();
+    }
+
+    /** Whether the set's forward log for the queue holds messages not yet stored by the set's leader. */
+    private boolean setLogBusy(String set, String queue) {
+        Forwarder f = forwarders.get(Forwarder.logName(set, queue));
+        return f != null && f.log().depth() > 0;
     }
 
     /**
@@ -457,7 +479,7 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     @Override
     public CompletableFuture<Void> overflow(BrokerQueue queue, MessageRef message) {
         QueueOptions o = queue.options();
-        if (Placement.replicated(o)) {
+        if (Placement.replicated(o, cluster)) {
             return toLeader(queue, message);
         }
         if (message.partition(o.partitions()) >= 0 || (o.maxDepthMessages() <= 0 && o.maxDepthBytes() <= 0)) {
@@ -488,13 +510,21 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
      */
     private CompletableFuture<Void> toLeader(BrokerQueue queue, MessageRef message) {
         BrokerQueue routed = routeReplicated(queue, message);
-        if (routed == queue) {
-            return null;
+        if (routed == queue
+                || (routed != null
+                        && routed.name().startsWith(Broker.FORWARD_LOG_PREFIX)
+                        && setLogBusy(routed.name().split(":", 3)[1], queue.name()))) {
+            return null; // stored here, or behind what waits in the set's forward log
         }
         QueueOptions o = queue.options();
         int keyed = message.partition(o.partitions());
         int partition = keyed >= 0 ? keyed : Math.floorMod(turn(queue, message), o.partitions());
-        return leaderSends.send(queue.name(), partition, setLink(setOf(o, partition)), message.encoded());
+        return leaderSends.send(
+                queue.name(),
+                partition,
+                setLink(setOf(o, partition)),
+                message.encoded(),
+                message.keyed() ? message.keyHash() : null);
     }
 
     private SetLeaderLink setLink(String set) {
@@ -589,7 +619,7 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         boolean localOnly = options.localOnly();
         // each partition's replica set, worked out once: dispatch asks for every partition at every pass
         String[] sets = null;
-        if (Placement.replicated(options)) {
+        if (Placement.replicated(options, cluster)) {
             sets = new String[options.partitions()];
             for (int p = 0; p < sets.length; p++) {
                 sets[p] = setOf(options, p);
@@ -782,9 +812,9 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
                 List<String> placement = new ArrayList<>();
                 Map<Integer, ClusterStatus.Replicas> replicas = new LinkedHashMap<>();
                 for (int p = 0; p < o.partitions(); p++) {
-                    if (Placement.replicated(o)) {
+                    if (Placement.replicated(o, cluster)) {
                         // the set's leader as this node knows it; "?" while unknown (an election, or no replica here)
-                        List<String> nodes = Placement.replicasOf(hosts, Placement.replicas(o), p);
+                        List<String> nodes = Placement.replicasOf(hosts, Placement.replicas(o, cluster), p);
                         String set = Placement.setName(nodes);
                         String leader = replicaSets.leader(set);
                         placement.add(leader == null ? "?" : leader);

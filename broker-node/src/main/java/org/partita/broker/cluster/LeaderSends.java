@@ -24,6 +24,8 @@ final class LeaderSends {
     private final ScheduledExecutorService timer;
     private final long patienceMillis;
     private final Predicate<String> reachable;
+    /** Per queue and key, the last send handed on: the next one of the key starts once it ended. */
+    private final java.util.Map<String, CompletableFuture<Void>> lanes = new java.util.HashMap<>();
     /** Per queue, sends on their way to a leader: a change of layout waits for them as for a forward log. */
     private final java.util.Map<String, java.util.concurrent.atomic.AtomicInteger> onTheirWay =
             new java.util.concurrent.ConcurrentHashMap<>();
@@ -35,8 +37,14 @@ final class LeaderSends {
         this.reachable = reachable;
     }
 
-    /** Sends {@code message} to {@code queue}'s partition through {@code leader}, the way to its set's leader. */
-    CompletableFuture<Void> send(String queue, int partition, SetLeaderLink leader, byte[] message) {
+    /**
+     * Sends {@code message} to {@code queue}'s partition through {@code leader}, the way to its set's
+     * leader.
+     *
+     * @param lane the message's key (its hash), or null for an unkeyed message: sends of one key go
+     *             one after the other, in the order they came
+     */
+    CompletableFuture<Void> send(String queue, int partition, SetLeaderLink leader, byte[] message, Integer lane) {
         Send send = new Send(
                 queue,
                 partition,
@@ -48,8 +56,33 @@ final class LeaderSends {
                 onTheirWay.computeIfAbsent(queue, q -> new java.util.concurrent.atomic.AtomicInteger());
         counted.incrementAndGet();
         send.done().whenComplete((v, t) -> counted.decrementAndGet());
-        attempt(send);
+        if (lane == null) {
+            attempt(send);
+            return send.done();
+        }
+        // One send of a key on its way at a time, in the order they came: a send tried again during
+        // an election must not be overtaken by the next one of its key (sends that do not wait for
+        // their answer, non-persistent ones, come one after the other without a pause).
+        String key = queue + "\u0000" + lane;
+        synchronized (lanes) {
+            CompletableFuture<Void> before = lanes.getOrDefault(key, CompletableFuture.completedFuture(null));
+            CompletableFuture<Void> after = send.done().handle((v, t) -> null);
+            lanes.put(key, after);
+            after.whenComplete((v, t) -> {
+                synchronized (lanes) {
+                    lanes.remove(key, after);
+                }
+            });
+            before.whenComplete((v, t) -> attempt(send));
+        }
         return send.done();
+    }
+
+    /** Whether a send of the key ({@code lane}, its hash) to the queue is on its way to a leader. */
+    boolean busy(String queue, int lane) {
+        synchronized (lanes) {
+            return lanes.containsKey(queue + "\u0000" + lane);
+        }
     }
 
     /** No send of the queue is on its way to a leader. */
@@ -85,7 +118,8 @@ final class LeaderSends {
             } else if (DirectOverflow.answered(t) == ErrorCode.UNKNOWN_DESTINATION) {
                 later(s); // that node does not serve it (any more)
             } else if (DirectOverflow.refusedBeforeStoring(t)) {
-                s.done().completeExceptionally(unwrap(t)); // refused there (full): nothing stored
+                // refused there (full): nothing stored, and the client hears it as such (ResourceAllocationException)
+                s.done().completeExceptionally(new QueueFullException(unwrap(t).getMessage()));
             } else {
                 s.done()
                         .completeExceptionally(new IllegalStateException(

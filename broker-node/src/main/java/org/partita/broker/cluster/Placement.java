@@ -27,17 +27,19 @@ final class Placement {
         return hosts.get(partition % hosts.size());
     }
 
-    /** Replicas of each partition when a queue does not say: one, the partition's host alone. */
-    static final int DEFAULT_REPLICAS = 1;
+    /** Replicas of each partition when a queue does not say, with this many hosts or more (else one per host). */
+    static final int DEFAULT_REPLICAS = 3;
 
-    /** How many nodes keep each partition of the queue. */
-    static int replicas(QueueOptions options) {
-        return options.replicas() > 0 ? options.replicas() : DEFAULT_REPLICAS;
+    /** How many nodes keep each partition of the queue: its {@code replicas}, else 3, or every host when fewer. */
+    static int replicas(QueueOptions options, ClusterConfig cluster) {
+        return options.replicas() > 0
+                ? options.replicas()
+                : Math.min(DEFAULT_REPLICAS, hosts(options, cluster).size());
     }
 
-    /** Whether the queue's partitions are kept by replica sets (more than one node each). */
-    static boolean replicated(QueueOptions options) {
-        return !options.hosts().isEmpty() && replicas(options) > 1;
+    /** Whether the queue is clustered and its partitions are kept by replica sets (more than one node each). */
+    static boolean replicated(QueueOptions options, ClusterConfig cluster) {
+        return !options.hosts().isEmpty() && replicas(options, cluster) > 1;
     }
 
     /**
@@ -74,9 +76,10 @@ final class Placement {
             return "queue '" + queue + "' has " + options.partitions() + " partitions for " + hosts.size()
                     + " hosts; each host needs at least one (partitions >= number of hosts)";
         }
-        if (replicas(options) > hosts.size()) {
-            return "queue '" + queue + "' asks for " + replicas(options) + " replicas of each partition but has "
-                    + hosts.size() + " hosts; replicas must be from 1 to the number of hosts";
+        if (replicas(options, cluster) > hosts.size()) {
+            return "queue '" + queue + "' asks for " + replicas(options, cluster)
+                    + " replicas of each partition but has " + hosts.size()
+                    + " hosts; replicas must be from 1 to the number of hosts";
         }
         if (!QueueOptions.PRIORITY.equals(options.mode())) {
             return "queue '" + queue + "': mode " + options.mode() + " is not available for a queue spread over"

@@ -63,4 +63,34 @@ class PlacementTest {
         assertTrue(Placement.problem("q", options("partitions=4&hosts=*&mode=broadcast"), cluster)
                 .contains("broadcast"));
     }
+
+    @Test
+    void eachHostsPartitionsAreKeptByItAndTheHostsAfterItThreeByDefault() {
+        QueueOptions three = options("partitions=6&hosts=*");
+        assertEquals(3, Placement.replicas(three, cluster), "three hosts: three replicas by default");
+        assertTrue(Placement.replicated(three, cluster));
+        List<String> hosts = Placement.hosts(three, cluster);
+        assertEquals(List.of("node2", "node3", "node1"), Placement.replicasOf(hosts, 3, 4), "partition 4 is node2's");
+        assertEquals("node2+node3+node1", Placement.setName(Placement.replicasOf(hosts, 3, 1)));
+        assertEquals(
+                Placement.replicasOf(hosts, 3, 1),
+                Placement.replicasOf(hosts, 3, 4),
+                "a host's partitions share one set");
+
+        QueueOptions two = options("partitions=4&hosts=node1,node2");
+        assertEquals(2, Placement.replicas(two, cluster), "fewer hosts than three: one replica per host");
+        assertEquals(List.of("node2", "node1"), Placement.replicasOf(Placement.hosts(two, cluster), 2, 1));
+
+        QueueOptions one = options("partitions=6&hosts=*&replicas=1");
+        assertEquals(1, Placement.replicas(one, cluster));
+        assertTrue(!Placement.replicated(one, cluster), "one copy: the single-node path");
+        assertTrue(!Placement.replicated(options("partitions=2"), cluster), "a queue of one node is never replicated");
+    }
+
+    @Test
+    void moreReplicasThanHostsAreRefused() {
+        String why = Placement.problem("q", options("partitions=4&hosts=node1,node2&replicas=3"), cluster);
+        assertTrue(why != null && why.contains("3 replicas") && why.contains("2 hosts"), why);
+        assertNull(Placement.problem("q", options("partitions=4&hosts=node1,node2&replicas=2"), cluster));
+    }
 }

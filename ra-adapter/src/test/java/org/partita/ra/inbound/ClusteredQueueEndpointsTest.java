@@ -71,7 +71,7 @@ class ClusteredQueueEndpointsTest {
     }
 
     /**
-     * Deploys the bean on {@code machine-events?partitions=8&hosts=*} through the node(s) of
+     * Deploys the bean on {@code machine-events?partitions=8&hosts=*&replicas=1} (one copy: a restarted node's partitions wait for it, which is what the endpoints meet here) through the node(s) of
      * {@code url}, its deliveries in container transactions (XA) or without.
      */
     private PartitaActivationSpec deploy(String url, boolean transacted) throws Exception {
@@ -82,7 +82,7 @@ class ClusteredQueueEndpointsTest {
         adapter = new PartitaResourceAdapter();
         adapter.start(container);
         PartitaActivationSpec spec = new PartitaActivationSpec();
-        spec.setDestination(QUEUE + "?partitions=" + PARTITIONS + "&hosts=*");
+        spec.setDestination(QUEUE + "?partitions=" + PARTITIONS + "&hosts=*&replicas=1");
         spec.setConnectionUrl(url);
         spec.setReconnectInterval(200L);
         spec.setResourceAdapter(adapter);

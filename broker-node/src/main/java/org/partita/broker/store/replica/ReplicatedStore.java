@@ -46,6 +46,10 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
     private volatile boolean leading;
     private volatile String leader;
     private final AtomicLong leaderChanges = new AtomicLong();
+    /** Guards {@link #lastWrite}: the order writes were handed to the log in. */
+    private final Object order = new Object();
+    /** The last write handed to the log, as returned: the next one completes after it. */
+    private CompletableFuture<Void> lastWrite = CompletableFuture.completedFuture(null);
 
     ReplicatedStore(String setName, RaftPeerId self, MessageStore local, AppliedMark mark, long requestTimeoutMillis) {
         this.setName = setName;
@@ -147,29 +151,37 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
                 .setType(RaftClientRequest.writeRequestType())
                 .setTimeoutMs(requestTimeoutMillis)
                 .build();
-        CompletableFuture<RaftClientReply> reply;
-        try {
-            reply = raft.submitClientRequestAsync(request);
-        } catch (java.io.IOException e) {
-            return CompletableFuture.failedFuture(new NotReplicaLeaderException(
-                    "replica set " + setName + " did not take the write: " + e.getMessage(), leader));
+        // Writes complete in the order they were handed to the log: Ratis answers on several threads,
+        // and a later send's entry must not be queued (and delivered) before an earlier one of its key.
+        synchronized (order) {
+            CompletableFuture<RaftClientReply> reply;
+            try {
+                reply = raft.submitClientRequestAsync(request);
+            } catch (java.io.IOException e) {
+                return CompletableFuture.failedFuture(new NotReplicaLeaderException(
+                        "replica set " + setName + " did not take the write: " + e.getMessage(), leader));
+            }
+            CompletableFuture<Void> mine = reply.orTimeout(requestTimeoutMillis, TimeUnit.MILLISECONDS)
+                    .handle((r, failure) -> {
+                        if (failure == null && r.isSuccess()) {
+                            return null;
+                        }
+                        Throwable cause = failure != null ? failure : r.getException();
+                        if (cause instanceof CompletionException && cause.getCause() != null) {
+                            cause = cause.getCause();
+                        }
+                        String why = cause instanceof TimeoutException
+                                ? "no majority of its replicas confirmed it within " + requestTimeoutMillis + " ms"
+                                : String.valueOf(cause.getMessage());
+                        throw new CompletionException(new ReplicaInDoubtException(
+                                "replica set " + setName + " took a write but did not confirm it (" + why
+                                        + "): it may or may not be stored",
+                                cause));
+                    });
+            CompletableFuture<Void> inOrder = lastWrite.handle((v, t) -> null).thenCompose(v -> mine);
+            lastWrite = inOrder;
+            return inOrder;
         }
-        return reply.orTimeout(requestTimeoutMillis, TimeUnit.MILLISECONDS).handle((r, failure) -> {
-            if (failure == null && r.isSuccess()) {
-                return null;
-            }
-            Throwable cause = failure != null ? failure : r.getException();
-            if (cause instanceof CompletionException && cause.getCause() != null) {
-                cause = cause.getCause();
-            }
-            String why = cause instanceof TimeoutException
-                    ? "no majority of its replicas confirmed it within " + requestTimeoutMillis + " ms"
-                    : String.valueOf(cause.getMessage());
-            throw new CompletionException(new ReplicaInDoubtException(
-                    "replica set " + setName + " took a write but did not confirm it (" + why
-                            + "): it may or may not be stored",
-                    cause));
-        });
     }
 
     /**

@@ -46,7 +46,8 @@ class ClusterCrashTest {
             "cluster.heartbeatMillis = 200",
             "cluster.downAfterMillis = 2000",
             "queue.plant.partitions = 6",
-            "queue.plant.hosts = *");
+            "queue.plant.hosts = *",
+            "queue.plant.replicas = 1");
 
     private final List<Connection> connections = new ArrayList<>();
     private ProcessCluster cluster;

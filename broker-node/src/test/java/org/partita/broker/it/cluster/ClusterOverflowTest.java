@@ -160,7 +160,16 @@ class ClusterOverflowTest {
     private static void defineJobs(EmbeddedCluster c, int node, String hosts) throws JMSException {
         try (PartitaAdmin admin = PartitaAdmin.connect(c.factory(node))) {
             admin.updateQueue(
-                    "jobs", Map.of("partitions", "2", "hosts", hosts, "maxDepthMessages", String.valueOf(MAX_DEPTH)));
+                    "jobs",
+                    Map.of(
+                            "partitions",
+                            "2",
+                            "hosts",
+                            hosts,
+                            "replicas",
+                            "1",
+                            "maxDepthMessages",
+                            String.valueOf(MAX_DEPTH)));
         }
         int size = c.config().members().size();
         for (int i = 0; i < size; i++) {

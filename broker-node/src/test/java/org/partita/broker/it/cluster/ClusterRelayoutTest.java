@@ -59,7 +59,7 @@ class ClusterRelayoutTest {
                         tmp,
                         3,
                         cfg -> cfg.nodeName().equals("node1")
-                                ? cfg.withQueue("machines", "partitions=4&hosts=node1,node2")
+                                ? cfg.withQueue("machines", "partitions=4&hosts=node1,node2&replicas=1")
                                 : cfg)
                 .startAll()) {
             awaitLinked(c, 3);
@@ -70,7 +70,7 @@ class ClusterRelayoutTest {
             AtomicBoolean stop = new AtomicBoolean();
             try {
                 try (PartitaAdmin admin = PartitaAdmin.connect(c.factory(0))) {
-                    admin.updateQueue("machines", Map.of("partitions", "4", "hosts", "node1,node2"));
+                    admin.updateQueue("machines", Map.of("partitions", "4", "hosts", "node1,node2", "replicas", "1"));
                 }
                 for (int i = 0; i < 3; i++) {
                     connections.add(consumer(c, i, "machines", byKey));
@@ -90,8 +90,8 @@ class ClusterRelayoutTest {
                 assertFalse(("node" + (asked + 1)).equals(leader), "asked of a follower");
                 long began = System.nanoTime();
                 try (PartitaAdmin admin = PartitaAdmin.connect(c.factory(asked))) {
-                    Map<String, String> after =
-                            admin.updateQueue("machines", Map.of("partitions", "8", "hosts", "node1,node2,node3"));
+                    Map<String, String> after = admin.updateQueue(
+                            "machines", Map.of("partitions", "8", "hosts", "node1,node2,node3", "replicas", "1"));
                     assertEquals("8", after.get("partitions"), after.toString());
                 }
                 long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
@@ -175,7 +175,7 @@ class ClusterRelayoutTest {
                 .startAll()) {
             awaitLinked(c, 3);
             try (PartitaAdmin admin = PartitaAdmin.connect(c.factory(0))) {
-                admin.updateQueue("parts", Map.of("partitions", "3", "hosts", "*"));
+                admin.updateQueue("parts", Map.of("partitions", "3", "hosts", "*", "replicas", "1"));
             }
             for (int i = 0; i < 3; i++) {
                 int node = i;
@@ -231,7 +231,7 @@ class ClusterRelayoutTest {
                 .startAll()) {
             awaitLinked(c, 3);
             try (PartitaAdmin admin = PartitaAdmin.connect(c.factory(0))) {
-                admin.updateQueue("lost", Map.of("partitions", "2", "hosts", "node1,node2"));
+                admin.updateQueue("lost", Map.of("partitions", "2", "hosts", "node1,node2", "replicas", "1"));
             }
             String key = keyOn(0, 2); // node1's partition
             ExecutorService asking = Executors.newSingleThreadExecutor();
@@ -275,7 +275,7 @@ class ClusterRelayoutTest {
                 .startAll()) {
             awaitLinked(c, 3);
             try (PartitaAdmin admin = PartitaAdmin.connect(c.factory(0))) {
-                admin.updateQueue("again", Map.of("partitions", "2", "hosts", "node1,node2"));
+                admin.updateQueue("again", Map.of("partitions", "2", "hosts", "node1,node2", "replicas", "1"));
             }
             ExecutorService asking = Executors.newSingleThreadExecutor();
             try (Connection conn = c.factory(0).createConnection()) {
@@ -319,7 +319,7 @@ class ClusterRelayoutTest {
         try (EmbeddedCluster c = new EmbeddedCluster(tmp, 3).startAll()) {
             awaitLinked(c, 3);
             try (PartitaAdmin admin = PartitaAdmin.connect(c.factory(0))) {
-                admin.updateQueue("work", Map.of("partitions", "2", "hosts", "node1,node2"));
+                admin.updateQueue("work", Map.of("partitions", "2", "hosts", "node1,node2", "replicas", "1"));
             }
             ExecutorService asking = Executors.newSingleThreadExecutor();
             try (Connection conn = c.factory(0).createConnection()) {
@@ -336,7 +336,8 @@ class ClusterRelayoutTest {
                 // consumed, not committed: the change waits for it
                 Future<Map<String, String>> change = asking.submit(() -> {
                     try (PartitaAdmin admin = PartitaAdmin.connect(c.factory(1))) {
-                        return admin.updateQueue("work", Map.of("partitions", "4", "hosts", "node1,node2,node3"));
+                        return admin.updateQueue(
+                                "work", Map.of("partitions", "4", "hosts", "node1,node2,node3", "replicas", "1"));
                     }
                 });
                 await().atMost(Duration.ofSeconds(10))
@@ -418,7 +419,7 @@ class ClusterRelayoutTest {
             String options = status.get("queue.machines.options");
             assertNotNull(options, status.toString());
             assertTrue(options.contains("partitions=8"), options);
-            assertTrue(options.contains("hosts=node1,node2,node3"), options);
+            assertTrue(options.contains("hosts=node1,node2,node3&replicas=1"), options);
             for (int p = 0; p < 8; p++) {
                 assertEquals(
                         "node" + (p % 3 + 1), status.get("queue.machines.partition." + p + ".host"), status.toString());

@@ -35,8 +35,8 @@ class ClusterSpreadTest {
         try (EmbeddedCluster c = new EmbeddedCluster(tmp, 4).startAll();
                 Connection conn = c.factory(3).createConnection()) {
             Session s = conn.createSession(false, Session.AUTO_ACKNOWLEDGE);
-            MessageProducer p =
-                    s.createProducer(s.createQueue("spread?partitions=" + PARTITIONS + "&hosts=node1,node2,node3"));
+            MessageProducer p = s.createProducer(
+                    s.createQueue("spread?partitions=" + PARTITIONS + "&hosts=node1,node2,node3&replicas=1"));
             for (int i = 0; i < PARTITIONS * PER_PARTITION; i++) {
                 p.send(s.createTextMessage("m" + i));
             }

@@ -63,7 +63,7 @@ class ClusterTopologyTest {
                 Connection consumerConnection = c.factory(0).createConnection();
                 Connection producerConnection = c.factory(2).createConnection()) {
             Session cs = consumerConnection.createSession(false, Session.AUTO_ACKNOWLEDGE);
-            MessageConsumer consumer = cs.createConsumer(cs.createQueue("spread?partitions=3&hosts=*"));
+            MessageConsumer consumer = cs.createConsumer(cs.createQueue("spread?partitions=3&hosts=*&replicas=1"));
             consumerConnection.start();
             await().atMost(Duration.ofSeconds(20))
                     .until(() ->
@@ -90,7 +90,8 @@ class ClusterTopologyTest {
         try (EmbeddedCluster c = new EmbeddedCluster(tmp, 3).startAll();
                 Connection consumerConnection = c.factory(0).createConnection()) {
             Session cs = consumerConnection.createSession(false, Session.AUTO_ACKNOWLEDGE);
-            MessageConsumer consumer = cs.createConsumer(cs.createQueue("local?partitions=3&hosts=*&localOnly=true"));
+            MessageConsumer consumer =
+                    cs.createConsumer(cs.createQueue("local?partitions=3&hosts=*&replicas=1&localOnly=true"));
             consumerConnection.start();
             await().atMost(Duration.ofSeconds(20))
                     .until(() ->
@@ -112,7 +113,7 @@ class ClusterTopologyTest {
     @Test
     void keyedMessagesForANodeThatIsDownWaitAndArriveInOrderWhenItReturns() throws Exception {
         try (EmbeddedCluster c = new EmbeddedCluster(tmp, 3).startAll()) {
-            String queue = "saf?partitions=3&hosts=*";
+            String queue = "saf?partitions=3&hosts=*&replicas=1";
             String key = keyOn(1, 3, 0); // partition 1: hosted by node2
             try (Connection conn = c.factory(0).createConnection()) {
                 Session s = conn.createSession(false, Session.AUTO_ACKNOWLEDGE);
@@ -152,7 +153,7 @@ class ClusterTopologyTest {
     @Test
     void aNodeDownForAMinuteGetsItsBacklogInOrderWhenItReturns() throws Exception {
         try (EmbeddedCluster c = new EmbeddedCluster(tmp, 3).startAll()) {
-            String queue = "minute?partitions=3&hosts=*";
+            String queue = "minute?partitions=3&hosts=*&replicas=1";
             try (Connection conn = c.factory(0).createConnection()) {
                 conn.createSession()
                         .createProducer(conn.createSession().createQueue(queue))
@@ -202,7 +203,7 @@ class ClusterTopologyTest {
                 Connection a = c.factory(0).createConnection();
                 Connection b = c.factory(1).createConnection()) {
             Session sa = a.createSession();
-            MessageConsumer ca = sa.createConsumer(sa.createQueue("shared?partitions=8&hosts=*"));
+            MessageConsumer ca = sa.createConsumer(sa.createQueue("shared?partitions=8&hosts=*&replicas=1"));
             a.start();
             Session sb = b.createSession();
             MessageConsumer cb = sb.createConsumer(sb.createQueue("shared")); // at once, on node2
@@ -230,7 +231,7 @@ class ClusterTopologyTest {
                         Connection conn = c.factory(n).createConnection();
                         connections.add(conn);
                         Session s = conn.createSession(false, Session.AUTO_ACKNOWLEDGE);
-                        consumers.add(s.createConsumer(s.createQueue("work?partitions=8&hosts=*")));
+                        consumers.add(s.createConsumer(s.createQueue("work?partitions=8&hosts=*&replicas=1")));
                         conn.start();
                     }
                 }

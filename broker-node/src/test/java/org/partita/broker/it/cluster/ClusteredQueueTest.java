@@ -33,7 +33,7 @@ class ClusteredQueueTest {
     @Test
     void keyedMessagesSentOnOneNodeAreConsumedOnEveryNodeInKeyOrder() throws Exception {
         try (EmbeddedCluster c = new EmbeddedCluster(tmp, 3).startAll()) {
-            String queue = "orders?partitions=6&hosts=node1,node2,node3";
+            String queue = "orders?partitions=6&hosts=node1,node2,node3&replicas=1";
             List<Connection> connections = new ArrayList<>();
             Map<String, List<Integer>> byKey = new ConcurrentHashMap<>();
             List<String> receivedOn = new CopyOnWriteArrayList<>();
@@ -114,7 +114,7 @@ class ClusteredQueueTest {
     void anOptionChangedOnNode2IsAppliedOnEveryNodeAndJmxShowsTheCluster() throws Exception {
         try (EmbeddedCluster c = new EmbeddedCluster(tmp, 3).startAll()) {
             try (org.partita.jms.api.PartitaAdmin admin = org.partita.jms.api.PartitaAdmin.connect(c.factory(1))) {
-                admin.updateQueue("plant", Map.of("partitions", "6", "hosts", "*"));
+                admin.updateQueue("plant", Map.of("partitions", "6", "hosts", "*", "replicas", "1"));
                 assertEquals(
                         "5",
                         admin.updateQueue("plant", Map.of("maxDepthMessages", "5"))
@@ -216,7 +216,7 @@ class ClusteredQueueTest {
     void aMessageFromAnotherNodeIsStillSettledAfterItsConsumerClosed(boolean transacted) throws Exception {
         try (EmbeddedCluster c = new EmbeddedCluster(tmp, 2).startAll()) {
             try (org.partita.jms.api.PartitaAdmin admin = org.partita.jms.api.PartitaAdmin.connect(c.factory(0))) {
-                admin.updateQueue("plant", Map.of("partitions", "2", "hosts", "node1,node2"));
+                admin.updateQueue("plant", Map.of("partitions", "2", "hosts", "node1,node2", "replicas", "1"));
             }
             await().atMost(Duration.ofSeconds(30))
                     .until(() -> c.node(1).broker().existingQueue("plant") != null);
@@ -264,7 +264,7 @@ class ClusteredQueueTest {
     private static org.partita.jms.transport.NettyBrokerConnection plantLinkToNode2(EmbeddedCluster c)
             throws Exception {
         try (org.partita.jms.api.PartitaAdmin admin = org.partita.jms.api.PartitaAdmin.connect(c.factory(0))) {
-            admin.updateQueue("plant", Map.of("partitions", "2", "hosts", "node1,node2"));
+            admin.updateQueue("plant", Map.of("partitions", "2", "hosts", "node1,node2", "replicas", "1"));
         }
         await().atMost(Duration.ofSeconds(30)).until(() -> c.node(1).broker().existingQueue("plant") != null);
         org.partita.jms.transport.NettyBrokerConnection link = org.partita.jms.transport.NettyBrokerConnection.connect(
