@@ -190,6 +190,12 @@ class ReplicaFailoverTest {
                     } else {
                         cluster.node(victim).resume();
                     }
+                    // one fault at a time: the node back has rejoined every set (it knows each one's
+                    // leader, so it hears from it) before the next fault
+                    int back = victim;
+                    await().atMost(Duration.ofSeconds(60))
+                            .ignoreExceptions()
+                            .until(() -> leaders(cluster, back).stream().noneMatch("?"::equals));
                 }
                 int end = confirmed.size();
                 await().atMost(Duration.ofSeconds(60)).until(() -> confirmed.size() > end + 300);
