@@ -197,6 +197,12 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         return out;
     }
 
+    /** The replica set of a replicated queue's partition, from the sets worked out once for its options. */
+    private String setOf(String queue, QueueOptions o, int partition) {
+        String[] sets = scopeOf(queue, o).sets();
+        return sets != null ? sets[partition] : setOf(o, partition);
+    }
+
     private String setOf(QueueOptions o, int partition) {
         return Placement.setName(
                 Placement.replicasOf(Placement.hosts(o, cluster), Placement.replicas(o, cluster), partition));
@@ -341,7 +347,7 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         if (!Placement.replicated(options, cluster)) {
             return null;
         }
-        String set = setOf(options, partition);
+        String set = setOf(queue, options, partition);
         return replicaSets
                 .store(set)
                 .orElseThrow(() -> new IllegalStateException("node " + self + " keeps no" + " replica of partition "
@@ -400,7 +406,7 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
             BrokerQueue routed = routeReplicated(queue, message);
             return routed != null
                     ? routed
-                    : forwarderFor(setOf(o, message.partition(o.partitions())), queue.name())
+                    : forwarderFor(setOf(queue.name(), o, message.partition(o.partitions())), queue.name())
                             .log();
         }
         List<String> hosts = Placement.hosts(o, cluster);
@@ -439,7 +445,7 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         int keyed = message.partition(o.partitions());
         if (keyed < 0) {
             for (int p = 0; p < o.partitions(); p++) {
-                if (replicaSets.serves(setOf(o, p))) {
+                if (replicaSets.serves(setOf(queue.name(), o, p))) {
                     if (!queue.full()) {
                         return queue;
                     }
@@ -448,7 +454,7 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
             }
             keyed = Math.floorMod(turn(queue, message), o.partitions());
         }
-        String set = setOf(o, keyed);
+        String set = setOf(queue.name(), o, keyed);
         if (message.keyed()) {
             // A key's message goes behind its earlier ones still on their way from this node, so that
             // none overtakes them when this node starts or stops serving the set meanwhile: behind
@@ -510,21 +516,15 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
      */
     private CompletableFuture<Void> toLeader(BrokerQueue queue, MessageRef message) {
         BrokerQueue routed = routeReplicated(queue, message);
-        if (routed == queue
-                || (routed != null
-                        && routed.name().startsWith(Broker.FORWARD_LOG_PREFIX)
-                        && setLogBusy(routed.name().split(":", 3)[1], queue.name()))) {
-            return null; // stored here, or behind what waits in the set's forward log
-        }
         QueueOptions o = queue.options();
         int keyed = message.partition(o.partitions());
         int partition = keyed >= 0 ? keyed : Math.floorMod(turn(queue, message), o.partitions());
+        String set = setOf(queue.name(), o, partition);
+        if (routed == queue || setLogBusy(set, queue.name())) {
+            return null; // stored here, or behind what waits in the set's forward log
+        }
         return leaderSends.send(
-                queue.name(),
-                partition,
-                setLink(setOf(o, partition)),
-                message.encoded(),
-                message.keyed() ? message.keyHash() : null);
+                queue.name(), partition, setLink(set), message.encoded(), message.keyed() ? message.keyHash() : null);
     }
 
     private SetLeaderLink setLink(String set) {
@@ -599,25 +599,21 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     }
 
     /** The scope last made for a queue, with the options it was made for (asked for at every send and dispatch). */
-    private record ScopeOf(QueueOptions options, PartitionScope scope) {}
+    private record ScopeOf(QueueOptions options, PartitionScope scope, String[] sets) {}
 
     private final Map<String, ScopeOf> scopes = new ConcurrentHashMap<>();
 
     @Override
     public PartitionScope scope(String queue, QueueOptions options) {
-        ScopeOf known = scopes.get(queue);
-        if (known != null && known.options().equals(options)) {
-            return known.scope();
-        }
-        PartitionScope made = newScope(options);
-        scopes.put(queue, new ScopeOf(options, made));
-        return made;
+        return scopeOf(queue, options).scope();
     }
 
-    private PartitionScope newScope(QueueOptions options) {
-        List<String> hosts = Placement.hosts(options, cluster);
-        boolean localOnly = options.localOnly();
-        // each partition's replica set, worked out once: dispatch asks for every partition at every pass
+    private ScopeOf scopeOf(String queue, QueueOptions options) {
+        ScopeOf known = scopes.get(queue);
+        if (known != null && known.options().equals(options)) {
+            return known;
+        }
+        // each partition's replica set, worked out once: sends and dispatch ask for it all the time
         String[] sets = null;
         if (Placement.replicated(options, cluster)) {
             sets = new String[options.partitions()];
@@ -625,7 +621,14 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
                 sets[p] = setOf(options, p);
             }
         }
-        String[] setOfPartition = sets;
+        ScopeOf made = new ScopeOf(options, newScope(options, sets), sets);
+        scopes.put(queue, made);
+        return made;
+    }
+
+    private PartitionScope newScope(QueueOptions options, String[] setOfPartition) {
+        List<String> hosts = Placement.hosts(options, cluster);
+        boolean localOnly = options.localOnly();
         return new PartitionScope() {
             @Override
             public boolean hosted(int partition) {

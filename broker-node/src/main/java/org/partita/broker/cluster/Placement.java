@@ -16,11 +16,22 @@ final class Placement {
 
     static List<String> hosts(QueueOptions options, ClusterConfig cluster) {
         List<String> named = options.hosts();
-        if (named.size() == 1 && (named.get(0).equals("*") || named.get(0).equalsIgnoreCase("all"))) {
+        if (everyMember(named)) {
             // sorted: placement must not depend on the order each node's cluster.nodes lists them in
             return cluster.memberNames().stream().sorted().toList();
         }
         return named;
+    }
+
+    /** How many hosts the queue names, without building the list (asked at every send). */
+    private static int hostCount(QueueOptions options, ClusterConfig cluster) {
+        List<String> named = options.hosts();
+        return everyMember(named) ? cluster.members().size() : named.size();
+    }
+
+    /** {@code hosts=*} (or {@code all}): every member of the cluster. */
+    private static boolean everyMember(List<String> named) {
+        return named.size() == 1 && (named.get(0).equals("*") || named.get(0).equalsIgnoreCase("all"));
     }
 
     static String hostOf(List<String> hosts, int partition) {
@@ -32,9 +43,7 @@ final class Placement {
 
     /** How many nodes keep each partition of the queue: its {@code replicas}, else 3, or every host when fewer. */
     static int replicas(QueueOptions options, ClusterConfig cluster) {
-        return options.replicas() > 0
-                ? options.replicas()
-                : Math.min(DEFAULT_REPLICAS, hosts(options, cluster).size());
+        return options.replicas() > 0 ? options.replicas() : Math.min(DEFAULT_REPLICAS, hostCount(options, cluster));
     }
 
     /** Whether the queue is clustered and its partitions are kept by replica sets (more than one node each). */

@@ -690,20 +690,30 @@ public final class Broker implements QueueServices, AutoCloseable {
         for (PendingSend s : sends) {
             MessageRef m = s.message();
             m.retain(s.targets().size());
-            List<MessageStore> payloadIn = new java.util.ArrayList<>(1);
+            // the stores given the payload: one in all but rare cases, so no collection per send
+            MessageStore firstStore = null;
+            List<MessageStore> moreStores = null;
             for (BrokerQueue q : s.targets()) {
                 if (q.storesEntryOf(m)) {
                     MessageStore into = q.storeFor(m);
-                    if (!payloadIn.contains(into)) {
+                    boolean has = into == firstStore || (moreStores != null && moreStores.contains(into));
+                    if (!has) {
                         // once per store: a replicated partition's set keeps its own copy
                         batches.of(into).add(new StoreOp.InsertMessage(m.id(), m.encoded()));
                         toStore.put(m, payloadMemoryOf(into));
-                        payloadIn.add(into);
+                        if (firstStore == null) {
+                            firstStore = into;
+                        } else {
+                            if (moreStores == null) {
+                                moreStores = new java.util.ArrayList<>(2);
+                            }
+                            moreStores.add(into);
+                        }
                     }
                     batches.of(into).add(new StoreOp.InsertEntry(q.name(), m.id(), s.deliveryCount()));
                 }
             }
-            if (payloadIn.isEmpty() && !s.targets().isEmpty()) {
+            if (firstStore == null && !s.targets().isEmpty()) {
                 unstored.add(m);
             }
         }
