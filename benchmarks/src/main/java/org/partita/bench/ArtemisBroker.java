@@ -20,7 +20,7 @@ import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
  * <p>The tuned variant sets only {@code journal-buffer-timeout}, from a disk sync test, the way
  * {@code artemis create} does for a new installation.
  */
-final class ArtemisBroker implements BrokerUnderTest {
+final class ArtemisBroker implements ArtemisUnderTest {
     private final EmbeddedActiveMQ server;
     private final Path dir;
     private final ActiveMQConnectionFactory cf;
@@ -70,11 +70,6 @@ final class ArtemisBroker implements BrokerUnderTest {
     @Override
     public ConnectionFactory connectionFactory() {
         return cf;
-    }
-
-    @Override
-    public String queueName(String base, String partitaOptions) {
-        return base;
     }
 
     /**

@@ -24,7 +24,7 @@ import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
  * tuned journal of {@link ArtemisBroker}, and the scenario's connections go to the servers in turn,
  * as for {@link PartitaClusterBroker}.
  */
-final class ArtemisClusterBroker implements BrokerUnderTest {
+final class ArtemisClusterBroker implements ArtemisUnderTest {
     private static final int NODES = 3;
     private static final String CLUSTER = "bench-cluster";
     private final List<EmbeddedActiveMQ> servers;
@@ -122,21 +122,6 @@ final class ArtemisClusterBroker implements BrokerUnderTest {
     @Override
     public String url() {
         return url;
-    }
-
-    @Override
-    public String queueName(String base, String partitaOptions) {
-        return base;
-    }
-
-    @Override
-    public long storedBytes() {
-        return -1;
-    }
-
-    @Override
-    public String storedBytesMethod() {
-        return "not measured for a cluster";
     }
 
     @Override

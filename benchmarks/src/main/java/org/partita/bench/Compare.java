@@ -57,6 +57,8 @@ public final class Compare implements Callable<Integer> {
 
     static final int BROKER_WARM_UP_MAX_ROUNDS = 12;
     static final int BROKER_WARM_UP_MAX_SECONDS = 45;
+    /** S8's warm-up of servers in processes ends once a round of S2 gained at most this share (percent) on the one before. */
+    static final int PROCESS_WARM_UP_GAIN_PERCENT = 10;
     /** Non-persistent messages of the warm-up's S3 run. */
     static final int WARM_UP_S3_MESSAGES = 5_000;
     /** A run's note: the collection pauses of the tool's JVM during it ({@link GcPauses}). */
@@ -74,13 +76,15 @@ public final class Compare implements Callable<Integer> {
     static final String DEOPT_NOTE = "deoptsDuringRun";
     /** Per Partita run: its store's commits, those network threads made at the end of their turns, and syncs ({@link CommitFigures}). */
     static final String COMMITS_NOTE = "storeCommits";
-    /** A run's note with {@code --own-jvm}: how the broker's JVM was warmed up over loopback before it. */
+    /** A run's note with {@code --own-jvm} and for S8: how the broker's JVMs were warmed up over loopback before it. */
     static final String BROKER_WARM_UP_NOTE = "brokerWarmUp";
 
     static {
         // quiet brokers unless the user asked otherwise: the table is the output
         setIfAbsent("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         setIfAbsent("org.slf4j.simpleLogger.log.org.apache.activemq", "error");
+        // Raft replicas warn of every stream cut when a replicated cluster stops, as it does after each run
+        setIfAbsent("org.slf4j.simpleLogger.log.org.apache.ratis", "error");
     }
 
     @Option(
@@ -94,18 +98,24 @@ public final class Compare implements Callable<Integer> {
     @Option(
             names = "--scenarios",
             split = ",",
-            description = "scenarios to run (default S1,S2,S3,S4,S4K,S4B,S4J,S5,S6,S7)")
+            description = "scenarios to run (default S1,S2,S3,S4,S4K,S4B,S4J,S5,S6,S7; also S8, the failover,"
+                    + " on the replicated targets only)")
     List<String> scenarioIds = List.of("S1", "S2", "S3", "S4", "S4K", "S4B", "S4J", "S5", "S6", "S7");
 
     @Option(
             names = "--targets",
             split = ",",
             description = "brokers to run (default partita,artemis-default,artemis-tuned; also partita-cluster3 and"
-                    + " artemis-cluster3: three nodes of one cluster in this JVM, S4 variants only)")
+                    + " artemis-cluster3: three nodes of one cluster in this JVM; partita-cluster3-replicated and"
+                    + " artemis-ha: three nodes with replicas=3, a primary and a replicating backup, in this JVM,"
+                    + " each server in a JVM of its own for S8; these four run every scenario but S5)")
     List<String> targetIds = List.of("partita", "artemis-default", "artemis-tuned");
 
     @Option(names = "--rate", description = "S7 send rate in messages per second (default ${DEFAULT-VALUE})")
     int s7Rate = 500;
+
+    @Option(names = "--failover-rate", description = "S8 send rate in messages per second (default ${DEFAULT-VALUE})")
+    int failoverRate = 50;
 
     @Option(
             names = "--time-cap",
@@ -130,13 +140,14 @@ public final class Compare implements Callable<Integer> {
 
     @Option(
             names = "--broker-heap",
-            description = "with --own-jvm: the brokers' -Xmx, for example 2g (default: the JVM's)")
+            description =
+                    "with --own-jvm, and for the servers S8 starts: the brokers' -Xmx, for example 2g (default: the JVM's)")
     String brokerHeap;
 
     @Option(
             names = "--broker-jvm-option",
             description =
-                    "with --own-jvm: an option for the brokers' JVMs, repeatable"
+                    "with --own-jvm, and for the servers S8 starts: an option for the brokers' JVMs, repeatable"
                             + " (for example -XX:StartFlightRecording=filename=broker.jfr,settings=profile; each run writes it anew)")
     List<String> brokerJvmOptions = new ArrayList<>();
 
@@ -151,7 +162,7 @@ public final class Compare implements Callable<Integer> {
     @Option(
             names = "--no-warmup",
             description =
-                    "skip the short warm-up runs on each broker (with --own-jvm: also the one over loopback before each run)")
+                    "skip the short warm-up runs on each broker (with --own-jvm and for S8: also the one over loopback before each run)")
     boolean noWarmup;
 
     @Option(
@@ -190,11 +201,16 @@ public final class Compare implements Callable<Integer> {
         List<Scenario> scenarios =
                 scenarioIds.stream().map(Scenario::fromId).distinct().toList();
         List<Target> targets = targetIds.stream().map(Target::fromId).distinct().toList();
-        if ((targets.contains(Target.PARTITA_CLUSTER) || targets.contains(Target.ARTEMIS_CLUSTER))
-                && scenarios.contains(Scenario.S5)) {
+        if (targets.stream().anyMatch(Target::isCluster) && scenarios.contains(Scenario.S5)) {
             throw new CommandLine.ParameterException(
                     new CommandLine(this),
-                    "the cluster targets cannot run S5: topics are not spread over a Partita cluster (leave S5 out)");
+                    "the cluster and replicated targets cannot run S5: topics are not spread over a Partita cluster"
+                            + " (leave S5 out)");
+        }
+        if (scenarios.contains(Scenario.S8) && targets.stream().noneMatch(Target::canKillLeader)) {
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this),
+                    "S8 kills a leader: it runs on partita-cluster3-replicated and artemis-ha only (name one of them)");
         }
         if (ownJvm && targets.stream().anyMatch(Target::isCluster)) {
             throw new CommandLine.ParameterException(
@@ -218,14 +234,15 @@ public final class Compare implements Callable<Integer> {
                     sync.syncsPerSecond(),
                     sync.nanosPerSync() / 1e3,
                     sync.nanosPerSync());
-            Scenarios.Settings settings = new Scenarios.Settings(Scenarios.nanos(timeCapSeconds), s7Rate);
+            Scenarios.Settings settings = new Scenarios.Settings(Scenarios.nanos(timeCapSeconds), s7Rate, failoverRate);
             // The clients in this JVM. With --own-jvm each run's own warm-up over loopback (runOne) warms them
-            // as well as the broker, right before the run: a warm-up here would only be done again.
-            if (!noWarmup && !ownJvm) {
+            // as well as the broker, right before the run: a warm-up here would only be done again. So does
+            // S8's warm-up of the servers it starts in processes.
+            if (!noWarmup && !ownJvm && !scenarios.stream().allMatch(Scenario::killsLeader)) {
                 for (int round = 0; round < WARM_UP_ROUNDS; round++) {
                     for (Target t : targets) {
-                        warmUpRun(dir, sync, settings, Scenario.S3, t, WARM_UP_S3_MESSAGES);
-                        warmUpRun(dir, sync, settings, Scenario.S1, t, WARM_UP_S1_MESSAGES);
+                        warmUpRun(dir, sync, Scenario.S3, t, WARM_UP_S3_MESSAGES);
+                        warmUpRun(dir, sync, Scenario.S1, t, WARM_UP_S1_MESSAGES);
                     }
                 }
                 log.println("warm-up done (then " + JitQuiet.await() + " ms until the JIT was idle)");
@@ -234,6 +251,9 @@ public final class Compare implements Callable<Integer> {
             for (int run = 1; run <= runs; run++) {
                 for (Scenario s : scenarios) {
                     for (Target t : targets) {
+                        if (s.killsLeader() && !t.canKillLeader()) {
+                            continue; // no leader to kill: the table shows no figure for it
+                        }
                         RunResult r = runOne(dir, sync, settings, s, t, run, s.count(scale));
                         results.add(r);
                         log.println(line(r));
@@ -254,7 +274,7 @@ public final class Compare implements Callable<Integer> {
                             : "brokers embedded in the load tool's JVM",
                     System.getProperty("java.version"),
                     (System.nanoTime() - began) / 1e9);
-            report = new Report(header, results, scenarios, targets, sync, s7Rate);
+            report = new Report(header, results, scenarios, targets, sync, settings);
             String md = report.markdown();
             log.println();
             log.println(md);
@@ -274,11 +294,14 @@ public final class Compare implements Callable<Integer> {
         return report;
     }
 
+    /** The settings of a warm-up run: each capped at {@value #WARM_UP_SECONDS} s. */
+    private Scenarios.Settings warmUpSettings() {
+        return new Scenarios.Settings(Scenarios.nanos(WARM_UP_SECONDS), s7Rate, failoverRate);
+    }
+
     /** A short run that warms up this JVM's clients of {@code t} and the embedded brokers' code. */
-    private void warmUpRun(Path dir, DiskSync.Result sync, Scenarios.Settings settings, Scenario s, Target t, int count)
-            throws Exception {
-        Scenarios.Settings capped = new Scenarios.Settings(Scenarios.nanos(WARM_UP_SECONDS), settings.s7Rate());
-        runOne(dir, sync, capped, s, t, 0, count);
+    private void warmUpRun(Path dir, DiskSync.Result sync, Scenario s, Target t, int count) throws Exception {
+        runOne(dir, sync, warmUpSettings(), s, t, 0, count);
     }
 
     private RunResult runOne(
@@ -289,10 +312,17 @@ public final class Compare implements Callable<Integer> {
         if (deopts) {
             brokerJvm.add("-D" + BrokerProcess.DEOPTS_PROPERTY + "=true");
         }
-        try (BrokerUnderTest broker = ownJvm
-                ? OwnJvmBroker.start(t, data, sync.nanosPerSync(), brokerHeap, brokerJvm)
-                : t.start(data, sync.nanosPerSync())) {
-            String warmUp = ownJvm && run > 0 && !noWarmup ? warmUpOverLoopback((OwnJvmBroker) broker, s, t) : null;
+        try (BrokerUnderTest broker = s.killsLeader()
+                ? t.startInProcesses(data, sync.nanosPerSync(), serverJvmOptions())
+                : ownJvm
+                        ? OwnJvmBroker.start(t, data, sync.nanosPerSync(), brokerHeap, brokerJvm)
+                        : t.start(data, sync.nanosPerSync())) {
+            String warmUp = null;
+            if (run > 0 && !noWarmup && s.killsLeader()) {
+                warmUp = warmUpInProcesses(broker, t);
+            } else if (run > 0 && !noWarmup && ownJvm) {
+                warmUp = warmUpOverLoopback((OwnJvmBroker) broker, s, t);
+            }
             GcPauses.Mark gc = GcPauses.mark();
             long toolJit = JitQuiet.compilationMillis();
             long brokerJit = broker instanceof OwnJvmBroker own ? own.compilationMillis() : -1;
@@ -341,7 +371,7 @@ public final class Compare implements Callable<Integer> {
         int rounds = 0;
         long lastJit = 0;
         long lastMillis = 0;
-        Scenarios.Settings capped = new Scenarios.Settings(Scenarios.nanos(WARM_UP_SECONDS), 500);
+        Scenarios.Settings capped = warmUpSettings();
         long began = System.nanoTime();
         boolean second = measured.measuresStoreGrowth();
         try (WarmUpBroker warm = second ? broker.startWarmUpBroker() : WarmUpBroker.itself(broker)) {
@@ -384,6 +414,53 @@ public final class Compare implements Callable<Integer> {
                 toolMillis);
     }
 
+    /** The JVM options of each server S8 starts in a process of its own: {@code --broker-heap} and {@code --broker-jvm-option}. */
+    private List<String> serverJvmOptions() {
+        List<String> options = new ArrayList<>();
+        if (brokerHeap != null) {
+            options.add("-Xmx" + brokerHeap);
+        }
+        if (brokerJvmOptions != null) {
+            options.addAll(brokerJvmOptions);
+        }
+        return options;
+    }
+
+    /**
+     * Warms up a broker whose servers S8 started in processes of their own, before the run kills its
+     * leader: rounds of S2 on queues of their own, whose connections reach every node of a cluster, until
+     * a round is at most {@value #PROCESS_WARM_UP_GAIN_PERCENT}% faster than the one before (at least
+     * {@value #WARM_UP_ROUNDS}, at most {@value #BROKER_WARM_UP_MAX_ROUNDS} rounds or {@value
+     * #BROKER_WARM_UP_MAX_SECONDS} s). The servers answer no questions about their JIT, so their rate
+     * tells: three node JVMs compile their Raft replication each for itself, and after two rounds of
+     * 10 s a replicated Partita cluster still sent a few times slower than warm.
+     *
+     * @return the run's {@value #BROKER_WARM_UP_NOTE} note
+     */
+    private String warmUpInProcesses(BrokerUnderTest broker, Target t) throws InterruptedException {
+        Scenarios.Settings capped = warmUpSettings();
+        WarmUpBroker warm = WarmUpBroker.itself(broker);
+        List<String> rates = new ArrayList<>();
+        double last = 0;
+        long began = System.nanoTime();
+        for (int round = 0; round < BROKER_WARM_UP_MAX_ROUNDS; round++) {
+            RunResult r = new Scenarios(warm.round(round), capped).run(Scenario.S2, t, 0, Scenario.S2.defaultCount());
+            double rate = r.values().getOrDefault(Scenario.S2.name(), 0.0);
+            rates.add(String.format(Locale.ROOT, "%.0f", rate));
+            boolean steady = round + 1 >= WARM_UP_ROUNDS && rate * 100 <= last * (100 + PROCESS_WARM_UP_GAIN_PERCENT);
+            last = rate;
+            if (steady || System.nanoTime() - began > TimeUnit.SECONDS.toNanos(BROKER_WARM_UP_MAX_SECONDS)) {
+                break;
+            }
+        }
+        return String.format(
+                Locale.ROOT,
+                "%d rounds of S2 over loopback to its servers (msg/s: %s), then JIT idle in %d ms (tool)",
+                rates.size(),
+                String.join(", ", rates),
+                JitQuiet.await());
+    }
+
     private String line(RunResult r) {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(
@@ -403,7 +480,12 @@ public final class Compare implements Callable<Integer> {
                     || k.equals(GC_NOTE)
                     || k.equals(JIT_NOTE)
                     || k.equals(DEOPT_NOTE)
-                    || k.equals(COMMITS_NOTE)) {
+                    || k.equals(COMMITS_NOTE)
+                    || k.equals(FailoverScenario.KILLED_NOTE)
+                    || k.equals(FailoverScenario.ANY_KEY_NOTE)
+                    || k.equals(FailoverScenario.FAILED_SENDS_NOTE)
+                    || k.equals(FailoverScenario.LAG_NOTE)
+                    || k.equals(FailoverScenario.REPEATS_NOTE)) {
                 sb.append(", ").append(k).append(' ').append(v);
             }
         });

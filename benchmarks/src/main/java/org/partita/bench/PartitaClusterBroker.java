@@ -1,7 +1,6 @@
 package org.partita.bench;
 
 import jakarta.jms.ConnectionFactory;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,17 +11,20 @@ import org.partita.jms.client.PartitaConnectionFactory;
 
 /**
  * Three Partita nodes of one cluster in this JVM, on loopback, each with its own data folder; queues
- * are spread over all three ({@code hosts=*}) and the scenario's connections go to the nodes in turn,
- * so producers and consumers are spread over the cluster as users' would be. On one machine the
- * nodes share its cores and disk: the ratio to one node is the cost of forwarding and relaying.
+ * are spread over all three ({@code hosts=*}), with {@code replicas} copies of each partition, and
+ * the scenario's connections go to the nodes in turn, so producers and consumers are spread over the
+ * cluster as users' would be. On one machine the nodes share its cores and disk: the ratio to one
+ * node is the cost of forwarding and relaying (and, with replicas, of keeping every partition on
+ * three disks through Raft).
  */
 final class PartitaClusterBroker implements BrokerUnderTest {
-    private static final int NODES = 3;
     private final List<PartitaNode> nodes;
     private final ConnectionFactory cf;
+    private final int replicas;
 
-    private PartitaClusterBroker(List<PartitaNode> nodes) {
+    private PartitaClusterBroker(List<PartitaNode> nodes, int replicas) {
         this.nodes = nodes;
+        this.replicas = replicas;
         List<ConnectionFactory> factories = new ArrayList<>();
         for (PartitaNode n : nodes) {
             factories.add(new PartitaConnectionFactory(n.url()));
@@ -30,37 +32,30 @@ final class PartitaClusterBroker implements BrokerUnderTest {
         this.cf = new RoundRobinConnectionFactory(factories);
     }
 
-    static PartitaClusterBroker start(Path dir) throws IOException {
-        List<ClusterConfig.Member> members = new ArrayList<>();
-        for (int i = 0; i < NODES; i++) {
-            members.add(new ClusterConfig.Member("node" + (i + 1), "127.0.0.1", freePortPair(members)));
-        }
-        ClusterConfig cluster = ClusterConfig.of("bench", members).withHeartbeat(500, 5_000);
+    /** @param replicas the queues' {@code replicas} option: 1 for partitions on their host alone */
+    static PartitaClusterBroker start(Path dir, int replicas) throws Exception {
+        ClusterConfig cluster = ClusterMembers.pick("bench");
         List<PartitaNode> started = new ArrayList<>();
-        for (ClusterConfig.Member m : members) {
-            started.add(PartitaNode.start(NodeConfig.defaults()
-                    .withNodeName(m.name())
-                    .withPort(m.port())
-                    .withDataDir(dir.resolve(m.name()))
-                    .withSyncOnCommit(true)
-                    .withCluster(cluster)));
-        }
-        // no wait for the links: the load starts as users' does, with the cluster just started
-        return new PartitaClusterBroker(started);
-    }
-
-    /** A port free together with the consensus port above it. */
-    private static int freePortPair(List<ClusterConfig.Member> taken) throws IOException {
-        while (true) {
-            int port = Ports.freeLoopbackPort();
-            int consensus = port + ClusterConfig.DEFAULT_CONSENSUS_PORT_OFFSET;
-            if (consensus > 65535 || taken.stream().anyMatch(m -> m.port() == port || m.port() == consensus)) {
-                continue;
+        try {
+            for (ClusterConfig.Member m : cluster.members()) {
+                started.add(PartitaNode.start(NodeConfig.defaults()
+                        .withNodeName(m.name())
+                        .withPort(m.port())
+                        .withDataDir(dir.resolve(m.name()))
+                        .withSyncOnCommit(true)
+                        .withCluster(cluster)));
             }
-            if (Ports.isFree(consensus)) {
-                return port;
+            // Without replicas, no wait for the links: the load starts as users' does, with the cluster
+            // just started. With them, the replica sets are elected first, as in a cluster up for a while.
+            if (replicas > 1) {
+                ReplicaLeaders.awaitSets(
+                        new PartitaConnectionFactory(started.get(0).url()), started.size(), replicas);
             }
+        } catch (Exception e) {
+            closeAll(started);
+            throw e;
         }
+        return new PartitaClusterBroker(started, replicas);
     }
 
     @Override
@@ -73,33 +68,26 @@ final class PartitaClusterBroker implements BrokerUnderTest {
         return cf;
     }
 
+    @Override
+    public String queueName(String base, String partitaOptions) {
+        return clusteredQueue(base, partitaOptions, replicas);
+    }
+
     /**
      * Every queue is spread over the three nodes; one named without options gets S4's 8 partitions
      * (a cluster has no plain queue of one partition shared by all nodes), so S4K's keys spread too.
      */
-    @Override
-    public String queueName(String base, String partitaOptions) {
+    static String clusteredQueue(String base, String partitaOptions, int replicas) {
         String options = partitaOptions == null || partitaOptions.isEmpty() ? "partitions=8" : partitaOptions;
-        return base + "?" + options + "&hosts=*";
-    }
-
-    @Override
-    public long storedBytes() {
-        return -1;
-    }
-
-    @Override
-    public String storedBytesMethod() {
-        return "not measured for a cluster";
-    }
-
-    @Override
-    public String storeDetails() {
-        return "";
+        return base + "?" + options + "&hosts=*" + (replicas > 1 ? "&replicas=" + replicas : "");
     }
 
     @Override
     public void close() {
+        closeAll(nodes);
+    }
+
+    private static void closeAll(List<PartitaNode> nodes) {
         for (int i = nodes.size() - 1; i >= 0; i--) {
             nodes.get(i).close();
         }

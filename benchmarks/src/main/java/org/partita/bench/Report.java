@@ -9,11 +9,16 @@ import java.util.stream.Collectors;
 
 /** Medians of the runs, the ratios, and the checks, as a Markdown report. */
 final class Report {
+    /** Partita over Partita: what a cluster costs over one node, and what replicas cost over none. */
+    private static final Target[][] OWN_RATIOS = {
+        {Target.PARTITA_CLUSTER, Target.PARTITA}, {Target.PARTITA_REPLICATED, Target.PARTITA_CLUSTER}
+    };
+
     private final List<RunResult> results;
     private final List<Scenario> scenarios;
     private final List<Target> targets;
     private final DiskSync.Result sync;
-    private final int s7Rate;
+    private final Scenarios.Settings settings;
     private final String header;
 
     Report(
@@ -22,13 +27,13 @@ final class Report {
             List<Scenario> scenarios,
             List<Target> targets,
             DiskSync.Result sync,
-            int s7Rate) {
+            Scenarios.Settings settings) {
         this.header = header;
         this.results = results;
         this.scenarios = scenarios;
         this.targets = targets;
         this.sync = sync;
-        this.s7Rate = s7Rate;
+        this.settings = settings;
     }
 
     /** Median of a row over the runs of one target; NaN if no run produced it. */
@@ -51,20 +56,23 @@ final class Report {
     }
 
     /**
-     * Which medians are divided: each Partita target over each Artemis target (one node over one
-     * node, a cluster over a cluster, as the targets run), and the Partita cluster over one node.
+     * Which medians are divided: each Partita target over each Artemis target of its kind (one node
+     * over one node, a cluster over a cluster, replicated over replicated), the Partita cluster over
+     * one node, and the replicated Partita cluster over the one without replicas.
      */
     private List<Target[]> ratioColumns() {
         List<Target[]> pairs = new ArrayList<>();
         for (Target p : targets) {
             for (Target o : targets) {
-                if (p.isPartita() && !o.isPartita() && p.isCluster() == o.isCluster()) {
+                if (p.isPartita() && !o.isPartita() && p.kind() == o.kind()) {
                     pairs.add(new Target[] {p, o});
                 }
             }
         }
-        if (targets.contains(Target.PARTITA) && targets.contains(Target.PARTITA_CLUSTER)) {
-            pairs.add(new Target[] {Target.PARTITA_CLUSTER, Target.PARTITA});
+        for (Target[] own : OWN_RATIOS) {
+            if (targets.contains(own[0]) && targets.contains(own[1])) {
+                pairs.add(own);
+            }
         }
         return pairs;
     }
@@ -72,6 +80,9 @@ final class Report {
     private static String ratioLabel(Target[] pair) {
         if (pair[0] == Target.PARTITA_CLUSTER && pair[1] == Target.PARTITA) {
             return "Partita cluster / 1 node";
+        }
+        if (pair[0] == Target.PARTITA_REPLICATED && pair[1] == Target.PARTITA_CLUSTER) {
+            return "Partita replicas=3 / no replicas";
         }
         return pair[0].label() + " / " + pair[1].label().replace("Artemis ", "");
     }
@@ -100,7 +111,7 @@ final class Report {
         sb.append("---:|".repeat(targets.size() + ratios.size()));
         sb.append('\n');
         for (Scenario s : scenarios) {
-            for (Scenario.Row row : s.rows(s7Rate)) {
+            for (Scenario.Row row : s.rows(settings)) {
                 sb.append("| ")
                         .append(row.label())
                         .append(" | ")
@@ -132,7 +143,10 @@ final class Report {
         sb.append("\n### Checks\n\n");
         if (allPassed()) {
             sb.append("Every message of every run arrived exactly once");
-            if (scenarios.stream().anyMatch(s -> s.name().startsWith("S4"))) {
+            if (scenarios.stream().anyMatch(Scenario::atLeastOnce)) {
+                sb.append(" (S8, across the kill: at least once, its repeats in its notes)");
+            }
+            if (scenarios.stream().anyMatch(s -> s.name().startsWith("S4") || s == Scenario.S8)) {
                 sb.append(", with no per-key order violation");
             }
             sb.append(".\n");

@@ -17,7 +17,27 @@ public enum Scenario {
     S4J("as S4, consumers join during the run (2, then up to 8)", 12_000),
     S5("topic with 5 durable subscriptions: publish all, then drain", 3_000),
     S6("transacted batches of 100 on both sides, persistent", 20_000),
-    S7("end-to-end latency at a fixed rate, persistent, 1 producer / 1 consumer", 5_000);
+    S7("end-to-end latency at a fixed rate, persistent, 1 producer / 1 consumer", 5_000),
+    S8(
+            "failover: keyed persistent messages at a fixed rate, 1 producer / 1 consumer on the leader;"
+                    + " the leader's process killed a third of the way",
+            1_500);
+
+    /**
+     * Whether the scenario kills the leader of a replicated broker (S8): its brokers run in processes,
+     * and only replicated targets run it.
+     */
+    public boolean killsLeader() {
+        return this == S8;
+    }
+
+    /**
+     * Whether a message may arrive more than once (S8): a message the lost leader delivered and had no
+     * acknowledgement for comes again from its successor, as both brokers promise across a failover.
+     */
+    public boolean atLeastOnce() {
+        return this == S8;
+    }
 
     /**
      * Whether the scenario reports what the broker's store grew by (S5): its broker must start the
@@ -59,8 +79,8 @@ public enum Scenario {
         return Math.max(unit, (n + unit - 1) / unit * unit);
     }
 
-    /** The throughput (or S5's figures), then end-to-end latency p50, p99 and max. */
-    public List<Row> rows(int s7Rate) {
+    /** The throughput (or S5's and S8's figures), then end-to-end latency p50, p99 and max. */
+    public List<Row> rows(Scenarios.Settings settings) {
         List<Row> rows = new java.util.ArrayList<>(
                 switch (this) {
                     case S1 -> List.of(new Row("S1", "S1 persistent, 1P/1C", "msg/s", true));
@@ -76,8 +96,18 @@ public enum Scenario {
                                 new Row("S5.disk", "S5 disk bytes per message (1 KiB payload)", "B/msg", false));
                     case S6 -> List.of(new Row("S6", "S6 transacted batches of 100", "msg/s", true));
                     case S7 -> List.of();
+                    case S8 ->
+                        List.of(new Row(
+                                FailoverScenario.FAILOVER_KEY,
+                                "S8 failover: kill to first message from the new leader",
+                                "ms",
+                                false));
                 });
-        String what = this == S7 ? name() + " latency at " + s7Rate + " msg/s" : name() + " latency";
+        String what = switch (this) {
+            case S7 -> name() + " latency at " + settings.s7Rate() + " msg/s";
+            case S8 -> name() + " latency at " + settings.failoverRate() + " msg/s, kill included";
+            default -> name() + " latency";
+        };
         rows.add(new Row(name() + ".p50", what + " p50", "ms", false));
         rows.add(new Row(name() + ".p99", what + " p99", "ms", false));
         rows.add(new Row(name() + ".max", what + " max", "ms", false));
@@ -90,7 +120,9 @@ public enum Scenario {
                 return s;
             }
         }
-        throw new IllegalArgumentException(
-                "unknown scenario '" + id + "'; known: S1, S2, S3, S4, S4K, S4B, S4J, S5, S6, S7");
+        throw new IllegalArgumentException("unknown scenario '" + id + "'; known: "
+                + java.util.Arrays.stream(values())
+                        .map(Scenario::name)
+                        .collect(java.util.stream.Collectors.joining(", ")));
     }
 }

@@ -39,8 +39,9 @@ final class Scenarios {
     /**
      * @param timeCapNanos   longest a scenario run may take before it is stopped and reported as capped
      * @param s7Rate         messages per second of S7
+     * @param failoverRate   messages per second of S8
      */
-    record Settings(long timeCapNanos, int s7Rate) {}
+    record Settings(long timeCapNanos, int s7Rate, int failoverRate) {}
 
     private final BrokerUnderTest broker;
     private final ConnectionFactory cf;
@@ -67,10 +68,19 @@ final class Scenarios {
                 case S5 -> topic(s, target, run, count);
                 case S6 -> transacted(s, target, run, count);
                 case S7 -> latency(s, target, run, count);
+                case S8 -> new FailoverScenario(this, settings).run(s, target, run, count, killable());
             };
         } catch (Exception e) {
             return new RunResult(s, target, run, Map.of(), count, 0, 0, false, Map.of(), e.toString());
         }
+    }
+
+    private LeaderKillable killable() {
+        if (broker instanceof LeaderKillable k) {
+            return k;
+        }
+        throw new IllegalArgumentException(
+                "S8 kills a leader: " + broker.url() + " has none (not a replicated target)");
     }
 
     // ---- S1, S2, S3 ----------------------------------------------------------------------------
@@ -423,15 +433,14 @@ final class Scenarios {
 
     // ---- shared --------------------------------------------------------------------------------
 
-    private record Sender(Session session, MessageProducer producer) {}
+    record Sender(Session session, MessageProducer producer) {}
 
-    private static MessageConsumer consumer(Connection c, String queue) throws JMSException {
+    static MessageConsumer consumer(Connection c, String queue) throws JMSException {
         Session session = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
         return session.createConsumer(session.createQueue(queue));
     }
 
-    private static Sender sender(Connection c, String queue, boolean persistent, boolean transacted)
-            throws JMSException {
+    static Sender sender(Connection c, String queue, boolean persistent, boolean transacted) throws JMSException {
         Session session = transacted
                 ? c.createSession(true, Session.SESSION_TRANSACTED)
                 : c.createSession(false, Session.AUTO_ACKNOWLEDGE);
@@ -441,7 +450,7 @@ final class Scenarios {
         return new Sender(session, producer);
     }
 
-    private BytesMessage message(Session session, int producer, int seq) throws JMSException {
+    BytesMessage message(Session session, int producer, int seq) throws JMSException {
         BytesMessage m = session.createBytesMessage();
         m.writeBytes(payload);
         m.setIntProperty("p", producer);
@@ -450,7 +459,7 @@ final class Scenarios {
         return m;
     }
 
-    private static boolean before(long deadline, Workers workers) {
+    static boolean before(long deadline, Workers workers) {
         return !workers.stopping() && System.nanoTime() - deadline < 0;
     }
 
@@ -463,7 +472,7 @@ final class Scenarios {
      * duplicates, stops every thread and builds the result; {@code throughputKey} (if not null) gets the
      * arrived messages per second, and {@code latency} (if not null) adds its percentiles.
      */
-    private static RunResult finish(
+    static RunResult finish(
             Scenario s,
             Target target,
             int run,

@@ -1,23 +1,41 @@
 package org.partita.bench;
 
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
 
 /** The brokers compared, each started fresh (in its own temporary folder) for every scenario run. */
 public enum Target {
-    PARTITA("partita", "Partita"),
-    /** Three nodes of one cluster, queues spread over all (S4 variants only: topics are not clustered). */
-    PARTITA_CLUSTER("partita-cluster3", "Partita 3-node cluster"),
-    ARTEMIS_DEFAULT("artemis-default", "Artemis default"),
-    ARTEMIS_TUNED("artemis-tuned", "Artemis tuned"),
-    /** Three tuned Artemis servers of one cluster with message grouping (S4 variants only, like the Partita cluster). */
-    ARTEMIS_CLUSTER("artemis-cluster3", "Artemis tuned 3-node cluster");
+    PARTITA("partita", "Partita", Kind.ONE_NODE),
+    /** Three nodes of one cluster, queues spread over all (every scenario but S5: topics are not clustered). */
+    PARTITA_CLUSTER("partita-cluster3", "Partita 3-node cluster", Kind.CLUSTER),
+    /** As {@link #PARTITA_CLUSTER}, every partition kept by all three nodes ({@code replicas=3}). */
+    PARTITA_REPLICATED("partita-cluster3-replicated", "Partita 3-node cluster, replicas=3", Kind.REPLICATED),
+    ARTEMIS_DEFAULT("artemis-default", "Artemis default", Kind.ONE_NODE),
+    ARTEMIS_TUNED("artemis-tuned", "Artemis tuned", Kind.ONE_NODE),
+    /** Three tuned Artemis servers of one cluster with message grouping (like the Partita cluster). */
+    ARTEMIS_CLUSTER("artemis-cluster3", "Artemis tuned 3-node cluster", Kind.CLUSTER),
+    /** A tuned Artemis primary and a backup with the replication HA policy. */
+    ARTEMIS_HA("artemis-ha", "Artemis tuned primary + replicating backup", Kind.REPLICATED);
+
+    /** What a target is, so that the report divides like by like. */
+    enum Kind {
+        ONE_NODE,
+        /** Several servers sharing the load, each message on one of them. */
+        CLUSTER,
+        /** Each message on several servers, so that the loss of one loses nothing confirmed. */
+        REPLICATED
+    }
 
     private final String id;
     private final String label;
+    private final Kind kind;
 
-    Target(String id, String label) {
+    Target(String id, String label, Kind kind) {
         this.id = id;
         this.label = label;
+        this.kind = kind;
     }
 
     public String id() {
@@ -28,6 +46,10 @@ public enum Target {
         return label;
     }
 
+    Kind kind() {
+        return kind;
+    }
+
     /**
      * Starts the broker with its data in {@code dir}.
      *
@@ -36,20 +58,41 @@ public enum Target {
     public BrokerUnderTest start(Path dir, long tunedBufferTimeoutNanos) throws Exception {
         return switch (this) {
             case PARTITA -> PartitaBroker.start(dir);
-            case PARTITA_CLUSTER -> PartitaClusterBroker.start(dir);
+            case PARTITA_CLUSTER -> PartitaClusterBroker.start(dir, 1);
+            case PARTITA_REPLICATED -> PartitaClusterBroker.start(dir, ClusterMembers.NODES);
             case ARTEMIS_DEFAULT -> ArtemisBroker.start(dir, -1);
             case ARTEMIS_TUNED -> ArtemisBroker.start(dir, tunedBufferTimeoutNanos);
             case ARTEMIS_CLUSTER -> ArtemisClusterBroker.start(dir, tunedBufferTimeoutNanos);
+            case ARTEMIS_HA -> ArtemisHaBroker.start(dir, tunedBufferTimeoutNanos);
         };
     }
 
-    public boolean isPartita() {
-        return this == PARTITA || this == PARTITA_CLUSTER;
+    /**
+     * Starts the broker with each of its servers in a JVM of its own, for the failover scenario,
+     * which kills the leader's process.
+     *
+     * @param jvmOptions the servers' JVM options
+     */
+    LeaderKillable startInProcesses(Path dir, long tunedBufferTimeoutNanos, List<String> jvmOptions) throws Exception {
+        return switch (this) {
+            case PARTITA_REPLICATED -> PartitaClusterProcesses.start(dir, ClusterMembers.NODES, jvmOptions);
+            case ARTEMIS_HA -> ArtemisHaProcesses.start(dir, tunedBufferTimeoutNanos, jvmOptions);
+            default -> throw new IllegalArgumentException(id + " has no leader to kill: it is not replicated");
+        };
     }
 
-    /** Three nodes of one cluster in the benchmark's JVM. */
+    /** Whether the failover scenario can run on it: a replicated broker, whose leader's loss loses nothing. */
+    public boolean canKillLeader() {
+        return kind == Kind.REPLICATED;
+    }
+
+    public boolean isPartita() {
+        return this == PARTITA || this == PARTITA_CLUSTER || this == PARTITA_REPLICATED;
+    }
+
+    /** Several servers in the benchmark's JVM (a cluster, or a primary and its backup). */
     public boolean isCluster() {
-        return this == PARTITA_CLUSTER || this == ARTEMIS_CLUSTER;
+        return kind != Kind.ONE_NODE;
     }
 
     /** A client connection factory for a broker of this kind at {@code url} (see {@link BrokerUnderTest#url()}). */
@@ -65,7 +108,11 @@ public enum Target {
                 return t;
             }
         }
-        throw new IllegalArgumentException("unknown target '" + id
-                + "'; known: partita, partita-cluster3, artemis-default, artemis-tuned, artemis-cluster3");
+        throw new IllegalArgumentException("unknown target '" + id + "'; known: " + ids());
+    }
+
+    /** Every target's id, for messages and help. */
+    static String ids() {
+        return Arrays.stream(values()).map(Target::id).collect(Collectors.joining(", "));
     }
 }

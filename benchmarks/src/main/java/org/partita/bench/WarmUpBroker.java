@@ -11,7 +11,7 @@ import jakarta.jms.ConnectionFactory;
  * round cut short by its time cap left behind is in no later round's way.
  */
 final class WarmUpBroker implements BrokerUnderTest {
-    private final OwnJvmBroker owner;
+    private final BrokerUnderTest owner;
     private final String url;
     private final ConnectionFactory cf;
     /** What {@link #close()} does: stop the second broker, or nothing when the load went to the broker under test. */
@@ -19,7 +19,7 @@ final class WarmUpBroker implements BrokerUnderTest {
 
     private String prefix = "";
 
-    private WarmUpBroker(OwnJvmBroker owner, String url, ConnectionFactory cf, Runnable onClose) {
+    private WarmUpBroker(BrokerUnderTest owner, String url, ConnectionFactory cf, Runnable onClose) {
         this.owner = owner;
         this.url = url;
         this.cf = cf;
@@ -27,7 +27,7 @@ final class WarmUpBroker implements BrokerUnderTest {
     }
 
     /** The warm-up goes to the broker under test, on queues of its own; it stays up for its run. */
-    static WarmUpBroker itself(OwnJvmBroker broker) {
+    static WarmUpBroker itself(BrokerUnderTest broker) {
         return new WarmUpBroker(broker, broker.url(), broker.connectionFactory(), () -> {});
     }
 

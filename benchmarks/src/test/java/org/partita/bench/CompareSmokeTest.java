@@ -30,27 +30,7 @@ class CompareSmokeTest {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         Compare compare = new Compare(new PrintStream(log, true, StandardCharsets.UTF_8));
         Path out = tmp.resolve("results.md");
-        new CommandLine(compare)
-                .parseArgs(
-                        "--targets",
-                        "partita",
-                        "--scenarios",
-                        "S1,S3",
-                        "--runs",
-                        "1",
-                        "--scale",
-                        "0.02",
-                        "--no-warmup",
-                        "--sync-writes",
-                        "20",
-                        "--sync-tries",
-                        "1",
-                        "--time-cap",
-                        "30",
-                        "--work-dir",
-                        tmp.resolve("work").toString(),
-                        "--out",
-                        out.toString());
+        new CommandLine(compare).parseArgs(smallRun(tmp, out, "partita", "S1,S3", "0.02", 30));
 
         List<RunResult> results = compare.runComparison();
 
@@ -120,27 +100,7 @@ class CompareSmokeTest {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         Compare compare = new Compare(new PrintStream(log, true, StandardCharsets.UTF_8));
         Path out = tmp.resolve("results.md");
-        new CommandLine(compare)
-                .parseArgs(
-                        "--targets",
-                        "partita",
-                        "--scenarios",
-                        "S4B",
-                        "--runs",
-                        "1",
-                        "--scale",
-                        "0.05",
-                        "--no-warmup",
-                        "--sync-writes",
-                        "20",
-                        "--sync-tries",
-                        "1",
-                        "--time-cap",
-                        "30",
-                        "--work-dir",
-                        tmp.resolve("work").toString(),
-                        "--out",
-                        out.toString());
+        new CommandLine(compare).parseArgs(smallRun(tmp, out, "partita", "S4B", "0.05", 30));
 
         List<RunResult> results = compare.runComparison();
 
@@ -167,27 +127,7 @@ class CompareSmokeTest {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         Compare compare = new Compare(new PrintStream(log, true, StandardCharsets.UTF_8));
         Path out = tmp.resolve("results.md");
-        new CommandLine(compare)
-                .parseArgs(
-                        "--targets",
-                        "partita-cluster3,artemis-cluster3",
-                        "--scenarios",
-                        "S4K",
-                        "--runs",
-                        "1",
-                        "--scale",
-                        "0.05",
-                        "--no-warmup",
-                        "--sync-writes",
-                        "20",
-                        "--sync-tries",
-                        "1",
-                        "--time-cap",
-                        "60",
-                        "--work-dir",
-                        tmp.resolve("work").toString(),
-                        "--out",
-                        out.toString());
+        new CommandLine(compare).parseArgs(smallRun(tmp, out, "partita-cluster3,artemis-cluster3", "S4K", "0.05", 60));
 
         List<RunResult> results = compare.runComparison();
 
@@ -200,6 +140,35 @@ class CompareSmokeTest {
         assertTrue(md.contains("Partita 3-node cluster / tuned 3-node cluster"), md);
     }
 
+    /**
+     * The replicated targets on S1 (embedded) and S8 (each server in a process of its own, the leader
+     * killed): every message arrives (S8: at least once), and the report divides replicated by replicated.
+     */
+    @Test
+    @Timeout(value = 300, unit = TimeUnit.SECONDS)
+    void replicatedTargetsSurviveTheLeadersKillAndTheReportDividesReplicatedByReplicated(@TempDir Path tmp)
+            throws Exception {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        Compare compare = new Compare(new PrintStream(log, true, StandardCharsets.UTF_8));
+        Path out = tmp.resolve("results.md");
+        new CommandLine(compare)
+                .parseArgs(smallRun(tmp, out, "partita-cluster3-replicated,artemis-ha", "S1,S8", "0.05", 60));
+
+        List<RunResult> results = compare.runComparison();
+
+        assertEquals(4, results.size(), log::toString);
+        for (RunResult r : results) {
+            assertTrue(r.passed(), () -> r.scenario() + " " + r.target() + ": " + r.checkSummary() + "\n" + log);
+            if (r.scenario() == Scenario.S8) {
+                assertTrue(
+                        r.values().getOrDefault(FailoverScenario.FAILOVER_KEY, 0.0) > 0, () -> r.notes() + "\n" + log);
+            }
+        }
+        String md = Files.readString(out);
+        assertTrue(md.contains("Partita 3-node cluster, replicas=3 / tuned primary + replicating backup"), md);
+        assertTrue(md.contains("| S8 failover: kill to first message from the new leader |"), md);
+    }
+
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void ownJvmModeRunsTheBrokerInAnotherProcessAndReportsLatencyPercentiles(@TempDir Path tmp) throws Exception {
@@ -207,29 +176,7 @@ class CompareSmokeTest {
         Compare compare = new Compare(new PrintStream(log, true, StandardCharsets.UTF_8));
         Path out = tmp.resolve("results.md");
         new CommandLine(compare)
-                .parseArgs(
-                        "--own-jvm",
-                        "--broker-heap",
-                        "256m",
-                        "--targets",
-                        "partita",
-                        "--scenarios",
-                        "S1,S4K",
-                        "--runs",
-                        "1",
-                        "--scale",
-                        "0.02",
-                        "--no-warmup",
-                        "--sync-writes",
-                        "20",
-                        "--sync-tries",
-                        "1",
-                        "--time-cap",
-                        "60",
-                        "--work-dir",
-                        tmp.resolve("work").toString(),
-                        "--out",
-                        out.toString());
+                .parseArgs(smallRun(tmp, out, "partita", "S1,S4K", "0.02", 60, "--own-jvm", "--broker-heap", "256m"));
 
         List<RunResult> results = compare.runComparison();
 
@@ -304,6 +251,36 @@ class CompareSmokeTest {
                             .toList(),
                     "the second broker's data is deleted once it stopped");
         }
+    }
+
+    /**
+     * One run of each scenario at {@code scale}, no warm-up, a short disk test, {@code timeCap} seconds
+     * at most per run, and {@code more} options.
+     */
+    private static String[] smallRun(
+            Path tmp, Path out, String targets, String scenarios, String scale, int timeCap, String... more) {
+        List<String> args = new java.util.ArrayList<>(List.of(
+                "--targets",
+                targets,
+                "--scenarios",
+                scenarios,
+                "--runs",
+                "1",
+                "--scale",
+                scale,
+                "--no-warmup",
+                "--sync-writes",
+                "20",
+                "--sync-tries",
+                "1",
+                "--time-cap",
+                Integer.toString(timeCap),
+                "--work-dir",
+                tmp.resolve("work").toString(),
+                "--out",
+                out.toString()));
+        args.addAll(List.of(more));
+        return args.toArray(String[]::new);
     }
 
     private static void assertWarmUpCount(int rounds, int perRound, int sent, String note) {
