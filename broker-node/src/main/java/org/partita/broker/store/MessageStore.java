@@ -40,6 +40,12 @@ public interface MessageStore extends AutoCloseable {
     default void commitAtEndOfTurns(ThreadTurns turns) {}
 
     /**
+     * Forces to the disk every batch written before the call, {@link StoreBatch#relaxed() relaxed}
+     * ones included, and returns once they are there. Blocks: never from a network thread.
+     */
+    default void forceWritten() {}
+
+    /**
      * Whether the node did not stop cleanly last time (or this store cannot tell). Then any stored
      * message may have been delivered without its delivery count reaching the disk.
      */

@@ -357,6 +357,15 @@ public final class H2MessageStore implements MessageStore {
     }
 
     @Override
+    public void forceWritten() {
+        // the writer runs this after every batch submitted before it, relaxed ones committed without a sync
+        writer.callOnWriter(() -> {
+            opened.target().sync();
+            return null;
+        });
+    }
+
+    @Override
     public boolean recoveredFromCrash() {
         return recoveredFromCrash;
     }

@@ -103,7 +103,7 @@ final class ReplicaStateMachine extends BaseStateMachine {
 
     /**
      * Marks what the store holds: every entry up to the last applied one, once its write completed
-     * (writes are forced). Ratis may then drop the log up to it.
+     * and the store forced it to disk. Ratis may then drop the log up to it.
      */
     @Override
     public long takeSnapshot() throws IOException {
@@ -118,6 +118,11 @@ final class ReplicaStateMachine extends BaseStateMachine {
             throw new IOException("interrupted while the store of replica set " + setName + " was written", e);
         } catch (ExecutionException e) {
             throw new IOException("the store of replica set " + setName + " failed a write", e.getCause());
+        }
+        try {
+            store.forceWritten(); // the entries were applied relaxed: on the disk before the mark names them
+        } catch (RuntimeException e) {
+            throw new IOException("the store of replica set " + setName + " could not be forced to disk", e);
         }
         mark.write(applied);
         durable = new FileListSnapshotInfo(List.of(), applied);
@@ -139,7 +144,10 @@ final class ReplicaStateMachine extends BaseStateMachine {
         TermIndex at = TermIndex.valueOf(entry);
         List<StoreOp> ops =
                 BatchRecord.decode(entry.getStateMachineLogEntry().getLogData().asReadOnlyByteBuffer());
-        StoreBatch batch = new StoreBatch();
+        // relaxed: the entry is already durable in the Raft log of a majority, so the store need not
+        // force it before the write counts; a power failure loses at most the store's tail after the
+        // mark, and a restart applies those entries again from the log
+        StoreBatch batch = StoreBatch.relaxed();
         ops.forEach(batch::add);
         CompletableFuture<Void> written = store.write(batch);
         lastWrite = written;

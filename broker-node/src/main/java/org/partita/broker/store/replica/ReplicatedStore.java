@@ -1,5 +1,6 @@
 package org.partita.broker.store.replica;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -17,6 +18,7 @@ import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 import org.partita.broker.store.MessageStore;
 import org.partita.broker.store.StoreBatch;
 import org.partita.broker.store.StoreFigures;
+import org.partita.broker.store.StoreOp;
 import org.partita.broker.store.StoredBranch;
 import org.partita.broker.store.StoredEntry;
 import org.partita.broker.store.StoredQueue;
@@ -46,9 +48,36 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
     private volatile boolean leading;
     private volatile String leader;
     private final AtomicLong leaderChanges = new AtomicLong();
-    /** Guards {@link #lastWrite}: the order writes were handed to the log in. */
+    /**
+     * Entries handed to the log and not answered yet, at most: one, so that the writes that come
+     * meanwhile (other sends, the acknowledgements of delivered messages) share the next entry. Each
+     * entry costs every replica a round of Ratis's work (requests, log, apply, answers, thread
+     * hand-offs); measured at a quarter of the benchmark's S2 (4 producers, 4 consumers, three nodes
+     * on two cores, one run each): 263 msg/s with an entry per write, 208 with two in flight, 381 with one (two
+     * writes per entry on average).
+     */
+    private static final int MAX_ENTRIES_IN_FLIGHT = 1;
+    /** Writes in one entry, at most. */
+    private static final int MAX_WRITES_PER_ENTRY = 256;
+    /** Payload bytes (at their heap cost) in one entry of several writes, at most. */
+    private static final long MAX_ENTRY_BYTES = 1 << 20;
+    /** Hands the next entry to the log once one is answered, off Ratis's threads; one for all sets. */
+    private static final java.util.concurrent.Executor NEXT_ENTRY =
+            java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "partita-replica-entries");
+                t.setDaemon(true);
+                return t;
+            });
+
+    /** A write waiting for its entry. */
+    private record Waiting(StoreBatch batch, CompletableFuture<Void> done) {}
+
+    /** Guards the writes waiting, the entries in flight and {@link #lastWrite}: the order writes go to the log in. */
     private final Object order = new Object();
-    /** The last write handed to the log, as returned: the next one completes after it. */
+
+    private final java.util.ArrayDeque<Waiting> waiting = new java.util.ArrayDeque<>();
+    private int entriesInFlight;
+    /** The last entry handed to the log, as answered: the next one completes after it. */
     private CompletableFuture<Void> lastWrite = CompletableFuture.completedFuture(null);
 
     ReplicatedStore(String setName, RaftPeerId self, MessageStore local, AppliedMark mark, long requestTimeoutMillis) {
@@ -134,54 +163,129 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
 
     @Override
     public CompletableFuture<Void> write(StoreBatch batch) {
+        if (!leading || server == null) {
+            return CompletableFuture.failedFuture(notLeading());
+        }
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        synchronized (order) {
+            waiting.add(new Waiting(batch, done));
+            if (entriesInFlight < MAX_ENTRIES_IN_FLIGHT) {
+                handNextEntry();
+            }
+        }
+        return done;
+    }
+
+    private NotReplicaLeaderException notLeading() {
+        String at = leader;
+        return new NotReplicaLeaderException(
+                "this node does not lead replica set " + setName
+                        + (at == null ? ": an election is under way" : "; node " + at + " does"),
+                at);
+    }
+
+    /**
+     * Hands the writes waiting now to the log as one entry (under {@link #order}); writes that come
+     * while {@link #MAX_ENTRIES_IN_FLIGHT} entries are on their way wait and go together in the next.
+     */
+    private void handNextEntry() {
+        List<Waiting> entry = takeEntry();
+        if (entry.isEmpty()) {
+            return;
+        }
         RaftServer raft = server;
         if (!leading || raft == null) {
-            String at = leader;
-            return CompletableFuture.failedFuture(new NotReplicaLeaderException(
-                    "this node does not lead replica set " + setName
-                            + (at == null ? ": an election is under way" : "; node " + at + " does"),
-                    at));
+            NotReplicaLeaderException refused = notLeading();
+            entry.forEach(w -> w.done().completeExceptionally(refused));
+            return;
+        }
+        List<StoreOp> ops = entry.size() == 1 ? entry.get(0).batch().ops() : new ArrayList<>();
+        if (entry.size() > 1) {
+            entry.forEach(w -> ops.addAll(w.batch().ops()));
         }
         RaftClientRequest request = RaftClientRequest.newBuilder()
                 .setClientId(clientId)
                 .setServerId(self)
                 .setGroupId(ReplicaSet.groupIdOf(setName))
                 .setCallId(calls.incrementAndGet())
-                .setMessage(Message.valueOf(UnsafeByteOperations.unsafeWrap(BatchRecord.encode(batch.ops()))))
+                .setMessage(Message.valueOf(UnsafeByteOperations.unsafeWrap(BatchRecord.encode(ops))))
                 .setType(RaftClientRequest.writeRequestType())
                 .setTimeoutMs(requestTimeoutMillis)
                 .build();
+        CompletableFuture<RaftClientReply> reply;
+        try {
+            reply = raft.submitClientRequestAsync(request);
+        } catch (java.io.IOException e) {
+            NotReplicaLeaderException refused = new NotReplicaLeaderException(
+                    "replica set " + setName + " did not take the write: " + e.getMessage(), leader);
+            entry.forEach(w -> w.done().completeExceptionally(refused));
+            return;
+        }
+        entriesInFlight++;
+        CompletableFuture<Void> confirmed = reply.orTimeout(requestTimeoutMillis, TimeUnit.MILLISECONDS)
+                .handle((r, failure) -> {
+                    // the next entry is handed off this thread: Ratis completes replies on its own threads
+                    NEXT_ENTRY.execute(this::entryAnswered);
+                    if (failure == null && r.isSuccess()) {
+                        return null;
+                    }
+                    throw new CompletionException(inDoubt(failure != null ? failure : r.getException()));
+                });
         // Writes complete in the order they were handed to the log: Ratis answers on several threads,
         // and a later send's entry must not be queued (and delivered) before an earlier one of its key.
-        synchronized (order) {
-            CompletableFuture<RaftClientReply> reply;
-            try {
-                reply = raft.submitClientRequestAsync(request);
-            } catch (java.io.IOException e) {
-                return CompletableFuture.failedFuture(new NotReplicaLeaderException(
-                        "replica set " + setName + " did not take the write: " + e.getMessage(), leader));
+        CompletableFuture<Void> inOrder = lastWrite.handle((v, t) -> null).thenCompose(v -> confirmed);
+        lastWrite = inOrder;
+        inOrder.whenComplete((v, failure) -> {
+            for (Waiting w : entry) {
+                if (failure == null) {
+                    w.done().complete(null);
+                } else {
+                    w.done()
+                            .completeExceptionally(
+                                    failure instanceof CompletionException c && c.getCause() != null
+                                            ? c.getCause()
+                                            : failure);
+                }
             }
-            CompletableFuture<Void> mine = reply.orTimeout(requestTimeoutMillis, TimeUnit.MILLISECONDS)
-                    .handle((r, failure) -> {
-                        if (failure == null && r.isSuccess()) {
-                            return null;
-                        }
-                        Throwable cause = failure != null ? failure : r.getException();
-                        if (cause instanceof CompletionException && cause.getCause() != null) {
-                            cause = cause.getCause();
-                        }
-                        String why = cause instanceof TimeoutException
-                                ? "no majority of its replicas confirmed it within " + requestTimeoutMillis + " ms"
-                                : String.valueOf(cause.getMessage());
-                        throw new CompletionException(new ReplicaInDoubtException(
-                                "replica set " + setName + " took a write but did not confirm it (" + why
-                                        + "): it may or may not be stored",
-                                cause));
-                    });
-            CompletableFuture<Void> inOrder = lastWrite.handle((v, t) -> null).thenCompose(v -> mine);
-            lastWrite = inOrder;
-            return inOrder;
+        });
+    }
+
+    /** The waiting writes of the next entry, in the order they came, up to an entry's bounds. */
+    private List<Waiting> takeEntry() {
+        List<Waiting> entry = new ArrayList<>();
+        long bytes = 0;
+        while (!waiting.isEmpty() && entry.size() < MAX_WRITES_PER_ENTRY) {
+            Waiting next = waiting.peek();
+            if (!entry.isEmpty() && bytes + next.batch().payloadCost() > MAX_ENTRY_BYTES) {
+                break; // a large write goes in an entry of its own rather than swell a shared one
+            }
+            bytes += next.batch().payloadCost();
+            entry.add(waiting.poll());
         }
+        return entry;
+    }
+
+    private void entryAnswered() {
+        synchronized (order) {
+            entriesInFlight--;
+            while (entriesInFlight < MAX_ENTRIES_IN_FLIGHT && !waiting.isEmpty()) {
+                handNextEntry();
+            }
+        }
+    }
+
+    private ReplicaInDoubtException inDoubt(Throwable failure) {
+        Throwable cause = failure;
+        if (cause instanceof CompletionException && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        String why = cause instanceof TimeoutException
+                ? "no majority of its replicas confirmed it within " + requestTimeoutMillis + " ms"
+                : String.valueOf(cause.getMessage());
+        return new ReplicaInDoubtException(
+                "replica set " + setName + " took a write but did not confirm it (" + why
+                        + "): it may or may not be stored",
+                cause);
     }
 
     /**
