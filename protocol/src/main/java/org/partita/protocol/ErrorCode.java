@@ -34,7 +34,12 @@ public enum ErrorCode {
     /** The node is shutting down. */
     SHUTTING_DOWN(14),
     /** The destination name cannot be used as written, e.g. its queue options conflict with the existing queue. */
-    INVALID_DESTINATION(15);
+    INVALID_DESTINATION(15),
+    /**
+     * A send made again after its node was lost, to a destination that keeps one copy on one node:
+     * whether the lost node stored it cannot be told here. Nothing was stored.
+     */
+    IN_DOUBT(16);
 
     private final int wire;
 

@@ -60,6 +60,42 @@ public final class MessageCodec {
         return decode(bytes, true);
     }
 
+    /** The encoded message with one property set (added, or replaced), the rest as it was. */
+    public static byte[] withProperty(byte[] encoded, String name, Object value) {
+        WireMessage m = decode(encoded);
+        Map<String, Object> properties = new java.util.LinkedHashMap<>(m.properties());
+        properties.put(name, value);
+        return encode(new WireMessage(
+                m.messageId(),
+                m.timestamp(),
+                m.correlationId(),
+                m.replyTo(),
+                m.destination(),
+                m.type(),
+                m.deliveryMode(),
+                m.priority(),
+                m.expiration(),
+                m.deliveryTime(),
+                properties,
+                m.bodyType(),
+                m.body()));
+    }
+
+    /**
+     * The JMSMessageID of an encoded message, read without decoding the rest (it comes first); null
+     * if the message has none or the bytes are not a message of this layout.
+     */
+    public static String peekMessageId(byte[] bytes) {
+        if (bytes.length < 5 || bytes[0] != LAYOUT_VERSION) {
+            return null;
+        }
+        int len = ((bytes[1] & 0xff) << 24) | ((bytes[2] & 0xff) << 16) | ((bytes[3] & 0xff) << 8) | (bytes[4] & 0xff);
+        if (len < 0 || len > bytes.length - 5) {
+            return null;
+        }
+        return new String(bytes, 5, len, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
     /**
      * Decodes headers and properties only: the body is checked but not copied (the node routes and
      * selects on headers and forwards the encoded bytes as they came). {@code body()} is null.

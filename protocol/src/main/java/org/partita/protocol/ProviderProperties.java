@@ -17,5 +17,11 @@ public final class ProviderProperties {
     /** On a dead-lettered or expired message: when, in epoch millis of the node's clock (a long). */
     public static final String DEAD_LETTERED_AT = "JMS_PARTITA_DeadLetteredAt";
 
+    /**
+     * On a persistent message the client sent again, on the node it failed over to, because its node
+     * was lost before it answered (true): a replicated queue keeps one copy of it (docs/cluster.md).
+     */
+    public static final String SENT_AGAIN = "JMS_PARTITA_SentAgain";
+
     private ProviderProperties() {}
 }

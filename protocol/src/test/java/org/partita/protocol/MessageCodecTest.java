@@ -195,6 +195,18 @@ class MessageCodecTest {
     }
 
     @Test
+    void theMessageIdIsReadWithoutDecodingTheRest() {
+        for (WireMessage m : samples()) {
+            assertEquals(m.messageId(), MessageCodec.peekMessageId(MessageCodec.encode(m)));
+        }
+        WireMessage noId = new WireMessage(
+                null, 0, null, null, "queue:q", null, WireMessage.PERSISTENT, 4, 0, 0, java.util.Map.of(), 0, null);
+        assertNull(MessageCodec.peekMessageId(MessageCodec.encode(noId)));
+        assertNull(MessageCodec.peekMessageId(new byte[] {9, 0, 0, 0, 1, 65}), "another layout");
+        assertNull(MessageCodec.peekMessageId(new byte[] {1, 0, 0, 0, 9, 65}), "cut short");
+    }
+
+    @Test
     void emptyBodyAndNullBodyStayDistinct() {
         WireMessage empty = new WireMessage(
                 "a",

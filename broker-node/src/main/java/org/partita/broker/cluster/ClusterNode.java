@@ -98,7 +98,7 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         cluster.member(self); // refuses a node name the cluster does not list
         this.leaderSends = new LeaderSends(timer, 2 * cluster.downAfterMillis() + 1_000, this::reachable);
         this.replicaSets = new ReplicatedPartitions(
-                cluster, self, dataDir.resolve("replicas"), new ReplicatedPartitions.Serving() {
+                cluster, self, dataDir.resolve("replicas"), maxFrameSize, new ReplicatedPartitions.Serving() {
                     @Override
                     public void takeOver(org.partita.broker.store.replica.ReplicatedStore store) {
                         broker.serve(store, partitionsOf(store.setName()));
@@ -340,6 +340,11 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     @Override
     public boolean replicated(QueueOptions options) {
         return Placement.replicated(options, cluster);
+    }
+
+    @Override
+    public CompletableFuture<Void> writtenLately(String messageId) {
+        return replicaSets.writtenLately(messageId);
     }
 
     @Override

@@ -59,6 +59,21 @@ public record ClusterStatus(String cluster, String self, String leader, List<Mem
         return new ClusterStatus(cluster, self, leader, members, q);
     }
 
+    /**
+     * Why there is no Raft leader, as far as this node can tell: too few members up for a majority
+     * (nothing can be agreed until enough return), or an election under way among enough of them.
+     */
+    public String whyNoLeader() {
+        long up = members.stream().filter(m -> !"down".equals(m.state())).count();
+        int majority = members.size() / 2 + 1;
+        if (up < majority) {
+            return "only " + up + " of " + members.size() + " members are up as this node sees them; a majority ("
+                    + majority + ") is needed to elect one: definitions cannot change until enough return";
+        }
+        return up + " of " + members.size() + " members are up as this node sees them, enough for a majority ("
+                + majority + "): an election is under way (or this node has not heard its result yet)";
+    }
+
     /** {@code name=value} lines, as the admin command {@code cluster.status} answers. */
     public String format() {
         StringBuilder sb = new StringBuilder();
@@ -71,6 +86,9 @@ public record ClusterStatus(String cluster, String self, String leader, List<Mem
                 .append("leader=")
                 .append(leader == null ? "" : leader)
                 .append('\n');
+        if (leader == null) {
+            sb.append("leaderMissing=").append(whyNoLeader()).append('\n');
+        }
         for (Member m : members) {
             sb.append("member.")
                     .append(m.name())

@@ -62,9 +62,12 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
         return t;
     });
     private ReplicaServer server;
+    /** The node's largest frame: a replica log entry holds a message of that size. */
+    private final int maxFrameSize;
 
-    ReplicatedPartitions(ClusterConfig cluster, String self, Path dir, Serving serving) {
+    ReplicatedPartitions(ClusterConfig cluster, String self, Path dir, int maxFrameSize, Serving serving) {
         this.cluster = cluster;
+        this.maxFrameSize = maxFrameSize;
         this.self = self;
         this.dir = dir;
         this.serving = serving;
@@ -155,7 +158,8 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
                     cluster.replicaPortOf(me),
                     dir,
                     Duration.ofMillis(election),
-                    Duration.ofMillis(Math.max(10_000, 3 * election))));
+                    Duration.ofMillis(Math.max(10_000, 3 * election)),
+                    ReplicaServerSettings.maxEntryFor(maxFrameSize)));
         }
         return server;
     }
@@ -163,6 +167,20 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
     /** This node's store of a set it joined; empty if it is not one of its replicas (or not yet). */
     Optional<ReplicatedStore> store(String set) {
         return Optional.ofNullable(joined.get(set));
+    }
+
+    /**
+     * Whether a set this node keeps stored a message with this JMSMessageID lately (an unkeyed one
+     * sent again through another node may have been placed in another set): null if none did.
+     */
+    java.util.concurrent.CompletableFuture<Void> writtenLately(String messageId) {
+        for (ReplicatedStore s : joined.values()) {
+            java.util.concurrent.CompletableFuture<Void> written = s.writtenLately(messageId);
+            if (written != null) {
+                return written;
+            }
+        }
+        return null;
     }
 
     /** Each set this node joined, as it sees it now. */

@@ -30,7 +30,10 @@ import org.partita.broker.store.StoreBatches;
 import org.partita.broker.store.StoreOp;
 import org.partita.broker.store.StoredEntry;
 import org.partita.broker.store.StoredQueue;
+import org.partita.protocol.ErrorCode;
 import org.partita.protocol.MessageCodec;
+import org.partita.protocol.ProtocolException;
+import org.partita.protocol.ProviderProperties;
 import org.partita.protocol.WireMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -603,6 +606,15 @@ public final class Broker implements QueueServices, AutoCloseable {
                 continue; // the change ended a moment ago
             }
             if (alone) {
+                CompletableFuture<Void> before = sentBefore(sends.get(0));
+                if (before != null) {
+                    // the same message, sent again by a producer whose node was lost before it answered:
+                    // one copy; if the first write failed after all, this one is stored
+                    return before.handle((v, failed) -> failed)
+                            .thenCompose(failed -> failed == null
+                                    ? CompletableFuture.completedFuture(null)
+                                    : store(sends, consumed, true));
+                }
                 CompletableFuture<Void> elsewhere = sendRoutes.overflow(sends.get(0));
                 if (elsewhere != null) {
                     return elsewhere;
@@ -631,6 +643,32 @@ public final class Broker implements QueueServices, AutoCloseable {
                 unreserveAll(sends); // nothing was stored: the sends no longer count against the queues
             }
         });
+    }
+
+    /**
+     * For a message a producer sent again (marked {@link ProviderProperties#SENT_AGAIN}) because its
+     * node was lost before it answered: whether a replica set this node keeps stored it lately, by
+     * JMSMessageID (null if not: it is stored now). Refused ({@link ErrorCode#IN_DOUBT}) when its
+     * destination keeps one copy on one node, where whether the lost node stored it cannot be told.
+     */
+    private CompletableFuture<Void> sentBefore(PendingSend s) {
+        MessageRef m = s.message();
+        if (!Boolean.TRUE.equals(m.wire().property(ProviderProperties.SENT_AGAIN))) {
+            return null;
+        }
+        String id = m.wire().messageId();
+        boolean replicated = !s.targets().isEmpty() && m.persistent() && id != null;
+        for (BrokerQueue q : s.targets()) {
+            replicated &= sendRoutes.replicated(q);
+        }
+        if (!replicated) {
+            throw new ProtocolException(
+                    ErrorCode.IN_DOUBT,
+                    "the message " + id + " was sent again because its node was lost before it answered, and "
+                            + m.wire().destination() + " keeps one copy on one node (it is not a queue with"
+                            + " replicas): whether the lost node stored it cannot be told; nothing was stored here");
+        }
+        return cluster.writtenLately(id);
     }
 
     private void storeLater(

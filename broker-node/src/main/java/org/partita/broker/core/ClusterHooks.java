@@ -73,6 +73,15 @@ public interface ClusterHooks {
         return null;
     }
 
+    /**
+     * Whether a message with this JMSMessageID was stored lately in a replica set this node keeps
+     * (see {@link MessageStore#writtenLately}): null if not; else a future completing once that
+     * write is durable, failing if it failed.
+     */
+    default CompletableFuture<Void> writtenLately(String messageId) {
+        return null;
+    }
+
     /** The partitions of a clustered queue this node hosts, and its preferences among consumers. */
     PartitionScope scope(String queue, QueueOptions options);
 

@@ -82,6 +82,12 @@ final class ClusterSendRoutes {
      * The clustered queue a send's target stands for: the queue itself, or the queue a
      * store-and-forward log ({@code $forward:<node>:<queue>}) forwards to; null for other queues.
      */
+    /** Whether a send's target is a clustered queue kept by replica sets, or a forward log to one. */
+    boolean replicated(BrokerQueue target) {
+        BrokerQueue via = clusteredVia(target);
+        return via != null && cluster.replicated(via.options());
+    }
+
     private BrokerQueue clusteredVia(BrokerQueue target) {
         String name = target.name();
         if (name.startsWith(Broker.FORWARD_LOG_PREFIX)) {

@@ -21,6 +21,13 @@ public final class PartitaProperties {
     /** On a dead-lettered or expired message: why ({@code maxDeliveryAttempts 10 reached}, {@code expired}). */
     public static final String DEAD_LETTER_REASON = ProviderProperties.DEAD_LETTER_REASON;
 
+    /**
+     * On a persistent message its producer's client sent again, on the node it failed over to,
+     * because its node was lost before it answered ({@code true}): a queue with replicas kept one
+     * copy of it (docs/cluster.md, "Sends made again after a node is lost").
+     */
+    public static final String SENT_AGAIN = ProviderProperties.SENT_AGAIN;
+
     /** On a dead-lettered or expired message: when, in milliseconds of the node's clock (a long). */
     public static final String DEAD_LETTERED_AT = ProviderProperties.DEAD_LETTERED_AT;
 

@@ -29,7 +29,8 @@ public record ConnectionOptions(
         long connectTimeoutMillis,
         long failoverTimeoutMillis,
         long heartbeatMillis,
-        ClientTls tls) {
+        ClientTls tls,
+        boolean sendAgain) {
 
     public static final int DEFAULT_PREFETCH = 500;
     public static final int DEFAULT_CONNECT_TIMEOUT = 10_000;
@@ -77,11 +78,12 @@ public record ConnectionOptions(
                         query.remove("trustStorePassword"),
                         query.remove("keyStore"),
                         query.remove("keyStorePassword"),
-                        boolOption(query.remove("verifyHost"), true, "verifyHost", url)));
+                        boolOption(query.remove("verifyHost"), true, "verifyHost", url)),
+                boolOption(query.remove("sendAgain"), true, "sendAgain", url));
         if (!query.isEmpty()) {
             throw new JMSException("connection URL '" + url + "' has unknown options " + query.keySet()
                     + "; known: clientID, user, password, prefetch, maxFrameSize, connectTimeout, failoverTimeout,"
-                    + " heartbeat, trustStore, trustStorePassword, keyStore, keyStorePassword, verifyHost");
+                    + " heartbeat, trustStore, trustStorePassword, keyStore, keyStorePassword, verifyHost, sendAgain");
         }
         return o;
     }

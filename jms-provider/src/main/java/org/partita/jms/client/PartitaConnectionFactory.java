@@ -136,7 +136,7 @@ public class PartitaConnectionFactory
         try {
             if (o.failsOver()) {
                 FailoverBrokerConnection failover = new FailoverBrokerConnection(
-                        o.nodes(), connector, o.connectTimeoutMillis(), o.failoverTimeoutMillis());
+                        o.nodes(), connector, o.connectTimeoutMillis(), o.failoverTimeoutMillis(), o.sendAgain());
                 JmsExceptions.await(failover.open(login.user(), login.password(), login.clientId()));
                 transport = failover;
             } else {

@@ -149,7 +149,9 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
             refusedTransactionSend();
         }
         if (listener != null) {
-            CompletableFuture<Void> f = connection.transport().send(id, encoded, true);
+            CompletableFuture<Void> f = persistent && mode() != SESSION_TRANSACTED
+                    ? connection.transport().sendAgainIfLost(id, encoded)
+                    : connection.transport().send(id, encoded, true);
             CompletableFuture<Void> callbackDone = new CompletableFuture<>();
             trackAck(f);
             track(callbackDone);
@@ -173,7 +175,7 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
             trackAck(f);
             track(f);
         } else if (persistent) {
-            JmsExceptions.await(connection.transport().send(id, encoded, true));
+            JmsExceptions.await(connection.transport().sendAgainIfLost(id, encoded));
             connection.statistics().sent();
         } else {
             connection.transport().send(id, encoded, false);

@@ -30,6 +30,15 @@ public interface BrokerConnection {
     /** Sends an encoded message; with {@code confirm} the future completes when the node stored it. */
     CompletableFuture<Void> send(int sessionId, byte[] message, boolean confirm);
 
+    /**
+     * A confirmed send that may be made again on another node when this connection's node is lost
+     * before it answered (see {@link FailoverBrokerConnection}); a connection to one node sends it
+     * once, as {@link #send}.
+     */
+    default CompletableFuture<Void> sendAgainIfLost(int sessionId, byte[] message) {
+        return send(sessionId, message, true);
+    }
+
     CompletableFuture<Void> openConsumer(ConsumerSpec spec);
 
     CompletableFuture<Void> closeConsumer(int consumerId);

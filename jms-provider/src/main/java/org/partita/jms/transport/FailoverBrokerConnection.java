@@ -12,6 +12,8 @@ import java.util.function.Supplier;
 import org.partita.jms.api.PartitaErrorCodes;
 import org.partita.protocol.ErrorCode;
 import org.partita.protocol.Frame;
+import org.partita.protocol.MessageCodec;
+import org.partita.protocol.ProviderProperties;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +47,7 @@ public final class FailoverBrokerConnection implements BrokerConnection {
     private final NodeConnector connector;
     private final long attemptTimeoutMillis;
     private final long failoverTimeoutMillis;
+    private final boolean sendAgain;
     private final ReplayLog log = new ReplayLog();
     private final DeliveryIds ids = new DeliveryIds();
     private volatile ConnectionListener listener;
@@ -71,6 +74,17 @@ public final class FailoverBrokerConnection implements BrokerConnection {
      */
     public FailoverBrokerConnection(
             List<NodeAddress> nodes, NodeConnector connector, long attemptTimeoutMillis, long failoverTimeoutMillis) {
+        this(nodes, connector, attemptTimeoutMillis, failoverTimeoutMillis, true);
+    }
+
+    /** @param sendAgain whether a persistent send lost with its node is made again on the next one ({@link #sendAgainIfLost}) */
+    public FailoverBrokerConnection(
+            List<NodeAddress> nodes,
+            NodeConnector connector,
+            long attemptTimeoutMillis,
+            long failoverTimeoutMillis,
+            boolean sendAgain) {
+        this.sendAgain = sendAgain;
         this.nodes = new NodeList(nodes);
         this.connector = connector;
         this.attemptTimeoutMillis = attemptTimeoutMillis;
@@ -79,6 +93,9 @@ public final class FailoverBrokerConnection implements BrokerConnection {
 
     /** A call made while failing over: what it does on the next node, and how it fails if there is none. */
     private record Waiting(Runnable onNode, Consumer<BrokerError> refused) {}
+
+    /** Nodes a send lost before its answer is made on, at most, before it fails in doubt. */
+    private static final int MAX_SENDS = 3;
 
     // ---- connecting and failing over ---------------------------------------------------------------
 
@@ -390,6 +407,76 @@ public final class FailoverBrokerConnection implements BrokerConnection {
                     return l.node.send(sessionId, message, true);
                 },
                 null);
+    }
+
+    /**
+     * A persistent send on its own, made again on the next node when its node is lost before it
+     * answered (with several nodes to fail over to, unless {@code sendAgain=false} in the URL),
+     * marked {@link ProviderProperties#SENT_AGAIN}: a replicated queue keeps one copy of a message it
+     * receives again by JMSMessageID, so the application sees the send succeed once; a destination
+     * that keeps one copy on one node refuses it ({@link ErrorCode#IN_DOUBT}), and the send fails
+     * with {@link PartitaErrorCodes#NODE_LOST} as before (docs/cluster.md, "Sends made again after a
+     * node is lost"). With one node, or after {@link #MAX_SENDS} tries, it fails with NODE_LOST too.
+     */
+    @Override
+    public CompletableFuture<Void> sendAgainIfLost(int sessionId, byte[] message) {
+        if (!sendAgain || nodes.nodes().size() < 2) {
+            return send(sessionId, message, true);
+        }
+        CompletableFuture<Void> result = new CompletableFuture<>();
+        sendOn(sessionId, message, null, MAX_SENDS, result);
+        return result;
+    }
+
+    /** Sends on the node in use unless it is {@code lost}, else on the next one; again if that one is lost. */
+    private void sendOn(int sessionId, byte[] message, NodeLink lost, int tries, CompletableFuture<Void> result) {
+        synchronized (lock) {
+            if (live != null && live != lost) {
+                sendThrough(live, sessionId, message, tries, result);
+                return;
+            }
+            BrokerError refusal = refusal();
+            if (refusal != null) {
+                result.completeExceptionally(refusal);
+                return;
+            }
+            waiting.add(new Waiting(
+                    () -> sendThrough(live, sessionId, message, tries, result), result::completeExceptionally));
+        }
+    }
+
+    private void sendThrough(NodeLink link, int sessionId, byte[] message, int tries, CompletableFuture<Void> result) {
+        log.work(sessionId, link.epoch);
+        link.node.send(sessionId, message, true).whenComplete((v, t) -> {
+            if (t == null) {
+                result.complete(null);
+            } else if (!link.gone()) {
+                Throwable why = t instanceof java.util.concurrent.CompletionException && t.getCause() != null
+                        ? t.getCause()
+                        : t;
+                result.completeExceptionally(
+                        why instanceof BrokerError e && e.code() == ErrorCode.IN_DOUBT
+                                ? new BrokerError(
+                                        ErrorCode.INTERNAL,
+                                        PartitaErrorCodes.NODE_LOST,
+                                        "a node was lost before it answered the send, which was made again on node "
+                                                + link.address + ": " + e.getMessage())
+                                : t);
+            } else if (tries > 1) {
+                LOG.info("node {} was lost before it answered a send; sending it again on the next node", link.address);
+                // marked, so that the next node keeps one copy, or says it cannot tell (ErrorCode.IN_DOUBT)
+                byte[] again = tries == MAX_SENDS
+                        ? MessageCodec.withProperty(message, ProviderProperties.SENT_AGAIN, Boolean.TRUE)
+                        : message;
+                sendOn(sessionId, again, link, tries - 1, result);
+            } else {
+                result.completeExceptionally(new BrokerError(
+                        ErrorCode.INTERNAL,
+                        PartitaErrorCodes.NODE_LOST,
+                        "the send was made on " + MAX_SENDS + " nodes in turn and each was lost before it answered;"
+                                + " whether one stored it is unknown"));
+            }
+        });
     }
 
     @Override

@@ -39,7 +39,8 @@ final class FailoverFixture implements AutoCloseable {
     /** Connects without setting the ExceptionListener (which fixes the client id). */
     FailoverFixture connectQuietly(String options) throws JMSException {
         ConnectionOptions o = ConnectionOptions.parse(URL + options);
-        transport = new FailoverBrokerConnection(o.nodes(), nodes, o.connectTimeoutMillis(), o.failoverTimeoutMillis());
+        transport = new FailoverBrokerConnection(
+                o.nodes(), nodes, o.connectTimeoutMillis(), o.failoverTimeoutMillis(), o.sendAgain());
         JmsExceptions.await(transport.open(o.user(), o.password(), o.clientId()));
         connection = new PartitaConnection(transport, o, o.clientId(), Domain.ANY);
         return this;

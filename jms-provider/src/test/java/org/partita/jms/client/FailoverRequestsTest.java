@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.partita.jms.client.FailoverFixture.A;
@@ -29,6 +30,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.partita.jms.api.PartitaErrorCodes;
 import org.partita.protocol.ErrorCode;
+import org.partita.protocol.MessageCodec;
+import org.partita.protocol.ProviderProperties;
 
 /** docs/cluster.md, "Failover": sends, transactions and other requests across a switch of node. */
 class FailoverRequestsTest {
@@ -131,11 +134,11 @@ class FailoverRequestsTest {
         assertEquals(1, f.on(B).waiting("queue:q"));
     }
 
-    @Test
-    void sendsOnTheirWayWhenTheNodeIsLostFailWithNodeLost() throws Exception {
-        f = FailoverFixture.connected();
-        Session s = f.connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
-        MessageProducer p = s.createProducer(s.createQueue("q"));
+    /** The outcomes of an asynchronous and a synchronous send (null: it succeeded). */
+    private record OnTheirWay(CompletableFuture<JMSException> async, CompletableFuture<Throwable> sync) {}
+
+    /** Makes node A stop answering, then sends asynchronously and synchronously: both wait for A. */
+    private OnTheirWay sendWhileNodeADoesNotAnswer(Session s, MessageProducer p) throws JMSException {
         f.on(A).stopAnswering();
         CompletableFuture<JMSException> asyncOutcome = new CompletableFuture<>();
         p.send(s.createTextMessage("async"), new CompletionListener() {
@@ -165,17 +168,47 @@ class FailoverRequestsTest {
                 .atMost(Duration.ofSeconds(5))
                 .until(() -> sender.getState() == Thread.State.TIMED_WAITING);
         assertFalse(asyncOutcome.isDone());
+        return new OnTheirWay(asyncOutcome, syncOutcome);
+    }
 
+    @Test
+    void withoutSendAgainSendsOnTheirWayWhenTheNodeIsLostFailWithNodeLost() throws Exception {
+        f = new FailoverFixture().connect("?sendAgain=false");
+        Session s = f.connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        MessageProducer p = s.createProducer(s.createQueue("q"));
+        OnTheirWay sends = sendWhileNodeADoesNotAnswer(s, p);
         f.lose(A);
 
-        JMSException async = asyncOutcome.get(10, TimeUnit.SECONDS);
+        JMSException async = sends.async().get(10, TimeUnit.SECONDS);
         assertNotNull(async, "onException, not onCompletion");
         assertEquals(PartitaErrorCodes.NODE_LOST, async.getErrorCode());
         assertTrue(async.getMessage().contains("may or may not have been stored"), async.getMessage());
-        JMSException sync = assertInstanceOf(JMSException.class, syncOutcome.get(10, TimeUnit.SECONDS));
+        JMSException sync = assertInstanceOf(JMSException.class, sends.sync().get(10, TimeUnit.SECONDS));
         assertEquals(PartitaErrorCodes.NODE_LOST, sync.getErrorCode());
         p.send(s.createTextMessage("after"));
         assertEquals(1, f.on(B).waiting("queue:q"), "only what was sent after the switch is on B");
+    }
+
+    /** With several nodes, a node's loss does not fail a persistent send: it is made again, marked, on the next node. */
+    @Test
+    void persistentSendsOnTheirWayWhenTheNodeIsLostAreMadeAgainOnTheNextNodeMarked() throws Exception {
+        f = FailoverFixture.connected();
+        Session s = f.connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        MessageProducer p = s.createProducer(s.createQueue("q"));
+        OnTheirWay sends = sendWhileNodeADoesNotAnswer(s, p);
+        f.lose(A);
+
+        assertNull(sends.async().get(10, TimeUnit.SECONDS), "onCompletion: the send was made again on B");
+        assertNull(sends.sync().get(10, TimeUnit.SECONDS), "the send returns: it was made again on B");
+        p.send(s.createTextMessage("after"));
+        assertEquals(3, f.on(B).waiting("queue:q"), "the two sends made again, and the one after the switch");
+        assertEquals(
+                2,
+                f.on(B).waitingMessages("queue:q").stream()
+                        .filter(m ->
+                                Boolean.TRUE.equals(MessageCodec.decode(m).property(ProviderProperties.SENT_AGAIN)))
+                        .count(),
+                "the sends made again are marked, so that a node keeps one copy or says it cannot tell");
     }
 
     @Test

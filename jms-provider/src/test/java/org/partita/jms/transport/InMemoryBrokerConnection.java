@@ -122,6 +122,12 @@ public final class InMemoryBrokerConnection implements BrokerConnection {
         return q == null ? 0 : q.size();
     }
 
+    /** The messages waiting (not delivered) for {@code destination}, encoded, oldest first. */
+    public synchronized List<byte[]> waitingMessages(String destination) {
+        Deque<byte[]> q = queues.get(destination);
+        return q == null ? List.of() : List.copyOf(q);
+    }
+
     /** Deliveries neither acknowledged nor given back. */
     public synchronized int unsettled() {
         return unsettled.size();

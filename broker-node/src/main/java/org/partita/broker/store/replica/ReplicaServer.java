@@ -25,6 +25,7 @@ import org.apache.ratis.rpc.SupportedRpcType;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.util.SizeInBytes;
 import org.apache.ratis.util.TimeDuration;
 import org.partita.broker.store.h2.H2MessageStore;
 import org.slf4j.Logger;
@@ -103,6 +104,15 @@ public final class ReplicaServer implements AutoCloseable {
         // for replicas that are behind rather than purged to the mark
         RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(p, false);
         RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, false);
+        // An entry holds a whole write: a message up to the node's maxFrameSize, or a transaction's
+        // commit. Ratis refuses an entry over its appender buffer (4 MiB by default), which its log's
+        // write buffer (a direct buffer per set, 8 MiB by default) must exceed, and a request over its
+        // pending-write or gRPC message limits (64 MiB): all follow the largest entry.
+        int entryMax = s.maxEntryBytes();
+        RaftServerConfigKeys.Log.Appender.setBufferByteLimit(p, SizeInBytes.valueOf(entryMax));
+        RaftServerConfigKeys.Log.setWriteBufferSize(p, SizeInBytes.valueOf(Math.max(8L << 20, entryMax + 8L)));
+        RaftServerConfigKeys.Write.setByteLimit(p, SizeInBytes.valueOf(Math.max(64L << 20, 2L * entryMax)));
+        GrpcConfigKeys.setMessageSizeMax(p, SizeInBytes.valueOf(Math.max(64L << 20, entryMax + (1L << 20))));
         // a read makes the leader confirm it still leads with a heartbeat round (ReplicatedStore.confirmLeading)
         RaftServerConfigKeys.Read.setOption(p, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
         return p;
@@ -203,7 +213,8 @@ public final class ReplicaServer implements AutoCloseable {
                     self,
                     H2MessageStore.open(folder, true),
                     new AppliedMark(folder.resolve("applied")),
-                    settings.requestTimeout().toMillis());
+                    settings.requestTimeout().toMillis(),
+                    settings.maxEntryBytes());
         } catch (IOException e) {
             throw new UncheckedIOException(
                     "cannot open the store of replica group " + group + ": " + e.getMessage(), e);

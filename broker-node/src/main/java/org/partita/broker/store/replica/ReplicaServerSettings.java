@@ -13,13 +13,37 @@ import java.time.Duration;
  * @param electionTimeout how long a follower waits for its leader before it stands for election
  *                        (Raft picks a random time between this and twice this)
  * @param requestTimeout  how long a write may wait for a majority before it ends in doubt
+ * @param maxEntryBytes   the largest write (one Raft entry): above the node's largest message. Ratis
+ *                        keeps a direct buffer of this size for each set's log, and refuses a larger
+ *                        entry; a larger write (a transaction's commit) is refused with a clear error
  */
 public record ReplicaServerSettings(
-        String node, String host, int port, Path dir, Duration electionTimeout, Duration requestTimeout) {
+        String node,
+        String host,
+        int port,
+        Path dir,
+        Duration electionTimeout,
+        Duration requestTimeout,
+        int maxEntryBytes) {
     public static final Duration DEFAULT_ELECTION_TIMEOUT = Duration.ofSeconds(1);
     public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(10);
+    /** The protocol's default largest frame, and room for the store operations around its message. */
+    public static final int DEFAULT_MAX_ENTRY_BYTES = org.partita.protocol.Protocol.DEFAULT_MAX_FRAME_SIZE + (1 << 20);
+
+    public ReplicaServerSettings(
+            String node, String host, int port, Path dir, Duration electionTimeout, Duration requestTimeout) {
+        this(node, host, port, dir, electionTimeout, requestTimeout, DEFAULT_MAX_ENTRY_BYTES);
+    }
+
+    /** Room for the store operations and Raft's framing around a message of {@code maxFrameSize}. */
+    public static int maxEntryFor(int maxFrameSize) {
+        return (int) Math.min(Integer.MAX_VALUE - 16, (long) maxFrameSize + (1 << 20));
+    }
 
     public ReplicaServerSettings {
+        if (maxEntryBytes < (1 << 20)) {
+            throw new IllegalArgumentException("a replica log entry must hold at least 1 MiB, not " + maxEntryBytes);
+        }
         if (electionTimeout.toMillis() < 100) {
             throw new IllegalArgumentException("an election timeout under 100 ms elects leaders at every pause");
         }

@@ -23,6 +23,7 @@ import org.partita.broker.store.MessageStore;
 import org.partita.broker.store.StoreBatch;
 import org.partita.broker.store.StoreOp;
 import org.partita.broker.store.journal.BatchRecord;
+import org.partita.protocol.MessageCodec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,6 +45,7 @@ final class ReplicaStateMachine extends BaseStateMachine {
     private final MessageStore store;
     private final AppliedMark mark;
     private final Leadership leadership;
+    private final RecentSends recent;
     private volatile SnapshotInfo durable;
     /** The last entry's write into the store: entries are written in order, each after the one before. */
     private volatile CompletableFuture<Void> lastWrite = CompletableFuture.completedFuture(null);
@@ -55,11 +57,13 @@ final class ReplicaStateMachine extends BaseStateMachine {
         void lost(String leader);
     }
 
-    ReplicaStateMachine(String setName, MessageStore store, AppliedMark mark, Leadership leadership) {
+    ReplicaStateMachine(
+            String setName, MessageStore store, AppliedMark mark, Leadership leadership, RecentSends recent) {
         this.setName = setName;
         this.store = store;
         this.mark = mark;
         this.leadership = leadership;
+        this.recent = recent;
     }
 
     @Override
@@ -148,7 +152,16 @@ final class ReplicaStateMachine extends BaseStateMachine {
         // force it before the write counts; a power failure loses at most the store's tail after the
         // mark, and a restart applies those entries again from the log
         StoreBatch batch = StoreBatch.relaxed();
-        ops.forEach(batch::add);
+        long now = System.nanoTime();
+        for (StoreOp op : ops) {
+            batch.add(op);
+            if (op instanceof StoreOp.InsertMessage m) {
+                String id = MessageCodec.peekMessageId(m.payload());
+                if (id != null) {
+                    recent.add(id, now);
+                }
+            }
+        }
         CompletableFuture<Void> written = store.write(batch);
         lastWrite = written;
         // the applied index moves on here, in log order, not when the write completes: Ratis reads it

@@ -17,12 +17,14 @@ import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 import org.partita.broker.store.MessageStore;
 import org.partita.broker.store.StoreBatch;
+import org.partita.broker.store.StoreException;
 import org.partita.broker.store.StoreFigures;
 import org.partita.broker.store.StoreOp;
 import org.partita.broker.store.StoredBranch;
 import org.partita.broker.store.StoredEntry;
 import org.partita.broker.store.StoredQueue;
 import org.partita.broker.store.journal.BatchRecord;
+import org.partita.protocol.MessageCodec;
 
 /**
  * A replica set's store on one node: a {@link MessageStore} whose writes go through the set's Raft
@@ -42,12 +44,20 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
     private final ClientId clientId = ClientId.randomId();
     private final AtomicLong calls = new AtomicLong();
     private final long requestTimeoutMillis;
+    /** The largest entry the set's log takes (Ratis refuses a larger one). */
+    private final int maxEntryBytes;
+
     private volatile RaftServer server;
     private volatile ReplicaSet set;
     private volatile LeadershipListener listener = LeadershipListener.NONE;
     private volatile boolean leading;
     private volatile String leader;
     private final AtomicLong leaderChanges = new AtomicLong();
+    /** The messages this replica applied lately, by JMSMessageID. */
+    private final RecentSends recent = new RecentSends();
+    /** The messages in writes handed to the log here and not answered yet, by JMSMessageID. */
+    private final java.util.Map<String, CompletableFuture<Void>> onTheirWay =
+            new java.util.concurrent.ConcurrentHashMap<>();
     /**
      * Entries handed to the log and not answered yet, at most: one, so that the writes that come
      * meanwhile (other sends, the acknowledgements of delivered messages) share the next entry. Each
@@ -69,6 +79,9 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
                 return t;
             });
 
+    /** What Raft adds around a write in its log entry (term, index, client and call ids), with room to spare. */
+    private static final int ENTRY_FRAMING = 4096;
+
     /** A write waiting for its entry. */
     private record Waiting(StoreBatch batch, CompletableFuture<Void> done) {}
 
@@ -80,12 +93,19 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
     /** The last entry handed to the log, as answered: the next one completes after it. */
     private CompletableFuture<Void> lastWrite = CompletableFuture.completedFuture(null);
 
-    ReplicatedStore(String setName, RaftPeerId self, MessageStore local, AppliedMark mark, long requestTimeoutMillis) {
+    ReplicatedStore(
+            String setName,
+            RaftPeerId self,
+            MessageStore local,
+            AppliedMark mark,
+            long requestTimeoutMillis,
+            int maxEntryBytes) {
         this.setName = setName;
+        this.maxEntryBytes = maxEntryBytes;
         this.self = self;
         this.local = local;
         this.requestTimeoutMillis = requestTimeoutMillis;
-        this.machine = new ReplicaStateMachine(setName, local, mark, this);
+        this.machine = new ReplicaStateMachine(setName, local, mark, this, recent);
     }
 
     ReplicaStateMachine machine() {
@@ -167,6 +187,15 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
             return CompletableFuture.failedFuture(notLeading());
         }
         CompletableFuture<Void> done = new CompletableFuture<>();
+        for (StoreOp op : batch.ops()) {
+            if (op instanceof StoreOp.InsertMessage m) {
+                String id = MessageCodec.peekMessageId(m.payload());
+                if (id != null) {
+                    onTheirWay.put(id, done);
+                    done.whenComplete((v, t) -> onTheirWay.remove(id, done));
+                }
+            }
+        }
         synchronized (order) {
             waiting.add(new Waiting(batch, done));
             if (entriesInFlight < MAX_ENTRIES_IN_FLIGHT) {
@@ -174,6 +203,18 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
             }
         }
         return done;
+    }
+
+    @Override
+    public CompletableFuture<Void> writtenLately(String messageId) {
+        if (recent.contains(messageId, System.nanoTime())) {
+            return CompletableFuture.completedFuture(null);
+        }
+        CompletableFuture<Void> pending = onTheirWay.get(messageId);
+        if (pending == null || pending.isCompletedExceptionally()) {
+            return null; // a write that failed stored nothing the set confirmed: the message may be sent
+        }
+        return pending.copy();
     }
 
     private NotReplicaLeaderException notLeading() {
@@ -203,12 +244,23 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
         if (entry.size() > 1) {
             entry.forEach(w -> ops.addAll(w.batch().ops()));
         }
+        byte[] encoded = BatchRecord.encode(ops);
+        if (encoded.length > maxEntryBytes - ENTRY_FRAMING) {
+            // only a write of its own is this large (a shared entry stops at MAX_ENTRY_BYTES)
+            StoreException tooLarge = new StoreException(
+                    "a write of " + encoded.length + " bytes to replica set " + setName + " is larger than its log's"
+                            + " largest entry (" + (maxEntryBytes - ENTRY_FRAMING) + " bytes, from the node's"
+                            + " maxFrameSize); nothing was stored: commit smaller transactions",
+                    null);
+            entry.forEach(w -> w.done().completeExceptionally(tooLarge));
+            return;
+        }
         RaftClientRequest request = RaftClientRequest.newBuilder()
                 .setClientId(clientId)
                 .setServerId(self)
                 .setGroupId(ReplicaSet.groupIdOf(setName))
                 .setCallId(calls.incrementAndGet())
-                .setMessage(Message.valueOf(UnsafeByteOperations.unsafeWrap(BatchRecord.encode(ops))))
+                .setMessage(Message.valueOf(UnsafeByteOperations.unsafeWrap(encoded)))
                 .setType(RaftClientRequest.writeRequestType())
                 .setTimeoutMs(requestTimeoutMillis)
                 .build();

@@ -140,12 +140,7 @@ class ReplicaFailoverTest {
     @Test
     void nodesKilledOrPausedOneAtATimeUnderLoadLoseNothingConfirmedAndKeepEveryKeyInOrder() throws Exception {
         try (ProcessCluster cluster = new ProcessCluster(tmp, "replicas", 3, CONFIG).start()) {
-            for (int i = 0; i < 3; i++) {
-                int node = i;
-                await().atMost(Duration.ofSeconds(60))
-                        .ignoreExceptions()
-                        .until(() -> leaders(cluster, node).stream().noneMatch("?"::equals));
-            }
+            awaitEveryNodeKnowsEveryLeader(cluster);
             KeyOrderLedger ledger = new KeyOrderLedger();
             Set<String> confirmed = ConcurrentHashMap.newKeySet();
             AtomicBoolean stop = new AtomicBoolean();
@@ -230,6 +225,76 @@ class ReplicaFailoverTest {
     }
 
     /**
+     * Producers whose URL lists every node, connected to node1 first, send keyed persistent messages
+     * while node1 is killed: the sends on their way then are made again on the next node, so every
+     * send succeeds (none fails in doubt), every confirmed message is consumed, and none twice
+     * unflagged, whether the killed node had handed it to its replica set or not.
+     */
+    @Test
+    void sendsOnTheirWayWhenTheirNodeIsKilledAreMadeAgainAndKeptOnce() throws Exception {
+        try (ProcessCluster cluster = new ProcessCluster(tmp, "again", 3, CONFIG).start()) {
+            awaitEveryNodeKnowsEveryLeader(cluster);
+            String url = cluster.node(0).url() + "," + cluster.node(1).url() + ","
+                    + cluster.node(2).url() + "?failoverTimeout=60000";
+            Set<String> confirmed = ConcurrentHashMap.newKeySet();
+            List<String> failed = new java.util.concurrent.CopyOnWriteArrayList<>();
+            AtomicBoolean stop = new AtomicBoolean();
+            List<Thread> producers = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                int producer = t;
+                producers.add(new Thread(
+                        () -> {
+                            try (Connection c =
+                                    new org.partita.jms.client.PartitaConnectionFactory(url).createConnection()) {
+                                Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                                MessageProducer p = s.createProducer(s.createQueue("plant"));
+                                p.setDeliveryMode(DeliveryMode.PERSISTENT);
+                                for (int i = 0; i < 20_000 && !stop.get(); i++) {
+                                    String key = "again" + producer + "-k" + (i % KEYS_PER_PRODUCER);
+                                    int seq = i / KEYS_PER_PRODUCER;
+                                    TextMessage m = s.createTextMessage("state");
+                                    m.setStringProperty("JMSXGroupID", key);
+                                    m.setIntProperty("seq", seq);
+                                    try {
+                                        p.send(m);
+                                        confirmed.add(key + "#" + seq);
+                                    } catch (jakarta.jms.JMSException e) {
+                                        failed.add(key + "#" + seq + ": " + e.getErrorCode() + " " + e.getMessage());
+                                    }
+                                }
+                            } catch (jakarta.jms.JMSException e) {
+                                failed.add("connection: " + e);
+                            }
+                        },
+                        "again-" + t));
+            }
+            producers.forEach(Thread::start);
+            try {
+                await().atMost(Duration.ofSeconds(60)).until(() -> confirmed.size() > 400);
+                assertEquals(137, cluster.kill(0), "SIGKILL");
+                int atKill = confirmed.size();
+                await().atMost(Duration.ofSeconds(60)).until(() -> confirmed.size() > atKill + 400);
+            } finally {
+                stop.set(true);
+                for (Thread t : producers) {
+                    t.join(60_000);
+                }
+            }
+            assertEquals(List.of(), failed, "every send succeeds: one on its way when its node died was made again");
+            KeyOrderLedger ledger = new KeyOrderLedger();
+            await().atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofSeconds(1))
+                    .until(() -> drainAndCheck(cluster, ledger, confirmed));
+            System.out.println("sends made again: " + confirmed.size() + " confirmed, " + ledger.violations()
+                    + " order violations, " + ledger.newRepeats() + " unflagged repeats");
+            assertTrue(
+                    ledger.missing(confirmed).isEmpty(), "confirmed but never consumed: " + ledger.missing(confirmed));
+            assertEquals(0, ledger.newRepeats(), "a message sent again is kept once");
+            assertEquals(0, ledger.violations(), "each key's messages in order");
+        }
+    }
+
+    /**
      * With two of three nodes killed, no partition has a majority of its replicas: a send through the
      * last node is refused with a ResourceAllocationException that names the partition and how many
      * replicas are reachable, and nothing it refused is ever delivered. Once a node is back, the
@@ -249,6 +314,14 @@ class ReplicaFailoverTest {
                     Map<String, String> status = admin.clusterStatus();
                     return status.get("member.node2").startsWith("down")
                             && status.get("member.node3").startsWith("down");
+                }
+            });
+            // the status says there is no leader of the definitions, and why
+            await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> {
+                try (PartitaAdmin admin = PartitaAdmin.connect(cluster.node(0).factory())) {
+                    Map<String, String> status = admin.clusterStatus();
+                    assertEquals("", status.get("leader"), status.toString());
+                    assertTrue(status.get("leaderMissing").startsWith("only 1 of 3 members are up"), status.toString());
                 }
             });
             Set<Integer> refusedSeq = ConcurrentHashMap.newKeySet();
@@ -344,6 +417,9 @@ class ReplicaFailoverTest {
     private static boolean drainAndCheck(ProcessCluster cluster, KeyOrderLedger ledger, Set<String> confirmed)
             throws Exception {
         for (int i = 0; i < cluster.size(); i++) {
+            if (cluster.node(i) == null) {
+                continue; // killed and not started again: the others serve its partitions
+            }
             try (Connection c = cluster.node(i).factory().createConnection()) {
                 Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
                 MessageConsumer consumer = s.createConsumer(s.createQueue("plant"));
@@ -354,6 +430,15 @@ class ReplicaFailoverTest {
             }
         }
         return ledger.missing(confirmed).isEmpty();
+    }
+
+    private static void awaitEveryNodeKnowsEveryLeader(ProcessCluster cluster) {
+        for (int i = 0; i < cluster.size(); i++) {
+            int node = i;
+            await().atMost(Duration.ofSeconds(60))
+                    .ignoreExceptions()
+                    .until(() -> leaders(cluster, node).stream().noneMatch("?"::equals));
+        }
     }
 
     /** Each partition's leader as node {@code i} sees it ("?" while unknown). */

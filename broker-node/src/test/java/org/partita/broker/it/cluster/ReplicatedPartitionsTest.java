@@ -167,6 +167,60 @@ class ReplicatedPartitionsTest {
         }
     }
 
+    /**
+     * Large persistent messages through a replicated queue: each is one entry of its set's Raft log,
+     * larger than Ratis's default appender buffer (4 MiB), up to 15 MiB (the default frame is 16), beside smaller ones, sent
+     * through a node that leads none of their partitions. Every one arrives whole, in order per key.
+     */
+    @Test
+    void largeMessagesGoThroughTheReplicaLogWhole() throws Exception {
+        try (EmbeddedCluster c = new EmbeddedCluster(tmp, 3).startAll()) {
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> send(c, 0, 0, 1));
+            drain(c, 0, new ConcurrentHashMap<>(), KEYS);
+            int[] sizes = {6 << 20, 64 << 10, 15 << 20, 5 << 20, 1 << 20};
+            try (Connection conn = c.factory(1).createConnection()) {
+                Session s = conn.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                MessageProducer p = s.createProducer(s.createQueue(QUEUE));
+                p.setDeliveryMode(DeliveryMode.PERSISTENT);
+                for (int i = 0; i < sizes.length; i++) {
+                    jakarta.jms.BytesMessage m = s.createBytesMessage();
+                    byte[] body = new byte[sizes[i]];
+                    java.util.Arrays.fill(body, (byte) ('a' + i));
+                    m.writeBytes(body);
+                    m.setStringProperty("JMSXGroupID", "big-" + (i % 2));
+                    m.setIntProperty("seq", i);
+                    p.send(m);
+                }
+            }
+            List<String> arrived = new CopyOnWriteArrayList<>();
+            try (Connection conn = c.factory(2).createConnection()) {
+                Session s = conn.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                MessageConsumer consumer = s.createConsumer(s.createQueue(QUEUE));
+                conn.start();
+                for (int n = 0; n < sizes.length; n++) {
+                    jakarta.jms.BytesMessage m = (jakarta.jms.BytesMessage) consumer.receive(60_000);
+                    assertTrue(m != null, "message " + n + " of " + sizes.length + " arrived: " + arrived);
+                    int seq = m.getIntProperty("seq");
+                    byte[] body = new byte[(int) m.getBodyLength()];
+                    m.readBytes(body);
+                    assertEquals(sizes[seq], body.length, "size of message " + seq);
+                    for (byte b : body) {
+                        if (b != (byte) ('a' + seq)) {
+                            throw new AssertionError("message " + seq + " altered");
+                        }
+                    }
+                    arrived.add(m.getStringProperty("JMSXGroupID") + "#" + seq);
+                }
+            }
+            assertEquals(
+                    List.of("big-0#0", "big-0#2", "big-0#4"),
+                    arrived.stream().filter(a -> a.startsWith("big-0")).toList());
+            assertEquals(
+                    List.of("big-1#1", "big-1#3"),
+                    arrived.stream().filter(a -> a.startsWith("big-1")).toList());
+        }
+    }
+
     /** Sends {@code count} rounds of one persistent message per key, seq from {@code from}, through node {@code node}. */
     private static void send(EmbeddedCluster c, int node, int from, int count) throws Exception {
         try (Connection conn = c.factory(node).createConnection()) {

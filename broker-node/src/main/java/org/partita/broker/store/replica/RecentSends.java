@@ -1,0 +1,57 @@
+package org.partita.broker.store.replica;
+
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The JMSMessageIDs of the messages a replica set stored lately, on every replica alike: each adds
+ * them as it applies the set's log, so whichever replica leads can tell a send made again (by a
+ * producer whose node was lost before it answered) from a new one. Bounded by count and by age;
+ * a send made again later than that, or after every replica restarted, is stored again.
+ */
+final class RecentSends {
+    /** How many ids one set remembers, at most (about 100 bytes each). */
+    static final int MAX_IDS = 50_000;
+    /** How long an id is remembered, at most: far longer than a client's failover takes. */
+    static final long WINDOW_NANOS = java.util.concurrent.TimeUnit.MINUTES.toNanos(2);
+
+    private final int maxIds;
+    private final long windowNanos;
+    /** Id to the time it was applied here, oldest first. */
+    private final LinkedHashMap<String, Long> ids = new LinkedHashMap<>();
+
+    RecentSends() {
+        this(MAX_IDS, WINDOW_NANOS);
+    }
+
+    RecentSends(int maxIds, long windowNanos) {
+        this.maxIds = maxIds;
+        this.windowNanos = windowNanos;
+    }
+
+    synchronized void add(String messageId, long nowNanos) {
+        ids.put(messageId, nowNanos);
+        forgetOld(nowNanos);
+    }
+
+    synchronized boolean contains(String messageId, long nowNanos) {
+        forgetOld(nowNanos);
+        return ids.containsKey(messageId);
+    }
+
+    synchronized int size() {
+        return ids.size();
+    }
+
+    private void forgetOld(long nowNanos) {
+        Iterator<Map.Entry<String, Long>> oldest = ids.entrySet().iterator();
+        while (oldest.hasNext()) {
+            Map.Entry<String, Long> e = oldest.next();
+            if (ids.size() <= maxIds && nowNanos - e.getValue() <= windowNanos) {
+                return;
+            }
+            oldest.remove();
+        }
+    }
+}
