@@ -91,7 +91,7 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
         worker.scheduleWithFixedDelay(
                 this::confirmLeadership, electionMillis / 4, electionMillis / 4, TimeUnit.MILLISECONDS);
         this.preferredLeaders = new PreferredLeaders(self, linked, this::holding, electionMillis, System::nanoTime);
-        worker.scheduleWithFixedDelay(
+        var unused = worker.scheduleWithFixedDelay( // runs until the worker is shut down
                 this::handBackToPreferredLeaders, electionMillis, electionMillis, TimeUnit.MILLISECONDS);
     }
 

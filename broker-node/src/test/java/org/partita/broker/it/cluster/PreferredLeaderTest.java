@@ -184,7 +184,7 @@ class PreferredLeaderTest {
                 String leader = status.get("queue.lanes.partition." + p + ".host");
                 assertTrue(replicas != null, "partition " + p + " has replicas: " + status);
                 assertEquals(
-                        replicas.split(",")[0],
+                        replicas.substring(0, replicas.indexOf(',')),
                         leader,
                         "node" + (node + 1) + " sees partition " + p + " (" + replicas + ") led by " + leader);
             }
