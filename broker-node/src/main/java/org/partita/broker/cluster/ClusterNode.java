@@ -98,7 +98,11 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         cluster.member(self); // refuses a node name the cluster does not list
         this.leaderSends = new LeaderSends(timer, 2 * cluster.downAfterMillis() + 1_000, this::reachable);
         this.replicaSets = new ReplicatedPartitions(
-                cluster, self, dataDir.resolve("replicas"), maxFrameSize, new ReplicatedPartitions.Serving() {
+                cluster,
+                self,
+                dataDir.resolve("replicas"),
+                maxFrameSize,
+                new ReplicatedPartitions.Serving() {
                     @Override
                     public void takeOver(org.partita.broker.store.replica.ReplicatedStore store) {
                         broker.serve(store, partitionsOf(store.setName()));
@@ -115,7 +119,8 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
                                 .forEach((queue, which) -> broker.hostingChanged(queue, serving ? p -> false : which));
                         forwarders.values().forEach(Forwarder::start);
                     }
-                });
+                },
+                this::reachable);
         this.layoutChanges = new LayoutChanges(
                 self,
                 cluster.memberNames(),

@@ -53,6 +53,12 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
     private final Map<String, Long> lastChange = new ConcurrentHashMap<>();
     /** Per set served: when (System.nanoTime) a majority was last asked, and confirmed, that this node leads it. */
     private final Map<String, Long> confirmedAt = new ConcurrentHashMap<>();
+    /** The sets whose leadership is being handed to their preferred leader: not delivered meanwhile. */
+    private final Set<String> handingOver = ConcurrentHashMap.newKeySet();
+    /** Per set, when (System.nanoTime) its last hand-over ended: a confirmation asked before does not count. */
+    private final Map<String, Long> handedOverAt = new ConcurrentHashMap<>();
+
+    private final PreferredLeaders preferredLeaders;
 
     private final long electionMillis;
     private final long leaseNanos;
@@ -65,7 +71,17 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
     /** The node's largest frame: a replica log entry holds a message of that size. */
     private final int maxFrameSize;
 
-    ReplicatedPartitions(ClusterConfig cluster, String self, Path dir, int maxFrameSize, Serving serving) {
+    /**
+     * @param maxFrameSize the node's largest frame: a replica log entry holds a message of that size
+     * @param linked       whether another node is linked to this one now
+     */
+    ReplicatedPartitions(
+            ClusterConfig cluster,
+            String self,
+            Path dir,
+            int maxFrameSize,
+            Serving serving,
+            java.util.function.Predicate<String> linked) {
         this.cluster = cluster;
         this.maxFrameSize = maxFrameSize;
         this.self = self;
@@ -81,6 +97,38 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
         this.leaseNanos = TimeUnit.MILLISECONDS.toNanos(electionMillis * 4 / 5);
         worker.scheduleWithFixedDelay(
                 this::confirmLeadership, electionMillis / 4, electionMillis / 4, TimeUnit.MILLISECONDS);
+        this.preferredLeaders = new PreferredLeaders(self, linked, this::holding, electionMillis, System::nanoTime);
+        var unused = worker.scheduleWithFixedDelay( // runs until the worker is shut down
+                this::handBackToPreferredLeaders, electionMillis, electionMillis, TimeUnit.MILLISECONDS);
+    }
+
+    /** Hands the sets served here whose preferred leader is another node back to it once it caught up. */
+    private void handBackToPreferredLeaders() {
+        try {
+            preferredLeaders.check(served.stream()
+                    .map(joined::get)
+                    .filter(java.util.Objects::nonNull)
+                    .toList());
+        } catch (RuntimeException e) {
+            LOG.warn("could not look at the replica sets' preferred leaders: {}", e.toString());
+        }
+    }
+
+    /**
+     * A set's leadership is being handed over ({@code true}): this node delivers none of its messages
+     * until the hand-over ended and a majority confirmed afresh that this node still leads it. Ratis
+     * elects the new leader at once, without the election timeout the lease counts on.
+     */
+    private void holding(String set, boolean holding) {
+        synchronized (confirmedAt) {
+            if (holding) {
+                handingOver.add(set);
+            } else {
+                handedOverAt.put(set, System.nanoTime());
+                handingOver.remove(set);
+            }
+            confirmedAt.remove(set);
+        }
     }
 
     /**
@@ -91,12 +139,19 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
     private void confirmLeadership() {
         for (String set : served) {
             ReplicatedStore store = joined.get(set);
-            if (store == null) {
+            if (store == null || handingOver.contains(set)) {
                 continue;
             }
             store.confirmLeading().thenAccept(asked -> {
-                Long before = confirmedAt.get(set);
-                confirmedAt.merge(set, asked, Math::max);
+                Long before;
+                synchronized (confirmedAt) {
+                    Long handedOver = handedOverAt.get(set);
+                    if (handingOver.contains(set) || (handedOver != null && asked - handedOver < 0)) {
+                        return; // asked before a hand-over ended: Ratis may have elected another leader since
+                    }
+                    before = confirmedAt.get(set);
+                    confirmedAt.merge(set, asked, Math::max);
+                }
                 if (before == null || System.nanoTime() - before >= leaseNanos) {
                     try {
                         worker.execute(() -> serving.leaseRenewed(set)); // it had lapsed: deliver again
@@ -111,7 +166,7 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
     /** Whether this node serves the set and its leadership is confirmed now: its partitions may deliver. */
     boolean deliverable(String set) {
         Long at = confirmedAt.get(set);
-        return at != null && System.nanoTime() - at < leaseNanos && served.contains(set);
+        return at != null && System.nanoTime() - at < leaseNanos && served.contains(set) && !handingOver.contains(set);
     }
 
     /** The set named, as every node computes it from the queue's agreed definition. */

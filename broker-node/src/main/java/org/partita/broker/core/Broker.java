@@ -638,12 +638,40 @@ public final class Broker implements QueueServices, AutoCloseable {
             }
             unreserveAll(sends);
         }
-        return complete(sends, consumed, List.of(), List.of()).whenComplete((v, t) -> {
-            if (t != null) {
-                unreserveAll(sends); // nothing was stored: the sends no longer count against the queues
+        CompletableFuture<Void> stored = complete(sends, consumed, List.of(), List.of())
+                .whenComplete((v, t) -> {
+                    if (t != null) {
+                        unreserveAll(sends); // nothing was stored: the sends no longer count against the queues
+                    }
+                });
+        if (!alone) {
+            return stored;
+        }
+        return stored.exceptionallyCompose(t -> {
+            Throwable cause =
+                    t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
+            if (cause instanceof org.partita.broker.store.StoreUnavailableException u
+                    && u.servedElsewhereNow()
+                    && sends.get(0).servedElsewhereTries++ < SERVED_ELSEWHERE_TRIES) {
+                // the partition's replica set handed its leadership on while the write was on its way,
+                // refused before it reached the log: sent again, by this node's view of who serves it now
+                return CompletableFuture.supplyAsync(
+                                () -> null,
+                                CompletableFuture.delayedExecutor(
+                                        SERVED_ELSEWHERE_PAUSE_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS))
+                        .thenCompose(v -> store(sends, consumed, true));
             }
+            return CompletableFuture.failedFuture(t);
         });
     }
+
+    /**
+     * How many times a send on its own refused because its partition is served elsewhere now is tried
+     * again, and how long apart: the node hears of the new leader within an election, about a second.
+     */
+    private static final int SERVED_ELSEWHERE_TRIES = 20;
+
+    private static final long SERVED_ELSEWHERE_PAUSE_MILLIS = 100;
 
     /**
      * For a message a producer sent again (marked {@link ProviderProperties#SENT_AGAIN}) because its
@@ -725,9 +753,12 @@ public final class Broker implements QueueServices, AutoCloseable {
         StoreBatches batches = StoreBatches.forced();
         Map<MessageRef, PayloadMemory> toStore = new java.util.IdentityHashMap<>();
         List<MessageRef> unstored = new java.util.ArrayList<>();
-        for (PendingSend s : sends) {
+        int[] retained = new int[sends.size()];
+        for (int i = 0; i < sends.size(); i++) {
+            PendingSend s = sends.get(i);
             MessageRef m = s.message();
-            m.retain(s.targets().size());
+            retained[i] = s.targets().size();
+            m.retain(retained[i]);
             // the stores given the payload: one in all but rare cases, so no collection per send
             MessageStore firstStore = null;
             List<MessageStore> moreStores = null;
@@ -766,7 +797,16 @@ public final class Broker implements QueueServices, AutoCloseable {
             applyCompleted(sends, consumed, locked, toStore, unstored, false);
             return CompletableFuture.completedFuture(null);
         }
-        return batches.write().thenRun(() -> applyCompleted(sends, consumed, locked, toStore, unstored, true));
+        return batches.write()
+                .whenComplete((v, failed) -> {
+                    if (failed != null) {
+                        // nothing was stored or queued: the payloads are held by no more entries than before
+                        for (int i = 0; i < sends.size(); i++) {
+                            sends.get(i).message().retain(-retained[i]);
+                        }
+                    }
+                })
+                .thenRun(() -> applyCompleted(sends, consumed, locked, toStore, unstored, true));
     }
 
     /**
@@ -837,6 +877,9 @@ public final class Broker implements QueueServices, AutoCloseable {
      */
     public static final class PendingSend {
         private volatile List<BrokerQueue> targets;
+        /** How many times this send was stored again because its partition was served elsewhere by then. */
+        private int servedElsewhereTries;
+
         private final MessageRef message;
         private final int deliveryCount;
         private final boolean routed;

@@ -9,4 +9,12 @@ public class StoreUnavailableException extends StoreException {
     public StoreUnavailableException(String message, Throwable cause) {
         super(message, cause);
     }
+
+    /**
+     * Whether the write was refused because another node serves it now (a replica set's leadership
+     * moved): the same write may go there at once, nothing of it having been kept here.
+     */
+    public boolean servedElsewhereNow() {
+        return false;
+    }
 }

@@ -15,6 +15,11 @@ public final class NotReplicaLeaderException extends StoreUnavailableException {
         this.leader = leader;
     }
 
+    @Override
+    public boolean servedElsewhereNow() {
+        return true;
+    }
+
     /** The node leading the set as this node last heard, or null when it knows of none (an election). */
     public String leader() {
         return leader;

@@ -13,6 +13,8 @@ import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.TransferLeadershipRequest;
+import org.apache.ratis.protocol.exceptions.LeaderSteppingDownException;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 import org.partita.broker.store.MessageStore;
@@ -281,7 +283,19 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
                     if (failure == null && r.isSuccess()) {
                         return null;
                     }
-                    throw new CompletionException(inDoubt(failure != null ? failure : r.getException()));
+                    Throwable cause = failure != null ? failure : r.getException();
+                    if (cause instanceof CompletionException && cause.getCause() != null) {
+                        cause = cause.getCause();
+                    }
+                    if (cause instanceof LeaderSteppingDownException) {
+                        // refused before it reached the log (leadership is being handed to another
+                        // replica, see transferLeadership): nothing kept
+                        throw new CompletionException(new NotReplicaLeaderException(
+                                "replica set " + setName + " is handing its leadership to another replica and took"
+                                        + " no write; nothing was stored",
+                                null));
+                    }
+                    throw new CompletionException(inDoubt(cause));
                 });
         // Writes complete in the order they were handed to the log: Ratis answers on several threads,
         // and a later send's entry must not be queued (and delivered) before an earlier one of its key.
@@ -382,23 +396,77 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
      */
     public ReplicaSetFigures replicaFigures() {
         java.util.Map<String, Long> lag = new java.util.TreeMap<>();
-        RaftServer raft = server;
-        if (leading && raft != null) {
-            try {
-                var division = raft.getDivision(ReplicaSet.groupIdOf(setName));
-                long[] match = division.getInfo().getFollowerMatchIndices();
-                var followers =
-                        division.getInfo().getRoleInfoProto().getLeaderInfo().getFollowerInfoList();
-                long commit = division.getRaftLog().getLastCommittedIndex();
-                // both come from the leader's log appenders, in the same order
-                for (int i = 0; i < Math.min(match.length, followers.size()); i++) {
-                    lag.put(followers.get(i).getId().getId().toStringUtf8(), Math.max(0, commit - match[i]));
-                }
-            } catch (java.io.IOException | RuntimeException e) {
-                lag.clear(); // leadership moved on meanwhile: no figures this time
-            }
+        for (Follower f : followers()) {
+            lag.put(f.node(), f.lagEntries());
         }
         return new ReplicaSetFigures(setName, leading, leader(), leaderChanges.get(), lag);
+    }
+
+    /**
+     * On the leader, each follower as Ratis's log appenders see it; empty on the other replicas, and
+     * when leadership moves on meanwhile.
+     */
+    public List<Follower> followers() {
+        RaftServer raft = server;
+        if (!leading || raft == null) {
+            return List.of();
+        }
+        try {
+            var division = raft.getDivision(ReplicaSet.groupIdOf(setName));
+            long[] match = division.getInfo().getFollowerMatchIndices();
+            var followers =
+                    division.getInfo().getRoleInfoProto().getLeaderInfo().getFollowerInfoList();
+            long commit = division.getRaftLog().getLastCommittedIndex();
+            // both come from the leader's log appenders, in the same order
+            List<Follower> out = new java.util.ArrayList<>(followers.size());
+            for (int i = 0; i < Math.min(match.length, followers.size()); i++) {
+                out.add(new Follower(
+                        followers.get(i).getId().getId().toStringUtf8(),
+                        Math.max(0, commit - match[i]),
+                        followers.get(i).getLastRpcElapsedTimeMs()));
+            }
+            return out;
+        } catch (java.io.IOException | RuntimeException e) {
+            return List.of(); // leadership moved on meanwhile: no figures this time
+        }
+    }
+
+    /**
+     * A follower as the leader sees it.
+     *
+     * @param node         the follower's node
+     * @param lagEntries   how many committed log entries it has yet to hold (commit index less its match index)
+     * @param silentMillis how long ago it last answered the leader
+     */
+    public record Follower(String node, long lagEntries, long silentMillis) {}
+
+    /**
+     * Asks Ratis to hand this node's leadership of the set to {@code node}, a follower with the
+     * highest priority (the set's preferred leader): the leader takes no new writes meanwhile
+     * (they are refused, nothing kept), lets the follower catch up on what it has not got yet, then
+     * has it stand for election at once. Completes with true once {@code node} leads, false when
+     * it did not within {@code timeoutMillis} or was refused (the leader then takes writes again);
+     * never exceptionally.
+     */
+    public CompletableFuture<Boolean> transferLeadership(String node, long timeoutMillis) {
+        RaftServer raft = server;
+        if (!leading || raft == null) {
+            return CompletableFuture.completedFuture(false);
+        }
+        TransferLeadershipRequest request = new TransferLeadershipRequest(
+                clientId,
+                self,
+                ReplicaSet.groupIdOf(setName),
+                calls.incrementAndGet(),
+                RaftPeerId.valueOf(node),
+                timeoutMillis);
+        try {
+            return raft.transferLeadershipAsync(request)
+                    .orTimeout(timeoutMillis + requestTimeoutMillis, TimeUnit.MILLISECONDS)
+                    .handle((r, failure) -> failure == null && r.isSuccess());
+        } catch (java.io.IOException | RuntimeException e) {
+            return CompletableFuture.completedFuture(false);
+        }
     }
 
     @Override
