@@ -288,7 +288,8 @@ class FrameCodecTest {
             ErrorCode.TRANSACTION_ROLLED_BACK,
             ErrorCode.INVALID_REQUEST,
             ErrorCode.SHUTTING_DOWN,
-            ErrorCode.INVALID_DESTINATION
+            ErrorCode.INVALID_DESTINATION,
+            ErrorCode.IN_DOUBT
         };
         assertEquals(ErrorCode.values().length, codes.length);
         for (int i = 0; i < codes.length; i++) {
