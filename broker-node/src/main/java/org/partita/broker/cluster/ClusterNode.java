@@ -596,6 +596,7 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
             return null;
         }
         MessageRef m = broker.newMessage(message, org.partita.protocol.MessageCodec.decodeHeaders(message), null);
+        q.keyForPartitions(m);
         if (!q.hostsPartitionOf(m)) {
             return null; // stopped serving it a moment ago: the log tries the set's new leader
         }

@@ -8,6 +8,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.partita.broker.core.queue.QueueFullException;
 import org.partita.protocol.ErrorCode;
+import org.partita.protocol.MessageCodec;
+import org.partita.protocol.ProviderProperties;
 
 /**
  * A client's send on its own (not in a transaction) to a partition of a replicated queue that this
@@ -51,7 +53,8 @@ final class LeaderSends {
                 leader,
                 message,
                 System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(patienceMillis),
-                new CompletableFuture<>());
+                new CompletableFuture<>(),
+                false);
         java.util.concurrent.atomic.AtomicInteger counted =
                 onTheirWay.computeIfAbsent(queue, q -> new java.util.concurrent.atomic.AtomicInteger());
         counted.incrementAndGet();
@@ -91,14 +94,19 @@ final class LeaderSends {
         return n == null || n.get() == 0;
     }
 
-    /** One client send on its way to the leader, tried again until {@code deadline} (System.nanoTime). */
+    /**
+     * One client send on its way to the leader, tried again until {@code deadline} (System.nanoTime);
+     * {@code mayBeStored} once a try was left in doubt (its message then goes marked
+     * {@link ProviderProperties#SENT_AGAIN}, so that the leader keeps one copy).
+     */
     private record Send(
             String queue,
             int partition,
             SetLeaderLink leader,
             byte[] message,
             long deadline,
-            CompletableFuture<Void> done) {}
+            CompletableFuture<Void> done,
+            boolean mayBeStored) {}
 
     private void attempt(Send s) {
         CompletableFuture<Void> sent;
@@ -120,6 +128,19 @@ final class LeaderSends {
             } else if (DirectOverflow.refusedBeforeStoring(t)) {
                 // refused there (full): nothing stored, and the client hears it as such (ResourceAllocationException)
                 s.done().completeExceptionally(new QueueFullException(unwrap(t).getMessage()));
+            } else if (System.nanoTime() - s.deadline() < 0) {
+                // in doubt (the leader took it and lost its leadership, or the link went): a majority
+                // may hold it. Sent again marked, so that the set's leader keeps one copy
+                later(new Send(
+                        s.queue(),
+                        s.partition(),
+                        s.leader(),
+                        s.mayBeStored()
+                                ? s.message()
+                                : MessageCodec.withProperty(s.message(), ProviderProperties.SENT_AGAIN, Boolean.TRUE),
+                        s.deadline(),
+                        s.done(),
+                        true));
             } else {
                 s.done()
                         .completeExceptionally(new IllegalStateException(
@@ -137,6 +158,14 @@ final class LeaderSends {
         if (System.nanoTime() - s.deadline() > 0) {
             List<String> replicas = s.leader().replicas();
             long up = replicas.stream().filter(reachable).count();
+            if (s.mayBeStored()) {
+                s.done()
+                        .completeExceptionally(new IllegalStateException("the send to partition " + s.partition()
+                                + " of queue '" + s.queue() + "' was left in doubt by a change of leader and no node of"
+                                + " its replica set " + replicas + " took it again within " + patienceMillis + " ms ("
+                                + up + " of " + replicas.size() + " replicas reachable): it may or may not be stored"));
+                return;
+            }
             s.done()
                     .completeExceptionally(new QueueFullException("partition " + s.partition() + " of queue '"
                             + s.queue() + "' takes no sends now: no node of its replica set " + replicas

@@ -94,9 +94,6 @@ final class Placement {
             return "queue '" + queue + "': mode " + options.mode() + " is not available for a queue spread over"
                     + " the cluster yet (only the default priority mode)";
         }
-        if (options.lastValue() != null) {
-            return "queue '" + queue + "': last value queues cannot be spread over the cluster yet";
-        }
         return null;
     }
 }

@@ -27,6 +27,7 @@ import org.partita.broker.core.topic.Subscriptions;
 import org.partita.broker.store.MessageStore;
 import org.partita.broker.store.StoreBatch;
 import org.partita.broker.store.StoreBatches;
+import org.partita.broker.store.StoreException;
 import org.partita.broker.store.StoreOp;
 import org.partita.broker.store.StoredEntry;
 import org.partita.broker.store.StoredQueue;
@@ -266,6 +267,7 @@ public final class Broker implements QueueServices, AutoCloseable {
     public List<BrokerQueue> queueTargets(BrokerQueue queue, MessageRef message) {
         QueueOptions o = queue.options();
         if (cluster.clustered(o)) {
+            queue.keyForPartitions(message);
             return List.of(cluster.route(queue, message));
         }
         if (!QueueOptions.FANOUT.equals(o.mode())) {
@@ -650,24 +652,35 @@ public final class Broker implements QueueServices, AutoCloseable {
         return stored.exceptionallyCompose(t -> {
             Throwable cause =
                     t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
-            if (cause instanceof org.partita.broker.store.StoreUnavailableException u
-                    && u.servedElsewhereNow()
-                    && sends.get(0).servedElsewhereTries++ < SERVED_ELSEWHERE_TRIES) {
-                // the partition's replica set handed its leadership on while the write was on its way,
-                // refused before it reached the log: sent again, by this node's view of who serves it now
-                return CompletableFuture.supplyAsync(
-                                () -> null,
-                                CompletableFuture.delayedExecutor(
-                                        SERVED_ELSEWHERE_PAUSE_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS))
-                        .thenCompose(v -> store(sends, consumed, true));
+            PendingSend send = sends.get(0);
+            if (!send.routed() || send.servedElsewhereTries++ >= SERVED_ELSEWHERE_TRIES) {
+                return CompletableFuture.failedFuture(t);
             }
-            return CompletableFuture.failedFuture(t);
+            PendingSend again;
+            if (cause instanceof org.partita.broker.store.StoreUnavailableException u && u.servedElsewhereNow()) {
+                // the partition's replica set handed its leadership on while the write was on its way,
+                // refused before it reached the log: stored again, by this node's view of who serves it now
+                again = send;
+            } else if (cause instanceof StoreException e && e.maybeStored()) {
+                // the set took it and lost its leader before confirming it: a majority may hold it. Sent
+                // again marked, so that the set's next leader, which holds every entry it will ever
+                // confirm, keeps one copy (sentBefore)
+                again = send.sentAgain(this);
+            } else {
+                return CompletableFuture.failedFuture(t);
+            }
+            return CompletableFuture.supplyAsync(
+                            () -> null,
+                            CompletableFuture.delayedExecutor(
+                                    SERVED_ELSEWHERE_PAUSE_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS))
+                    .thenCompose(v -> store(List.of(again), consumed, true));
         });
     }
 
     /**
-     * How many times a send on its own refused because its partition is served elsewhere now is tried
-     * again, and how long apart: the node hears of the new leader within an election, about a second.
+     * How many times a client's send on its own, refused because its partition is served elsewhere now
+     * or left in doubt by a change of leader, is tried again, and how long apart: the node hears of
+     * the new leader within an election, about a second.
      */
     private static final int SERVED_ELSEWHERE_TRIES = 20;
 
@@ -920,6 +933,23 @@ public final class Broker implements QueueServices, AutoCloseable {
 
         public int deliveryCount() {
             return deliveryCount;
+        }
+
+        /**
+         * This send again, its message marked {@link ProviderProperties#SENT_AGAIN} (a new copy with
+         * the same JMSMessageID and key), for a store that may have kept it already.
+         */
+        PendingSend sentAgain(Broker broker) {
+            MessageRef m = message;
+            if (Boolean.TRUE.equals(m.wire().property(ProviderProperties.SENT_AGAIN))) {
+                return this;
+            }
+            byte[] marked = MessageCodec.withProperty(m.encoded(), ProviderProperties.SENT_AGAIN, Boolean.TRUE);
+            MessageRef copy = broker.newMessage(marked, MessageCodec.decodeHeaders(marked), m.origin());
+            copy.keyLike(m);
+            PendingSend again = new PendingSend(targets, copy, deliveryCount, routed);
+            again.servedElsewhereTries = servedElsewhereTries;
+            return again;
         }
 
         boolean routed() {

@@ -5,4 +5,12 @@ public class StoreException extends RuntimeException {
     public StoreException(String message, Throwable cause) {
         super(message, cause);
     }
+
+    /**
+     * Whether the refused write may have been stored all the same (a replica set took it and could
+     * not confirm it): whoever tries it again must make sure it is not stored twice.
+     */
+    public boolean maybeStored() {
+        return false;
+    }
 }

@@ -122,6 +122,14 @@ public final class BrokerQueue implements DispatchEngine.Host {
         return durable && (m.persistent() || promotes) && !isBroadcast();
     }
 
+    /**
+     * Keys a message sent to or forwarded for this queue the way its partitions are chosen: by its
+     * last-value key on a clustered last value queue, else as it came. Before the message is routed.
+     */
+    public void keyForPartitions(MessageRef m) {
+        LastValueRule.partitionByLastValue(options, m);
+    }
+
     /** From now on non-persistent messages put here are stored (the queue is fed by topics). */
     public void promote() {
         promotes = true;

@@ -34,11 +34,33 @@ final class LastValueRule {
     }
 
     private String key(MessageRef m) {
+        return keyOf(property, m);
+    }
+
+    /** @param property the last-value property, or null for {@code lastValue=queue} (every message alike) */
+    private static String keyOf(String property, MessageRef m) {
         if (property == null) {
             return "";
         }
         Object v = m.wire().property(property);
         return v == null ? null : v.toString();
+    }
+
+    /**
+     * On a last value queue spread over the cluster: keys {@code m} by its last-value key, so that
+     * every message of a key goes to one partition, and the node serving it keeps the newest for the
+     * whole cluster ({@code lastValue=queue}: every message to one partition). A message without the
+     * property keeps its own key. Nothing on any other queue.
+     */
+    static void partitionByLastValue(QueueOptions o, MessageRef m) {
+        String option = o.lastValue();
+        if (option == null || o.hosts().isEmpty()) {
+            return;
+        }
+        String key = keyOf(option.equals("queue") ? null : option, m);
+        if (key != null) {
+            m.keyBy(key);
+        }
     }
 
     /** Counts {@code m} in; returns the queue's depth as this rule sees it: keys held, plus keyless messages. */

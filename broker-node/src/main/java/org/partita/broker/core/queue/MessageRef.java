@@ -29,8 +29,10 @@ public final class MessageRef {
     private final boolean persistent;
     private final long expiration;
     private final long deliveryTime;
-    private final int keyHash;
-    private final boolean keyed;
+    /** Set once, before the message is routed (see {@link #keyBy}); read on other threads after it was handed on. */
+    private int keyHash;
+
+    private boolean keyed;
     private final AtomicInteger holders = new AtomicInteger();
     private final Object origin;
     private volatile byte[] encoded;
@@ -165,6 +167,22 @@ public final class MessageRef {
     /** Whether the message carries a key ({@code JMSXGroupID}). */
     public boolean keyed() {
         return keyed;
+    }
+
+    /**
+     * Keys the message by {@code key} instead of its {@code JMSXGroupID}: a clustered last value
+     * queue partitions by the last-value key, so that each key lives in one partition. Called by the
+     * thread that received it, before it is routed or handed to any queue.
+     */
+    public void keyBy(String key) {
+        this.keyHash = org.partita.protocol.PartitionKeys.hash(key);
+        this.keyed = true;
+    }
+
+    /** Keys the message as {@code other} is keyed (a copy of it, made to be sent again). */
+    public void keyLike(MessageRef other) {
+        this.keyHash = other.keyHash;
+        this.keyed = other.keyed;
     }
 
     /**

@@ -161,6 +161,22 @@ final class SendFrames {
      * like a persistent send; a message that node forwarded before (it may repeat one after a crash)
      * is taken once.
      */
+    /**
+     * A forwarded message refused because this node stopped serving its partition while storing it
+     * (a replica set's leadership moved, nothing kept) is answered as a partition this node has not:
+     * the sender tries the partition's new leader.
+     */
+    private static java.util.concurrent.CompletionStage<Void> movedOn(Throwable t) {
+        Throwable cause = FailureCodes.unwrap(t);
+        if (cause instanceof org.partita.broker.store.StoreUnavailableException u && u.servedElsewhereNow()) {
+            return java.util.concurrent.CompletableFuture.failedFuture(
+                    new org.partita.broker.core.queue.UnknownDestinationException(
+                            "this node stopped serving the message's partition meanwhile (" + cause.getMessage()
+                                    + "); nothing was stored: try its new leader"));
+        }
+        return java.util.concurrent.CompletableFuture.failedFuture(t);
+    }
+
     void forward(Frame.Forward f) {
         String peerNode = state.peerNode();
         if (peerNode == null) {
@@ -177,6 +193,7 @@ final class SendFrames {
             return;
         }
         MessageRef message = broker.newMessage(f.message(), wire, state.key());
+        queue.keyForPartitions(message); // as the sending node keyed it
         if (!queue.hostsPartitionOf(message)) {
             // The sender applied a layout change first; it keeps the message and tries again shortly,
             // by when this node has applied the change too (refused like a queue not defined yet).
@@ -196,6 +213,7 @@ final class SendFrames {
                                 peerNode,
                                 wire.messageId(),
                                 () -> broker.send(new Broker.PendingSend(List.of(queue), message, f.deliveryCount()))
+                                        .exceptionallyCompose(SendFrames::movedOn)
                                         .thenRun(() -> {})));
     }
 }

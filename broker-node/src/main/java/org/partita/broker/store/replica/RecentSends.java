@@ -11,8 +11,12 @@ import java.util.Map;
  * a send made again later than that, or after every replica restarted, is stored again.
  */
 final class RecentSends {
-    /** How many ids one set remembers, at most (about 100 bytes each). */
-    static final int MAX_IDS = 50_000;
+    /**
+     * How many ids one set remembers, at most: about 150 bytes each, so one per 8 KiB of the heap,
+     * from 5,000 to 50,000 (a 256 MiB heap: about 32,000, under 5 MiB per set).
+     */
+    static final int MAX_IDS =
+            (int) Math.max(5_000, Math.min(50_000, Runtime.getRuntime().maxMemory() / 8192));
     /** How long an id is remembered, at most: far longer than a client's failover takes. */
     static final long WINDOW_NANOS = java.util.concurrent.TimeUnit.MINUTES.toNanos(2);
 

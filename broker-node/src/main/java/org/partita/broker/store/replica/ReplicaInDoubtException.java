@@ -12,4 +12,9 @@ public final class ReplicaInDoubtException extends StoreException {
     public ReplicaInDoubtException(String message, Throwable cause) {
         super(message, cause);
     }
+
+    @Override
+    public boolean maybeStored() {
+        return true;
+    }
 }

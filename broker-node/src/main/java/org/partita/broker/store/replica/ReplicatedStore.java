@@ -200,9 +200,7 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
         }
         synchronized (order) {
             waiting.add(new Waiting(batch, done));
-            if (entriesInFlight < MAX_ENTRIES_IN_FLIGHT) {
-                handNextEntry();
-            }
+            handEntries();
         }
         return done;
     }
@@ -334,9 +332,18 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
     private void entryAnswered() {
         synchronized (order) {
             entriesInFlight--;
-            while (entriesInFlight < MAX_ENTRIES_IN_FLIGHT && !waiting.isEmpty()) {
-                handNextEntry();
-            }
+            handEntries();
+        }
+    }
+
+    /**
+     * Hands waiting writes to the log while fewer than {@link #MAX_ENTRIES_IN_FLIGHT} entries are on
+     * their way (under {@link #order}). An entry refused before it reached the log puts none in
+     * flight, so the writes after it go on at once rather than wait for a write to come.
+     */
+    private void handEntries() {
+        while (entriesInFlight < MAX_ENTRIES_IN_FLIGHT && !waiting.isEmpty()) {
+            handNextEntry();
         }
     }
 

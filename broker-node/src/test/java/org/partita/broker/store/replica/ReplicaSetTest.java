@@ -64,6 +64,14 @@ class ReplicaSetTest {
         return new ReplicaSet("orders/0", peers, preferred);
     }
 
+    /** Starts node1 to node3 and joins each to a set whose preferred leader is {@code preferred}. */
+    private Map<String, ReplicatedStore> threeReplicas(String preferred) {
+        start("node1");
+        start("node2");
+        start("node3");
+        return joinAll(set(preferred));
+    }
+
     private Map<String, ReplicatedStore> joinAll(ReplicaSet set) {
         Map<String, ReplicatedStore> stores = new TreeMap<>();
         servers.forEach((node, s) -> stores.put(node, s.join(set)));
@@ -105,10 +113,7 @@ class ReplicaSetTest {
 
     @Test
     void aConfirmedWriteIsInEveryReplicaAndTheNextLeaderHasIt() throws Exception {
-        start("node1");
-        start("node2");
-        start("node3");
-        Map<String, ReplicatedStore> stores = joinAll(set("node1"));
+        Map<String, ReplicatedStore> stores = threeReplicas("node1");
         ReplicatedStore leader = awaitLeader(stores);
 
         List<CompletableFuture<Void>> writes = new ArrayList<>();
@@ -159,12 +164,34 @@ class ReplicaSetTest {
         assertEquals("orders/0", back.setName(), "the set's name survives the restart");
     }
 
+    /**
+     * A write larger than the log's largest entry is refused before it reaches the log, naming the
+     * bound; writes handed at the same time still go through, and nothing of the refused one is kept.
+     */
+    @Test
+    void aWriteLargerThanTheLargestEntryIsRefusedAndTheOthersGoOn() throws Exception {
+        Map<String, ReplicatedStore> stores = threeReplicas("node1");
+        ReplicatedStore leader = awaitLeader(stores);
+        write(leader, message(1, "first"));
+        // one on its way, so the next two wait and are handed on when it is answered
+        CompletableFuture<Void> before = leader.write(message(2, "before"));
+        StoreBatch huge = new StoreBatch()
+                .add(new StoreOp.InsertMessage(3, new byte[ReplicaServerSettings.DEFAULT_MAX_ENTRY_BYTES]))
+                .add(new StoreOp.InsertEntry(QUEUE, 3));
+        CompletableFuture<Void> refused = leader.write(huge);
+        CompletableFuture<Void> after = leader.write(message(4, "after"));
+        Exception e = assertThrows(Exception.class, () -> unwrap(() -> refused.get(15, TimeUnit.SECONDS)));
+        assertTrue(e.getMessage().contains("larger than its log's largest entry"), e.getMessage());
+        before.get(15, TimeUnit.SECONDS);
+        after.get(15, TimeUnit.SECONDS); // not left waiting behind the refused one
+        for (ReplicatedStore s : stores.values()) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> ids(s).equals(List.of(1L, 2L, 4L)));
+        }
+    }
+
     @Test
     void withoutAMajorityNothingIsConfirmed() throws Exception {
-        start("node1");
-        start("node2");
-        start("node3");
-        Map<String, ReplicatedStore> stores = joinAll(set("node1"));
+        Map<String, ReplicatedStore> stores = threeReplicas("node1");
         ReplicatedStore leader = awaitLeader(stores);
         write(leader, message(1, "first"));
         String leaderNode = leader.leader();
@@ -186,10 +213,7 @@ class ReplicaSetTest {
 
     @Test
     void aRestartReplaysTheLogWithoutDuplicatesAndKeepsDeletions() throws Exception {
-        start("node1");
-        start("node2");
-        start("node3");
-        Map<String, ReplicatedStore> stores = joinAll(set("node2"));
+        Map<String, ReplicatedStore> stores = threeReplicas("node2");
         ReplicatedStore leader = awaitLeader(stores);
         for (long id = 1; id <= 20; id++) {
             write(leader, message(id, "m" + id));
