@@ -14,7 +14,6 @@ import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.protocol.TransferLeadershipRequest;
-import org.apache.ratis.protocol.exceptions.LeaderSteppingDownException;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 import org.partita.broker.store.MessageStore;
@@ -285,14 +284,9 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
                     if (cause instanceof CompletionException && cause.getCause() != null) {
                         cause = cause.getCause();
                     }
-                    if (cause instanceof LeaderSteppingDownException) {
-                        // refused before it reached the log (leadership is being handed to another
-                        // replica, see transferLeadership): nothing kept
-                        throw new CompletionException(new NotReplicaLeaderException(
-                                "replica set " + setName + " is handing its leadership to another replica and took"
-                                        + " no write; nothing was stored",
-                                null));
-                    }
+                    // A write refused while leadership is handed on (LeaderSteppingDownException) is
+                    // treated as in doubt too: Ratis was seen to append one in that moment, and the
+                    // node's retries send an in-doubt write again marked, so the next leader keeps one copy
                     throw new CompletionException(inDoubt(cause));
                 });
         // Writes complete in the order they were handed to the log: Ratis answers on several threads,
