@@ -78,7 +78,7 @@ class ClusterCrashTest {
         MessageConsumer consumer = s.createConsumer(s.createQueue("plant"));
         consumer.setMessageListener(m -> {
             try {
-                ledger.arrived(m.getStringProperty("JMSXGroupID"), m.getIntProperty("seq"), m.getJMSRedelivered());
+                ledger.arrived(m);
                 m.acknowledge();
             } catch (Exception e) {
                 // the node went away mid-acknowledgement: the message comes back flagged

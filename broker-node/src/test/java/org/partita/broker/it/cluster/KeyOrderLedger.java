@@ -30,6 +30,23 @@ final class KeyOrderLedger {
         highest.merge(key, seq, Math::max);
     }
 
+    /** Records a received message by its {@code JMSXGroupID} and {@code seq} property. */
+    void arrived(jakarta.jms.Message m) throws jakarta.jms.JMSException {
+        arrived(m.getStringProperty("JMSXGroupID"), m.getIntProperty("seq"), m.getJMSRedelivered());
+    }
+
+    /** A listener for a {@code CLIENT_ACKNOWLEDGE} session: records each message, then acknowledges it. */
+    jakarta.jms.MessageListener acknowledgingListener() {
+        return m -> {
+            try {
+                arrived(m);
+                m.acknowledge();
+            } catch (jakarta.jms.JMSException e) {
+                throw new IllegalStateException(e);
+            }
+        };
+    }
+
     /** First arrivals of a key after a later one of the same key. */
     synchronized int violations() {
         return violations;

@@ -105,15 +105,7 @@ class PreferredLeaderTest {
                     Connection conn = c.factory(node).createConnection();
                     consumers.add(conn);
                     Session s = conn.createSession(false, Session.CLIENT_ACKNOWLEDGE);
-                    s.createConsumer(s.createQueue(QUEUE)).setMessageListener(m -> {
-                        try {
-                            ledger.arrived(
-                                    m.getStringProperty("JMSXGroupID"), m.getIntProperty("seq"), m.getJMSRedelivered());
-                            m.acknowledge();
-                        } catch (jakarta.jms.JMSException e) {
-                            throw new IllegalStateException(e);
-                        }
-                    });
+                    s.createConsumer(s.createQueue(QUEUE)).setMessageListener(ledger.acknowledgingListener());
                     conn.start();
                     for (int t = 0; t < 2; t++) {
                         Producer p = new Producer("n" + node + "p" + t, c, node, confirmed, stop);

@@ -127,15 +127,7 @@ class ReplicatedPartitionsTest {
                     Connection conn = c.factory(i).createConnection();
                     connections.add(conn);
                     Session s = conn.createSession(false, Session.CLIENT_ACKNOWLEDGE);
-                    s.createConsumer(s.createQueue(lines)).setMessageListener(m -> {
-                        try {
-                            ledger.arrived(
-                                    m.getStringProperty("JMSXGroupID"), m.getIntProperty("seq"), m.getJMSRedelivered());
-                            m.acknowledge();
-                        } catch (jakarta.jms.JMSException e) {
-                            throw new IllegalStateException(e);
-                        }
-                    });
+                    s.createConsumer(s.createQueue(lines)).setMessageListener(ledger.acknowledgingListener());
                     conn.start();
                 }
                 producer.start();
