@@ -368,10 +368,37 @@ public final class BrokerQueue implements DispatchEngine.Host {
                     left(e);
                     e.message().release();
                 }
+                letGoDelivered(lost);
                 pe.hostingChanged(now());
             }
             dispatch();
         });
+    }
+
+    /**
+     * Lets go the in-flight entries of partitions no longer served here (on the executor). The set's
+     * leader redelivers them, flagged, from its store; were one kept, a later hand-back here would
+     * put a second copy beside the one restored when this node leads the set again, and one only
+     * prefetched comes back unflagged: a repeat the application could not tell from a new message.
+     * So their consumers' later acknowledgements and hand-backs find no holder and change nothing.
+     */
+    private void letGoDelivered(java.util.function.IntPredicate lost) {
+        for (java.util.Iterator<QueueEntry> it = delivered.iterator(); it.hasNext(); ) {
+            QueueEntry e = it.next();
+            if (e.partition() < 0 || !lost.test(e.partition())) {
+                continue;
+            }
+            it.remove();
+            ConsumerRef by = e.holder();
+            e.letGo();
+            if (by != null) {
+                by.settled(e);
+            }
+            engineOf(e).settled(e, now());
+            left(e);
+            e.message().release();
+        }
+        inFlight = delivered.size();
     }
 
     /** Completes once the work queued on this queue before the call has run (and written what it writes). */

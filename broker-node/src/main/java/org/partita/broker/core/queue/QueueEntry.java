@@ -56,6 +56,11 @@ public final class QueueEntry {
         }
     }
 
+    /** Its partition is served by another node now: whoever holds it settles nothing here any more. */
+    void letGo() {
+        holder = null;
+    }
+
     /** A prepared XA branch took the entry from its consumer; it keeps its delivery count. */
     void locked() {
         holder = null;

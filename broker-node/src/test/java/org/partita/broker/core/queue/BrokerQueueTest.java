@@ -188,6 +188,32 @@ class BrokerQueueTest {
     }
 
     @Test
+    void deliveriesOfPartitionsServedElsewhereNowAreNotPutBackWhenHandedBack() {
+        // A replica set's leadership moved on: its new leader redelivers, flagged, what this node had
+        // delivered; a consumer handing such a message back later (prefetched only, so unflagged)
+        // must not give this node a second copy, delivered again should it lead the set once more.
+        BrokerQueue q = node.broker().createQueue("orders", QueueOptions.DEFAULTS.with("partitions", "2"));
+        BrokerFixture.Receiver r = node.attach(q, "r", 10);
+        for (int i = 0; i < 4; i++) {
+            node.send(q, "m" + i, Map.of("JMSXGroupID", "k" + i));
+        }
+        List<QueueEntry> prefetched = r.next(4);
+        List<String> ofPartition1 = prefetched.stream()
+                .filter(e -> e.partition() == 1)
+                .map(BrokerQueueTest::text)
+                .toList();
+        assertTrue(ofPartition1.size() > 0 && ofPartition1.size() < 4, "keys in both partitions: " + ofPartition1);
+        q.hostingChanged(p -> p == 0);
+        q.releaseAll(prefetched.stream()
+                .map(e -> new BrokerQueue.Returned(e, r.ref, false))
+                .toList());
+        BrokerFixture.Receiver other = node.attach(q, "other", 10);
+        assertEquals(ofPartition1, texts(other.next(ofPartition1.size())), "partition 1 is still served here");
+        assertEquals(List.of(), other.pending(), "nothing of partition 0 came back");
+        assertEquals(ofPartition1.size(), q.depth());
+    }
+
+    @Test
     void aRestartRestoresWhatWasNotAcknowledgedWithItsDeliveryCount() {
         BrokerQueue q = queue("orders");
         for (int i = 0; i < 3; i++) {
