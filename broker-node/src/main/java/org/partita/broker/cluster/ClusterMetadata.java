@@ -89,11 +89,17 @@ final class ClusterMetadata implements LayoutChanges.Agreement, AutoCloseable {
      * set back to an older layout on the way), then changes as they commit.
      */
     ClusterMetadata(ClusterConfig cluster, String nodeName, Path dataDir, Listener listener) throws Exception {
+        this(cluster, nodeName, cluster.member(nodeName).port(), dataDir, listener);
+    }
+
+    /** As above, for a node listening on a port other than its member entry's (behind a port forward). */
+    ClusterMetadata(ClusterConfig cluster, String nodeName, int listenPort, Path dataDir, Listener listener)
+            throws Exception {
         ClusterConfig.Member self = cluster.member(nodeName);
         Path raftDir = dataDir.resolve("raft");
         PrivateFiles.folder(raftDir);
         this.listener = listener;
-        channel = new JChannel(stack(cluster, self, raftDir)).name(nodeName);
+        channel = new JChannel(stack(cluster, self, listenPort, raftDir)).name(nodeName);
         state = new ReplicatedStateMachine<String, String>(channel)
                 .raftId(nodeName)
                 .timeout(CHANGE_TIMEOUT_MILLIS);
@@ -126,7 +132,7 @@ final class ClusterMetadata implements LayoutChanges.Agreement, AutoCloseable {
                 "joined the consensus group of cluster {} as {} (port {})",
                 cluster.name(),
                 nodeName,
-                self.port() + cluster.consensusPortOffset());
+                listenPort + cluster.consensusPortOffset());
     }
 
     /** An entry was applied (value null: removed); while the log is replayed, only the state is kept. */
@@ -161,7 +167,12 @@ final class ClusterMetadata implements LayoutChanges.Agreement, AutoCloseable {
         }
     }
 
-    private static List<Protocol> stack(ClusterConfig cluster, ClusterConfig.Member self, Path raftDir)
+    /**
+     * @param listenPort the node's own port: its consensus port binds at the same offset from it, while
+     *                   the others reach it at its member entry's port plus that offset (the same unless
+     *                   a port forward or proxy stands between)
+     */
+    private static List<Protocol> stack(ClusterConfig cluster, ClusterConfig.Member self, int listenPort, Path raftDir)
             throws Exception {
         List<InetSocketAddress> peers = new ArrayList<>();
         for (ClusterConfig.Member m : cluster.members()) {
@@ -169,7 +180,11 @@ final class ClusterMetadata implements LayoutChanges.Agreement, AutoCloseable {
         }
         TCP transport = new TCP();
         transport.setBindAddr(InetAddress.getByName(self.host()));
-        transport.setBindPort(self.port() + cluster.consensusPortOffset());
+        transport.setBindPort(listenPort + cluster.consensusPortOffset());
+        if (listenPort != self.port()) {
+            transport.setExternalAddr(InetAddress.getByName(self.host()));
+            transport.setExternalPort(self.port() + cluster.consensusPortOffset());
+        }
         transport.setPortRange(0);
         List<Protocol> p = new ArrayList<>();
         p.add(transport);

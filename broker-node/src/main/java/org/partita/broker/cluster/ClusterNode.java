@@ -88,6 +88,9 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         this(config, null);
     }
 
+    /** The port this node listens on; its consensus and replica servers bind at their offsets from it. */
+    private final int listenPort;
+
     /** @param linkTls the client side of TLS for links to the other nodes, or null for plain TCP */
     public ClusterNode(NodeConfig config, io.netty.handler.ssl.SslContext linkTls) {
         this.linkTls = linkTls;
@@ -95,11 +98,15 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         this.self = config.nodeName();
         this.dataDir = config.dataDir();
         this.maxFrameSize = config.maxFrameSize();
-        cluster.member(self); // refuses a node name the cluster does not list
+        // refuses a node name the cluster does not list; a node behind a port forward listens on its
+        // own port, the others reach it at its entry's: the consensus and replica ports follow each
+        this.listenPort =
+                config.port() > 0 ? config.port() : cluster.member(self).port();
         this.leaderSends = new LeaderSends(timer, 2 * cluster.downAfterMillis() + 1_000, this::reachable);
         this.replicaSets = new ReplicatedPartitions(
                 cluster,
                 self,
+                listenPort,
                 dataDir.resolve("replicas"),
                 maxFrameSize,
                 new ReplicatedPartitions.Serving() {
@@ -164,7 +171,7 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
                 forwarderFor(parts[1], parts[2]); // what waited to be forwarded before a restart
             }
         }
-        metadata = new ClusterMetadata(cluster, self, dataDir, new ClusterMetadata.Listener() {
+        metadata = new ClusterMetadata(cluster, self, listenPort, dataDir, new ClusterMetadata.Listener() {
             @Override
             public void queue(String queue, String options) {
                 applied(queue, options);

@@ -46,6 +46,9 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
 
     private final ClusterConfig cluster;
     private final String self;
+    /** This node's own port: its replica server binds at the replica offset from it. */
+    private final int listenPort;
+
     private final Path dir;
     private final Serving serving;
     private final Map<String, ReplicatedStore> joined = new ConcurrentHashMap<>();
@@ -72,12 +75,14 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
     private final int maxFrameSize;
 
     /**
+     * @param listenPort   this node's own port (its member entry's unless a port forward stands between)
      * @param maxFrameSize the node's largest frame: a replica log entry holds a message of that size
      * @param linked       whether another node is linked to this one now
      */
     ReplicatedPartitions(
             ClusterConfig cluster,
             String self,
+            int listenPort,
             Path dir,
             int maxFrameSize,
             Serving serving,
@@ -85,6 +90,7 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
         this.cluster = cluster;
         this.maxFrameSize = maxFrameSize;
         this.self = self;
+        this.listenPort = listenPort;
         this.dir = dir;
         this.serving = serving;
         // A leader lost is replaced within 2 x downAfterMillis. A follower stands after 1 to 2
@@ -210,7 +216,7 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
             server = ReplicaServer.start(new ReplicaServerSettings(
                     self,
                     me.host(),
-                    cluster.replicaPortOf(me),
+                    cluster.replicaPortOf(new ClusterConfig.Member(self, me.host(), listenPort)),
                     dir,
                     Duration.ofMillis(election),
                     Duration.ofMillis(Math.max(10_000, 3 * election)),

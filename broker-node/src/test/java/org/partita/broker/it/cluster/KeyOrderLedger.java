@@ -14,13 +14,21 @@ final class KeyOrderLedger {
     private final Set<String> seen = new HashSet<>();
     private int violations;
     private int newRepeats;
+    /** What each unflagged repeat was, for the failure message: key#seq, message id, when. */
+    private final java.util.List<String> newRepeatsSeen = new java.util.ArrayList<>();
+
     private int repeats;
 
     synchronized void arrived(String key, int seq, boolean redelivered) {
+        arrived(key, seq, redelivered, "");
+    }
+
+    private synchronized void arrived(String key, int seq, boolean redelivered, String detail) {
         if (!seen.add(key + "#" + seq)) {
             repeats++;
             if (!redelivered) {
                 newRepeats++;
+                newRepeatsSeen.add(key + "#" + seq + " " + detail + " at " + java.time.Instant.now());
             }
             return;
         }
@@ -32,7 +40,11 @@ final class KeyOrderLedger {
 
     /** Records a received message by its {@code JMSXGroupID} and {@code seq} property. */
     void arrived(jakarta.jms.Message m) throws jakarta.jms.JMSException {
-        arrived(m.getStringProperty("JMSXGroupID"), m.getIntProperty("seq"), m.getJMSRedelivered());
+        arrived(
+                m.getStringProperty("JMSXGroupID"),
+                m.getIntProperty("seq"),
+                m.getJMSRedelivered(),
+                m.getJMSMessageID() + (m.propertyExists("JMS_PARTITA_SentAgain") ? " sent again" : ""));
     }
 
     /** A listener for a {@code CLIENT_ACKNOWLEDGE} session: records each message, then acknowledges it. */
@@ -55,6 +67,11 @@ final class KeyOrderLedger {
     /** Messages that came again without the redelivered flag. */
     synchronized int newRepeats() {
         return newRepeats;
+    }
+
+    /** Each message that came again unflagged: key#seq, its JMSMessageID and when it came again. */
+    synchronized java.util.List<String> newRepeatsSeen() {
+        return java.util.List.copyOf(newRepeatsSeen);
     }
 
     synchronized int repeats() {

@@ -24,6 +24,12 @@ final class ProcessCluster implements AutoCloseable {
     private final ChildNode[] nodes;
     private ClusterConfig cluster;
     private int runs;
+    /** Whether the nodes reach each other only through {@link LinkProxies}, so that links can be cut. */
+    private boolean proxied;
+
+    private LinkProxies proxies;
+    /** Per node, the port it listens on (its member entry's, or behind a proxy, one of its own). */
+    private final int[] listenPorts;
 
     /** @param extraLines config lines every node gets besides its name, port, data folder and the cluster's nodes */
     ProcessCluster(Path dir, String name, int size, List<String> extraLines) {
@@ -31,22 +37,51 @@ final class ProcessCluster implements AutoCloseable {
         this.name = name;
         this.extraLines = List.copyOf(extraLines);
         this.nodes = new ChildNode[size];
+        this.listenPorts = new int[size];
+    }
+
+    /**
+     * The nodes reach each other only through TCP proxies ({@link #links}), which can cut them off
+     * from each other while they run; clients still reach each node directly.
+     */
+    ProcessCluster proxied() {
+        this.proxied = true;
+        return this;
+    }
+
+    /** The proxies between the nodes of a {@link #proxied} cluster. */
+    LinkProxies links() {
+        if (proxies == null) {
+            throw new IllegalStateException("the cluster was not started proxied()");
+        }
+        return proxies;
     }
 
     ProcessCluster start() throws Exception {
-        cluster = FreePorts.startOnFreePorts(nodes.length, ClusterConfig.DEFAULT_CONSENSUS_PORT_OFFSET, ports -> {
+        int offset = ClusterConfig.DEFAULT_CONSENSUS_PORT_OFFSET;
+        int blocks = proxied ? 2 * nodes.length : nodes.length;
+        cluster = FreePorts.startOnFreePorts(blocks, offset, ports -> {
             String run = "a" + ++runs;
             List<ClusterConfig.Member> members = new ArrayList<>();
             for (int i = 0; i < nodes.length; i++) {
                 members.add(new ClusterConfig.Member("node" + (i + 1), "127.0.0.1", ports.get(i)));
+                listenPorts[i] = ports.get(proxied ? nodes.length + i : i);
             }
             ClusterConfig c = ClusterConfig.of(name, members);
             try {
+                if (proxied) {
+                    proxies = new LinkProxies(
+                            ports.subList(0, nodes.length),
+                            ports.subList(nodes.length, blocks),
+                            new int[] {0, offset, 2 * offset},
+                            i -> nodes[i] == null ? -1L : nodes[i].pid());
+                }
                 for (int i = 0; i < nodes.length; i++) {
                     start(c, i, run);
                 }
             } catch (Exception | AssertionError e) {
                 closeNodes();
+                closeProxies();
                 throw e;
             }
             return c;
@@ -82,7 +117,7 @@ final class ProcessCluster implements AutoCloseable {
         }
         List<String> lines = new ArrayList<>(List.of(
                 "nodeName = " + m.name(),
-                "port = " + m.port(),
+                "port = " + listenPorts[i],
                 // a start over on other ports begins with an empty folder
                 "data = " + dir.resolve("data-" + m.name() + "-" + m.port()),
                 "cluster.name = " + name,
@@ -127,8 +162,16 @@ final class ProcessCluster implements AutoCloseable {
         }
     }
 
+    private void closeProxies() {
+        if (proxies != null) {
+            proxies.close();
+            proxies = null;
+        }
+    }
+
     @Override
     public void close() throws InterruptedException {
         closeNodes();
+        closeProxies();
     }
 }

@@ -139,94 +139,137 @@ class ReplicaFailoverTest {
     @Test
     void nodesKilledOrPausedOneAtATimeUnderLoadLoseNothingConfirmedAndKeepEveryKeyInOrder() throws Exception {
         try (ProcessCluster cluster = new ProcessCluster(tmp, "replicas", 3, CONFIG).start()) {
-            awaitEveryNodeKnowsEveryLeader(cluster);
-            KeyOrderLedger ledger = new KeyOrderLedger();
-            Set<String> confirmed = ConcurrentHashMap.newKeySet();
-            AtomicBoolean stop = new AtomicBoolean();
-            List<Thread> threads = new ArrayList<>();
-            List<Producer> producers = new ArrayList<>();
-            for (int i = 0; i < 3; i++) {
-                Producer p = new Producer(i, cluster, confirmed, stop);
-                producers.add(p);
-                threads.add(new Thread(p, "producer-" + i));
-                threads.add(new Thread(new Consumer(i, cluster, ledger, stop), "consumer-" + i));
-            }
-            threads.forEach(Thread::start);
-            List<Long> failovers = new ArrayList<>();
-            try {
-                // each cycle kills two nodes and pauses two, one at a time, each while the others carry the load
-                for (int round = 0; round < 4 * CYCLES; round++) {
-                    String fault = round % 4 < 2 ? "kill" : "pause";
-                    int victim = (round + 1) % 3;
-                    int before = confirmedCount(confirmed);
-                    await().atMost(Duration.ofSeconds(60)).until(() -> confirmed.size() > before + 300);
-                    int witness = (victim + 1) % 3;
-                    long t0 = System.nanoTime();
-                    System.out.println("fault " + fault + " of node" + (victim + 1) + " at " + java.time.Instant.now()
-                            + " (logs in " + tmp + ")");
-                    if (fault.equals("kill")) {
-                        assertEquals(137, cluster.kill(victim), "SIGKILL");
-                    } else {
-                        cluster.node(victim).pause();
-                    }
-                    // what a user sees: the time until a send to every partition through another node is confirmed
-                    probe(cluster.node(witness), round, confirmed);
-                    failovers.add((System.nanoTime() - t0) / 1_000_000);
-                    String lost = "node" + (victim + 1);
-                    await().atMost(Duration.ofSeconds(30))
-                            .ignoreExceptions()
-                            .until(() ->
-                                    leaders(cluster, witness).stream().noneMatch(l -> l.equals("?") || l.equals(lost)));
-                    int during = confirmed.size();
-                    await().atMost(Duration.ofSeconds(60)).until(() -> confirmed.size() > during + 300);
-                    if (fault.equals("kill")) {
-                        cluster.restart(victim);
-                    } else {
-                        cluster.node(victim).resume();
-                    }
-                    // one fault at a time: the node back has rejoined every set (it knows each one's
-                    // leader, so it hears from it) before the next fault
-                    int back = victim;
-                    await().atMost(Duration.ofSeconds(60))
-                            .ignoreExceptions()
-                            .until(() -> leaders(cluster, back).stream().noneMatch("?"::equals));
-                    // and its sets are led by it again (PreferredLeaders): a pause of another node a
-                    // second after such a hand-over gave one unflagged repeat in two of six runs, an
-                    // open bug the next faults must not overlap with (docs/cluster.md, still to build)
-                    await().atMost(Duration.ofSeconds(60))
-                            .ignoreExceptions()
-                            .until(() -> preferredLeadersBack(cluster, back));
-                }
-                int end = confirmed.size();
-                await().atMost(Duration.ofSeconds(60)).until(() -> confirmed.size() > end + 300);
-            } finally {
-                stop.set(true);
-                for (Thread t : threads) {
-                    t.join(60_000);
-                }
-            }
-            await().atMost(Duration.ofSeconds(120))
-                    .pollInterval(Duration.ofSeconds(1))
-                    .until(() -> drainAndCheck(cluster, ledger, confirmed));
-            System.out.println("replica failover: " + confirmed.size() + " confirmed, failovers " + failovers
-                    + " ms, " + ledger.violations() + " order violations, " + ledger.newRepeats()
-                    + " unflagged repeats, failed sends "
-                    + producers.stream().mapToInt(p -> p.failures).sum());
-            assertTrue(
-                    ledger.missing(confirmed).isEmpty(), "confirmed but never consumed: " + ledger.missing(confirmed));
-            assertEquals(0, ledger.violations(), "each key's first arrivals in order");
-            assertEquals(0, ledger.newRepeats(), "a message that comes again is flagged redelivered");
-            // Timed from outside through sends (retried 50 ms apart), so a second is allowed on top of the
-            // 2 x downAfter the docs promise. A split vote in Ratis adds a round now and then (one failover
-            // of 9.4 s in about fifteen runs): the median is held to the bound, each one to a looser one.
-            List<Long> sorted = failovers.stream().sorted().toList();
-            assertTrue(
-                    sorted.get(sorted.size() / 2) <= 2 * DOWN_AFTER_MILLIS + 1_000,
-                    "a leader for every partition within 2 x downAfter: " + failovers);
-            assertTrue(
-                    sorted.get(sorted.size() - 1) <= 5 * DOWN_AFTER_MILLIS,
-                    "every failover within 5 x downAfter: " + failovers);
+            // each cycle kills two nodes and pauses two, one at a time, each while the others carry the load
+            faultsUnderLoad(cluster, 4 * CYCLES, round -> round % 4 < 2 ? Fault.KILL : Fault.PAUSE);
         }
+    }
+
+    /**
+     * Each node in turn cut off from the other two by its links (a black hole: its clients still
+     * reach it, and its producers and consumers go on there): the two others elect leaders for its
+     * partitions and carry on, the node cut off confirms nothing it cannot replicate and delivers
+     * nothing of the sets it led, and once the links heal it rejoins with nothing lost or repeated
+     * unflagged and every key in order.
+     */
+    @Test
+    void nodesCutOffOneAtATimeUnderLoadLoseNothingConfirmedAndKeepEveryKeyInOrder() throws Exception {
+        try (ProcessCluster cluster =
+                new ProcessCluster(tmp, "cut", 3, CONFIG).proxied().start()) {
+            faultsUnderLoad(cluster, 3 * CYCLES, round -> Fault.CUT);
+        }
+    }
+
+    /** How a node is lost for a while, and how it comes back. */
+    private enum Fault {
+        KILL,
+        PAUSE,
+        CUT;
+
+        void begin(ProcessCluster cluster, int victim) throws Exception {
+            switch (this) {
+                case KILL -> assertEquals(137, cluster.kill(victim), "SIGKILL");
+                case PAUSE -> cluster.node(victim).pause();
+                case CUT -> cluster.links().isolate(victim);
+            }
+        }
+
+        void end(ProcessCluster cluster, int victim) throws Exception {
+            switch (this) {
+                case KILL -> cluster.restart(victim);
+                case PAUSE -> cluster.node(victim).resume();
+                case CUT -> cluster.links().healAll();
+            }
+        }
+    }
+
+    /**
+     * A producer and a consumer on every node, and {@code rounds} faults one at a time, each while the
+     * other nodes carry the load; then every confirmed message must have been consumed, each key's
+     * first arrivals in order, nothing repeated unflagged, and the lost node's partitions led
+     * elsewhere within the bound.
+     */
+    private void faultsUnderLoad(ProcessCluster cluster, int rounds, java.util.function.IntFunction<Fault> faultOf)
+            throws Exception {
+        awaitEveryNodeKnowsEveryLeader(cluster);
+        KeyOrderLedger ledger = new KeyOrderLedger();
+        Set<String> confirmed = ConcurrentHashMap.newKeySet();
+        AtomicBoolean stop = new AtomicBoolean();
+        List<Thread> threads = new ArrayList<>();
+        List<Producer> producers = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            Producer p = new Producer(i, cluster, confirmed, stop);
+            producers.add(p);
+            threads.add(new Thread(p, "producer-" + i));
+            threads.add(new Thread(new Consumer(i, cluster, ledger, stop), "consumer-" + i));
+        }
+        threads.forEach(Thread::start);
+        List<Long> failovers = new ArrayList<>();
+        try {
+            for (int round = 0; round < rounds; round++) {
+                Fault fault = faultOf.apply(round);
+                int victim = (round + 1) % 3;
+                int before = confirmedCount(confirmed);
+                await().atMost(Duration.ofSeconds(60)).until(() -> confirmed.size() > before + 300);
+                int witness = (victim + 1) % 3;
+                long t0 = System.nanoTime();
+                System.out.println("fault " + fault + " of node" + (victim + 1) + " at " + java.time.Instant.now()
+                        + " (logs in " + tmp + ")");
+                fault.begin(cluster, victim);
+                // what a user sees: the time until a send to every partition through another node is confirmed
+                probe(cluster.node(witness), round, confirmed);
+                failovers.add((System.nanoTime() - t0) / 1_000_000);
+                String lost = "node" + (victim + 1);
+                await().atMost(Duration.ofSeconds(30))
+                        .ignoreExceptions()
+                        .until(() ->
+                                leaders(cluster, witness).stream().noneMatch(l -> l.equals("?") || l.equals(lost)));
+                int during = confirmed.size();
+                await().atMost(Duration.ofSeconds(60)).until(() -> confirmed.size() > during + 300);
+                fault.end(cluster, victim);
+                // one fault at a time: the node back has rejoined every set (it knows each one's
+                // leader, so it hears from it) before the next fault
+                int back = victim;
+                await().atMost(Duration.ofSeconds(60))
+                        .ignoreExceptions()
+                        .until(() -> leaders(cluster, back).stream().noneMatch("?"::equals));
+                // and its sets are led by it again (PreferredLeaders): a pause of another node a
+                // second after such a hand-over gave one unflagged repeat in two of six runs, an
+                // open bug the next faults must not overlap with (docs/cluster.md, still to build)
+                await().atMost(Duration.ofSeconds(60))
+                        .ignoreExceptions()
+                        .until(() -> preferredLeadersBack(cluster, back));
+            }
+            int end = confirmed.size();
+            await().atMost(Duration.ofSeconds(60)).until(() -> confirmed.size() > end + 300);
+        } finally {
+            stop.set(true);
+            for (Thread t : threads) {
+                t.join(60_000);
+            }
+        }
+        await().atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofSeconds(1))
+                .until(() -> drainAndCheck(cluster, ledger, confirmed));
+        System.out.println("replica failover: " + confirmed.size() + " confirmed, failovers " + failovers
+                + " ms, " + ledger.violations() + " order violations, " + ledger.newRepeats()
+                + " unflagged repeats, failed sends "
+                + producers.stream().mapToInt(p -> p.failures).sum());
+        assertTrue(ledger.missing(confirmed).isEmpty(), "confirmed but never consumed: " + ledger.missing(confirmed));
+        assertEquals(0, ledger.violations(), "each key's first arrivals in order");
+        assertEquals(
+                0,
+                ledger.newRepeats(),
+                "a message that comes again is flagged redelivered: " + ledger.newRepeatsSeen());
+        // Timed from outside through sends (retried 50 ms apart), so a second is allowed on top of the
+        // 2 x downAfter the docs promise. A split vote in Ratis adds a round now and then (one failover
+        // of 9.4 s in about fifteen runs): the median is held to the bound, each one to a looser one.
+        List<Long> sorted = failovers.stream().sorted().toList();
+        assertTrue(
+                sorted.get(sorted.size() / 2) <= 2 * DOWN_AFTER_MILLIS + 1_000,
+                "a leader for every partition within 2 x downAfter: " + failovers);
+        assertTrue(
+                sorted.get(sorted.size() - 1) <= 5 * DOWN_AFTER_MILLIS,
+                "every failover within 5 x downAfter: " + failovers);
     }
 
     /**
