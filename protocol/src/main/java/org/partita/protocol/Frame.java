@@ -67,7 +67,19 @@ public sealed interface Frame {
         }
     }
 
-    record HelloOk(int requestId, int version, String nodeName, int maxFrameSize) implements Frame {
+    /**
+     * @param deliveryLeaseMillis how long after the client last heard from the node it may still hand
+     *     a prefetched message to the application without asking the node first (0: no limit). A
+     *     node of a cluster sets it below the time another node needs to take its partitions over, so
+     *     a client of a node that stopped answering does not hand out a message the other node may
+     *     have redelivered meanwhile. Written from version {@link Protocol#DELIVERY_LEASE_VERSION} on.
+     */
+    record HelloOk(int requestId, int version, String nodeName, int maxFrameSize, int deliveryLeaseMillis)
+            implements Frame {
+        public HelloOk(int requestId, int version, String nodeName, int maxFrameSize) {
+            this(requestId, version, nodeName, maxFrameSize, 0);
+        }
+
         public FrameType type() {
             return FrameType.HELLO_OK;
         }
@@ -77,6 +89,9 @@ public sealed interface Frame {
             out.writeInt(version());
             writeString(out, nodeName());
             out.writeInt(maxFrameSize());
+            if (version() >= Protocol.DELIVERY_LEASE_VERSION) {
+                out.writeInt(deliveryLeaseMillis());
+            }
         }
     }
 

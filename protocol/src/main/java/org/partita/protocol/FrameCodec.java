@@ -29,7 +29,9 @@ public final class FrameCodec {
         FrameType type = FrameType.fromCode(readByte(in) & 0xff);
         Frame frame = switch (type) {
             case HELLO -> new Frame.Hello(readInt(in), readInt(in), readString(in), readString(in), readString(in));
-            case HELLO_OK -> new Frame.HelloOk(readInt(in), readInt(in), readString(in), readInt(in));
+            case HELLO_OK ->
+                new Frame.HelloOk(
+                        readInt(in), readInt(in), readString(in), readInt(in), in.isReadable() ? readInt(in) : 0);
             case OK -> new Frame.Ok(readInt(in));
             case ERROR -> new Frame.Error(readInt(in), ErrorCode.fromWire(readInt(in)), readString(in));
             case SESSION_OPEN -> new Frame.SessionOpen(readInt(in), readInt(in), readBoolean(in));

@@ -674,6 +674,11 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     // ---- ClusterFront: what the network front asks -------------------------------------------------
 
     @Override
+    public int deliveryLeaseMillis() {
+        return ReplicatedPartitions.clientLeaseMillis(cluster);
+    }
+
+    @Override
     public String linkingNode(String user, String password) {
         if (user == null || !user.startsWith(LINK_USER_PREFIX)) {
             return null;

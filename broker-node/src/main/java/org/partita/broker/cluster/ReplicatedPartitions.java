@@ -97,7 +97,7 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
         // election timeouts; while the set's preferred leader (a higher Raft priority) is the one
         // lost, its pre-vote and its vote each wait another 1 to 2 for that leader's answer
         // (Ratis's LeaderElection): up to 6 election timeouts in all, 5 of which fit in 2 x downAfter.
-        this.electionMillis = Math.max(150, cluster.downAfterMillis() / 5);
+        this.electionMillis = electionMillis(cluster);
         // No follower stands before an election timeout has passed since the leader's last heartbeat,
         // so a leadership confirmed at time t holds until t plus that: a margin is kept off it.
         this.leaseNanos = TimeUnit.MILLISECONDS.toNanos(electionMillis * 4 / 5);
@@ -106,6 +106,22 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
         this.preferredLeaders = new PreferredLeaders(self, linked, this::holding, electionMillis, System::nanoTime);
         var unused = worker.scheduleWithFixedDelay( // runs until the worker is shut down
                 this::handBackToPreferredLeaders, electionMillis, electionMillis, TimeUnit.MILLISECONDS);
+    }
+
+    /** The election timeout of the replica sets: a fifth of downAfter, at least 150 ms. */
+    static long electionMillis(ClusterConfig cluster) {
+        return Math.max(150, cluster.downAfterMillis() / 5);
+    }
+
+    /**
+     * How long a client may hand out prefetched messages after it last heard from its node: half an
+     * election timeout. Another node can lead a set only an election timeout after this node's last
+     * heartbeat to it, and then reads the set back before it delivers, so a client of this node that
+     * stops answering stops handing out what this node delivered before anyone else can deliver it
+     * again.
+     */
+    static int clientLeaseMillis(ClusterConfig cluster) {
+        return (int) (electionMillis(cluster) / 2);
     }
 
     /** Hands the sets served here whose preferred leader is another node back to it once it caught up. */

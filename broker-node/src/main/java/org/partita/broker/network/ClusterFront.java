@@ -33,6 +33,16 @@ public interface ClusterFront {
      *
      * @param store stores the message; called at most once per call
      */
+    /**
+     * How long a client may hand prefetched messages to its application after it last heard from this
+     * node (told in HELLO_OK): shorter than the time another node needs to take this node's
+     * partitions over, so a client of a node that stopped answering stops before a redelivered copy
+     * can be delivered elsewhere. 0: no limit.
+     */
+    default int deliveryLeaseMillis() {
+        return 0;
+    }
+
     java.util.concurrent.CompletableFuture<Void> storeOnce(
             String from,
             String messageId,

@@ -283,6 +283,39 @@ public class PartitaConnection
     }
 
     /** Waits until the connection is started or the time is up; false if still stopped. */
+    /** Whether the node was heard from lately enough for a prefetched message to be handed out. */
+    enum NodeHeard {
+        /** Within its delivery lease: the message may go to the application. */
+        YES,
+        /** No answer yet: keep the message, ask again later. */
+        NOT_YET,
+        /** The connection to that node is lost: what it delivered is void. */
+        LOST
+    }
+
+    /**
+     * Waits, until the deadline, for the node to have been heard from within the delivery lease it
+     * announced (a ping when it has been silent longer). A node of a cluster that stops answering may
+     * see its partitions taken over and their messages redelivered elsewhere; a client that kept
+     * handing out what it prefetched from it would give the application a message another consumer
+     * may already have received flagged redelivered, unflagged here, after it.
+     */
+    NodeHeard nodeHeard(long deadlineNanos) throws InterruptedException {
+        java.util.concurrent.CompletableFuture<Void> heard = transport.heardLately();
+        try {
+            if (deadlineNanos == Long.MAX_VALUE) {
+                heard.get();
+            } else {
+                heard.get(Math.max(0, deadlineNanos - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
+            }
+            return NodeHeard.YES;
+        } catch (java.util.concurrent.TimeoutException e) {
+            return NodeHeard.NOT_YET;
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.CancellationException e) {
+            return NodeHeard.LOST;
+        }
+    }
+
     boolean awaitStarted(long deadlineNanos) throws InterruptedException {
         synchronized (startLock) {
             while (!started && !closed) {

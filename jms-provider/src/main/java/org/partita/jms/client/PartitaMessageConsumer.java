@@ -32,6 +32,8 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
     private final String selector;
     private final ConsumerCredit credit;
     private final LinkedBlockingDeque<Incoming> buffer = new LinkedBlockingDeque<>();
+    /** How long a receive waits at least for a silent node to answer before it hands out a prefetched message. */
+    private static final long HEARD_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** Deliveries numbered up to this were voided by a recover or rollback. */
     private volatile long voidUpTo;
 
@@ -228,6 +230,18 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
                 giveBack(List.of(in.deliveryId()));
                 continue;
             }
+            PartitaConnection.NodeHeard heard;
+            try {
+                heard = session.connection().nodeHeard(Long.MAX_VALUE);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                buffer.addFirst(in);
+                return;
+            }
+            if (heard != PartitaConnection.NodeHeard.YES) {
+                grantCredit(1); // its node is lost: the delivery is void, as on a failover; its room comes back
+                continue;
+            }
             PartitaMessage m;
             try {
                 m = session.take(this, in);
@@ -319,6 +333,20 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
                 }
                 if (!stillOwned(in)) {
                     giveBack(List.of(in.deliveryId()));
+                    continue;
+                }
+                // a call that would not wait still waits for one round trip to a silent node
+                long heardBy = Math.max(deadline, System.nanoTime() + HEARD_WAIT_NANOS);
+                PartitaConnection.NodeHeard heard = session.connection().nodeHeard(heardBy);
+                if (heard == PartitaConnection.NodeHeard.NOT_YET) {
+                    buffer.addFirst(in); // kept for when the node answers
+                    if (System.nanoTime() - deadline >= 0) {
+                        return null;
+                    }
+                    continue;
+                }
+                if (heard == PartitaConnection.NodeHeard.LOST) {
+                    grantCredit(1); // its node is lost: the delivery is void, as on a failover; its room comes back
                     continue;
                 }
                 PartitaMessage m = session.take(this, in);

@@ -15,6 +15,16 @@ public interface BrokerConnection {
 
     void setListener(ConnectionListener listener);
 
+    /**
+     * Completes once the node was heard from within the delivery lease it announced: at once when it
+     * was (or it announced none), else when the node answers a ping. Fails if the connection is lost
+     * first. A prefetched message is handed to the application only then (see
+     * {@link org.partita.protocol.Frame.HelloOk#deliveryLeaseMillis}).
+     */
+    default CompletableFuture<Void> heardLately() {
+        return CompletableFuture.completedFuture(null);
+    }
+
     CompletableFuture<Void> openSession(int sessionId, boolean transacted);
 
     CompletableFuture<Void> closeSession(int sessionId);

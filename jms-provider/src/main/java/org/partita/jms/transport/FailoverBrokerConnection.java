@@ -546,6 +546,20 @@ public final class FailoverBrokerConnection implements BrokerConnection {
         }
     }
 
+    /** While failing over, what the lost node delivered is void: it is not to be handed out. */
+    @Override
+    public CompletableFuture<Void> heardLately() {
+        synchronized (lock) {
+            if (live == null) {
+                return CompletableFuture.failedFuture(new BrokerError(
+                        ErrorCode.INTERNAL,
+                        PartitaErrorCodes.FAILOVER,
+                        "the connection is failing over to another node"));
+            }
+            return live.node.heardLately();
+        }
+    }
+
     /** A lost node delivers nothing more, so a drain it cannot answer is done. */
     @Override
     public CompletableFuture<Void> drain(int consumerId) {

@@ -46,6 +46,13 @@ public final class NettyBrokerConnection implements BrokerConnection {
     /** host:port, as the application named it. */
     private final String address;
 
+    /** When (System.nanoTime) a frame last came from the node. */
+    private volatile long lastHeardNanos = System.nanoTime();
+    /** The delivery lease the node announced, in nanoseconds; 0: none. */
+    private volatile long leaseNanos;
+    /** The ping asking the node to be heard from again, while one is on its way. */
+    private volatile CompletableFuture<Void> leasePing;
+
     /** 0 when the connection has no heartbeat. */
     private final long heartbeatMillis;
 
@@ -149,6 +156,7 @@ public final class NettyBrokerConnection implements BrokerConnection {
                                 ErrorCode.MALFORMED_FRAME, "it answered the handshake with " + f.type())));
                     } else {
                         nodeName = ok.nodeName();
+                        leaseNanos = TimeUnit.MILLISECONDS.toNanos(ok.deliveryLeaseMillis());
                         if (ok.version() >= Protocol.SEND_CREDIT_VERSION) {
                             sendCredit.bounded(); // the first SEND_CREDIT follows HELLO_OK
                         }
@@ -360,6 +368,20 @@ public final class NettyBrokerConnection implements BrokerConnection {
         return requestOk(id -> new Frame.Forward(id, queue, deliveryCount, message));
     }
 
+    @Override
+    public CompletableFuture<Void> heardLately() {
+        long lease = leaseNanos;
+        if (lease == 0 || System.nanoTime() - lastHeardNanos < lease) {
+            return CompletableFuture.completedFuture(null);
+        }
+        CompletableFuture<Void> p = leasePing;
+        if (p == null || p.isDone()) {
+            p = ping(); // one at a time, however many consumers ask
+            leasePing = p;
+        }
+        return p;
+    }
+
     /** A round trip to the node: node links use it as their heartbeat. */
     public CompletableFuture<Void> ping() {
         return requestOk(Frame.Ping::new);
@@ -422,6 +444,7 @@ public final class NettyBrokerConnection implements BrokerConnection {
     }
 
     private void onFrame(Frame frame) {
+        lastHeardNanos = System.nanoTime();
         if (frame instanceof Frame.Deliver d) {
             ConnectionListener l = listener;
             if (l != null) {

@@ -51,6 +51,8 @@ public final class InMemoryBrokerConnection implements BrokerConnection {
     private final List<Long> releasedRedelivered = new ArrayList<>();
     private final List<Long> releasedUnseen = new ArrayList<>();
     private volatile Login login;
+    /** What {@link #heardLately} answers: at once unless the node was made silent. */
+    private volatile CompletableFuture<Void> heard = CompletableFuture.completedFuture(null);
 
     private record Consumer(int sessionId, String destination, int[] credit) {}
 
@@ -92,6 +94,29 @@ public final class InMemoryBrokerConnection implements BrokerConnection {
                 Thread.currentThread().interrupt();
             }
         });
+    }
+
+    /**
+     * The node has been silent past its delivery lease: {@link #heardLately} waits for a ping's
+     * answer, which comes with {@link #heardAgain} (or never, if the node is {@link #lostWhileSilent}).
+     */
+    public void goSilent() {
+        heard = new CompletableFuture<>();
+    }
+
+    /** The silent node answers the ping. */
+    public void heardAgain() {
+        heard.complete(null);
+    }
+
+    /** The silent node's connection is given up: the ping fails. */
+    public void lostWhileSilent() {
+        heard.completeExceptionally(new BrokerError(ErrorCode.INTERNAL, "the node sent nothing: connection given up"));
+    }
+
+    @Override
+    public CompletableFuture<Void> heardLately() {
+        return heard;
     }
 
     /** Tells consumer {@code consumerId} it owns these partitions, as a node does. */

@@ -149,7 +149,13 @@ final class HandshakeHandler {
         if (decoder != null) {
             decoder.acceptUpTo(node.maxFrameSize());
         }
-        replies.answer(new Frame.HelloOk(f.requestId(), f.version(), node.nodeName(), node.maxFrameSize()));
+        ClusterFront cluster = node.cluster();
+        replies.answer(new Frame.HelloOk(
+                f.requestId(),
+                f.version(),
+                node.nodeName(),
+                node.maxFrameSize(),
+                cluster == null ? 0 : cluster.deliveryLeaseMillis()));
         SendWindow window = new SendWindow(
                 state.channel(),
                 memory,
