@@ -52,7 +52,7 @@ final class ConsumerFeed implements RemoteFeed {
     }
 
     /** A hosting node is reachable: its part opens with the credit the client has granted. */
-    synchronized void peerUp(PeerLink link) {
+    synchronized void peerUp(FeedLink link) {
         if (closed || consumersClosed || parts.containsKey(link.peer())) {
             return;
         }

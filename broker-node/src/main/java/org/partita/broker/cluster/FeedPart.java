@@ -7,7 +7,6 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import org.partita.broker.network.connection.RemoteFeed;
 import org.partita.jms.transport.BrokerConnection;
-import org.partita.jms.transport.NettyBrokerConnection;
 
 /**
  * The consumer one client consumer has on one other hosting node, over the link: its own session
@@ -17,9 +16,9 @@ import org.partita.jms.transport.NettyBrokerConnection;
 final class FeedPart implements PeerLink.Receiver {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(FeedPart.class);
     private final ConsumerFeed feed;
-    private final PeerLink link;
+    private final FeedLink link;
     private final RemoteFeed.Sink sink;
-    private NettyBrokerConnection connection;
+    private FeedConnection connection;
     private int sessionId;
     private int consumerId;
     private volatile Set<Integer> owned = Set.of();
@@ -37,7 +36,7 @@ final class FeedPart implements PeerLink.Receiver {
     private final List<Object[]> held = new ArrayList<>();
 
     /** A delivery relayed from this part's node. */
-    record Delivered(FeedPart part, NettyBrokerConnection connection, long deliveryId) implements RemoteFeed.Handle {
+    record Delivered(FeedPart part, FeedConnection connection, long deliveryId) implements RemoteFeed.Handle {
         @Override
         public CompletableFuture<Void> ack() {
             return part.live(connection)
@@ -59,14 +58,14 @@ final class FeedPart implements PeerLink.Receiver {
         }
     }
 
-    FeedPart(ConsumerFeed feed, PeerLink link, RemoteFeed.Sink sink) {
+    FeedPart(ConsumerFeed feed, FeedLink link, RemoteFeed.Sink sink) {
         this.feed = feed;
         this.link = link;
         this.sink = sink;
     }
 
     synchronized void open(String destination, String selector, int credit, Integer priority) {
-        NettyBrokerConnection c = link.connection();
+        FeedConnection c = link.feedConnection();
         if (c == null) {
             return;
         }
@@ -104,8 +103,8 @@ final class FeedPart implements PeerLink.Receiver {
         return base + "?" + options;
     }
 
-    private boolean live(NettyBrokerConnection c) {
-        return c != null && c == link.connection();
+    private boolean live(FeedConnection c) {
+        return c != null && c.equals(link.feedConnection());
     }
 
     Set<Integer> owned() {
@@ -136,19 +135,19 @@ final class FeedPart implements PeerLink.Receiver {
     }
 
     void credit(int n) {
-        NettyBrokerConnection c = connection;
+        FeedConnection c = connection;
         if (live(c) && n > 0) {
             c.credit(consumerId, n);
         }
     }
 
     CompletableFuture<Void> drain() {
-        NettyBrokerConnection c = connection;
+        FeedConnection c = connection;
         return live(c) ? c.drain(consumerId).exceptionally(t -> null) : CompletableFuture.completedFuture(null);
     }
 
     void update(Integer priority, Integer capacityMessages, Long capacityBytes) {
-        NettyBrokerConnection c = connection;
+        FeedConnection c = connection;
         if (live(c)) {
             c.updateConsumer(consumerId, priority, capacityMessages, capacityBytes);
         }
@@ -156,7 +155,7 @@ final class FeedPart implements PeerLink.Receiver {
 
     /** Tells that node whether this node gives the consumer none of its own partitions. */
     void spare(boolean spare) {
-        NettyBrokerConnection c = connection;
+        FeedConnection c = connection;
         if (live(c)) {
             c.spare(consumerId, spare).exceptionally(t -> null); // a lost link: the next part says it again
         }
@@ -175,7 +174,7 @@ final class FeedPart implements PeerLink.Receiver {
             }
             heldForNextRecover = false;
         }
-        NettyBrokerConnection c = connection;
+        FeedConnection c = connection;
         if (!live(c)) {
             release(Long.MAX_VALUE);
             return;
@@ -214,7 +213,7 @@ final class FeedPart implements PeerLink.Receiver {
             return;
         }
         consumerClosed = true;
-        NettyBrokerConnection c = connection;
+        FeedConnection c = connection;
         if (live(c)) {
             c.closeConsumer(consumerId);
         }
@@ -224,7 +223,7 @@ final class FeedPart implements PeerLink.Receiver {
     void close() {
         closeConsumer();
         link.unregister(consumerId);
-        NettyBrokerConnection c = connection;
+        FeedConnection c = connection;
         if (live(c)) {
             c.closeSession(sessionId);
         }

@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * node sends the other one (forwarded messages, consumers of its partitions) goes over this link;
  * deliveries come back on it.
  */
-final class PeerLink implements ConnectionListener, Forwarder.Link, AutoCloseable {
+final class PeerLink implements ConnectionListener, Forwarder.Link, FeedLink, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PeerLink.class);
 
     /** Hears when a link comes up or goes down. Called on the link's own thread. */
@@ -118,20 +118,29 @@ final class PeerLink implements ConnectionListener, Forwarder.Link, AutoCloseabl
         return connection;
     }
 
+    @Override
+    public FeedConnection feedConnection() {
+        NettyBrokerConnection c = connection;
+        return c == null ? null : new NettyFeedConnection(c);
+    }
+
     /** Why the last attempt to link failed, for the admin view; null when up. */
     String lastFailure() {
         return lastFailure;
     }
 
-    int nextId() {
+    @Override
+    public int nextId() {
         return ids.incrementAndGet();
     }
 
-    void register(int consumerId, Receiver r) {
-        receivers.put(consumerId, r);
+    @Override
+    public void register(int consumerId, Receiver receiver) {
+        receivers.put(consumerId, receiver);
     }
 
-    void unregister(int consumerId) {
+    @Override
+    public void unregister(int consumerId) {
         receivers.remove(consumerId);
     }
 
