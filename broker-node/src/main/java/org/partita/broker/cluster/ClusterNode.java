@@ -429,7 +429,15 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         List<String> hosts = Placement.hosts(o, cluster);
         int keyed = message.partition(o.partitions());
         if (keyed >= 0) {
-            return towards(Placement.hostOf(hosts, keyed), queue);
+            String host = Placement.hostOf(hosts, keyed);
+            if (!host.equals(self) && !remoteRoom.hasRoom(host, queue.name())) {
+                // the answer the hosting node gives: refused, rather than confirmed and parked in
+                // the forward log until that node has room (it refused a forward as full lately)
+                throw new org.partita.broker.core.queue.QueueFullException("partition " + keyed + " of queue '"
+                        + queue.name() + "' on node " + host + " is full (it refused a forwarded message as full"
+                        + " lately); nothing was stored");
+            }
+            return towards(host, queue);
         }
         if (hosts.contains(self) && !queue.full()) {
             return queue; // an unkeyed message stays on a hosting node while it has room
@@ -607,7 +615,7 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         if (!q.hostsPartitionOf(m)) {
             return null; // stopped serving it a moment ago: the log tries the set's new leader
         }
-        return broker.send(new Broker.PendingSend(List.of(q), m, deliveryCount));
+        return broker.send(new Broker.PendingSend(broker.storedIn(q), m, deliveryCount));
     }
 
     /** A forward log read back for a node no longer in the cluster list: it keeps its messages, unsent. */

@@ -90,10 +90,6 @@ final class Placement {
                     + " replicas of each partition but has " + hosts.size()
                     + " hosts; replicas must be from 1 to the number of hosts";
         }
-        if (QueueOptions.FANOUT.equals(options.mode())) {
-            return "queue '" + queue + "': mode " + options.mode() + " is not available for a queue spread over"
-                    + " the cluster yet (the priority and broadcast modes are)";
-        }
         return null;
     }
 }

@@ -268,8 +268,20 @@ public final class Broker implements QueueServices, AutoCloseable {
         QueueOptions o = queue.options();
         if (cluster.clustered(o)) {
             queue.keyForPartitions(message);
-            return List.of(cluster.route(queue, message));
+            BrokerQueue routed = cluster.route(queue, message);
+            return routed == queue ? storedIn(queue) : List.of(routed);
         }
+        return storedIn(queue);
+    }
+
+    /**
+     * The queues a message of {@code queue} is put into on the node that keeps it: the queue itself,
+     * or each AppId queue of a fan-out queue (the message stored once, an entry per AppId). On a
+     * clustered queue, for a message whose partition this node serves (sent here, or forwarded by
+     * another node).
+     */
+    public List<BrokerQueue> storedIn(BrokerQueue queue) {
+        QueueOptions o = queue.options();
         if (!QueueOptions.FANOUT.equals(o.mode())) {
             return List.of(queue);
         }
@@ -367,6 +379,12 @@ public final class Broker implements QueueServices, AutoCloseable {
         if (after.partitions() != base.partitions()
                 || !after.hosts().equals(base.hosts())
                 || after.replicas() != base.replicas()) {
+            if (QueueOptions.FANOUT.equals(after.mode())) {
+                // its messages are in its AppId queues, which a layout change does not drain
+                return CompletableFuture.failedFuture(new IllegalArgumentException("queue '" + name
+                        + "' is a fan-out queue spread over the cluster: its partitions, hosts and replicas are"
+                        + " fixed once it exists (create another queue for another layout)"));
+            }
             // a new layout: the sends are held while what the old one holds drains (see ClusterHooks.relayout)
             return cluster.relayout(name, after).thenApply(v -> queues.get(name));
         }

@@ -212,7 +212,8 @@ final class SendFrames {
                         .storeOnce(
                                 peerNode,
                                 wire.messageId(),
-                                () -> broker.send(new Broker.PendingSend(List.of(queue), message, f.deliveryCount()))
+                                () -> broker.send(new Broker.PendingSend(
+                                                broker.storedIn(queue), message, f.deliveryCount()))
                                         .exceptionallyCompose(SendFrames::movedOn)
                                         .thenRun(() -> {})));
     }

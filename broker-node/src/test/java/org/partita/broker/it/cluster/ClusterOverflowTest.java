@@ -82,6 +82,82 @@ class ClusterOverflowTest {
     }
 
     /**
+     * A keyed send for a partition whose node is full gets the same answer through another node: once
+     * the forward log met the full partition, sends through node1 are refused like sends on node2
+     * (ResourceAllocationException, nothing stored), rather than confirmed and parked until node2 has
+     * room; once a consumer made room there, what was parked arrives and sends go on.
+     */
+    @Test
+    void keyedSendsForAFullPartitionOfAnotherNodeAreRefusedLikeOnThatNode() throws Exception {
+        try (EmbeddedCluster c = new EmbeddedCluster(tmp, 2).startAll()) {
+            defineJobs(c, 0, "*");
+            String key = keyOfPartition(1); // node2's partition
+            try (Connection on2 = c.factory(1).createConnection();
+                    Connection on1 = c.factory(0).createConnection()) {
+                Session s2 = on2.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                MessageProducer p2 = s2.createProducer(s2.createQueue("jobs"));
+                for (int i = 0; i < MAX_DEPTH; i++) {
+                    p2.send(keyed(s2, key, i));
+                }
+                ResourceAllocationException onHost =
+                        assertThrows(ResourceAllocationException.class, () -> p2.send(keyed(s2, key, MAX_DEPTH)));
+                assertTrue(onHost.getMessage().contains("full"), onHost.getMessage());
+
+                Session s1 = on1.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                MessageProducer p1 = s1.createProducer(s1.createQueue("jobs"));
+                java.util.concurrent.atomic.AtomicInteger parked = new java.util.concurrent.atomic.AtomicInteger();
+                java.util.concurrent.atomic.AtomicReference<ResourceAllocationException> refusal =
+                        new java.util.concurrent.atomic.AtomicReference<>();
+                // the first ones may be confirmed and parked until the forward log has met the full
+                // partition: sends a tenth of a second apart, until one is refused
+                await().atMost(Duration.ofSeconds(10))
+                        .pollInterval(Duration.ofMillis(100))
+                        .until(() -> {
+                            try {
+                                p1.send(keyed(s1, key, 100 + parked.get()));
+                                parked.incrementAndGet();
+                                return false;
+                            } catch (ResourceAllocationException e) {
+                                refusal.set(e);
+                                return true;
+                            }
+                        });
+                ResourceAllocationException elsewhere = refusal.get();
+                assertNotNull(elsewhere, "a keyed send through node1 for node2's full partition is refused");
+                assertTrue(
+                        elsewhere.getMessage().contains("node2")
+                                && elsewhere.getMessage().contains("full"),
+                        elsewhere.getMessage());
+                assertTrue(parked.get() <= 3, parked + " sends were parked before the refusals began");
+                assertEquals(MAX_DEPTH + parked.get(), storedAcross(c), "the refused send is stored nowhere");
+
+                // room on node2: what was parked arrives, and sends through node1 go on
+                consumeOverflowOn(c, 1, MAX_DEPTH);
+                await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
+                    p1.send(keyed(s1, key, 1_000));
+                    return true;
+                });
+            }
+        }
+    }
+
+    /** A key whose partition of the two is {@code partition}. */
+    private static String keyOfPartition(int partition) {
+        for (int i = 0; ; i++) {
+            if (org.partita.protocol.PartitionKeys.partition("key" + i, 2) == partition) {
+                return "key" + i;
+            }
+        }
+    }
+
+    private static Message keyed(Session s, String key, int seq) throws JMSException {
+        Message m = s.createTextMessage("job " + seq);
+        m.setStringProperty("JMSXGroupID", key);
+        m.setStringProperty("phase", "overflow"); // what consumeOverflowOn takes
+        return m;
+    }
+
+    /**
      * Producers sending at once on node1 get exactly as many sends confirmed as both nodes have room
      * for, and each confirmed message is stored on one of them.
      */

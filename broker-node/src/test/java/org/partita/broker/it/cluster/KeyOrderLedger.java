@@ -78,6 +78,11 @@ final class KeyOrderLedger {
         return repeats;
     }
 
+    /** Every message ({@code key#seq}) that arrived at least once, a copy. */
+    synchronized Set<String> seen() {
+        return new HashSet<>(seen);
+    }
+
     synchronized boolean has(Set<String> confirmed) {
         return seen.containsAll(confirmed);
     }

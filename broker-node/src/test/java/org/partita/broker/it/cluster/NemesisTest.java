@@ -1,0 +1,61 @@
+package org.partita.broker.it.cluster;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Random sequences of faults, one at a time, against three nodes in their own processes with a
+ * producer and a consumer on every node: SIGKILL and a restart, SIGSTOP and SIGCONT, and links cut
+ * (every node reaches the others only through TCP proxies, which black-hole one node's links while
+ * its clients still reach it), each on a node drawn at random. The whole history is then checked
+ * ({@link FaultsUnderLoad}). The build runs ten faults, each kind at least three times; {@code
+ * -Pnemesis} runs 200 drawn freely. The seed is printed and can be given again with {@code
+ * -Dpartita.nemesis.seed=N} to repeat a sequence.
+ */
+@Tag("slow")
+@Timeout(600) // ten faults; a nemesis run (-Pnemesis) lifts the timeout, its waits being bounded each
+class NemesisTest {
+    private static final int FAULTS = Integer.getInteger("partita.nemesis.faults", 10);
+
+    @TempDir(cleanup = org.junit.jupiter.api.io.CleanupMode.ON_SUCCESS)
+    Path tmp;
+
+    @Test
+    void randomKillsPausesAndCutLinksUnderLoadLoseNothingConfirmedAndKeepEveryKeyInOrder() throws Exception {
+        long seed = Long.getLong("partita.nemesis.seed", System.nanoTime());
+        Random random = new Random(seed);
+        List<FaultsUnderLoad.Fault> faults = plan(random, FAULTS);
+        int[] victims = random.ints(faults.size(), 0, 3).toArray();
+        System.out.println("nemesis seed " + seed + ": " + faults.size() + " faults " + faults + " on nodes "
+                + java.util.Arrays.toString(victims));
+        try (ProcessCluster cluster = new ProcessCluster(tmp, "nemesis", 3, FaultsUnderLoad.CONFIG)
+                .proxied()
+                .start()) {
+            FaultsUnderLoad.run(cluster, tmp, faults, round -> victims[round]);
+        }
+    }
+
+    /** {@code count} faults in random order: up to ten, each kind at least a third of them; beyond, drawn freely. */
+    static List<FaultsUnderLoad.Fault> plan(Random random, int count) {
+        FaultsUnderLoad.Fault[] kinds = FaultsUnderLoad.Fault.values();
+        List<FaultsUnderLoad.Fault> out = new ArrayList<>();
+        int each = Math.min(count, 10) / kinds.length;
+        for (FaultsUnderLoad.Fault k : kinds) {
+            for (int i = 0; i < each; i++) {
+                out.add(k);
+            }
+        }
+        while (out.size() < count) {
+            out.add(kinds[random.nextInt(kinds.length)]);
+        }
+        Collections.shuffle(out, random);
+        return out;
+    }
+}
