@@ -116,6 +116,17 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
                     }
 
                     @Override
+                    public void ledBy(String set, String leader) {
+                        Map<String, java.util.function.IntPredicate> which = partitionsOf(set);
+                        for (ConsumerFeed feed : feeds) {
+                            java.util.function.IntPredicate partitions = which.get(feed.queue());
+                            if (partitions != null) {
+                                feed.ledElsewhere(leader, partitions);
+                            }
+                        }
+                    }
+
+                    @Override
                     public void leaseRenewed(String set) {
                         partitionsOf(set).forEach((queue, which) -> broker.hostingChanged(queue, p -> false));
                     }

@@ -85,6 +85,24 @@ final class ConsumerFeed implements RemoteFeed {
         }
     }
 
+    /**
+     * A replica set is led by {@code leader} now (null: an election): the partitions {@code which}
+     * of the queue are no longer any other node's, so the client gives back what it prefetched of
+     * them from those nodes before the new leader delivers them again, flagged. A node that was
+     * paused or cut off cannot say it lost them; the set's other replicas learn it from Ratis.
+     */
+    synchronized void ledElsewhere(String leader, java.util.function.IntPredicate which) {
+        boolean changed = false;
+        for (Map.Entry<String, FeedPart> e : parts.entrySet()) {
+            if (!e.getKey().equals(leader)) {
+                changed |= e.getValue().ledElsewhere(which);
+            }
+        }
+        if (changed) {
+            ownedChanged();
+        }
+    }
+
     /** The queue's hosts changed: parts on nodes that host none of it any more are closed. */
     synchronized void keepOnly(java.util.Collection<String> hosts) {
         boolean changed = parts.entrySet().removeIf(e -> {

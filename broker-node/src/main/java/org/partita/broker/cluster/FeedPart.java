@@ -134,6 +134,22 @@ final class FeedPart implements PeerLink.Receiver {
         feed.ownedChanged();
     }
 
+    /**
+     * The partitions {@code which} are led by another node now (a replica set's leadership moved):
+     * this part's node no longer serves them, whether or not it could say so (paused, cut off).
+     * Returns whether it owned any of them.
+     */
+    boolean ledElsewhere(java.util.function.IntPredicate which) {
+        Set<Integer> before = owned;
+        Set<Integer> after = new TreeSet<>(before);
+        after.removeIf(which::test);
+        if (after.size() == before.size()) {
+            return false;
+        }
+        owned = after;
+        return true;
+    }
+
     void credit(int n) {
         FeedConnection c = connection;
         if (live(c) && n > 0) {

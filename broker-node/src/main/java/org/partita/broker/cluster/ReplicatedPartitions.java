@@ -42,6 +42,9 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
 
         /** This node's leadership of a set it serves was confirmed again after a lapse: its partitions may deliver. */
         void leaseRenewed(String set);
+
+        /** Another node leads the set now ({@code leader}; null during an election), as Ratis told this replica. */
+        void ledBy(String set, String leader);
     }
 
     private final ClusterConfig cluster;
@@ -305,6 +308,7 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
         boolean was = served.remove(store.setName());
         lastChange.put(store.setName(), System.currentTimeMillis());
         worker.execute(() -> {
+            serving.ledBy(store.setName(), leader);
             if (was) {
                 serving.servingChanged(store.setName(), false);
                 LOG.info(

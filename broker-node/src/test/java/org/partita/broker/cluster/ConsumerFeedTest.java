@@ -126,6 +126,24 @@ class ConsumerFeedTest {
     }
 
     @Test
+    void aSetLedElsewhereNowTakesItsPartitionsFromEveryOtherNodesPart() {
+        upOnBoth();
+        n2.owns(0, 1);
+        n3.owns(2, 3);
+
+        // the set keeping partitions 1 and 3 is led by n3 now: n2 (paused, say) cannot say it lost 1
+        feed.ledElsewhere("n3", p -> p == 1 || p == 3);
+        assertEquals(Set.of(0, 2, 3), last(client.ownedChanges()), "n3 still serves 3; n2 no longer 1");
+
+        int told = client.ownedChanges().size();
+        feed.ledElsewhere("n3", p -> p == 1 || p == 3);
+        assertEquals(told, client.ownedChanges().size(), "nothing changed: the client is not told again");
+
+        feed.ledElsewhere(null, p -> p == 2); // an election: nobody serves 2
+        assertEquals(Set.of(0, 3), last(client.ownedChanges()));
+    }
+
+    @Test
     void aNodeGoneTakesItsPartitionsFromTheClient() {
         upOnBoth();
         n2.owns(0, 1);

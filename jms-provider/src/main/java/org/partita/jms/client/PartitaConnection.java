@@ -300,6 +300,15 @@ public class PartitaConnection
      * handing out what it prefetched from it would give the application a message another consumer
      * may already have received flagged redelivered, unflagged here, after it.
      */
+    /**
+     * Whether a delivery that came at {@code arrivedNanos} came before its node was last unresponsive
+     * for longer than an election: another node may have delivered it again meanwhile.
+     */
+    boolean deliveredBeforeAnOutage(long arrivedNanos) {
+        long until = transport.unresponsiveUntil();
+        return until != Long.MIN_VALUE && arrivedNanos - until < 0; // MIN_VALUE: never (no subtraction: it overflows)
+    }
+
     NodeHeard nodeHeard(long deadlineNanos) throws InterruptedException {
         java.util.concurrent.CompletableFuture<Void> heard = transport.heardLately();
         try {

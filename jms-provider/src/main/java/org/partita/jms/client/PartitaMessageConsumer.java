@@ -242,6 +242,10 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
                 grantCredit(1); // its node is lost: the delivery is void, as on a failover; its room comes back
                 continue;
             }
+            if (session.connection().deliveredBeforeAnOutage(in.arrivedNanos())) {
+                giveBack(List.of(in.deliveryId()));
+                continue;
+            }
             PartitaMessage m;
             try {
                 m = session.take(this, in);
@@ -347,6 +351,10 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
                 }
                 if (heard == PartitaConnection.NodeHeard.LOST) {
                     grantCredit(1); // its node is lost: the delivery is void, as on a failover; its room comes back
+                    continue;
+                }
+                if (session.connection().deliveredBeforeAnOutage(in.arrivedNanos())) {
+                    giveBack(List.of(in.deliveryId())); // unseen: its node delivers it again if it still serves it
                     continue;
                 }
                 PartitaMessage m = session.take(this, in);

@@ -25,6 +25,15 @@ public interface BrokerConnection {
         return CompletableFuture.completedFuture(null);
     }
 
+    /**
+     * When (System.nanoTime) the node last answered after being unresponsive for longer than its
+     * sets' election timeout ({@link Long#MIN_VALUE}: never): deliveries that came before are given
+     * back, not handed to the application (another node may have delivered them again meanwhile).
+     */
+    default long unresponsiveUntil() {
+        return Long.MIN_VALUE;
+    }
+
     CompletableFuture<Void> openSession(int sessionId, boolean transacted);
 
     CompletableFuture<Void> closeSession(int sessionId);

@@ -560,6 +560,13 @@ public final class FailoverBrokerConnection implements BrokerConnection {
         }
     }
 
+    @Override
+    public long unresponsiveUntil() {
+        synchronized (lock) {
+            return live == null ? Long.MIN_VALUE : live.node.unresponsiveUntil();
+        }
+    }
+
     /** A lost node delivers nothing more, so a drain it cannot answer is done. */
     @Override
     public CompletableFuture<Void> drain(int consumerId) {

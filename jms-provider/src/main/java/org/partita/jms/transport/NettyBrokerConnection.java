@@ -52,6 +52,10 @@ public final class NettyBrokerConnection implements BrokerConnection {
     private volatile long leaseNanos;
     /** The ping asking the node to be heard from again, while one is on its way. */
     private volatile CompletableFuture<Void> leasePing;
+    /** When (System.nanoTime) each request on its way was sent, while the node announced a lease. */
+    private final Map<Integer, Long> askedAt = new ConcurrentHashMap<>();
+    /** When the node last answered after being unresponsive longer than an election (see {@link #unresponsiveUntil}). */
+    private volatile long unresponsiveUntil = Long.MIN_VALUE;
 
     /** 0 when the connection has no heartbeat. */
     private final long heartbeatMillis;
@@ -382,6 +386,17 @@ public final class NettyBrokerConnection implements BrokerConnection {
         return p;
     }
 
+    /**
+     * When (System.nanoTime) the node last answered a request it had owed, in silence, for longer
+     * than its replica sets' election timeout; {@link Long#MIN_VALUE} if never. What it delivered
+     * before then may have been delivered again by the node that took its partitions over: a client
+     * gives such deliveries back rather than hand them to the application.
+     */
+    @Override
+    public long unresponsiveUntil() {
+        return unresponsiveUntil;
+    }
+
     /** A round trip to the node: node links use it as their heartbeat. */
     public CompletableFuture<Void> ping() {
         return requestOk(Frame.Ping::new);
@@ -414,6 +429,9 @@ public final class NettyBrokerConnection implements BrokerConnection {
             return answer;
         }
         pending.put(id, answer);
+        if (leaseNanos > 0) {
+            askedAt.put(id, System.nanoTime());
+        }
         return answer;
     }
 
@@ -444,7 +462,16 @@ public final class NettyBrokerConnection implements BrokerConnection {
     }
 
     private void onFrame(Frame frame) {
-        lastHeardNanos = System.nanoTime();
+        long now = System.nanoTime();
+        long silent = now - lastHeardNanos;
+        lastHeardNanos = now;
+        Long asked = frame.requestId() > 0 ? askedAt.remove(frame.requestId()) : null;
+        long election = 2 * leaseNanos; // the node's lease is half its sets' election timeout
+        if (asked != null && election > 0 && silent > election && now - asked > election) {
+            // an answer the node owed for longer than an election, with nothing from it meanwhile:
+            // it was paused, hung or cut off, and may have lost its partitions to another node
+            unresponsiveUntil = now;
+        }
         if (frame instanceof Frame.Deliver d) {
             ConnectionListener l = listener;
             if (l != null) {

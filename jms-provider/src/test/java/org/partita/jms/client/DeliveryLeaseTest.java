@@ -68,6 +68,19 @@ class DeliveryLeaseTest {
     }
 
     @Test
+    void whatANodeDeliveredBeforeItWasUnresponsiveIsGivenBackAndComesAgainAfter() throws JMSException {
+        Session s = f.connection.createSession(Session.CLIENT_ACKNOWLEDGE);
+        MessageConsumer c = consumerWithTwoPrefetched(s);
+        TextMessage one = (TextMessage) c.receive(5_000);
+        assertEquals("one", one.getText());
+        // say the node was paused with "two" in this client's buffer, and its partition taken over
+        f.transport.wasUnresponsive();
+        TextMessage again = (TextMessage) c.receive(5_000);
+        assertEquals("two", again.getText(), "the copy prefetched before the outage was given back first");
+        assertEquals(1, f.transport.releasedUnseen().size(), "given back unseen: " + f.transport.releasedUnseen());
+    }
+
+    @Test
     void aListenerWaitsForTheSilentNodeToo() throws Exception {
         Session s = f.connection.createSession(Session.CLIENT_ACKNOWLEDGE);
         Queue q = s.createQueue("q");

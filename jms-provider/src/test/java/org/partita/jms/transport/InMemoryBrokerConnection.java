@@ -104,6 +104,18 @@ public final class InMemoryBrokerConnection implements BrokerConnection {
         heard = new CompletableFuture<>();
     }
 
+    private volatile long unresponsiveUntil = Long.MIN_VALUE;
+
+    /** The node answers now after having been unresponsive longer than an election. */
+    public void wasUnresponsive() {
+        unresponsiveUntil = System.nanoTime();
+    }
+
+    @Override
+    public long unresponsiveUntil() {
+        return unresponsiveUntil;
+    }
+
     /** The silent node answers the ping. */
     public void heardAgain() {
         heard.complete(null);

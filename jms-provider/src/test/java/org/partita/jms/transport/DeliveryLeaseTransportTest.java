@@ -1,0 +1,133 @@
+package org.partita.jms.transport;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.partita.protocol.Frame;
+import org.partita.protocol.FrameCodec;
+import org.partita.protocol.Protocol;
+
+/**
+ * The client's side of the delivery lease against a scripted node that announces a 100 ms lease:
+ * after that long without a frame, {@link NettyBrokerConnection#heardLately} waits for a ping's
+ * answer; an answer owed in silence for longer than an election (twice the lease) marks the node
+ * as having been unresponsive, a prompt one does not.
+ */
+class DeliveryLeaseTransportTest {
+    private static final int LEASE_MILLIS = 100;
+
+    private ServerSocket server;
+    private Socket node;
+    private DataOutputStream toClient;
+    private final BlockingQueue<Frame> fromClient = new LinkedBlockingQueue<>();
+    private NettyBrokerConnection connection;
+
+    @AfterEach
+    void close() throws IOException {
+        if (connection != null) {
+            connection.close();
+        }
+        if (node != null) {
+            node.close();
+        }
+        server.close();
+    }
+
+    /** Connects to a scripted node that answers HELLO with the lease, and reads what the client sends. */
+    private void connect() throws Exception {
+        server = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"));
+        CompletableFuture<Void> accepted = CompletableFuture.runAsync(() -> {
+            try {
+                node = server.accept();
+                toClient = new DataOutputStream(node.getOutputStream());
+                Thread reader = new Thread(this::readFrames, "scripted-node");
+                reader.setDaemon(true);
+                reader.start();
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        connection = NettyBrokerConnection.connect("127.0.0.1", server.getLocalPort(), 1 << 20, 5_000);
+        accepted.get(5, TimeUnit.SECONDS);
+        CompletableFuture<Void> opened = connection.open(null, null, null);
+        Frame hello = fromClient.poll(5, TimeUnit.SECONDS);
+        answer(new Frame.HelloOk(hello.requestId(), Protocol.VERSION, "scripted", 1 << 20, LEASE_MILLIS));
+        opened.get(5, TimeUnit.SECONDS);
+    }
+
+    private void readFrames() {
+        try (DataInputStream in = new DataInputStream(node.getInputStream())) {
+            while (true) {
+                byte[] body = new byte[in.readInt()];
+                in.readFully(body);
+                fromClient.add(FrameCodec.decode(Unpooled.wrappedBuffer(body)));
+            }
+        } catch (IOException closed) {
+            // the test is over
+        }
+    }
+
+    private synchronized void answer(Frame frame) throws IOException {
+        ByteBuf body = Unpooled.buffer();
+        FrameCodec.encode(frame, body);
+        toClient.writeInt(body.readableBytes());
+        toClient.write(body.array(), body.arrayOffset() + body.readerIndex(), body.readableBytes());
+        toClient.flush();
+    }
+
+    /** The next PING the client sent, waited for. */
+    private Frame.Ping nextPing() throws InterruptedException {
+        for (Frame f = fromClient.poll(5, TimeUnit.SECONDS); f != null; f = fromClient.poll(5, TimeUnit.SECONDS)) {
+            if (f instanceof Frame.Ping p) {
+                return p;
+            }
+        }
+        throw new AssertionError("the client sent no PING");
+    }
+
+    @Test
+    void pastTheLeaseTheClientAsksTheNodeBeforeItTrustsWhatItHolds() throws Exception {
+        connect();
+        assertTrue(connection.heardLately().isDone(), "heard from just now (HELLO_OK)");
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> !connection.heardLately().isDone());
+        CompletableFuture<Void> heard = connection.heardLately();
+        Frame.Ping ping = nextPing();
+        assertFalse(heard.isDone(), "not before the node answered");
+        answer(new Frame.Ok(ping.requestId()));
+        heard.get(5, TimeUnit.SECONDS);
+        assertEquals(Long.MIN_VALUE, connection.unresponsiveUntil(), "a prompt answer: the node was there all along");
+    }
+
+    @Test
+    void anAnswerOwedInSilenceLongerThanAnElectionMarksTheNodeUnresponsive() throws Exception {
+        connect();
+        CompletableFuture<Void> pinged = connection.ping();
+        Frame.Ping ping = nextPing();
+        long before = System.nanoTime();
+        // the node says nothing for three leases (longer than an election of two), then answers
+        await().pollDelay(Duration.ofMillis(3 * LEASE_MILLIS))
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> true);
+        answer(new Frame.Ok(ping.requestId()));
+        pinged.get(5, TimeUnit.SECONDS);
+        assertTrue(connection.unresponsiveUntil() - before > 0, "what it delivered before may be void now");
+    }
+}
