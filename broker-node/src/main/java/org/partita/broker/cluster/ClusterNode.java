@@ -117,6 +117,9 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
 
                     @Override
                     public void ledBy(String set, String leader) {
+                        if (leader == null) {
+                            return; // an election: the old leader may win it again and go on serving
+                        }
                         Map<String, java.util.function.IntPredicate> which = partitionsOf(set);
                         for (ConsumerFeed feed : feeds) {
                             java.util.function.IntPredicate partitions = which.get(feed.queue());
@@ -629,6 +632,25 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         return broker.send(new Broker.PendingSend(broker.storedIn(q), m, deliveryCount));
     }
 
+    /**
+     * How many committed entries each follower of a set this node leads has yet to hold, in replica
+     * order; empty when this node does not lead the set (only the leader knows).
+     */
+    private Map<String, Long> followerLag(String set, List<String> nodes) {
+        Map<String, Long> lag = new LinkedHashMap<>();
+        replicaSets.store(set).ifPresent(store -> {
+            Map<String, Long> byNode = new java.util.HashMap<>();
+            store.followers().forEach(f -> byNode.put(f.node(), f.lagEntries()));
+            for (String n : nodes) {
+                Long entries = byNode.get(n);
+                if (entries != null) {
+                    lag.put(n, entries);
+                }
+            }
+        });
+        return lag;
+    }
+
     /** A forward log read back for a node no longer in the cluster list: it keeps its messages, unsent. */
     private PeerLink placeholder(String peer) {
         LOG.warn("messages wait for node {}, which is not in the cluster's node list any more", peer);
@@ -863,7 +885,10 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
                         String set = Placement.setName(nodes);
                         String leader = replicaSets.leader(set);
                         placement.add(leader == null ? "?" : leader);
-                        replicas.put(p, new ClusterStatus.Replicas(nodes, replicaSets.lastChange(set)));
+                        replicas.put(
+                                p,
+                                new ClusterStatus.Replicas(
+                                        nodes, replicaSets.lastChange(set), followerLag(set, nodes)));
                     } else {
                         placement.add(Placement.hostOf(hosts, p));
                     }

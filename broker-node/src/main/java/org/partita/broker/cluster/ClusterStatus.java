@@ -43,8 +43,10 @@ public record ClusterStatus(String cluster, String self, String leader, List<Mem
     /**
      * @param nodes        the nodes keeping the partition, its preferred leader first
      * @param leaderSince  when this node last saw the set's leader change (epoch millis), or 0
+     * @param followerLag  on the node leading the set, how many committed log entries each follower
+     *                     has yet to hold (in replica order); empty elsewhere
      */
-    public record Replicas(List<String> nodes, long leaderSince) {}
+    public record Replicas(List<String> nodes, long leaderSince, java.util.Map<String, Long> followerLag) {}
 
     /**
      * One partition as its host sees it.
@@ -130,6 +132,15 @@ public record ClusterStatus(String cluster, String self, String leader, List<Mem
                                 .append("leaderSince=")
                                 .append(java.time.Instant.ofEpochMilli(r.leaderSince()))
                                 .append('\n');
+                    }
+                    if (!r.followerLag().isEmpty()) {
+                        StringBuilder lag = new StringBuilder();
+                        r.followerLag()
+                                .forEach((node, entries) -> lag.append(lag.length() == 0 ? "" : ",")
+                                        .append(node)
+                                        .append(':')
+                                        .append(entries));
+                        sb.append(prefix).append("followerLag=").append(lag).append('\n');
                     }
                 }
                 Partition f = q.figures().get(p);

@@ -43,7 +43,7 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
         /** This node's leadership of a set it serves was confirmed again after a lapse: its partitions may deliver. */
         void leaseRenewed(String set);
 
-        /** Another node leads the set now ({@code leader}; null during an election), as Ratis told this replica. */
+        /** The set is led by {@code leader} now (this node or another; null during an election), as Ratis told this replica. */
         void ledBy(String set, String leader);
     }
 
@@ -294,6 +294,7 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
                 return;
             }
             lastChange.put(store.setName(), System.currentTimeMillis());
+            serving.ledBy(store.setName(), self); // no other node's feed brings its partitions any more
             confirmedAt.remove(store.setName()); // confirmed again once served, before it delivers
             serving.takeOver(store);
             served.add(store.setName());

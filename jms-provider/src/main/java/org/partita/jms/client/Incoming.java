@@ -13,4 +13,12 @@ record Incoming(long deliveryId, int deliveryCount, int partition, byte[] messag
     Incoming(long deliveryId, int deliveryCount, int partition, byte[] message) {
         this(deliveryId, deliveryCount, partition, message, System.nanoTime());
     }
+
+    /**
+     * The same delivery counted as delivered before (so flagged {@code JMSRedelivered}): another node
+     * may have delivered it meanwhile. It stays in its place, so its key keeps its order.
+     */
+    Incoming mayHaveBeenDelivered() {
+        return deliveryCount >= 2 ? this : new Incoming(deliveryId, 2, partition, message, arrivedNanos);
+    }
 }

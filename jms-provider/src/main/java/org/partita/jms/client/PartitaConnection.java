@@ -282,7 +282,6 @@ public class PartitaConnection
         return started;
     }
 
-    /** Waits until the connection is started or the time is up; false if still stopped. */
     /** Whether the node was heard from lately enough for a prefetched message to be handed out. */
     enum NodeHeard {
         /** Within its delivery lease: the message may go to the application. */
@@ -294,13 +293,6 @@ public class PartitaConnection
     }
 
     /**
-     * Waits, until the deadline, for the node to have been heard from within the delivery lease it
-     * announced (a ping when it has been silent longer). A node of a cluster that stops answering may
-     * see its partitions taken over and their messages redelivered elsewhere; a client that kept
-     * handing out what it prefetched from it would give the application a message another consumer
-     * may already have received flagged redelivered, unflagged here, after it.
-     */
-    /**
      * Whether a delivery that came at {@code arrivedNanos} came before its node was last unresponsive
      * for longer than an election: another node may have delivered it again meanwhile.
      */
@@ -309,6 +301,13 @@ public class PartitaConnection
         return until != Long.MIN_VALUE && arrivedNanos - until < 0; // MIN_VALUE: never (no subtraction: it overflows)
     }
 
+    /**
+     * Waits, until the deadline, for the node to have been heard from within the delivery lease it
+     * announced (a ping when it has been silent longer). A node of a cluster that stops answering may
+     * see its partitions taken over and their messages redelivered elsewhere; a client that kept
+     * handing out what it prefetched from it would give the application a message another consumer
+     * may already have received flagged redelivered, unflagged here, after it.
+     */
     NodeHeard nodeHeard(long deadlineNanos) throws InterruptedException {
         java.util.concurrent.CompletableFuture<Void> heard = transport.heardLately();
         try {
@@ -325,6 +324,7 @@ public class PartitaConnection
         }
     }
 
+    /** Waits until the connection is started or the time is up; false if still stopped. */
     boolean awaitStarted(long deadlineNanos) throws InterruptedException {
         synchronized (startLock) {
             while (!started && !closed) {

@@ -243,8 +243,7 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
                 continue;
             }
             if (session.connection().deliveredBeforeAnOutage(in.arrivedNanos())) {
-                giveBack(List.of(in.deliveryId()));
-                continue;
+                in = in.mayHaveBeenDelivered(); // flagged; given back, a later one of its key could overtake it
             }
             PartitaMessage m;
             try {
@@ -354,8 +353,9 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
                     continue;
                 }
                 if (session.connection().deliveredBeforeAnOutage(in.arrivedNanos())) {
-                    giveBack(List.of(in.deliveryId())); // unseen: its node delivers it again if it still serves it
-                    continue;
+                    // flagged: another node may have delivered it meanwhile; given back instead, a
+                    // later message of its key, already on its way here, could overtake it
+                    in = in.mayHaveBeenDelivered();
                 }
                 PartitaMessage m = session.take(this, in);
                 R result;

@@ -445,6 +445,7 @@ public final class NettyBrokerConnection implements BrokerConnection {
                 // credit it took comes back here, or every later send would wait for credit that never comes
                 sendCredit.grant(send.message().length);
             }
+            askedAt.remove(frame.requestId());
             CompletableFuture<Frame> answer = pending.remove(frame.requestId());
             if (answer != null) {
                 Throwable c = cause;

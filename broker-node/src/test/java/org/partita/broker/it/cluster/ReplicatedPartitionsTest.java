@@ -68,6 +68,12 @@ class ReplicatedPartitionsTest {
 
             try (PartitaAdmin admin = PartitaAdmin.connect(c.factory(0))) {
                 Map<String, String> status = admin.clusterStatus();
+                // node1 leads partition 0's set: it knows how far behind each follower is (node2 is down)
+                await().atMost(Duration.ofSeconds(30))
+                        .untilAsserted(() -> assertTrue(
+                                String.valueOf(admin.clusterStatus().get("queue.orders.partition.0.followerLag"))
+                                        .matches("node2:\\d+,node3:\\d+"),
+                                admin.clusterStatus().toString()));
                 for (int p : new int[] {1, 4}) {
                     String leader = status.get("queue.orders.partition." + p + ".host");
                     assertTrue("node1".equals(leader) || "node3".equals(leader), status.toString());
