@@ -15,10 +15,12 @@ import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -85,10 +87,7 @@ class JmsListenerOnPartitionedQueueTest {
                 });
             }
         }
-        long deadline = System.currentTimeMillis() + 60_000;
-        while (events.all.size() < orders * perOrder && System.currentTimeMillis() < deadline) {
-            Thread.sleep(50); // polling the application's own record, bounded by the deadline above
-        }
+        await("every event handled").atMost(Duration.ofSeconds(60)).until(() -> events.all.size() >= orders * perOrder);
         assertEquals(orders * perOrder, events.all.stream().distinct().count(), "every event handled");
         List<Integer> expected = new ArrayList<>();
         for (int i = 0; i < perOrder; i++) {

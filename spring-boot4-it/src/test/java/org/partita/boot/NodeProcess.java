@@ -1,5 +1,7 @@
 package org.partita.boot;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -12,6 +14,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * A Partita node started from broker-node's jar in its own JVM, as the README's first command
@@ -68,13 +71,17 @@ final class NodeProcess implements AutoCloseable {
             command.addAll(List.of("--config", file.toString()));
         }
         Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (!Files.readString(out).contains("ready at")) {
-            if (!p.isAlive() || System.nanoTime() > deadline) {
-                p.destroyForcibly();
-                throw new IllegalStateException("the node did not start: " + Files.readString(out));
-            }
-            Thread.sleep(50);
+        try {
+            await("the node's ready line")
+                    .atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(() -> !p.isAlive() || Files.readString(out).contains("ready at"));
+        } catch (ConditionTimeoutException e) {
+            // told below, with the node's output
+        }
+        if (!Files.readString(out).contains("ready at")) {
+            p.destroyForcibly();
+            throw new IllegalStateException("the node did not start: " + Files.readString(out));
         }
         return new NodeProcess(p, dir, port);
     }

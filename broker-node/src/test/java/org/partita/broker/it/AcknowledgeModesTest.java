@@ -4,7 +4,6 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.jms.Connection;
@@ -25,6 +24,7 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.partita.jms.api.PartitaAdmin;
 
 /** JMS 6.2.7 acknowledge modes and redelivery (JMS 6.2.10, 8.7), end to end through a node. */
 @Tag("slow")
@@ -53,10 +53,7 @@ class AcknowledgeModesTest {
 
     private void assertQueueEmpty(String queue) throws JMSException {
         try (Connection c = node.factory().createConnection()) {
-            c.start();
-            Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
-            Message m = s.createConsumer(s.createQueue(queue)).receive(500);
-            assertNull(m, () -> "queue " + queue + " should be empty, but holds " + m);
+            Absence.awaitQueueHoldsNothing(c, queue, "queue " + queue + " is empty");
         }
     }
 
@@ -114,12 +111,14 @@ class AcknowledgeModesTest {
                 assertTrue(again.getJMSRedelivered(), expected + " JMSRedelivered");
                 assertEquals(2, again.getIntProperty("JMSXDeliveryCount"), expected + " JMSXDeliveryCount");
             }
-            assertNull(consumer.receive(300), "m0..m2 were acknowledged and are not redelivered");
+            String sentinel = Absence.sendSentinel(s, s.createQueue("client"));
+            Absence.assertNextIsSentinel(consumer, sentinel, "m0..m2 were acknowledged and are not redelivered");
             s.recover();
             Message m3 = consumer.receive(RECEIVE_MS);
             assertEquals("m3", text(m3));
             assertEquals(3, m3.getIntProperty("JMSXDeliveryCount"));
             assertEquals("m4", text(consumer.receive(RECEIVE_MS)));
+            Absence.assertNextIsSentinel(consumer, sentinel, "the unacknowledged sentinel is recovered too");
             m3.acknowledge();
         }
         assertQueueEmpty("client");
@@ -141,7 +140,15 @@ class AcknowledgeModesTest {
             second.start();
             Session s2 = second.createSession(false, Session.CLIENT_ACKNOWLEDGE);
             MessageConsumer c2 = s2.createConsumer(s2.createQueue("handover"));
-            assertNull(c2.receive(300), "everything is held by the first connection");
+            Absence.awaitQueue(
+                    second, "handover", "all five delivered, none waiting", q -> q.depth() == 0 && q.inFlight() == 5);
+            assertEquals(
+                    List.of("0", "5"),
+                    PartitaAdmin.on(second).consumers("handover").stream()
+                            .map(consumer -> consumer.get("inFlight"))
+                            .sorted()
+                            .toList(),
+                    "everything is held by the first connection");
             first.close();
 
             // JMS 6.2.9: redelivered messages need not keep their place, so only the set is checked
@@ -231,7 +238,11 @@ class AcknowledgeModesTest {
                 tx.rollback();
             }
             messageId = m.getJMSMessageID();
-            assertNull(consumer.receive(500), "after 10 delivery attempts the message left the queue");
+            Absence.awaitQueue(
+                    c,
+                    "poison",
+                    "after 10 delivery attempts the message left the queue",
+                    q -> q.depth() == 0 && q.inFlight() == 0 && q.deadLettered() == 1);
         }
         try (Connection c = node.factory().createConnection()) {
             c.start();

@@ -83,7 +83,7 @@ class ConsumerCreditTest {
         Queue q = s.createQueue("q");
         MessageConsumer c = s.createConsumer(q);
         f.connection.start();
-        assertNull(c.receive(100));
+        assertNull(c.receive(100)); // a receive that times out on an empty queue: the scenario, not a wait
         assertEquals(0, f.transport.credit(consumerId()), "the pull was drained when the wait ended");
         send(s, q, 1);
         roundTrip(s);

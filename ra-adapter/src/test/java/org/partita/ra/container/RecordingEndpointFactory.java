@@ -163,7 +163,7 @@ public final class RecordingEndpointFactory implements MessageEndpointFactory {
             }
             try {
                 if (workMillis > 0) {
-                    Thread.sleep(workMillis);
+                    Thread.sleep(workMillis); // the bean's work: a slow listener on purpose
                 }
                 if (message.propertyExists(org.partita.jms.api.PartitaProperties.PARTITION)) {
                     partitionOfKey.put(

@@ -31,7 +31,7 @@ public class SlowForwarder implements MessageListener {
     @Override
     public void onMessage(Message message) {
         try {
-            Thread.sleep(50);
+            Thread.sleep(50); // the bean's work: a slow listener on purpose
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted at work", e);

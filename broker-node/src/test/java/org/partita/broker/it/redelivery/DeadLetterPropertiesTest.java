@@ -4,7 +4,6 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.jms.Connection;
@@ -23,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.partita.broker.it.Absence;
 import org.partita.broker.it.NodeExtension;
 import org.partita.jms.api.PartitaAdmin;
 
@@ -59,7 +59,11 @@ class DeadLetterPropertiesTest {
                 assertNotNull(m, "delivery " + i);
                 s.rollback();
             }
-            assertNull(consumer.receive(300), "after 3 deliveries it left the queue");
+            Absence.awaitQueue(
+                    c,
+                    name,
+                    "after 3 deliveries it left the queue",
+                    q -> q.depth() == 0 && q.inFlight() == 0 && q.deadLettered() == 1);
         }
         long after = System.currentTimeMillis();
         node.restart(); // the properties are stored with the dead letter
@@ -137,7 +141,8 @@ class DeadLetterPropertiesTest {
             long sentAt = System.currentTimeMillis();
             await().atMost(Duration.ofSeconds(5)).until(() -> System.currentTimeMillis() > sentAt + 150);
             c.start();
-            assertNull(s.createConsumer(s.createQueue("perish")).receive(300), "it expired");
+            Absence.assertNothingAhead(
+                    s, s.createQueue("perish"), s.createConsumer(s.createQueue("perish")), "it expired");
             Message expired = s.createConsumer(s.createQueue("spoiled")).receive(5_000);
             assertNotNull(expired);
             assertEquals("perish", expired.getStringProperty("JMS_PARTITA_OriginalDestination"));
