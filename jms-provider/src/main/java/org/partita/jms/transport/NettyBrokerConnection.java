@@ -466,7 +466,8 @@ public final class NettyBrokerConnection implements BrokerConnection {
         long now = System.nanoTime();
         long silent = now - lastHeardNanos;
         lastHeardNanos = now;
-        Long asked = frame.requestId() > 0 ? askedAt.remove(frame.requestId()) : null;
+        // only requests sent under a lease are timed: no map work per answer on a node of its own
+        Long asked = leaseNanos > 0 && frame.requestId() > 0 ? askedAt.remove(frame.requestId()) : null;
         long election = 2 * leaseNanos; // the node's lease is half its sets' election timeout
         if (asked != null && election > 0 && silent > election && now - asked > election) {
             // an answer the node owed for longer than an election, with nothing from it meanwhile:
