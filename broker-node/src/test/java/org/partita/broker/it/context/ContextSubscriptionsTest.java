@@ -11,9 +11,12 @@ import jakarta.jms.JMSProducer;
 import jakarta.jms.JMSRuntimeException;
 import jakarta.jms.Message;
 import jakarta.jms.Topic;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -41,8 +44,11 @@ class ContextSubscriptionsTest {
             JMSConsumer a = ctx.createConsumer(t);
             JMSConsumer b = ctx.createConsumer(t);
             publish(t, "n1", "n2");
-            assertEquals(2, Wait.drain(a).size());
-            assertEquals(2, Wait.drain(b).size());
+            assertEquals(List.of("n1", "n2"), Wait.receiveTexts(a, 2));
+            assertEquals(List.of("n1", "n2"), Wait.receiveTexts(b, 2));
+            String sentinel = Wait.sendSentinel(ctx, t);
+            Wait.assertNextIsSentinel(a, sentinel, "each message comes once to the first consumer");
+            Wait.assertNextIsSentinel(b, sentinel, "each message comes once to the second consumer");
         }
     }
 
@@ -105,11 +111,9 @@ class ContextSubscriptionsTest {
             }
             JMSConsumer c = ctx.createDurableConsumer(t, "severe", "level >= 3", false);
             assertEquals("level >= 3", c.getMessageSelector());
-            List<Message> got = Wait.drain(c);
-            assertEquals(2, got.size());
-            for (Message m : got) {
-                assertEquals(true, m.getIntProperty("level") >= 3);
-            }
+            assertEquals(List.of("level 3", "level 4"), Wait.receiveTexts(c, 2));
+            Wait.assertNothingAhead(
+                    ctx, ctx.createProducer().setProperty("level", 5), t, c, "levels 1 and 2 were not kept");
             c.close();
             ctx.unsubscribe("severe");
         }
@@ -139,21 +143,23 @@ class ContextSubscriptionsTest {
                 p.setProperty("n", i).send(t, "job" + i);
             }
             Set<String> seen = new HashSet<>();
-            int total = 0;
-            for (JMSConsumer c : List.of(ca, cb)) {
-                for (Message m : Wait.drain(c)) {
-                    seen.add(m.getBody(String.class));
-                    total++;
-                }
+            List<Message> got = Wait.receiveFromAny(20, ca, cb);
+            for (Message m : got) {
+                seen.add(m.getBody(String.class));
             }
-            assertEquals(20, total, "each message once across the shared subscription");
+            assertEquals(20, got.size(), "each message once across the shared subscription");
             assertEquals(20, seen.size());
-            assertEquals(10, Wait.drain(filtered).size());
+            Wait.awaitSubscriptionHoldsNothing(node.factory(), "workers", "the shared subscription holds nothing more");
+            assertEquals(
+                    IntStream.range(0, 10).mapToObj(i -> "job" + i).toList(),
+                    Wait.receiveTexts(filtered, 10),
+                    "the selector's subscription gets n < 10");
+            Wait.awaitSubscriptionHoldsNothing(node.factory(), "evens", "it holds nothing more");
         }
     }
 
     @Test
-    void aSharedDurableConsumerNeedsNoClientIdAndKeepsMessagesWhileNobodyListens() {
+    void aSharedDurableConsumerNeedsNoClientIdAndKeepsMessagesWhileNobodyListens() throws Exception {
         Topic t;
         try (JMSContext ctx = node.factory().createContext()) {
             t = ctx.createTopic("audit");
@@ -164,8 +170,13 @@ class ContextSubscriptionsTest {
                 JMSContext two = node.factory().createContext()) {
             JMSConsumer c1 = one.createSharedDurableConsumer(t, "auditors");
             JMSConsumer c2 = two.createSharedDurableConsumer(t, "auditors", null);
-            int got = Wait.drain(c1).size() + Wait.drain(c2).size();
-            assertEquals(2, got);
+            List<String> got = new ArrayList<>();
+            for (Message m : Wait.receiveFromAny(2, c1, c2)) {
+                got.add(m.getBody(String.class));
+            }
+            Collections.sort(got);
+            assertEquals(List.of("e1", "e2"), got);
+            Wait.awaitSubscriptionHoldsNothing(node.factory(), "auditors", "each message came once");
             c1.close();
             c2.close();
             one.unsubscribe("auditors");

@@ -27,8 +27,10 @@ import java.io.Serializable;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -110,10 +112,16 @@ class JMSConsumerTest {
     void receiveVariantsReturnNullWhenNothingComes() {
         try (JMSContext ctx = node.factory().createContext()) {
             JMSConsumer c = ctx.createConsumer(ctx.createQueue("empty"));
+            // The timeout itself is tested: nothing is ever sent to this queue, so null is the only answer.
+            long timeout = 200;
             assertNull(c.receiveNoWait());
-            assertNull(c.receive(Wait.ABSENT));
+            long start = System.nanoTime();
+            assertNull(c.receive(timeout));
+            assertTrue(millisSince(start) >= timeout, "receive(timeout) waits out its timeout");
             assertNull(c.receiveBodyNoWait(String.class));
-            assertNull(c.receiveBody(String.class, Wait.ABSENT));
+            start = System.nanoTime();
+            assertNull(c.receiveBody(String.class, timeout));
+            assertTrue(millisSince(start) >= timeout, "receiveBody(timeout) waits out its timeout");
         }
     }
 
@@ -208,32 +216,47 @@ class JMSConsumerTest {
             assertThrows(MessageFormatRuntimeException.class, () -> c.receiveBody(Map.class, Wait.ARRIVES));
             assertEquals(
                     "next", c.receiveBody(String.class, Wait.ARRIVES), "the failed message is not delivered again");
-            assertNull(c.receive(Wait.ABSENT));
+            String sentinel = Wait.sendSentinel(ctx, q);
+            Wait.assertNextIsSentinel(c, sentinel, "nor after the next one");
             ctx.recover();
             List<String> redelivered = new ArrayList<>();
-            for (Message m : Wait.drain(c)) {
+            for (int i = 0; i < 3; i++) {
+                Message m = c.receive(Wait.ARRIVES);
+                assertNotNull(m, "recovered message " + (i + 1) + " of 3; before it: " + redelivered);
                 assertTrue(m.getJMSRedelivered());
                 assertEquals(2, m.getIntProperty("JMSXDeliveryCount"));
                 redelivered.add(((TextMessage) m).getText());
             }
             Collections.sort(redelivered);
-            assertEquals(List.of("a text", "next"), redelivered);
+            List<String> expected = new ArrayList<>(List.of("a text", "next", sentinel));
+            Collections.sort(expected);
+            assertEquals(expected, redelivered, "recover gives back the failed message with the others");
+            Wait.assertNothingAhead(ctx, q, c, "recover gives each back once");
             ctx.acknowledge();
         }
     }
 
     @Test
     void aBodyOfAnotherTypeInATransactionCountsAsReceivedUntilRollback() throws Exception {
-        try (JMSContext ctx = node.factory().createContext(JMSContext.SESSION_TRANSACTED)) {
+        try (JMSContext ctx = node.factory().createContext(JMSContext.SESSION_TRANSACTED);
+                JMSContext sender = node.factory().createContext()) {
             Queue q = ctx.createQueue("mismatch-tx");
             ctx.createProducer().send(q, "a text");
             ctx.commit();
             JMSConsumer c = ctx.createConsumer(q);
             assertThrows(MessageFormatRuntimeException.class, () -> c.receiveBody(Long.class, Wait.ARRIVES));
-            assertNull(c.receive(Wait.ABSENT), "the failed message is not delivered again");
+            // sent outside the transaction, so that it commits nothing the rollback is to give back
+            String sentinel = Wait.sendSentinel(sender, q);
+            Wait.assertNextIsSentinel(c, sentinel, "the failed message is not delivered again");
             ctx.rollback();
-            Message m = c.receive(Wait.ARRIVES);
-            assertEquals("a text", ((TextMessage) m).getText());
+            Map<String, Message> back = new HashMap<>();
+            for (int i = 0; i < 2; i++) {
+                Message m = c.receive(Wait.ARRIVES);
+                assertNotNull(m, "rolled back message " + (i + 1) + " of 2; before it: " + back.keySet());
+                back.put(((TextMessage) m).getText(), m);
+            }
+            assertEquals(Set.of("a text", sentinel), back.keySet(), "the rollback gives back the failed message");
+            Message m = back.get("a text");
             assertTrue(m.getJMSRedelivered());
             assertEquals(2, m.getIntProperty("JMSXDeliveryCount"));
             ctx.commit();
@@ -306,11 +329,9 @@ class JMSConsumerTest {
             for (int i = 0; i < 10; i++) {
                 p.setProperty("size", i).send(q, "s" + i);
             }
-            List<Message> got = Wait.drain(big);
-            assertEquals(4, got.size());
-            for (Message m : got) {
-                assertTrue(m.getIntProperty("size") > 5);
-            }
+            assertEquals(List.of("s6", "s7", "s8", "s9"), Wait.receiveTexts(big, 4));
+            Wait.assertNothingAhead(
+                    ctx, ctx.createProducer().setProperty("size", 6), q, big, "s0 to s5 do not reach it");
             assertNull(ctx.createConsumer(q).getMessageSelector(), "no selector");
         } catch (Exception e) {
             throw new AssertionError(e);
@@ -357,6 +378,10 @@ class JMSConsumerTest {
             assertEquals(1, map.get("n"));
             assertArrayEquals(new byte[] {9, 8}, c.receiveBody(byte[].class, Wait.ARRIVES));
         }
+    }
+
+    private static long millisSince(long nanoTime) {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - nanoTime);
     }
 
     /**

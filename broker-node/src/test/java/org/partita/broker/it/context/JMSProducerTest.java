@@ -423,9 +423,11 @@ class JMSProducerTest {
             assertEquals(1500, p.getDeliveryDelay());
             long sent = System.currentTimeMillis();
             p.send(q, "later");
-            assertNull(c.receive(Wait.ABSENT), "delivered before its delivery time");
+            ctx.createProducer().send(q, "now"); // sent after it, same priority: only its delay lets "now" go first
+            assertEquals("now", c.receiveBody(String.class, Wait.ARRIVES), "delivered before its delivery time");
             Message m = c.receive(Wait.ARRIVES);
             assertNotNull(m);
+            assertEquals("later", m.getBody(String.class));
             assertTrue(System.currentTimeMillis() - sent >= 1400, "arrived too early");
             assertTrue(m.getJMSDeliveryTime() >= sent + 1500, "delivery time " + m.getJMSDeliveryTime());
         }
@@ -535,10 +537,13 @@ class JMSProducerTest {
             normal.send(q, "n2");
             JMSConsumer c = ctx.createConsumer(q);
             Map<String, Message> byBody = new HashMap<>();
-            for (Message m : Wait.drain(c)) {
+            for (int i = 0; i < 3; i++) {
+                Message m = c.receive(Wait.ARRIVES);
+                assertNotNull(m, "message " + (i + 1) + " of 3; before it: " + byBody.keySet());
                 byBody.put(m.getBody(String.class), m);
             }
             assertEquals(Set.of("n1", "u1", "n2"), byBody.keySet());
+            Wait.assertNothingAhead(ctx, q, c, "each was sent once");
             assertEquals(9, byBody.get("u1").getJMSPriority());
             assertEquals("urgent", byBody.get("u1").getStringProperty("kind"));
             assertNull(byBody.get("u1").getJMSMessageID());
@@ -606,11 +611,8 @@ class JMSProducerTest {
             assertNull(p.getAsync());
             p.send(q, "sync");
             JMSConsumer c = ctx.createConsumer(q);
-            List<String> bodies = new ArrayList<>();
-            for (Message m : Wait.drain(c)) {
-                bodies.add(m.getBody(String.class));
-            }
-            assertEquals(List.of("a0", "a1", "a2", "a3", "a4", "sync"), bodies);
+            assertEquals(List.of("a0", "a1", "a2", "a3", "a4", "sync"), Wait.receiveTexts(c, 6));
+            Wait.assertNothingAhead(ctx, q, c, "each was sent once");
         }
     }
 
@@ -627,7 +629,9 @@ class JMSProducerTest {
         ctx.close();
         assertEquals(4, recorder.completed.size(), "close returned before every completion listener had returned");
         try (JMSContext check = node.factory().createContext()) {
-            assertEquals(4, Wait.drain(check.createConsumer(q)).size());
+            JMSConsumer c = check.createConsumer(q);
+            assertEquals(List.of("c0", "c1", "c2", "c3"), Wait.receiveTexts(c, 4));
+            Wait.assertNothingAhead(check, q, c, "each was sent once");
         }
     }
 
@@ -692,7 +696,8 @@ class JMSProducerTest {
             ctx.commit();
             assertEquals(
                     List.of("t0", "t1", "t2"), recorder.completed, "commit returned before the completion listeners");
-            assertEquals(3, Wait.drain(c).size());
+            assertEquals(List.of("t0", "t1", "t2"), Wait.receiveTexts(c, 3));
+            Wait.assertNothingAhead(check, q, c, "each was sent once");
         }
     }
 }
