@@ -2,6 +2,7 @@ package org.partita.broker.it.context;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,7 +12,6 @@ import jakarta.jms.JMSContext;
 import jakarta.jms.JMSProducer;
 import jakarta.jms.Message;
 import jakarta.jms.Queue;
-import jakarta.jms.TextMessage;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -28,14 +28,6 @@ class ContextSessionModesTest {
     @RegisterExtension
     final NodeExtension node = new NodeExtension();
 
-    private List<String> texts(List<Message> messages) throws Exception {
-        List<String> out = new ArrayList<>();
-        for (Message m : messages) {
-            out.add(((TextMessage) m).getText());
-        }
-        return out;
-    }
-
     private void send(Queue q, String... bodies) {
         try (JMSContext sender = node.factory().createContext()) {
             JMSProducer p = sender.createProducer();
@@ -45,11 +37,23 @@ class ContextSessionModesTest {
         }
     }
 
-    /** What is left on the queue, received (and so removed) by a fresh auto-acknowledge context. */
-    private List<String> leftOn(String queue) throws Exception {
+    /**
+     * Asserts what is left on {@code queue}: a fresh auto-acknowledge context receives (and so removes)
+     * {@code expected}, compared in any order (messages given back need not keep their place, JMS
+     * 6.2.9), and then the queue's figures show nothing more, neither waiting nor delivered to it.
+     */
+    private void assertLeftOn(String queue, String... expected) throws Exception {
         try (JMSContext check = node.factory().createContext()) {
-            return texts(Wait.drain(check.createConsumer(check.createQueue(queue))));
+            JMSConsumer c = check.createConsumer(check.createQueue(queue));
+            assertEquals(sorted(List.of(expected)), sorted(Wait.receiveTexts(c, expected.length)), "left on " + queue);
+            Wait.awaitQueueHoldsNothing(node.factory(), queue, "nothing more is left on " + queue);
         }
+    }
+
+    private static List<String> sorted(List<String> texts) {
+        List<String> out = new ArrayList<>(texts);
+        Collections.sort(out);
+        return out;
     }
 
     @Test
@@ -65,7 +69,7 @@ class ContextSessionModesTest {
             ctx.recover(); // nothing unacknowledged to give back
             Wait.assertNothingAhead(ctx, q, c, "recover gives nothing back");
         }
-        assertEquals(List.of(), leftOn("auto"));
+        assertLeftOn("auto");
     }
 
     @Test
@@ -74,22 +78,24 @@ class ContextSessionModesTest {
             Queue q = ctx.createQueue("dups");
             send(q, "d1", "d2", "d3");
             JMSConsumer c = ctx.createConsumer(q);
-            assertEquals(List.of("d1", "d2", "d3"), texts(Wait.drain(c)));
+            assertEquals(List.of("d1", "d2", "d3"), Wait.receiveTexts(c, 3));
+            Wait.assertNothingAhead(ctx, q, c, "each came once");
         }
-        assertEquals(List.of(), leftOn("dups"));
+        assertLeftOn("dups");
     }
 
     @Test
     void clientAcknowledgeKeepsMessagesUntilTheContextAcknowledges() throws Exception {
+        String sentinel;
         try (JMSContext ctx = node.factory().createContext(JMSContext.CLIENT_ACKNOWLEDGE)) {
             Queue q = ctx.createQueue("client-unacked");
             send(q, "c1", "c2");
             JMSConsumer c = ctx.createConsumer(q);
-            assertEquals(List.of("c1", "c2"), texts(Wait.drain(c)));
-        } // closed without acknowledging: both come back
-        List<String> back = leftOn("client-unacked");
-        Collections.sort(back);
-        assertEquals(List.of("c1", "c2"), back);
+            assertEquals(List.of("c1", "c2"), Wait.receiveTexts(c, 2));
+            sentinel = Wait.sendSentinel(ctx, q);
+            Wait.assertNextIsSentinel(c, sentinel, "each came once");
+        } // closed without acknowledging: all three come back
+        assertLeftOn("client-unacked", "c1", "c2", sentinel);
     }
 
     @Test
@@ -101,7 +107,7 @@ class ContextSessionModesTest {
             send(q2, "y1");
             JMSConsumer c1 = ctx.createConsumer(q1);
             JMSConsumer c2 = ctx.createConsumer(q2);
-            assertEquals(2, Wait.drain(c1).size());
+            assertEquals(List.of("x1", "x2"), Wait.receiveTexts(c1, 2));
             assertEquals("y1", c2.receiveBody(String.class, Wait.ARRIVES));
             ctx.acknowledge();
             ctx.recover(); // nothing left unacknowledged
@@ -109,8 +115,8 @@ class ContextSessionModesTest {
             Wait.assertNothingAhead(ctx, q2, c2, "y1 was acknowledged");
             ctx.acknowledge();
         }
-        assertEquals(List.of(), leftOn("client-1"));
-        assertEquals(List.of(), leftOn("client-2"));
+        assertLeftOn("client-1");
+        assertLeftOn("client-2");
     }
 
     @Test
@@ -124,7 +130,7 @@ class ContextSessionModesTest {
             second.acknowledge(); // both m1 and m2
             assertEquals("m3", c.receiveBody(String.class, Wait.ARRIVES));
         } // m3 unacknowledged
-        assertEquals(List.of("m3"), leftOn("client-message-ack"));
+        assertLeftOn("client-message-ack", "m3");
     }
 
     @Test
@@ -139,18 +145,21 @@ class ContextSessionModesTest {
             assertEquals("r2", c.receiveBody(String.class, Wait.ARRIVES));
             ctx.recover();
             List<String> again = new ArrayList<>();
-            for (Message m : Wait.drain(c)) {
-                again.add(((TextMessage) m).getText());
-                if ("r2".equals(((TextMessage) m).getText())) {
+            for (int i = 0; i < 2; i++) {
+                Message m = c.receive(Wait.ARRIVES);
+                assertNotNull(m, "recovered message " + (i + 1) + " of 2; before it: " + again);
+                String text = m.getBody(String.class);
+                again.add(text);
+                if ("r2".equals(text)) {
                     assertTrue(m.getJMSRedelivered());
                     assertEquals(2, m.getIntProperty("JMSXDeliveryCount"));
                 }
             }
-            Collections.sort(again);
-            assertEquals(List.of("r2", "r3"), again);
+            assertEquals(List.of("r2", "r3"), sorted(again));
+            Wait.assertNothingAhead(ctx, q, c, "recover gives back each once, and not the acknowledged r1");
             ctx.acknowledge();
         }
-        assertEquals(List.of(), leftOn("recover"));
+        assertLeftOn("recover");
     }
 
     @Test
@@ -163,7 +172,7 @@ class ContextSessionModesTest {
             assertTrue(latch.await(10, TimeUnit.SECONDS));
             ctx.acknowledge();
         }
-        assertEquals(List.of(), leftOn("client-listener"));
+        assertLeftOn("client-listener");
     }
 
     @Test
@@ -175,7 +184,8 @@ class ContextSessionModesTest {
             tx.createProducer().send(q, "t1").send(q, "t2");
             Wait.assertNothingAhead(observer, q, seen, "uncommitted sends are invisible");
             tx.commit();
-            assertEquals(List.of("t1", "t2"), texts(Wait.drain(seen)));
+            assertEquals(List.of("t1", "t2"), Wait.receiveTexts(seen, 2));
+            Wait.assertNothingAhead(observer, q, seen, "the commit delivers each once");
         }
     }
 
@@ -189,26 +199,34 @@ class ContextSessionModesTest {
             p.send(q, "kept");
             tx.commit();
         }
-        assertEquals(List.of("kept"), leftOn("tx-discard"));
+        assertLeftOn("tx-discard", "kept");
     }
 
     @Test
     void consumptionInATransactionIsUndoneByRollbackAndMadeFinalByCommit() throws Exception {
-        try (JMSContext tx = node.factory().createContext(JMSContext.SESSION_TRANSACTED)) {
+        try (JMSContext tx = node.factory().createContext(JMSContext.SESSION_TRANSACTED);
+                JMSContext sender = node.factory().createContext()) {
             Queue q = tx.createQueue("tx-consume");
             send(q, "u1", "u2");
             JMSConsumer c = tx.createConsumer(q);
-            assertEquals(List.of("u1", "u2"), texts(Wait.drain(c)));
+            assertEquals(List.of("u1", "u2"), Wait.receiveTexts(c, 2));
+            // sent outside the transaction, so that it commits nothing the rollback is to give back
+            String sentinel = Wait.sendSentinel(sender, q);
+            Wait.assertNextIsSentinel(c, sentinel, "each came once");
             tx.acknowledge(); // no effect in a transaction: rollback still gives them back
             tx.rollback();
-            List<Message> again = Wait.drain(c);
-            assertEquals(2, again.size());
-            for (Message m : again) {
-                assertTrue(m.getJMSRedelivered());
+            List<String> again = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                Message m = c.receive(Wait.ARRIVES);
+                assertNotNull(m, "rolled back message " + (i + 1) + " of 3; before it: " + again);
+                again.add(m.getBody(String.class));
+                assertTrue(m.getJMSRedelivered(), again.get(i) + " is redelivered");
             }
+            assertEquals(sorted(List.of("u1", "u2", sentinel)), sorted(again), "the rollback gives back all three");
+            Wait.assertNothingAhead(sender, q, c, "the rollback gives back each once");
             tx.commit();
         }
-        assertEquals(List.of(), leftOn("tx-consume"));
+        assertLeftOn("tx-consume");
     }
 
     @Test
@@ -219,7 +237,7 @@ class ContextSessionModesTest {
             assertEquals("in-flight", tx.createConsumer(q).receiveBody(String.class, Wait.ARRIVES));
             tx.createProducer().send(q, "never committed");
         }
-        assertEquals(List.of("in-flight"), leftOn("tx-close"));
+        assertLeftOn("tx-close", "in-flight");
     }
 
     @Test

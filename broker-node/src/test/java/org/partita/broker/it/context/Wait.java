@@ -25,8 +25,6 @@ import org.partita.jms.api.QueueStats;
 final class Wait {
     /** Long enough for a message that is there to arrive on a loaded build machine. */
     static final long ARRIVES = 10_000;
-    /** The quiet time after which {@link #drain} decides that nothing more is coming. */
-    static final long QUIET = 750;
 
     private Wait() {}
 
@@ -109,6 +107,13 @@ final class Wait {
         }
     }
 
+    /** Reads the figures of {@code queue} until it holds nothing: none waiting, none delivered and unacknowledged. */
+    static void awaitQueueHoldsNothing(ConnectionFactory factory, String queue, String why) throws JMSException {
+        try (Connection c = factory.createConnection()) {
+            Absence.awaitQueueHoldsNothing(c, queue, why);
+        }
+    }
+
     /**
      * Reads the figures of the queue behind the topic subscription the application named
      * {@code subscription} until it holds nothing: none waiting, none delivered and unacknowledged.
@@ -123,15 +128,5 @@ final class Wait {
             assertEquals(1, queues.size(), "the queue of subscription " + subscription + ": " + queues);
             Absence.awaitQueueHoldsNothing(c, queues.get(0), why);
         }
-    }
-
-    /** Receives until nothing more comes within {@link #QUIET}. */
-    static List<Message> drain(JMSConsumer consumer) {
-        List<Message> all = new ArrayList<>();
-        Message m;
-        while ((m = consumer.receive(QUIET)) != null) {
-            all.add(m);
-        }
-        return all;
     }
 }
