@@ -157,6 +157,11 @@ public sealed interface Frame {
         }
     }
 
+    /**
+     * Opens a consumer. {@code windowBytes} (version 5, optional at the end, 0 = none): the node stops
+     * delivering to it while what it sent and the client has not given credit back for reaches this
+     * many bytes (at least one message always goes), beside the message {@code credit}.
+     */
     record ConsumerOpen(
             int requestId,
             int sessionId,
@@ -165,10 +170,24 @@ public sealed interface Frame {
             String selector,
             String subscription,
             int flags,
-            int credit)
+            int credit,
+            long windowBytes)
             implements Frame {
         public ConsumerOpen {
             java.util.Objects.requireNonNull(destination, "destination");
+        }
+
+        /** A consumer without a byte window (as every client before version 5 opens one). */
+        public ConsumerOpen(
+                int requestId,
+                int sessionId,
+                int consumerId,
+                String destination,
+                String selector,
+                String subscription,
+                int flags,
+                int credit) {
+            this(requestId, sessionId, consumerId, destination, selector, subscription, flags, credit, 0);
         }
 
         public FrameType type() {
@@ -184,6 +203,9 @@ public sealed interface Frame {
             writeString(out, subscription());
             out.writeInt(flags());
             out.writeInt(credit());
+            if (windowBytes() != 0) {
+                out.writeLong(windowBytes()); // optional at the end: a node before version 5 cannot read it
+            }
         }
 
         public boolean durable() {

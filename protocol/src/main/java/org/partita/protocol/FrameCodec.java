@@ -46,7 +46,8 @@ public final class FrameCodec {
                         readString(in),
                         readString(in),
                         readInt(in),
-                        readInt(in));
+                        readInt(in),
+                        in.isReadable() ? readLong(in) : 0);
             case CONSUMER_CLOSE -> new Frame.ConsumerClose(readInt(in), readInt(in));
             case CREDIT -> new Frame.Credit(readInt(in), readInt(in));
             case DELIVER ->

@@ -5,15 +5,17 @@ public final class Protocol {
     /**
      * The version a client announces in {@link Frame.Hello}. 3 added {@link Frame.SendCredit}: a node
      * paces the sends of a version-3 connection by byte credit. 4 added the delivery lease to
-     * {@link Frame.HelloOk}.
+     * {@link Frame.HelloOk}. 5 added a consumer's byte window to {@link Frame.ConsumerOpen}.
      */
-    public static final int VERSION = 4;
+    public static final int VERSION = 5;
     /** The oldest version a node still speaks: it answers a HELLO of any version from this one to {@link #VERSION}. */
     public static final int OLDEST_VERSION = 2;
     /** The first version whose connections receive {@link Frame.SendCredit}. */
     public static final int SEND_CREDIT_VERSION = 3;
     /** The first version whose {@link Frame.HelloOk} carries the node's delivery lease. */
     public static final int DELIVERY_LEASE_VERSION = 4;
+    /** The first version whose {@link Frame.ConsumerOpen} may carry the consumer's byte window. */
+    public static final int CONSUMER_WINDOW_VERSION = 5;
     /** Default largest frame, length prefix excluded, accepted by either side. */
     public static final int DEFAULT_MAX_FRAME_SIZE = 16 * 1024 * 1024;
     /** The TCP port a node listens on when none is configured. */

@@ -72,6 +72,7 @@ class FrameCodecTest {
                 Frame.FLAG_DURABLE | Frame.FLAG_SHARED | Frame.FLAG_NO_LOCAL,
                 500));
         f.add(new Frame.ConsumerOpen(8, 2, 11, "queue:orders?priority=10&appId=billing", null, null, 0, 0));
+        f.add(new Frame.ConsumerOpen(9, 2, 12, "queue:large", null, null, 0, 500, 4L << 20));
         f.add(new Frame.ConsumerClose(9, 10));
         f.add(new Frame.Credit(10, 250));
         f.add(new Frame.Credit(11, 0));
@@ -172,6 +173,9 @@ class FrameCodecTest {
                     && frame instanceof Frame.HelloOk ok
                     && ok.version() >= Protocol.DELIVERY_LEASE_VERSION) {
                 continue; // without its lease it is a version-3 node's answer, which has none
+            }
+            if (cut == whole.length - Long.BYTES && frame instanceof Frame.ConsumerOpen o && o.windowBytes() != 0) {
+                continue; // without its byte window it is a version-4 client's open, which has none
             }
             ByteBuf part = Unpooled.wrappedBuffer(whole, 0, cut);
             ProtocolException e = assertThrows(
@@ -360,6 +364,17 @@ class FrameCodecTest {
         ByteBuf expected = Unpooled.buffer();
         expected.writeByte(13).writeInt(1).writeInt(2).writeInt(1).writeLong(3).writeInt(0);
         assertArrayEquals(ByteBufUtil.getBytes(expected), b);
+    }
+
+    @Test
+    void aConsumerWithoutAByteWindowIsOpenedAsAVersion4ClientOpensIt() {
+        // A node before version 5 refuses trailing bytes: an open without a window must end at its credit.
+        byte[] plain = encode(new Frame.ConsumerOpen(3, 1, 7, "queue:q", null, null, 0, 100));
+        byte[] windowed = encode(new Frame.ConsumerOpen(3, 1, 7, "queue:q", null, null, 0, 100, 1 << 20));
+        assertEquals(plain.length + Long.BYTES, windowed.length);
+        assertEquals(100, Unpooled.wrappedBuffer(plain).getInt(plain.length - Integer.BYTES));
+        assertEquals(0, ((Frame.ConsumerOpen) FrameCodec.decode(Unpooled.wrappedBuffer(plain))).windowBytes());
+        assertEquals(1 << 20, ((Frame.ConsumerOpen) FrameCodec.decode(Unpooled.wrappedBuffer(windowed))).windowBytes());
     }
 
     @Test

@@ -743,7 +743,12 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
 
     @Override
     public RemoteFeed openFeed(
-            BrokerQueue queue, String destination, String selector, int credit, RemoteFeed.Sink sink) {
+            BrokerQueue queue,
+            String destination,
+            String selector,
+            int credit,
+            long windowBytes,
+            RemoteFeed.Sink sink) {
         if (!clustered(queue.options())) {
             return null;
         }
@@ -755,6 +760,7 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
                         .consumerName(),
                 selector,
                 credit,
+                windowBytes,
                 sink,
                 () -> feeds.remove(holder[0]));
         holder[0] = feed;

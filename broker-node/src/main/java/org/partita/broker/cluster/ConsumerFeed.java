@@ -13,7 +13,8 @@ import org.partita.broker.network.connection.RemoteFeed;
 /**
  * The other hosting nodes' side of one client consumer of a clustered queue: a consumer opened on
  * each of them over its link ({@link FeedPart}), whose deliveries this node relays to the client.
- * The client's credit goes to every part (so the client may hold up to its prefetch from each node).
+ * The client's credit goes to every part (so the client may hold up to its prefetch from each node);
+ * with a byte window, the room of a delivery the client let go of goes back to the part it came from.
  */
 final class ConsumerFeed implements RemoteFeed {
     private final String queue;
@@ -24,6 +25,8 @@ final class ConsumerFeed implements RemoteFeed {
     private final Map<String, FeedPart> parts = new ConcurrentHashMap<>();
     /** Credit the client granted since its last drain: what a part opened later starts with. */
     private int granted;
+    /** Each part's byte window (the client's), 0 for none. */
+    private final long windowBytes;
 
     private Integer priority;
     private boolean closed;
@@ -38,8 +41,16 @@ final class ConsumerFeed implements RemoteFeed {
 
     private Boolean spare;
 
-    ConsumerFeed(String queue, String destination, String selector, int credit, Sink sink, Runnable onClose) {
+    ConsumerFeed(
+            String queue,
+            String destination,
+            String selector,
+            int credit,
+            long windowBytes,
+            Sink sink,
+            Runnable onClose) {
         this.queue = queue;
+        this.windowBytes = windowBytes;
         this.destination = destination;
         this.selector = selector;
         this.granted = credit;
@@ -59,7 +70,7 @@ final class ConsumerFeed implements RemoteFeed {
         FeedPart part = new FeedPart(this, link, sink);
         synchronized (spareLock) {
             parts.put(link.peer(), part);
-            part.open(destination, selector, granted, priority);
+            part.open(destination, selector, granted, windowBytes, priority);
             if (spare != null) {
                 part.spare(spare);
             }
@@ -134,6 +145,26 @@ final class ConsumerFeed implements RemoteFeed {
     public synchronized void credit(int messages) {
         granted += messages;
         parts.values().forEach(p -> p.credit(messages));
+    }
+
+    /**
+     * Each part that made some of these deliveries may make that many more. Not counted in
+     * {@link #granted}: a part opened later has made none of them. A part that closed and opened
+     * again since gets none: it started with the window whole.
+     */
+    @Override
+    public synchronized void returned(List<Handle> delivered) {
+        Map<FeedPart, Integer> byPart = new java.util.IdentityHashMap<>();
+        for (Handle h : delivered) {
+            if (h instanceof FeedPart.Delivered d) {
+                byPart.merge(d.part(), 1, Integer::sum);
+            }
+        }
+        byPart.forEach((part, n) -> {
+            if (parts.get(part.peer()) == part) {
+                part.credit(n);
+            }
+        });
     }
 
     @Override

@@ -64,7 +64,12 @@ final class FeedPart implements PeerLink.Receiver {
         this.sink = sink;
     }
 
-    synchronized void open(String destination, String selector, int credit, Integer priority) {
+    /** The node this part's consumer is on. */
+    String peer() {
+        return link.peer();
+    }
+
+    synchronized void open(String destination, String selector, int credit, long windowBytes, Integer priority) {
         FeedConnection c = link.feedConnection();
         if (c == null) {
             return;
@@ -75,7 +80,8 @@ final class FeedPart implements PeerLink.Receiver {
         link.register(consumerId, this);
         String name = priority == null ? destination : withPriority(destination, priority);
         c.openSession(sessionId, false);
-        c.openConsumer(new BrokerConnection.ConsumerSpec(sessionId, consumerId, name, selector, null, 0, credit))
+        c.openConsumer(new BrokerConnection.ConsumerSpec(
+                        sessionId, consumerId, name, selector, null, 0, credit, windowBytes))
                 .whenComplete((v, t) -> {
                     if (t != null) {
                         LOG.warn(

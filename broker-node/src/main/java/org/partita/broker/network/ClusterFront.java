@@ -24,7 +24,8 @@ public interface ClusterFront {
      *
      * @param destination the name the consumer used (with its consumer options, such as priority)
      */
-    RemoteFeed openFeed(BrokerQueue queue, String destination, String selector, int credit, RemoteFeed.Sink sink);
+    RemoteFeed openFeed(
+            BrokerQueue queue, String destination, String selector, int credit, long windowBytes, RemoteFeed.Sink sink);
 
     /**
      * Stores a message node {@code from} forwarded, once: forwarding is at least once, so a copy of a

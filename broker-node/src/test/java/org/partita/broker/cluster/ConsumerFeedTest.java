@@ -20,7 +20,7 @@ import org.partita.broker.network.connection.RemoteFeed;
 class ConsumerFeedTest {
     private final RecordingFeedSink client = new RecordingFeedSink();
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final ConsumerFeed feed = new ConsumerFeed("orders", "orders", null, 10, client, () -> closed.set(true));
+    private final ConsumerFeed feed = new ConsumerFeed("orders", "orders", null, 10, 0, client, () -> closed.set(true));
     private final FakeFeedLink n2 = new FakeFeedLink("n2");
     private final FakeFeedLink n3 = new FakeFeedLink("n3");
 
@@ -193,6 +193,28 @@ class ConsumerFeedTest {
 
         assertEquals(List.of("recover s1 seen=[4, 5]"), n2.connection().takeRequests());
         assertEquals(List.of("recover s1 seen=[7]"), n3.connection().takeRequests());
+    }
+
+    @Test
+    void theRoomOfDeliveriesLetGoOfGoesBackOnlyToTheNodesThatMadeThem() {
+        ConsumerFeed windowed = new ConsumerFeed("orders", "orders", null, 10, 4096, client, () -> {});
+        windowed.peerUp(n2);
+        windowed.peerUp(n3);
+        assertTrue(n2.connection()
+                .takeRequests()
+                .contains("openConsumer s1 c2 orders selector=null credit=10 window=4096"));
+        n3.connection().takeRequests();
+        n2.deliver(4);
+        n3.deliver(7);
+        n2.deliver(5);
+
+        windowed.returned(List.copyOf(client.handles()));
+        assertEquals(List.of("credit c2 2"), n2.connection().takeRequests());
+        assertEquals(List.of("credit c2 1"), n3.connection().takeRequests());
+
+        windowed.credit(3); // granted afresh (after a drain): every node
+        assertEquals(List.of("credit c2 3"), n2.connection().takeRequests());
+        assertEquals(List.of("credit c2 3"), n3.connection().takeRequests());
     }
 
     @Test

@@ -59,7 +59,8 @@ final class FakeFeedConnection implements FeedConnection {
     @Override
     public CompletableFuture<Void> openConsumer(BrokerConnection.ConsumerSpec spec) {
         return done("openConsumer s" + spec.sessionId() + " c" + spec.consumerId() + " " + spec.destination()
-                + " selector=" + spec.selector() + " credit=" + spec.credit());
+                + " selector=" + spec.selector() + " credit=" + spec.credit()
+                + (spec.windowBytes() > 0 ? " window=" + spec.windowBytes() : ""));
     }
 
     @Override

@@ -20,13 +20,13 @@ import org.partita.broker.network.connection.RemoteFeed;
  */
 class FeedPartTest {
     private final RecordingFeedSink client = new RecordingFeedSink();
-    private final ConsumerFeed feed = new ConsumerFeed("orders", "orders", null, 10, client, () -> {});
+    private final ConsumerFeed feed = new ConsumerFeed("orders", "orders", null, 10, 0, client, () -> {});
     private final FakeFeedLink link = new FakeFeedLink("n2");
     private final FeedPart part = new FeedPart(feed, link, client);
 
     /** Opens the part and returns its connection, the requests of the opening taken. */
     private FakeFeedConnection opened() {
-        part.open("orders", null, 10, null);
+        part.open("orders", null, 10, 0, null);
         FakeFeedConnection there = link.connection();
         there.takeRequests();
         return there;
@@ -40,7 +40,7 @@ class FeedPartTest {
 
     @Test
     void opensASessionOfItsOwnAndAConsumerThereWithTheClientsCreditAndSelector() {
-        part.open("orders", "color = 'red'", 10, null);
+        part.open("orders", "color = 'red'", 10, 0, null);
 
         assertEquals(
                 List.of("openSession s1", "openConsumer s1 c2 orders selector=color = 'red' credit=10"),
@@ -50,7 +50,7 @@ class FeedPartTest {
 
     @Test
     void aPriorityReplacesTheOneTheDestinationNamedAndKeepsItsOtherOptions() {
-        part.open("orders?priority=1&prefetch=5", null, 10, 9);
+        part.open("orders?priority=1&prefetch=5", null, 10, 0, 9);
 
         assertEquals(
                 "openConsumer s1 c2 orders?prefetch=5&priority=9 selector=null credit=10",
@@ -62,7 +62,7 @@ class FeedPartTest {
         FakeFeedConnection before = link.connection();
         link.down();
 
-        part.open("orders", null, 10, null);
+        part.open("orders", null, 10, 0, null);
 
         assertEquals(List.of(), before.takeRequests());
         assertEquals(Set.of(), link.registered());

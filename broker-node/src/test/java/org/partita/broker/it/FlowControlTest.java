@@ -405,6 +405,38 @@ class FlowControlTest {
         s.createProducer(s.createQueue("after")).send(s.createTextMessage("still served"));
     }
 
+    /**
+     * Before: a consumer with the default prefetch (500) over a backlog of large messages was sent as
+     * many as its prefetch allowed at once; the node held them waiting for the socket past its write
+     * bound and dropped the consumer as a non-reader, every time. Now the consumer's byte window
+     * (prefetchBytes, 4 MiB by default) bounds what it is sent: it reads them all on one connection.
+     */
+    @Test
+    void aConsumerWithDefaultSettingsDrainsLargeMessagesWithoutBeingTakenForANonReader() throws Exception {
+        start(FlowLimits.defaults().withWriteBufferBytes(8L << 20));
+        Connection c = connect();
+        AtomicReference<JMSException> failure = new AtomicReference<>();
+        c.setExceptionListener(failure::set);
+        Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        MessageProducer p = s.createProducer(s.createQueue("large"));
+        int count = 12; // 36 MiB, four and a half times the write bound
+        for (int i = 0; i < count; i++) {
+            p.send(LimitedNode.numbered(s, i, 3 << 20));
+        }
+        c.start();
+        MessageConsumer consumer = s.createConsumer(s.createQueue("large"));
+        for (int i = 0; i < count; i++) {
+            Message m = consumer.receive(30_000);
+            assertNotNull(m, "message " + i + " of " + count);
+            assertEquals(i, m.getIntProperty("seq"));
+            assertEquals(3 << 20, ((BytesMessage) m).getBodyLength());
+        }
+        assertNull(failure.get(), "the connection failed");
+        QueueStats q = PartitaAdmin.on(c).queueStats("large");
+        assertEquals(0, q.depth());
+        assertEquals(1, q.consumers(), "the consumer is still attached");
+    }
+
     private static int portOf(PartitaNode n) {
         String url = n.url();
         return Integer.parseInt(url.substring(url.lastIndexOf(':') + 1));

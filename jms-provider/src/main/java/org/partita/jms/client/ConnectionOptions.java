@@ -25,6 +25,7 @@ public record ConnectionOptions(
         String user,
         String password,
         int prefetch,
+        long prefetchBytes,
         int maxFrameSize,
         long connectTimeoutMillis,
         long failoverTimeoutMillis,
@@ -33,6 +34,14 @@ public record ConnectionOptions(
         boolean sendAgain) {
 
     public static final int DEFAULT_PREFETCH = 500;
+    /**
+     * What a consumer holds at most in bytes by default, beside its {@code prefetch} of messages: 4 MiB,
+     * or a sixteenth of this JVM's heap when that is less (at least 256 KiB). One message larger than
+     * the window still comes, alone.
+     */
+    public static final long DEFAULT_PREFETCH_BYTES =
+            Math.max(256L << 10, Math.min(4L << 20, Runtime.getRuntime().maxMemory() / 16));
+
     public static final int DEFAULT_CONNECT_TIMEOUT = 10_000;
     public static final int DEFAULT_FAILOVER_TIMEOUT = 30_000;
     /** The client pings a node it has heard nothing from for this long, and gives up on it after twice. */
@@ -69,6 +78,7 @@ public record ConnectionOptions(
                 query.remove("user"),
                 query.remove("password"),
                 intOption(query.remove("prefetch"), DEFAULT_PREFETCH, "prefetch", url),
+                longOption(query.remove("prefetchBytes"), DEFAULT_PREFETCH_BYTES, "prefetchBytes", url),
                 intOption(query.remove("maxFrameSize"), Protocol.DEFAULT_MAX_FRAME_SIZE, "maxFrameSize", url),
                 intOption(query.remove("connectTimeout"), DEFAULT_CONNECT_TIMEOUT, "connectTimeout", url),
                 intOption(query.remove("failoverTimeout"), DEFAULT_FAILOVER_TIMEOUT, "failoverTimeout", url),
@@ -82,7 +92,7 @@ public record ConnectionOptions(
                 boolOption(query.remove("sendAgain"), true, "sendAgain", url));
         if (!query.isEmpty()) {
             throw new JMSException("connection URL '" + url + "' has unknown options " + query.keySet()
-                    + "; known: clientID, user, password, prefetch, maxFrameSize, connectTimeout, failoverTimeout,"
+                    + "; known: clientID, user, password, prefetch, prefetchBytes, maxFrameSize, connectTimeout, failoverTimeout,"
                     + " heartbeat, trustStore, trustStorePassword, keyStore, keyStorePassword, verifyHost, sendAgain");
         }
         return o;
@@ -148,18 +158,27 @@ public record ConnectionOptions(
     }
 
     private static int intOption(String value, int dflt, String name, String url) throws JMSException {
+        return Math.toIntExact(number(value, dflt, Integer.MAX_VALUE, name, url));
+    }
+
+    private static long longOption(String value, long dflt, String name, String url) throws JMSException {
+        return number(value, dflt, Long.MAX_VALUE, name, url);
+    }
+
+    private static long number(String value, long dflt, long max, String name, String url) throws JMSException {
         if (value == null) {
             return dflt;
         }
         try {
-            int v = Integer.parseInt(value);
-            if (v < 0) {
+            long v = Long.parseLong(value);
+            if (v < 0 || v > max) {
                 throw new NumberFormatException();
             }
             return v;
         } catch (NumberFormatException e) {
             throw new JMSException("connection URL '" + url + "': option " + name
-                    + " must be a non-negative integer, not '" + value + "'");
+                    + " must be a non-negative integer" + (max == Integer.MAX_VALUE ? " up to " + max : "")
+                    + ", not '" + value + "'");
         }
     }
 }

@@ -11,28 +11,41 @@ import org.partita.jms.transport.BrokerConnection;
  * the application takes them. With prefetch 0: one message at a time, asked for when the
  * application waits for one, so an idle consumer holds nothing. A consumer of a stopped connection
  * holds no credit at the node, so it takes nothing from a queue that another consumer could have.
+ * With a prefetch window, the node also counts the bytes it sent that the credit given back has not
+ * covered, and stops at {@link #windowBytes} (large messages then come a few at a time, however
+ * many the window of messages allows); the room given back is then the node's to match with what it
+ * sent, oldest first, so it needs no sizes from here.
  */
 final class ConsumerCredit {
     private final BrokerConnection transport;
     private final int consumerId;
     private final int prefetch;
+    /** The byte window asked of the node; 0 with prefetch 0, which holds one message at most anyway. */
+    private final long windowBytes;
     /** The node knows the consumer: credit sent before its CONSUMER_OPEN would be lost. */
     private boolean announced;
     /** A prefetch window is granted at the node. */
     private boolean open;
-    /** Taken deliveries whose room is not yet given back. */
+    /** Taken deliveries whose room is not yet given back, and their bytes. */
     private int owed;
+
+    private long owedBytes;
     /** Prefetch 0: one message was asked for and has not arrived. */
     private boolean pulling;
 
-    ConsumerCredit(BrokerConnection transport, int consumerId, int prefetch) {
+    ConsumerCredit(BrokerConnection transport, int consumerId, int prefetch, long prefetchBytes) {
         this.transport = transport;
         this.consumerId = consumerId;
         this.prefetch = prefetch;
+        this.windowBytes = prefetch > 0 ? prefetchBytes : 0;
     }
 
     int prefetch() {
         return prefetch;
+    }
+
+    long windowBytes() {
+        return windowBytes;
     }
 
     /**
@@ -54,36 +67,46 @@ final class ConsumerCredit {
         if (announced && prefetch > 0 && !open) {
             open = true;
             owed = 0;
+            owedBytes = 0;
             transport.credit(consumerId, prefetch);
             return transport.updateConsumer(consumerId, null, null, null);
         }
         return CompletableFuture.completedFuture(null);
     }
 
-    /** Deliveries left the buffer (taken by the application or given back): their room returns, in batches. */
-    synchronized void freed(int n) {
+    /**
+     * Deliveries left the buffer (taken by the application or given back): their room returns, in
+     * batches of half the window of messages, or sooner once they free half the byte window.
+     */
+    synchronized void freed(int n, long bytes) {
         if (!open) {
             return;
         }
         owed += n;
-        if (owed >= Math.max(1, prefetch / 2)) {
-            transport.credit(consumerId, owed);
-            owed = 0;
+        owedBytes += bytes;
+        if (owed >= Math.max(1, prefetch / 2) || (windowBytes > 0 && owedBytes >= windowBytes / 2)) {
+            giveBackOwed();
         }
     }
 
     /** Gives the node at once the room still owed (after a failover: the window is whole again on the new node). */
     synchronized void flush() {
         if (open && owed > 0) {
-            transport.credit(consumerId, owed);
-            owed = 0;
+            giveBackOwed();
         }
     }
 
+    private void giveBackOwed() {
+        transport.credit(consumerId, owed);
+        owed = 0;
+        owedBytes = 0;
+    }
+
     /** {@link #freed} counted a delivery that went back into the buffer. */
-    synchronized void unfree() {
+    synchronized void unfree(long bytes) {
         if (open) {
             owed--;
+            owedBytes -= bytes;
         }
     }
 
@@ -142,6 +165,7 @@ final class ConsumerCredit {
             open = false;
             pulling = false;
             owed = 0;
+            owedBytes = 0;
             if (!outstanding) {
                 return CompletableFuture.completedFuture(null);
             }

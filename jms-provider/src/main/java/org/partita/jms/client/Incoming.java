@@ -14,6 +14,11 @@ record Incoming(long deliveryId, int deliveryCount, int partition, byte[] messag
         this(deliveryId, deliveryCount, partition, message, System.nanoTime());
     }
 
+    /** Its length on the wire, as the node counts it against the consumer's byte window. */
+    long size() {
+        return message == null ? 0 : message.length;
+    }
+
     /**
      * The same delivery counted as delivered before (so flagged {@code JMSRedelivered}): another node
      * may have delivered it meanwhile. It stays in its place, so its key keeps its order.

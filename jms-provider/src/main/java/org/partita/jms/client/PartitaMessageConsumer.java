@@ -55,7 +55,8 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
         this.credit = new ConsumerCredit(
                 session.connection().transport(),
                 id,
-                session.connection().options().prefetch());
+                session.connection().options().prefetch(),
+                session.connection().options().prefetchBytes());
         this.priority = priorityIn(destination.name());
     }
 
@@ -101,7 +102,7 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
             return false;
         }
         if (arrival == Arrival.VOIDED) {
-            grantCredit(1); // voided by a recover the node already processed: it left the buffer
+            grantCredit(1, delivery.size()); // voided by a recover the node already processed: it left the buffer
             return true;
         }
         if (listener != null) {
@@ -136,9 +137,9 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
     }
 
     /** Deliveries left the buffer: their room goes back to the node (in batches, while started). */
-    void grantCredit(int n) {
+    void grantCredit(int n, long bytes) {
         if (!closed) {
-            credit.freed(n);
+            credit.freed(n, bytes);
         }
     }
 
@@ -185,6 +186,7 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
     /** After a recover: deliveries up to {@code fence} went back to the node; drop them and give their room back. */
     void dropUpTo(long fence) {
         int dropped = 0;
+        long droppedBytes = 0;
         synchronized (closeLock) {
             voidUpTo = Math.max(voidUpTo, fence);
             for (java.util.Iterator<Incoming> it = buffer.iterator(); it.hasNext(); ) {
@@ -192,11 +194,12 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
                 if (in != Incoming.WAKE_UP && in.deliveryId() <= fence) {
                     it.remove();
                     dropped++;
+                    droppedBytes += in.size();
                 }
             }
         }
         if (dropped > 0) {
-            grantCredit(dropped);
+            grantCredit(dropped, droppedBytes);
         }
     }
 
@@ -227,7 +230,7 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
                 continue;
             }
             if (!stillOwned(in)) {
-                giveBack(List.of(in.deliveryId()));
+                giveBack(List.of(in));
                 continue;
             }
             PartitaConnection.NodeHeard heard;
@@ -239,7 +242,8 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
                 return;
             }
             if (heard != PartitaConnection.NodeHeard.YES) {
-                grantCredit(1); // its node is lost: the delivery is void, as on a failover; its room comes back
+                grantCredit(
+                        1, in.size()); // its node is lost: the delivery is void, as on a failover; its room comes back
                 continue;
             }
             if (session.connection().deliveredBeforeAnOutage(in.arrivedNanos())) {
@@ -335,7 +339,7 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
                     continue;
                 }
                 if (!stillOwned(in)) {
-                    giveBack(List.of(in.deliveryId()));
+                    giveBack(List.of(in));
                     continue;
                 }
                 // a call that would not wait still waits for one round trip to a silent node
@@ -349,7 +353,9 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
                     continue;
                 }
                 if (heard == PartitaConnection.NodeHeard.LOST) {
-                    grantCredit(1); // its node is lost: the delivery is void, as on a failover; its room comes back
+                    grantCredit(
+                            1,
+                            in.size()); // its node is lost: the delivery is void, as on a failover; its room comes back
                     continue;
                 }
                 if (session.connection().deliveredBeforeAnOutage(in.arrivedNanos())) {
@@ -365,7 +371,7 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
                     int mode = session.mode(); // the mode it works in now: an XA session outside a branch acknowledges
                     // automatically
                     if (mode == Session.AUTO_ACKNOWLEDGE || mode == Session.DUPS_OK_ACKNOWLEDGE) {
-                        credit.unfree(); // take() freed room for a message that stays buffered
+                        credit.unfree(in.size()); // take() freed room for a message that stays buffered
                         session.untake(in);
                         buffer.addFirst(in);
                     }
@@ -541,13 +547,13 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
      * need not wait for it, and none of it reaches the application after the partition moved.
      */
     private void giveBackRevoked(Set<Integer> keep) {
-        List<Long> unseen = new java.util.ArrayList<>();
+        List<Incoming> unseen = new java.util.ArrayList<>();
         synchronized (closeLock) {
             for (java.util.Iterator<Incoming> it = buffer.iterator(); it.hasNext(); ) {
                 Incoming in = it.next();
                 if (in != Incoming.WAKE_UP && in.partition() >= 0 && !keep.contains(in.partition())) {
                     it.remove();
-                    unseen.add(in.deliveryId());
+                    unseen.add(in);
                 }
             }
         }
@@ -560,15 +566,15 @@ public class PartitaMessageConsumer implements QueueReceiver, TopicSubscriber, P
     }
 
     /** Hands prefetched deliveries back unseen (they keep their delivery count) and frees their room. */
-    private void giveBack(List<Long> unseen) {
+    private void giveBack(List<Incoming> unseen) {
         if (!unseen.isEmpty()) {
             session.connection()
                     .transport()
                     .release(
                             session.id(),
                             new long[0],
-                            unseen.stream().mapToLong(Long::longValue).toArray());
-            grantCredit(unseen.size());
+                            unseen.stream().mapToLong(Incoming::deliveryId).toArray());
+            grantCredit(unseen.size(), unseen.stream().mapToLong(Incoming::size).sum());
         }
     }
 

@@ -360,7 +360,7 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
     PartitaMessage take(PartitaMessageConsumer consumer, Incoming in) throws JMSException {
         PartitaMessage m =
                 MessageFactory.fromWire(MessageCodec.decode(in.message()), in.deliveryCount(), in.partition());
-        consumer.grantCredit(1);
+        consumer.grantCredit(1, in.size());
         connection.statistics().received();
         synchronized (unsettled) {
             unsettled.add(in.deliveryId());
@@ -664,7 +664,8 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
                                             blankToNull(selector),
                                             subscription,
                                             flags,
-                                            credit))));
+                                            credit,
+                                            c.credit().windowBytes()))));
         } catch (JMSException e) {
             consumers.remove(c);
             connection.unregister(c);

@@ -126,7 +126,10 @@ public interface BrokerConnection {
 
     boolean isOpen();
 
-    /** What a consumer asks of the node. */
+    /**
+     * What a consumer asks of the node: {@code credit} messages now, and with {@code windowBytes}
+     * above 0, no more deliveries while that many bytes it was sent are not given back as credit.
+     */
     record ConsumerSpec(
             int sessionId,
             int consumerId,
@@ -134,5 +137,6 @@ public interface BrokerConnection {
             String selector,
             String subscription,
             int flags,
-            int credit) {}
+            int credit,
+            long windowBytes) {}
 }

@@ -40,6 +40,9 @@ public final class NettyBrokerConnection implements BrokerConnection {
     private volatile ConnectionListener listener;
     private volatile BrokerError failure;
     private volatile String nodeName;
+    /** The node takes a consumer's byte window (version 5): one before it would refuse the open. */
+    private volatile boolean consumerWindows;
+
     private final SendCredit sendCredit = new SendCredit();
 
     private final int maxFrameSize;
@@ -160,6 +163,7 @@ public final class NettyBrokerConnection implements BrokerConnection {
                                 ErrorCode.MALFORMED_FRAME, "it answered the handshake with " + f.type())));
                     } else {
                         nodeName = ok.nodeName();
+                        consumerWindows = ok.version() >= Protocol.CONSUMER_WINDOW_VERSION;
                         leaseNanos = TimeUnit.MILLISECONDS.toNanos(ok.deliveryLeaseMillis());
                         if (ok.version() >= Protocol.SEND_CREDIT_VERSION) {
                             sendCredit.bounded(); // the first SEND_CREDIT follows HELLO_OK
@@ -246,7 +250,8 @@ public final class NettyBrokerConnection implements BrokerConnection {
                 s.selector(),
                 s.subscription(),
                 s.flags(),
-                s.credit()));
+                s.credit(),
+                consumerWindows ? s.windowBytes() : 0));
     }
 
     @Override

@@ -84,7 +84,8 @@ final class ReplayLog {
                     s.selector(),
                     s.subscription(),
                     s.flags(),
-                    withCredit ? credit : 0);
+                    withCredit ? credit : 0,
+                    s.windowBytes());
         }
     }
 

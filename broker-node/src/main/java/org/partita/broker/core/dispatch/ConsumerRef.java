@@ -8,9 +8,10 @@ import org.partita.protocol.selector.WireMessageContext;
 
 /**
  * A consumer as its queue sees it: where to deliver, its selector and priority, and its room:
- * credits (messages its client buffer can still take) and capacity (the most unacknowledged
- * messages and bytes it will hold; 0 means no limit). Mutable state is touched only on the
- * queue's executor.
+ * credits (messages its client buffer can still take), its byte window (the bytes sent to its
+ * client buffer that the client has not given credit back for; at most one message past it) and
+ * capacity (the most unacknowledged messages and bytes it will hold; 0 means no limit). Mutable
+ * state is touched only on the queue's executor.
  */
 public final class ConsumerRef {
     private final String description;
@@ -24,6 +25,10 @@ public final class ConsumerRef {
     private volatile boolean onePerKey;
 
     private int credits;
+    /** The most bytes its client buffer holds at once, one message past it at most; 0 for no bound. */
+    private long windowBytes;
+    /** Bytes delivered that the client has not given credit back for. */
+    private long windowUsed;
     /** Recovers of its session under way: a held consumer takes nothing (see {@link BrokerQueue#hold}). */
     private int holds;
 
@@ -85,8 +90,20 @@ public final class ConsumerRef {
         credits = (int) Math.min(Integer.MAX_VALUE, (long) credits + n);
     }
 
+    /** The client gave back the room of {@code messages} deliveries, {@code bytes} long together. */
+    public void creditReturned(int messages, long bytes) {
+        addCredits(messages);
+        windowUsed = Math.max(0, windowUsed - bytes);
+    }
+
+    /** Set before the consumer is attached to its queue. */
+    public void window(long bytes) {
+        windowBytes = Math.max(0, bytes);
+    }
+
     public void clearCredits() {
         credits = 0;
+        windowUsed = 0; // its client buffer counts from nothing again when credit comes back
     }
 
     public void hold() {
@@ -112,7 +129,10 @@ public final class ConsumerRef {
 
     /** Whether this consumer can take one more message of some size. */
     boolean hasRoom() {
-        return holds == 0 && credits > 0 && (capacityMessages == 0 || unacked < capacityMessages);
+        return holds == 0
+                && credits > 0
+                && (windowBytes == 0 || windowUsed < windowBytes)
+                && (capacityMessages == 0 || unacked < capacityMessages);
     }
 
     /** Whether this consumer can take this message: room, byte capacity, selector. */
@@ -142,6 +162,9 @@ public final class ConsumerRef {
     /** Delivers {@code e}, already counted as delivered to this consumer ({@link QueueEntry#deliveredTo}). */
     public void deliver(QueueEntry e, int partition) {
         credits--;
+        if (windowBytes > 0) {
+            windowUsed += e.size();
+        }
         delivered++;
         if (e.deliveryCount() > 1) {
             redelivered++; // the application saw it before: it arrives flagged redelivered

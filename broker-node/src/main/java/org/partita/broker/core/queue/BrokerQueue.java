@@ -523,8 +523,13 @@ public final class BrokerQueue implements DispatchEngine.Host {
     }
 
     public void credit(ConsumerRef c, int messages) {
+        creditReturned(c, messages, 0);
+    }
+
+    /** The client gave back the room of deliveries this queue made to {@code c}: {@code bytes} of its byte window. */
+    public void creditReturned(ConsumerRef c, int messages, long bytes) {
         runHereIfShort(() -> {
-            c.addCredits(messages);
+            c.creditReturned(messages, bytes);
             dispatch();
         });
     }

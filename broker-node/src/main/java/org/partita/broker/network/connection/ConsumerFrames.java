@@ -51,8 +51,13 @@ final class ConsumerFrames {
             replies.error(f, ErrorCode.ILLEGAL_STATE, "consumer " + f.consumerId() + " is already open");
             return;
         }
-        if (f.credit() < 0) {
-            replies.error(f, ErrorCode.INVALID_REQUEST, "credit must not be negative: " + f.credit());
+        if (f.credit() < 0 || f.windowBytes() < 0) {
+            replies.error(
+                    f,
+                    ErrorCode.INVALID_REQUEST,
+                    f.credit() < 0
+                            ? "credit must not be negative: " + f.credit()
+                            : "a byte window must not be negative: " + f.windowBytes());
             return;
         }
         if (state.consumers().size() >= node.limits().consumersPerConnection()) {
@@ -82,7 +87,13 @@ final class ConsumerFrames {
             consumerSelector = Selector.matchAll(); // a subscription's selector filters at routing
         }
         ServerConsumer consumer = new ServerConsumer(
-                f.consumerId(), session, queue, state.channel(), subscription, broker.subscriptions());
+                f.consumerId(),
+                session,
+                queue,
+                state.channel(),
+                subscription,
+                broker.subscriptions(),
+                f.windowBytes() > 0);
         // The admin view names the owner of each partition: a relayed consumer by the node it serves.
         String peerNode = state.peerNode();
         String owner = peerNode != null
@@ -93,11 +104,13 @@ final class ConsumerFrames {
         if (capacity > 0 || capacityBytes > 0) {
             queue.update(ref, null, capacity, capacityBytes);
         }
+        ref.window(f.windowBytes()); // before attach hands the consumer to the queue's executor
         consumer.bind(ref);
         if (peerNode != null) {
             ref.origin(peerNode); // another node's consumer: the scope of a clustered queue ranks it
         } else if (node.cluster() != null && dest.kind().isQueue()) {
-            consumer.feed(node.cluster().openFeed(queue, f.destination(), f.selector(), f.credit(), consumer));
+            consumer.feed(node.cluster()
+                    .openFeed(queue, f.destination(), f.selector(), f.credit(), f.windowBytes(), consumer));
         }
         state.consumers().put(f.consumerId(), consumer);
         session.consumers().put(f.consumerId(), consumer);

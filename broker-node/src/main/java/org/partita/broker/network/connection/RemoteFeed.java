@@ -34,6 +34,12 @@ public interface RemoteFeed {
     /** The client granted credit: each node of the feed may deliver that much more. */
     void credit(int messages);
 
+    /**
+     * The client gave back the room of these deliveries (a consumer with a byte window): each node
+     * that made some may deliver that many more, within its window.
+     */
+    void returned(java.util.List<Handle> delivered);
+
     /** Takes the credit back on every node; completes once nothing it allowed can still arrive. */
     CompletableFuture<Void> drain();
 

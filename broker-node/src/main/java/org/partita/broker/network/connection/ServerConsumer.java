@@ -30,6 +30,12 @@ final class ServerConsumer implements DeliverySink, RemoteFeed.Sink {
 
     private java.util.Set<Integer> ownedThere = java.util.Set.of();
     private java.util.Set<Integer> told = java.util.Set.of();
+    /**
+     * With a byte window: what was sent and not given back, to tell each source what came back
+     * (null without a window: credit then goes to every source, as a client before version 5 gives
+     * it). Guards the ledger's order and the writes' order together.
+     */
+    private final PrefetchLedger ledger;
 
     /** @param subscription the topic subscription consumed, or null for a queue */
     ServerConsumer(
@@ -38,7 +44,9 @@ final class ServerConsumer implements DeliverySink, RemoteFeed.Sink {
             BrokerQueue queue,
             Channel channel,
             Subscription subscription,
-            Subscriptions subscriptions) {
+            Subscriptions subscriptions,
+            boolean windowed) {
+        this.ledger = windowed ? new PrefetchLedger() : null;
         this.id = id;
         this.session = session;
         this.queue = queue;
@@ -76,8 +84,35 @@ final class ServerConsumer implements DeliverySink, RemoteFeed.Sink {
         return feed;
     }
 
-    /** The client granted credit: here and on every node of the feed. */
+    /**
+     * The client granted credit. With a byte window it gave back the room of that many deliveries:
+     * each goes back to where it came from, with its bytes; credit beyond them (the window granted
+     * again) goes here and to every node of the feed, as all credit does without a window.
+     */
     void credit(int messages) {
+        if (ledger == null) {
+            grant(messages);
+            return;
+        }
+        PrefetchLedger.Returned r;
+        synchronized (ledger) {
+            r = ledger.take(messages);
+        }
+        if (r.localMessages() > 0 || r.beyond() > 0) {
+            queue.creditReturned(ref, r.localMessages() + r.beyond(), r.localBytes());
+        }
+        RemoteFeed f = feed;
+        if (f != null) {
+            if (!r.remote().isEmpty()) {
+                f.returned(r.remote());
+            }
+            if (r.beyond() > 0) {
+                f.credit(r.beyond());
+            }
+        }
+    }
+
+    private void grant(int messages) {
         queue.credit(ref, messages);
         RemoteFeed f = feed;
         if (f != null) {
@@ -94,11 +129,22 @@ final class ServerConsumer implements DeliverySink, RemoteFeed.Sink {
         queue.resume(ref);
     }
 
-    /** Takes the credit back here and on every node of the feed. */
+    /**
+     * Takes the credit back here and on every node of the feed; once nothing it allowed can still
+     * come, the ledger starts afresh (the client grants its whole window again after a drain).
+     */
     java.util.concurrent.CompletableFuture<Void> drain() {
         java.util.concurrent.CompletableFuture<Void> here = queue.drain(ref);
         RemoteFeed f = feed;
-        return f == null ? here : java.util.concurrent.CompletableFuture.allOf(here, f.drain());
+        java.util.concurrent.CompletableFuture<Void> all =
+                f == null ? here : java.util.concurrent.CompletableFuture.allOf(here, f.drain());
+        return ledger == null
+                ? all
+                : all.thenRun(() -> {
+                    synchronized (ledger) {
+                        ledger.clear();
+                    }
+                });
     }
 
     java.util.concurrent.CompletableFuture<Void> update(
@@ -171,7 +217,7 @@ final class ServerConsumer implements DeliverySink, RemoteFeed.Sink {
             return;
         }
         long deliveryId = session.track(handle, this);
-        write(new Frame.Deliver(id, deliveryId, deliveryCount, partition, message));
+        send(handle, new Frame.Deliver(id, deliveryId, deliveryCount, partition, message));
     }
 
     @Override
@@ -181,12 +227,26 @@ final class ServerConsumer implements DeliverySink, RemoteFeed.Sink {
             return;
         }
         long deliveryId = session.track(entry, this);
-        write(new Frame.Deliver(
-                id,
-                deliveryId,
-                entry.deliveryCount(),
-                partition,
-                entry.message().encoded()));
+        send(
+                PrefetchLedger.LOCAL,
+                new Frame.Deliver(
+                        id,
+                        deliveryId,
+                        entry.deliveryCount(),
+                        partition,
+                        entry.message().encoded()));
+    }
+
+    /** Writes a delivery, noted in the ledger in the order the client receives them. */
+    private void send(Object source, Frame.Deliver d) {
+        if (ledger == null) {
+            write(d);
+            return;
+        }
+        synchronized (ledger) {
+            ledger.add(source, d.message().length);
+            write(d);
+        }
     }
 
     /** In the order of these calls, whichever thread makes them: see {@link InOrderWrites}. */

@@ -75,6 +75,49 @@ class ConsumerFramesTest {
     }
 
     @Test
+    void aByteWindowBoundsWhatTheConsumerIsSentAndEachDeliveryLetGoOfMakesRoomAgain() {
+        try (ConnectionFixture node = new ConnectionFixture(dir)) {
+            TestClient client = node.login();
+            int session = client.session(false);
+            String body = "x".repeat(1000);
+            for (int i = 0; i < 6; i++) {
+                client.send(session, "queue:work", i + body);
+            }
+            int size = client.message("queue:work", 0 + body, true).length;
+            // room for 100 messages, but two and a half of them in bytes: the third starts inside the window
+            int consumer = client.consumer(session, "queue:work", 100, size * 5L / 2);
+            for (int i = 0; i < 3; i++) {
+                assertEquals(
+                        i + body,
+                        TestClient.text(client.next(Frame.Deliver.class).message()));
+            }
+
+            client.write(new Frame.Credit(consumer, 1)); // the client let go of the first: its bytes come back
+            assertEquals(
+                    3 + body, TestClient.text(client.next(Frame.Deliver.class).message()));
+            // DRAIN is answered after every delivery the consumer's room allowed: nothing more
+            client.write(new Frame.Drain(8, consumer));
+            assertEquals(new Frame.Ok(8), client.next());
+
+            // after a drain the client grants its window afresh: the bytes count from nothing again
+            client.write(new Frame.Credit(consumer, 100));
+            assertEquals(
+                    4 + body, TestClient.text(client.next(Frame.Deliver.class).message()));
+            assertEquals(
+                    5 + body, TestClient.text(client.next(Frame.Deliver.class).message()));
+        }
+    }
+
+    @Test
+    void aNegativeByteWindowIsRefused() {
+        try (ConnectionFixture node = new ConnectionFixture(dir)) {
+            TestClient client = node.login();
+            client.write(new Frame.ConsumerOpen(7, client.session(false), 1, "queue:work", null, null, 0, 10, -1));
+            assertEquals("a byte window must not be negative: -1", client.error(7, ErrorCode.INVALID_REQUEST));
+        }
+    }
+
+    @Test
     void drainIsAnsweredAfterTheDeliveriesItsCreditAllowed() {
         try (ConnectionFixture node = new ConnectionFixture(dir)) {
             TestClient client = node.login();

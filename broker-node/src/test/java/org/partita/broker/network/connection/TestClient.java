@@ -143,9 +143,14 @@ final class TestClient {
 
     /** Opens a consumer with {@code credit}; returns its id once the node answered. */
     int consumer(int session, String destination, int credit) {
+        return consumer(session, destination, credit, 0);
+    }
+
+    /** Opens a consumer with {@code credit} and a byte window (0: none); returns its id once the node answered. */
+    int consumer(int session, String destination, int credit, long windowBytes) {
         int id = ++consumerIds;
         int request = requestId();
-        write(new Frame.ConsumerOpen(request, session, id, destination, null, null, 0, credit));
+        write(new Frame.ConsumerOpen(request, session, id, destination, null, null, 0, credit, windowBytes));
         ok(request);
         return id;
     }
