@@ -7,13 +7,18 @@ public final class Protocol {
      * paces the sends of a version-3 connection by byte credit. 4 added the delivery lease to
      * {@link Frame.HelloOk}.
      */
-    public static final int VERSION = 4;
+    public static final int VERSION = 5;
     /** The oldest version a node still speaks: it answers a HELLO of any version from this one to {@link #VERSION}. */
     public static final int OLDEST_VERSION = 2;
     /** The first version whose connections receive {@link Frame.SendCredit}. */
     public static final int SEND_CREDIT_VERSION = 3;
     /** The first version whose {@link Frame.HelloOk} carries the node's delivery lease. */
     public static final int DELIVERY_LEASE_VERSION = 4;
+    /**
+     * The first version whose HELLO the node answers at once with {@link Frame.Greeting}, before it
+     * checks the login: a client hears within a short bound whether a Partita node listens at all.
+     */
+    public static final int GREETING_VERSION = 5;
     /** Default largest frame, length prefix excluded, accepted by either side. */
     public static final int DEFAULT_MAX_FRAME_SIZE = 16 * 1024 * 1024;
     /** The TCP port a node listens on when none is configured. */

@@ -27,6 +27,7 @@ public record ConnectionOptions(
         int prefetch,
         int maxFrameSize,
         long connectTimeoutMillis,
+        long greetingTimeoutMillis,
         long failoverTimeoutMillis,
         long heartbeatMillis,
         ClientTls tls,
@@ -34,6 +35,13 @@ public record ConnectionOptions(
 
     public static final int DEFAULT_PREFETCH = 500;
     public static final int DEFAULT_CONNECT_TIMEOUT = 10_000;
+    /**
+     * How long a node's first answer may take after the TCP connect: it answers a HELLO at once,
+     * before it checks the login, so this bounds what a port where something else listens in
+     * silence costs, short of connectTimeout. Long enough for a TLS handshake over a slow link.
+     */
+    public static final int DEFAULT_GREETING_TIMEOUT = 3_000;
+
     public static final int DEFAULT_FAILOVER_TIMEOUT = 30_000;
     /** The client pings a node it has heard nothing from for this long, and gives up on it after twice. */
     public static final int DEFAULT_HEARTBEAT = 10_000;
@@ -71,6 +79,7 @@ public record ConnectionOptions(
                 intOption(query.remove("prefetch"), DEFAULT_PREFETCH, "prefetch", url),
                 intOption(query.remove("maxFrameSize"), Protocol.DEFAULT_MAX_FRAME_SIZE, "maxFrameSize", url),
                 intOption(query.remove("connectTimeout"), DEFAULT_CONNECT_TIMEOUT, "connectTimeout", url),
+                intOption(query.remove("greetingTimeout"), DEFAULT_GREETING_TIMEOUT, "greetingTimeout", url),
                 intOption(query.remove("failoverTimeout"), DEFAULT_FAILOVER_TIMEOUT, "failoverTimeout", url),
                 intOption(query.remove("heartbeat"), DEFAULT_HEARTBEAT, "heartbeat", url),
                 new ClientTls(
@@ -81,9 +90,10 @@ public record ConnectionOptions(
                         boolOption(query.remove("verifyHost"), true, "verifyHost", url)),
                 boolOption(query.remove("sendAgain"), true, "sendAgain", url));
         if (!query.isEmpty()) {
-            throw new JMSException("connection URL '" + url + "' has unknown options " + query.keySet()
-                    + "; known: clientID, user, password, prefetch, maxFrameSize, connectTimeout, failoverTimeout,"
-                    + " heartbeat, trustStore, trustStorePassword, keyStore, keyStorePassword, verifyHost, sendAgain");
+            throw new JMSException(
+                    "connection URL '" + url + "' has unknown options " + query.keySet()
+                            + "; known: clientID, user, password, prefetch, maxFrameSize, connectTimeout, greetingTimeout,"
+                            + " failoverTimeout, heartbeat, trustStore, trustStorePassword, keyStore, keyStorePassword, verifyHost, sendAgain");
         }
         return o;
     }

@@ -110,7 +110,8 @@ public class PartitaConnectionFactory
     /**
      * One node: a plain transport to it. Several: a {@link FailoverBrokerConnection}, connected to the
      * first that accepts, which moves to another when its node is lost (docs/cluster.md, "Failover").
-     * {@code connectTimeout} bounds the TCP connect and the handshake to each node together.
+     * {@code connectTimeout} bounds the TCP connect and the handshake to each node together, and
+     * {@code greetingTimeout} the wait for the node's first answer within it.
      */
     private PartitaConnection connect(String user, String password, Domain domain) throws JMSException {
         return connect(user, password, domain, PartitaConnection::new);
@@ -131,7 +132,8 @@ public class PartitaConnectionFactory
             throws JMSException {
         ConnectionOptions o = ConnectionOptions.parse(connectionUrl());
         Login login = new Login(user != null ? user : o.user(), user != null ? password : o.password(), o.clientId());
-        NodeConnector connector = new NettyNodeConnector(o.maxFrameSize(), o.tls(), o.heartbeatMillis());
+        NodeConnector connector =
+                new NettyNodeConnector(o.maxFrameSize(), o.tls(), o.heartbeatMillis(), o.greetingTimeoutMillis());
         BrokerConnection transport;
         try {
             if (o.failsOver()) {

@@ -90,6 +90,12 @@ final class PartitaConnectionUrl {
         add(
                 added,
                 setBy,
+                "greetingTimeout",
+                millis(properties.getGreetingTimeout(), "spring.partita.greeting-timeout"),
+                "spring.partita.greeting-timeout");
+        add(
+                added,
+                setBy,
                 "failoverTimeout",
                 millis(properties.getFailoverTimeout(), "spring.partita.failover-timeout"),
                 "spring.partita.failover-timeout");

@@ -49,6 +49,13 @@ public class PartitaProperties {
     private Duration connectTimeout;
 
     /**
+     * Time after the TCP connect within which the node must answer at all (the URL option
+     * greetingTimeout): a node answers the handshake at once, so a port where something else
+     * listens in silence fails within it rather than connect-timeout. 0 leaves connect-timeout alone.
+     */
+    private Duration greetingTimeout;
+
+    /**
      * With several nodes: how long a connection that lost its node keeps trying the others before it
      * fails (the URL option failoverTimeout); 0 tries for ever.
      */
@@ -118,6 +125,14 @@ public class PartitaProperties {
 
     public void setConnectTimeout(Duration connectTimeout) {
         this.connectTimeout = connectTimeout;
+    }
+
+    public Duration getGreetingTimeout() {
+        return greetingTimeout;
+    }
+
+    public void setGreetingTimeout(Duration greetingTimeout) {
+        this.greetingTimeout = greetingTimeout;
     }
 
     public Duration getFailoverTimeout() {
