@@ -332,6 +332,7 @@ class PartitaAutoConfigurationTest {
                 "failover-timeout",
                 "heartbeat",
                 "options",
+                "ssl.bundle",
                 "ssl.trust-store",
                 "ssl.trust-store-password",
                 "ssl.key-store",
