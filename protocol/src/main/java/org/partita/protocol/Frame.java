@@ -95,6 +95,25 @@ public sealed interface Frame {
         }
     }
 
+    /**
+     * Node to client (version {@link Protocol#GREETING_VERSION} on): the node's first answer to a HELLO
+     * of a version it speaks, written at once, before the login is checked (which may take a while on
+     * the node's login pool); HELLO_OK or ERROR follows. It vouches only that a Partita node listens,
+     * so a client tells a port where something else listens in silence from a node within a short
+     * bound rather than its whole connect timeout.
+     *
+     * @param requestId the HELLO's; the HELLO is still owed its answer
+     */
+    record Greeting(int requestId) implements Frame {
+        public FrameType type() {
+            return FrameType.GREETING;
+        }
+
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+        }
+    }
+
     record Ok(int requestId) implements Frame {
         public FrameType type() {
             return FrameType.OK;

@@ -77,6 +77,7 @@ public final class FrameCodec {
             case CREATED -> new Frame.Created(readInt(in), readString(in));
             case PING -> new Frame.Ping(readInt(in));
             case SEND_CREDIT -> new Frame.SendCredit(readInt(in));
+            case GREETING -> new Frame.Greeting(readInt(in));
             case CLOSE -> new Frame.Close(readInt(in));
             case DRAIN -> new Frame.Drain(readInt(in), readInt(in));
             case FORWARD ->

@@ -33,6 +33,7 @@ public enum FrameType {
     DRAIN(29),
     FORWARD(30),
     SEND_CREDIT(31),
+    GREETING(32),
     // XA transaction branches (docs/protocol.md, "XA"): numbered from 40 on
     XA_START(40),
     XA_END(41),

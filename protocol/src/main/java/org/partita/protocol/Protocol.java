@@ -5,7 +5,7 @@ public final class Protocol {
     /**
      * The version a client announces in {@link Frame.Hello}. 3 added {@link Frame.SendCredit}: a node
      * paces the sends of a version-3 connection by byte credit. 4 added the delivery lease to
-     * {@link Frame.HelloOk}. 5 added a consumer's byte window to {@link Frame.ConsumerOpen}.
+     * {@link Frame.HelloOk}. 5 added {@link Frame.Greeting} and a consumer's byte window to {@link Frame.ConsumerOpen}.
      */
     public static final int VERSION = 5;
     /** The oldest version a node still speaks: it answers a HELLO of any version from this one to {@link #VERSION}. */
@@ -16,6 +16,11 @@ public final class Protocol {
     public static final int DELIVERY_LEASE_VERSION = 4;
     /** The first version whose {@link Frame.ConsumerOpen} may carry the consumer's byte window. */
     public static final int CONSUMER_WINDOW_VERSION = 5;
+    /**
+     * The first version whose HELLO the node answers at once with {@link Frame.Greeting}, before it
+     * checks the login: a client hears within a short bound whether a Partita node listens at all.
+     */
+    public static final int GREETING_VERSION = 5;
     /** Default largest frame, length prefix excluded, accepted by either side. */
     public static final int DEFAULT_MAX_FRAME_SIZE = 16 * 1024 * 1024;
     /** The TCP port a node listens on when none is configured. */

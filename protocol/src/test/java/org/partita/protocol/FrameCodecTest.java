@@ -50,6 +50,8 @@ class FrameCodecTest {
         f.add(new Frame.HelloOk(1, Protocol.VERSION, "node-a", Protocol.DEFAULT_MAX_FRAME_SIZE));
         f.add(new Frame.HelloOk(-1, 0, null, 0));
         f.add(new Frame.HelloOk(2, Protocol.DELIVERY_LEASE_VERSION, "node-b", 1024, 250));
+        f.add(new Frame.Greeting(1));
+        f.add(new Frame.Greeting(Integer.MAX_VALUE));
         f.add(new Frame.Ok(7));
         f.add(new Frame.Ok(0));
         f.add(new Frame.Ok(Integer.MIN_VALUE));
@@ -230,7 +232,7 @@ class FrameCodecTest {
     void frameTypeCodesArePinned() {
         int[] expected = {
             1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29,
-            30, 31, 40, 41, 42, 43, 44, 45, 46, 47, 48
+            30, 31, 32, 40, 41, 42, 43, 44, 45, 46, 47, 48
         };
         FrameType[] types = {
             FrameType.HELLO,
@@ -264,6 +266,7 @@ class FrameCodecTest {
             FrameType.DRAIN,
             FrameType.FORWARD,
             FrameType.SEND_CREDIT,
+            FrameType.GREETING,
             FrameType.XA_START,
             FrameType.XA_END,
             FrameType.XA_PREPARE,
@@ -309,7 +312,7 @@ class FrameCodecTest {
 
     @Test
     void unknownFrameTypesAreMalformed() {
-        for (int code : new int[] {0, 32, 39, 49, 63, 64, 127, 128, 255}) {
+        for (int code : new int[] {0, 33, 39, 49, 63, 64, 127, 128, 255}) {
             ProtocolException e = assertThrows(
                     ProtocolException.class,
                     () -> FrameCodec.decode(Unpooled.wrappedBuffer(new byte[] {(byte) code, 0, 0, 0, 0})));
@@ -343,6 +346,11 @@ class FrameCodecTest {
         assertEquals(x, WireXid.fromBytes(x.toBytes()));
         assertThrows(IllegalArgumentException.class, () -> WireXid.parse("1:zz:00"));
         assertThrows(IllegalArgumentException.class, () -> WireXid.parse("1:00"));
+    }
+
+    @Test
+    void greetingLayoutIsTypeThenTheHellosRequestId() {
+        assertArrayEquals(new byte[] {32, 0, 0, 0, 7}, encode(new Frame.Greeting(7)));
     }
 
     @Test

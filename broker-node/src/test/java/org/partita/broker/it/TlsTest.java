@@ -30,6 +30,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.BeforeEach;
@@ -266,6 +267,32 @@ class TlsTest {
             try (Connection c = new PartitaConnectionFactory(withCert).createConnection("alice", SECRET)) {
                 roundTrip(c, "client-cert");
             }
+        }
+    }
+
+    @Test
+    void trustAndClientCertificateGivenInCodeInsteadOfStoreFiles() throws Exception {
+        try (PartitaNode node = start(tls().withClientAuth(TlsSettings.ClientAuth.NEED))) {
+            TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            trust.init(KeyStore.getInstance(clientTrust.toFile(), PASS.toCharArray()));
+            KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            keys.init(KeyStore.getInstance(clientKeys.toFile(), PASS.toCharArray()), PASS.toCharArray());
+            PartitaConnectionFactory f = new PartitaConnectionFactory("ssl://127.0.0.1:" + node.port());
+            f.setTrustManagerFactory(trust);
+            assertThrows(
+                    JMSException.class,
+                    () -> f.createConnection("alice", SECRET).close(),
+                    "trusted, but without the client certificate the node needs");
+            f.setKeyManagerFactory(keys);
+            try (Connection c = f.createConnection("alice", SECRET)) {
+                roundTrip(c, "managers-in-code");
+            }
+            // material from two places would leave one silently unused: refused, naming both
+            PartitaConnectionFactory both = new PartitaConnectionFactory(ssl(node.port()));
+            both.setTrustManagerFactory(trust);
+            JMSException e = assertThrows(JMSException.class, () -> both.createConnection("alice", SECRET));
+            assertTrue(e.getMessage().contains("trustStore or keyStore"), e.getMessage());
+            assertTrue(e.getMessage().contains("setTrustManagerFactory"), e.getMessage());
         }
     }
 

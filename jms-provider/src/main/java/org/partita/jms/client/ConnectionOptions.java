@@ -28,6 +28,7 @@ public record ConnectionOptions(
         long prefetchBytes,
         int maxFrameSize,
         long connectTimeoutMillis,
+        long greetingTimeoutMillis,
         long failoverTimeoutMillis,
         long heartbeatMillis,
         ClientTls tls,
@@ -43,6 +44,13 @@ public record ConnectionOptions(
             Math.max(256L << 10, Math.min(4L << 20, Runtime.getRuntime().maxMemory() / 16));
 
     public static final int DEFAULT_CONNECT_TIMEOUT = 10_000;
+    /**
+     * How long a node's first answer may take after the TCP connect: it answers a HELLO at once,
+     * before it checks the login, so this bounds what a port where something else listens in
+     * silence costs, short of connectTimeout. Long enough for a TLS handshake over a slow link.
+     */
+    public static final int DEFAULT_GREETING_TIMEOUT = 3_000;
+
     public static final int DEFAULT_FAILOVER_TIMEOUT = 30_000;
     /** The client pings a node it has heard nothing from for this long, and gives up on it after twice. */
     public static final int DEFAULT_HEARTBEAT = 10_000;
@@ -81,6 +89,7 @@ public record ConnectionOptions(
                 longOption(query.remove("prefetchBytes"), DEFAULT_PREFETCH_BYTES, "prefetchBytes", url),
                 intOption(query.remove("maxFrameSize"), Protocol.DEFAULT_MAX_FRAME_SIZE, "maxFrameSize", url),
                 intOption(query.remove("connectTimeout"), DEFAULT_CONNECT_TIMEOUT, "connectTimeout", url),
+                intOption(query.remove("greetingTimeout"), DEFAULT_GREETING_TIMEOUT, "greetingTimeout", url),
                 intOption(query.remove("failoverTimeout"), DEFAULT_FAILOVER_TIMEOUT, "failoverTimeout", url),
                 intOption(query.remove("heartbeat"), DEFAULT_HEARTBEAT, "heartbeat", url),
                 new ClientTls(
@@ -92,8 +101,9 @@ public record ConnectionOptions(
                 boolOption(query.remove("sendAgain"), true, "sendAgain", url));
         if (!query.isEmpty()) {
             throw new JMSException("connection URL '" + url + "' has unknown options " + query.keySet()
-                    + "; known: clientID, user, password, prefetch, prefetchBytes, maxFrameSize, connectTimeout, failoverTimeout,"
-                    + " heartbeat, trustStore, trustStorePassword, keyStore, keyStorePassword, verifyHost, sendAgain");
+                    + "; known: clientID, user, password, prefetch, prefetchBytes, maxFrameSize, connectTimeout,"
+                    + " greetingTimeout, failoverTimeout, heartbeat, trustStore, trustStorePassword, keyStore,"
+                    + " keyStorePassword, verifyHost, sendAgain");
         }
         return o;
     }

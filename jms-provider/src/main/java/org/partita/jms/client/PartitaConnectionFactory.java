@@ -9,12 +9,16 @@ import jakarta.jms.QueueConnectionFactory;
 import jakarta.jms.TopicConnection;
 import jakarta.jms.TopicConnectionFactory;
 import java.io.Serializable;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.TrustManagerFactory;
 import org.partita.jms.transport.BrokerConnection;
 import org.partita.jms.transport.BrokerError;
+import org.partita.jms.transport.ClientTls;
 import org.partita.jms.transport.FailoverBrokerConnection;
 import org.partita.jms.transport.Login;
 import org.partita.jms.transport.NettyNodeConnector;
 import org.partita.jms.transport.NodeConnector;
+import org.partita.jms.transport.TlsManagers;
 
 /**
  * Entry point of the client: {@code new PartitaConnectionFactory("tcp://127.0.0.1:61700")}, or
@@ -28,6 +32,11 @@ public class PartitaConnectionFactory
     private final String url;
     /** Made on first use, and again after deserialization: counts are this factory object's, not carried along. */
     private transient volatile ClientStatistics statistics;
+    /**
+     * TLS material given in code, or null: the URL's store options. Not serialized (the managers are
+     * not serializable): a factory bound in JNDI takes its TLS from its URL.
+     */
+    private transient volatile TlsManagers tlsManagers;
 
     public PartitaConnectionFactory(String url) {
         this.url = url;
@@ -53,6 +62,46 @@ public class PartitaConnectionFactory
             }
         }
         return s;
+    }
+
+    /**
+     * Whom connections to the URL's {@code ssl://} nodes trust, given in code (a trust store the
+     * application loads itself, a Spring Boot SSL bundle's) instead of the URL options
+     * {@code trustStore} and {@code trustStorePassword}; null: the JVM's default trust, or the
+     * URL's store. A URL with {@code trustStore} or {@code keyStore} is then refused: material comes
+     * from one place. Applies to connections opened afterwards; not serialized with the factory.
+     */
+    public synchronized void setTrustManagerFactory(TrustManagerFactory trustManagers) {
+        TlsManagers m = tlsManagers;
+        if (m == null ? trustManagers != null : m.trustManagers() != trustManagers) {
+            tlsManagers = managers(m == null ? null : m.keyManagers(), trustManagers);
+        }
+    }
+
+    public TrustManagerFactory getTrustManagerFactory() {
+        TlsManagers m = tlsManagers;
+        return m == null ? null : m.trustManagers();
+    }
+
+    /**
+     * The certificate and key connections present to {@code ssl://} nodes that ask for one
+     * ({@code tls.clientAuth}), given in code instead of the URL options {@code keyStore} and
+     * {@code keyStorePassword}; as {@link #setTrustManagerFactory}.
+     */
+    public synchronized void setKeyManagerFactory(KeyManagerFactory keyManagers) {
+        TlsManagers m = tlsManagers;
+        if (m == null ? keyManagers != null : m.keyManagers() != keyManagers) {
+            tlsManagers = managers(keyManagers, m == null ? null : m.trustManagers());
+        }
+    }
+
+    public KeyManagerFactory getKeyManagerFactory() {
+        TlsManagers m = tlsManagers;
+        return m == null ? null : m.keyManagers();
+    }
+
+    private static TlsManagers managers(KeyManagerFactory keys, TrustManagerFactory trust) {
+        return keys == null && trust == null ? null : new TlsManagers(keys, trust);
     }
 
     /**
@@ -110,7 +159,8 @@ public class PartitaConnectionFactory
     /**
      * One node: a plain transport to it. Several: a {@link FailoverBrokerConnection}, connected to the
      * first that accepts, which moves to another when its node is lost (docs/cluster.md, "Failover").
-     * {@code connectTimeout} bounds the TCP connect and the handshake to each node together.
+     * {@code connectTimeout} bounds the TCP connect and the handshake to each node together, and
+     * {@code greetingTimeout} the wait for the node's first answer within it.
      */
     private PartitaConnection connect(String user, String password, Domain domain) throws JMSException {
         return connect(user, password, domain, PartitaConnection::new);
@@ -131,7 +181,8 @@ public class PartitaConnectionFactory
             throws JMSException {
         ConnectionOptions o = ConnectionOptions.parse(connectionUrl());
         Login login = new Login(user != null ? user : o.user(), user != null ? password : o.password(), o.clientId());
-        NodeConnector connector = new NettyNodeConnector(o.maxFrameSize(), o.tls(), o.heartbeatMillis());
+        NodeConnector connector =
+                new NettyNodeConnector(o.maxFrameSize(), tls(o), o.heartbeatMillis(), o.greetingTimeoutMillis());
         BrokerConnection transport;
         try {
             if (o.failsOver()) {
@@ -146,6 +197,20 @@ public class PartitaConnectionFactory
             throw JmsExceptions.from(e);
         }
         return maker.make(transport, o, o.clientId(), domain, getStatistics());
+    }
+
+    /** The URL's TLS settings, with the material given in code if there is any. */
+    private ClientTls tls(ConnectionOptions o) throws JMSException {
+        TlsManagers m = tlsManagers;
+        if (m == null) {
+            return o.tls();
+        }
+        if (o.tls().trustStore() != null || o.tls().keyStore() != null) {
+            throw new JMSException("connection URL '" + getUrl() + "' has the option trustStore or keyStore, and the"
+                    + " factory was given TLS material in code (setTrustManagerFactory, setKeyManagerFactory):"
+                    + " use one or the other");
+        }
+        return o.tls().with(m);
     }
 
     /** A context in AUTO_ACKNOWLEDGE mode, with the URL's credentials if it has any. */

@@ -44,6 +44,8 @@ public final class NettyBrokerConnection implements BrokerConnection {
     private volatile boolean consumerWindows;
 
     private final SendCredit sendCredit = new SendCredit();
+    /** Completes at the node's first frame, or when the connection fails: see {@link #firstAnswer}. */
+    private final CompletableFuture<Void> answered = new CompletableFuture<>();
 
     private final int maxFrameSize;
     /** host:port, as the application named it. */
@@ -197,6 +199,16 @@ public final class NettyBrokerConnection implements BrokerConnection {
                             + e.getMessage() + ")");
         }
         return t;
+    }
+
+    /**
+     * Completes once the node sent its first frame (a GREETING, or the HELLO's answer from a node
+     * that sends none) or the connection failed (then {@link #open}'s future says why). Until then
+     * nothing at the address has shown it speaks Partita: a port where something else listens and
+     * says nothing never completes it, which {@link NettyNodeConnector} tells within a short bound.
+     */
+    public CompletableFuture<Void> firstAnswer() {
+        return answered;
     }
 
     /** host:port of the peer, as the application named it. */
@@ -468,6 +480,7 @@ public final class NettyBrokerConnection implements BrokerConnection {
     }
 
     private void onFrame(Frame frame) {
+        answered.complete(null);
         long now = System.nanoTime();
         long silent = now - lastHeardNanos;
         lastHeardNanos = now;
@@ -499,6 +512,8 @@ public final class NettyBrokerConnection implements BrokerConnection {
             }
         } else if (frame instanceof Frame.SendCredit c) {
             sendCredit.grant(c.bytes());
+        } else if (frame instanceof Frame.Greeting) {
+            // a node listens (answered above); the HELLO is still owed HELLO_OK or ERROR
         } else if (frame instanceof Frame.RequestFailed r) {
             ConnectionListener l = listener;
             if (l != null) {
@@ -549,6 +564,7 @@ public final class NettyBrokerConnection implements BrokerConnection {
             return;
         }
         failure = cause;
+        answered.complete(null);
         sendCredit.failed(cause);
         for (Integer id : new ArrayList<>(pending.keySet())) {
             CompletableFuture<Frame> answer = pending.remove(id);

@@ -50,6 +50,17 @@ class ConnectionOptionsTest {
     }
 
     @Test
+    void theGreetingTimeoutIsThreeSecondsUnlessSaidAndZeroLeavesOnlyTheConnectTimeout() throws JMSException {
+        assertEquals(3_000, ConnectionOptions.parse("tcp://a:1").greetingTimeoutMillis());
+        assertEquals(
+                500, ConnectionOptions.parse("tcp://a:1?greetingTimeout=500").greetingTimeoutMillis());
+        assertEquals(0, ConnectionOptions.parse("tcp://a:1?greetingTimeout=0").greetingTimeoutMillis());
+        JMSException bad =
+                assertThrows(JMSException.class, () -> ConnectionOptions.parse("tcp://a:1?greetingTimeout=soon"));
+        assertTrue(bad.getMessage().contains("greetingTimeout"), bad.getMessage());
+    }
+
+    @Test
     void aFailoverTimeoutOfZeroTriesForEver() throws JMSException {
         assertEquals(
                 0,

@@ -6,6 +6,7 @@ import org.messaginghub.pooled.jms.JmsPoolConnectionFactory;
 import org.partita.jms.client.ConnectionOptions;
 import org.partita.jms.client.PartitaConnectionFactory;
 import org.partita.jms.transport.BrokerError;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -13,6 +14,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClas
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -50,9 +52,10 @@ public class PartitaAutoConfiguration {
     /**
      * The client's factory for the properties. The URL is checked here, so a wrong option stops the
      * application at start with the client's message instead of failing its first send; with an
-     * {@code ssl://} node, so are the key and trust stores (read, with their passwords).
+     * {@code ssl://} node, so are the key and trust stores (read, with their passwords), or the SSL
+     * bundle named by {@code spring.partita.ssl.bundle} is found in {@code bundles} and applied.
      */
-    static PartitaConnectionFactory partitaConnectionFactory(PartitaProperties properties) {
+    static PartitaConnectionFactory partitaConnectionFactory(PartitaProperties properties, SslBundles bundles) {
         PartitaConnectionUrl.Parts url = PartitaConnectionUrl.parts(properties);
         ConnectionOptions options;
         try {
@@ -64,24 +67,29 @@ public class PartitaAutoConfiguration {
         if (properties.getPassword() != null && properties.getUser() == null) {
             throw new IllegalStateException("spring.partita.password is set but spring.partita.user is not");
         }
-        if (url.hasTlsNode()) {
+        if (url.hasTlsNode() && properties.getSsl().getBundle() == null) {
             try {
                 options.tls().context();
             } catch (BrokerError e) {
                 throw new IllegalStateException("spring.partita: TLS of the ssl:// nodes: " + e.getMessage(), e);
             }
         }
-        if (properties.getUser() != null || !url.secretOptions().isEmpty()) {
-            return new PartitaCredentialsConnectionFactory(
-                    url.url(), properties.getUser(), properties.getPassword(), url.secretOptions());
+        PartitaConnectionFactory factory =
+                properties.getUser() != null || !url.secretOptions().isEmpty()
+                        ? new PartitaCredentialsConnectionFactory(
+                                url.url(), properties.getUser(), properties.getPassword(), url.secretOptions())
+                        : new PartitaConnectionFactory(url.url());
+        if (properties.getSsl().getBundle() != null) {
+            PartitaSslBundle.apply(properties.getSsl().getBundle(), bundles, factory);
         }
-        return new PartitaConnectionFactory(url.url());
+        return factory;
     }
 
     /** The client's factory, for the connection factory bean that wraps it and for health and metrics. */
     @Bean
-    PartitaConnectionFactoryHolder partitaConnectionFactoryHolder(PartitaProperties properties) {
-        return new PartitaConnectionFactoryHolder(partitaConnectionFactory(properties));
+    PartitaConnectionFactoryHolder partitaConnectionFactoryHolder(
+            PartitaProperties properties, ObjectProvider<SslBundles> sslBundles) {
+        return new PartitaConnectionFactoryHolder(partitaConnectionFactory(properties, sslBundles.getIfAvailable()));
     }
 
     @Configuration(proxyBeanMethods = false)

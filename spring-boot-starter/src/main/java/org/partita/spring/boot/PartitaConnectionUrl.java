@@ -6,6 +6,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.springframework.util.ResourceUtils;
@@ -90,6 +91,12 @@ final class PartitaConnectionUrl {
         add(
                 added,
                 setBy,
+                "greetingTimeout",
+                millis(properties.getGreetingTimeout(), "spring.partita.greeting-timeout"),
+                "spring.partita.greeting-timeout");
+        add(
+                added,
+                setBy,
                 "failoverTimeout",
                 millis(properties.getFailoverTimeout(), "spring.partita.failover-timeout"),
                 "spring.partita.failover-timeout");
@@ -131,6 +138,15 @@ final class PartitaConnectionUrl {
                     e.getKey(),
                     e.getValue() == null ? "" : e.getValue(),
                     "spring.partita.options." + e.getKey());
+        }
+        if (ssl.getBundle() != null) {
+            for (String option : List.of("trustStore", "trustStorePassword", "keyStore", "keyStorePassword")) {
+                if (setBy.containsKey(option)) {
+                    throw new IllegalStateException("spring.partita.ssl.bundle and " + setBy.get(option)
+                            + " both give the client TLS material (the URL option " + option
+                            + "); take it from the bundle or from the stores, not both");
+                }
+            }
         }
         // given as properties, the credentials go to createConnection(user, password), never into the URL
         checkOnce(setBy, "user", properties.getUser(), "spring.partita.user");

@@ -32,6 +32,9 @@ public final class PartitaHealthCheck {
         this.probe = factory instanceof PartitaCredentialsConnectionFactory c
                 ? c.withUrl(url)
                 : new PartitaConnectionFactory(url);
+        // TLS material given in code (an SSL bundle's) is not in the URL: the check's connections take it too
+        probe.setTrustManagerFactory(factory.getTrustManagerFactory());
+        probe.setKeyManagerFactory(factory.getKeyManagerFactory());
         this.nodes = PartitaConnectionUrl.nodes(factory.getUrl());
     }
 

@@ -49,6 +49,13 @@ public class PartitaProperties {
     private Duration connectTimeout;
 
     /**
+     * Time after the TCP connect within which the node must answer at all (the URL option
+     * greetingTimeout): a node answers the handshake at once, so a port where something else
+     * listens in silence fails within it rather than connect-timeout. 0 leaves connect-timeout alone.
+     */
+    private Duration greetingTimeout;
+
+    /**
      * With several nodes: how long a connection that lost its node keeps trying the others before it
      * fails (the URL option failoverTimeout); 0 tries for ever.
      */
@@ -120,6 +127,14 @@ public class PartitaProperties {
         this.connectTimeout = connectTimeout;
     }
 
+    public Duration getGreetingTimeout() {
+        return greetingTimeout;
+    }
+
+    public void setGreetingTimeout(Duration greetingTimeout) {
+        this.greetingTimeout = greetingTimeout;
+    }
+
     public Duration getFailoverTimeout() {
         return failoverTimeout;
     }
@@ -160,9 +175,17 @@ public class PartitaProperties {
      * {@code spring.partita.ssl.*}: how the client speaks TLS to the {@code ssl://} nodes of
      * {@code spring.partita.url} (the URL options trustStore, trustStorePassword, keyStore,
      * keyStorePassword and verifyHost). Whether a node is reached over TLS is its scheme's
-     * ({@code ssl://}) business; these say whom the client trusts and what it presents.
+     * ({@code ssl://}) business; these say whom the client trusts and what it presents. The material
+     * comes from the store files or from a Spring Boot SSL bundle ({@code bundle}), not both.
      */
     public static class Ssl {
+
+        /**
+         * Name of a Spring Boot SSL bundle (spring.ssl.bundle.jks.name or spring.ssl.bundle.pem.name)
+         * whose trust material says whom the client trusts and whose key material, if it has any, is
+         * the certificate the client presents; instead of trust-store and key-store.
+         */
+        private String bundle;
 
         /**
          * Trust store of the node certificates (or of the authority that signed them) the client
@@ -188,6 +211,14 @@ public class PartitaProperties {
          * for a test set-up: without it any certificate the trust store trusts is accepted for any host.
          */
         private Boolean verifyHost;
+
+        public String getBundle() {
+            return bundle;
+        }
+
+        public void setBundle(String bundle) {
+            this.bundle = bundle;
+        }
 
         public String getTrustStore() {
             return trustStore;
@@ -230,7 +261,8 @@ public class PartitaProperties {
         }
 
         boolean isSet() {
-            return trustStore != null
+            return bundle != null
+                    || trustStore != null
                     || trustStorePassword != null
                     || keyStore != null
                     || keyStorePassword != null

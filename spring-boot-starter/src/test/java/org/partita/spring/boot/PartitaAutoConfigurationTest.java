@@ -68,14 +68,17 @@ class PartitaAutoConfigurationTest {
                         "spring.partita.client-id=orders app",
                         "spring.partita.prefetch=0",
                         "spring.partita.connect-timeout=2s",
+                        "spring.partita.greeting-timeout=1500ms",
                         "spring.partita.failover-timeout=1m",
                         "spring.partita.heartbeat=500ms",
                         "spring.partita.options.maxFrameSize=1048576",
                         "spring.partita.options.verifyHost=false")
-                .run(context -> assertThat(partita(context.getBean(ConnectionFactory.class))
-                                .getUrl())
-                        .isEqualTo("tcp://a:61700,tcp://b:61701?clientID=orders+app&prefetch=0&connectTimeout=2000"
-                                + "&failoverTimeout=60000&heartbeat=500&maxFrameSize=1048576&verifyHost=false"));
+                .run(
+                        context -> assertThat(partita(context.getBean(ConnectionFactory.class))
+                                        .getUrl())
+                                .isEqualTo(
+                                        "tcp://a:61700,tcp://b:61701?clientID=orders+app&prefetch=0&connectTimeout=2000"
+                                                + "&greetingTimeout=1500&failoverTimeout=60000&heartbeat=500&maxFrameSize=1048576&verifyHost=false"));
     }
 
     @Test
@@ -325,9 +328,11 @@ class PartitaAutoConfigurationTest {
                 "client-id",
                 "prefetch",
                 "connect-timeout",
+                "greeting-timeout",
                 "failover-timeout",
                 "heartbeat",
                 "options",
+                "ssl.bundle",
                 "ssl.trust-store",
                 "ssl.trust-store-password",
                 "ssl.key-store",

@@ -19,9 +19,10 @@ import org.partita.protocol.ProtocolException;
 import org.slf4j.event.Level;
 
 /**
- * HELLO (docs/protocol.md, "States"): the version check, the login of a client or of another node of
- * the cluster, the client id it claims, and the opening of the connection with HELLO_OK and its first
- * send credit. Any refusal answers the HELLO with ERROR and closes the connection.
+ * HELLO (docs/protocol.md, "States"): the version check, the GREETING that tells a client of version 5
+ * on at once that a node listens, the login of a client or of another node of the cluster, the client
+ * id it claims, and the opening of the connection with HELLO_OK and its first send credit. Any refusal
+ * answers the HELLO with ERROR and closes the connection.
  */
 final class HandshakeHandler {
     private final ConnectionState state;
@@ -50,6 +51,11 @@ final class HandshakeHandler {
                     "protocol version " + f.version() + " is not supported; this node speaks " + Protocol.OLDEST_VERSION
                             + " to " + Protocol.VERSION);
             return;
+        }
+        if (f.version() >= Protocol.GREETING_VERSION) {
+            // at once, before the login check, which may wait on the login pool: the client learns a
+            // node listens within a short bound, where something else listening would leave it waiting
+            replies.answer(new Frame.Greeting(f.requestId()));
         }
         ClusterFront cluster = node.cluster();
         if (cluster != null) {

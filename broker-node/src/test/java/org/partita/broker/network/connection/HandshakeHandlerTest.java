@@ -8,6 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.partita.broker.config.FlowLimits;
 import org.partita.broker.security.UsersFileAuthenticator;
 import org.partita.protocol.ErrorCode;
@@ -30,6 +32,7 @@ class HandshakeHandlerTest {
             TestClient client = node.connect();
             client.write(new Frame.Hello(5, Protocol.VERSION, null, null, null));
 
+            assertEquals(new Frame.Greeting(5), client.nextFrame());
             assertEquals(
                     new Frame.HelloOk(5, Protocol.VERSION, "test-node", ConnectionFixture.MAX_FRAME_SIZE),
                     client.nextFrame());
@@ -47,6 +50,30 @@ class HandshakeHandlerTest {
 
             client.write(new Frame.Ping(2));
             assertEquals(new Frame.Ok(2), client.nextFrame());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {Protocol.OLDEST_VERSION, 3, Protocol.GREETING_VERSION - 1})
+    void aClientBeforeTheGreetingGetsHelloOkFirstAsItAlwaysDid(int version) {
+        try (ConnectionFixture node = new ConnectionFixture(dir)) {
+            TestClient client = node.connect();
+            client.write(new Frame.Hello(4, version, null, null, null));
+            assertEquals(
+                    new Frame.HelloOk(4, version, "test-node", ConnectionFixture.MAX_FRAME_SIZE), client.nextFrame());
+        }
+    }
+
+    @Test
+    void theGreetingIsWrittenAtOnceBeforeTheLoginIsChecked() throws Exception {
+        try (ConnectionFixture node = new ConnectionFixture(dir, FlowLimits.defaults(), users())) {
+            TestClient client = node.connect();
+            client.write(new Frame.Hello(6, Protocol.VERSION, "alice", "secret", null));
+
+            // the login pool's answer runs on the connection's loop, which has not run yet: only the greeting is out
+            assertEquals(1, client.channel().outboundMessages().size());
+            assertEquals(new Frame.Greeting(6), client.channel().readOutbound());
+            assertEquals(6, client.next(Frame.HelloOk.class).requestId());
         }
     }
 
@@ -75,6 +102,7 @@ class HandshakeHandlerTest {
 
             TestClient second = node.connect();
             second.write(new Frame.Hello(1, Protocol.VERSION, null, null, "billing"));
+            assertEquals(new Frame.Greeting(1), second.next());
             assertEquals(
                     new Frame.Error(
                             1, ErrorCode.INVALID_CLIENT_ID, "client id 'billing' is already in use on this node"),
@@ -106,6 +134,7 @@ class HandshakeHandlerTest {
                     new Frame.SessionOpen(2, 1, false),
                     new Frame.Ping(3));
 
+            assertEquals(new Frame.Greeting(1), client.next());
             assertEquals(1, client.next(Frame.HelloOk.class).requestId());
             client.ok(2);
             client.ok(3);
@@ -118,6 +147,7 @@ class HandshakeHandlerTest {
             TestClient client = node.connect();
             client.write(new Frame.Hello(1, Protocol.VERSION, "alice", "wrong", null), new Frame.Ping(2));
 
+            assertEquals(new Frame.Greeting(1), client.next());
             client.error(1, ErrorCode.AUTHENTICATION_FAILED);
             assertFalse(client.isOpen());
             assertTrue(client.channel().outboundMessages().isEmpty(), "the ping after a refused HELLO is answered");

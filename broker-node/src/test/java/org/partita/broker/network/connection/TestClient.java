@@ -121,7 +121,9 @@ final class TestClient {
     }
 
     Frame.HelloOk hello(String user, String password, String clientId) {
-        write(new Frame.Hello(requestId(), Protocol.VERSION, user, password, clientId));
+        int id = requestId();
+        write(new Frame.Hello(id, Protocol.VERSION, user, password, clientId));
+        assertEquals(new Frame.Greeting(id), next());
         return next(Frame.HelloOk.class);
     }
 
