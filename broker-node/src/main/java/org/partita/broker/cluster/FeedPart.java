@@ -121,7 +121,8 @@ final class FeedPart implements PeerLink.Receiver {
     @Override
     public synchronized void delivered(long deliveryId, int deliveryCount, int partition, byte[] message) {
         if (deliveryId <= voidUpTo) {
-            return; // voided by a recover that node already processed
+            credit(1); // voided by a recover that node already processed: its room goes back there
+            return;
         }
         if (holding > 0) {
             held.add(new Object[] {deliveryId, deliveryCount, partition, message});
@@ -211,12 +212,16 @@ final class FeedPart implements PeerLink.Receiver {
         if (holding > 0) {
             return; // a later recover is on its way there: it may void what is held
         }
+        int voided = 0;
         for (Object[] d : held) {
             if ((long) d[0] > voidUpTo) {
                 sink.deliver(new Delivered(this, connection, (long) d[0]), (int) d[1], (int) d[2], (byte[]) d[3]);
+            } else {
+                voided++;
             }
         }
         held.clear();
+        credit(voided); // what a recover voided never reaches the client, which would give its room back
     }
 
     /** Its node is gone: it takes back what it delivered by itself (the link's session ended there). */

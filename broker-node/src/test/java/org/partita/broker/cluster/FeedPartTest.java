@@ -91,6 +91,10 @@ class FeedPartTest {
 
         there.answerRecover(6);
         assertEquals(List.of("n2:7", "n2:8"), client.messages());
+        assertEquals(
+                List.of("recover s1 seen=[]", "credit c2 2"),
+                there.takeRequests(),
+                "the room of the two voided deliveries goes back there: the client never sees them to give it back");
 
         link.deliver(9);
         assertEquals(List.of("n2:7", "n2:8", "n2:9"), client.messages(), "nothing held once answered");
@@ -102,10 +106,12 @@ class FeedPartTest {
         clientRecovers();
         there.answerRecover(6);
 
+        there.takeRequests();
         link.deliver(6);
         link.deliver(7);
 
         assertEquals(List.of("n2:7"), client.messages());
+        assertEquals(List.of("credit c2 1"), there.takeRequests(), "the voided delivery's room goes back there");
     }
 
     /** The client recovered again before that node answered: what came between is void by the second. */

@@ -85,6 +85,12 @@ final class PartitaConnectionUrl {
         add(
                 added,
                 setBy,
+                "prefetchBytes",
+                bytes(properties.getPrefetchBytes(), "spring.partita.prefetch-bytes"),
+                "spring.partita.prefetch-bytes");
+        add(
+                added,
+                setBy,
                 "connectTimeout",
                 millis(properties.getConnectTimeout(), "spring.partita.connect-timeout"),
                 "spring.partita.connect-timeout");
@@ -270,6 +276,16 @@ final class PartitaConnectionUrl {
             throw new IllegalStateException(property + " must not be negative, not " + value);
         }
         return value.toString();
+    }
+
+    private static String bytes(org.springframework.util.unit.DataSize value, String property) {
+        if (value == null) {
+            return null;
+        }
+        if (value.isNegative()) {
+            throw new IllegalStateException(property + " must not be negative, not " + value);
+        }
+        return Long.toString(value.toBytes());
     }
 
     private static String millis(Duration value, String property) {

@@ -43,6 +43,12 @@ public class PartitaProperties {
     private Integer prefetch;
 
     /**
+     * Bytes a consumer may hold beside its prefetch of messages (the URL option prefetchBytes), e.g.
+     * 4MB; large messages then come a few at a time. 0: no byte bound.
+     */
+    private org.springframework.util.unit.DataSize prefetchBytes;
+
+    /**
      * Time for the TCP connect and the handshake with a node together (the URL option connectTimeout);
      * 0 waits without limit.
      */
@@ -117,6 +123,14 @@ public class PartitaProperties {
 
     public void setPrefetch(Integer prefetch) {
         this.prefetch = prefetch;
+    }
+
+    public org.springframework.util.unit.DataSize getPrefetchBytes() {
+        return prefetchBytes;
+    }
+
+    public void setPrefetchBytes(org.springframework.util.unit.DataSize prefetchBytes) {
+        this.prefetchBytes = prefetchBytes;
     }
 
     public Duration getConnectTimeout() {

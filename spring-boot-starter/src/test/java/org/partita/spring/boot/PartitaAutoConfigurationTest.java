@@ -67,6 +67,7 @@ class PartitaAutoConfigurationTest {
                         "spring.partita.url=tcp://a:61700,tcp://b:61701",
                         "spring.partita.client-id=orders app",
                         "spring.partita.prefetch=0",
+                        "spring.partita.prefetch-bytes=2MB",
                         "spring.partita.connect-timeout=2s",
                         "spring.partita.greeting-timeout=1500ms",
                         "spring.partita.failover-timeout=1m",
@@ -77,7 +78,7 @@ class PartitaAutoConfigurationTest {
                         context -> assertThat(partita(context.getBean(ConnectionFactory.class))
                                         .getUrl())
                                 .isEqualTo(
-                                        "tcp://a:61700,tcp://b:61701?clientID=orders+app&prefetch=0&connectTimeout=2000"
+                                        "tcp://a:61700,tcp://b:61701?clientID=orders+app&prefetch=0&prefetchBytes=2097152&connectTimeout=2000"
                                                 + "&greetingTimeout=1500&failoverTimeout=60000&heartbeat=500&maxFrameSize=1048576&verifyHost=false"));
     }
 
