@@ -107,6 +107,52 @@ class ClusteredQueueTest {
     }
 
     /**
+     * One consumer on node1 with a byte window of one message takes the partitions of all three nodes:
+     * node2 and node3 deliver to it over their links within the window, and go on only as the room of
+     * their own deliveries comes back (a credit lost on the way would stall their keys).
+     */
+    @Test
+    void aConsumerWithASmallByteWindowIsFedLargeMessagesByEveryNode() throws Exception {
+        try (EmbeddedCluster c = new EmbeddedCluster(tmp, 3).startAll()) {
+            String queue = "large?partitions=6&hosts=node1,node2,node3&replicas=1";
+            int size = 1 << 20;
+            try (Connection consumerConnection = new org.partita.jms.client.PartitaConnectionFactory(
+                                    c.factory(0).getUrl() + "?prefetchBytes=" + size)
+                            .createConnection();
+                    Connection producerConnection = c.factory(1).createConnection()) {
+                Session s = consumerConnection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                MessageConsumer consumer = s.createConsumer(s.createQueue(queue));
+                consumerConnection.start();
+                Session ps = producerConnection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                MessageProducer p = ps.createProducer(ps.createQueue("large"));
+                int keys = 12;
+                int perKey = 3;
+                for (int seq = 0; seq < perKey; seq++) {
+                    for (int k = 0; k < keys; k++) {
+                        jakarta.jms.BytesMessage m = ps.createBytesMessage();
+                        m.writeBytes(new byte[size]);
+                        m.setStringProperty("JMSXGroupID", "key-" + k);
+                        m.setIntProperty("seq", seq);
+                        p.send(m);
+                    }
+                }
+                Map<String, List<Integer>> byKey = new HashMap<>();
+                java.util.Set<Integer> partitions = new java.util.TreeSet<>();
+                for (int i = 0; i < keys * perKey; i++) {
+                    Message m = consumer.receive(30_000);
+                    assertTrue(m != null, "message " + i + " of " + keys * perKey);
+                    byKey.computeIfAbsent(m.getStringProperty("JMSXGroupID"), k -> new ArrayList<>())
+                            .add(m.getIntProperty("seq"));
+                    partitions.add(m.getIntProperty(org.partita.jms.api.PartitaProperties.PARTITION));
+                }
+                byKey.forEach((key, seqs) -> assertEquals(List.of(0, 1, 2), seqs, "order of " + key));
+                // the 12 keys fall in all 6 partitions, two on each node
+                assertEquals(java.util.Set.of(0, 1, 2, 3, 4, 5), partitions, "every node's partitions");
+            }
+        }
+    }
+
+    /**
      * An option other than the layout, changed through PartitaAdmin on node2, is agreed and applied
      * by all three nodes; the JMX attribute {@code ClusterStatus} of a node shows the cluster.
      */
