@@ -71,6 +71,9 @@ final class FaultsUnderLoad {
         final ProcessCluster cluster;
         final Set<String> confirmed;
         final AtomicBoolean stop;
+        /** The most it sends: bounded, and enough for every fault of the run (a fault takes 600 and more). */
+        final int limit;
+
         final AtomicInteger sent = new AtomicInteger();
         /** Every message a send was tried for, confirmed or not. */
         final Set<String> attempted = ConcurrentHashMap.newKeySet();
@@ -79,7 +82,8 @@ final class FaultsUnderLoad {
 
         int failures;
 
-        Producer(int node, ProcessCluster cluster, Set<String> confirmed, AtomicBoolean stop) {
+        Producer(int node, ProcessCluster cluster, Set<String> confirmed, AtomicBoolean stop, int limit) {
+            this.limit = limit;
             this.node = node;
             this.cluster = cluster;
             this.confirmed = confirmed;
@@ -89,7 +93,7 @@ final class FaultsUnderLoad {
         @Override
         public void run() {
             int i = 0;
-            while (!stop.get() && i < 20_000) {
+            while (!stop.get() && i < limit) {
                 var n = cluster.node(node);
                 if (n == null) {
                     await().pollDelay(Duration.ofMillis(100)).until(() -> true); // its node is down: wait for it
@@ -99,7 +103,7 @@ final class FaultsUnderLoad {
                     Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
                     MessageProducer p = s.createProducer(s.createQueue("plant"));
                     p.setDeliveryMode(DeliveryMode.PERSISTENT);
-                    while (!stop.get() && i < 20_000) {
+                    while (!stop.get() && i < limit) {
                         String key = "p" + node + "-k" + (i % KEYS_PER_PRODUCER);
                         int seq = i / KEYS_PER_PRODUCER;
                         i++;
@@ -178,7 +182,7 @@ final class FaultsUnderLoad {
         List<Thread> threads = new ArrayList<>();
         List<Producer> producers = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            Producer p = new Producer(i, cluster, confirmed, stop);
+            Producer p = new Producer(i, cluster, confirmed, stop, 20_000 + 1_000 * faults.size());
             producers.add(p);
             threads.add(new Thread(p, "producer-" + i));
             threads.add(new Thread(new Consumer(i, cluster, ledger, stop), "consumer-" + i));
