@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -21,7 +19,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.partita.protocol.Frame;
-import org.partita.protocol.FrameCodec;
 import org.partita.protocol.Protocol;
 
 /**
@@ -75,9 +72,7 @@ class DeliveryLeaseTransportTest {
     private void readFrames() {
         try (DataInputStream in = new DataInputStream(node.getInputStream())) {
             while (true) {
-                byte[] body = new byte[in.readInt()];
-                in.readFully(body);
-                fromClient.add(FrameCodec.decode(Unpooled.wrappedBuffer(body)));
+                fromClient.add(SocketFrames.read(in));
             }
         } catch (IOException closed) {
             // the test is over
@@ -85,11 +80,7 @@ class DeliveryLeaseTransportTest {
     }
 
     private synchronized void answer(Frame frame) throws IOException {
-        ByteBuf body = Unpooled.buffer();
-        FrameCodec.encode(frame, body);
-        toClient.writeInt(body.readableBytes());
-        toClient.write(body.array(), body.arrayOffset() + body.readerIndex(), body.readableBytes());
-        toClient.flush();
+        SocketFrames.write(toClient, frame);
     }
 
     /** The next PING the client sent, waited for. */

@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -18,7 +16,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.partita.jms.api.PartitaErrorCodes;
 import org.partita.protocol.Frame;
-import org.partita.protocol.FrameCodec;
 import org.partita.protocol.Protocol;
 
 /**
@@ -60,11 +57,8 @@ class GreetingTransportTest {
                     try {
                         node = server.accept();
                         DataInputStream in = new DataInputStream(node.getInputStream());
-                        byte[] body = new byte[in.readInt()];
-                        in.readFully(body);
                         script.answer(
-                                (Frame.Hello) FrameCodec.decode(Unpooled.wrappedBuffer(body)),
-                                new DataOutputStream(node.getOutputStream()));
+                                (Frame.Hello) SocketFrames.read(in), new DataOutputStream(node.getOutputStream()));
                         while (true) {
                             in.readFully(new byte[in.readInt()]);
                         }
@@ -79,11 +73,7 @@ class GreetingTransportTest {
     }
 
     private static void write(DataOutputStream out, Frame frame) throws IOException {
-        ByteBuf body = Unpooled.buffer();
-        FrameCodec.encode(frame, body);
-        out.writeInt(body.readableBytes());
-        out.write(body.array(), body.arrayOffset() + body.readerIndex(), body.readableBytes());
-        out.flush();
+        SocketFrames.write(out, frame);
     }
 
     private static Frame.HelloOk helloOk(Frame.Hello hello) {
