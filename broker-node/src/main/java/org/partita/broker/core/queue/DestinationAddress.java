@@ -15,7 +15,18 @@ public record DestinationAddress(String name, String queueOptions, Map<String, S
     private static final java.util.Set<String> CONSUMER_OPTIONS =
             java.util.Set.of("priority", "appId", "capacity", "capacityBytes");
 
+    /**
+     * Names parsed lately: a producer names its destination in every send, and parsing options (URL
+     * decoding, splitting) cost a clustered queue's send path several percent of a node's CPU. The
+     * addresses are immutable; a name that fails to parse is not kept, so it fails every time.
+     */
+    private static final BoundedMemo<String, DestinationAddress> PARSED = new BoundedMemo<>(4096);
+
     public static DestinationAddress parse(String text) {
+        return PARSED.get(text, DestinationAddress::parseAnew);
+    }
+
+    private static DestinationAddress parseAnew(String text) {
         int q = text.indexOf('?');
         if (q < 0) {
             return new DestinationAddress(text, "", Map.of());
@@ -49,7 +60,7 @@ public record DestinationAddress(String name, String queueOptions, Map<String, S
                         + "'; queue options: " + QueueOptions.names() + "; consumer options: " + CONSUMER_OPTIONS);
             }
         }
-        return new DestinationAddress(name, queueOptions.toString(), consumer);
+        return new DestinationAddress(name, queueOptions.toString(), java.util.Collections.unmodifiableMap(consumer));
     }
 
     /**

@@ -83,6 +83,12 @@ public final class QueueOptions {
 
     private final Map<String, String> values;
 
+    /**
+     * The answers of {@link #conflicts} so far: a name with options is checked against its queue at
+     * every send, and these options never change (an update gives the queue new ones).
+     */
+    private final BoundedMemo<String, List<String>> conflictsByText = new BoundedMemo<>(64);
+
     private QueueOptions(Map<String, String> values) {
         this.values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
     }
@@ -139,6 +145,10 @@ public final class QueueOptions {
      * with {@code 8} and {@code a,b} with {@code b, a}.
      */
     public List<String> conflicts(String text) {
+        return conflictsByText.get(text, this::conflictsAnew);
+    }
+
+    private List<String> conflictsAnew(String text) {
         QueueOptions requested = parse(text, this);
         List<String> out = new java.util.ArrayList<>();
         for (String name : named(text)) {
@@ -151,7 +161,7 @@ public final class QueueOptions {
                 out.add(name + " (queue: '" + have + "', name: '" + want + "')");
             }
         }
-        return out;
+        return List.copyOf(out);
     }
 
     private static final java.util.Set<String> LIST_OPTIONS = java.util.Set.of("appIds", "subscriptions", "hosts");

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.partita.broker.core.Broker;
+import org.partita.broker.core.queue.BoundedMemo;
 import org.partita.broker.core.queue.DestinationAddress;
 import org.partita.broker.core.queue.QueueOptions;
 import org.partita.broker.network.NodeContext;
@@ -149,6 +150,13 @@ final class ConnectionState {
 
     /** A destination named by the client, within the node's name length limit and partition count limit. */
     DestinationName destination(String encoded) {
+        return checkedNames.get(encoded, this::checkedName);
+    }
+
+    /** Names this connection used, checked: a producer names its destination in every send. */
+    private final BoundedMemo<String, DestinationName> checkedNames = new BoundedMemo<>(256);
+
+    private DestinationName checkedName(String encoded) {
         DestinationName d = DestinationName.parse(encoded);
         DestinationAddress address = DestinationAddress.parse(d.name());
         checkNameLength(address.name(), "destination name");
