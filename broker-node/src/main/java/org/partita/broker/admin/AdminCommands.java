@@ -37,6 +37,7 @@ public final class AdminCommands {
             "node.status",
             "cluster.status",
             "cluster.members",
+            "replica.lag",
             "xa.list",
             "xa.commit",
             "xa.rollback",
@@ -47,12 +48,22 @@ public final class AdminCommands {
     private volatile Supplier<CompletableFuture<String>> clusterStatus = () -> {
         throw new IllegalArgumentException("this node is not a member of a cluster");
     };
+    private volatile Supplier<String> replicaLag = () -> "";
     private final MessageMoves moves;
     private final XaAdmin xa;
 
     /** The answer of {@code cluster.status} on a node that belongs to a cluster. */
     public void clusterStatus(Supplier<CompletableFuture<String>> status) {
         this.clusterStatus = status;
+    }
+
+    /**
+     * The answer of {@code replica.lag}: for each replica set this node leads, how many committed
+     * entries each follower has yet to hold, as {@code <set>.<follower>=<entries>} lines (empty on a
+     * node that leads none). Another node's {@code cluster.status} asks it for the sets it leads.
+     */
+    public void replicaLag(Supplier<String> lag) {
+        this.replicaLag = lag;
     }
 
     public AdminCommands(NodeReader reader) {
@@ -109,6 +120,7 @@ public final class AdminCommands {
             case "node.status" -> reader.status().thenApply(AdminCommands::status);
             case "cluster.status" -> clusterStatus.get();
             case "cluster.members" -> CompletableFuture.completedFuture(reader.clusterMembers());
+            case "replica.lag" -> CompletableFuture.completedFuture(replicaLag.get());
             case "xa.list" -> xa.run(command, argument);
             case "xa.commit", "xa.rollback", "xa.forget" ->
                 xa.run(command, argument).thenApply(body -> {

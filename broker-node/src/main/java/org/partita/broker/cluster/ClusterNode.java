@@ -857,9 +857,10 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         for (ClusterStatus.Queue q : local.queues()) {
             queues.add(PartitionFiguresGather.gather(q, self, broker, links, timeoutMillis));
         }
-        return CompletableFuture.allOf(queues.toArray(CompletableFuture[]::new))
+        CompletableFuture<ClusterStatus> withFigures = CompletableFuture.allOf(queues.toArray(CompletableFuture[]::new))
                 .thenApply(v -> local.withQueues(
                         queues.stream().map(CompletableFuture::join).toList()));
+        return withFigures.thenCompose(status -> ReplicaLagGather.fillFromLeaders(status, links, timeoutMillis));
     }
 
     /** The replica sets of replicated queues this node is in, as it sees them now (for the metrics). */

@@ -38,13 +38,19 @@ public record ClusterStatus(String cluster, String self, String leader, List<Mem
         Queue withFigures(Map<Integer, Partition> f) {
             return new Queue(name, partitions, hosts, forwardBacklog, f, options, layoutChange, heldSends, replicas);
         }
+
+        Queue withReplicas(Map<Integer, Replicas> r) {
+            return new Queue(name, partitions, hosts, forwardBacklog, figures, options, layoutChange, heldSends, r);
+        }
     }
 
     /**
      * @param nodes        the nodes keeping the partition, its preferred leader first
      * @param leaderSince  when this node last saw the set's leader change (epoch millis), or 0
-     * @param followerLag  on the node leading the set, how many committed log entries each follower
-     *                     has yet to hold (in replica order); empty elsewhere
+     * @param followerLag  how many committed log entries each follower has yet to hold (in replica
+     *                     order), as the set's leader sees it: this node's own figures when it leads the
+     *                     set, else the leader's answer to {@code replica.lag}; empty while no leader
+     *                     is known or it did not answer
      */
     public record Replicas(List<String> nodes, long leaderSince, java.util.Map<String, Long> followerLag) {}
 

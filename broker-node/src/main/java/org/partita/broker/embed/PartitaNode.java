@@ -7,6 +7,7 @@ import org.partita.broker.admin.NodeJmx;
 import org.partita.broker.admin.NodeReader;
 import org.partita.broker.cluster.ClusterNode;
 import org.partita.broker.cluster.ClusterStatus;
+import org.partita.broker.cluster.ReplicaLagGather;
 import org.partita.broker.config.NodeConfig;
 import org.partita.broker.console.ConsoleApi;
 import org.partita.broker.console.ConsoleResources;
@@ -116,6 +117,7 @@ public final class PartitaNode implements AutoCloseable {
                 context.cluster(cluster);
                 admin.clusterStatus(() -> cluster.statusWithPartitions(CLUSTER_FIGURES_TIMEOUT_MILLIS)
                         .thenApply(ClusterStatus::format));
+                admin.replicaLag(() -> ReplicaLagGather.format(cluster.replicaSets()));
             }
             this.server = listen(config, broker, context, tls);
             if (cluster != null) {

@@ -72,13 +72,27 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
     private static final int MAX_WRITES_PER_ENTRY = 256;
     /** Payload bytes (at their heap cost) in one entry of several writes, at most. */
     private static final long MAX_ENTRY_BYTES = 1 << 20;
-    /** Hands the next entry to the log once one is answered, off Ratis's threads; one for all sets. */
-    private static final java.util.concurrent.Executor NEXT_ENTRY =
-            java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+    /**
+     * Hands the next entry to the log once one is answered, off Ratis's threads, and ends the
+     * lingering of settlements ({@link #SETTLEMENT_LINGER_NANOS}); one for all sets.
+     */
+    private static final java.util.concurrent.ScheduledExecutorService NEXT_ENTRY =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "partita-replica-entries");
                 t.setDaemon(true);
                 return t;
             });
+    /**
+     * How long writes that only settle messages (acknowledgements, delivery counts) wait for another
+     * write to share their entry, at most, when no entry is on its way. A consumer acknowledges a
+     * message at the moment its producer, told the send is stored, sends the next one: without the
+     * wait, whichever reached the set first went alone, and the other waited a whole round for it
+     * (measured: a synchronous send took two rounds of the log instead of one). Nobody waits for an
+     * automatic acknowledgement, and a send or commit ends the wait at once. Measured on the benchmark's
+     * replicated S1 (three nodes in one JVM, medians of 3): 338 msg/s without, 546 with 500 us, 442 with 1 ms.
+     */
+    private static final long SETTLEMENT_LINGER_NANOS =
+            TimeUnit.MICROSECONDS.toNanos(Long.getLong("partita.replica.lingerMicros", 500));
 
     /** What Raft adds around a write in its log entry (term, index, client and call ids), with room to spare. */
     private static final int ENTRY_FRAMING = 4096;
@@ -91,6 +105,10 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
 
     private final java.util.ArrayDeque<Waiting> waiting = new java.util.ArrayDeque<>();
     private int entriesInFlight;
+    /** Settlements wait for company; the end of their wait is scheduled. */
+    private boolean lingering;
+    /** Their wait ended: the settlements waiting go now, alone if need be. */
+    private boolean lingerOver;
     /** The last entry handed to the log, as answered: the next one completes after it. */
     private CompletableFuture<Void> lastWrite = CompletableFuture.completedFuture(null);
 
@@ -337,8 +355,39 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
      */
     private void handEntries() {
         while (entriesInFlight < MAX_ENTRIES_IN_FLIGHT && !waiting.isEmpty()) {
+            if (!lingerOver && onlySettlementsWaiting()) {
+                if (!lingering) {
+                    lingering = true;
+                    NEXT_ENTRY.schedule(this::lingerEnded, SETTLEMENT_LINGER_NANOS, TimeUnit.NANOSECONDS);
+                }
+                return;
+            }
+            lingerOver = false;
             handNextEntry();
         }
+    }
+
+    private void lingerEnded() {
+        synchronized (order) {
+            lingering = false;
+            lingerOver = true;
+            handEntries();
+            lingerOver = false;
+        }
+    }
+
+    /** Whether every write waiting only settles messages: nothing a client waits for to go on. */
+    private boolean onlySettlementsWaiting() {
+        for (Waiting w : waiting) {
+            for (StoreOp op : w.batch().ops()) {
+                if (!(op instanceof StoreOp.DeleteEntry
+                        || op instanceof StoreOp.DeleteMessage
+                        || op instanceof StoreOp.UpdateDeliveryCount)) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     private ReplicaInDoubtException inDoubt(Throwable failure) {

@@ -83,6 +83,18 @@ class ReplicatedPartitionsTest {
                             status.toString());
                 }
             }
+            // a node that does not lead node2's set shows its followers' lag too, as its leader answers it
+            String leaderOfSet = admin(c, 0).get("queue.orders.partition.1.host");
+            int other = "node1".equals(leaderOfSet) ? 2 : 0;
+            try (PartitaAdmin admin = PartitaAdmin.connect(c.factory(other))) {
+                await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                    Map<String, String> status = admin.clusterStatus();
+                    assertTrue(
+                            String.valueOf(status.get("queue.orders.partition.1.followerLag"))
+                                    .matches("node2:\\d+,node[13]:\\d+"),
+                            "asked node" + (other + 1) + ", set led by " + leaderOfSet + ": " + status);
+                });
+            }
             // the node leading node2's set now says so, and shows node2 (down) behind once a write went on
             String scrape = c.node(0).metrics().scrape() + c.node(2).metrics().scrape();
             assertTrue(scrape.contains("partita_replica_set_leading{set=\"node2+node3+node1\"} 1.0"), scrape);
@@ -271,6 +283,12 @@ class ReplicatedPartitionsTest {
             for (Connection conn : connections) {
                 conn.close();
             }
+        }
+    }
+
+    private static Map<String, String> admin(EmbeddedCluster c, int node) throws Exception {
+        try (PartitaAdmin admin = PartitaAdmin.connect(c.factory(node))) {
+            return admin.clusterStatus();
         }
     }
 }
