@@ -140,13 +140,10 @@ public record ClusterStatus(String cluster, String self, String leader, List<Mem
                                 .append('\n');
                     }
                     if (!r.followerLag().isEmpty()) {
-                        StringBuilder lag = new StringBuilder();
-                        r.followerLag()
-                                .forEach((node, entries) -> lag.append(lag.length() == 0 ? "" : ",")
-                                        .append(node)
-                                        .append(':')
-                                        .append(entries));
-                        sb.append(prefix).append("followerLag=").append(lag).append('\n');
+                        sb.append(prefix)
+                                .append("followerLag=")
+                                .append(ReplicaLagGather.lagList(r.followerLag()))
+                                .append('\n');
                     }
                 }
                 Partition f = q.figures().get(p);

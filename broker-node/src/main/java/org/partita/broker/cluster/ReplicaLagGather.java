@@ -27,15 +27,19 @@ public final class ReplicaLagGather {
         StringBuilder out = new StringBuilder();
         for (ReplicaSetFigures f : figures) {
             if (f.leading() && !f.lagEntries().isEmpty()) {
-                StringBuilder lag = new StringBuilder();
-                f.lagEntries()
-                        .forEach((follower, entries) -> lag.append(lag.length() == 0 ? "" : ",")
-                                .append(follower)
-                                .append(':')
-                                .append(entries));
-                out.append(f.set()).append('=').append(lag).append('\n');
+                out.append(f.set()).append('=').append(lagList(f.lagEntries())).append('\n');
             }
         }
+        return out.toString();
+    }
+
+    /** {@code <follower>:<entries>,...} in the map's order. */
+    static String lagList(Map<String, Long> lag) {
+        StringBuilder out = new StringBuilder();
+        lag.forEach((follower, entries) -> out.append(out.length() == 0 ? "" : ",")
+                .append(follower)
+                .append(':')
+                .append(entries));
         return out.toString();
     }
 
