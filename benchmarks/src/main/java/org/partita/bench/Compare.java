@@ -246,9 +246,9 @@ public final class Compare implements Callable<Integer> {
                     }
                 }
                 // then one run of every other scenario measured: S1 and S3 leave the code of several
-                // producers, keyed consumers and transactions cold (S7 runs at a fixed pace: it warms nothing more),
-                // and a replicated cluster (three
-                // nodes' Raft servers in this JVM) was still compiling for most of its first runs
+                // producers, keyed consumers and transactions cold, and a replicated cluster (three nodes'
+                // Raft servers in this JVM) was still compiling for most of its first runs; S7 runs at a
+                // fixed pace and warms nothing more
                 for (Target t : targets) {
                     for (Scenario s : scenarios) {
                         if (s != Scenario.S1 && s != Scenario.S3 && s != Scenario.S7 && !s.killsLeader()) {

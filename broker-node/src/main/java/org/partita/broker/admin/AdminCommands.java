@@ -59,8 +59,8 @@ public final class AdminCommands {
 
     /**
      * The answer of {@code replica.lag}: for each replica set this node leads, how many committed
-     * entries each follower has yet to hold, as {@code <set>.<follower>=<entries>} lines (empty on a
-     * node that leads none). Another node's {@code cluster.status} asks it for the sets it leads.
+     * entries each follower has yet to hold, a {@code <set>=<follower>:<entries>,...} line per set
+     * (empty on a node that leads none). Another node's {@code cluster.status} asks it for the sets it leads.
      */
     public void replicaLag(Supplier<String> lag) {
         this.replicaLag = lag;

@@ -116,6 +116,10 @@ public final class ReplicaServer implements AutoCloseable {
         // Ratis waits 10 ms by default between two appends to a follower, which a synchronous send
         // pays in full (one entry per round trip): the next entry goes out as soon as it is in the log
         RaftServerConfigKeys.Log.Appender.setWaitTimeMin(p, TimeDuration.ZERO);
+        // Ratis appends an entry of its own to the log each time the commit index moves, so that a
+        // restart finds it sooner; every such entry is written and sent to the followers like a write,
+        // and the commit index is learned again from the leader anyway
+        RaftServerConfigKeys.Log.setLogMetadataEnabled(p, false);
         // a read makes the leader confirm it still leads with a heartbeat round (ReplicatedStore.confirmLeading)
         RaftServerConfigKeys.Read.setOption(p, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
         return p;

@@ -111,6 +111,31 @@ class ReplicaSetTest {
         store.write(batch).get(15, TimeUnit.SECONDS);
     }
 
+    /**
+     * Acknowledgements wait a moment for a send to share their log entry: one with nothing to share
+     * with still goes, and the writes around it keep their order. (That they share an entry is
+     * timing: the benchmark's replicated S1 measures it.)
+     */
+    @Test
+    void anAcknowledgementAloneIsNotLeftWaitingAndWritesKeepTheirOrder() throws Exception {
+        Map<String, ReplicatedStore> stores = threeReplicas("node1");
+        ReplicatedStore leader = awaitLeader(stores);
+        write(leader, message(1, "m1"));
+
+        leader.write(settlement(1)).get(5, TimeUnit.SECONDS);
+        assertEquals(List.of(), ids(leader), "an acknowledgement alone");
+
+        CompletableFuture<Void> send = leader.write(message(2, "m2"));
+        CompletableFuture<Void> ack = leader.write(settlement(2));
+        CompletableFuture<Void> again = leader.write(message(3, "m3"));
+        CompletableFuture.allOf(send, ack, again).get(15, TimeUnit.SECONDS);
+        assertEquals(List.of(3L), ids(leader), "a send, its acknowledgement and another send, in order");
+    }
+
+    private static StoreBatch settlement(long id) {
+        return new StoreBatch().add(new StoreOp.DeleteEntry(QUEUE, id)).add(new StoreOp.DeleteMessage(id, 2));
+    }
+
     @Test
     void aConfirmedWriteIsInEveryReplicaAndTheNextLeaderHasIt() throws Exception {
         Map<String, ReplicatedStore> stores = threeReplicas("node1");
