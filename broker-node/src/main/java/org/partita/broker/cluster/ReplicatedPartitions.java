@@ -239,7 +239,11 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
                     dir,
                     Duration.ofMillis(election),
                     Duration.ofMillis(Math.max(10_000, 3 * election)),
-                    ReplicaServerSettings.maxEntryFor(maxFrameSize)));
+                    ReplicaServerSettings.maxEntryFor(maxFrameSize),
+                    new ReplicaServerSettings.LogRetention(
+                            cluster.replicaLog().markEntries(),
+                            cluster.replicaLog().keptEntries(),
+                            cluster.replicaLog().segmentBytes())));
         }
         return server;
     }

@@ -16,6 +16,7 @@ import java.util.List;
  *                        recognised by name only, fit for loopback and trusted networks)
  * @param relayoutTimeoutMillis how long a change of a clustered queue's partitions or hosts may wait
  *                        for what the old layout holds to drain before it is abandoned
+ * @param replicaLog      how much of each replica set's log a node keeps
  */
 public record ClusterConfig(
         String name,
@@ -24,7 +25,25 @@ public record ClusterConfig(
         long heartbeatMillis,
         long downAfterMillis,
         String secret,
-        long relayoutTimeoutMillis) {
+        long relayoutTimeoutMillis,
+        ReplicaLog replicaLog) {
+
+    /**
+     * How much of each replica set's Raft log a node keeps: every {@code markEntries} entries a
+     * replica marks what its store holds, and the log before the mark is dropped but for its last
+     * {@code keptEntries}, a file of {@code segmentBytes} at a time. A follower further behind is sent
+     * a copy of the leader's store.
+     */
+    public record ReplicaLog(int markEntries, int keptEntries, int segmentBytes) {
+        public static final ReplicaLog DEFAULT = new ReplicaLog(10_000, 20_000, 32 << 20);
+
+        public ReplicaLog {
+            if (markEntries < 1 || keptEntries < 0 || segmentBytes < (64 << 10)) {
+                throw new IllegalArgumentException("the replica log needs markEntries of 1 or more, keptEntries of 0"
+                        + " or more and segmentBytes of 65536 or more");
+            }
+        }
+    }
 
     /** One member node: its name and the address clients and other nodes reach it at. */
     public record Member(String name, String host, int port) {
@@ -60,7 +79,28 @@ public record ClusterConfig(
                 heartbeatMillis,
                 downAfterMillis,
                 secret,
-                DEFAULT_RELAYOUT_TIMEOUT_MILLIS);
+                DEFAULT_RELAYOUT_TIMEOUT_MILLIS,
+                ReplicaLog.DEFAULT);
+    }
+
+    /** The cluster with the default replica log. */
+    public ClusterConfig(
+            String name,
+            List<Member> members,
+            int consensusPortOffset,
+            long heartbeatMillis,
+            long downAfterMillis,
+            String secret,
+            long relayoutTimeoutMillis) {
+        this(
+                name,
+                members,
+                consensusPortOffset,
+                heartbeatMillis,
+                downAfterMillis,
+                secret,
+                relayoutTimeoutMillis,
+                ReplicaLog.DEFAULT);
     }
 
     public ClusterConfig {
@@ -92,6 +132,7 @@ public record ClusterConfig(
                     + " itself (the replica server's port) a port from 1 to 65535 for every member");
         }
         secret = secret == null ? "" : secret;
+        replicaLog = replicaLog == null ? ReplicaLog.DEFAULT : replicaLog;
         if (relayoutTimeoutMillis <= 0) {
             throw new IllegalArgumentException("relayoutTimeoutMillis must be positive");
         }
@@ -169,20 +210,41 @@ public record ClusterConfig(
     }
 
     public ClusterConfig withConsensusPortOffset(int o) {
-        return new ClusterConfig(name, members, o, heartbeatMillis, downAfterMillis, secret, relayoutTimeoutMillis);
+        return new ClusterConfig(
+                name, members, o, heartbeatMillis, downAfterMillis, secret, relayoutTimeoutMillis, replicaLog);
     }
 
     public ClusterConfig withHeartbeat(long heartbeat, long downAfter) {
         return new ClusterConfig(
-                name, members, consensusPortOffset, heartbeat, downAfter, secret, relayoutTimeoutMillis);
+                name, members, consensusPortOffset, heartbeat, downAfter, secret, relayoutTimeoutMillis, replicaLog);
     }
 
     public ClusterConfig withSecret(String s) {
         return new ClusterConfig(
-                name, members, consensusPortOffset, heartbeatMillis, downAfterMillis, s, relayoutTimeoutMillis);
+                name,
+                members,
+                consensusPortOffset,
+                heartbeatMillis,
+                downAfterMillis,
+                s,
+                relayoutTimeoutMillis,
+                replicaLog);
     }
 
     public ClusterConfig withRelayoutTimeout(long millis) {
-        return new ClusterConfig(name, members, consensusPortOffset, heartbeatMillis, downAfterMillis, secret, millis);
+        return new ClusterConfig(
+                name, members, consensusPortOffset, heartbeatMillis, downAfterMillis, secret, millis, replicaLog);
+    }
+
+    public ClusterConfig withReplicaLog(ReplicaLog log) {
+        return new ClusterConfig(
+                name,
+                members,
+                consensusPortOffset,
+                heartbeatMillis,
+                downAfterMillis,
+                secret,
+                relayoutTimeoutMillis,
+                log);
     }
 }

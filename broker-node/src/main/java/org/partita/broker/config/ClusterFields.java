@@ -14,11 +14,15 @@ import java.nio.file.Path;
  * cluster.downAfterMillis = 5000
  * cluster.secret = change-me
  * cluster.relayoutTimeoutMillis = 40000
+ * cluster.replicaLog.markEntries = 10000
+ * cluster.replicaLog.keptEntries = 20000
+ * cluster.replicaLog.segmentBytes = 33554432
  * </pre>
  */
 final class ClusterFields {
     static final String NAMES = "cluster.name, cluster.nodes, cluster.consensusPortOffset, cluster.heartbeatMillis,"
-            + " cluster.downAfterMillis, cluster.secret, cluster.relayoutTimeoutMillis";
+            + " cluster.downAfterMillis, cluster.secret, cluster.relayoutTimeoutMillis, cluster.replicaLog.markEntries,"
+            + " cluster.replicaLog.keptEntries, cluster.replicaLog.segmentBytes";
     private final Path file;
     private String name;
     private String nameWhere;
@@ -29,6 +33,9 @@ final class ClusterFields {
     private long downAfter = ClusterConfig.DEFAULT_DOWN_AFTER_MILLIS;
     private String secret = "";
     private long relayoutTimeout = ClusterConfig.DEFAULT_RELAYOUT_TIMEOUT_MILLIS;
+    private int logMark = ClusterConfig.ReplicaLog.DEFAULT.markEntries();
+    private int logKept = ClusterConfig.ReplicaLog.DEFAULT.keptEntries();
+    private int logSegment = ClusterConfig.ReplicaLog.DEFAULT.segmentBytes();
     private String firstWhere;
 
     ClusterFields(Path file) {
@@ -61,6 +68,12 @@ final class ClusterFields {
             case "cluster.secret" -> secret = value;
             case "cluster.relayoutTimeoutMillis" ->
                 relayoutTimeout = NodeConfigFile.integer(value, field, where, 1, Integer.MAX_VALUE);
+            case "cluster.replicaLog.markEntries" ->
+                logMark = (int) NodeConfigFile.integer(value, field, where, 1, Integer.MAX_VALUE);
+            case "cluster.replicaLog.keptEntries" ->
+                logKept = (int) NodeConfigFile.integer(value, field, where, 0, Integer.MAX_VALUE);
+            case "cluster.replicaLog.segmentBytes" ->
+                logSegment = (int) NodeConfigFile.integer(value, field, where, 64 << 10, Integer.MAX_VALUE);
             default -> throw new ConfigException(where + ": unknown field '" + field + "'; cluster fields: " + NAMES);
         }
     }
@@ -77,7 +90,15 @@ final class ClusterFields {
         }
         ClusterConfig cluster;
         try {
-            cluster = new ClusterConfig(name, members, offset, heartbeat, downAfter, secret, relayoutTimeout);
+            cluster = new ClusterConfig(
+                    name,
+                    members,
+                    offset,
+                    heartbeat,
+                    downAfter,
+                    secret,
+                    relayoutTimeout,
+                    new ClusterConfig.ReplicaLog(logMark, logKept, logSegment));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(nodesWhere + ": " + e.getMessage());
         }

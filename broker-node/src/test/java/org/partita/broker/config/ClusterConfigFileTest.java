@@ -56,4 +56,28 @@ class ClusterConfigFileTest {
         ConfigException unknown = assertThrows(ConfigException.class, () -> read("cluster.size = 3"));
         assertTrue(unknown.getMessage().contains("cluster.size"), unknown.getMessage());
     }
+
+    @Test
+    void theReplicaLogIsKeptAsConfiguredOrByDefault() throws Exception {
+        ClusterConfig set = read(
+                        "nodeName = node1",
+                        "cluster.name = plant",
+                        "cluster.nodes = node1@h:61700",
+                        "cluster.replicaLog.markEntries = 500",
+                        "cluster.replicaLog.keptEntries = 0",
+                        "cluster.replicaLog.segmentBytes = 1048576")
+                .cluster();
+        assertEquals(new ClusterConfig.ReplicaLog(500, 0, 1 << 20), set.replicaLog());
+        ClusterConfig unset = read("nodeName = node1", "cluster.name = plant", "cluster.nodes = node1@h:61700")
+                .cluster();
+        assertEquals(ClusterConfig.ReplicaLog.DEFAULT, unset.replicaLog());
+        ConfigException tiny = assertThrows(
+                ConfigException.class,
+                () -> read(
+                        "nodeName = node1",
+                        "cluster.name = plant",
+                        "cluster.nodes = node1@h:61700",
+                        "cluster.replicaLog.segmentBytes = 4096"));
+        assertTrue(tiny.getMessage().contains("cluster.replicaLog.segmentBytes"), tiny.getMessage());
+    }
 }

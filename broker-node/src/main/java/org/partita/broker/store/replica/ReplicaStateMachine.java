@@ -1,8 +1,11 @@
 package org.partita.broker.store.replica;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
@@ -18,7 +21,7 @@ import org.apache.ratis.statemachine.SnapshotRetentionPolicy;
 import org.apache.ratis.statemachine.StateMachineStorage;
 import org.apache.ratis.statemachine.TransactionContext;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
-import org.apache.ratis.statemachine.impl.FileListSnapshotInfo;
+import org.apache.ratis.util.LifeCycle;
 import org.partita.broker.store.MessageStore;
 import org.partita.broker.store.StoreBatch;
 import org.partita.broker.store.StoreOp;
@@ -37,6 +40,11 @@ import org.slf4j.LoggerFactory;
  * really holds are applied twice then, which is harmless: each operation sets a row to a value or
  * removes it (the store merges inserts), so applying a run of entries again in order leaves the same
  * rows.
+ *
+ * <p>Ratis drops the log before a mark (all but the last entries the retention keeps). A follower
+ * that needs entries no longer in the leader's log is sent a copy of the leader's store instead
+ * ({@link StoreCopy}, made when first asked for: {@link StoreSnapshot}); Ratis ships the file into
+ * the follower's state machine folder, and {@link #reinitialize} replaces the follower's store by it.
  */
 final class ReplicaStateMachine extends BaseStateMachine {
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaStateMachine.class);
@@ -47,6 +55,8 @@ final class ReplicaStateMachine extends BaseStateMachine {
     private final Leadership leadership;
     private final RecentSends recent;
     private volatile SnapshotInfo durable;
+    /** Ratis's state machine folder of the set on this node: where copies of the store are made and arrive. */
+    private volatile Path copies;
     /** The last entry's write into the store: entries are written in order, each after the one before. */
     private volatile CompletableFuture<Void> lastWrite = CompletableFuture.completedFuture(null);
 
@@ -69,16 +79,141 @@ final class ReplicaStateMachine extends BaseStateMachine {
     @Override
     public void initialize(RaftServer server, RaftGroupId group, RaftStorage storage) throws IOException {
         super.initialize(server, group, storage);
+        copies = storage.getStorageDir().getStateMachineDir().toPath();
+        getLifeCycle().transition(LifeCycle.State.STARTING);
         reinitialize();
+        getLifeCycle().transition(LifeCycle.State.RUNNING);
     }
 
+    /**
+     * Before Ratis writes a chunk of a copy of the leader's store into the state machine folder. The
+     * life cycle only serves Ratis's check that a copy is loaded into a paused machine; since the
+     * first chunk of a next copy may come while {@link #reinitialize} loads this one, the machine
+     * stays marked paused once it was (Ratis applies entries and loads copies on one thread, so
+     * nothing is applied meanwhile).
+     */
+    @Override
+    public void pause() {
+        if (getLifeCycleState() == LifeCycle.State.RUNNING) {
+            getLifeCycle().transition(LifeCycle.State.PAUSING);
+            getLifeCycle().transition(LifeCycle.State.PAUSED);
+        }
+    }
+
+    /**
+     * At start, and once Ratis installed a copy of the leader's store: a copy beyond the mark
+     * replaces the store (also at a start after a crash in the middle of that), then the mark moves
+     * to it; copies are removed once used or outdated.
+     */
     @Override
     public void reinitialize() throws IOException {
         TermIndex held = mark.read();
+        Optional<Installed> copy = installedCopy();
+        if (copy.isPresent() && (held == null || copy.get().at().getIndex() > held.getIndex())) {
+            TermIndex at = copy.get().at();
+            LOG.info("replica set {}: replacing this node's store by the leader's copy up to entry {}", setName, at);
+            long started = System.nanoTime();
+            long records = StoreCopy.load(store, copy.get().file());
+            mark.write(at);
+            held = at;
+            LOG.info(
+                    "replica set {}: store replaced by the leader's copy up to entry {} ({} records, {} ms)",
+                    setName,
+                    at,
+                    records,
+                    java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+        }
+        // a newer copy may have arrived meanwhile: Ratis loads it next
+        removeCopies(held == null ? -1 : held.getIndex());
+        lastWrite = CompletableFuture.completedFuture(null);
         if (held != null) {
-            durable = new FileListSnapshotInfo(List.of(), held);
+            durable = snapshotAt(held);
             setLastAppliedTermIndex(held);
         }
+    }
+
+    /** A copy of a store in the state machine folder, and the entry it was made for. */
+    private record Installed(Path file, TermIndex at) {}
+
+    private static final String COPY_PREFIX = "store-copy-";
+
+    /** The copy in the state machine folder for the latest entry, if there is one (Ratis installs one at a time). */
+    private Optional<Installed> installedCopy() throws IOException {
+        Path dir = copies;
+        if (dir == null || !Files.isDirectory(dir)) {
+            return Optional.empty();
+        }
+        Installed latest = null;
+        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                TermIndex at = copyEntry(f.getFileName().toString());
+                if (at != null && (latest == null || at.getIndex() > latest.at().getIndex())) {
+                    latest = new Installed(f, at);
+                }
+            }
+        }
+        return Optional.ofNullable(latest);
+    }
+
+    /** The entry a copy's file name gives ({@code store-copy-<term>_<index>}), or null for another file. */
+    private static TermIndex copyEntry(String name) {
+        if (!name.startsWith(COPY_PREFIX)) {
+            return null;
+        }
+        String[] parts = name.substring(COPY_PREFIX.length()).split("_");
+        try {
+            return parts.length == 2 ? TermIndex.valueOf(Long.parseLong(parts[0]), Long.parseLong(parts[1])) : null;
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /** Removes the copies in the state machine folder (with Ratis's digests of them) up to entry {@code upTo}. */
+    private void removeCopies(long upTo) throws IOException {
+        Path dir = copies;
+        if (dir == null || !Files.isDirectory(dir)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                String name = f.getFileName().toString();
+                TermIndex at = copyEntry(name.endsWith(".md5") ? name.substring(0, name.length() - 4) : name);
+                if (name.startsWith(COPY_PREFIX) && (at == null || at.getIndex() <= upTo)) {
+                    Files.deleteIfExists(f);
+                }
+            }
+        }
+    }
+
+    /** The mark {@code at}, with a copy of the store made if a follower needs it. */
+    private StoreSnapshot snapshotAt(TermIndex at) {
+        return new StoreSnapshot(at, this::copyFor);
+    }
+
+    /**
+     * Copies this node's store for a follower behind the log's start: on the store's writer thread,
+     * at a moment when it holds every entry up to {@code at} (a copy is only asked for a mark, and a
+     * mark is written once the store holds its entries) and maybe some after it, which the follower
+     * applies again harmlessly.
+     */
+    private synchronized Path copyFor(TermIndex at) throws IOException {
+        Path dir = copies;
+        Files.createDirectories(dir);
+        Path file = dir.resolve(COPY_PREFIX + at.getTerm() + "_" + at.getIndex());
+        if (!Files.exists(file)) {
+            removeCopies(at.getIndex() - 1); // an older mark's: the followers are sent the newest
+            long started = System.nanoTime();
+            long entries = StoreCopy.write(store, file);
+            LOG.info(
+                    "replica set {}: copied this node's store up to entry {} for a follower behind the log ({} entries,"
+                            + " {} bytes, {} ms)",
+                    setName,
+                    at,
+                    entries,
+                    Files.size(file),
+                    java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+        }
+        return file;
     }
 
     @Override
@@ -129,7 +264,7 @@ final class ReplicaStateMachine extends BaseStateMachine {
             throw new IOException("the store of replica set " + setName + " could not be forced to disk", e);
         }
         mark.write(applied);
-        durable = new FileListSnapshotInfo(List.of(), applied);
+        durable = snapshotAt(applied);
         return applied.getIndex();
     }
 

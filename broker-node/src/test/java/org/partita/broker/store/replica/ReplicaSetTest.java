@@ -44,6 +44,7 @@ class ReplicaSetTest {
 
     private final Map<String, ReplicaServer> servers = new TreeMap<>();
     private final Map<String, Integer> ports = new HashMap<>();
+    private ReplicaServerSettings.LogRetention retention = ReplicaServerSettings.LogRetention.DEFAULT;
 
     @AfterEach
     void stop() {
@@ -52,7 +53,14 @@ class ReplicaSetTest {
 
     private ReplicaServer start(String node) {
         ReplicaServer s = ReplicaServer.start(new ReplicaServerSettings(
-                node, "127.0.0.1", ports.getOrDefault(node, 0), tmp.resolve(node), ELECTION, Duration.ofSeconds(5)));
+                node,
+                "127.0.0.1",
+                ports.getOrDefault(node, 0),
+                tmp.resolve(node),
+                ELECTION,
+                Duration.ofSeconds(5),
+                ReplicaServerSettings.DEFAULT_MAX_ENTRY_BYTES,
+                retention));
         ports.put(node, s.port());
         servers.put(node, s);
         return s;
@@ -185,7 +193,7 @@ class ReplicaSetTest {
         // the old leader comes back as a follower and catches up from the log
         ReplicatedStore back = start(oldLeader).store("orders/0").orElseThrow();
         stores.put(oldLeader, back);
-        await().atMost(Duration.ofSeconds(30)).until(() -> ids(back).equals(expected));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertEquals(expected, ids(back)));
         assertEquals("orders/0", back.setName(), "the set's name survives the restart");
     }
 
@@ -267,6 +275,78 @@ class ReplicaSetTest {
         }
         write(next, message(21, "m21"));
         assertNotNull(next.readPayload(21));
+    }
+
+    /**
+     * A follower away while the leader's log moved past what it holds (marks every 50 entries, none
+     * kept before the mark, small log files) is sent a copy of the leader's store when it returns:
+     * it then holds exactly what the others hold, deletions included, keeps it through a restart, and
+     * goes on taking the log's entries after the copy.
+     */
+    @Test
+    void aReplicaBehindTheStartOfTheLogIsSentACopyOfTheStore() throws Exception {
+        retention = new ReplicaServerSettings.LogRetention(50, 0, 64 << 10);
+        Map<String, ReplicatedStore> stores = threeReplicas("node1");
+        ReplicatedStore leader = awaitLeader(stores);
+        String away = stores.keySet().stream()
+                .filter(n -> stores.get(n) != leader)
+                .findFirst()
+                .orElseThrow();
+        for (long id = 1; id <= 20; id++) {
+            write(leader, message(id, "m" + id));
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> ids(stores.get(away)).size() == 20);
+        servers.remove(away).close();
+
+        String padding = "x".repeat(1024);
+        List<CompletableFuture<Void>> writes = new ArrayList<>();
+        for (long id = 21; id <= 600; id++) {
+            writes.add(leader.write(message(id, id + padding)));
+            if (id % 3 == 0) { // every third message (194 of 580), and the first ten, acknowledged
+                writes.add(leader.write(
+                        new StoreBatch().add(new StoreOp.DeleteEntry(QUEUE, id)).add(new StoreOp.DeleteMessage(id))));
+            }
+            if (writes.size() >= 8) {
+                CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new))
+                        .get(15, TimeUnit.SECONDS);
+                writes.clear();
+            }
+        }
+        for (long id = 1; id <= 10; id++) {
+            writes.add(leader.write(
+                    new StoreBatch().add(new StoreOp.DeleteEntry(QUEUE, id)).add(new StoreOp.DeleteMessage(id))));
+        }
+        CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).get(15, TimeUnit.SECONDS);
+        String leaderNode = stores.entrySet().stream()
+                .filter(e -> e.getValue() == leader)
+                .map(Map.Entry::getKey)
+                .findFirst()
+                .orElseThrow();
+        // the leader's log no longer starts at its first entry: the entries the follower lacks are gone
+        await().atMost(Duration.ofSeconds(20)).until(() -> !logHoldsFirstEntry(leaderNode));
+
+        List<Long> expected = ids(leader);
+        assertEquals(10 + (580 - 194), expected.size(), "the leader holds what was not acknowledged");
+        ReplicatedStore back = start(away).store("orders/0").orElseThrow();
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertEquals(expected, ids(back)));
+        assertEquals(null, back.readPayload(3), "an acknowledged message is not in the copy");
+        assertNotNull(back.readPayload(599));
+
+        // it goes on from the log after the copy, and keeps all of it through a restart
+        write(leader, message(601, "after the copy"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> ids(back).contains(601L));
+        servers.remove(away).close();
+        ReplicatedStore restarted = start(away).store("orders/0").orElseThrow();
+        List<Long> withLast = ids(leader);
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertEquals(withLast, ids(restarted)));
+    }
+
+    /** Whether the node's log of the set still has its first segment (entries from index 0). */
+    private boolean logHoldsFirstEntry(String node) throws java.io.IOException {
+        try (java.util.stream.Stream<Path> files =
+                java.nio.file.Files.walk(tmp.resolve(node).resolve("raft"))) {
+            return files.anyMatch(f -> f.getFileName().toString().matches("log_(inprogress_)?0(-.*)?"));
+        }
     }
 
     /** Runs {@code work}, throwing the cause of an {@link ExecutionException} rather than the wrapper. */
