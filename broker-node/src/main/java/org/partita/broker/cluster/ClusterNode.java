@@ -508,6 +508,22 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         return replicaSets.serves(set) ? queue : forwarderFor(set, queue.name()).log();
     }
 
+    /**
+     * A transaction's message about to wait in a replica set's forward log: done once the set's leader
+     * stored it, or after as long as a send on its own waits for a set to elect a leader (it then
+     * stays in the log, which forwards it when the set has one).
+     */
+    @Override
+    public CompletableFuture<Void> reachedReplicas(BrokerQueue log, MessageRef message) {
+        Forwarder f = forwarders.get(log.name());
+        if (f == null || !f.peer().contains("+")) {
+            return null;
+        }
+        return f.reached(message)
+                .completeOnTimeout(
+                        null, 2 * cluster.downAfterMillis() + 1_000, java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
     /** Whether the set's forward log for the queue holds messages not yet stored by the set's leader. */
     private boolean setLogBusy(String set, String queue) {
         Forwarder f = forwarders.get(Forwarder.logName(set, queue));

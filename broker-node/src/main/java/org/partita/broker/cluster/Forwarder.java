@@ -46,6 +46,9 @@ final class Forwarder implements DeliverySink {
     private final ScheduledExecutorService timer;
     private final RemoteRoom room;
     private ConsumerRef ref;
+    /** Commits waiting for their messages in this log to be stored on the other side, by message. */
+    private final java.util.Map<org.partita.broker.core.queue.MessageRef, CompletableFuture<Void>> watched =
+            java.util.Collections.synchronizedMap(new java.util.IdentityHashMap<>());
 
     Forwarder(BrokerQueue log, String queue, Link link, ScheduledExecutorService timer, RemoteRoom room) {
         this.log = log;
@@ -65,6 +68,17 @@ final class Forwarder implements DeliverySink {
 
     String peer() {
         return link.peer();
+    }
+
+    /**
+     * Completes once {@code message}, about to be stored in this log, was stored on the other side;
+     * forgotten if it is completed or cancelled otherwise (a bound, a failed commit).
+     */
+    CompletableFuture<Void> reached(org.partita.broker.core.queue.MessageRef message) {
+        CompletableFuture<Void> reached = new CompletableFuture<>();
+        watched.put(message, reached);
+        reached.whenComplete((v, t) -> watched.remove(message, reached));
+        return reached;
     }
 
     /** The link came up: forwarding starts. */
@@ -99,6 +113,10 @@ final class Forwarder implements DeliverySink {
             if (t == null) {
                 room.room(link.peer(), queue);
                 log.ack(entry, consumer);
+                CompletableFuture<Void> waiting = watched.get(entry.message());
+                if (waiting != null) {
+                    waiting.complete(null);
+                }
                 synchronized (this) {
                     if (ref == consumer) {
                         log.credit(consumer, 1); // not once paused: see giveBack

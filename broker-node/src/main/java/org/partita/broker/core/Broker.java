@@ -658,14 +658,20 @@ public final class Broker implements QueueServices, AutoCloseable {
             }
             unreserveAll(sends);
         }
+        // a transaction's sends to partitions whose replica set another node leads wait in this node's
+        // forward log for the set: the commit is confirmed once the set's replicas hold them
+        List<CompletableFuture<Void>> atReplicas = alone ? List.of() : sendRoutes.reachingReplicas(sends);
         CompletableFuture<Void> stored = complete(sends, consumed, List.of(), List.of())
                 .whenComplete((v, t) -> {
                     if (t != null) {
                         unreserveAll(sends); // nothing was stored: the sends no longer count against the queues
+                        atReplicas.forEach(r -> r.cancel(false));
                     }
                 });
         if (!alone) {
-            return stored;
+            return atReplicas.isEmpty()
+                    ? stored
+                    : stored.thenCompose(v -> CompletableFuture.allOf(atReplicas.toArray(CompletableFuture[]::new)));
         }
         return stored.exceptionallyCompose(t -> {
             Throwable cause =

@@ -79,6 +79,27 @@ final class ClusterSendRoutes {
     }
 
     /**
+     * For a transaction's sends about to be stored: once each of those that go to a replica set's
+     * forward log reached the set's replicas ({@link ClusterHooks#reachedReplicas}); empty if none does.
+     */
+    List<java.util.concurrent.CompletableFuture<Void>> reachingReplicas(List<Broker.PendingSend> sends) {
+        List<java.util.concurrent.CompletableFuture<Void>> out = new ArrayList<>();
+        for (Broker.PendingSend s : sends) {
+            if (!s.routed()) {
+                continue;
+            }
+            for (BrokerQueue t : s.targets()) {
+                java.util.concurrent.CompletableFuture<Void> reached =
+                        t.name().startsWith(Broker.FORWARD_LOG_PREFIX) ? cluster.reachedReplicas(t, s.message()) : null;
+                if (reached != null) {
+                    out.add(reached);
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
      * The clustered queue a send's target stands for: the queue itself, or the queue a
      * store-and-forward log ({@code $forward:<node>:<queue>}) forwards to; null for other queues.
      */

@@ -111,6 +111,47 @@ class ReplicaFailoverTest {
     }
 
     /**
+     * A transaction sent through node1 to a partition whose replica set node2 leads goes through
+     * node1's forward log for the set. The leader is paused, so the messages cannot reach it at once;
+     * the commit returns only once the set (with a new leader) holds them, so that node1 killed right
+     * after the commit takes none of them with it: they are consumed, in order, while node1 is down.
+     */
+    @Test
+    void aTransactionsSendsAreWithTheirReplicaSetOnceItsCommitReturns() throws Exception {
+        try (ProcessCluster cluster = new ProcessCluster(tmp, "txn", 3, CONFIG).start()) {
+            FaultsUnderLoad.awaitEveryNodeKnowsEveryLeader(cluster);
+            int partition = FaultsUnderLoad.leaders(cluster, 0).indexOf("node2");
+            String key = java.util.stream.IntStream.range(0, 10_000)
+                    .mapToObj(i -> "txn-" + i)
+                    .filter(k -> org.partita.protocol.PartitionKeys.partition(k, 6) == partition)
+                    .findFirst()
+                    .orElseThrow();
+            Set<String> committed = ConcurrentHashMap.newKeySet();
+            cluster.node(1).pause();
+            try (Connection c = cluster.node(0).factory().createConnection()) {
+                Session s = c.createSession(true, Session.SESSION_TRANSACTED);
+                MessageProducer p = s.createProducer(s.createQueue("plant"));
+                for (int seq = 0; seq < 20; seq++) {
+                    TextMessage m = s.createTextMessage("in a transaction");
+                    m.setStringProperty("JMSXGroupID", key);
+                    m.setIntProperty("seq", seq);
+                    p.send(m);
+                    committed.add(key + "#" + seq);
+                }
+                s.commit();
+            }
+            assertEquals(137, cluster.kill(0), "SIGKILL right after the commit");
+            cluster.node(1).resume();
+            KeyOrderLedger ledger = new KeyOrderLedger();
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofSeconds(1))
+                    .ignoreExceptions()
+                    .until(() -> FaultsUnderLoad.drainAndCheck(cluster, ledger, committed));
+            assertEquals(0, ledger.violations(), "the transaction's messages in order");
+        }
+    }
+
+    /**
      * With two of three nodes killed, no partition has a majority of its replicas: a send through the
      * last node is refused with a ResourceAllocationException that names the partition and how many
      * replicas are reachable, and nothing it refused is ever delivered. Once a node is back, the
