@@ -30,17 +30,19 @@ public record ClusterConfig(
 
     /**
      * How much of each replica set's Raft log a node keeps: every {@code markEntries} entries a
-     * replica marks what its store holds, and the log before the mark is dropped but for its last
-     * {@code keptEntries}, a file of {@code segmentBytes} at a time. A follower further behind is sent
-     * a copy of the leader's store.
+     * replica marks what its store holds, and the log before the mark is dropped, but never its last
+     * {@code keptEntries} entries, a file of {@code segmentBytes} at a time. A follower further behind
+     * is sent a copy of the leader's store.
      */
     public record ReplicaLog(int markEntries, int keptEntries, int segmentBytes) {
         public static final ReplicaLog DEFAULT = new ReplicaLog(10_000, 20_000, 32 << 20);
 
         public ReplicaLog {
-            if (markEntries < 1 || keptEntries < 0 || segmentBytes < (64 << 10)) {
-                throw new IllegalArgumentException("the replica log needs markEntries of 1 or more, keptEntries of 0"
-                        + " or more and segmentBytes of 65536 or more");
+            if (markEntries < 1 || keptEntries < markEntries || segmentBytes < (64 << 10)) {
+                throw new IllegalArgumentException("the replica log needs markEntries of 1 or more, keptEntries of"
+                        + " markEntries or more (a follower sent a copy of the store made at one mark must find the"
+                        + " entries after it in the log, kept until the next) and segmentBytes of 65536 or more, not "
+                        + markEntries + ", " + keptEntries + ", " + segmentBytes);
             }
         }
     }

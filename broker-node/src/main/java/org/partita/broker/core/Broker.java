@@ -614,6 +614,15 @@ public final class Broker implements QueueServices, AutoCloseable {
         return store(sends, consumed, false);
     }
 
+    /**
+     * For sends about to be stored outside {@link #commit} (a prepared XA branch's commit): once each of
+     * those that wait in a replica set's forward log reached the set ({@link ClusterHooks#reachedReplicas});
+     * call before storing them, cancel on failure.
+     */
+    public List<CompletableFuture<Void>> reachingReplicas(List<PendingSend> sends) {
+        return sendRoutes.reachingReplicas(sends);
+    }
+
     /** @param alone one send, not in a transaction: it may overflow to another node directly */
     private CompletableFuture<Void> store(List<PendingSend> sends, List<Consumed> consumed, boolean alone) {
         while (true) {

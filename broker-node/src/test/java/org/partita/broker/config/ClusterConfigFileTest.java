@@ -64,10 +64,10 @@ class ClusterConfigFileTest {
                         "cluster.name = plant",
                         "cluster.nodes = node1@h:61700",
                         "cluster.replicaLog.markEntries = 500",
-                        "cluster.replicaLog.keptEntries = 0",
+                        "cluster.replicaLog.keptEntries = 500",
                         "cluster.replicaLog.segmentBytes = 1048576")
                 .cluster();
-        assertEquals(new ClusterConfig.ReplicaLog(500, 0, 1 << 20), set.replicaLog());
+        assertEquals(new ClusterConfig.ReplicaLog(500, 500, 1 << 20), set.replicaLog());
         ClusterConfig unset = read("nodeName = node1", "cluster.name = plant", "cluster.nodes = node1@h:61700")
                 .cluster();
         assertEquals(ClusterConfig.ReplicaLog.DEFAULT, unset.replicaLog());
@@ -79,5 +79,14 @@ class ClusterConfigFileTest {
                         "cluster.nodes = node1@h:61700",
                         "cluster.replicaLog.segmentBytes = 4096"));
         assertTrue(tiny.getMessage().contains("cluster.replicaLog.segmentBytes"), tiny.getMessage());
+        ConfigException tooFew = assertThrows(
+                ConfigException.class,
+                () -> read(
+                        "nodeName = node1",
+                        "cluster.name = plant",
+                        "cluster.nodes = node1@h:61700",
+                        "cluster.replicaLog.markEntries = 1000",
+                        "cluster.replicaLog.keptEntries = 10"));
+        assertTrue(tooFew.getMessage().contains("keptEntries of markEntries or more"), tooFew.getMessage());
     }
 }

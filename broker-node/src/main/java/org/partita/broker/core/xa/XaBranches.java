@@ -79,6 +79,11 @@ public final class XaBranches {
                 List<QueueEntry> locked,
                 List<StoreOp> extra);
 
+        /** {@link Broker#reachingReplicas}. */
+        default List<CompletableFuture<Void>> reachingReplicas(List<Broker.PendingSend> sends) {
+            return List.of();
+        }
+
         /** Writes to the broker's store. */
         CompletableFuture<Void> write(StoreBatch batch);
 
@@ -110,6 +115,11 @@ public final class XaBranches {
                 List<QueueEntry> locked,
                 List<StoreOp> extra) {
             return broker.complete(sends, consumed, locked, extra);
+        }
+
+        @Override
+        public List<CompletableFuture<Void>> reachingReplicas(List<Broker.PendingSend> sends) {
+            return broker.reachingReplicas(sends);
         }
 
         @Override
@@ -406,9 +416,12 @@ public final class XaBranches {
                     })
                     .thenCompose(v -> settleOutside(b));
         }
+        // like a transaction's commit, it returns once its sends to a replica set led elsewhere are with the set
+        List<CompletableFuture<Void>> atReplicas = node.reachingReplicas(b.sends);
         return node.complete(b.sends, List.of(), b.locked, List.of(new StoreOp.DeleteBranch(xid.toBytes())))
                 .handle((v, t) -> {
                     if (t != null) {
+                        atReplicas.forEach(r -> r.cancel(false));
                         stillPrepared(b);
                         throw new XaError(
                                 XAER_RMERR,
@@ -417,6 +430,7 @@ public final class XaBranches {
                     forget(b);
                     return null;
                 })
+                .thenCompose(v -> CompletableFuture.allOf(atReplicas.toArray(CompletableFuture[]::new)))
                 .thenCompose(v -> settleOutside(b));
     }
 

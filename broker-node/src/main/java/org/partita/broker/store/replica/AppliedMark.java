@@ -24,6 +24,11 @@ final class AppliedMark {
         this.file = file;
     }
 
+    /** The folder of the mark, beside the store it marks. */
+    Path folder() {
+        return file.toAbsolutePath().getParent();
+    }
+
     /** The mark, or null when the store holds no entry yet. */
     TermIndex read() throws IOException {
         if (!Files.exists(file)) {

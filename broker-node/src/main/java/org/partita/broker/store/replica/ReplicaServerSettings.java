@@ -40,8 +40,8 @@ public record ReplicaServerSettings(
     /**
      * How much of a set's log each replica keeps. Every {@code markEvery} entries a replica marks
      * what its store holds durably (the store is the snapshot); the log before the mark is then
-     * dropped, except its last {@code keptEntries} entries, which a follower that was away a short
-     * while catches up from. A follower further behind is sent a copy of the leader's store
+     * dropped, but never its last {@code keptEntries} entries (at least {@code markEvery}), which a
+     * follower that was away a short while catches up from. A follower further behind is sent a copy of the leader's store
      * instead ({@code StoreCopy}), then the entries after it.
      *
      * @param markEvery    entries between two marks of a replica's store
@@ -57,9 +57,11 @@ public record ReplicaServerSettings(
         public static final LogRetention DEFAULT = new LogRetention(10_000, 20_000, 32 << 20);
 
         public LogRetention {
-            if (markEvery < 1 || keptEntries < 0 || segmentBytes < (64 << 10)) {
-                throw new IllegalArgumentException("a replica log retention needs a mark every entry or more,"
-                        + " no negative kept entries and log files of 64 KiB or more: " + markEvery + ", "
+            if (markEvery < 1 || keptEntries < markEvery || segmentBytes < (64 << 10)) {
+                // a copy of the store is made at a mark: the entries after it must still be in the log
+                // when the follower has loaded it, so the log keeps at least a mark's worth of entries
+                throw new IllegalArgumentException("a replica log retention needs a mark every entry or more, at"
+                        + " least as many entries kept and log files of 64 KiB or more: " + markEvery + ", "
                         + keptEntries + ", " + segmentBytes);
             }
         }

@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
@@ -108,14 +107,22 @@ final class ReplicaStateMachine extends BaseStateMachine {
     @Override
     public void reinitialize() throws IOException {
         TermIndex held = mark.read();
-        Optional<Installed> copy = installedCopy();
-        if (copy.isPresent() && (held == null || copy.get().at().getIndex() > held.getIndex())) {
-            TermIndex at = copy.get().at();
+        Installed copy = takeNewestCopy(held);
+        if (copy != null) {
+            TermIndex at = copy.at();
             LOG.info("replica set {}: replacing this node's store by the leader's copy up to entry {}", setName, at);
             long started = System.nanoTime();
-            long records = StoreCopy.load(store, copy.get().file());
+            long now = System.nanoTime();
+            long records = StoreCopy.load(store, copy.file(), payload -> {
+                // a send made again after a change of leader is kept once: the copy's messages count as stored lately
+                String id = MessageCodec.peekMessageId(payload);
+                if (id != null) {
+                    recent.add(id, now);
+                }
+            });
             mark.write(at);
             held = at;
+            Files.deleteIfExists(copy.file());
             LOG.info(
                     "replica set {}: store replaced by the leader's copy up to entry {} ({} records, {} ms)",
                     setName,
@@ -124,7 +131,9 @@ final class ReplicaStateMachine extends BaseStateMachine {
                     java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
         }
         // a newer copy may have arrived meanwhile: Ratis loads it next
-        removeCopies(held == null ? -1 : held.getIndex());
+        long upTo = held == null ? -1 : held.getIndex();
+        removeCopies(copies, upTo);
+        removeCopies(mark.folder(), upTo);
         lastWrite = CompletableFuture.completedFuture(null);
         if (held != null) {
             durable = snapshotAt(held);
@@ -132,16 +141,50 @@ final class ReplicaStateMachine extends BaseStateMachine {
         }
     }
 
-    /** A copy of a store in the state machine folder, and the entry it was made for. */
+    /** A copy of a store, and the entry it was made for. */
     private record Installed(Path file, TermIndex at) {}
 
     private static final String COPY_PREFIX = "store-copy-";
 
-    /** The copy in the state machine folder for the latest entry, if there is one (Ratis installs one at a time). */
-    private Optional<Installed> installedCopy() throws IOException {
-        Path dir = copies;
+    /**
+     * The newest copy beyond {@code held}, moved out of Ratis's state machine folder into the store's
+     * own folder first (or found there, left by a crash while it was loaded): Ratis swaps its folder
+     * as a whole when the next copy arrives, which may happen while this one is loaded. Null if there
+     * is none.
+     */
+    private Installed takeNewestCopy(TermIndex held) throws IOException {
+        Path own = mark.folder();
+        for (int attempt = 0; ; attempt++) {
+            Installed arrived = newestCopy(copies);
+            Installed left = newestCopy(own);
+            Installed newest = arrived == null
+                            || (left != null
+                                    && left.at().getIndex() >= arrived.at().getIndex())
+                    ? left
+                    : arrived;
+            if (newest == null || (held != null && newest.at().getIndex() <= held.getIndex())) {
+                return null;
+            }
+            if (newest == left) {
+                return left;
+            }
+            Path taken = own.resolve(newest.file().getFileName());
+            try {
+                Files.move(newest.file(), taken, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                return new Installed(taken, newest.at());
+            } catch (java.nio.file.NoSuchFileException e) {
+                if (attempt >= 10) {
+                    throw e;
+                }
+                // Ratis replaced its folder by a newer copy's meanwhile: look again
+            }
+        }
+    }
+
+    /** The copy for the latest entry in {@code dir}, if there is one. */
+    private static Installed newestCopy(Path dir) throws IOException {
         if (dir == null || !Files.isDirectory(dir)) {
-            return Optional.empty();
+            return null;
         }
         Installed latest = null;
         try (java.util.stream.Stream<Path> files = Files.list(dir)) {
@@ -151,8 +194,10 @@ final class ReplicaStateMachine extends BaseStateMachine {
                     latest = new Installed(f, at);
                 }
             }
+        } catch (java.nio.file.NoSuchFileException e) {
+            return null; // Ratis's folder, swapped while it was listed: looked at again by the caller
         }
-        return Optional.ofNullable(latest);
+        return latest;
     }
 
     /** The entry a copy's file name gives ({@code store-copy-<term>_<index>}), or null for another file. */
@@ -168,20 +213,22 @@ final class ReplicaStateMachine extends BaseStateMachine {
         }
     }
 
-    /** Removes the copies in the state machine folder (with Ratis's digests of them) up to entry {@code upTo}. */
-    private void removeCopies(long upTo) throws IOException {
-        Path dir = copies;
+    /** Removes the copies in {@code dir} (with Ratis's digests of them) up to entry {@code upTo}. */
+    private static void removeCopies(Path dir, long upTo) throws IOException {
         if (dir == null || !Files.isDirectory(dir)) {
             return;
         }
         try (java.util.stream.Stream<Path> files = Files.list(dir)) {
             for (Path f : (Iterable<Path>) files::iterator) {
                 String name = f.getFileName().toString();
-                TermIndex at = copyEntry(name.endsWith(".md5") ? name.substring(0, name.length() - 4) : name);
+                // with Ratis's digest (.md5) or being written (.partial): that of the copy it goes with
+                TermIndex at = copyEntry(name.replaceFirst("\\.(md5|partial)$", ""));
                 if (name.startsWith(COPY_PREFIX) && (at == null || at.getIndex() <= upTo)) {
                     Files.deleteIfExists(f);
                 }
             }
+        } catch (java.nio.file.NoSuchFileException e) {
+            // Ratis's folder, swapped meanwhile: what it held is gone with it
         }
     }
 
@@ -201,7 +248,7 @@ final class ReplicaStateMachine extends BaseStateMachine {
         Files.createDirectories(dir);
         Path file = dir.resolve(COPY_PREFIX + at.getTerm() + "_" + at.getIndex());
         if (!Files.exists(file)) {
-            removeCopies(at.getIndex() - 1); // an older mark's: the followers are sent the newest
+            removeCopies(dir, at.getIndex() - 1); // an older mark's: the followers are sent the newest
             long started = System.nanoTime();
             long entries = StoreCopy.write(store, file);
             LOG.info(
@@ -265,6 +312,11 @@ final class ReplicaStateMachine extends BaseStateMachine {
         }
         mark.write(applied);
         durable = snapshotAt(applied);
+        // a copy made for an older mark is not sent any more (one being sent is read on from its open
+        // file); not while one is made (copyFor holds the lock)
+        synchronized (this) {
+            removeCopies(copies, applied.getIndex() - 1);
+        }
         return applied.getIndex();
     }
 

@@ -87,17 +87,23 @@ final class StoreCopy {
 
     /**
      * Replaces what {@code store} holds by the copy in {@code file}: what the copy lacks removed, then
-     * the copy written over the rest, and the whole forced to disk.
+     * the copy written over the rest, and the whole forced to disk; each message's payload is handed
+     * to {@code inserted} as it is written.
      *
      * @return the number of records applied from the copy
      */
-    static long load(MessageStore store, Path file) throws IOException {
+    static long load(MessageStore store, Path file, java.util.function.Consumer<byte[]> inserted) throws IOException {
         removeWhatTheCopyLacks(store, file);
         long[] records = {0};
         List<CompletableFuture<Void>> inFlight = new ArrayList<>();
         readRecords(file, ops -> {
             StoreBatch batch = StoreBatch.relaxed();
-            ops.forEach(batch::add);
+            for (StoreOp op : ops) {
+                batch.add(op);
+                if (op instanceof StoreOp.InsertMessage m) {
+                    inserted.accept(m.payload());
+                }
+            }
             inFlight.add(store.write(batch));
             records[0]++;
             if (inFlight.size() >= RECORDS_IN_FLIGHT) {

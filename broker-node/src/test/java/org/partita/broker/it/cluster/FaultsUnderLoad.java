@@ -39,10 +39,10 @@ final class FaultsUnderLoad {
             "cluster.downAfterMillis = " + DOWN_AFTER_MILLIS,
             "queue.plant.partitions = 6",
             "queue.plant.hosts = *", // replicas by default: 3
-            // a short replica log (a mark every 200 entries, 100 kept, files of 64 KiB): a node away for a
+            // a short replica log (a mark every 200 entries, the last 200 kept, files of 64 KiB): a node away for a
             // fault mostly comes back behind the log's start and is sent a copy of the leader's store
             "cluster.replicaLog.markEntries = 200",
-            "cluster.replicaLog.keptEntries = 100",
+            "cluster.replicaLog.keptEntries = 200",
             "cluster.replicaLog.segmentBytes = 65536");
 
     private FaultsUnderLoad() {}

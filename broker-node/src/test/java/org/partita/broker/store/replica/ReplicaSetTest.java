@@ -279,13 +279,13 @@ class ReplicaSetTest {
 
     /**
      * A follower away while the leader's log moved past what it holds (marks every 50 entries, none
-     * kept before the mark, small log files) is sent a copy of the leader's store when it returns:
+     * kept but the last 50, small log files) is sent a copy of the leader's store when it returns:
      * it then holds exactly what the others hold, deletions included, keeps it through a restart, and
      * goes on taking the log's entries after the copy.
      */
     @Test
     void aReplicaBehindTheStartOfTheLogIsSentACopyOfTheStore() throws Exception {
-        retention = new ReplicaServerSettings.LogRetention(50, 0, 64 << 10);
+        retention = new ReplicaServerSettings.LogRetention(50, 50, 64 << 10);
         Map<String, ReplicatedStore> stores = threeReplicas("node1");
         ReplicatedStore leader = awaitLeader(stores);
         String away = stores.keySet().stream()
