@@ -155,33 +155,36 @@ final class ReplicaStateMachine extends BaseStateMachine {
     private Installed takeNewestCopy(TermIndex held) throws IOException {
         Path own = mark.folder();
         for (int attempt = 0; ; attempt++) {
-            Installed arrived = newestCopy(copies);
-            Installed left = newestCopy(own);
-            Installed newest = arrived == null
-                            || (left != null
-                                    && left.at().getIndex() >= arrived.at().getIndex())
-                    ? left
-                    : arrived;
-            if (newest == null || (held != null && newest.at().getIndex() <= held.getIndex())) {
-                return null;
-            }
-            if (newest == left) {
-                return left;
-            }
-            Path taken = own.resolve(newest.file().getFileName());
             try {
+                Installed arrived = newestCopy(copies);
+                Installed left = newestCopy(own);
+                Installed newest = arrived == null
+                                || (left != null
+                                        && left.at().getIndex() >= arrived.at().getIndex())
+                        ? left
+                        : arrived;
+                if (newest == null || (held != null && newest.at().getIndex() <= held.getIndex())) {
+                    return null;
+                }
+                if (newest == left) {
+                    return left;
+                }
+                Path taken = own.resolve(newest.file().getFileName());
                 Files.move(newest.file(), taken, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
                 return new Installed(taken, newest.at());
             } catch (java.nio.file.NoSuchFileException e) {
                 if (attempt >= 10) {
                     throw e;
                 }
-                // Ratis replaced its folder by a newer copy's meanwhile: look again
+                // Ratis replaced its folder by a newer copy's while it was looked at: look again
             }
         }
     }
 
-    /** The copy for the latest entry in {@code dir}, if there is one. */
+    /**
+     * The copy for the latest entry in {@code dir}, if there is one; {@link java.nio.file.NoSuchFileException}
+     * if the folder is swapped while it is listed.
+     */
     private static Installed newestCopy(Path dir) throws IOException {
         if (dir == null || !Files.isDirectory(dir)) {
             return null;
@@ -194,8 +197,6 @@ final class ReplicaStateMachine extends BaseStateMachine {
                     latest = new Installed(f, at);
                 }
             }
-        } catch (java.nio.file.NoSuchFileException e) {
-            return null; // Ratis's folder, swapped while it was listed: looked at again by the caller
         }
         return latest;
     }
