@@ -240,10 +240,7 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
                     Duration.ofMillis(election),
                     Duration.ofMillis(Math.max(10_000, 3 * election)),
                     ReplicaServerSettings.maxEntryFor(maxFrameSize),
-                    new ReplicaServerSettings.LogRetention(
-                            cluster.replicaLog().markEntries(),
-                            cluster.replicaLog().keptEntries(),
-                            cluster.replicaLog().segmentBytes())));
+                    cluster.replicaLog()));
         }
         return server;
     }

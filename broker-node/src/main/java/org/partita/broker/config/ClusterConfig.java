@@ -81,8 +81,7 @@ public record ClusterConfig(
                 heartbeatMillis,
                 downAfterMillis,
                 secret,
-                DEFAULT_RELAYOUT_TIMEOUT_MILLIS,
-                ReplicaLog.DEFAULT);
+                DEFAULT_RELAYOUT_TIMEOUT_MILLIS);
     }
 
     /** The cluster with the default replica log. */
@@ -236,17 +235,5 @@ public record ClusterConfig(
     public ClusterConfig withRelayoutTimeout(long millis) {
         return new ClusterConfig(
                 name, members, consensusPortOffset, heartbeatMillis, downAfterMillis, secret, millis, replicaLog);
-    }
-
-    public ClusterConfig withReplicaLog(ReplicaLog log) {
-        return new ClusterConfig(
-                name,
-                members,
-                consensusPortOffset,
-                heartbeatMillis,
-                downAfterMillis,
-                secret,
-                relayoutTimeoutMillis,
-                log);
     }
 }

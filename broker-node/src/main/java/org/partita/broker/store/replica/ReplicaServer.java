@@ -27,8 +27,8 @@ import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.util.SizeInBytes;
 import org.apache.ratis.util.TimeDuration;
+import org.partita.broker.config.ClusterConfig;
 import org.partita.broker.store.h2.H2MessageStore;
-import org.partita.broker.store.replica.ReplicaServerSettings.LogRetention;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -97,16 +97,16 @@ public final class ReplicaServer implements AutoCloseable {
         // end (in doubt) instead of waiting for the request timeout on a leader nobody follows
         RaftServerConfigKeys.LeaderElection.setLeaderStepDownWaitTime(
                 p, TimeDuration.valueOf(election, TimeUnit.MILLISECONDS));
-        // The store is the snapshot (AppliedMark): marked every markEvery entries, which keeps the replay
+        // The store is the snapshot (AppliedMark): marked every markEntries entries, which keeps the replay
         // at start short, and the log before the mark dropped but for the last keptEntries. A follower
         // behind the log's start is sent a copy of the leader's store (StoreSnapshot, StoreCopy).
-        LogRetention retention = s.retention();
+        ClusterConfig.ReplicaLog retention = s.retention();
         RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
-        RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, retention.markEvery());
+        RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, retention.markEntries());
         RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(p, true);
         RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
         RaftServerConfigKeys.Log.setPurgePreservationLogNum(p, retention.keptEntries());
-        RaftServerConfigKeys.Log.setPurgeGap(p, Math.max(1, Math.min(1024, retention.markEvery())));
+        RaftServerConfigKeys.Log.setPurgeGap(p, Math.max(1, Math.min(1024, retention.markEntries())));
         RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(retention.segmentBytes()));
         // An entry holds a whole write: a message up to the node's maxFrameSize, or a transaction's
         // commit. Ratis refuses an entry over its appender buffer (4 MiB by default), which its log's

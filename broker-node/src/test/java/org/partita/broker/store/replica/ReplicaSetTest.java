@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.partita.broker.config.ClusterConfig;
 import org.partita.broker.store.StoreBatch;
 import org.partita.broker.store.StoreOp;
 import org.partita.broker.store.StoreUnavailableException;
@@ -44,7 +45,7 @@ class ReplicaSetTest {
 
     private final Map<String, ReplicaServer> servers = new TreeMap<>();
     private final Map<String, Integer> ports = new HashMap<>();
-    private ReplicaServerSettings.LogRetention retention = ReplicaServerSettings.LogRetention.DEFAULT;
+    private ClusterConfig.ReplicaLog retention = ClusterConfig.ReplicaLog.DEFAULT;
 
     @AfterEach
     void stop() {
@@ -285,7 +286,7 @@ class ReplicaSetTest {
      */
     @Test
     void aReplicaBehindTheStartOfTheLogIsSentACopyOfTheStore() throws Exception {
-        retention = new ReplicaServerSettings.LogRetention(50, 50, 64 << 10);
+        retention = new ClusterConfig.ReplicaLog(50, 50, 64 << 10);
         Map<String, ReplicatedStore> stores = threeReplicas("node1");
         ReplicatedStore leader = awaitLeader(stores);
         String away = stores.keySet().stream()
