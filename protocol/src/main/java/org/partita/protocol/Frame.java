@@ -160,9 +160,18 @@ public sealed interface Frame {
     }
 
     /** A message to store and route. The answer ({@link Ok}) is the send confirmation. */
-    record Send(int requestId, int sessionId, byte[] message) implements Frame {
+    /**
+     * Sends a message. {@code uploadId} (version {@link Protocol#LARGE_MESSAGE_VERSION}, optional at the
+     * end, 0 = none): the message's body is the large one uploaded in {@link BodyPart}s under this id,
+     * and its own body is empty; a client writes it only when it is not 0.
+     */
+    record Send(int requestId, int sessionId, byte[] message, int uploadId) implements Frame {
         public Send {
             java.util.Objects.requireNonNull(message, "message");
+        }
+
+        public Send(int requestId, int sessionId, byte[] message) {
+            this(requestId, sessionId, message, 0);
         }
 
         public FrameType type() {
@@ -173,6 +182,9 @@ public sealed interface Frame {
             out.writeInt(requestId());
             out.writeInt(sessionId());
             writeBytes(out, message());
+            if (uploadId != 0) {
+                out.writeInt(uploadId);
+            }
         }
     }
 
@@ -361,6 +373,77 @@ public sealed interface Frame {
         public void writeBody(ByteBuf out) {
             out.writeInt(consumerId());
             out.writeInt(messages());
+        }
+    }
+
+    /**
+     * Client to node (version {@link Protocol#LARGE_MESSAGE_VERSION} on): the next part of a large
+     * message's body, at {@code offset} within it, for the upload {@code uploadId} (chosen by the
+     * client, unique within the connection). The node writes it to a file of its data folder, never
+     * holding the body whole; {@code last} closes the body and forces it to the disk. Answered by
+     * {@link Ok} once written (forced, for the last part). A {@link Send} naming the upload then sends
+     * the message with that body.
+     */
+    record BodyPart(int requestId, int uploadId, long offset, byte[] data, boolean last) implements Frame {
+        public BodyPart {
+            java.util.Objects.requireNonNull(data, "data");
+        }
+
+        public FrameType type() {
+            return FrameType.BODY_PART;
+        }
+
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+            out.writeInt(uploadId());
+            out.writeLong(offset());
+            writeBytes(out, data());
+            out.writeBoolean(last());
+        }
+
+        @Override
+        public String toString() {
+            return "BodyPart[requestId=" + requestId + ", uploadId=" + uploadId + ", offset=" + offset + ", bytes="
+                    + data.length + ", last=" + last + "]";
+        }
+    }
+
+    /**
+     * Client to node (version {@link Protocol#LARGE_MESSAGE_VERSION} on): up to {@code length} bytes of
+     * the body of the large message delivered as {@code deliveryId} (not yet acknowledged), from
+     * {@code offset}. Answered by {@link BodyData}.
+     */
+    record BodyRead(int requestId, long deliveryId, long offset, int length) implements Frame {
+        public FrameType type() {
+            return FrameType.BODY_READ;
+        }
+
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+            out.writeLong(deliveryId());
+            out.writeLong(offset());
+            out.writeInt(length());
+        }
+    }
+
+    /** Node to client: the answer to a {@link BodyRead}; fewer bytes than asked only at the body's end. */
+    record BodyData(int requestId, byte[] data) implements Frame {
+        public BodyData {
+            java.util.Objects.requireNonNull(data, "data");
+        }
+
+        public FrameType type() {
+            return FrameType.BODY_DATA;
+        }
+
+        public void writeBody(ByteBuf out) {
+            out.writeInt(requestId());
+            writeBytes(out, data());
+        }
+
+        @Override
+        public String toString() {
+            return "BodyData[requestId=" + requestId + ", bytes=" + data.length + "]";
         }
     }
 

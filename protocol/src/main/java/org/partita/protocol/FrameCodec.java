@@ -36,7 +36,9 @@ public final class FrameCodec {
             case ERROR -> new Frame.Error(readInt(in), ErrorCode.fromWire(readInt(in)), readString(in));
             case SESSION_OPEN -> new Frame.SessionOpen(readInt(in), readInt(in), readBoolean(in));
             case SESSION_CLOSE -> new Frame.SessionClose(readInt(in), readInt(in));
-            case SEND -> new Frame.Send(readInt(in), readInt(in), requireBytes(in, "message"));
+            case SEND ->
+                new Frame.Send(
+                        readInt(in), readInt(in), requireBytes(in, "message"), in.isReadable() ? readInt(in) : 0);
             case CONSUMER_OPEN ->
                 new Frame.ConsumerOpen(
                         readInt(in),
@@ -78,6 +80,10 @@ public final class FrameCodec {
             case PING -> new Frame.Ping(readInt(in));
             case SEND_CREDIT -> new Frame.SendCredit(readInt(in));
             case GREETING -> new Frame.Greeting(readInt(in));
+            case BODY_PART ->
+                new Frame.BodyPart(readInt(in), readInt(in), readLong(in), requireBytes(in, "data"), readBoolean(in));
+            case BODY_READ -> new Frame.BodyRead(readInt(in), readLong(in), readLong(in), readInt(in));
+            case BODY_DATA -> new Frame.BodyData(readInt(in), requireBytes(in, "data"));
             case CLOSE -> new Frame.Close(readInt(in));
             case DRAIN -> new Frame.Drain(readInt(in), readInt(in));
             case FORWARD ->

@@ -34,6 +34,10 @@ public enum FrameType {
     FORWARD(30),
     SEND_CREDIT(31),
     GREETING(32),
+    // large message bodies, in parts beside the SEND and DELIVER that name them (docs/protocol.md, "Large messages")
+    BODY_PART(33),
+    BODY_READ(34),
+    BODY_DATA(35),
     // XA transaction branches (docs/protocol.md, "XA"): numbered from 40 on
     XA_START(40),
     XA_END(41),

@@ -65,20 +65,7 @@ public final class MessageCodec {
         WireMessage m = decode(encoded);
         Map<String, Object> properties = new java.util.LinkedHashMap<>(m.properties());
         properties.put(name, value);
-        return encode(new WireMessage(
-                m.messageId(),
-                m.timestamp(),
-                m.correlationId(),
-                m.replyTo(),
-                m.destination(),
-                m.type(),
-                m.deliveryMode(),
-                m.priority(),
-                m.expiration(),
-                m.deliveryTime(),
-                properties,
-                m.bodyType(),
-                m.body()));
+        return encode(m.with(properties, m.body()));
     }
 
     /**

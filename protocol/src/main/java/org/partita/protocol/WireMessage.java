@@ -39,6 +39,24 @@ public record WireMessage(
     public static final int NON_PERSISTENT = 1;
     public static final int PERSISTENT = 2;
 
+    /** This message with other properties and another body, every header the same. */
+    public WireMessage with(Map<String, Object> newProperties, byte[] newBody) {
+        return new WireMessage(
+                messageId,
+                timestamp,
+                correlationId,
+                replyTo,
+                destination,
+                type,
+                deliveryMode,
+                priority,
+                expiration,
+                deliveryTime,
+                newProperties,
+                bodyType,
+                newBody);
+    }
+
     public boolean persistent() {
         return deliveryMode == PERSISTENT;
     }

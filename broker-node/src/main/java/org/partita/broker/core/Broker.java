@@ -591,6 +591,43 @@ public final class Broker implements QueueServices, AutoCloseable {
         return new MessageRef(messageIds.incrementAndGet(), encoded, wire, origin);
     }
 
+    /**
+     * An id for a message whose large body arrives before it (its file is named by it); the message
+     * is made with {@link #newLargeMessage} once sent.
+     */
+    public long reserveMessageId() {
+        return messageIds.incrementAndGet();
+    }
+
+    /** A message whose large body is kept in {@link #largeBodies()} under the id reserved for it. */
+    public MessageRef newLargeMessage(long reservedId, byte[] encoded, WireMessage wire, Object origin) {
+        MessageRef m = new MessageRef(reservedId, encoded, wire, origin);
+        m.largeBody(largeBodies);
+        return m;
+    }
+
+    private org.partita.broker.store.large.LargeBodies largeBodies;
+
+    /**
+     * Where large message bodies are kept (set once at start, before any client connects): a body
+     * follows its message when it is dead-lettered under a new id, and goes with it.
+     */
+    public void largeBodies(org.partita.broker.store.large.LargeBodies bodies) {
+        this.largeBodies = bodies;
+    }
+
+    public org.partita.broker.store.large.LargeBodies largeBodies() {
+        return largeBodies;
+    }
+
+    @Override
+    public void bodyCopied(MessageRef from, MessageRef to) {
+        if (largeBodies != null && largeBodies.holds(from.id())) {
+            largeBodies.share(from.id(), to.id());
+            to.largeBody(largeBodies);
+        }
+    }
+
     @Override
     public void countUnstored(MessageRef m) {
         m.countUnstored(unstoredBytes);

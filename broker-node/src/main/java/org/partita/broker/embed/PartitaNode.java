@@ -31,6 +31,8 @@ import org.partita.broker.security.UsersFileAuthenticator;
 import org.partita.broker.store.MessageStore;
 import org.partita.broker.store.StorageDevice;
 import org.partita.broker.store.h2.H2MessageStore;
+import org.partita.broker.store.large.BodyReleasingStore;
+import org.partita.broker.store.large.LargeBodies;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,6 +61,7 @@ public final class PartitaNode implements AutoCloseable {
     private NodeMetrics metrics;
     private OpsHttpServer http;
     private final DataFolderLock folderLock;
+    private LargeBodies largeBodies;
     private ClusterNode cluster;
     private volatile boolean closed;
 
@@ -82,6 +85,8 @@ public final class PartitaNode implements AutoCloseable {
             openedStore =
                     H2MessageStore.open(data, config.syncOnCommit(), MessageSummary::headOf, config.storage(), device);
             openedStore.commitAtEndOfTurns(org.partita.broker.network.flow.EventLoopTurns.INSTANCE);
+            this.largeBodies = LargeBodies.open(data.resolve("large"));
+            openedStore = new BodyReleasingStore(openedStore, largeBodies);
             this.store = openedStore;
             TlsContexts tls = config.security().tls() == null
                     ? null
@@ -92,6 +97,10 @@ public final class PartitaNode implements AutoCloseable {
                     new BrokerSettings(config.autoCreateQueues(), QueueOptions.DEFAULTS, config.residentBytes()),
                     cluster == null ? ClusterHooks.STANDALONE : cluster);
             this.broker = started;
+            broker.largeBodies(largeBodies);
+            Broker restored = started;
+            largeBodies.deleteOrphans(
+                    id -> store.readPayload(id) != null || restored.xa().sends(id));
             for (Map.Entry<String, String> q : config.queues().entrySet()) {
                 if (!isClustered(q.getValue())) {
                     broker.updateQueue(q.getKey(), q.getValue());
@@ -108,6 +117,7 @@ public final class PartitaNode implements AutoCloseable {
                     : UsersFileAuthenticator.load(config.usersFile(), config.allowAnonymous());
             NodeContext context = new NodeContext(config.nodeName(), config.maxFrameSize(), auth, config.limits());
             this.context = context;
+            context.largeBodies(largeBodies);
             Authorizer authorizer = authorizer(config);
             context.authorizer(authorizer);
             this.reader = new NodeReader(broker, config, context, this::url, this::metricsPort, this::inFlightBytes);
@@ -157,6 +167,9 @@ public final class PartitaNode implements AutoCloseable {
             }
             if (started != null) {
                 started.close();
+            }
+            if (largeBodies != null) {
+                largeBodies.close();
             }
             folderLock.close();
             throw e;
@@ -353,6 +366,11 @@ public final class PartitaNode implements AutoCloseable {
         return broker;
     }
 
+    /** Where the node keeps large message bodies: for tests and figures. */
+    public LargeBodies largeBodies() {
+        return largeBodies;
+    }
+
     public MessageStore store() {
         return store;
     }
@@ -383,6 +401,7 @@ public final class PartitaNode implements AutoCloseable {
                 "the store",
                 store::close); // finishes pending writes while the broker can take their completions
         failure = step(failure, "the broker", broker::close);
+        failure = step(failure, "the large bodies' threads", largeBodies::close);
         failure = step(failure, "the data folder's lock", folderLock::close);
         if (failure != null) {
             throw failure;

@@ -65,6 +65,17 @@ public final class NodeContext implements org.partita.broker.admin.ConnectionReg
         this.admin = commands;
     }
 
+    private org.partita.broker.store.large.LargeBodies largeBodies;
+
+    /** Where large message bodies are kept; null on a node that takes none (tests of one part). */
+    public org.partita.broker.store.large.LargeBodies largeBodies() {
+        return largeBodies;
+    }
+
+    public void largeBodies(org.partita.broker.store.large.LargeBodies bodies) {
+        this.largeBodies = bodies;
+    }
+
     /** The cluster this node belongs to, or null on a node of its own. */
     public ClusterFront cluster() {
         return cluster;

@@ -31,5 +31,28 @@ public final class PartitaProperties {
     /** On a dead-lettered or expired message: when, in milliseconds of the node's clock (a long). */
     public static final String DEAD_LETTERED_AT = ProviderProperties.DEAD_LETTERED_AT;
 
+    /**
+     * On a large message (docs/large-messages.md): its body's length in bytes (a long). Its body was
+     * sent in parts and is kept by the node apart from the message, never whole in its heap.
+     */
+    public static final String LARGE_BODY_BYTES = org.partita.protocol.Protocol.LARGE_BODY_BYTES_PROPERTY;
+
+    /**
+     * Set on a {@code BytesMessage} to send with {@code message.setObjectProperty(INPUT_STREAM, in)}:
+     * its body is read from this {@code java.io.InputStream} (to its end, up to 2 GiB) while it is
+     * sent, in parts; the message is sent as a large message whatever its size. Not a property: it is
+     * not sent as one.
+     */
+    public static final String INPUT_STREAM = "JMS_PARTITA_InputStream";
+
+    /**
+     * Set on a received {@code BytesMessage} with {@code message.setObjectProperty(SAVE_STREAM, out)}:
+     * its whole body is written to this {@code java.io.OutputStream}, and the call returns once it is.
+     */
+    public static final String SAVE_STREAM = "JMS_PARTITA_SaveStream";
+
+    /** As {@link #SAVE_STREAM} (Artemis's asynchronous name; here too the call returns once written). */
+    public static final String OUTPUT_STREAM = "JMS_PARTITA_OutputStream";
+
     private PartitaProperties() {}
 }

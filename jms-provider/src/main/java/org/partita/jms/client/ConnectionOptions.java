@@ -32,7 +32,8 @@ public record ConnectionOptions(
         long failoverTimeoutMillis,
         long heartbeatMillis,
         ClientTls tls,
-        boolean sendAgain) {
+        boolean sendAgain,
+        int largeMessageBytes) {
 
     public static final int DEFAULT_PREFETCH = 500;
     /**
@@ -42,6 +43,13 @@ public record ConnectionOptions(
      */
     public static final long DEFAULT_PREFETCH_BYTES =
             Math.max(256L << 10, Math.min(4L << 20, Runtime.getRuntime().maxMemory() / 16));
+
+    /**
+     * A message whose body is larger than this (1 MiB by default) travels as a large message: its body
+     * in parts beside it, kept by the node in a file of its own, never whole in the node's heap
+     * (docs/large-messages.md). A body from a stream ({@code JMS_PARTITA_InputStream}) always does.
+     */
+    public static final int DEFAULT_LARGE_MESSAGE_BYTES = 1 << 20;
 
     public static final int DEFAULT_CONNECT_TIMEOUT = 10_000;
     /**
@@ -98,12 +106,13 @@ public record ConnectionOptions(
                         query.remove("keyStore"),
                         query.remove("keyStorePassword"),
                         boolOption(query.remove("verifyHost"), true, "verifyHost", url)),
-                boolOption(query.remove("sendAgain"), true, "sendAgain", url));
+                boolOption(query.remove("sendAgain"), true, "sendAgain", url),
+                intOption(query.remove("largeMessageBytes"), DEFAULT_LARGE_MESSAGE_BYTES, "largeMessageBytes", url));
         if (!query.isEmpty()) {
             throw new JMSException("connection URL '" + url + "' has unknown options " + query.keySet()
                     + "; known: clientID, user, password, prefetch, prefetchBytes, maxFrameSize, connectTimeout,"
                     + " greetingTimeout, failoverTimeout, heartbeat, trustStore, trustStorePassword, keyStore,"
-                    + " keyStorePassword, verifyHost, sendAgain");
+                    + " keyStorePassword, verifyHost, sendAgain, largeMessageBytes");
         }
         return o;
     }

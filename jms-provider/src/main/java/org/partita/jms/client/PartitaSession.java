@@ -44,8 +44,10 @@ import org.partita.jms.message.PartitaMessage;
 import org.partita.jms.message.PartitaObjectMessage;
 import org.partita.jms.message.PartitaStreamMessage;
 import org.partita.jms.message.PartitaTextMessage;
+import org.partita.jms.transport.BrokerConnection;
 import org.partita.protocol.Frame;
 import org.partita.protocol.MessageCodec;
+import org.partita.protocol.WireMessage;
 import org.partita.protocol.selector.Selector;
 import org.partita.protocol.selector.SelectorException;
 
@@ -138,7 +140,25 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
      */
     private void sendCounted(PartitaMessage message, Message asGiven, boolean persistent, CompletionListener listener)
             throws JMSException {
-        byte[] encoded = MessageCodec.encode(message.toWire());
+        WireMessage wire = message.toWire();
+        int uploadId = 0;
+        java.io.InputStream streamed = message.streamedBody();
+        BrokerConnection transport = connection.transport();
+        if (streamed != null
+                || (wire.body() != null
+                        && wire.body().length > connection.options().largeMessageBytes()
+                        && transport.takesLargeBodies())) {
+            if (!transport.takesLargeBodies()) {
+                throw new JMSException("the node speaks an older protocol and takes no large messages; a body from"
+                        + " a stream cannot be sent to it");
+            }
+            // the body goes first, in parts; the message then names it
+            uploadId = transport.newUploadId();
+            long length = LargeBodyTransfer.upload(
+                    transport, uploadId, streamed != null ? streamed : new java.io.ByteArrayInputStream(wire.body()));
+            wire = withLargeBody(wire, length);
+        }
+        byte[] encoded = MessageCodec.encode(wire);
         // flow control: what this connection has unconfirmed stays within the node's send credit
         try {
             connection.transport().awaitSendRoom(encoded.length);
@@ -149,9 +169,9 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
             refusedTransactionSend();
         }
         if (listener != null) {
-            CompletableFuture<Void> f = persistent && mode() != SESSION_TRANSACTED
+            CompletableFuture<Void> f = persistent && mode() != SESSION_TRANSACTED && uploadId == 0
                     ? connection.transport().sendAgainIfLost(id, encoded)
-                    : connection.transport().send(id, encoded, true);
+                    : transmit(encoded, uploadId, true);
             CompletableFuture<Void> callbackDone = new CompletableFuture<>();
             trackAck(f);
             track(callbackDone);
@@ -171,17 +191,39 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
             return;
         }
         if (mode() == SESSION_TRANSACTED) {
-            CompletableFuture<Void> f = connection.transport().send(id, encoded, true);
+            CompletableFuture<Void> f = transmit(encoded, uploadId, true);
             trackAck(f);
             track(f);
         } else if (persistent) {
-            JmsExceptions.await(connection.transport().sendAgainIfLost(id, encoded));
+            // a large body is on the node in use: if that node is lost, the send fails (not made again elsewhere)
+            JmsExceptions.await(
+                    uploadId == 0
+                            ? connection.transport().sendAgainIfLost(id, encoded)
+                            : transmit(encoded, uploadId, true));
             connection.statistics().sent();
         } else {
-            connection.transport().send(id, encoded, false);
+            transmit(encoded, uploadId, false);
             connection.statistics().sent();
         }
     }
+
+    /** Sends the encoded message, with the large body uploaded as {@code uploadId} (0: none). */
+    private CompletableFuture<Void> transmit(byte[] encoded, int uploadId, boolean confirm) {
+        return uploadId == 0
+                ? connection.transport().send(id, encoded, confirm)
+                : connection.transport().sendWithBody(id, encoded, uploadId, confirm);
+    }
+
+    /** The message as sent once its body went ahead in parts: an empty body, and the body's length. */
+    private static WireMessage withLargeBody(WireMessage m, long length) {
+        java.util.Map<String, Object> properties = new java.util.LinkedHashMap<>(m.properties());
+        properties.put(org.partita.protocol.Protocol.LARGE_BODY_BYTES_PROPERTY, length);
+        return m.with(properties, new byte[0]);
+    }
+
+    /** A large body received is kept in memory up to this, in a temporary file beyond: 64 MiB, or an eighth of the heap. */
+    private static final long LARGE_BODY_IN_MEMORY_BYTES =
+            Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 8);
 
     /**
      * A transacted send the node refused because the transaction (or the node's open transactions)
@@ -358,8 +400,10 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
      * meanwhile (from {@code onMessage}) hands it back as redelivered, and then it is not acknowledged.
      */
     PartitaMessage take(PartitaMessageConsumer consumer, Incoming in) throws JMSException {
-        PartitaMessage m =
-                MessageFactory.fromWire(MessageCodec.decode(in.message()), in.deliveryCount(), in.partition());
+        WireMessage wire = MessageCodec.decode(in.message());
+        PartitaMessage m = wire.property(org.partita.protocol.Protocol.LARGE_BODY_BYTES_PROPERTY) instanceof Long length
+                ? withLargeBody(consumer, in, wire, length)
+                : MessageFactory.fromWire(wire, in.deliveryCount(), in.partition());
         consumer.grantCredit(1, in.size());
         connection.statistics().received();
         synchronized (unsettled) {
@@ -369,6 +413,26 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
             m.setAcknowledger(this::acknowledgeAll);
         }
         return m;
+    }
+
+    /**
+     * A large message, its body read from the node first: the application gets it whole, before it is
+     * acknowledged. A body that cannot be read hands the delivery back, redelivered.
+     */
+    private PartitaMessage withLargeBody(PartitaMessageConsumer consumer, Incoming in, WireMessage wire, long length)
+            throws JMSException {
+        try {
+            org.partita.jms.message.LargeBody body = LargeBodyTransfer.download(
+                    connection.transport(), in.deliveryId(), length, LARGE_BODY_IN_MEMORY_BYTES);
+            return MessageFactory.fromWire(wire, in.deliveryCount(), in.partition(), body);
+        } catch (JMSException | java.io.IOException e) {
+            consumer.grantCredit(1, in.size());
+            connection.transport().release(id, new long[] {in.deliveryId()}, new long[0]);
+            JMSException j = new JMSException("the body of large message " + wire.messageId() + " could not be read ("
+                    + e.getMessage() + "); it was handed back and comes again");
+            j.initCause(e);
+            throw j;
+        }
     }
 
     /** A message taken by {@link #take} goes back to the buffer untouched (receiveBody could not convert it). */

@@ -27,6 +27,18 @@ public final class MessageFactory {
         return message;
     }
 
+    /**
+     * A received large message (property {@code JMS_PARTITA_LargeBodyBytes}), its body read in parts
+     * into {@code body}.
+     */
+    public static PartitaMessage fromWire(WireMessage m, int deliveryCount, int partition, LargeBody body)
+            throws java.io.IOException {
+        PartitaMessage message = newMessage(m.bodyType());
+        message.restoreHeaders(m, deliveryCount, partition);
+        message.restoreLargeBody(body);
+        return message;
+    }
+
     private static PartitaMessage newMessage(int bodyType) {
         return switch (bodyType) {
             case WireMessage.BODY_NONE -> new PartitaMessage();

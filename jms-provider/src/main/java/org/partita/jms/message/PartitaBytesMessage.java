@@ -29,20 +29,35 @@ public class PartitaBytesMessage extends PartitaMessage implements BytesMessage 
     // Read mode: the whole body and a cursor over it.
     private byte[] data = EMPTY;
     private DataInputStream in;
+    /** A large body received in parts, read from where it is kept instead of {@link #data}. */
+    private LargeBody large;
+    /** Where the body to send comes from instead of what was written (JMS_PARTITA_InputStream). */
+    private java.io.InputStream source;
+
+    /** A read moves back this far at most after it fails: the longest primitive, a UTF string of 65535 bytes. */
+    private static final int MARK_LIMIT = 2 + 65_535;
 
     public PartitaBytesMessage() {}
 
     // ---------------------------------------------------------------- mode
 
     @Override
-    public void reset() {
+    public void reset() throws JMSException {
         if (!isBodyReadOnly()) {
             data = written.toByteArray();
             written = null;
             out = null;
             setBodyReadOnly(true);
         }
-        in = new DataInputStream(new ByteArrayInputStream(data));
+        in = large != null ? new DataInputStream(openLarge()) : new DataInputStream(new ByteArrayInputStream(data));
+    }
+
+    private java.io.InputStream openLarge() throws JMSException {
+        try {
+            return large.open();
+        } catch (IOException e) {
+            throw Exceptions.linked(new JMSException("cannot read the large body: " + e.getMessage()), e);
+        }
     }
 
     @Override
@@ -51,12 +66,14 @@ public class PartitaBytesMessage extends PartitaMessage implements BytesMessage 
         out = new DataOutputStream(written);
         data = EMPTY;
         in = null;
+        large = null;
+        source = null;
     }
 
     @Override
     public long getBodyLength() throws JMSException {
         checkBodyReadable();
-        return data.length;
+        return large != null ? large.length() : data.length;
     }
 
     // ---------------------------------------------------------------- reading
@@ -70,7 +87,7 @@ public class PartitaBytesMessage extends PartitaMessage implements BytesMessage 
     private <T> T read(Read<T> r) throws JMSException {
         checkBodyReadable();
         // ByteArrayInputStream ignores the limit; mark/reset is what keeps a failed read from moving on.
-        in.mark(Integer.MAX_VALUE);
+        in.mark(MARK_LIMIT);
         try {
             return r.from(in);
         } catch (EOFException e) {
@@ -265,13 +282,20 @@ public class PartitaBytesMessage extends PartitaMessage implements BytesMessage 
 
     // ---------------------------------------------------------------- body as a whole
 
-    private byte[] currentBytes() {
+    private byte[] currentBytes() throws JMSException {
+        if (large != null) {
+            try {
+                return large.readAll();
+            } catch (IOException e) {
+                throw Exceptions.linked(new MessageFormatException(e.getMessage()), e);
+            }
+        }
         return isBodyReadOnly() ? data.clone() : written.toByteArray();
     }
 
     /** The whole body in either mode, without moving the read position; an empty body counts as none. */
     @Override
-    Object bodyValue() {
+    Object bodyValue() throws JMSException {
         byte[] bytes = currentBytes();
         return bytes.length == 0 ? null : bytes;
     }
@@ -283,7 +307,46 @@ public class PartitaBytesMessage extends PartitaMessage implements BytesMessage 
 
     @Override
     byte[] encodeBody() {
-        return currentBytes();
+        if (source != null || large != null) {
+            return EMPTY; // sent in parts from streamedBody()
+        }
+        return isBodyReadOnly() ? data.clone() : written.toByteArray();
+    }
+
+    @Override
+    public java.io.InputStream streamedBody() throws JMSException {
+        if (source != null) {
+            return source;
+        }
+        return large != null ? openLarge() : null;
+    }
+
+    @Override
+    void bodyFrom(java.io.InputStream stream) throws JMSException {
+        checkBodyWritable();
+        source = stream;
+    }
+
+    @Override
+    void saveBodyTo(java.io.OutputStream target) throws JMSException {
+        checkBodyReadable();
+        try {
+            if (large != null) {
+                large.copyTo(target);
+            } else {
+                target.write(data);
+                target.flush();
+            }
+        } catch (IOException e) {
+            throw Exceptions.linked(new JMSException("cannot write the body to the stream: " + e.getMessage()), e);
+        }
+    }
+
+    @Override
+    void restoreLargeBody(LargeBody body) throws IOException {
+        restoreBody(EMPTY);
+        large = body;
+        in = new DataInputStream(body.open());
     }
 
     @Override

@@ -289,9 +289,18 @@ public class PartitaMessage implements Message {
         putProperty(name, value);
     }
 
-    /** Only the primitive wrappers and String: the types a selector can compare. */
+    /**
+     * Only the primitive wrappers and String: the types a selector can compare. Three names are not
+     * properties but large message streams (docs/large-messages.md): {@code JMS_PARTITA_InputStream}
+     * gives a message to send its body from a stream, {@code JMS_PARTITA_SaveStream} and
+     * {@code JMS_PARTITA_OutputStream} write a received message's body to one.
+     */
     @Override
     public void setObjectProperty(String name, Object value) throws JMSException {
+        if (LargeStreams.isStreamName(name)) {
+            LargeStreams.apply(this, name, value);
+            return;
+        }
         if (value != null && !Conversions.isPropertyType(value)) {
             throw new MessageFormatException(
                     "a property cannot hold a " + value.getClass().getName());
@@ -376,6 +385,31 @@ public class PartitaMessage implements Message {
     /** The type a caller of getBody must ask for (or a supertype of it). */
     Class<?> bodyClass(Object body) {
         return body.getClass();
+    }
+
+    /** Sends its body from {@code stream} (JMS_PARTITA_InputStream); only a bytes message can. */
+    void bodyFrom(java.io.InputStream stream) throws JMSException {
+        throw new MessageFormatException("only a BytesMessage takes its body from a stream, not a "
+                + getClass().getSimpleName().replace("Partita", ""));
+    }
+
+    /** Writes its body to {@code out} and returns once written (JMS_PARTITA_SaveStream); only a bytes message can. */
+    void saveBodyTo(java.io.OutputStream out) throws JMSException {
+        throw new MessageFormatException("only a BytesMessage writes its body to a stream, not a "
+                + getClass().getSimpleName().replace("Partita", ""));
+    }
+
+    /**
+     * The body to send as a large message's parts, read from its stream, or null when it has none (its
+     * body is sent as encoded, large or not by its size).
+     */
+    public java.io.InputStream streamedBody() throws JMSException {
+        return null;
+    }
+
+    /** Installs a large body received in parts; the message is read-only, as any received message. */
+    void restoreLargeBody(LargeBody body) throws java.io.IOException {
+        restoreBody(body.readAll());
     }
 
     /** Drops the body; the read-only flag has already been reset. */

@@ -58,6 +58,42 @@ public interface BrokerConnection {
         return send(sessionId, message, true);
     }
 
+    /** Whether the node takes large message bodies in parts (protocol 6 on; docs/large-messages.md). */
+    default boolean takesLargeBodies() {
+        return false;
+    }
+
+    /** The size of the parts a large body goes in: 1 MiB, less when the node's frames are smaller. */
+    default int bodyPartBytes() {
+        return 1 << 20;
+    }
+
+    /** A new upload id for {@link #sendBodyPart}, unique within the connection. */
+    default int newUploadId() {
+        throw new UnsupportedOperationException("this transport carries no large messages");
+    }
+
+    /**
+     * Sends the next part of a large body, at {@code offset}; completes once the node wrote it (the
+     * last one: forced it to the disk).
+     */
+    default CompletableFuture<Void> sendBodyPart(int uploadId, long offset, byte[] data, boolean last) {
+        return CompletableFuture.failedFuture(new BrokerError(
+                org.partita.protocol.ErrorCode.INVALID_REQUEST, "this transport carries no large messages"));
+    }
+
+    /** Sends a message whose body is the upload {@code uploadId}, as {@link #send} does. */
+    default CompletableFuture<Void> sendWithBody(int sessionId, byte[] message, int uploadId, boolean confirm) {
+        return CompletableFuture.failedFuture(new BrokerError(
+                org.partita.protocol.ErrorCode.INVALID_REQUEST, "this transport carries no large messages"));
+    }
+
+    /** Up to {@code length} bytes of the large body of a delivery not yet acknowledged, from {@code offset}. */
+    default CompletableFuture<byte[]> readBody(long deliveryId, long offset, int length) {
+        return CompletableFuture.failedFuture(new BrokerError(
+                org.partita.protocol.ErrorCode.INVALID_REQUEST, "this transport carries no large messages"));
+    }
+
     CompletableFuture<Void> openConsumer(ConsumerSpec spec);
 
     CompletableFuture<Void> closeConsumer(int consumerId);

@@ -53,6 +53,7 @@ public final class FailoverBrokerConnection implements BrokerConnection {
     private volatile ConnectionListener listener;
 
     private final Object lock = new Object();
+    private final java.util.concurrent.atomic.AtomicInteger uploadIds = new java.util.concurrent.atomic.AtomicInteger();
     /** The node in use; null before the first connect and while failing over. Guarded by lock. */
     private NodeLink live;
     /** Links made so far; each has the next number. Guarded by lock. */
@@ -662,6 +663,61 @@ public final class FailoverBrokerConnection implements BrokerConnection {
     public CompletableFuture<Void> rollback(int sessionId) {
         log.transactionEnded(sessionId);
         return call("the rollback", l -> l.node.rollback(sessionId), () -> null);
+    }
+
+    @Override
+    public boolean takesLargeBodies() {
+        synchronized (lock) {
+            return live == null || live.node.takesLargeBodies();
+        }
+    }
+
+    @Override
+    public int bodyPartBytes() {
+        synchronized (lock) {
+            return live == null ? BrokerConnection.super.bodyPartBytes() : live.node.bodyPartBytes();
+        }
+    }
+
+    @Override
+    public int newUploadId() {
+        int id = uploadIds.incrementAndGet();
+        return id == 0 ? uploadIds.incrementAndGet() : id;
+    }
+
+    /**
+     * A large body's parts and its message go to the node in use: a failover in the middle makes the
+     * next part, or the message, fail there (the new node has not the parts before), and the send
+     * fails; the application sends it again.
+     */
+    @Override
+    public CompletableFuture<Void> sendBodyPart(int uploadId, long offset, byte[] data, boolean last) {
+        return call("a large body's part", l -> l.node.sendBodyPart(uploadId, offset, data, last), null);
+    }
+
+    @Override
+    public CompletableFuture<Void> sendWithBody(int sessionId, byte[] message, int uploadId, boolean confirm) {
+        return call(
+                "the send (the message may or may not have been stored there)",
+                l -> {
+                    log.work(sessionId, l.epoch);
+                    return l.node.sendWithBody(sessionId, message, uploadId, confirm);
+                },
+                null);
+    }
+
+    @Override
+    public CompletableFuture<byte[]> readBody(long deliveryId, long offset, int length) {
+        synchronized (lock) {
+            long[] onNode = DeliveryIds.onNode(new long[] {deliveryId}, base);
+            if (onNode.length == 0 || live == null) {
+                return CompletableFuture.failedFuture(new BrokerError(
+                        ErrorCode.INTERNAL,
+                        "the node that delivered the large message was lost before its body was read; it is"
+                                + " delivered again"));
+            }
+            return relayed(live, live.node.readBody(onNode[0], offset, length), "a large body's read", null);
+        }
     }
 
     @Override

@@ -42,6 +42,11 @@ public final class NettyBrokerConnection implements BrokerConnection {
     private volatile String nodeName;
     /** The node takes a consumer's byte window (version 5): one before it would refuse the open. */
     private volatile boolean consumerWindows;
+    /** Whether the node takes large bodies in parts (protocol 6 on). */
+    private volatile boolean largeBodies;
+
+    private final AtomicInteger uploadIds = new AtomicInteger();
+    private volatile int nodeMaxFrameSize = Protocol.DEFAULT_MAX_FRAME_SIZE;
 
     private final SendCredit sendCredit = new SendCredit();
     /** Completes at the node's first frame, or when the connection fails: see {@link #firstAnswer}. */
@@ -166,6 +171,8 @@ public final class NettyBrokerConnection implements BrokerConnection {
                     } else {
                         nodeName = ok.nodeName();
                         consumerWindows = ok.version() >= Protocol.CONSUMER_WINDOW_VERSION;
+                        largeBodies = ok.version() >= Protocol.LARGE_MESSAGE_VERSION;
+                        nodeMaxFrameSize = Math.min(ok.maxFrameSize(), maxFrameSize);
                         leaseNanos = TimeUnit.MILLISECONDS.toNanos(ok.deliveryLeaseMillis());
                         if (ok.version() >= Protocol.SEND_CREDIT_VERSION) {
                             sendCredit.bounded(); // the first SEND_CREDIT follows HELLO_OK
@@ -250,6 +257,48 @@ public final class NettyBrokerConnection implements BrokerConnection {
             return CompletableFuture.completedFuture(null);
         }
         return requestOk(id -> new Frame.Send(id, sessionId, message));
+    }
+
+    @Override
+    public boolean takesLargeBodies() {
+        return largeBodies;
+    }
+
+    @Override
+    public int bodyPartBytes() {
+        // a part's frame adds 30 bytes around it; a node takes frames of at least 1 KiB
+        return Math.max(512, Math.min(1 << 20, nodeMaxFrameSize - 64));
+    }
+
+    @Override
+    public int newUploadId() {
+        int id = uploadIds.incrementAndGet();
+        return id == 0 ? uploadIds.incrementAndGet() : id;
+    }
+
+    @Override
+    public CompletableFuture<Void> sendBodyPart(int uploadId, long offset, byte[] data, boolean last) {
+        return requestOk(id -> new Frame.BodyPart(id, uploadId, offset, data, last));
+    }
+
+    @Override
+    public CompletableFuture<Void> sendWithBody(int sessionId, byte[] message, int uploadId, boolean confirm) {
+        sendCredit.take(message.length);
+        if (!confirm) {
+            write(new Frame.Send(0, sessionId, message, uploadId));
+            return CompletableFuture.completedFuture(null);
+        }
+        return requestOk(id -> new Frame.Send(id, sessionId, message, uploadId));
+    }
+
+    @Override
+    public CompletableFuture<byte[]> readBody(long deliveryId, long offset, int length) {
+        return request(id -> new Frame.BodyRead(id, deliveryId, offset, length)).thenApply(f -> {
+            if (f instanceof Frame.BodyData d) {
+                return d.data();
+            }
+            throw new BrokerError(ErrorCode.INTERNAL, "a body read was answered with " + f.type());
+        });
     }
 
     @Override

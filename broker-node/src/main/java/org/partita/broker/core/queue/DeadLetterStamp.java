@@ -66,6 +66,8 @@ public record DeadLetterStamp(String from, int deliveryCount, String reason, lon
      */
     MessageRef copyOf(MessageRef m, QueueServices node) {
         byte[] encoded = MessageCodec.encode(applyTo(MessageCodec.decode(m.encoded())));
-        return node.newMessage(encoded, MessageCodec.decodeHeaders(encoded), null);
+        MessageRef copy = node.newMessage(encoded, MessageCodec.decodeHeaders(encoded), null);
+        node.bodyCopied(m, copy);
+        return copy;
     }
 }

@@ -228,10 +228,38 @@ public final class MessageRef {
         holders.addAndGet(queues);
     }
 
+    /**
+     * Where this message's large body is kept, or null for a message with its body inline. A stored
+     * message's body goes once the store wrote its removal ({@code BodyReleasingStore}); one never
+     * stored goes with its last holder.
+     */
+    private volatile org.partita.broker.store.large.LargeBodies largeBody;
+
+    public void largeBody(org.partita.broker.store.large.LargeBodies bodies) {
+        this.largeBody = bodies;
+    }
+
+    /** Whether its body is large, kept apart from it. */
+    public boolean large() {
+        return largeBody != null;
+    }
+
+    /** Deletes the large body of a message no queue took (its send was refused or rolled back). */
+    public void discardUntaken() {
+        org.partita.broker.store.large.LargeBodies b = largeBody;
+        if (b != null && holders.get() == 0 && !stored) {
+            b.discard(id);
+        }
+    }
+
     /** @return true when no entry holds this payload any more, so it can be deleted. */
     boolean release() {
         if (holders.decrementAndGet() != 0) {
             return false;
+        }
+        org.partita.broker.store.large.LargeBodies body = largeBody;
+        if (body != null && !stored) {
+            body.discard(id);
         }
         boolean wasCounted;
         java.util.concurrent.atomic.AtomicLong wasUnstored;

@@ -58,4 +58,7 @@ public interface QueueServices {
     default boolean clustered(QueueOptions options) {
         return false;
     }
+
+    /** A copy of {@code from} under a new id ({@code to}, dead-lettered) takes its large body along, if it has one. */
+    default void bodyCopied(MessageRef from, MessageRef to) {}
 }

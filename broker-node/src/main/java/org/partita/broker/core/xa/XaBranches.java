@@ -153,6 +153,18 @@ public final class XaBranches {
      *
      * @param timeoutSeconds for a new branch: rolled back if not prepared by then; 0 for none
      */
+    /** Whether a branch not yet completed will send the message with this id (a large body must stay for it). */
+    public synchronized boolean sends(long messageId) {
+        for (XaBranch b : branches.values()) {
+            for (Broker.PendingSend s : b.sends) {
+                if (s.message().id() == messageId) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     public synchronized XaBranch start(WireXid xid, int flags, Object session, Object connection, int timeoutSeconds) {
         XaBranch b = branches.get(xid);
         if (flags == TMNOFLAGS) {

@@ -61,6 +61,7 @@ public final class ClientConnection extends SimpleChannelInboundHandler<Frame> i
     private BrowseFrames browsing;
     private AdminFrames admin;
     private XaRequests xa;
+    private LargeBodyFrames largeBodies;
 
     public ClientConnection(Broker broker, NodeContext node, TrafficCounter traffic, NodeMemory memory) {
         this.broker = broker;
@@ -77,7 +78,8 @@ public final class ClientConnection extends SimpleChannelInboundHandler<Frame> i
         replies = new Replies(channel);
         handshake = new HandshakeHandler(state, node, memory, replies, this);
         sessions = new SessionFrames(state, broker, node, memory, replies);
-        sends = new SendFrames(state, broker, node, memory, replies);
+        largeBodies = new LargeBodyFrames(state, broker, node, replies);
+        sends = new SendFrames(state, broker, node, memory, replies, largeBodies);
         consumers = new ConsumerFrames(state, broker, node, replies);
         acknowledgements = new Acknowledgements(state, broker, replies);
         recovery = new SessionRecovery(state, replies);
@@ -168,6 +170,8 @@ public final class ClientConnection extends SimpleChannelInboundHandler<Frame> i
             case ROLLBACK -> sessions.rollback((Frame.Rollback) frame);
             case SEND -> sends.send((Frame.Send) frame);
             case FORWARD -> sends.forward((Frame.Forward) frame);
+            case BODY_PART -> largeBodies.part((Frame.BodyPart) frame);
+            case BODY_READ -> largeBodies.read((Frame.BodyRead) frame);
             case CONSUMER_OPEN -> consumers.open((Frame.ConsumerOpen) frame);
             case CONSUMER_CLOSE -> consumers.close((Frame.ConsumerClose) frame);
             case CONSUMER_UPDATE -> consumers.update((Frame.ConsumerUpdate) frame);
@@ -254,6 +258,7 @@ public final class ClientConnection extends SimpleChannelInboundHandler<Frame> i
                         traffic.bytesIn(),
                         traffic.bytesOut());
         sessions.closeAll();
+        largeBodies.closeAll();
         broker.xa().connectionClosed(state.key());
         if (state.clientId() != null) {
             node.releaseClientId(state.clientId(), state.key());

@@ -9,6 +9,7 @@ import org.partita.broker.network.NodeContext;
 import org.partita.broker.network.flow.NodeMemory;
 import org.partita.broker.network.flow.SendWindow;
 import org.partita.broker.security.Operation;
+import org.partita.broker.store.large.LargeBodies;
 import org.partita.protocol.DestinationName;
 import org.partita.protocol.ErrorCode;
 import org.partita.protocol.Frame;
@@ -32,13 +33,21 @@ final class SendFrames {
     private final NodeContext node;
     private final NodeMemory memory;
     private final Replies replies;
+    private final LargeBodyFrames largeBodies;
 
-    SendFrames(ConnectionState state, Broker broker, NodeContext node, NodeMemory memory, Replies replies) {
+    SendFrames(
+            ConnectionState state,
+            Broker broker,
+            NodeContext node,
+            NodeMemory memory,
+            Replies replies,
+            LargeBodyFrames largeBodies) {
         this.state = state;
         this.broker = broker;
         this.node = node;
         this.memory = memory;
         this.replies = replies;
+        this.largeBodies = largeBodies;
     }
 
     /** Counts the send against the connection's window until the node is done with it. */
@@ -64,6 +73,30 @@ final class SendFrames {
 
     private CompletableFuture<Handled> handle(Frame.Send f) {
         ServerSession session = state.session(f.sessionId());
+        LargeBodies.Upload upload = null;
+        if (f.uploadId() != 0) {
+            upload = largeBodies.take(f);
+            if (upload == null) {
+                return DONE;
+            }
+        }
+        try {
+            return handle(f, session, upload);
+        } catch (org.partita.broker.core.DefinitionPendingException e) {
+            if (upload != null) {
+                largeBodies.putBack(f, upload); // the SEND is handled again once the cluster agreed
+                upload = null;
+            }
+            throw e;
+        } finally {
+            if (upload != null && !upload.sent()) {
+                upload.abandon(); // refused before it became a message: nothing keeps its body
+            }
+        }
+    }
+
+    /** @param upload the large body the message has apart, or null */
+    private CompletableFuture<Handled> handle(Frame.Send f, ServerSession session, LargeBodies.Upload upload) {
         if (f.message().length > node.limits().messageBytes()) {
             // refused whole, with the connection left open: a message this large would not fit in the node's heap
             replies.error(
@@ -127,8 +160,18 @@ final class SendFrames {
                             + " bytes; commit or roll it back (the message was not added)");
             return DONE;
         }
-        MessageRef message = broker.newMessage(f.message(), wire, state.key());
-        Broker.PendingSend send = Broker.PendingSend.routed(state.destinations().targets(dest, message), message);
+        Broker.PendingSend send;
+        if (upload == null) {
+            MessageRef m = broker.newMessage(f.message(), wire, state.key());
+            send = Broker.PendingSend.routed(state.destinations().targets(dest, m), m);
+        } else {
+            LargeBodyFrames.Sent sent = largeBodies.message(f, wire, upload);
+            if (sent == null) {
+                return DONE;
+            }
+            send = Broker.PendingSend.routed(sent.targets(), sent.message());
+        }
+        MessageRef message = send.message();
         if (session.branch() != null) {
             broker.xa().addSend(session.branch(), send); // dropped if the branch already rolled back
             replies.ok(f.requestId());
@@ -146,6 +189,13 @@ final class SendFrames {
             return DONE;
         }
         CompletableFuture<Void> stored = broker.send(send);
+        if (message.large()) {
+            stored.whenComplete((v, t) -> {
+                if (t != null) {
+                    message.discardUntaken();
+                }
+            });
+        }
         replies.whenDone(f, stored);
         boolean persistent = wire.persistent();
         return stored.handle((v, t) -> new Handled(persistent, t == null ? send.targets() : List.of()));

@@ -110,6 +110,11 @@ final class ServerSession {
         closedFeeds.clear();
     }
 
+    /** The unsettled delivery, left in place, or null if this session does not hold it. */
+    Delivery delivered(long deliveryId) {
+        return deliveries.get(deliveryId);
+    }
+
     /** Removes and returns the delivery, or null if this session does not hold it. */
     Delivery settle(long deliveryId) {
         return deliveries.remove(deliveryId);

@@ -122,11 +122,13 @@ final class SessionFrames {
             }
             stored.whenComplete((v, t) -> {
                 if (t != null) {
+                    sends.forEach(s -> s.message().discardUntaken());
                     // nothing of it was stored: rolled back, so what it consumed comes back, as for a full queue
                     state.channel().eventLoop().execute(() -> consumedDeliveries.forEach(d -> d.release(true)));
                 }
             });
         } catch (QueueFullException e) {
+            sends.forEach(s -> s.message().discardUntaken());
             // The transaction cannot commit: it is rolled back, so what it consumed comes back.
             consumedDeliveries.forEach(d -> d.release(true));
             replies.error(f, ErrorCode.TRANSACTION_ROLLED_BACK, e.getMessage() + "; the transaction was rolled back");
@@ -139,6 +141,7 @@ final class SessionFrames {
     }
 
     private void rollback(ServerSession session) {
+        session.txSends().forEach(s -> s.message().discardUntaken());
         session.txSends().clear();
         memory.transactionEnded(session.clearTxBytes());
         Delivery.releaseAll(session.txConsumed(), d -> true);

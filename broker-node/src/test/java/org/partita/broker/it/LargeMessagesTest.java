@@ -1,0 +1,276 @@
+package org.partita.broker.it;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.jms.BytesMessage;
+import jakarta.jms.Connection;
+import jakarta.jms.DeliveryMode;
+import jakarta.jms.Message;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.Session;
+import jakarta.jms.TextMessage;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.partita.jms.api.PartitaProperties;
+
+/**
+ * Large messages (docs/large-messages.md): a body above {@code largeMessageBytes}, or sent from a
+ * stream, travels in parts and is kept by the node in a file of its own, never whole in its heap;
+ * received whole, or into a stream; deleted once acknowledged, rolled back or never sent; kept
+ * through a restart. Real node, real TCP.
+ */
+class LargeMessagesTest {
+    private static final int MIB = 1 << 20;
+
+    @RegisterExtension
+    final NodeExtension node = new NodeExtension();
+
+    private Path bodies() {
+        return node.dataDir().resolve("large");
+    }
+
+    private long bodyFiles() throws IOException {
+        try (Stream<Path> files = Files.list(bodies())) {
+            return files.count();
+        }
+    }
+
+    private static byte[] pattern(int bytes, int seed) {
+        byte[] b = new byte[bytes];
+        for (int i = 0; i < bytes; i++) {
+            b[i] = (byte) (i * 31 + seed + (i >>> 13));
+        }
+        return b;
+    }
+
+    @Test
+    void aBodyLargerThanTheThresholdIsKeptApartAndDeliveredWholeThenDeleted() throws Exception {
+        byte[] body = pattern(40 * MIB + 17, 3);
+        try (Connection c = node.factory().createConnection()) {
+            c.start();
+            Session s = c.createSession(false, Session.CLIENT_ACKNOWLEDGE);
+            MessageProducer p = s.createProducer(s.createQueue("big"));
+            BytesMessage m = s.createBytesMessage();
+            m.writeBytes(body);
+            m.setStringProperty("name", "forty");
+            p.send(m);
+            assertEquals(1, bodyFiles(), "the body waits in a file of its own");
+            assertEquals(body.length, node.node().largeBodies().bytes());
+
+            Message got = s.createConsumer(s.createQueue("big")).receive(10_000);
+            BytesMessage b = assertInstanceOf(BytesMessage.class, got);
+            assertEquals("forty", b.getStringProperty("name"));
+            assertEquals(body.length, b.getBodyLength());
+            assertEquals((long) body.length, b.getLongProperty(PartitaProperties.LARGE_BODY_BYTES));
+            assertArrayEquals(body, b.getBody(byte[].class));
+            byte[] start = new byte[5];
+            assertEquals(5, b.readBytes(start));
+            assertArrayEquals(Arrays.copyOf(body, 5), start);
+            assertEquals(1, bodyFiles(), "kept until acknowledged");
+            b.acknowledge();
+            await().atMost(Duration.ofSeconds(20)).until(() -> bodyFiles() == 0);
+        }
+    }
+
+    @Test
+    void aBodySentFromAStreamIsReceivedIntoAStreamWithoutEitherSideHoldingItWhole() throws Exception {
+        long length = 300L * MIB + 5;
+        try (Connection c = node.factory().createConnection()) {
+            c.start();
+            Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            MessageProducer p = s.createProducer(s.createQueue("stream"));
+            p.setDeliveryMode(DeliveryMode.PERSISTENT);
+            BytesMessage m = s.createBytesMessage();
+            Generated source = new Generated(length, 7);
+            m.setObjectProperty(PartitaProperties.INPUT_STREAM, source);
+            p.send(m);
+            assertTrue(source.closed, "the stream was read to its end and closed");
+
+            BytesMessage got =
+                    (BytesMessage) s.createConsumer(s.createQueue("stream")).receive(60_000);
+            assertNotNull(got, "the large message came");
+            assertEquals(length, got.getBodyLength());
+            Digesting saved = new Digesting();
+            got.setObjectProperty(PartitaProperties.SAVE_STREAM, saved);
+            assertEquals(length, saved.count);
+            assertArrayEquals(new Generated(length, 7).digest(), saved.digest.digest(), "the same bytes came back");
+        }
+        await().atMost(Duration.ofSeconds(20)).until(() -> bodyFiles() == 0);
+    }
+
+    @Test
+    void aLargeTextMessageGoesTheSameWay() throws Exception {
+        String text = "é".repeat(2 * MIB) + "end";
+        try (Connection c = node.factory().createConnection()) {
+            c.start();
+            Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            s.createProducer(s.createQueue("text")).send(s.createTextMessage(text));
+            assertEquals(1, bodyFiles());
+            TextMessage got =
+                    (TextMessage) s.createConsumer(s.createQueue("text")).receive(10_000);
+            assertEquals(text, got.getText());
+        }
+        await().atMost(Duration.ofSeconds(20)).until(() -> bodyFiles() == 0);
+    }
+
+    @Test
+    void aRolledBackSendLeavesNoBodyAndACommittedOneIsDelivered() throws Exception {
+        try (Connection c = node.factory().createConnection()) {
+            c.start();
+            Session tx = c.createSession(true, Session.SESSION_TRANSACTED);
+            MessageProducer p = tx.createProducer(tx.createQueue("tx"));
+            BytesMessage m = tx.createBytesMessage();
+            m.writeBytes(pattern(3 * MIB, 1));
+            p.send(m);
+            assertEquals(1, bodyFiles());
+            tx.rollback();
+            await().atMost(Duration.ofSeconds(20)).until(() -> bodyFiles() == 0);
+
+            BytesMessage kept = tx.createBytesMessage();
+            kept.writeBytes(pattern(3 * MIB, 2));
+            p.send(kept);
+            tx.commit();
+            Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            BytesMessage got =
+                    (BytesMessage) s.createConsumer(s.createQueue("tx")).receive(10_000);
+            assertArrayEquals(pattern(3 * MIB, 2), got.getBody(byte[].class));
+        }
+        await().atMost(Duration.ofSeconds(20)).until(() -> bodyFiles() == 0);
+    }
+
+    @Test
+    void aLargeMessageIsKeptThroughARestartAndABodyNeverSentIsDeletedAtStart() throws Exception {
+        byte[] body = pattern(5 * MIB, 9);
+        try (Connection c = node.factory().createConnection()) {
+            Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            BytesMessage m = s.createBytesMessage();
+            m.writeBytes(body);
+            s.createProducer(s.createQueue("kept")).send(m);
+        }
+        // what a node killed in the middle of an upload leaves: a body no message names
+        Files.write(bodies().resolve("999999.body"), new byte[1000]);
+        node.restart();
+        assertEquals(1, bodyFiles(), "the orphan went at start, the sent message's body stayed");
+        try (Connection c = node.factory().createConnection()) {
+            c.start();
+            Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            BytesMessage got =
+                    (BytesMessage) s.createConsumer(s.createQueue("kept")).receive(10_000);
+            assertNotNull(got, "kept through the restart");
+            assertArrayEquals(body, got.getBody(byte[].class));
+        }
+        await().atMost(Duration.ofSeconds(20)).until(() -> bodyFiles() == 0);
+    }
+
+    @Test
+    void aDeadLetteredLargeMessageKeepsItsBody() throws Exception {
+        byte[] body = pattern(2 * MIB, 4);
+        try (Connection c = node.factory().createConnection()) {
+            c.start();
+            Session s = c.createSession(true, Session.SESSION_TRANSACTED);
+            BytesMessage m = s.createBytesMessage();
+            m.writeBytes(body);
+            s.createProducer(s.createQueue("poison?maxDeliveryAttempts=2")).send(m);
+            s.commit();
+            MessageConsumer consumer = s.createConsumer(s.createQueue("poison?maxDeliveryAttempts=2"));
+            for (int i = 0; i < 2; i++) {
+                assertNotNull(consumer.receive(10_000), "delivery " + (i + 1));
+                s.rollback();
+            }
+            consumer.close();
+            BytesMessage dead =
+                    (BytesMessage) s.createConsumer(s.createQueue("DLQ")).receive(10_000);
+            assertNotNull(dead, "dead-lettered");
+            assertArrayEquals(body, dead.getBody(byte[].class));
+            s.commit();
+        }
+        await().atMost(Duration.ofSeconds(20)).until(() -> bodyFiles() == 0);
+    }
+
+    /** A stream of {@code length} bytes made up as it is read, with their digest. */
+    static final class Generated extends InputStream {
+        private final long length;
+        private final int seed;
+        private long position;
+        volatile boolean closed;
+
+        Generated(long length, int seed) {
+            this.length = length;
+            this.seed = seed;
+        }
+
+        private byte at(long i) {
+            return (byte) (i * 31 + seed + (i >>> 13));
+        }
+
+        @Override
+        public int read() {
+            return position < length ? at(position++) & 0xff : -1;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) {
+            if (position >= length) {
+                return -1;
+            }
+            int n = (int) Math.min(len, length - position);
+            for (int i = 0; i < n; i++) {
+                b[off + i] = at(position++);
+            }
+            return n;
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+        }
+
+        byte[] digest() throws IOException, NoSuchAlgorithmException {
+            MessageDigest d = MessageDigest.getInstance("SHA-256");
+            byte[] buf = new byte[1 << 16];
+            int n;
+            while ((n = read(buf, 0, buf.length)) > 0) {
+                d.update(buf, 0, n);
+            }
+            return d.digest();
+        }
+    }
+
+    /** Counts and digests what is written to it. */
+    static final class Digesting extends OutputStream {
+        final MessageDigest digest;
+        long count;
+
+        Digesting() throws NoSuchAlgorithmException {
+            digest = MessageDigest.getInstance("SHA-256");
+        }
+
+        @Override
+        public void write(int b) {
+            digest.update((byte) b);
+            count++;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            digest.update(b, off, len);
+            count += len;
+        }
+    }
+}
