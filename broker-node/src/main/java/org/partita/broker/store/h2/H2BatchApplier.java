@@ -110,6 +110,22 @@ public final class H2BatchApplier implements CommitTarget {
         }
     }
 
+    /** Runs {@code work} with H2's page cache bounded to {@code kib} (then set back). */
+    public void withCacheKib(long kib, CacheWork work) throws SQLException, java.io.IOException {
+        long before = cacheKib();
+        setCacheKib(kib);
+        try {
+            work.run();
+        } finally {
+            setCacheKib(before);
+        }
+    }
+
+    @FunctionalInterface
+    public interface CacheWork {
+        void run() throws SQLException, java.io.IOException;
+    }
+
     /** The page cache's bound (H2 reports it in MiB). */
     private long cacheKib() throws SQLException {
         try (Statement s = c.createStatement();
