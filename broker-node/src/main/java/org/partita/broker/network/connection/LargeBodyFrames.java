@@ -1,7 +1,6 @@
 package org.partita.broker.network.connection;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +10,7 @@ import org.partita.broker.core.queue.BrokerQueue;
 import org.partita.broker.core.queue.MessageRef;
 import org.partita.broker.network.NodeContext;
 import org.partita.broker.store.large.LargeBodies;
+import org.partita.protocol.DestinationName;
 import org.partita.protocol.ErrorCode;
 import org.partita.protocol.Frame;
 import org.partita.protocol.MessageCodec;
@@ -151,16 +151,14 @@ final class LargeBodyFrames {
      * an error, the body deleted) when it does not.
      */
     Sent message(Frame.Send f, WireMessage wire, LargeBodies.Upload upload) {
+        DestinationName dest = state.destination(wire.destination());
         MessageRef large = broker.newLargeMessage(upload.messageId(), f.message(), wire, state.key());
-        List<BrokerQueue> targets = state.destinations().targets(state.destination(wire.destination()), large);
-        List<String> clustered = new ArrayList<>();
-        for (BrokerQueue q : targets) {
-            if (!q.options().hosts().isEmpty()) {
-                clustered.add(q.name());
-            }
-        }
+        List<BrokerQueue> targets = state.destinations().targets(dest, large);
+        // the queue named, not its targets: a clustered queue's message may go to a forward log
+        BrokerQueue named =
+                dest.kind() == DestinationName.Kind.QUEUE ? state.destinations().queue(dest) : null;
         upload.markSent();
-        if (clustered.isEmpty()) {
+        if (named == null || !broker.clustered(named.options())) {
             return new Sent(large, targets);
         }
         long whole = upload.written() + f.message().length;
@@ -169,7 +167,7 @@ final class LargeBodyFrames {
             replies.error(
                     f,
                     ErrorCode.RESOURCE_EXHAUSTED,
-                    "a message of " + whole + " bytes is too large for clustered queue " + clustered.get(0)
+                    "a message of " + whole + " bytes is too large for clustered queue " + named.name()
                             + ": the nodes of a clustered queue keep messages whole, up to "
                             + node.limits().messageBytes()
                             + " bytes (limits.messageBytes); large messages go to queues and topics of one node."
@@ -187,7 +185,7 @@ final class LargeBodyFrames {
         upload.abandon();
         WireMessage inlineWire = MessageCodec.decodeHeaders(inlined);
         MessageRef whole1 = broker.newMessage(inlined, inlineWire, state.key());
-        return new Sent(whole1, state.destinations().targets(state.destination(wire.destination()), whole1));
+        return new Sent(whole1, state.destinations().targets(dest, whole1));
     }
 
     /** A message to send and the queues it goes to. */

@@ -153,6 +153,56 @@ class ClusteredQueueTest {
     }
 
     /**
+     * A clustered queue keeps messages whole on its partitions' nodes: a large message (sent in parts)
+     * has its body put back in by the node that took it when the whole fits that node's
+     * {@code limits.messageBytes}, and is delivered whole on another node; a larger one is refused,
+     * saying why, and no node keeps a body of either.
+     */
+    @Test
+    void aLargeMessageToAClusteredQueueTravelsWholeWhenItFitsAndIsRefusedOtherwise() throws Exception {
+        try (EmbeddedCluster c = new EmbeddedCluster(tmp, 3).startAll()) {
+            String queue = "bulky?partitions=3&hosts=node1,node2,node3&replicas=1";
+            byte[] fits = new byte[3 << 20];
+            java.util.Arrays.fill(fits, (byte) 7);
+            int tooLarge = c.node(0).config().limits().messageBytes() + (1 << 20);
+            try (Connection producerConnection = c.factory(0).createConnection();
+                    Connection consumerConnection = c.factory(2).createConnection()) {
+                Session ps = producerConnection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                MessageProducer p = ps.createProducer(ps.createQueue(queue));
+                for (int k = 0; k < 6; k++) {
+                    jakarta.jms.BytesMessage m = ps.createBytesMessage();
+                    m.writeBytes(fits);
+                    m.setStringProperty("JMSXGroupID", "key-" + k); // the 6 keys fall on every node's partitions
+                    p.send(m);
+                }
+                jakarta.jms.BytesMessage big = ps.createBytesMessage();
+                big.writeBytes(new byte[tooLarge]);
+                jakarta.jms.ResourceAllocationException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                        jakarta.jms.ResourceAllocationException.class, () -> p.send(big));
+                assertTrue(refused.getMessage().contains("clustered queue bulky"), refused.getMessage());
+                assertTrue(refused.getMessage().contains("limits.messageBytes"), refused.getMessage());
+
+                consumerConnection.start();
+                Session s = consumerConnection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                MessageConsumer consumer = s.createConsumer(s.createQueue(queue));
+                for (int i = 0; i < 6; i++) {
+                    jakarta.jms.BytesMessage m = (jakarta.jms.BytesMessage) consumer.receive(30_000);
+                    assertTrue(m != null, "message " + i + " of 6");
+                    org.junit.jupiter.api.Assertions.assertArrayEquals(fits, m.getBody(byte[].class));
+                    assertTrue(
+                            !m.propertyExists(org.partita.jms.api.PartitaProperties.LARGE_BODY_BYTES),
+                            "delivered as a whole message");
+                }
+                for (int i = 0; i < 3; i++) {
+                    int node = i;
+                    await().atMost(Duration.ofSeconds(20))
+                            .until(() -> c.node(node).largeBodies().count() == 0);
+                }
+            }
+        }
+    }
+
+    /**
      * An option other than the layout, changed through PartitaAdmin on node2, is agreed and applied
      * by all three nodes; the JMX attribute {@code ClusterStatus} of a node shows the cluster.
      */
