@@ -117,6 +117,24 @@ public final class NodeMetrics implements AutoCloseable {
                 reader,
                 NodeReader::storeBytes);
         meters.gauge(
+                "partita.large.bodies",
+                "large message bodies kept in the data folder's large/ (docs/large-messages.md)",
+                null,
+                none,
+                reader,
+                r -> r.broker().largeBodies() == null
+                        ? 0
+                        : r.broker().largeBodies().count());
+        meters.gauge(
+                "partita.large.body",
+                "bytes of the large message bodies kept in the data folder's large/",
+                "bytes",
+                none,
+                reader,
+                r -> r.broker().largeBodies() == null
+                        ? 0
+                        : r.broker().largeBodies().bytes());
+        meters.gauge(
                 "partita.resident.payload",
                 "payload bytes of stored messages held in memory",
                 "bytes",

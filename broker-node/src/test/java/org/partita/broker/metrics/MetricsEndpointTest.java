@@ -76,6 +76,9 @@ class MetricsEndpointTest {
             for (int i = 0; i < 5; i++) {
                 p.send(s.createTextMessage("o" + i));
             }
+            jakarta.jms.BytesMessage large = s.createBytesMessage();
+            large.writeBytes(new byte[3 << 20]); // a large message: its body kept apart, in large/
+            s.createProducer(s.createQueue("bulky")).send(large);
             s.createProducer(s.createQueue("idle")).close();
             c.start();
             MessageConsumer consumer = s.createConsumer(s.createQueue("orders"));
@@ -104,6 +107,8 @@ class MetricsEndpointTest {
             assertEquals(1.0, sample(text, "partita_connections", ""));
             assertTrue(sample(text, "partita_network_received_bytes_total", "") > 0);
             assertTrue(sample(text, "partita_store_size_bytes", "") > 0);
+            assertEquals(1.0, sample(text, "partita_large_bodies", ""));
+            assertEquals(3 << 20, sample(text, "partita_large_body_bytes", ""));
             assertTrue(text.contains("jvm_memory_used_bytes{"), "heap figures are there");
             assertTrue(sample(text, "partita_resident_payload_limit_bytes", "") > 0);
             assertTrue(sample(text, "partita_in_flight_limit_bytes", "") > 0);
