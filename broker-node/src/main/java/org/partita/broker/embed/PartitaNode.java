@@ -85,15 +85,15 @@ public final class PartitaNode implements AutoCloseable {
             openedStore =
                     H2MessageStore.open(data, config.syncOnCommit(), MessageSummary::headOf, config.storage(), device);
             openedStore.commitAtEndOfTurns(org.partita.broker.network.flow.EventLoopTurns.INSTANCE);
+            this.store = openedStore; // what store() shows: the H2 store itself, for its figures
             this.largeBodies = LargeBodies.open(data.resolve("large"));
             openedStore = new BodyReleasingStore(openedStore, largeBodies);
-            this.store = openedStore;
             TlsContexts tls = config.security().tls() == null
                     ? null
                     : TlsContexts.of(config.security().tls());
             this.cluster = config.cluster() == null ? null : new ClusterNode(config, tls == null ? null : tls.links());
             started = new Broker(
-                    store,
+                    openedStore,
                     new BrokerSettings(config.autoCreateQueues(), QueueOptions.DEFAULTS, config.residentBytes()),
                     cluster == null ? ClusterHooks.STANDALONE : cluster);
             this.broker = started;
