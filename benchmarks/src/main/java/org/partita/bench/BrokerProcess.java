@@ -17,7 +17,8 @@ import java.nio.file.Path;
  * <ms waited>} once this JVM's JIT compilers are idle ({@link JitQuiet}), {@code jit-ms} with {@code JITMS <ms
  * the JIT compilers spent so far>}, {@code warm-up-start} with {@code
  * WARMUP <url>} of a second broker started for a warm-up load beside the data folder, {@code warm-up-stop}
- * with {@code WARMUPSTOPPED} once that one is stopped and deleted; {@code stop}
+ * with {@code WARMUPSTOPPED} once that one is stopped and deleted; {@code uptime} with {@code UPTIME <JVM
+ * uptime in ms>} (where a run begins in the GC log, {@link GcLog}); {@code stop}
  * answers {@code STOPPING <JVM uptime in ms>} (the time base of {@code -Xlog}'s {@code uptimemillis}),
  * stops the broker cleanly, prints {@code STOPPED} and exits. The load tool warms the JVM up over
  * loopback on the second broker before a measured run ({@code Compare}), as users' clients warm up theirs.
@@ -60,6 +61,9 @@ public final class BrokerProcess {
                                     : deopts.between(
                                             java.time.Instant.parse(words[1]), java.time.Instant.parse(words[2]))));
                 case "jit-ms" -> System.out.println("JITMS " + JitQuiet.compilationMillis());
+                case "uptime" ->
+                    System.out.println(
+                            "UPTIME " + ManagementFactory.getRuntimeMXBean().getUptime());
                 case "warm-up-start" -> {
                     if (warmUp == null) {
                         warmUp = target.start(

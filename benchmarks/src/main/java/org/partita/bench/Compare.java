@@ -76,6 +76,11 @@ public final class Compare implements Callable<Integer> {
     static final String DEOPT_NOTE = "deoptsDuringRun";
     /** Per Partita run: its store's commits, those network threads made at the end of their turns, and syncs ({@link CommitFigures}). */
     static final String COMMITS_NOTE = "storeCommits";
+    /**
+     * A run's note with {@code --own-jvm}: the collections in the broker's JVM during it, from its GC log
+     * ({@link GcLog}), with the most heap it held after one (S9L's heap peak).
+     */
+    static final String BROKER_GC_NOTE = "brokerGcDuringRun";
     /** A run's note with {@code --own-jvm} and for S8: how the broker's JVMs were warmed up over loopback before it. */
     static final String BROKER_WARM_UP_NOTE = "brokerWarmUp";
 
@@ -99,7 +104,8 @@ public final class Compare implements Callable<Integer> {
             names = "--scenarios",
             split = ",",
             description = "scenarios to run (default S1,S2,S3,S4,S4K,S4B,S4J,S5,S6,S7; also S8, the failover,"
-                    + " on the replicated targets only)")
+                    + " on the replicated targets only, and S9L, large messages of 1, 16 and 256 MiB, on"
+                    + " partita and the single Artemis targets only)")
     List<String> scenarioIds = List.of("S1", "S2", "S3", "S4", "S4K", "S4B", "S4J", "S5", "S6", "S7");
 
     @Option(
@@ -207,6 +213,12 @@ public final class Compare implements Callable<Integer> {
                     "the cluster and replicated targets cannot run S5: topics are not spread over a Partita cluster"
                             + " (leave S5 out)");
         }
+        if (targets.stream().anyMatch(Target::isCluster) && scenarios.contains(Scenario.S9L)) {
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this),
+                    "the cluster and replicated targets cannot run S9L: a Partita cluster keeps no large body apart"
+                            + " (a clustered queue takes a body whole within limits.messageBytes; leave S9L out)");
+        }
         if (scenarios.contains(Scenario.S8) && targets.stream().noneMatch(Target::canKillLeader)) {
             throw new CommandLine.ParameterException(
                     new CommandLine(this),
@@ -248,11 +260,11 @@ public final class Compare implements Callable<Integer> {
                 // then one run of every other scenario measured: S1 and S3 leave the code of several
                 // producers, keyed consumers and transactions cold, and a replicated cluster (three nodes'
                 // Raft servers in this JVM) was still compiling for most of its first runs; S7 runs at a
-                // fixed pace and warms nothing more
+                // fixed pace and warms nothing more; S9L sends one message of each size (273 MiB)
                 for (Target t : targets) {
                     for (Scenario s : scenarios) {
                         if (s != Scenario.S1 && s != Scenario.S3 && s != Scenario.S7 && !s.killsLeader()) {
-                            warmUpRun(dir, sync, s, t, s.count(scale));
+                            warmUpRun(dir, sync, s, t, s == Scenario.S9L ? s.count(0) : s.count(scale));
                         }
                     }
                 }
@@ -274,7 +286,7 @@ public final class Compare implements Callable<Integer> {
             String header = String.format(
                     Locale.ROOT,
                     "## Partita vs ActiveMQ Artemis 2.40.0, %s%n%n"
-                            + "%d run(s) per scenario and broker, medians; scale %.2f (%s); %d cores, Java %s; %s; took %.0f s.",
+                            + "%d run(s) per scenario and broker, medians; scale %.2f (%s); %d cores, %s; Java %s; took %.0f s.",
                     LocalDate.now(),
                     runs,
                     scale,
@@ -338,6 +350,7 @@ public final class Compare implements Callable<Integer> {
             long toolJit = JitQuiet.compilationMillis();
             long brokerJit = broker instanceof OwnJvmBroker own ? own.compilationMillis() : -1;
             CommitFigures commits = broker.commitFigures();
+            long brokerUptime = broker instanceof OwnJvmBroker own ? own.uptimeMillis() : -1;
             Instant runFrom = Instant.now();
             RunResult r = new Scenarios(broker, settings).run(s, t, run, count).withNote(GC_NOTE, gc.describe());
             Instant runTo = Instant.now();
@@ -350,6 +363,13 @@ public final class Compare implements Callable<Integer> {
                             ? ", broker " + (own.compilationMillis() - brokerJit) + " ms"
                             : "");
             r = r.withNote(JIT_NOTE, jit);
+            if (broker instanceof OwnJvmBroker own) {
+                GcLog.Summary brokerGc = own.gcSince(brokerUptime);
+                r = r.withNote(BROKER_GC_NOTE, brokerGc.describe());
+                if (s.reportsBrokerHeap() && brokerGc.collections() > 0) {
+                    r = r.withValue(s.brokerHeapKey(), brokerGc.maxAfter() / (double) (1 << 20));
+                }
+            }
             if (deopts) {
                 Deoptimizations toolDeopts = Deoptimizations.watch();
                 r = r.withNote(
@@ -490,6 +510,7 @@ public final class Compare implements Callable<Integer> {
                     || k.equals("joinersUsed")
                     || k.equals(GC_NOTE)
                     || k.equals(JIT_NOTE)
+                    || k.equals(BROKER_GC_NOTE)
                     || k.equals(DEOPT_NOTE)
                     || k.equals(COMMITS_NOTE)
                     || k.equals(FailoverScenario.KILLED_NOTE)
@@ -506,10 +527,19 @@ public final class Compare implements Callable<Integer> {
     private String counts(List<Scenario> scenarios) {
         StringBuilder sb = new StringBuilder();
         for (Scenario s : scenarios) {
-            sb.append(sb.length() == 0 ? "" : ", ")
-                    .append(s)
-                    .append(' ')
-                    .append(String.format(Locale.ROOT, "%,d", s.count(scale)));
+            sb.append(sb.length() == 0 ? "" : ", ").append(s).append(' ');
+            if (s == Scenario.S9L) {
+                int[] large = Scenario.largeCounts(s.count(scale));
+                for (int z = 0; z < large.length; z++) {
+                    sb.append(z == 0 ? "" : " + ")
+                            .append(large[z])
+                            .append(" x ")
+                            .append(Scenario.LARGE_SIZES_MIB[z])
+                            .append(" MiB");
+                }
+            } else {
+                sb.append(String.format(Locale.ROOT, "%,d", s.count(scale)));
+            }
         }
         return sb.append(" messages").toString();
     }

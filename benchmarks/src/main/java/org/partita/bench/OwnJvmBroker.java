@@ -16,10 +16,13 @@ final class OwnJvmBroker implements BrokerUnderTest {
     private final ConnectionFactory cf;
     private final String storedBytesMethod;
     private final Target target;
+    /** The broker JVM's GC log ({@link GcLog}), beside its data folder; deleted once the JVM ended. */
+    private final Path gcLog;
 
-    private OwnJvmBroker(ChildBroker child, Target target) throws IOException, InterruptedException {
+    private OwnJvmBroker(ChildBroker child, Target target, Path gcLog) throws IOException, InterruptedException {
         this.child = child;
         this.target = target;
+        this.gcLog = gcLog;
         this.cf = target.connectionFactory(child.url);
         this.storedBytesMethod = child.ask("method", "METHOD");
     }
@@ -34,11 +37,15 @@ final class OwnJvmBroker implements BrokerUnderTest {
         if (target.isCluster()) {
             throw new IllegalArgumentException(target.id() + " runs its three nodes in the load tool's JVM only");
         }
-        ChildBroker child = ChildBroker.start(target, dir, tunedBufferTimeoutNanos, maxHeap, jvmOptions, 120);
+        Path gcLog = dir.resolveSibling(dir.getFileName() + "-gc.log");
+        List<String> options = new java.util.ArrayList<>(jvmOptions);
+        options.add(GcLog.option(gcLog));
+        ChildBroker child = ChildBroker.start(target, dir, tunedBufferTimeoutNanos, maxHeap, options, 120);
         try {
-            return new OwnJvmBroker(child, target);
+            return new OwnJvmBroker(child, target, gcLog);
         } catch (IOException | InterruptedException | RuntimeException e) {
             child.close();
+            java.nio.file.Files.deleteIfExists(gcLog);
             throw e;
         }
     }
@@ -104,6 +111,23 @@ final class OwnJvmBroker implements BrokerUnderTest {
         return ask("deopts " + from + " " + to, "DEOPTS");
     }
 
+    /** The broker JVM's uptime in ms: the time base of its GC log, where a run begins ({@link #gcSince}). */
+    long uptimeMillis() {
+        return Long.parseLong(ask("uptime", "UPTIME"));
+    }
+
+    /**
+     * The broker JVM's collections from {@code uptimeMillis} ({@link #uptimeMillis()}) on, read from its
+     * GC log while it runs (the JVM writes each line through).
+     */
+    GcLog.Summary gcSince(long uptimeMillis) {
+        try {
+            return GcLog.since(gcLog, uptimeMillis);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** Waits until the broker JVM's JIT compilers are idle ({@link JitQuiet}); returns how long that took, in ms. */
     long awaitJitQuiet() {
         return Long.parseLong(ask("jit", "JIT"));
@@ -130,6 +154,11 @@ final class OwnJvmBroker implements BrokerUnderTest {
             }
         } finally {
             child.close();
+            try {
+                java.nio.file.Files.deleteIfExists(gcLog);
+            } catch (IOException ignored) {
+                // left in the work folder, which the tool deletes when it made it
+            }
         }
     }
 }

@@ -21,7 +21,16 @@ public enum Scenario {
     S8(
             "failover: keyed persistent messages at a fixed rate, 1 producer / 1 consumer on the leader;"
                     + " the leader's process killed a third of the way",
-            1_500);
+            1_500),
+    S9L(
+            "large messages: 1, 16 and 256 MiB persistent BytesMessages, 1 producer / 1 consumer, bodies streamed",
+            52); // LARGE_COUNTS summed
+
+    /** S9L's body sizes, in MiB, sent one size after the other. */
+    static final int[] LARGE_SIZES_MIB = {1, 16, 256};
+
+    /** S9L's messages of each size at scale 1 (712 MiB in all); {@link #largeCounts(int)} splits a count so. */
+    static final int[] LARGE_COUNTS = {40, 10, 2};
 
     /**
      * Whether the scenario kills the leader of a replicated broker (S8): its brokers run in processes,
@@ -46,6 +55,40 @@ public enum Scenario {
      */
     public boolean measuresStoreGrowth() {
         return this == S5;
+    }
+
+    /**
+     * Whether the scenario reports the broker's heap peak (S9L): with {@code --own-jvm}, the most heap
+     * the broker's JVM still held after a collection during the run, from its GC log ({@link GcLog}).
+     */
+    public boolean reportsBrokerHeap() {
+        return this == S9L;
+    }
+
+    /** The row key of the broker's heap peak ({@link #reportsBrokerHeap()}). */
+    public String brokerHeapKey() {
+        return name() + ".heap";
+    }
+
+    /**
+     * S9L's messages of each size ({@link #LARGE_SIZES_MIB}) for a {@link #count(double) count}: shared
+     * as {@link #LARGE_COUNTS} (40 : 10 : 2), at least one of each, the 1 MiB messages taking the rest.
+     */
+    static int[] largeCounts(int total) {
+        int all = java.util.Arrays.stream(LARGE_COUNTS).sum();
+        int[] counts = new int[LARGE_COUNTS.length];
+        int rest = total;
+        for (int i = counts.length - 1; i > 0; i--) {
+            counts[i] = (int) Math.max(1, Math.round((double) total * LARGE_COUNTS[i] / all));
+            rest -= counts[i];
+        }
+        counts[0] = Math.max(1, rest);
+        return counts;
+    }
+
+    /** The row key of S9L's throughput with bodies of {@code mib} MiB. */
+    static String largeKey(int mib) {
+        return S9L.name() + "." + mib + "m";
     }
 
     /** One line of the result table. */
@@ -74,13 +117,28 @@ public enum Scenario {
             case S2 -> 4;
             case S4, S4K, S4B, S4J -> 120; // 4 producers x 30 keys each
             case S6 -> 100;
+            case S9L -> LARGE_COUNTS.length; // one message of each size at least
             default -> 1;
         };
+        if (this == S9L) {
+            return Math.max(unit, n);
+        }
         return Math.max(unit, (n + unit - 1) / unit * unit);
     }
 
-    /** The throughput (or S5's and S8's figures), then end-to-end latency p50, p99 and max. */
+    /**
+     * The throughput (or S5's and S8's figures), then end-to-end latency p50, p99 and max; S9L: its
+     * throughput per body size and the broker's heap peak, no latency.
+     */
     public List<Row> rows(Scenarios.Settings settings) {
+        if (this == S9L) {
+            List<Row> rows = new java.util.ArrayList<>();
+            for (int mib : LARGE_SIZES_MIB) {
+                rows.add(new Row(largeKey(mib), "S9L large messages of " + mib + " MiB, 1P/1C", "MiB/s", true));
+            }
+            rows.add(new Row(brokerHeapKey(), "S9L broker heap peak after GC (--own-jvm)", "MiB", false));
+            return rows;
+        }
         List<Row> rows = new java.util.ArrayList<>(
                 switch (this) {
                     case S1 -> List.of(new Row("S1", "S1 persistent, 1P/1C", "msg/s", true));
@@ -102,6 +160,7 @@ public enum Scenario {
                                 "S8 failover: kill to first message from the new leader",
                                 "ms",
                                 false));
+                    case S9L -> throw new AssertionError("S9L's rows are above");
                 });
         String what = switch (this) {
             case S7 -> name() + " latency at " + settings.s7Rate() + " msg/s";

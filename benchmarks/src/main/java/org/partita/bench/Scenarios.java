@@ -69,6 +69,7 @@ final class Scenarios {
                 case S6 -> transacted(s, target, run, count);
                 case S7 -> latency(s, target, run, count);
                 case S8 -> new FailoverScenario(this, settings).run(s, target, run, count, killable());
+                case S9L -> new LargeMessageScenario(broker, settings).run(s, target, run, count);
             };
         } catch (Exception e) {
             return new RunResult(s, target, run, Map.of(), count, 0, 0, false, Map.of(), e.toString());

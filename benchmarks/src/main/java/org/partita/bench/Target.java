@@ -102,6 +102,26 @@ public enum Target {
                 : new org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory(url);
     }
 
+    /**
+     * The message property a {@code BytesMessage}'s body is sent from, as an {@code InputStream} (S9L):
+     * Partita's {@code JMS_PARTITA_InputStream}, Artemis's {@code JMS_AMQ_InputStream}.
+     */
+    String inputStreamProperty() {
+        return isPartita()
+                ? org.partita.jms.api.PartitaProperties.INPUT_STREAM
+                : org.apache.activemq.artemis.api.jms.ActiveMQJMSConstants.JMS_ACTIVEMQ_INPUT_STREAM;
+    }
+
+    /**
+     * The message property a received {@code BytesMessage}'s body is written to an {@code OutputStream}
+     * through, returning once written (S9L): {@code JMS_PARTITA_SaveStream}, {@code JMS_AMQ_SaveStream}.
+     */
+    String saveStreamProperty() {
+        return isPartita()
+                ? org.partita.jms.api.PartitaProperties.SAVE_STREAM
+                : org.apache.activemq.artemis.api.jms.ActiveMQJMSConstants.JMS_ACTIVEMQ_SAVE_STREAM;
+    }
+
     public static Target fromId(String id) {
         for (Target t : values()) {
             if (t.id.equalsIgnoreCase(id.trim())) {

@@ -18,7 +18,8 @@ import picocli.CommandLine;
 
 /**
  * The load tool's own code path, small: S1, S3 and the S4B burst against Partita only, every message
- * exactly once (and each key in order); the two clusters on S4K; the own-JVM mode on S1 and S4K.
+ * exactly once (and each key in order); the two clusters on S4K; the own-JVM mode on S1 and S4K, and on
+ * S9L's large messages.
  * The real comparison is never run by the build (docs/performance.md).
  */
 @Tag("slow")
@@ -190,6 +191,39 @@ class CompareSmokeTest {
         String md = Files.readString(out);
         assertTrue(md.contains("each broker in its own JVM (-Xmx256m)"), md);
         assertTrue(md.contains("| S1 latency p99 |"), md);
+    }
+
+    /**
+     * S9L, large messages, one of each size (1, 16 and 256 MiB) streamed to a Partita node in its own JVM:
+     * every body arrives whole, each size's throughput is reported, and the broker's heap peak from its GC log.
+     */
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void s9lStreamsLargeBodiesAndReportsEachSizesThroughputAndTheBrokersHeapPeak(@TempDir Path tmp) throws Exception {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        Compare compare = new Compare(new PrintStream(log, true, StandardCharsets.UTF_8));
+        Path out = tmp.resolve("results.md");
+        new CommandLine(compare)
+                .parseArgs(smallRun(tmp, out, "partita", "S9L", "0.01", 120, "--own-jvm", "--broker-heap", "256m"));
+
+        List<RunResult> results = compare.runComparison();
+
+        assertEquals(1, results.size(), log::toString);
+        RunResult r = results.get(0);
+        assertTrue(r.passed(), () -> r.checkSummary() + " " + r.notes() + "\n" + log);
+        assertEquals(3, r.expected(), "one message of each size");
+        for (String key : List.of("S9L.1m", "S9L.16m", "S9L.256m")) {
+            assertTrue(r.values().getOrDefault(key, 0.0) > 0, () -> key + ": " + r.values());
+        }
+        assertTrue(
+                r.notes().get(Compare.BROKER_GC_NOTE).matches("no GC|\\d+ GCs, \\d+ full; max \\d+ MiB after GC.*"),
+                r.notes()::toString);
+        if (!r.notes().get(Compare.BROKER_GC_NOTE).equals("no GC")) {
+            assertTrue(r.values().get(Scenario.S9L.brokerHeapKey()) < 256, r.values()::toString);
+        }
+        String md = Files.readString(out);
+        assertTrue(md.contains("| S9L large messages of 256 MiB, 1P/1C | MiB/s ↑ |"), md);
+        assertTrue(md.contains("1 x 1 MiB + 1 x 16 MiB + 1 x 256 MiB"), md);
     }
 
     @Test
