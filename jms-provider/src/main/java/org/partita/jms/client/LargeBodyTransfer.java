@@ -19,7 +19,7 @@ import org.partita.jms.transport.BrokerConnection;
  */
 final class LargeBodyTransfer {
     /** Parts on their way at once, either way. */
-    static final int PARTS_IN_FLIGHT = 4;
+    static final int PARTS_IN_FLIGHT = 8;
     /** The largest body a message may have: 2 GiB (the node refuses more). */
     static final long MAX_BODY_BYTES = 2L << 30;
 
@@ -69,7 +69,7 @@ final class LargeBodyTransfer {
      */
     static LargeBody download(BrokerConnection transport, long deliveryId, long length, long inMemoryBytes)
             throws JMSException {
-        int partBytes = transport.bodyPartBytes(); // the node answers at most 1 MiB a read
+        int partBytes = transport.bodyPartBytes(); // the node answers at most 1 MiB a read (LargeBodyFrames)
         try {
             if (length <= inMemoryBytes) {
                 byte[] bytes = new byte[(int) length];

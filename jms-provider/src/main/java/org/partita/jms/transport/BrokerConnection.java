@@ -63,9 +63,12 @@ public interface BrokerConnection {
         return false;
     }
 
-    /** The size of the parts a large body goes in: 1 MiB, less when the node's frames are smaller. */
+    /**
+     * The size of the parts a large body goes in: 256 KiB (less when the node's frames are smaller), under
+     * half of G1's smallest region, so that neither side allocates them as humongous objects.
+     */
     default int bodyPartBytes() {
-        return 1 << 20;
+        return 256 << 10;
     }
 
     /** A new upload id for {@link #sendBodyPart}, unique within the connection. */

@@ -267,7 +267,7 @@ public final class NettyBrokerConnection implements BrokerConnection {
     @Override
     public int bodyPartBytes() {
         // a part's frame adds 30 bytes around it; a node takes frames of at least 1 KiB
-        return Math.max(512, Math.min(1 << 20, nodeMaxFrameSize - 64));
+        return Math.max(512, Math.min(BrokerConnection.super.bodyPartBytes(), nodeMaxFrameSize - 64));
     }
 
     @Override
