@@ -155,6 +155,22 @@ class LargeMessagesTest {
     }
 
     @Test
+    void aLargeMessageNoQueueTakesLeavesNoBody() throws Exception {
+        try (Connection c = node.factory().createConnection()) {
+            Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            BytesMessage m = s.createBytesMessage();
+            m.writeBytes(pattern(2 * MIB, 5));
+            s.createProducer(s.createTopic("nobody.listens")).send(m); // a topic without subscriptions
+            Session tx = c.createSession(true, Session.SESSION_TRANSACTED);
+            BytesMessage t = tx.createBytesMessage();
+            t.writeBytes(pattern(2 * MIB, 6));
+            tx.createProducer(tx.createTopic("nobody.listens")).send(t);
+            tx.commit();
+        }
+        await().atMost(Duration.ofSeconds(20)).until(() -> bodyFiles() == 0);
+    }
+
+    @Test
     void aLargeMessageIsKeptThroughARestartAndABodyNeverSentIsDeletedAtStart() throws Exception {
         byte[] body = pattern(5 * MIB, 9);
         try (Connection c = node.factory().createConnection()) {

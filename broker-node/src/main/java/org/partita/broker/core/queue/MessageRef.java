@@ -244,7 +244,11 @@ public final class MessageRef {
         return largeBody != null;
     }
 
-    /** Deletes the large body of a message no queue took (its send was refused or rolled back). */
+    /**
+     * Deletes the large body of a message no queue holds and the store does not keep: its send was
+     * refused or rolled back, or no queue took it. Safe after it was taken and consumed too (its body
+     * went then already).
+     */
     public void discardUntaken() {
         org.partita.broker.store.large.LargeBodies b = largeBody;
         if (b != null && holders.get() == 0 && !stored) {

@@ -190,11 +190,8 @@ final class SendFrames {
         }
         CompletableFuture<Void> stored = broker.send(send);
         if (message.large()) {
-            stored.whenComplete((v, t) -> {
-                if (t != null) {
-                    message.discardUntaken();
-                }
-            });
+            // refused, or taken by no queue (a topic without subscriptions): nothing keeps its body
+            stored.whenComplete((v, t) -> message.discardUntaken());
         }
         replies.whenDone(f, stored);
         boolean persistent = wire.persistent();

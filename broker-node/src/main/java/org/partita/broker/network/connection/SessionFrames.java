@@ -121,8 +121,9 @@ final class SessionFrames {
                 settled.whenComplete((v, t) -> state.onLoop(session::closeIdleFeeds));
             }
             stored.whenComplete((v, t) -> {
+                // refused, or taken by no queue (a topic without subscriptions): nothing keeps their bodies
+                sends.forEach(s -> s.message().discardUntaken());
                 if (t != null) {
-                    sends.forEach(s -> s.message().discardUntaken());
                     // nothing of it was stored: rolled back, so what it consumed comes back, as for a full queue
                     state.channel().eventLoop().execute(() -> consumedDeliveries.forEach(d -> d.release(true)));
                 }

@@ -267,8 +267,8 @@ public final class LargeBodies implements AutoCloseable {
                 Files.createLink(to, from);
             } catch (UnsupportedOperationException | IOException noLink) {
                 Files.copy(from, to);
-                bytes.addAndGet(Files.size(to));
             }
+            bytes.addAndGet(Files.size(to)); // each name counts its body: each deletion takes its size off
             ids.add(toId);
             forceFolder();
         } catch (IOException e) {
