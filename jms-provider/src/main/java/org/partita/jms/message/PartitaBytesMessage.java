@@ -49,7 +49,19 @@ public class PartitaBytesMessage extends PartitaMessage implements BytesMessage 
             out = null;
             setBodyReadOnly(true);
         }
+        closeReader();
         in = large != null ? new DataInputStream(openLarge()) : new DataInputStream(new ByteArrayInputStream(data));
+    }
+
+    /** A large body's reader holds its temporary file open: closed when the body is read again or cleared. */
+    private void closeReader() {
+        if (in != null && large != null) {
+            try {
+                in.close();
+            } catch (IOException e) {
+                // nothing was written through it
+            }
+        }
     }
 
     private java.io.InputStream openLarge() throws JMSException {
@@ -65,6 +77,7 @@ public class PartitaBytesMessage extends PartitaMessage implements BytesMessage 
         written = new ByteArrayOutputStream();
         out = new DataOutputStream(written);
         data = EMPTY;
+        closeReader();
         in = null;
         large = null;
         source = null;

@@ -281,7 +281,11 @@ public final class LargeBodies implements AutoCloseable {
         if (!ids.remove(messageId)) {
             return;
         }
-        io.execute(() -> delete(messageId));
+        try {
+            io.execute(() -> delete(messageId));
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            delete(messageId); // the node is stopping: a removal written last still takes its body along
+        }
     }
 
     private void delete(long messageId) {
