@@ -114,6 +114,83 @@ class LargeMessagesTest {
         await().atMost(Duration.ofSeconds(20)).until(() -> bodyFiles() == 0);
     }
 
+    /**
+     * Started together, as applications start: four producers send keyed large messages at once (their
+     * parts interleaved on the node) to a partitioned queue whose two consumers attach at the same
+     * moment; every body arrives whole, each key in its order, and no file is left.
+     */
+    @Test
+    void concurrentLargeSendsKeepEachKeyInOrderWithEveryBodyWhole() throws Exception {
+        String queue = "bulk?partitions=4";
+        int producers = 4;
+        int perProducer = 12;
+        java.util.Map<String, java.util.List<Integer>> byKey = new java.util.concurrent.ConcurrentHashMap<>();
+        java.util.List<String> bad = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicInteger received = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.List<Connection> connections = new java.util.ArrayList<>();
+        java.util.concurrent.ExecutorService senders = java.util.concurrent.Executors.newFixedThreadPool(producers);
+        try {
+            java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+            java.util.List<java.util.concurrent.Future<?>> sends = new java.util.ArrayList<>();
+            for (int p = 0; p < producers; p++) {
+                int producer = p;
+                Connection c = node.factory().createConnection();
+                connections.add(c);
+                sends.add(senders.submit(() -> {
+                    start.await();
+                    Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                    MessageProducer mp = s.createProducer(s.createQueue(queue));
+                    for (int i = 0; i < perProducer; i++) {
+                        BytesMessage m = s.createBytesMessage();
+                        m.writeBytes(pattern(MIB + 1000 * i + producer, producer * 100 + i));
+                        m.setStringProperty("JMSXGroupID", "k" + producer + "-" + (i % 3));
+                        m.setIntProperty("producer", producer);
+                        m.setIntProperty("i", i);
+                        mp.send(m);
+                    }
+                    return null;
+                }));
+            }
+            for (int k = 0; k < 2; k++) {
+                Connection c = node.factory().createConnection();
+                connections.add(c);
+                Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                s.createConsumer(s.createQueue(queue)).setMessageListener(m -> {
+                    try {
+                        int producer = m.getIntProperty("producer");
+                        int i = m.getIntProperty("i");
+                        byte[] body = m.getBody(byte[].class);
+                        if (!Arrays.equals(pattern(MIB + 1000 * i + producer, producer * 100 + i), body)) {
+                            bad.add(producer + "/" + i);
+                        }
+                        byKey.computeIfAbsent(
+                                        m.getStringProperty("JMSXGroupID"),
+                                        x -> java.util.Collections.synchronizedList(new java.util.ArrayList<>()))
+                                .add(i);
+                        received.incrementAndGet();
+                    } catch (Exception e) {
+                        bad.add(e.toString());
+                    }
+                });
+                c.start();
+            }
+            start.countDown(); // producers and consumers at the same moment
+            for (java.util.concurrent.Future<?> f : sends) {
+                f.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            }
+            await().atMost(Duration.ofSeconds(60)).until(() -> received.get() >= producers * perProducer);
+        } finally {
+            senders.shutdownNow();
+            for (Connection c : connections) {
+                c.close();
+            }
+        }
+        assertEquals(java.util.List.of(), bad, "bodies that came changed");
+        assertEquals(producers * perProducer, received.get(), "each once");
+        byKey.forEach((key, order) -> assertEquals(order.stream().sorted().toList(), order, "order of " + key));
+        await().atMost(Duration.ofSeconds(20)).until(() -> bodyFiles() == 0);
+    }
+
     @Test
     void aLargeTextMessageGoesTheSameWay() throws Exception {
         String text = "é".repeat(2 * MIB) + "end";

@@ -26,6 +26,8 @@ import org.partita.protocol.WireMessage;
 final class LargeBodyFrames {
     /** The most a BODY_READ answers at once, whatever it asks: what the node holds of a body per read. */
     static final int READ_BYTES_MAX = 1 << 20;
+    /** Parts of one upload the node accepts before the earlier ones are written. */
+    static final int MAX_UNWRITTEN_PARTS = 16;
 
     private final ConnectionState state;
     private final Broker broker;
@@ -63,16 +65,25 @@ final class LargeBodyFrames {
             }
             uploads.put(f.uploadId(), upload);
         }
-        if (upload.finished() || f.offset() != upload.written()) {
+        if (upload.finished() || f.offset() != upload.received()) {
             refuse(
                     f,
                     ErrorCode.INVALID_REQUEST,
                     upload.finished()
                             ? "upload " + f.uploadId() + " had its last part already"
-                            : "upload " + f.uploadId() + " has " + upload.written() + " bytes, not " + f.offset());
+                            : "upload " + f.uploadId() + " has " + upload.received() + " bytes, not " + f.offset());
             return;
         }
-        if (upload.written() + f.data().length > LargeBodies.MAX_BODY_BYTES) {
+        if (upload.unwritten() >= MAX_UNWRITTEN_PARTS) {
+            // the node holds what it has not written yet: a client waits for its answers (eight at most)
+            refuse(
+                    f,
+                    ErrorCode.RESOURCE_EXHAUSTED,
+                    "upload " + f.uploadId() + " has " + MAX_UNWRITTEN_PARTS
+                            + " parts not yet written; wait for their answers");
+            return;
+        }
+        if (upload.received() + f.data().length > LargeBodies.MAX_BODY_BYTES) {
             refuse(
                     f,
                     ErrorCode.RESOURCE_EXHAUSTED,
@@ -80,21 +91,7 @@ final class LargeBodyFrames {
                             + " bytes; the message was not taken");
             return;
         }
-        try {
-            upload.append(f.data());
-        } catch (IOException e) {
-            refuse(
-                    f,
-                    ErrorCode.RESOURCE_EXHAUSTED,
-                    "cannot write the large body (" + e.getMessage() + "); the message was not taken");
-            return;
-        }
-        if (!f.last()) {
-            replies.ok(f.requestId());
-            return;
-        }
-        LargeBodies.Upload finished = upload;
-        finished.finish().whenComplete((v, t) -> {
+        upload.accept(f.data(), f.last()).whenComplete((v, t) -> {
             if (t == null) {
                 replies.ok(f.requestId());
             } else {
@@ -104,7 +101,7 @@ final class LargeBodyFrames {
                         .execute(() -> refuse(
                                 f,
                                 ErrorCode.RESOURCE_EXHAUSTED,
-                                "cannot force the large body to the disk (" + cause.getMessage()
+                                "cannot write the large body to the disk (" + cause.getMessage()
                                         + "); the message was not taken"));
             }
         });
@@ -161,7 +158,7 @@ final class LargeBodyFrames {
         if (named == null || !broker.clustered(named.options())) {
             return new Sent(large, targets);
         }
-        long whole = upload.written() + f.message().length;
+        long whole = upload.received() + f.message().length;
         if (whole > node.limits().messageBytes()) {
             upload.abandon(); // also deletes the body "large" was made with
             replies.error(
@@ -176,7 +173,8 @@ final class LargeBodyFrames {
         }
         byte[] inlined;
         try {
-            inlined = inline(f.message(), broker.largeBodies().readNow(upload.messageId(), 0, (int) upload.written()));
+            // on the event loop, as the message is: within limits.messageBytes, and written a moment ago
+            inlined = inline(f.message(), broker.largeBodies().readNow(upload.messageId(), 0, (int) upload.received()));
         } catch (IOException e) {
             upload.abandon();
             replies.error(f, ErrorCode.RESOURCE_EXHAUSTED, "cannot read the large body back: " + e.getMessage());

@@ -28,8 +28,9 @@ import org.slf4j.LoggerFactory;
  * once the store has let go of its message ({@link BodyReleasingStore}). A message copied under a
  * new id (dead-lettered) gets a hard link to the same body, so either copy may go first.
  *
- * <p>What the node holds of a body in its heap is one part at a time. Forcing and reading, which may
- * wait on the disk, run on this class's own threads, never on a network thread.
+ * <p>What the node holds of a body in its heap is the parts its client has on their way. Writing,
+ * forcing and reading, which may wait on the disk, run on this class's own threads, never on a
+ * network thread.
  */
 public final class LargeBodies implements AutoCloseable {
     /** The largest body a message may have: 2 GiB. */
@@ -122,14 +123,23 @@ public final class LargeBodies implements AutoCloseable {
     }
 
     /**
-     * A body being written, one part after the other, on the connection's event loop (a part is a
-     * write to the file system's cache); {@link #finish} forces it on this class's threads.
+     * A body being written, one part after the other. Parts are accepted on the connection's event
+     * loop (their offsets checked there) and written, then forced, in order on this class's threads:
+     * a write may wait for the disk (the kernel throttles writers of many dirty pages), which a
+     * network thread serving other connections must not.
      */
     public final class Upload {
         private final long messageId;
         private final FileChannel channel;
-        private long written;
-        private CompletableFuture<Void> forced;
+        /** Bytes accepted so far: the next part's offset. Event loop only. */
+        private long received;
+
+        private boolean last;
+        /** The last part's write (the force, once the last part came): each write chains on the one before. */
+        private CompletableFuture<Void> tail = CompletableFuture.completedFuture(null);
+
+        private final java.util.concurrent.atomic.AtomicInteger unwritten =
+                new java.util.concurrent.atomic.AtomicInteger();
         private boolean sent;
 
         private Upload(long messageId, FileChannel channel) {
@@ -141,9 +151,14 @@ public final class LargeBodies implements AutoCloseable {
             return messageId;
         }
 
-        /** Bytes written so far. */
-        public long written() {
-            return written;
+        /** Bytes accepted so far (all of the body once it is {@link #ready}). */
+        public long received() {
+            return received;
+        }
+
+        /** Parts accepted and not yet written. */
+        public int unwritten() {
+            return unwritten.get();
         }
 
         /** Whether it became a message's body (or was put back into its message): no longer the connection's. */
@@ -155,38 +170,50 @@ public final class LargeBodies implements AutoCloseable {
             sent = true;
         }
 
-        /** Whether its last part came (it may still be forced). */
+        /** Whether its last part came (it may still be written and forced). */
         public boolean finished() {
-            return forced != null;
+            return last;
         }
 
         /** Whether its last part came and it is on the disk: its message may be sent. */
         public boolean ready() {
-            return forced != null && forced.isDone() && !forced.isCompletedExceptionally();
+            return last && tail.isDone() && !tail.isCompletedExceptionally();
         }
 
-        public void append(byte[] part) throws IOException {
-            ByteBuffer b = ByteBuffer.wrap(part);
-            while (b.hasRemaining()) {
-                channel.write(b);
+        /**
+         * Accepts the next part; completes once it is written (the last part: once the body and its
+         * name are forced to the disk), or fails if it, or a part before it, could not be.
+         */
+        public CompletableFuture<Void> accept(byte[] part, boolean isLast) {
+            received += part.length;
+            last = isLast;
+            unwritten.incrementAndGet();
+            CompletableFuture<Void> written = tail.thenRunAsync(() -> write(part), io);
+            tail = isLast ? written.thenRunAsync(this::force, io) : written;
+            return tail;
+        }
+
+        private void write(byte[] part) {
+            try {
+                ByteBuffer b = ByteBuffer.wrap(part);
+                while (b.hasRemaining()) {
+                    channel.write(b);
+                }
+                bytes.addAndGet(part.length);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } finally {
+                unwritten.decrementAndGet();
             }
-            written += part.length;
-            bytes.addAndGet(part.length);
         }
 
-        /** Forces the body and its name to the disk; completes once they are there. */
-        public CompletableFuture<Void> finish() {
-            forced = CompletableFuture.runAsync(
-                    () -> {
-                        try (FileChannel c = channel) {
-                            c.force(true);
-                        } catch (IOException e) {
-                            throw new UncheckedIOException(e);
-                        }
-                        forceFolder();
-                    },
-                    io);
-            return forced;
+        private void force() {
+            try (FileChannel c = channel) {
+                c.force(true);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            forceFolder();
         }
 
         /** Gives the body up (its message was not sent). */
