@@ -135,20 +135,7 @@ final class LargeMessageScenario {
                         .append(" MiB");
             }
             notes.put("largeMessages", sent + ", bodies through " + inputStream + " and " + saveStream);
-            if (tally.unexpected() > 0) {
-                notes.put("unexpected", tally.unexpected() + " messages that the producer of this run did not send");
-            }
-            return new RunResult(
-                    s,
-                    target,
-                    run,
-                    values,
-                    tally.expected(),
-                    tally.distinct(),
-                    tally.duplicates(),
-                    !complete && failure == null,
-                    notes,
-                    failure == null ? null : failure.toString());
+            return RunResult.tallied(s, target, run, values, tally, complete, notes, failure);
         } finally {
             workers.stopAndJoin(5_000);
         }

@@ -43,6 +43,35 @@ public record RunResult(
         return new RunResult(scenario, target, run, values, expected, arrived, duplicates, timedOut, more, error);
     }
 
+    /**
+     * A run's result from what its consumers tallied: arrivals, duplicates, and those no producer of
+     * the run sent (noted); {@code complete} false without a failure means the time cap stopped it.
+     */
+    static RunResult tallied(
+            Scenario s,
+            Target target,
+            int run,
+            Map<String, Double> values,
+            Tally tally,
+            boolean complete,
+            Map<String, String> notes,
+            Throwable failure) {
+        if (tally.unexpected() > 0) {
+            notes.put("unexpected", tally.unexpected() + " messages that no producer of this run sent");
+        }
+        return new RunResult(
+                s,
+                target,
+                run,
+                values,
+                tally.expected(),
+                tally.distinct(),
+                tally.duplicates(),
+                !complete && failure == null,
+                notes,
+                failure == null ? null : failure.toString());
+    }
+
     /** The same run with one more figure. */
     public RunResult withValue(String key, double value) {
         Map<String, Double> more = new java.util.LinkedHashMap<>(values);

@@ -516,21 +516,7 @@ final class Scenarios {
         if (latency != null) {
             latency.report(s.name(), values);
         }
-        if (tally.unexpected() > 0) {
-            notes.put("unexpected", tally.unexpected() + " messages that no producer of this run sent");
-        }
-        boolean timedOut = !complete && failure == null;
-        return new RunResult(
-                s,
-                target,
-                run,
-                values,
-                tally.expected(),
-                tally.distinct(),
-                tally.duplicates(),
-                timedOut,
-                notes,
-                failure == null ? null : failure.toString());
+        return RunResult.tallied(s, target, run, values, tally, complete, notes, failure);
     }
 
     static long nanos(long seconds) {
