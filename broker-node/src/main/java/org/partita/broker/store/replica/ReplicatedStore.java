@@ -41,7 +41,10 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
     private final String setName;
     private final RaftPeerId self;
     private final MessageStore local;
-    private final ReplicaStateMachine machine;
+    private final AppliedMark mark;
+    /** What Ratis's division of the set applies the log with; a new one each time the division restarts. */
+    private volatile ReplicaStateMachine machine;
+
     private final ClientId clientId = ClientId.randomId();
     private final AtomicLong calls = new AtomicLong();
     private final long requestTimeoutMillis;
@@ -130,11 +133,20 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
         this.self = self;
         this.local = local;
         this.requestTimeoutMillis = requestTimeoutMillis;
+        this.mark = mark;
         this.machine = new ReplicaStateMachine(setName, local, mark, this, recent);
     }
 
     ReplicaStateMachine machine() {
         return machine;
+    }
+
+    /**
+     * A new state machine over the same store, for the division Ratis starts when {@link ReplicaServer}
+     * restarts it: Ratis closed the old one with its division and does not open a closed one again.
+     */
+    void renewMachine() {
+        machine = new ReplicaStateMachine(setName, local, mark, this, recent);
     }
 
     void attach(RaftServer server, ReplicaSet set) {

@@ -342,6 +342,56 @@ class ReplicaSetTest {
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertEquals(withLast, ids(restarted)));
     }
 
+    /**
+     * Ratis 3.2.0 chains a follower's appends, so that once one fails (as it did in a 200-fault run,
+     * a copy of the store installed under appends still waiting) the follower refuses every later
+     * append for as long as its division runs. The node restarts such a division: with the set's
+     * other follower stopped, the set goes on taking writes with the restarted one, which holds them
+     * all. Without the restart no write is confirmed (leader and a refusing follower make no majority).
+     */
+    @Test
+    void aFollowerWhoseAppendsFailedForGoodIsRestartedAndTheSetGoesOn() throws Exception {
+        Map<String, ReplicatedStore> stores = threeReplicas("node1");
+        ReplicatedStore first = awaitLeader(stores);
+        write(first, message(1, "before"));
+        List<String> followers =
+                stores.keySet().stream().filter(n -> stores.get(n) != first).toList();
+        String broken = followers.get(0);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> ids(stores.get(broken)).equals(List.of(1L)));
+        failAppends(servers.get(broken).division("orders/0"));
+        servers.remove(followers.get(1)).close();
+
+        // writes go on once the broken follower is restarted (leadership may move meanwhile)
+        List<Long> confirmed = new ArrayList<>(List.of(1L));
+        for (long id = 2; id <= 20; id++) {
+            long next = id;
+            await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> {
+                ReplicatedStore leader = stores.entrySet().stream()
+                        .filter(e ->
+                                servers.containsKey(e.getKey()) && e.getValue().leading())
+                        .map(Map.Entry::getValue)
+                        .findFirst()
+                        .orElseThrow();
+                write(leader, message(next, "m" + next));
+                return true;
+            });
+            confirmed.add(id);
+        }
+        assertEquals(1, servers.get(broken).stalledFollowerRestarts(), "the broken follower was restarted once");
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertEquals(confirmed, ids(stores.get(broken))));
+    }
+
+    /** Leaves {@code division}'s chain of appends failed, as Ratis 3.2.0 leaves it after a failed append. */
+    @SuppressWarnings("unchecked")
+    private static void failAppends(org.apache.ratis.server.RaftServer.Division division) throws Exception {
+        java.lang.reflect.Field chain = division.getClass().getDeclaredField("appendLogFuture");
+        chain.setAccessible(true);
+        ((java.util.concurrent.atomic.AtomicReference<CompletableFuture<Void>>) chain.get(division))
+                .set(CompletableFuture.failedFuture(new IllegalStateException("an append failed")));
+        assertTrue(FollowerAppends.failed(division), "the probe sees the failed chain");
+    }
+
     /** Whether the node's log of the set still has its first segment (entries from index 0). */
     private boolean logHoldsFirstEntry(String node) throws java.io.IOException {
         try (java.util.stream.Stream<Path> files =
