@@ -206,6 +206,46 @@ class LargeMessagesTest {
         await().atMost(Duration.ofSeconds(20)).until(() -> bodyFiles() == 0);
     }
 
+    /**
+     * A stream message saved to a file by one consumer is sent on from that file by a stream and read
+     * value by value by the next: the values arrive as first written.
+     */
+    @Test
+    void aStreamMessageSavedToAFileIsSentOnFromItAndReadValueByValue() throws Exception {
+        byte[] blob = pattern(3 * MIB, 5);
+        Path saved = node.dataDir().resolveSibling("saved-stream-message.bin");
+        try (Connection c = node.factory().createConnection()) {
+            c.start();
+            Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            jakarta.jms.StreamMessage first = s.createStreamMessage();
+            first.writeString("invoice-12");
+            first.writeBytes(blob);
+            first.writeInt(12);
+            s.createProducer(s.createQueue("values")).send(first);
+            assertEquals(1, bodyFiles(), "over largeMessageBytes: a large message");
+
+            jakarta.jms.StreamMessage got = (jakarta.jms.StreamMessage)
+                    s.createConsumer(s.createQueue("values")).receive(10_000);
+            try (java.io.OutputStream out = Files.newOutputStream(saved)) {
+                got.setObjectProperty(PartitaProperties.SAVE_STREAM, out);
+            }
+
+            jakarta.jms.StreamMessage again = s.createStreamMessage();
+            try (java.io.InputStream in = Files.newInputStream(saved)) {
+                again.setObjectProperty(PartitaProperties.INPUT_STREAM, in);
+                s.createProducer(s.createQueue("values-on")).send(again);
+            }
+            jakarta.jms.StreamMessage next = (jakarta.jms.StreamMessage)
+                    s.createConsumer(s.createQueue("values-on")).receive(10_000);
+            assertEquals("invoice-12", next.readString());
+            assertArrayEquals(blob, (byte[]) next.readObject());
+            assertEquals(12, next.readInt());
+        } finally {
+            Files.deleteIfExists(saved);
+        }
+        await().atMost(Duration.ofSeconds(20)).until(() -> bodyFiles() == 0);
+    }
+
     @Test
     void aRolledBackSendLeavesNoBodyAndACommittedOneIsDelivered() throws Exception {
         try (Connection c = node.factory().createConnection()) {

@@ -38,16 +38,18 @@ public final class PartitaProperties {
     public static final String LARGE_BODY_BYTES = org.partita.protocol.Protocol.LARGE_BODY_BYTES_PROPERTY;
 
     /**
-     * Set on a {@code BytesMessage} to send with {@code message.setObjectProperty(INPUT_STREAM, in)}:
-     * its body is read from this {@code java.io.InputStream} (to its end, up to 2 GiB) while it is
-     * sent, in parts; the message is sent as a large message whatever its size. Not a property: it is
-     * not sent as one.
+     * Set on a {@code BytesMessage} or a {@code StreamMessage} to send with
+     * {@code message.setObjectProperty(INPUT_STREAM, in)}: its body is read from this
+     * {@code java.io.InputStream} (to its end, up to 2 GiB) while it is sent, in parts; the message is
+     * sent as a large message whatever its size. A stream message's stream holds its body as it
+     * travels (what {@link #SAVE_STREAM} writes of one). Not a property: it is not sent as one.
      */
     public static final String INPUT_STREAM = "JMS_PARTITA_InputStream";
 
     /**
-     * Set on a received {@code BytesMessage} with {@code message.setObjectProperty(SAVE_STREAM, out)}:
-     * its whole body is written to this {@code java.io.OutputStream}, and the call returns once it is.
+     * Set on a received {@code BytesMessage} or {@code StreamMessage} with
+     * {@code message.setObjectProperty(SAVE_STREAM, out)}: its whole body is written to this
+     * {@code java.io.OutputStream}, and the call returns once it is.
      */
     public static final String SAVE_STREAM = "JMS_PARTITA_SaveStream";
 

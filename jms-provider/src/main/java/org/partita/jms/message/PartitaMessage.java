@@ -387,15 +387,18 @@ public class PartitaMessage implements Message {
         return body.getClass();
     }
 
-    /** Sends its body from {@code stream} (JMS_PARTITA_InputStream); only a bytes message can. */
+    /** Sends its body from {@code stream} (JMS_PARTITA_InputStream); only a bytes or stream message can. */
     void bodyFrom(java.io.InputStream stream) throws JMSException {
-        throw new MessageFormatException("only a BytesMessage takes its body from a stream, not a "
+        throw new MessageFormatException("only a BytesMessage or a StreamMessage takes its body from a stream, not a "
                 + getClass().getSimpleName().replace("Partita", ""));
     }
 
-    /** Writes its body to {@code out} and returns once written (JMS_PARTITA_SaveStream); only a bytes message can. */
+    /**
+     * Writes its body to {@code out} and returns once written (JMS_PARTITA_SaveStream); only a bytes
+     * or stream message can.
+     */
     void saveBodyTo(java.io.OutputStream out) throws JMSException {
-        throw new MessageFormatException("only a BytesMessage writes its body to a stream, not a "
+        throw new MessageFormatException("only a BytesMessage or a StreamMessage writes its body to a stream, not a "
                 + getClass().getSimpleName().replace("Partita", ""));
     }
 

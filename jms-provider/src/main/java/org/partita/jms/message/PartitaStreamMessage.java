@@ -26,6 +26,13 @@ public class PartitaStreamMessage extends PartitaMessage implements StreamMessag
     private int position;
     // How much of the byte[] value at position readBytes has handed out so far.
     private int bytesOffset = NOT_READING_BYTES;
+    /**
+     * A large body received in parts: its values are decoded at the first read, so that an application
+     * that only saves the body to a stream (JMS_PARTITA_SaveStream) never holds it in its heap.
+     */
+    private LargeBody large;
+    /** Where the body to send comes from instead of the values written (JMS_PARTITA_InputStream). */
+    private java.io.InputStream source;
 
     public PartitaStreamMessage() {}
 
@@ -45,7 +52,24 @@ public class PartitaStreamMessage extends PartitaMessage implements StreamMessag
     @Override
     void clearBodyContent() {
         values.clear();
+        large = null;
+        source = null;
         rewind();
+    }
+
+    /** Decodes a large body's values at the first read. */
+    private void decodeLarge() throws JMSException {
+        if (large == null || !values.isEmpty() || large.length() == 0) {
+            return;
+        }
+        try {
+            values.addAll(BodyValues.decodeList(large.readAll()));
+        } catch (java.io.IOException e) {
+            throw Exceptions.linked(new JMSException("cannot read the large body: " + e.getMessage()), e);
+        } catch (org.partita.protocol.ProtocolException e) {
+            throw Exceptions.linked(
+                    new MessageFormatException("the body does not hold stream values: " + e.getMessage()), e);
+        }
     }
 
     // ---------------------------------------------------------------- reading
@@ -58,6 +82,7 @@ public class PartitaStreamMessage extends PartitaMessage implements StreamMessag
 
     private <T> T readNext(Conversion<T> conversion) throws JMSException {
         checkBodyReadable();
+        decodeLarge();
         if (bytesOffset != NOT_READING_BYTES) {
             throw new MessageFormatException("the byte[] value must be read completely with readBytes first");
         }
@@ -127,6 +152,7 @@ public class PartitaStreamMessage extends PartitaMessage implements StreamMessag
     @Override
     public int readBytes(byte[] buffer) throws JMSException {
         checkBodyReadable();
+        decodeLarge();
         if (bytesOffset == NOT_READING_BYTES) {
             if (position >= values.size()) {
                 throw new MessageEOFException("end of the stream");
@@ -259,7 +285,59 @@ public class PartitaStreamMessage extends PartitaMessage implements StreamMessag
 
     @Override
     byte[] encodeBody() {
+        if (source != null || large != null) {
+            return new byte[0]; // sent in parts from streamedBody()
+        }
         return BodyValues.encodeList(values);
+    }
+
+    /**
+     * Its body comes from {@code stream} (JMS_PARTITA_InputStream): the stream is the body as it
+     * travels, the values in the layout {@link #saveBodyTo} writes, so that a stream message saved to a
+     * file is sent again from it as it was. A receiver reading values from a body in another layout
+     * gets a MessageFormatException; one saving it to a stream gets the bytes as sent.
+     */
+    @Override
+    void bodyFrom(java.io.InputStream stream) throws JMSException {
+        checkBodyWritable();
+        source = stream;
+    }
+
+    @Override
+    public java.io.InputStream streamedBody() throws JMSException {
+        if (source != null) {
+            return source;
+        }
+        if (large == null) {
+            return null;
+        }
+        try {
+            return large.open();
+        } catch (java.io.IOException e) {
+            throw Exceptions.linked(new JMSException("cannot read the large body: " + e.getMessage()), e);
+        }
+    }
+
+    /** Writes the body, as it travels (a count, then each value), to {@code target}; returns once written. */
+    @Override
+    void saveBodyTo(java.io.OutputStream target) throws JMSException {
+        checkBodyReadable();
+        try {
+            if (large != null) {
+                large.copyTo(target);
+            } else {
+                target.write(BodyValues.encodeList(values));
+                target.flush();
+            }
+        } catch (java.io.IOException e) {
+            throw Exceptions.linked(new JMSException("cannot write the body to the stream: " + e.getMessage()), e);
+        }
+    }
+
+    @Override
+    void restoreLargeBody(LargeBody body) {
+        restoreBody(null);
+        large = body;
     }
 
     @Override

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.jms.MessageFormatException;
 import jakarta.jms.MessageNotReadableException;
@@ -39,7 +40,9 @@ class LargeStreamsTest {
         MessageFormatException e = assertThrows(
                 MessageFormatException.class,
                 () -> text.setObjectProperty(PartitaProperties.INPUT_STREAM, new ByteArrayInputStream(new byte[0])));
-        assertEquals("only a BytesMessage takes its body from a stream, not a TextMessage", e.getMessage());
+        assertEquals(
+                "only a BytesMessage or a StreamMessage takes its body from a stream, not a TextMessage",
+                e.getMessage());
         assertThrows(
                 MessageFormatException.class,
                 () -> new PartitaBytesMessage().setObjectProperty(PartitaProperties.INPUT_STREAM, "not a stream"));
@@ -91,5 +94,60 @@ class LargeStreamsTest {
                 Collections.list(m.getPropertyNames()).stream()
                         .filter(n -> n.toString().contains("Stream"))
                         .toList());
+    }
+
+    /**
+     * A stream message saved to a stream gives the body as it travels; sent again from that stream it
+     * is the same message: a receiver reads the same values.
+     */
+    @Test
+    void aStreamMessageSavedToAStreamIsSentAgainFromItWithTheSameValues() throws Exception {
+        PartitaStreamMessage original = new PartitaStreamMessage();
+        original.writeString("order-7");
+        original.writeLong(42L);
+        original.writeBytes(new byte[] {9, 8, 7});
+        original.reset();
+        ByteArrayOutputStream saved = new ByteArrayOutputStream();
+        original.setObjectProperty(PartitaProperties.SAVE_STREAM, saved);
+
+        PartitaStreamMessage again = new PartitaStreamMessage();
+        InputStream in = new ByteArrayInputStream(saved.toByteArray());
+        again.setObjectProperty(PartitaProperties.INPUT_STREAM, in);
+        assertSame(in, again.streamedBody());
+        assertFalse(again.propertyExists(PartitaProperties.INPUT_STREAM), "not sent as a property");
+        assertEquals(0, again.toWire().body().length, "the body goes in parts, not in the message");
+
+        // as a receiver gets it: the parts in a file of the client's own
+        LargeBody.InFile file = LargeBody.newFile(saved.size());
+        Files.write(file.file(), saved.toByteArray());
+        WireMessage wire = new WireMessage(
+                "ID:2", 0, null, null, null, null, 2, 4, 0, 0, Map.of(), WireMessage.BODY_STREAM, new byte[0]);
+        PartitaStreamMessage received = (PartitaStreamMessage) MessageFactory.fromWire(wire, 1, -1, file);
+        ByteArrayOutputStream savedAgain = new ByteArrayOutputStream();
+        received.setObjectProperty(PartitaProperties.SAVE_STREAM, savedAgain);
+        assertArrayEquals(saved.toByteArray(), savedAgain.toByteArray(), "saved as it travels, values not decoded");
+        assertEquals("order-7", received.readString());
+        assertEquals(42L, received.readLong());
+        assertArrayEquals(new byte[] {9, 8, 7}, (byte[]) received.readObject());
+        assertThrows(jakarta.jms.MessageEOFException.class, received::readObject);
+        assertThrows(
+                MessageNotWriteableException.class,
+                () -> received.setObjectProperty(
+                        PartitaProperties.INPUT_STREAM, new ByteArrayInputStream(new byte[0])));
+    }
+
+    /** A stream message whose body came from a stream that does not hold stream values says so when read. */
+    @Test
+    void aStreamMessageWhoseBodyIsNotInTheValuesLayoutFailsToReadClearly() throws Exception {
+        LargeBody.InFile file = LargeBody.newFile(5);
+        Files.write(file.file(), new byte[] {0, 0, 0, 9, 1});
+        WireMessage wire = new WireMessage(
+                "ID:3", 0, null, null, null, null, 2, 4, 0, 0, Map.of(), WireMessage.BODY_STREAM, new byte[0]);
+        PartitaStreamMessage received = (PartitaStreamMessage) MessageFactory.fromWire(wire, 1, -1, file);
+        MessageFormatException e = assertThrows(MessageFormatException.class, received::readObject);
+        assertTrue(e.getMessage().startsWith("the body does not hold stream values"), e.getMessage());
+        ByteArrayOutputStream saved = new ByteArrayOutputStream();
+        received.setObjectProperty(PartitaProperties.SAVE_STREAM, saved);
+        assertArrayEquals(new byte[] {0, 0, 0, 9, 1}, saved.toByteArray(), "still saved as it came");
     }
 }
