@@ -65,11 +65,7 @@ public class PartitaBytesMessage extends PartitaMessage implements BytesMessage 
     }
 
     private java.io.InputStream openLarge() throws JMSException {
-        try {
-            return large.open();
-        } catch (IOException e) {
-            throw Exceptions.linked(new JMSException("cannot read the large body: " + e.getMessage()), e);
-        }
+        return BodyStreams.open(large);
     }
 
     @Override
@@ -343,16 +339,7 @@ public class PartitaBytesMessage extends PartitaMessage implements BytesMessage 
     @Override
     void saveBodyTo(java.io.OutputStream target) throws JMSException {
         checkBodyReadable();
-        try {
-            if (large != null) {
-                large.copyTo(target);
-            } else {
-                target.write(data);
-                target.flush();
-            }
-        } catch (IOException e) {
-            throw Exceptions.linked(new JMSException("cannot write the body to the stream: " + e.getMessage()), e);
-        }
+        BodyStreams.save(large, data, target);
     }
 
     @Override

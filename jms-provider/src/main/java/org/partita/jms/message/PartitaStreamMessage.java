@@ -308,30 +308,14 @@ public class PartitaStreamMessage extends PartitaMessage implements StreamMessag
         if (source != null) {
             return source;
         }
-        if (large == null) {
-            return null;
-        }
-        try {
-            return large.open();
-        } catch (java.io.IOException e) {
-            throw Exceptions.linked(new JMSException("cannot read the large body: " + e.getMessage()), e);
-        }
+        return large == null ? null : BodyStreams.open(large);
     }
 
     /** Writes the body, as it travels (a count, then each value), to {@code target}; returns once written. */
     @Override
     void saveBodyTo(java.io.OutputStream target) throws JMSException {
         checkBodyReadable();
-        try {
-            if (large != null) {
-                large.copyTo(target);
-            } else {
-                target.write(BodyValues.encodeList(values));
-                target.flush();
-            }
-        } catch (java.io.IOException e) {
-            throw Exceptions.linked(new JMSException("cannot write the body to the stream: " + e.getMessage()), e);
-        }
+        BodyStreams.save(large, large == null ? BodyValues.encodeList(values) : null, target);
     }
 
     @Override
