@@ -24,6 +24,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -267,6 +268,50 @@ class LargeMessagesTest {
             BytesMessage got =
                     (BytesMessage) s.createConsumer(s.createQueue("tx")).receive(10_000);
             assertArrayEquals(pattern(3 * MIB, 2), got.getBody(byte[].class));
+        }
+        await().atMost(Duration.ofSeconds(20)).until(() -> bodyFiles() == 0);
+    }
+
+    /**
+     * XA branches that send large messages: one rolled back before it was prepared and one rolled
+     * back after it leave no body behind; a committed one delivers its message whole.
+     */
+    @Test
+    void anXaBranchRolledBackBeforeOrAfterPrepareLeavesNoBody() throws Exception {
+        byte[] body = pattern(3 * MIB, 9);
+        try (jakarta.jms.XAConnection xc = new org.partita.jms.client.PartitaXAConnectionFactory(
+                        node.node().url())
+                .createXAConnection()) {
+            jakarta.jms.XASession xs = xc.createXASession();
+            javax.transaction.xa.XAResource xa = xs.getXAResource();
+            MessageProducer p = xs.getSession().createProducer(xs.getSession().createQueue("xa-big"));
+            for (String outcome : List.of("rolled back", "prepared, rolled back", "committed")) {
+                javax.transaction.xa.Xid x = TestXid.of(outcome);
+                xa.start(x, javax.transaction.xa.XAResource.TMNOFLAGS);
+                BytesMessage m = xs.getSession().createBytesMessage();
+                m.writeBytes(body);
+                m.setStringProperty("outcome", outcome);
+                p.send(m);
+                xa.end(x, javax.transaction.xa.XAResource.TMSUCCESS);
+                assertEquals(1, bodyFiles(), outcome + ": the body waits for the branch");
+                if (outcome.equals("committed")) {
+                    xa.commit(x, true);
+                } else {
+                    if (outcome.startsWith("prepared")) {
+                        assertEquals(javax.transaction.xa.XAResource.XA_OK, xa.prepare(x));
+                    }
+                    xa.rollback(x);
+                    await().atMost(Duration.ofSeconds(10)).until(() -> bodyFiles() == 0);
+                }
+            }
+        }
+        try (Connection c = node.factory().createConnection()) {
+            c.start();
+            Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            BytesMessage got =
+                    (BytesMessage) s.createConsumer(s.createQueue("xa-big")).receive(10_000);
+            assertEquals("committed", got.getStringProperty("outcome"), "only the committed branch's message");
+            assertArrayEquals(body, got.getBody(byte[].class));
         }
         await().atMost(Duration.ofSeconds(20)).until(() -> bodyFiles() == 0);
     }

@@ -677,7 +677,7 @@ public final class XaBranches {
         b.state = XaBranch.State.ROLLBACK_ONLY;
         b.rollbackCode = code;
         b.rollbackReason = reason;
-        b.sends.clear();
+        discardSends(b);
         release(b);
         giveBack(b.consumed);
         b.consumed.clear();
@@ -700,7 +700,7 @@ public final class XaBranches {
         giveBack(consumed);
         giveBackOutside(b);
         synchronized (this) {
-            b.sends.clear();
+            discardSends(b);
             release(b);
             b.consumed.clear();
             b.state = XaBranch.State.ROLLBACK_ONLY;
@@ -735,7 +735,18 @@ public final class XaBranches {
             b.locked.clear();
         }
         node.unreserve(sends);
+        sends.forEach(s -> s.message().discardUntaken());
         locked.forEach(e -> e.queue().rollbackLocked(e));
+    }
+
+    /**
+     * The branch's sends are dropped, never to be stored: their large bodies go with them (a body the
+     * store keeps, or one a restart read back with its prepared branch, stays: the store's removal or
+     * the next start deletes it). Under the lock.
+     */
+    private static void discardSends(XaBranch b) {
+        b.sends.forEach(s -> s.message().discardUntaken());
+        b.sends.clear();
     }
 
     private synchronized void stillPrepared(XaBranch b) {

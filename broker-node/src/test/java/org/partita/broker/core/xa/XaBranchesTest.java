@@ -433,10 +433,11 @@ class XaBranchesTest {
 
     /**
      * A send to no queue: the registry hands its sends to the broker as they are and reads their
-     * message only for the queues that store it, so none is needed here.
+     * message only for the queues that store it (and, when the branch drops it, for a large body it
+     * has not), so a stand-in message does here.
      */
     private static Broker.PendingSend send() {
-        return new Broker.PendingSend(List.of(), null);
+        return new Broker.PendingSend(List.of(), org.partita.broker.core.queue.MessageRef.probe(4));
     }
 
     private XaBranch started() {
