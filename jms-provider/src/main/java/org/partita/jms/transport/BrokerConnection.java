@@ -26,9 +26,10 @@ public interface BrokerConnection {
     }
 
     /**
-     * When (System.nanoTime) the node last answered after being unresponsive for longer than its
-     * sets' election timeout ({@link Long#MIN_VALUE}: never): deliveries that came before are given
-     * back, not handed to the application (another node may have delivered them again meanwhile).
+     * Until when (System.nanoTime) deliveries count as from before the node's last outage: a lease
+     * after it last answered a request it had owed, unresponsive for longer than its sets' election
+     * timeout ({@link Long#MIN_VALUE}: never). Such deliveries are handed to the application flagged
+     * redelivered (another node may have delivered them meanwhile).
      */
     default long unresponsiveUntil() {
         return Long.MIN_VALUE;

@@ -453,10 +453,10 @@ public final class NettyBrokerConnection implements BrokerConnection {
     }
 
     /**
-     * When (System.nanoTime) the node last answered a request it had owed, in silence, for longer
-     * than its replica sets' election timeout; {@link Long#MIN_VALUE} if never. What it delivered
-     * before then may have been delivered again by the node that took its partitions over: a client
-     * gives such deliveries back rather than hand them to the application.
+     * A lease after the node last answered a request it had owed, in silence, for longer than its
+     * replica sets' election timeout (System.nanoTime); {@link Long#MIN_VALUE} if never. What it
+     * delivered before then may have been delivered again by the node that took its partitions over:
+     * a client hands such deliveries out flagged redelivered.
      */
     @Override
     public long unresponsiveUntil() {
@@ -538,8 +538,11 @@ public final class NettyBrokerConnection implements BrokerConnection {
         long election = 2 * leaseNanos; // the node's lease is half its sets' election timeout
         if (asked != null && election > 0 && silent > election && now - asked > election) {
             // an answer the node owed for longer than an election, with nothing from it meanwhile:
-            // it was paused, hung or cut off, and may have lost its partitions to another node
-            unresponsiveUntil = now;
+            // it was paused, hung or cut off, and may have lost its partitions to another node. What
+            // it decided to deliver before it stopped may still come after this answer (a resumed node
+            // answers the requests it reads first, then writes what its queues handed it before), so
+            // deliveries count as from before the outage until a lease after it
+            unresponsiveUntil = now + leaseNanos;
         }
         if (frame instanceof Frame.Deliver d) {
             ConnectionListener l = listener;

@@ -121,4 +121,36 @@ class DeliveryLeaseTransportTest {
         pinged.get(5, TimeUnit.SECONDS);
         assertTrue(connection.unresponsiveUntil() - before > 0, "what it delivered before may be void now");
     }
+
+    /**
+     * A node resumed from a pause answers the request it reads first and writes, after it, a delivery
+     * its queue handed it before the pause (seen once in a 100-fault nemesis run as an unflagged
+     * repeat): that delivery counts as from before the outage too.
+     */
+    @Test
+    void aDeliveryTheNodeWritesJustAfterItsLateAnswerCountsAsFromBeforeTheOutage() throws Exception {
+        connect();
+        java.util.concurrent.atomic.AtomicLong arrived = new java.util.concurrent.atomic.AtomicLong();
+        connection.setListener(new ConnectionListener() {
+            @Override
+            public void onDelivery(int consumerId, long deliveryId, int deliveryCount, int partition, byte[] message) {
+                arrived.set(System.nanoTime());
+            }
+
+            @Override
+            public void onFailure(BrokerError cause) {}
+        });
+        CompletableFuture<Void> pinged = connection.ping();
+        Frame.Ping ping = nextPing();
+        await().pollDelay(Duration.ofMillis(3 * LEASE_MILLIS))
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> true);
+        answer(new Frame.Ok(ping.requestId()));
+        pinged.get(5, TimeUnit.SECONDS);
+        answer(new Frame.Deliver(1, 1, 1, 0, new byte[] {1}));
+        await().atMost(Duration.ofSeconds(5)).until(() -> arrived.get() != 0);
+        assertTrue(
+                connection.unresponsiveUntil() - arrived.get() > 0,
+                "a delivery right after the late answer may have been decided before the pause");
+    }
 }
