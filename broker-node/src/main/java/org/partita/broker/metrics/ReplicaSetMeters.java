@@ -71,6 +71,14 @@ final class ReplicaSetMeters {
                     tags,
                     this,
                     s -> s.latest.leaderChanges()));
+            ids.add(meters.counter(
+                    "partita.replica.set.restarts",
+                    "times this node restarted its replica of the set because the replica refused every append"
+                            + " from its leader after one failed",
+                    null,
+                    tags,
+                    this,
+                    s -> s.latest.restarts()));
         }
     }
 

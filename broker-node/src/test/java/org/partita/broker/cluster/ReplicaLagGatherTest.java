@@ -15,8 +15,8 @@ class ReplicaLagGatherTest {
         lag.put("node2", 1042L);
         lag.put("node1", 0L);
         String answer = ReplicaLagGather.format(List.of(
-                new ReplicaSetFigures("node2+node3+node1", true, "node3", 2, lag),
-                new ReplicaSetFigures("node1+node2+node3", false, "node1", 1, Map.of())));
+                new ReplicaSetFigures("node2+node3+node1", true, "node3", 2, lag, 0),
+                new ReplicaSetFigures("node1+node2+node3", false, "node1", 1, Map.of(), 0)));
         assertEquals("node2+node3+node1=node2:1042,node1:0\n", answer);
         assertEquals(Map.of("node2+node3+node1", Map.of("node2", 1042L, "node1", 0L)), ReplicaLagGather.parse(answer));
     }

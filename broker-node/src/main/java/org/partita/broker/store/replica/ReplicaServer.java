@@ -280,6 +280,7 @@ public final class ReplicaServer implements AutoCloseable {
         }
         restarting.remove(group.getGroupId());
         restarts.incrementAndGet();
+        stores.get(group.getGroupId()).restarted();
         LOG.info("replica set {}: this node's replica restarted", name);
     }
 

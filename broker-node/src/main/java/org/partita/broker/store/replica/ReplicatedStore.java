@@ -57,6 +57,8 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
     private volatile boolean leading;
     private volatile String leader;
     private final AtomicLong leaderChanges = new AtomicLong();
+    /** How often the node restarted this replica because its appends failed for good ({@link ReplicaServer}). */
+    private final AtomicLong restarts = new AtomicLong();
     /** The messages this replica applied lately, by JMSMessageID. */
     private final RecentSends recent = new RecentSends();
     /** The messages in writes handed to the log here and not answered yet, by JMSMessageID. */
@@ -147,6 +149,11 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
      */
     void renewMachine() {
         machine = new ReplicaStateMachine(setName, local, mark, this, recent);
+    }
+
+    /** The node restarted this replica (its division is running again). */
+    void restarted() {
+        restarts.incrementAndGet();
     }
 
     void attach(RaftServer server, ReplicaSet set) {
@@ -464,7 +471,7 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
         for (Follower f : followers()) {
             lag.put(f.node(), f.lagEntries());
         }
-        return new ReplicaSetFigures(setName, leading, leader(), leaderChanges.get(), lag);
+        return new ReplicaSetFigures(setName, leading, leader(), leaderChanges.get(), lag, restarts.get());
     }
 
     /**

@@ -379,6 +379,7 @@ class ReplicaSetTest {
             confirmed.add(id);
         }
         assertEquals(1, servers.get(broken).stalledFollowerRestarts(), "the broken follower was restarted once");
+        assertEquals(1, stores.get(broken).replicaFigures().restarts(), "and counted for the metrics");
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertEquals(confirmed, ids(stores.get(broken))));
     }
 
