@@ -17,7 +17,7 @@ import org.apache.ratis.server.RaftServer;
  * still waiting in the chain; Ratis then dropped its log up to the copy, the waiting batch failed
  * Ratis's own check ("Difference between entry index and RaftLog's latest snapshot index ... is
  * greater than 1"), and the chain with it. Restarting the division starts a new chain
- * ({@link ReplicaServer} does, when this says so).
+ * ({@link FollowerRestarts} does, when this says so).
  *
  * <p>Ratis has no public way to see the chain, so this reads that one private field, only reads it,
  * and says "unknown" (never "failed") once a Ratis version no longer has it (the node then warns at

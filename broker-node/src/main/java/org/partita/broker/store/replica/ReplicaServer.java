@@ -18,7 +18,6 @@ import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.GroupManagementRequest;
 import org.apache.ratis.protocol.RaftClientReply;
-import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.protocol.exceptions.AlreadyExistsException;
@@ -50,17 +49,8 @@ public final class ReplicaServer implements AutoCloseable {
     private final RaftPeerId self;
     private final Map<RaftGroupId, ReplicatedStore> stores = new ConcurrentHashMap<>();
     private final RaftServer server;
-    /** Looks every second for a set whose division here refuses its leader's appends for good ({@link FollowerAppends}). */
-    private final java.util.concurrent.ScheduledExecutorService watch =
-            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "partita-replica-watch");
-                t.setDaemon(true);
-                return t;
-            });
-
-    private final java.util.concurrent.atomic.AtomicLong restarts = new java.util.concurrent.atomic.AtomicLong();
-    /** Groups removed from the server to be restarted and not added back yet. */
-    private final Map<RaftGroupId, RaftGroup> restarting = new ConcurrentHashMap<>();
+    /** Restarts a replica of this node whose appends failed for good. */
+    private final FollowerRestarts followerRestarts;
 
     private ReplicaServer(ReplicaServerSettings settings) throws IOException {
         this.settings = settings;
@@ -79,12 +69,7 @@ public final class ReplicaServer implements AutoCloseable {
             ReplicatedStore store = storeOf(group, null);
             store.attach(server, null);
         }
-        if (FollowerAppends.observable()) {
-            watch.scheduleWithFixedDelay(this::restartStalledFollowers, 1, 1, TimeUnit.SECONDS);
-        } else {
-            LOG.warn("this Ratis version hides its followers' appends: a follower whose appends failed for good is"
-                    + " not restarted by the node");
-        }
+        followerRestarts = new FollowerRestarts(server, settings, stores::get);
         LOG.info(
                 "replica server of {} listening on {}:{}, {} replica sets recovered",
                 settings.node(),
@@ -196,94 +181,6 @@ public final class ReplicaServer implements AutoCloseable {
         return store;
     }
 
-    /**
-     * Restarts each division of this node that follows its set and whose appends failed for good
-     * ({@link FollowerAppends}): the set's group is removed from the server, its folder kept, and
-     * added again, which starts it from its log and store on disk as a node's restart would; it then
-     * takes its leader's appends again (or a copy of its store). A leader's division is left alone:
-     * leading does not go through the failed chain, and it is restarted once it follows.
-     */
-    private void restartStalledFollowers() {
-        try {
-            for (RaftGroup group : List.copyOf(restarting.values())) {
-                addAgain(group);
-            }
-            for (RaftGroupId group : server.getGroupIds()) {
-                RaftServer.Division division = server.getDivision(group);
-                if (!division.getInfo().isLeader() && FollowerAppends.failed(division)) {
-                    restart(division);
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            LOG.debug("replica server of {}: looking for failed followers: {}", settings.node(), e.toString());
-        }
-    }
-
-    private void restart(RaftServer.Division division) {
-        RaftGroup group = division.getGroup();
-        ReplicatedStore store = stores.get(group.getGroupId());
-        if (store == null) {
-            return;
-        }
-        LOG.warn(
-                "replica set {}: this node's replica refuses every append from its leader since one failed"
-                        + " (Ratis keeps them chained); restarting it from its log and store",
-                store.setName());
-        // the division being removed keeps its machine; the one added next gets a new one (Ratis
-        // does not open a closed machine again)
-        store.renewMachine();
-        try {
-            RaftClientReply removed = server.groupManagementAsync(GroupManagementRequest.newRemove(
-                            ClientId.randomId(), self, 0, group.getGroupId(), false, false))
-                    .get(settings.requestTimeout().toMillis(), TimeUnit.MILLISECONDS);
-            if (!removed.isSuccess()) {
-                throw new IOException(removed.getException());
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return;
-        } catch (ExecutionException | TimeoutException | IOException e) {
-            LOG.warn(
-                    "replica set {}: removing this node's replica to restart it failed: {}",
-                    store.setName(),
-                    e.toString());
-            return; // still failed: the next look tries again
-        }
-        restarting.put(group.getGroupId(), group);
-        addAgain(group);
-    }
-
-    /** Adds a group removed to be restarted back to the server, from its folder; tried again at the next look if it fails. */
-    private void addAgain(RaftGroup group) {
-        String name = stores.get(group.getGroupId()).setName();
-        try {
-            RaftClientReply added = server.groupManagementAsync(
-                            GroupManagementRequest.newAdd(ClientId.randomId(), self, 0, group, false))
-                    .get(settings.requestTimeout().toMillis(), TimeUnit.MILLISECONDS);
-            if (!added.isSuccess()) {
-                throw new IOException(added.getException());
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return;
-        } catch (ExecutionException e) {
-            if (!(e.getCause() instanceof AlreadyExistsException)) {
-                LOG.warn(
-                        "replica set {}: starting this node's replica again failed: {}",
-                        name,
-                        e.getCause().toString());
-                return;
-            }
-        } catch (TimeoutException | IOException e) {
-            LOG.warn("replica set {}: starting this node's replica again failed: {}", name, e.toString());
-            return;
-        }
-        restarting.remove(group.getGroupId());
-        restarts.incrementAndGet();
-        stores.get(group.getGroupId()).restarted();
-        LOG.info("replica set {}: this node's replica restarted", name);
-    }
-
     /** This node's Raft division of {@code set}: for tests that put it in a state Ratis can leave it in. */
     RaftServer.Division division(String setName) throws IOException {
         return server.getDivision(ReplicaSet.groupIdOf(setName));
@@ -291,7 +188,7 @@ public final class ReplicaServer implements AutoCloseable {
 
     /** How many times a replica of this node was restarted because its appends failed for good. */
     public long stalledFollowerRestarts() {
-        return restarts.get();
+        return followerRestarts.count();
     }
 
     private boolean contains(RaftGroupId group) {
@@ -351,7 +248,7 @@ public final class ReplicaServer implements AutoCloseable {
     /** Stops the server (this node leaves no set: its replicas are back when it starts again) and closes the stores. */
     @Override
     public void close() {
-        watch.shutdownNow();
+        followerRestarts.close();
         try {
             server.close();
         } catch (IOException e) {

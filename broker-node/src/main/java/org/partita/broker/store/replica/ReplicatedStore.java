@@ -57,7 +57,7 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
     private volatile boolean leading;
     private volatile String leader;
     private final AtomicLong leaderChanges = new AtomicLong();
-    /** How often the node restarted this replica because its appends failed for good ({@link ReplicaServer}). */
+    /** How often the node restarted this replica because its appends failed for good ({@link FollowerRestarts}). */
     private final AtomicLong restarts = new AtomicLong();
     /** The messages this replica applied lately, by JMSMessageID. */
     private final RecentSends recent = new RecentSends();
@@ -144,7 +144,7 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
     }
 
     /**
-     * A new state machine over the same store, for the division Ratis starts when {@link ReplicaServer}
+     * A new state machine over the same store, for the division Ratis starts when {@link FollowerRestarts}
      * restarts it: Ratis closed the old one with its division and does not open a closed one again.
      */
     void renewMachine() {
