@@ -53,7 +53,7 @@ public final class FailoverBrokerConnection implements BrokerConnection {
     private volatile ConnectionListener listener;
 
     private final Object lock = new Object();
-    private final java.util.concurrent.atomic.AtomicInteger uploadIds = new java.util.concurrent.atomic.AtomicInteger();
+    private final NonZeroIds uploadIds = new NonZeroIds();
     /** The node in use; null before the first connect and while failing over. Guarded by lock. */
     private NodeLink live;
     /** Links made so far; each has the next number. Guarded by lock. */
@@ -681,8 +681,7 @@ public final class FailoverBrokerConnection implements BrokerConnection {
 
     @Override
     public int newUploadId() {
-        int id = uploadIds.incrementAndGet();
-        return id == 0 ? uploadIds.incrementAndGet() : id;
+        return uploadIds.next();
     }
 
     /**

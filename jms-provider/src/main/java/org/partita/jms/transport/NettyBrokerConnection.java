@@ -19,7 +19,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 import org.partita.jms.api.PartitaErrorCodes;
 import org.partita.protocol.ErrorCode;
@@ -32,7 +31,7 @@ import org.partita.protocol.ProtocolException;
 public final class NettyBrokerConnection implements BrokerConnection {
     private final Channel channel;
     private final FrameWriter writer;
-    private final AtomicInteger requestIds = new AtomicInteger();
+    private final NonZeroIds requestIds = new NonZeroIds();
     private final Map<Integer, CompletableFuture<Frame>> pending = new ConcurrentHashMap<>();
     private final Map<Integer, List<byte[]>> browsing = new ConcurrentHashMap<>();
     private final AtomicBoolean failed = new AtomicBoolean();
@@ -45,7 +44,7 @@ public final class NettyBrokerConnection implements BrokerConnection {
     /** Whether the node takes large bodies in parts (protocol 6 on). */
     private volatile boolean largeBodies;
 
-    private final AtomicInteger uploadIds = new AtomicInteger();
+    private final NonZeroIds uploadIds = new NonZeroIds();
     private volatile int nodeMaxFrameSize = Protocol.DEFAULT_MAX_FRAME_SIZE;
 
     private final SendCredit sendCredit = new SendCredit();
@@ -272,8 +271,7 @@ public final class NettyBrokerConnection implements BrokerConnection {
 
     @Override
     public int newUploadId() {
-        int id = uploadIds.incrementAndGet();
-        return id == 0 ? uploadIds.incrementAndGet() : id;
+        return uploadIds.next();
     }
 
     @Override
@@ -480,11 +478,7 @@ public final class NettyBrokerConnection implements BrokerConnection {
     }
 
     private int nextRequestId() {
-        int id = requestIds.incrementAndGet();
-        if (id == 0) {
-            id = requestIds.incrementAndGet();
-        }
-        return id;
+        return requestIds.next();
     }
 
     private CompletableFuture<Frame> register(int id) {
