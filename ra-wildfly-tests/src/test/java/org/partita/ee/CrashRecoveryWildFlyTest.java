@@ -1,0 +1,262 @@
+package org.partita.ee;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.jms.Connection;
+import jakarta.jms.JMSException;
+import jakarta.jms.Session;
+import jakarta.jms.TextMessage;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import javax.sql.XAConnection;
+import javax.transaction.xa.XAResource;
+import org.h2.jdbcx.JdbcDataSource;
+import org.h2.tools.Server;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.partita.ee.XaPhaseHoldingProxy.Phase;
+import org.partita.ee.crash.RecordingForwarder;
+import org.partita.jms.api.PartitaAdmin;
+import org.partita.jms.api.QueueStats;
+import org.partita.jms.client.PartitaConnectionFactory;
+
+/**
+ * WildFly killed (SIGKILL) in the middle of a transaction that spans a message-driven bean's
+ * receive, a send through the adapter's pooled connection factory and an insert in an XA database,
+ * then started again. Killed after every branch is prepared and the decision logged (held at its
+ * first commit), Narayana's recovery, through the adapter's {@code getXAResources} and the pool's
+ * {@code <recovery>} element, commits all three: the message is never handed back to the bean.
+ * Killed during the prepare phase, all three roll back and the message comes again, flagged, to
+ * the restarted bean. The server talks to the node through a proxy that holds back the chosen
+ * phase's first call, so the kill falls at that very point each time; the database is an H2
+ * server in a process of its own, which outlives the server as the node does. Checked either way:
+ * the message was forwarded once and recorded once, and neither the node nor the database keeps a
+ * branch in doubt.
+ */
+@Tag("slow")
+@Tag("wildfly")
+@ExtendWith(PartitaNodeForWildFly.class)
+class CrashRecoveryWildFlyTest {
+    /** Beside the Arquillian-managed server's offset (10000): this server's ports are its own. */
+    private static final int PORT_OFFSET = 10200;
+
+    private static final Duration RECOVERY = Duration.ofMinutes(3);
+
+    @ParameterizedTest
+    @EnumSource(Phase.class)
+    void aServerKilledInTheMiddleOfATransactionCompletesItAllOrNothingAfterItsRestart(
+            Phase killedIn, @TempDir Path dbDir) throws Exception {
+        PartitaNodeForWildFly.node()
+                .broker()
+                .updateQueue(RecordingForwarder.QUEUE, "maxDeliveryAttempts=5&deadLetterQueue=ee.crash.dead");
+        long redeliveredBefore;
+        try (PartitaAdmin admin = PartitaAdmin.connect(factory())) {
+            redeliveredBefore = admin.queueStats(RecordingForwarder.QUEUE).redelivered();
+        }
+        int dbPort = freePort();
+        Process database = startDatabase(dbDir, dbPort);
+        String dbUrl = "jdbc:h2:tcp://127.0.0.1:" + dbPort + "/crash";
+        Queue<String> forwarded = new ConcurrentLinkedQueue<>();
+        await("the database server up")
+                .atMost(Duration.ofSeconds(60))
+                .ignoreExceptions()
+                .until(() -> {
+                    DriverManager.getConnection(dbUrl, "sa", "sa").close();
+                    return true;
+                });
+        try (java.sql.Connection db = DriverManager.getConnection(dbUrl, "sa", "sa");
+                Connection client = factory().createConnection();
+                XaPhaseHoldingProxy proxy =
+                        new XaPhaseHoldingProxy(PartitaNodeForWildFly.node().port());
+                WildFlyProcess server = new WildFlyProcess(
+                        PORT_OFFSET,
+                        List.of(
+                                "-Dpartita.url=tcp://127.0.0.1:" + proxy.port(),
+                                // a node identifier of its own: the Arquillian-managed server's recovery
+                                // sees the same node and must not take this server's branches for its own
+                                "-Djboss.tx.node.id=partita-crash",
+                                // recovery passes every few seconds rather than every two minutes
+                                "-DRecoveryEnvironmentBean.periodicRecoveryPeriod=5",
+                                "-DRecoveryEnvironmentBean.recoveryBackoffPeriod=2"))) {
+            db.createStatement()
+                    .execute("create table " + RecordingForwarder.TABLE
+                            + "(id bigint generated always as identity primary key, text varchar(64))");
+            Session session = client.createSession();
+            session.createConsumer(session.createQueue(RecordingForwarder.DONE))
+                    .setMessageListener(m -> forwarded.add(text(m)));
+            client.start();
+            server.deploy(Deployments.adapter());
+            server.deploy(application(dbUrl));
+            server.start();
+
+            send("before the crash");
+            await("the bean at work before the crash")
+                    .atMost(Duration.ofSeconds(60))
+                    .until(() -> forwarded.contains("before the crash"));
+
+            proxy.arm(killedIn);
+            send("in doubt");
+            assertTrue(proxy.awaitHeld(60), "the transaction reached its " + killedIn + " phase\n" + server.log());
+            server.kill();
+
+            assertEquals(
+                    killedIn == Phase.COMMIT,
+                    inDoubtOnNode() > 0,
+                    "the node holds the bean's branch prepared only if the kill came after the prepare phase");
+            assertFalse(forwarded.contains("in doubt"), "nothing of the transaction is visible before recovery");
+
+            server.start();
+            await("the node and the database complete the transaction after the restart")
+                    .atMost(RECOVERY)
+                    .until(() -> inDoubtOnNode() == 0 && inDoubtInDatabase(dbUrl) == 0);
+            send("after the restart");
+            await("the bean at work after the restart")
+                    .atMost(Duration.ofSeconds(60))
+                    .until(() -> forwarded.contains("after the restart"));
+
+            Map<String, Long> sent = counts(forwarded);
+            assertEquals(
+                    Map.of("before the crash", 1L, "in doubt", 1L, "after the restart", 1L),
+                    sent,
+                    "each message forwarded once");
+            assertEquals(sent, recorded(db), "each message recorded once in the database");
+            try (PartitaAdmin admin = PartitaAdmin.connect(factory())) {
+                QueueStats in = admin.queueStats(RecordingForwarder.QUEUE);
+                assertEquals(0, in.depth() + in.inFlight(), "every message consumed: " + in);
+                assertEquals(
+                        killedIn == Phase.COMMIT ? 0 : 1,
+                        in.redelivered() - redeliveredBefore,
+                        "a receive committed by recovery is not handed back; one rolled back is, once: " + in);
+                assertEquals(0, in.deadLettered(), in.toString());
+            }
+        } finally {
+            database.destroyForcibly().waitFor();
+        }
+    }
+
+    /**
+     * An H2 server in a process of its own, on loopback: the database outlives the application
+     * server as a real one would, and the test reads it while the server is down.
+     */
+    private static Process startDatabase(Path dir, int port) throws Exception {
+        String h2 = Path.of(Server.class
+                        .getProtectionDomain()
+                        .getCodeSource()
+                        .getLocation()
+                        .toURI())
+                .toString();
+        return new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-Dh2.bindAddress=127.0.0.1",
+                        "-cp",
+                        h2,
+                        Server.class.getName(),
+                        "-tcp",
+                        "-tcpPort",
+                        String.valueOf(port),
+                        "-ifNotExists",
+                        "-baseDir",
+                        dir.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("h2.log").toFile())
+                .start();
+    }
+
+    private static WebArchive application(String dbUrl) {
+        return ShrinkWrap.create(WebArchive.class, "partita-crash.war")
+                .addClass(RecordingForwarder.class)
+                .addAsWebInfResource(new StringAsset(Deployments.RA_BINDING), "jboss-ejb3.xml")
+                .addAsWebInfResource(
+                        new StringAsset("""
+                        <datasources xmlns="http://www.jboss.org/ironjacamar/schema">
+                          <xa-datasource jndi-name="%s" pool-name="partita-crash">
+                            <xa-datasource-property name="URL">%s</xa-datasource-property>
+                            <driver>h2</driver>
+                            <security><user-name>sa</user-name><password>sa</password></security>
+                          </xa-datasource>
+                        </datasources>
+                        """.formatted(RecordingForwarder.DATA_SOURCE, dbUrl)), "partita-crash-ds.xml");
+    }
+
+    private static Map<String, Long> counts(Queue<String> texts) {
+        return texts.stream().collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
+    }
+
+    private static Map<String, Long> recorded(java.sql.Connection db) throws SQLException {
+        try (PreparedStatement q = db.prepareStatement(
+                        "select text, count(*) from " + RecordingForwarder.TABLE + " group by text");
+                ResultSet rows = q.executeQuery()) {
+            Map<String, Long> out = new java.util.HashMap<>();
+            while (rows.next()) {
+                out.put(rows.getString(1), rows.getLong(2));
+            }
+            return out;
+        }
+    }
+
+    private static int inDoubtOnNode() throws JMSException {
+        try (PartitaAdmin admin = PartitaAdmin.connect(factory())) {
+            return admin.inDoubtTransactions().size();
+        }
+    }
+
+    private static int inDoubtInDatabase(String dbUrl) throws SQLException, javax.transaction.xa.XAException {
+        JdbcDataSource ds = new JdbcDataSource();
+        ds.setURL(dbUrl);
+        ds.setUser("sa");
+        ds.setPassword("sa");
+        XAConnection xa = ds.getXAConnection();
+        try {
+            return xa.getXAResource().recover(XAResource.TMSTARTRSCAN).length;
+        } finally {
+            xa.close();
+        }
+    }
+
+    private static void send(String text) throws JMSException {
+        try (Connection c = factory().createConnection()) {
+            Session s = c.createSession();
+            s.createProducer(s.createQueue(RecordingForwarder.QUEUE)).send(s.createTextMessage(text));
+        }
+    }
+
+    private static String text(jakarta.jms.Message m) {
+        try {
+            return ((TextMessage) m).getText();
+        } catch (JMSException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static PartitaConnectionFactory factory() {
+        return new PartitaConnectionFactory(PartitaNodeForWildFly.node().url());
+    }
+}
