@@ -61,8 +61,6 @@ public final class NettyBrokerConnection implements BrokerConnection {
     private volatile long leaseNanos;
     /** The ping asking the node to be heard from again, while one is on its way. */
     private volatile CompletableFuture<Void> leasePing;
-    /** When (System.nanoTime) each request on its way was sent, while the node announced a lease. */
-    private final Map<Integer, Long> askedAt = new ConcurrentHashMap<>();
     /** When the node last answered after being unresponsive longer than an election (see {@link #unresponsiveUntil}). */
     private volatile long unresponsiveUntil = Long.MIN_VALUE;
 
@@ -173,6 +171,9 @@ public final class NettyBrokerConnection implements BrokerConnection {
                         largeBodies = ok.version() >= Protocol.LARGE_MESSAGE_VERSION;
                         nodeMaxFrameSize = Math.min(ok.maxFrameSize(), maxFrameSize);
                         leaseNanos = TimeUnit.MILLISECONDS.toNanos(ok.deliveryLeaseMillis());
+                        if (leaseNanos > 0) {
+                            watchLease();
+                        }
                         if (ok.version() >= Protocol.SEND_CREDIT_VERSION) {
                             sendCredit.bounded(); // the first SEND_CREDIT follows HELLO_OK
                         }
@@ -451,10 +452,36 @@ public final class NettyBrokerConnection implements BrokerConnection {
     }
 
     /**
-     * A lease after the node last answered a request it had owed, in silence, for longer than its
-     * replica sets' election timeout (System.nanoTime); {@link Long#MIN_VALUE} if never. What it
-     * delivered before then may have been delivered again by the node that took its partitions over:
-     * a client hands such deliveries out flagged redelivered.
+     * Pings the node whenever it has been silent for half a lease, so that a request is always owed
+     * while it is silent: a node that answers is then never silent for an election (two leases), and
+     * one that was (paused, hung, cut off) is told from an idle one, whose connection would otherwise
+     * be as quiet (see {@link #onFrame}). Without this, a consumer with nothing prefetched and nothing
+     * asked could not tell that its node had stopped while its partitions moved, and would hand out
+     * unflagged what the node delivered when it resumed.
+     */
+    private void watchLease() {
+        long halfLease = leaseNanos / 2;
+        io.netty.util.concurrent.ScheduledFuture<?> watch = channel.eventLoop()
+                .scheduleAtFixedRate(
+                        () -> {
+                            if (!failed.get() && System.nanoTime() - lastHeardNanos > halfLease) {
+                                CompletableFuture<Void> p = leasePing;
+                                if (p == null || p.isDone()) {
+                                    leasePing = ping();
+                                }
+                            }
+                        },
+                        halfLease,
+                        halfLease,
+                        TimeUnit.NANOSECONDS);
+        channel.closeFuture().addListener(f -> watch.cancel(false));
+    }
+
+    /**
+     * A lease after the node last sent something after being silent, with a request owed, for longer
+     * than its replica sets' election timeout (System.nanoTime); {@link Long#MIN_VALUE} if never. What
+     * it delivered before then may have been delivered again by the node that took its partitions
+     * over: a client hands such deliveries out flagged redelivered.
      */
     @Override
     public long unresponsiveUntil() {
@@ -489,9 +516,6 @@ public final class NettyBrokerConnection implements BrokerConnection {
             return answer;
         }
         pending.put(id, answer);
-        if (leaseNanos > 0) {
-            askedAt.put(id, System.nanoTime());
-        }
         return answer;
     }
 
@@ -505,7 +529,6 @@ public final class NettyBrokerConnection implements BrokerConnection {
                 // credit it took comes back here, or every later send would wait for credit that never comes
                 sendCredit.grant(send.message().length);
             }
-            askedAt.remove(frame.requestId());
             CompletableFuture<Frame> answer = pending.remove(frame.requestId());
             if (answer != null) {
                 Throwable c = cause;
@@ -527,15 +550,14 @@ public final class NettyBrokerConnection implements BrokerConnection {
         long now = System.nanoTime();
         long silent = now - lastHeardNanos;
         lastHeardNanos = now;
-        // only requests sent under a lease are timed: no map work per answer on a node of its own
-        Long asked = leaseNanos > 0 && frame.requestId() > 0 ? askedAt.remove(frame.requestId()) : null;
         long election = 2 * leaseNanos; // the node's lease is half its sets' election timeout
-        if (asked != null && election > 0 && silent > election && now - asked > election) {
-            // an answer the node owed for longer than an election, with nothing from it meanwhile:
-            // it was paused, hung or cut off, and may have lost its partitions to another node. What
-            // it decided to deliver before it stopped may still come after this answer (a resumed node
-            // answers the requests it reads first, then writes what its queues handed it before), so
-            // deliveries count as from before the outage until a lease after it
+        if (election > 0 && silent > election && !pending.isEmpty()) {
+            // silent for longer than an election while it owed an answer (the lease watch keeps a ping
+            // owed whenever it is silent): it was paused, hung or cut off, and may have lost its
+            // partitions to another node. What it decided to deliver before it stopped may still come
+            // now or after this frame (a resumed node answers the requests it reads first, then writes
+            // what its queues handed it before), so deliveries count as from before the outage until a
+            // lease after it
             unresponsiveUntil = now + leaseNanos;
         }
         if (frame instanceof Frame.Deliver d) {

@@ -22,13 +22,14 @@ import org.partita.protocol.Frame;
 import org.partita.protocol.Protocol;
 
 /**
- * The client's side of the delivery lease against a scripted node that announces a 100 ms lease:
+ * The client's side of the delivery lease against a scripted node that announces a 300 ms lease:
  * after that long without a frame, {@link NettyBrokerConnection#heardLately} waits for a ping's
- * answer; an answer owed in silence for longer than an election (twice the lease) marks the node
- * as having been unresponsive, a prompt one does not.
+ * answer; the client pings a silent node every half lease on its own; a node silent for longer
+ * than an election (twice the lease) while it owed an answer is marked as having been
+ * unresponsive, one that answers promptly is not, however idle the connection.
  */
 class DeliveryLeaseTransportTest {
-    private static final int LEASE_MILLIS = 100;
+    private static final int LEASE_MILLIS = 300;
 
     private ServerSocket server;
     private Socket node;
@@ -152,5 +153,51 @@ class DeliveryLeaseTransportTest {
         assertTrue(
                 connection.unresponsiveUntil() - arrived.get() > 0,
                 "a delivery right after the late answer may have been decided before the pause");
+    }
+
+    /**
+     * A consumer with nothing prefetched and nothing asked: its connection is idle, so only the
+     * client's own pings tell a paused node from a quiet one. The node ignores them for three leases,
+     * then writes a delivery (what its queue handed it before the pause): it counts as from before
+     * the outage.
+     */
+    @Test
+    void anIdleConnectionWhoseNodeStopsAnsweringItsPingsFlagsWhatComesAfter() throws Exception {
+        connect();
+        java.util.concurrent.atomic.AtomicLong arrived = new java.util.concurrent.atomic.AtomicLong();
+        connection.setListener(new ConnectionListener() {
+            @Override
+            public void onDelivery(int consumerId, long deliveryId, int deliveryCount, int partition, byte[] message) {
+                arrived.set(System.nanoTime());
+            }
+
+            @Override
+            public void onFailure(BrokerError cause) {}
+        });
+        nextPing(); // the client's own, after half a lease of silence: left unanswered
+        await().pollDelay(Duration.ofMillis(3 * LEASE_MILLIS))
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> true);
+        answer(new Frame.Deliver(1, 1, 1, 0, new byte[] {1}));
+        await().atMost(Duration.ofSeconds(5)).until(() -> arrived.get() != 0);
+        assertTrue(
+                connection.unresponsiveUntil() - arrived.get() > 0,
+                "the node was silent for longer than an election with a ping owed");
+    }
+
+    @Test
+    void anIdleConnectionWhoseNodeAnswersItsPingsIsNeverMarked() throws Exception {
+        connect();
+        long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(8 * LEASE_MILLIS);
+        int pings = 0;
+        while (System.nanoTime() < until) {
+            Frame f = fromClient.poll(LEASE_MILLIS, TimeUnit.MILLISECONDS);
+            if (f instanceof Frame.Ping p) {
+                answer(new Frame.Ok(p.requestId()));
+                pings++;
+            }
+        }
+        assertTrue(pings >= 4, "the client pinged its idle node every half lease of silence: " + pings);
+        assertEquals(Long.MIN_VALUE, connection.unresponsiveUntil(), "a node that answers is not marked");
     }
 }
