@@ -84,6 +84,21 @@ class DeliveryLeaseTransportTest {
         SocketFrames.write(toClient, frame);
     }
 
+    /** When (System.nanoTime) the client last got a delivery from the node; 0 until then. */
+    private java.util.concurrent.atomic.AtomicLong lastDeliveryArrival() {
+        java.util.concurrent.atomic.AtomicLong arrived = new java.util.concurrent.atomic.AtomicLong();
+        connection.setListener(new ConnectionListener() {
+            @Override
+            public void onDelivery(int consumerId, long deliveryId, int deliveryCount, int partition, byte[] message) {
+                arrived.set(System.nanoTime());
+            }
+
+            @Override
+            public void onFailure(BrokerError cause) {}
+        });
+        return arrived;
+    }
+
     /** The next PING the client sent, waited for. */
     private Frame.Ping nextPing() throws InterruptedException {
         for (Frame f = fromClient.poll(5, TimeUnit.SECONDS); f != null; f = fromClient.poll(5, TimeUnit.SECONDS)) {
@@ -131,16 +146,7 @@ class DeliveryLeaseTransportTest {
     @Test
     void aDeliveryTheNodeWritesJustAfterItsLateAnswerCountsAsFromBeforeTheOutage() throws Exception {
         connect();
-        java.util.concurrent.atomic.AtomicLong arrived = new java.util.concurrent.atomic.AtomicLong();
-        connection.setListener(new ConnectionListener() {
-            @Override
-            public void onDelivery(int consumerId, long deliveryId, int deliveryCount, int partition, byte[] message) {
-                arrived.set(System.nanoTime());
-            }
-
-            @Override
-            public void onFailure(BrokerError cause) {}
-        });
+        java.util.concurrent.atomic.AtomicLong arrived = lastDeliveryArrival();
         CompletableFuture<Void> pinged = connection.ping();
         Frame.Ping ping = nextPing();
         await().pollDelay(Duration.ofMillis(3 * LEASE_MILLIS))
@@ -164,16 +170,7 @@ class DeliveryLeaseTransportTest {
     @Test
     void anIdleConnectionWhoseNodeStopsAnsweringItsPingsFlagsWhatComesAfter() throws Exception {
         connect();
-        java.util.concurrent.atomic.AtomicLong arrived = new java.util.concurrent.atomic.AtomicLong();
-        connection.setListener(new ConnectionListener() {
-            @Override
-            public void onDelivery(int consumerId, long deliveryId, int deliveryCount, int partition, byte[] message) {
-                arrived.set(System.nanoTime());
-            }
-
-            @Override
-            public void onFailure(BrokerError cause) {}
-        });
+        java.util.concurrent.atomic.AtomicLong arrived = lastDeliveryArrival();
         nextPing(); // the client's own, after half a lease of silence: left unanswered
         await().pollDelay(Duration.ofMillis(3 * LEASE_MILLIS))
                 .atMost(Duration.ofSeconds(5))
