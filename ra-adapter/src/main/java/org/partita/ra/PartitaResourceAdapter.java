@@ -67,7 +67,10 @@ public class PartitaResourceAdapter implements ResourceAdapter, java.io.Serializ
         ps.validate();
         EndpointActivation activation = new EndpointActivation(this, factory, ps, context);
         activations.put(new Key(factory, spec), activation);
-        activation.start();
+        activation.subscribe();
+        // not on the caller's thread: a server may be deploying the bean in it and refuse, or hold, the
+        // endpoints until that deployment is over (Payara waited a minute per bean in createEndpoint)
+        activation.startSoon();
     }
 
     @Override

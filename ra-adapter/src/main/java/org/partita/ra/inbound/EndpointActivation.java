@@ -76,6 +76,16 @@ public final class EndpointActivation {
         this.workManager = context != null ? context.getWorkManager() : null;
     }
 
+    /**
+     * Starts consuming on the activation's timer, at once, and returns: a server calls
+     * {@code endpointActivation} while it deploys the bean, and may not hand out endpoints (Jakarta
+     * Connectors: {@code createEndpoint} throws {@code UnavailableException}, or blocks) until that
+     * deployment is over, which it cannot be while this call waits.
+     */
+    public void startSoon() {
+        schedule(0);
+    }
+
     /** Connects and starts consuming; if the node cannot be reached yet, keeps trying in the background. */
     public synchronized void start() {
         try {
@@ -123,25 +133,8 @@ public final class EndpointActivation {
         } catch (NoSuchMethodException e) {
             throw new ResourceException(e);
         }
-        String url = spec.effectiveUrl(adapter);
-        String user = blankToNull(spec.effectiveUser(adapter));
-        String password = blankToNull(spec.effectivePassword(adapter));
-        if (spec.getConnectionFactoryLookup() != null
-                && !spec.getConnectionFactoryLookup().isBlank()) {
-            Object cf = new InitialContext().lookup(spec.getConnectionFactoryLookup());
-            if (!(cf instanceof PartitaConnectionFactoryHandle h)) {
-                throw new ResourceException("connectionFactoryLookup " + spec.getConnectionFactoryLookup() + " names "
-                        + cf + ", not a connection factory of the Partita resource adapter");
-            }
-            url = h.getConnectionUrl();
-        }
-        Connection c = transacted
-                ? new PartitaXAConnectionFactory(url).createXAConnection(user, password)
-                : new PartitaConnectionFactory(url).createConnection(user, password);
+        Connection c = openConnection(transacted);
         connection = c;
-        if (spec.getClientId() != null && !spec.getClientId().isBlank()) {
-            c.setClientID(spec.getClientId());
-        }
         c.setExceptionListener(e -> connectionLost(c, e));
         Destination destination = destination();
         int sessions = sessionCount(c, destination);
@@ -155,7 +148,59 @@ public final class EndpointActivation {
             consumer(s, destination).setMessageListener(listener);
         }
         c.start();
-        LOG.info("{}: {} consumers on {} ({}transacted)", spec, sessions, url, transacted ? "" : "not ");
+        LOG.info("{}: {} consumers on {} ({}transacted)", spec, sessions, url(), transacted ? "" : "not ");
+    }
+
+    /**
+     * Makes the bean's durable subscription, if it has one, before the server's deployment of the
+     * bean goes on: the endpoints start later ({@link #startSoon}), and what is published meanwhile
+     * must wait for them in the subscription rather than go to nobody. A node out of reach now gets
+     * the subscription when the endpoints connect.
+     */
+    public void subscribe() {
+        if (spec.isQueue() || !spec.durable()) {
+            return;
+        }
+        try (Connection c = openConnection(false)) {
+            if (destination() instanceof Topic t) {
+                consumer(c.createSession(), t).close(); // closed, not unsubscribed: the subscription stays
+            }
+        } catch (JMSException | ResourceException | NamingException e) {
+            LOG.info("{}: the durable subscription is made once the node is reached ({})", spec, e.getMessage());
+        }
+    }
+
+    /** The node's URL: the activation's, the adapter's, or that of the connection factory it names. */
+    private String url() throws NamingException, ResourceException {
+        if (spec.getConnectionFactoryLookup() == null
+                || spec.getConnectionFactoryLookup().isBlank()) {
+            return spec.effectiveUrl(adapter);
+        }
+        Object cf = new InitialContext().lookup(spec.getConnectionFactoryLookup());
+        if (!(cf instanceof PartitaConnectionFactoryHandle h)) {
+            throw new ResourceException("connectionFactoryLookup " + spec.getConnectionFactoryLookup() + " names " + cf
+                    + ", not a connection factory of the Partita resource adapter");
+        }
+        return h.getConnectionUrl();
+    }
+
+    /** A connection to the node as the activation names it, with its client id. */
+    private Connection openConnection(boolean transacted) throws JMSException, NamingException, ResourceException {
+        String url = url();
+        String user = blankToNull(spec.effectiveUser(adapter));
+        String password = blankToNull(spec.effectivePassword(adapter));
+        Connection c = transacted
+                ? new PartitaXAConnectionFactory(url).createXAConnection(user, password)
+                : new PartitaConnectionFactory(url).createConnection(user, password);
+        if (spec.getClientId() != null && !spec.getClientId().isBlank()) {
+            try {
+                c.setClientID(spec.getClientId());
+            } catch (JMSException e) {
+                c.close();
+                throw e;
+            }
+        }
+        return c;
     }
 
     /** The destination, with the consumer options Partita reads from the name (appId, priority). */
@@ -289,6 +334,10 @@ public final class EndpointActivation {
     }
 
     private void retryLater() {
+        schedule(spec.getReconnectInterval());
+    }
+
+    private synchronized void schedule(long delayMillis) {
         if (stopped) {
             return;
         }
@@ -299,7 +348,7 @@ public final class EndpointActivation {
                         start();
                     }
                 },
-                spec.getReconnectInterval());
+                delayMillis);
     }
 
     private void disconnect() {
