@@ -75,6 +75,11 @@ class ClusteredQueueEndpointsTest {
      * {@code url}, its deliveries in container transactions (XA) or without.
      */
     private PartitaActivationSpec deploy(String url, boolean transacted) throws Exception {
+        return deploy(url, transacted, 1);
+    }
+
+    /** As above, each partition kept on {@code replicas} nodes. */
+    private PartitaActivationSpec deploy(String url, boolean transacted, int replicas) throws Exception {
         bean = transacted
                 ? new RecordingEndpointFactory(deliveries, Transactions.manager())
                 : new RecordingEndpointFactory(deliveries);
@@ -82,7 +87,7 @@ class ClusteredQueueEndpointsTest {
         adapter = new PartitaResourceAdapter();
         adapter.start(container);
         PartitaActivationSpec spec = new PartitaActivationSpec();
-        spec.setDestination(QUEUE + "?partitions=" + PARTITIONS + "&hosts=*&replicas=1");
+        spec.setDestination(QUEUE + "?partitions=" + PARTITIONS + "&hosts=*&replicas=" + replicas);
         spec.setConnectionUrl(url);
         spec.setReconnectInterval(200L);
         spec.setResourceAdapter(adapter);
@@ -218,6 +223,31 @@ class ClusteredQueueEndpointsTest {
 
         cluster.start(0);
         assertEveryConfirmedMessageArrivesEachKeyInOrder(producers, "MDB through a failover");
+    }
+
+    /**
+     * With every partition on three replicas, the node the endpoints are connected to stops while
+     * messages flow: its sets are led elsewhere, the connection fails over, and every key, the lost
+     * node's included, goes on in order while it stays down.
+     */
+    @Test
+    void withReplicasEveryKeyGoesOnInOrderWhileTheEndpointsNodeStaysDown() throws Exception {
+        cluster = new LoopbackCluster(tmp, 3).startAll();
+        deploy(cluster.url(0) + "," + cluster.url(1) + "," + cluster.url(2), true, 3);
+        assertEquals(PARTITIONS, bean.live());
+
+        List<KeyedProducer> producers = pacedProducersOnNode2And3();
+        cluster.stop(0);
+        int roundAtStop =
+                Math.max(producers.get(0).roundsDone(), producers.get(1).roundsDone());
+        assertTrue(roundAtStop < ROUNDS - 10, "the producers are still sending: round " + roundAtStop);
+
+        int sentAfterStop = roundAtStop + 5;
+        await("messages of every key sent after the stop, node1 still down")
+                .atMost(Duration.ofSeconds(90))
+                .until(() -> java.util.stream.IntStream.range(0, KEYS)
+                        .allMatch(k -> deliveries.has("machine-" + k, sentAfterStop)));
+        assertEveryConfirmedMessageArrivesEachKeyInOrder(producers, "MDB through the loss of a replicated node");
     }
 
     @Test

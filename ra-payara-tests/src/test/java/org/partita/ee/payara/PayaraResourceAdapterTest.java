@@ -46,7 +46,8 @@ import org.partita.jms.client.PartitaConnectionFactory;
  * connection factory and an injected {@code JMSContext} in the container's transaction, commit and
  * rollback of a servlet's JTA transaction, dead-lettering after the delivery attempts, an
  * administered queue used by {@code @Resource} and by a bean's {@code destinationLookup}, and a
- * durable topic bean with a client id.
+ * durable topic bean with a client id; a bean's receive, send and insert in an XA database
+ * committed or rolled back together.
  */
 @Tag("slow")
 @Tag("payara")
@@ -97,7 +98,20 @@ class PayaraResourceAdapterTest {
                 "--property",
                 "Name=ee.lookup",
                 PayaraNames.LOOKUP_QUEUE);
+        payara.asadmin(
+                "create-jdbc-connection-pool",
+                "--datasourceclassname",
+                "org.h2.jdbcx.JdbcDataSource",
+                "--restype",
+                "javax.sql.XADataSource",
+                "--property",
+                "user=sa:password=sa:URL=jdbc\\:h2\\:"
+                        + dataDir.resolve("xa-db").toString().replace(":", "\\:"),
+                "PartitaXaDb");
+        payara.asadmin("create-jdbc-resource", "--connectionpoolid", "PartitaXaDb", PayaraNames.DATA_SOURCE);
+        node.broker().updateQueue("ee.recorded", "maxDeliveryAttempts=3&deadLetterQueue=ee.recorded.dead");
         payara.deploy(application(), APP);
+        get("/app/rows"); // makes the table
     }
 
     @AfterAll
@@ -121,7 +135,7 @@ class PayaraResourceAdapterTest {
 
     private static WebArchive application() {
         StringBuilder beans = new StringBuilder();
-        for (String bean : List.of("OrdersForwarder", "PoisonBean", "LookupForwarder", "NewsBean")) {
+        for (String bean : List.of("OrdersForwarder", "PoisonBean", "LookupForwarder", "NewsBean", "RecordingBean")) {
             beans.append("""
                     <ejb>
                       <ejb-name>%s</ejb-name>
@@ -245,6 +259,28 @@ class PayaraResourceAdapterTest {
             assertNotNull(m, "the durable bean got the publication\n" + payara.log());
             assertEquals("extra, extra", ((TextMessage) m).getText());
         }
+    }
+
+    @Test
+    void aBeansReceiveSendAndDatabaseInsertCommitOrRollBackTogether() throws Exception {
+        try (Connection c = factory().createConnection()) {
+            Session s = c.createSession();
+            MessageProducer p = s.createProducer(s.createQueue("ee.recorded"));
+            p.send(s.createTextMessage("fail-1"));
+            p.send(s.createTextMessage("keep-1"));
+            MessageConsumer done = s.createConsumer(s.createQueue("ee.recorded.done"));
+            MessageConsumer dead = s.createConsumer(s.createQueue("ee.recorded.dead"));
+            c.start();
+            Message kept = done.receive(WAIT.toMillis());
+            assertNotNull(kept, "the committed transaction's send\n" + payara.log());
+            assertEquals("keep-1", ((TextMessage) kept).getText());
+            Message failed = dead.receive(WAIT.toMillis());
+            assertNotNull(failed, "the failing message dead-lettered after its attempts\n" + payara.log());
+            assertEquals("fail-1", ((TextMessage) failed).getText());
+            assertNull(done.receive(1_000), "none of the rolled back sends");
+        }
+        assertEquals(
+                "keep-1\n", get("/app/rows"), "only the committed insert: the failing one rolled back three times");
     }
 
     private static int total(Map<String, List<Integer>> seen) {

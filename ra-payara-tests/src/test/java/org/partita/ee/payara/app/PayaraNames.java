@@ -7,5 +7,8 @@ public final class PayaraNames {
     /** {@code asadmin create-admin-object ... --property Name=ee.lookup jms/queue/ee.lookup}. */
     public static final String LOOKUP_QUEUE = "jms/queue/ee.lookup";
 
+    /** {@code asadmin create-jdbc-resource --connectionpoolid PartitaXaDb jdbc/partita-xa}: an XA H2 database. */
+    public static final String DATA_SOURCE = "jdbc/partita-xa";
+
     private PayaraNames() {}
 }

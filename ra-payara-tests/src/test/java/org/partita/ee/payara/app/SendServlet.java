@@ -14,12 +14,16 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.transaction.UserTransaction;
 import java.io.IOException;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import javax.sql.DataSource;
 
 /**
  * What the test drives over HTTP. {@code /app/send?text=..&fail=..}: in one JTA transaction, a send
  * to {@code ee.tx} through the pooled factory and one through an injected {@code JMSContext}; then
  * commit, or roll back when {@code fail}. {@code /app/lookup?text=..}: a send to the administered
- * queue {@code jms/queue/ee.lookup}.
+ * queue {@code jms/queue/ee.lookup}. {@code /app/rows}: the texts {@link RecordingBean} recorded, one a
+ * line, in order (the table made on first call).
  */
 @WebServlet("/app/*")
 public class SendServlet extends HttpServlet {
@@ -36,6 +40,9 @@ public class SendServlet extends HttpServlet {
 
     @Resource
     private UserTransaction transaction;
+
+    @Resource(lookup = PayaraNames.DATA_SOURCE)
+    private DataSource database;
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
@@ -61,6 +68,19 @@ public class SendServlet extends HttpServlet {
                 case "/lookup" -> {
                     context.createProducer().send(lookupQueue, text);
                     response.getWriter().print("sent to " + lookupQueue);
+                }
+                case "/rows" -> {
+                    try (java.sql.Connection db = database.getConnection();
+                            Statement st = db.createStatement()) {
+                        st.execute("CREATE TABLE IF NOT EXISTS HANDLED(TEXT VARCHAR(64))");
+                        StringBuilder out = new StringBuilder();
+                        try (ResultSet rows = st.executeQuery("SELECT TEXT FROM HANDLED ORDER BY TEXT")) {
+                            while (rows.next()) {
+                                out.append(rows.getString(1)).append('\n');
+                            }
+                        }
+                        response.getWriter().print(out);
+                    }
                 }
                 default -> response.sendError(404);
             }
