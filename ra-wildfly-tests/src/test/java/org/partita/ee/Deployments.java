@@ -7,64 +7,47 @@ import org.jboss.shrinkwrap.api.spec.ResourceAdapterArchive;
 
 /** What the WildFly tests deploy besides their applications. */
 public final class Deployments {
-    /** WildFly's descriptor binding a deployment's message-driven beans to the Partita adapter. */
-    public static final String RA_BINDING = """
-            <jboss xmlns="http://www.jboss.com/xml/ns/javaee" xmlns:jee="http://java.sun.com/xml/ns/javaee"
-                   xmlns:mdb="urn:resource-adapter-binding">
-              <jee:assembly-descriptor>
-                <mdb:resource-adapter-binding>
-                  <jee:ejb-name>*</jee:ejb-name>
-                  <mdb:resource-adapter-name>partita-ra.rar</mdb:resource-adapter-name>
-                </mdb:resource-adapter-binding>
-              </jee:assembly-descriptor>
-            </jboss>
-            """;
+    /**
+     * WildFly's descriptor binding a deployment's message-driven beans to the Partita adapter: the
+     * README's (WildFly step 3).
+     */
+    public static final String RA_BINDING =
+            ReadmeSnippets.xmlAfter("Bind the application's message-driven beans to the adapter");
+
+    /** The administered destinations the test applications use, in place of the README's examples. */
+    private static final String TEST_ADMIN_OBJECTS = """
+            <admin-objects>
+                <admin-object class-name="org.partita.ra.admin.PartitaAdminQueue"
+                              jndi-name="java:/jms/queue/ee.context" pool-name="ee.context">
+                  <config-property name="Name">ee.context</config-property>
+                </admin-object>
+                <admin-object class-name="org.partita.ra.admin.PartitaAdminQueue"
+                              jndi-name="java:/jms/queue/ee.lookup" pool-name="ee.lookup">
+                  <config-property name="Name">ee.lookup?partitions=2</config-property>
+                </admin-object>
+                <admin-object class-name="org.partita.ra.admin.PartitaAdminTopic"
+                              jndi-name="java:/jms/topic/ee.news" pool-name="ee.news">
+                  <config-property name="Name">ee/news</config-property>
+                </admin-object>
+              </admin-objects>""";
 
     private Deployments() {}
 
     /**
-     * The adapter as the build made it, plus WildFly's {@code ironjacamar.xml} binding a pooled XA
-     * connection factory at {@code java:/jms/partita/CF} and three administered destinations
-     * (README, "Jakarta EE servers").
+     * The adapter as the build made it, plus the README's {@code ironjacamar.xml} (WildFly step 2:
+     * a pooled XA connection factory at {@code java:/jms/partita/CF} registered for recovery), with
+     * the tests' administered destinations in place of the README's examples.
      */
     public static ResourceAdapterArchive adapter() {
+        String readme = ReadmeSnippets.xmlAfter("Add `META-INF/ironjacamar.xml`");
+        String ironjacamar = readme.replaceFirst("(?s)<admin-objects>.*</admin-objects>", TEST_ADMIN_OBJECTS);
+        if (ironjacamar.equals(readme)) {
+            throw new IllegalStateException("the README's ironjacamar.xml has no <admin-objects>:\n" + readme);
+        }
         ResourceAdapterArchive rar = ShrinkWrap.create(ResourceAdapterArchive.class, "partita-ra.rar");
         rar.merge(ShrinkWrap.createFromZipFile(
                 ResourceAdapterArchive.class, new File(System.getProperty("partita.rar"))));
-        rar.addAsManifestResource(new StringAsset("""
-                <ironjacamar xmlns="http://www.ironjacamar.org/doc/schema">
-                  <transaction-support>XATransaction</transaction-support>
-                  <connection-definitions>
-                    <connection-definition class-name="org.partita.ra.PartitaManagedConnectionFactory"
-                                           jndi-name="java:/jms/partita/CF" pool-name="PartitaCF">
-                      <xa-pool>
-                        <min-pool-size>0</min-pool-size>
-                        <max-pool-size>30</max-pool-size>
-                      </xa-pool>
-                      <recovery no-recovery="false">
-                        <recover-credential>
-                          <user-name>recovery</user-name>
-                          <password>recovery</password>
-                        </recover-credential>
-                      </recovery>
-                    </connection-definition>
-                  </connection-definitions>
-                  <admin-objects>
-                    <admin-object class-name="org.partita.ra.admin.PartitaAdminQueue"
-                                  jndi-name="java:/jms/queue/ee.context" pool-name="ee.context">
-                      <config-property name="Name">ee.context</config-property>
-                    </admin-object>
-                    <admin-object class-name="org.partita.ra.admin.PartitaAdminQueue"
-                                  jndi-name="java:/jms/queue/ee.lookup" pool-name="ee.lookup">
-                      <config-property name="Name">ee.lookup?partitions=2</config-property>
-                    </admin-object>
-                    <admin-object class-name="org.partita.ra.admin.PartitaAdminTopic"
-                                  jndi-name="java:/jms/topic/ee.news" pool-name="ee.news">
-                      <config-property name="Name">ee/news</config-property>
-                    </admin-object>
-                  </admin-objects>
-                </ironjacamar>
-                """), "ironjacamar.xml");
+        rar.addAsManifestResource(new StringAsset(ironjacamar), "ironjacamar.xml");
         return rar;
     }
 }

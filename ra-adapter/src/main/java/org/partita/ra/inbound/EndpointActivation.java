@@ -133,7 +133,8 @@ public final class EndpointActivation {
         } catch (NoSuchMethodException e) {
             throw new ResourceException(e);
         }
-        Connection c = openConnection(transacted);
+        String url = url();
+        Connection c = openConnection(url, transacted);
         connection = c;
         c.setExceptionListener(e -> connectionLost(c, e));
         Destination destination = destination();
@@ -148,7 +149,7 @@ public final class EndpointActivation {
             consumer(s, destination).setMessageListener(listener);
         }
         c.start();
-        LOG.info("{}: {} consumers on {} ({}transacted)", spec, sessions, url(), transacted ? "" : "not ");
+        LOG.info("{}: {} consumers on {} ({}transacted)", spec, sessions, url, transacted ? "" : "not ");
     }
 
     /**
@@ -161,7 +162,7 @@ public final class EndpointActivation {
         if (spec.isQueue() || !spec.durable()) {
             return;
         }
-        try (Connection c = openConnection(false)) {
+        try (Connection c = openConnection(url(), false)) {
             if (destination() instanceof Topic t) {
                 consumer(c.createSession(), t).close(); // closed, not unsubscribed: the subscription stays
             }
@@ -184,9 +185,8 @@ public final class EndpointActivation {
         return h.getConnectionUrl();
     }
 
-    /** A connection to the node as the activation names it, with its client id. */
-    private Connection openConnection(boolean transacted) throws JMSException, NamingException, ResourceException {
-        String url = url();
+    /** A connection to the node at {@code url} with the activation's credentials and client id. */
+    private Connection openConnection(String url, boolean transacted) throws JMSException {
         String user = blankToNull(spec.effectiveUser(adapter));
         String password = blankToNull(spec.effectivePassword(adapter));
         Connection c = transacted
