@@ -614,6 +614,7 @@ public final class Broker implements QueueServices, AutoCloseable {
      */
     public void largeBodies(org.partita.broker.store.large.LargeBodies bodies) {
         this.largeBodies = bodies;
+        xa().largeBodies(bodies); // what prepared branches read back at start send
     }
 
     public org.partita.broker.store.large.LargeBodies largeBodies() {

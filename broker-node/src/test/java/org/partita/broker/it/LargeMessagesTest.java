@@ -316,6 +316,37 @@ class LargeMessagesTest {
         await().atMost(Duration.ofSeconds(20)).until(() -> bodyFiles() == 0);
     }
 
+    /**
+     * A branch prepared with a large send, the node restarted (the branch read back from the store),
+     * then rolled back by its transaction manager: the body goes at once, as before a restart.
+     */
+    @Test
+    void aPreparedBranchReadBackAfterARestartAndRolledBackLeavesNoBody() throws Exception {
+        javax.transaction.xa.Xid x = TestXid.of("prepared across a restart");
+        try (jakarta.jms.XAConnection xc = new org.partita.jms.client.PartitaXAConnectionFactory(
+                        node.node().url())
+                .createXAConnection()) {
+            jakarta.jms.XASession xs = xc.createXASession();
+            javax.transaction.xa.XAResource xa = xs.getXAResource();
+            xa.start(x, javax.transaction.xa.XAResource.TMNOFLAGS);
+            BytesMessage m = xs.getSession().createBytesMessage();
+            m.writeBytes(pattern(3 * MIB, 4));
+            xs.getSession()
+                    .createProducer(xs.getSession().createQueue("xa-big-restart"))
+                    .send(m);
+            xa.end(x, javax.transaction.xa.XAResource.TMSUCCESS);
+            assertEquals(javax.transaction.xa.XAResource.XA_OK, xa.prepare(x));
+        }
+        node.restart();
+        assertEquals(1, bodyFiles(), "the prepared branch's body is kept through the restart");
+        try (jakarta.jms.XAConnection xc = new org.partita.jms.client.PartitaXAConnectionFactory(
+                        node.node().url())
+                .createXAConnection()) {
+            xc.createXASession().getXAResource().rollback(x);
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> bodyFiles() == 0);
+    }
+
     @Test
     void aLargeMessageNoQueueTakesLeavesNoBody() throws Exception {
         try (Connection c = node.factory().createConnection()) {

@@ -147,12 +147,6 @@ public final class XaBranches {
 
     // ---- association -----------------------------------------------------------------------
 
-    /**
-     * Associates {@code session} with a branch: a new one (TMNOFLAGS, owned by {@code connection}),
-     * or an existing one it joins (TMJOIN) or resumes (TMRESUME).
-     *
-     * @param timeoutSeconds for a new branch: rolled back if not prepared by then; 0 for none
-     */
     /** Whether a branch not yet completed will send the message with this id (a large body must stay for it). */
     public synchronized boolean sends(long messageId) {
         for (XaBranch b : branches.values()) {
@@ -165,6 +159,28 @@ public final class XaBranches {
         return false;
     }
 
+    /**
+     * Ties the large bodies kept in {@code bodies} to the sends of the branches read back at start
+     * that own them: a branch rolled back after the restart then deletes them, as one rolled back
+     * before it would (they were read back as plain messages, their bodies in no one's care until
+     * the next start).
+     */
+    public synchronized void largeBodies(org.partita.broker.store.large.LargeBodies bodies) {
+        for (XaBranch b : branches.values()) {
+            for (Broker.PendingSend s : b.sends) {
+                if (bodies.holds(s.message().id())) {
+                    s.message().largeBody(bodies);
+                }
+            }
+        }
+    }
+
+    /**
+     * Associates {@code session} with a branch: a new one (TMNOFLAGS, owned by {@code connection}),
+     * or an existing one it joins (TMJOIN) or resumes (TMRESUME).
+     *
+     * @param timeoutSeconds for a new branch: rolled back if not prepared by then; 0 for none
+     */
     public synchronized XaBranch start(WireXid xid, int flags, Object session, Object connection, int timeoutSeconds) {
         XaBranch b = branches.get(xid);
         if (flags == TMNOFLAGS) {
