@@ -70,34 +70,22 @@ class PayaraResourceAdapterTest {
         node.broker().updateQueue("ee.poison", "maxDeliveryAttempts=3&deadLetterQueue=ee.dead");
         payara = new PayaraDomain(PORT_BASE);
         payara.start();
-        // the README's steps for Payara, one command each
-        payara.asadmin(
-                "create-resource-adapter-config",
-                "--property",
-                "ConnectionUrl=tcp\\://127.0.0.1\\:" + node.port(),
-                "partita-ra");
-        payara.asadmin("deploy", "--name", "partita-ra", System.getProperty("partita.rar"));
-        payara.asadmin(
-                "create-connector-connection-pool",
-                "--raname",
-                "partita-ra",
-                "--connectiondefinition",
-                "jakarta.jms.ConnectionFactory",
-                "--transactionsupport",
-                "XATransaction",
-                "PartitaPool");
-        payara.asadmin("create-connector-resource", "--poolname", "PartitaPool", PayaraNames.CONNECTION_FACTORY);
-        payara.asadmin(
-                "create-admin-object",
-                "--raname",
-                "partita-ra",
-                "--restype",
-                "jakarta.jms.Queue",
-                "--classname",
-                "org.partita.ra.admin.PartitaAdminQueue",
-                "--property",
-                "Name=ee.lookup",
-                PayaraNames.LOOKUP_QUEUE);
+        // the README's steps for Payara, as written: its node URL, .rar and example queue swapped for the test's
+        List<List<String>> readme = ReadmeCommands.payara();
+        assertEquals(5, readme.size(), "the README's asadmin commands: " + readme);
+        for (List<String> command : readme) {
+            List<String> args = new ArrayList<>();
+            for (String arg : command) {
+                args.add(
+                        switch (arg) {
+                            case "partita-ra.rar" -> System.getProperty("partita.rar");
+                            case "Name=orders" -> "Name=ee.lookup";
+                            case "jms/queue/orders" -> PayaraNames.LOOKUP_QUEUE;
+                            default -> arg.replace("\\:61700", "\\:" + node.port());
+                        });
+            }
+            payara.asadmin(args.toArray(String[]::new));
+        }
         payara.asadmin(
                 "create-jdbc-connection-pool",
                 "--datasourceclassname",
