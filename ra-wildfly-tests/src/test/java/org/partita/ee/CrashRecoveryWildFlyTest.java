@@ -9,11 +9,7 @@ import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -27,7 +23,6 @@ import java.util.stream.Collectors;
 import javax.sql.XAConnection;
 import javax.transaction.xa.XAResource;
 import org.h2.jdbcx.JdbcDataSource;
-import org.h2.tools.Server;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
@@ -132,24 +127,16 @@ class CrashRecoveryWildFlyTest {
         final Queue<String> forwarded = new ConcurrentLinkedQueue<>();
         final XaPhaseHoldingProxy proxy;
         final WildFlyProcess server;
-        private final Process database;
+        private final H2ServerProcess database;
         private final String dbUrl;
         private final java.sql.Connection db;
         private final Connection client;
 
         Rig(Path dbDir) throws Exception {
             declareQueue();
-            int dbPort = freePort();
-            database = startDatabase(dbDir, dbPort);
-            dbUrl = "jdbc:h2:tcp://127.0.0.1:" + dbPort + "/crash";
-            await("the database server up")
-                    .atMost(Duration.ofSeconds(60))
-                    .ignoreExceptions()
-                    .until(() -> {
-                        DriverManager.getConnection(dbUrl, "sa", "sa").close();
-                        return true;
-                    });
-            db = DriverManager.getConnection(dbUrl, "sa", "sa");
+            database = H2ServerProcess.start(dbDir);
+            dbUrl = database.url("crash");
+            db = database.connect("crash");
             db.createStatement()
                     .execute("create table " + RecordingForwarder.TABLE
                             + "(id bigint generated always as identity primary key, text varchar(64))");
@@ -170,7 +157,7 @@ class CrashRecoveryWildFlyTest {
                             "-DRecoveryEnvironmentBean.periodicRecoveryPeriod=5",
                             "-DRecoveryEnvironmentBean.recoveryBackoffPeriod=2"));
             server.deploy(Deployments.adapter());
-            server.deploy(application(dbUrl));
+            server.deploy(application(database));
             server.start();
             send("before the crash");
             await("the bean at work before the crash")
@@ -209,13 +196,12 @@ class CrashRecoveryWildFlyTest {
 
         @Override
         public void close() throws Exception {
-            try (AutoCloseable s = server;
+            try (AutoCloseable h2 = database;
+                    AutoCloseable s = server;
                     AutoCloseable p = proxy;
                     AutoCloseable c = client;
                     AutoCloseable d = db) {
                 // closed in reverse order
-            } finally {
-                database.destroyForcibly().waitFor();
             }
         }
     }
@@ -232,48 +218,14 @@ class CrashRecoveryWildFlyTest {
         }
     }
 
-    /**
-     * An H2 server in a process of its own, on loopback: the database outlives the application
-     * server as a real one would, and the test reads it while the server is down.
-     */
-    private static Process startDatabase(Path dir, int port) throws Exception {
-        String h2 = Path.of(Server.class
-                        .getProtectionDomain()
-                        .getCodeSource()
-                        .getLocation()
-                        .toURI())
-                .toString();
-        return new ProcessBuilder(
-                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                        "-Dh2.bindAddress=127.0.0.1",
-                        "-cp",
-                        h2,
-                        Server.class.getName(),
-                        "-tcp",
-                        "-tcpPort",
-                        String.valueOf(port),
-                        "-ifNotExists",
-                        "-baseDir",
-                        dir.toString())
-                .redirectErrorStream(true)
-                .redirectOutput(dir.resolve("h2.log").toFile())
-                .start();
-    }
-
-    private static WebArchive application(String dbUrl) {
+    private static WebArchive application(H2ServerProcess database) {
         return ShrinkWrap.create(WebArchive.class, "partita-crash.war")
                 .addClass(RecordingForwarder.class)
                 .addAsWebInfResource(new StringAsset(Deployments.RA_BINDING), "jboss-ejb3.xml")
                 .addAsWebInfResource(
-                        new StringAsset("""
-                        <datasources xmlns="http://www.jboss.org/ironjacamar/schema">
-                          <xa-datasource jndi-name="%s" pool-name="partita-crash">
-                            <xa-datasource-property name="URL">%s</xa-datasource-property>
-                            <driver>h2</driver>
-                            <security><user-name>sa</user-name><password>sa</password></security>
-                          </xa-datasource>
-                        </datasources>
-                        """.formatted(RecordingForwarder.DATA_SOURCE, dbUrl)), "partita-crash-ds.xml");
+                        new StringAsset(
+                                database.dataSourceXml(RecordingForwarder.DATA_SOURCE, "partita-crash", "crash")),
+                        "partita-crash-ds.xml");
     }
 
     private static Map<String, Long> counts(Queue<String> texts) {
@@ -323,12 +275,6 @@ class CrashRecoveryWildFlyTest {
             return ((TextMessage) m).getText();
         } catch (JMSException e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
         }
     }
 

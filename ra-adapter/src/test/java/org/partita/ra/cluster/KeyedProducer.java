@@ -84,4 +84,29 @@ public final class KeyedProducer {
     public List<String> keys() {
         return keys;
     }
+
+    /** Every {@code producers}-th of {@code keys} keys ({@code machine-N}), from the {@code producer}-th on: one producer's share. */
+    public static List<String> keysOf(int producer, int producers, int keys) {
+        List<String> out = new java.util.ArrayList<>();
+        for (int k = producer; k < keys; k += producers) {
+            out.add("machine-" + k);
+        }
+        return out;
+    }
+
+    /** Waits up to {@code bound} until every producer is done, and fails if one of them failed. */
+    public static void awaitFinished(List<KeyedProducer> producers, java.time.Duration bound) {
+        org.awaitility.Awaitility.await("the producers done").atMost(bound).until(() -> {
+            for (KeyedProducer p : producers) {
+                if (!p.finished()) {
+                    return false;
+                }
+            }
+            return true;
+        });
+        for (KeyedProducer p : producers) {
+            org.junit.jupiter.api.Assertions.assertNull(
+                    p.failure(), "producer of " + p.keys().get(0) + "...");
+        }
+    }
 }

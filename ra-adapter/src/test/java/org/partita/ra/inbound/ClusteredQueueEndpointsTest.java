@@ -2,7 +2,6 @@ package org.partita.ra.inbound;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -114,11 +113,7 @@ class ClusteredQueueEndpointsTest {
     }
 
     private static List<String> keysOf(int producer, int producers) {
-        List<String> keys = new ArrayList<>();
-        for (int k = producer; k < KEYS; k += producers) {
-            keys.add("machine-" + k);
-        }
-        return keys;
+        return KeyedProducer.keysOf(producer, producers, KEYS);
     }
 
     private static Set<String> union(List<KeyedProducer> producers) {
@@ -128,17 +123,7 @@ class ClusteredQueueEndpointsTest {
     }
 
     private static void awaitFinished(List<KeyedProducer> producers) {
-        await("producers").atMost(Duration.ofSeconds(120)).until(() -> {
-            for (KeyedProducer p : producers) {
-                if (!p.finished()) {
-                    return false;
-                }
-            }
-            return true;
-        });
-        for (KeyedProducer p : producers) {
-            assertNull(p.failure(), "producer of " + p.keys().get(0) + "...");
-        }
+        KeyedProducer.awaitFinished(producers, Duration.ofSeconds(120));
     }
 
     @ParameterizedTest(name = "transacted {0}")

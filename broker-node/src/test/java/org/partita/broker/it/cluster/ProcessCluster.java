@@ -17,7 +17,7 @@ import org.partita.broker.it.ChildNode;
  * (started over on new ports should one be taken between its pick and its bind): what failure tests
  * kill, pause and start again.
  */
-final class ProcessCluster implements AutoCloseable {
+public final class ProcessCluster implements AutoCloseable {
     private final Path dir;
     private final String name;
     private final List<String> extraLines;
@@ -32,7 +32,7 @@ final class ProcessCluster implements AutoCloseable {
     private final int[] listenPorts;
 
     /** @param extraLines config lines every node gets besides its name, port, data folder and the cluster's nodes */
-    ProcessCluster(Path dir, String name, int size, List<String> extraLines) {
+    public ProcessCluster(Path dir, String name, int size, List<String> extraLines) {
         this.dir = dir;
         this.name = name;
         this.extraLines = List.copyOf(extraLines);
@@ -57,7 +57,7 @@ final class ProcessCluster implements AutoCloseable {
         return proxies;
     }
 
-    ProcessCluster start() throws Exception {
+    public ProcessCluster start() throws Exception {
         int offset = ClusterConfig.DEFAULT_CONSENSUS_PORT_OFFSET;
         int blocks = proxied ? 2 * nodes.length : nodes.length;
         cluster = FreePorts.startOnFreePorts(blocks, offset, ports -> {
@@ -89,23 +89,23 @@ final class ProcessCluster implements AutoCloseable {
         return this;
     }
 
-    int size() {
+    public int size() {
         return nodes.length;
     }
 
-    ChildNode node(int i) {
+    public ChildNode node(int i) {
         return nodes[i];
     }
 
     /** SIGKILL of node {@code i}; returns its exit code (137). */
-    int kill(int i) throws InterruptedException {
+    public int kill(int i) throws InterruptedException {
         int code = nodes[i].kill();
         nodes[i] = null;
         return code;
     }
 
     /** Starts node {@code i} again, on its port and data folder. */
-    ChildNode restart(int i) throws Exception {
+    public ChildNode restart(int i) throws Exception {
         return start(cluster, i, "r" + ++runs);
     }
 

@@ -214,11 +214,7 @@ class ReplicatedPartitionsTest {
                     byte[] body = new byte[(int) m.getBodyLength()];
                     m.readBytes(body);
                     assertEquals(sizes[seq], body.length, "size of message " + seq);
-                    for (byte b : body) {
-                        if (b != (byte) ('a' + seq)) {
-                            throw new AssertionError("message " + seq + " altered");
-                        }
-                    }
+                    assertWhole(seq, body, (byte) ('a' + seq));
                     arrived.add(m.getStringProperty("JMSXGroupID") + "#" + seq);
                 }
             }
@@ -228,6 +224,25 @@ class ReplicatedPartitionsTest {
             assertEquals(
                     List.of("big-1#1", "big-1#3"),
                     arrived.stream().filter(a -> a.startsWith("big-1")).toList());
+        }
+    }
+
+    /** Fails naming where and how a body of {@code expected} bytes differs: the first and last bytes altered, and how many. */
+    private static void assertWhole(int seq, byte[] body, byte expected) {
+        int first = -1;
+        int last = -1;
+        int altered = 0;
+        for (int i = 0; i < body.length; i++) {
+            if (body[i] != expected) {
+                first = first < 0 ? i : first;
+                last = i;
+                altered++;
+            }
+        }
+        if (altered > 0) {
+            throw new AssertionError("message " + seq + " altered: " + altered + " of " + body.length
+                    + " bytes, from offset " + first + " (" + body[first] + ") to " + last + " (" + body[last]
+                    + "), expected " + expected);
         }
     }
 
