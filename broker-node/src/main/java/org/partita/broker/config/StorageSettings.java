@@ -14,6 +14,9 @@ package org.partita.broker.config;
  *                            segments hold together; a segment is checkpointed into H2 at half of it
  * @param checkpointTransactionBytes payload bytes one H2 transaction of a checkpoint inserts or deletes (a larger
  *                            payload goes alone); H2 holds several times this until the transaction commits
+ * @param diskReserveBytes    free space on the data folder's disk that large message bodies leave to the store
+ *                            (its journal, H2's file and the room a store needs to resume after a full disk): a
+ *                            body part that would leave less is refused, and its upload deleted
  */
 public record StorageSettings(
         int retryFirstMillis,
@@ -21,10 +24,17 @@ public record StorageSettings(
         int compactFillPercent,
         int compactMaxMillis,
         long journalBytes,
-        long checkpointTransactionBytes) {
+        long checkpointTransactionBytes,
+        long diskReserveBytes) {
     public static final String PREFIX = "storage.";
     public static final String NAMES = "storage.retryFirstMillis, storage.retryMaxMillis, storage.compactFillPercent,"
-            + " storage.compactMaxMillis";
+            + " storage.compactMaxMillis, storage.diskReserveBytes";
+
+    /**
+     * What large bodies leave free by default: room for the journal's segments, a checkpoint of H2 and the
+     * 25 MB or so a store needs to resume after a full disk (docs/storage.md), with a wide margin.
+     */
+    public static final long DEFAULT_DISK_RESERVE_BYTES = 256L << 20;
 
     public StorageSettings {
         if (retryFirstMillis < 1 || retryMaxMillis < retryFirstMillis) {
@@ -42,6 +52,9 @@ public record StorageSettings(
                     "the journal's budget and a checkpoint transaction's bytes must be positive: " + journalBytes + ", "
                             + checkpointTransactionBytes);
         }
+        if (diskReserveBytes < 0) {
+            throw new IllegalArgumentException("diskReserveBytes must be 0 or more: " + diskReserveBytes);
+        }
     }
 
     /** The journal's budgets as shares of this JVM's heap ({@link HeapBudgets}). */
@@ -50,22 +63,58 @@ public record StorageSettings(
     }
 
     public static StorageSettings defaults(HeapBudgets heap) {
-        return new StorageSettings(200, 10_000, 50, 2_000, heap.journalBytes(), heap.checkpointTransactionBytes());
+        return new StorageSettings(
+                200,
+                10_000,
+                50,
+                2_000,
+                heap.journalBytes(),
+                heap.checkpointTransactionBytes(),
+                DEFAULT_DISK_RESERVE_BYTES);
     }
 
     public StorageSettings withRetry(int firstMillis, int maxMillis) {
         return new StorageSettings(
-                firstMillis, maxMillis, compactFillPercent, compactMaxMillis, journalBytes, checkpointTransactionBytes);
+                firstMillis,
+                maxMillis,
+                compactFillPercent,
+                compactMaxMillis,
+                journalBytes,
+                checkpointTransactionBytes,
+                diskReserveBytes);
     }
 
     public StorageSettings withCompaction(int fillPercent, int maxMillis) {
         return new StorageSettings(
-                retryFirstMillis, retryMaxMillis, fillPercent, maxMillis, journalBytes, checkpointTransactionBytes);
+                retryFirstMillis,
+                retryMaxMillis,
+                fillPercent,
+                maxMillis,
+                journalBytes,
+                checkpointTransactionBytes,
+                diskReserveBytes);
     }
 
     public StorageSettings withJournal(long budgetBytes, long transactionBytes) {
         return new StorageSettings(
-                retryFirstMillis, retryMaxMillis, compactFillPercent, compactMaxMillis, budgetBytes, transactionBytes);
+                retryFirstMillis,
+                retryMaxMillis,
+                compactFillPercent,
+                compactMaxMillis,
+                budgetBytes,
+                transactionBytes,
+                diskReserveBytes);
+    }
+
+    public StorageSettings withDiskReserve(long bytes) {
+        return new StorageSettings(
+                retryFirstMillis,
+                retryMaxMillis,
+                compactFillPercent,
+                compactMaxMillis,
+                journalBytes,
+                checkpointTransactionBytes,
+                bytes);
     }
 
     /** One {@code storage.<name> = value} line of the config file; errors name {@code where}. */
@@ -88,7 +137,21 @@ public record StorageSettings(
                 withCompaction(NodeConfigFile.integer(value, field, where, 0, 100), compactMaxMillis);
             case "compactMaxMillis" ->
                 withCompaction(compactFillPercent, NodeConfigFile.integer(value, field, where, 1, 3_600_000));
+            case "diskReserveBytes" -> withDiskReserve(nonNegative(value, field, where));
             default -> throw new ConfigException(where + ": unknown field '" + field + "'; known: " + NAMES);
         };
+    }
+
+    private static long nonNegative(String value, String field, String where) {
+        try {
+            long v = Long.parseLong(value.strip());
+            if (v >= 0) {
+                return v;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw new ConfigException(
+                where + ": field '" + field + "' must be a number of bytes, 0 or more, not '" + value + "'");
     }
 }

@@ -86,7 +86,8 @@ public final class PartitaNode implements AutoCloseable {
                     H2MessageStore.open(data, config.syncOnCommit(), MessageSummary::headOf, config.storage(), device);
             openedStore.commitAtEndOfTurns(org.partita.broker.network.flow.EventLoopTurns.INSTANCE);
             this.store = openedStore; // what store() shows: the H2 store itself, for its figures
-            this.largeBodies = LargeBodies.open(data.resolve("large"));
+            this.largeBodies =
+                    LargeBodies.open(data.resolve("large"), config.storage().diskReserveBytes());
             openedStore = new BodyReleasingStore(openedStore, largeBodies);
             TlsContexts tls = config.security().tls() == null
                     ? null

@@ -55,6 +55,25 @@ class NodeConfigFileTest {
     }
 
     @Test
+    void theDiskReserveOfLargeBodiesHasADefaultAndIsCheckedWhenSet() throws IOException {
+        assertEquals(
+                StorageSettings.DEFAULT_DISK_RESERVE_BYTES,
+                NodeConfig.defaults().storage().diskReserveBytes());
+        assertEquals(
+                1L << 30,
+                NodeConfigFile.read(file("storage.diskReserveBytes = 1073741824"), NodeConfig.defaults())
+                        .storage()
+                        .diskReserveBytes());
+        assertEquals(
+                0,
+                NodeConfigFile.read(file("storage.diskReserveBytes = 0"), NodeConfig.defaults())
+                        .storage()
+                        .diskReserveBytes());
+        assertTrue(error("storage.diskReserveBytes = -1").getMessage().contains("storage.diskReserveBytes"));
+        assertTrue(error("storage.diskReserveBytes = lots").getMessage().contains("0 or more"));
+    }
+
+    @Test
     void metricsConsumerLabelsHasADefaultAndIsCheckedWhenSet() throws IOException {
         assertEquals(
                 MetricsSettings.DEFAULT_CONSUMER_LABELS,

@@ -40,14 +40,20 @@ public final class LargeBodies implements AutoCloseable {
     private static final String SUFFIX = ".body";
 
     private final Path folder;
+    /** The disk the folder is on, and the free space bodies leave on it ({@code storage.diskReserveBytes}). */
+    private final java.nio.file.FileStore disk;
+
+    private final long reserveBytes;
     /** Ids of the messages that have a body here: deleting a message looks it up (most have none). */
     private final Set<Long> ids = ConcurrentHashMap.newKeySet();
 
     private final AtomicLong bytes = new AtomicLong();
     private final ExecutorService io;
 
-    private LargeBodies(Path folder) {
+    private LargeBodies(Path folder, long reserveBytes) throws IOException {
         this.folder = folder;
+        this.disk = Files.getFileStore(folder);
+        this.reserveBytes = reserveBytes;
         AtomicLong n = new AtomicLong();
         this.io = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "partita-large-bodies-" + n.incrementAndGet());
@@ -56,11 +62,19 @@ public final class LargeBodies implements AutoCloseable {
         });
     }
 
-    /** Opens (creating it if needed) the folder of bodies and counts what it holds. */
+    /** Opens the folder of bodies, with no free space kept in reserve: for tests. */
     public static LargeBodies open(Path folder) {
+        return open(folder, 0);
+    }
+
+    /**
+     * Opens (creating it if needed) the folder of bodies and counts what it holds. A body part that
+     * would leave less than {@code reserveBytes} free on the folder's disk is refused.
+     */
+    public static LargeBodies open(Path folder, long reserveBytes) {
         try {
             PrivateFiles.folder(folder);
-            LargeBodies bodies = new LargeBodies(folder);
+            LargeBodies bodies = new LargeBodies(folder, reserveBytes);
             try (DirectoryStream<Path> files = Files.newDirectoryStream(folder)) {
                 for (Path f : files) {
                     long id = idOf(f);
@@ -195,6 +209,7 @@ public final class LargeBodies implements AutoCloseable {
 
         private void write(byte[] part) {
             try {
+                keepReserve(part.length);
                 ByteBuffer b = ByteBuffer.wrap(part);
                 while (b.hasRemaining()) {
                     channel.write(b);
@@ -224,6 +239,22 @@ public final class LargeBodies implements AutoCloseable {
                 LOG.debug("closing the abandoned body of message {}", messageId, e);
             }
             discard(messageId);
+        }
+    }
+
+    /**
+     * Fails when writing {@code bytes} more would leave less than the reserve free on the disk: the
+     * store, not the bodies, must have the last of the room (a full disk stops every persistent send,
+     * and resuming needs room of its own).
+     */
+    private void keepReserve(long bytes) throws IOException {
+        if (reserveBytes == 0) {
+            return;
+        }
+        long free = disk.getUsableSpace();
+        if (free - bytes < reserveBytes) {
+            throw new IOException("the data folder's disk has " + (free >> 20) + " MiB free, and large message bodies"
+                    + " leave " + (reserveBytes >> 20) + " MiB of it to the store (storage.diskReserveBytes)");
         }
     }
 
