@@ -850,6 +850,7 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
 
     @Override
     public void linkDown(PeerLink link) {
+        replicaSets.linkLost(link.peer());
         for (Forwarder f : forwarders.values()) {
             if (f.peer().equals(link.peer())) {
                 f.stop();

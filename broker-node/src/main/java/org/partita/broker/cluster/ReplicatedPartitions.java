@@ -245,6 +245,17 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
         return server;
     }
 
+    /** The link to {@code node} closed: sets it led elect another leader at once if its process is gone. */
+    void linkLost(String node) {
+        ReplicaServer s;
+        synchronized (this) {
+            s = server;
+        }
+        if (s != null) {
+            s.linkLost(node);
+        }
+    }
+
     /** This node's store of a set it joined; empty if it is not one of its replicas (or not yet). */
     Optional<ReplicatedStore> store(String set) {
         return Optional.ofNullable(joined.get(set));

@@ -135,6 +135,46 @@ class DirectFrameWriterTest {
         }
     }
 
+    /**
+     * A large frame only partly taken by the socket leaves its rest queued for the loop; a request
+     * written on the loop itself (a lease ping from the loop's timer) must follow that rest, not go
+     * into the socket at once, inside the frame. The loop is held while the large frame is written, so
+     * the rest is queued behind the task that then writes the request. Found in CI as 9 bytes of a
+     * ping in the middle of a 15 MiB message; fails without the rule.
+     */
+    @Test
+    void aFrameWrittenOnTheLoopFollowsTheRestOfAFrameAnotherThreadLeftHalfWritten() throws Exception {
+        try (Socket peer = server.accept()) {
+            Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
+            CountDownLatch loopHeld = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            channel.eventLoop().execute(() -> {
+                loopHeld.countDown();
+                try {
+                    release.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                writer.write(new Frame.Send(2, 1, payload(1, 1)), failures::add); // on the loop
+            });
+            assertTrue(loopHeld.await(30, TimeUnit.SECONDS));
+            byte[] large = new byte[512 * 1024];
+            java.util.Arrays.fill(large, (byte) 'c');
+            writer.write(new Frame.Send(1, 0, large), failures::add); // part to the socket, the rest queued
+            assertEquals(0, ((DirectFrameWriter) writer).writtenDirectly(), "the socket took only part of it");
+            release.countDown();
+
+            DataInputStream in = new DataInputStream(peer.getInputStream());
+            Frame.Send first = readSend(in);
+            assertEquals(1, first.requestId(), "the large frame first");
+            assertArrayEquals(large, first.message(), "the large frame whole");
+            Frame.Send second = readSend(in);
+            assertEquals(2, second.requestId());
+            assertArrayEquals(payload(1, 1), second.message());
+            assertTrue(failures.isEmpty(), () -> "writes failed: " + failures);
+        }
+    }
+
     @Test
     void framesNobodyWaitsForGoThroughTheEventLoopSoABurstSharesItsWrites() throws Exception {
         try (Socket peer = server.accept()) {

@@ -51,6 +51,8 @@ public final class ReplicaServer implements AutoCloseable {
     private final RaftServer server;
     /** Restarts a replica of this node whose appends failed for good. */
     private final FollowerRestarts followerRestarts;
+    /** Elections started at once for sets whose leader's process is gone. */
+    private final LostLeaderElections lostLeaders;
 
     private ReplicaServer(ReplicaServerSettings settings) throws IOException {
         this.settings = settings;
@@ -70,6 +72,7 @@ public final class ReplicaServer implements AutoCloseable {
             store.attach(server, null);
         }
         followerRestarts = new FollowerRestarts(server, settings, stores::get);
+        lostLeaders = new LostLeaderElections(server, self);
         LOG.info(
                 "replica server of {} listening on {}:{}, {} replica sets recovered",
                 settings.node(),
@@ -186,6 +189,19 @@ public final class ReplicaServer implements AutoCloseable {
         return server.getDivision(ReplicaSet.groupIdOf(setName));
     }
 
+    /**
+     * This node's link to {@code node} closed: the sets it led whose replica server is gone elect
+     * another leader now, not after the election timeout ({@link LostLeaderElections}).
+     */
+    public void linkLost(String node) {
+        lostLeaders.linkLost(node);
+    }
+
+    /** How many elections this node started at once for a leader whose process was gone. */
+    public long earlyElections() {
+        return lostLeaders.started();
+    }
+
     /** How many times a replica of this node was restarted because its appends failed for good. */
     public long stalledFollowerRestarts() {
         return followerRestarts.count();
@@ -248,6 +264,7 @@ public final class ReplicaServer implements AutoCloseable {
     /** Stops the server (this node leaves no set: its replicas are back when it starts again) and closes the stores. */
     @Override
     public void close() {
+        lostLeaders.close();
         followerRestarts.close();
         try {
             server.close();

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -39,6 +40,62 @@ class ReplicaFailoverTest {
 
     @TempDir(cleanup = org.junit.jupiter.api.io.CleanupMode.ON_SUCCESS)
     Path tmp;
+
+    /**
+     * A set's leader killed (SIGKILL): its process's connections are reset, so the other replicas know
+     * at once that nothing listens there any more and one of them stands for the set without waiting
+     * for the election timeout. With {@code downAfterMillis} at 20 s that timeout is 4 to 8 s; a send
+     * to the killed leader's partition through another node is confirmed well before it (about a
+     * third of a second here), and the replica that stood says so in its log. A paused leader, which
+     * still takes connections, is left to the timeout (the nemesis covers it).
+     */
+    @Test
+    void aKilledLeadersSetElectsAnotherAtOnceNotAfterTheElectionTimeout() throws Exception {
+        List<String> config = new ArrayList<>(CONFIG);
+        config.replaceAll(line -> line.startsWith("cluster.downAfterMillis")
+                ? "cluster.downAfterMillis = 20000"
+                : line.startsWith("cluster.heartbeatMillis") ? "cluster.heartbeatMillis = 500" : line);
+        try (ProcessCluster cluster = new ProcessCluster(tmp, "early", 3, config).start()) {
+            FaultsUnderLoad.awaitEveryNodeKnowsEveryLeader(cluster);
+            int partition = FaultsUnderLoad.leaders(cluster, 0).indexOf("node3");
+            assertTrue(partition >= 0, "node3 leads a partition: " + FaultsUnderLoad.leaders(cluster, 0));
+            String key = keyOf(partition);
+            try (Connection c = cluster.node(0).factory().createConnection()) {
+                Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                MessageProducer p = s.createProducer(s.createQueue("plant"));
+                p.setDeliveryMode(DeliveryMode.PERSISTENT);
+                p.send(keyed(s, key, 0));
+
+                assertEquals(137, cluster.kill(2), "SIGKILL");
+                long killed = System.nanoTime();
+                p.send(keyed(s, key, 1));
+                long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed);
+                System.out.println("send to a killed leader's partition confirmed " + millis + " ms after the kill");
+                assertTrue(millis < 3_500, "confirmed before the 4 s election timeout: " + millis + " ms");
+            }
+            String stood = "leader node3 is gone (its replica server refuses connections); standing now";
+            // the log is written beside the election, not before the send it speeds up
+            await("a replica's log saying it stood at once")
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> cluster.node(0).stderr().contains(stood)
+                            || cluster.node(1).stderr().contains(stood));
+        }
+    }
+
+    private static String keyOf(int partition) {
+        for (int k = 0; ; k++) {
+            if (org.partita.protocol.PartitionKeys.partition("early-" + k, 6) == partition) {
+                return "early-" + k;
+            }
+        }
+    }
+
+    private static TextMessage keyed(Session s, String key, int seq) throws jakarta.jms.JMSException {
+        TextMessage m = s.createTextMessage("state");
+        m.setStringProperty("JMSXGroupID", key);
+        m.setIntProperty("seq", seq);
+        return m;
+    }
 
     /**
      * Producers whose URL lists every node, connected to node1 first, send keyed persistent messages
