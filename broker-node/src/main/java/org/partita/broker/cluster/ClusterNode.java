@@ -791,10 +791,16 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     }
 
     @Override
-    public CompletableFuture<Void> storeOnce(String from, String messageId, Supplier<CompletableFuture<Void>> store) {
+    public CompletableFuture<Void> storeOnce(
+            String from, String queue, String messageId, Supplier<CompletableFuture<Void>> store) {
         if (messageId == null) {
             return store.get();
         }
+        return storeCopyOnce(from, queue + '\u0000' + messageId, store);
+    }
+
+    /** {@link #storeOnce} by the copy's id: its queue and its JMSMessageID. */
+    private CompletableFuture<Void> storeCopyOnce(String from, String copyId, Supplier<CompletableFuture<Void>> store) {
         Map<String, CompletableFuture<Void>> ids = forwardedIds.computeIfAbsent(
                 from,
                 k -> java.util.Collections.synchronizedMap(new LinkedHashMap<>(1024, 0.75f, false) {
@@ -804,25 +810,25 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
                     }
                 }));
         CompletableFuture<Void> mine = new CompletableFuture<>();
-        CompletableFuture<Void> earlier = ids.putIfAbsent(messageId, mine);
+        CompletableFuture<Void> earlier = ids.putIfAbsent(copyId, mine);
         if (earlier != null) {
             // stored or being stored: answer with that store; if it failed, this copy is stored
             return earlier.handle((v, t) -> t == null
                             ? CompletableFuture.<Void>completedFuture(null)
-                            : storeOnce(from, messageId, store))
+                            : storeCopyOnce(from, copyId, store))
                     .thenCompose(f -> f);
         }
         CompletableFuture<Void> stored;
         try {
             stored = store.get();
         } catch (RuntimeException e) {
-            ids.remove(messageId, mine); // refused at once: a later copy tries again
+            ids.remove(copyId, mine); // refused at once: a later copy tries again
             mine.completeExceptionally(e);
             throw e;
         }
         stored.whenComplete((v, t) -> {
             if (t != null) {
-                ids.remove(messageId, mine);
+                ids.remove(copyId, mine);
                 mine.completeExceptionally(t);
             } else {
                 mine.complete(null);

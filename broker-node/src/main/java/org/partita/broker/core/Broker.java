@@ -516,7 +516,8 @@ public final class Broker implements QueueServices, AutoCloseable {
     }
 
     public BrokerQueue createQueue(String name, QueueOptions options) {
-        if (name.contains("#")) {
+        // an AppId queue's forward log carries its name ($forward:<node>:<queue>#<appId>)
+        if (name.contains("#") && !name.startsWith(FORWARD_LOG_PREFIX)) {
             throw new IllegalArgumentException("queue names may not contain '#' (reserved for AppId queues): " + name);
         }
         BrokerQueue existing = queues.get(name);

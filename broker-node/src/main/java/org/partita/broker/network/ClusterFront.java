@@ -28,13 +28,6 @@ public interface ClusterFront {
             BrokerQueue queue, String destination, String selector, int credit, long windowBytes, RemoteFeed.Sink sink);
 
     /**
-     * Stores a message node {@code from} forwarded, once: forwarding is at least once, so a copy of a
-     * message from {@code from} that was stored here, or is being stored, is not stored again; its
-     * answer waits for that store (and stores the copy if that store failed).
-     *
-     * @param store stores the message; called at most once per call
-     */
-    /**
      * How long a client may hand prefetched messages to its application after it last heard from this
      * node (told in HELLO_OK): shorter than the time another node needs to take this node's
      * partitions over, so a client of a node that stopped answering stops before a redelivered copy
@@ -44,8 +37,18 @@ public interface ClusterFront {
         return 0;
     }
 
+    /**
+     * Stores a message node {@code from} forwarded to {@code queue}, once: forwarding is at least
+     * once, so a copy of a message from {@code from} that was stored in that queue here, or is being
+     * stored, is not stored again; its answer waits for that store (and stores the copy if that store
+     * failed). The same message forwarded to another queue (each AppId of a fan-out queue has its own)
+     * is another message.
+     *
+     * @param store stores the message; called at most once per call
+     */
     java.util.concurrent.CompletableFuture<Void> storeOnce(
             String from,
+            String queue,
             String messageId,
             java.util.function.Supplier<java.util.concurrent.CompletableFuture<Void>> store);
 }

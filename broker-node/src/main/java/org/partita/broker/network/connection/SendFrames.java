@@ -258,6 +258,7 @@ final class SendFrames {
                 node.cluster()
                         .storeOnce(
                                 peerNode,
+                                f.queue(),
                                 wire.messageId(),
                                 () -> broker.send(new Broker.PendingSend(
                                                 broker.storedIn(queue), message, f.deliveryCount()))
