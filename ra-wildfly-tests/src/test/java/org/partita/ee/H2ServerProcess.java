@@ -53,13 +53,18 @@ final class H2ServerProcess implements AutoCloseable {
                 .start();
         H2ServerProcess server = new H2ServerProcess(p, port);
         String probe = server.url("probe");
-        await("the database server up")
-                .atMost(Duration.ofSeconds(60))
-                .ignoreExceptions()
-                .until(() -> {
-                    DriverManager.getConnection(probe, USER, PASSWORD).close();
-                    return true;
-                });
+        try {
+            await("the database server up")
+                    .atMost(Duration.ofSeconds(60))
+                    .ignoreExceptions()
+                    .until(() -> {
+                        DriverManager.getConnection(probe, USER, PASSWORD).close();
+                        return true;
+                    });
+        } catch (RuntimeException | Error e) {
+            server.close();
+            throw e;
+        }
         return server;
     }
 

@@ -73,7 +73,7 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
         t.setDaemon(true);
         return t;
     });
-    private ReplicaServer server;
+    private volatile ReplicaServer server;
     /** The node's largest frame: a replica log entry holds a message of that size. */
     private final int maxFrameSize;
 
@@ -247,10 +247,7 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
 
     /** The link to {@code node} closed: sets it led elect another leader at once if its process is gone. */
     void linkLost(String node) {
-        ReplicaServer s;
-        synchronized (this) {
-            s = server;
-        }
+        ReplicaServer s = server; // not under the lock server() holds while Ratis starts: a link's timer calls this
         if (s != null) {
             s.linkLost(node);
         }

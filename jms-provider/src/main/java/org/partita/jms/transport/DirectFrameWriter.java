@@ -99,7 +99,13 @@ final class DirectFrameWriter extends ChannelDuplexHandler implements FrameWrite
                     // the rest of a frame half written above: a write made here, on the loop, would go
                     // to the socket at once, ahead of them, and land inside that frame (a lease ping in
                     // the middle of a 15 MiB message, found in CI). Behind them in the queue it waits its turn.
-                    channel.eventLoop().execute(() -> handToLoop(bytes, failed));
+                    try {
+                        channel.eventLoop().execute(() -> handToLoop(bytes, failed));
+                    } catch (java.util.concurrent.RejectedExecutionException shutDown) {
+                        onTheirWay--;
+                        bytes.release();
+                        failed.accept(shutDown);
+                    }
                 } else {
                     handToLoop(bytes, failed);
                 }

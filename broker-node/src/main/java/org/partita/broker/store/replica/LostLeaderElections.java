@@ -34,16 +34,23 @@ import org.slf4j.LoggerFactory;
  * remaining voters, the one Ratis would prefer (highest priority, then name) asks its own Raft
  * division to stand now; the others do nothing, so the two followers of a set of three never split
  * their votes. Every other step is Ratis's: the division stands through the entry point Ratis's
- * leadership transfer uses ({@code startLeaderElection}, which a division takes from its current
- * leader of the current term and only while it is a follower whose log is not behind the one named),
- * with the lost leader named as the one asking and this node's own last entry as the leader's; the
- * election itself, its vote and its log checks are Ratis's own, so a standing that comes too early
- * costs a term, never a write.
+ * leadership transfer uses ({@code startLeaderElection}, which a division takes only while it is a
+ * follower and only naming the leader it follows), with the lost leader named as the one asking and
+ * this node's own last entry as the leader's; the election, the other replica's vote (which checks
+ * the candidate's log) and everything after are Ratis's own, so a standing that comes too early
+ * costs a term, never a confirmed write. If the successor's log is behind, the vote is refused and
+ * the set waits for the timeout as before.
+ *
+ * <p>What it takes as "gone" is a refused connection: a firewall that rejects (resets) connections
+ * between nodes, instead of dropping them, makes a live leader look gone; it is then replaced at once
+ * and may still deliver for the rest of its lease (docs/cluster.md, "Failover").
  */
 final class LostLeaderElections implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LostLeaderElections.class);
     /** How long a dial to the lost leader may take: a refusal on a reachable host comes at once. */
     private static final int DIAL_MILLIS = 250;
+    /** How long a connection the dial made is read: a process being torn down resets it at once. */
+    private static final int LISTEN_MILLIS = 100;
 
     private final RaftServer server;
     private final RaftPeerId self;
@@ -131,18 +138,29 @@ final class LostLeaderElections implements AutoCloseable {
         }
     }
 
-    /** Whether nothing listens at {@code address} ({@code host:port}) any more: the connection is refused. */
+    /**
+     * Whether nothing listens at {@code address} ({@code host:port}) any more: the connection is
+     * refused, or taken by a listening socket that is reset or closed at once (the kernel may still
+     * complete a handshake for a process that is being torn down, its sockets closed one by one). A
+     * live replica server says nothing to a bare connection, so a read that times out means alive,
+     * and so does a dial that times out (a host paused or cut off).
+     */
     private static boolean refuses(String address) {
         int colon = address.lastIndexOf(':');
         InetSocketAddress at =
                 new InetSocketAddress(address.substring(0, colon), Integer.parseInt(address.substring(colon + 1)));
         try (Socket s = new Socket()) {
             s.connect(at, DIAL_MILLIS);
-            return false;
+            s.setSoTimeout(LISTEN_MILLIS);
+            return s.getInputStream().read() < 0;
         } catch (ConnectException refused) {
             return true;
+        } catch (java.net.SocketTimeoutException alive) {
+            return false;
+        } catch (java.net.SocketException reset) {
+            return true; // reset right after the handshake: the process holding the port is gone
         } catch (IOException other) {
-            return false; // a timeout: the host may be paused or cut off
+            return false;
         }
     }
 
