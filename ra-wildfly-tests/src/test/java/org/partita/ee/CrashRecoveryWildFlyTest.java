@@ -183,9 +183,19 @@ class CrashRecoveryWildFlyTest {
             expected.put("before the crash", 1L);
             expected.put("after the restart", 1L);
             killed.forEach(t -> expected.put(t, 1L));
-            await("every message forwarded after the restart")
-                    .atMost(Duration.ofSeconds(60))
-                    .until(() -> counts(forwarded).keySet().containsAll(expected.keySet()));
+            try {
+                await("every message forwarded after the restart")
+                        .atMost(Duration.ofSeconds(60))
+                        .until(() -> counts(forwarded).keySet().containsAll(expected.keySet()));
+            } catch (org.awaitility.core.ConditionTimeoutException e) {
+                java.util.Set<String> missing = new java.util.TreeSet<>(expected.keySet());
+                missing.removeAll(forwarded);
+                throw new AssertionError(
+                        "not forwarded: " + missing + "; recorded " + recorded(db) + "; " + queueStats()
+                                + "; dead-lettered: " + deadLettered() + "; the server's log is "
+                                + server.keepLog("crash-recovery") + "\n" + server.warnings(),
+                        e);
+            }
             Map<String, Long> sent = counts(forwarded);
             assertEquals(expected, sent, "each message forwarded once");
             assertEquals(sent, recorded(db), "each message recorded once in the database");
@@ -241,6 +251,20 @@ class CrashRecoveryWildFlyTest {
                 out.put(rows.getString(1), rows.getLong(2));
             }
             return out;
+        }
+    }
+
+    /** The texts in the dead letter queue, read without taking them. */
+    private static List<String> deadLettered() throws JMSException {
+        try (Connection c = factory().createConnection()) {
+            Session s = c.createSession();
+            java.util.Enumeration<?> e =
+                    s.createBrowser(s.createQueue("ee.crash.dead")).getEnumeration();
+            List<String> texts = new java.util.ArrayList<>();
+            while (e.hasMoreElements()) {
+                texts.add(text((jakarta.jms.Message) e.nextElement()));
+            }
+            return texts;
         }
     }
 

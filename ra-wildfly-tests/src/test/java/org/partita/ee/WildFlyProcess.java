@@ -117,16 +117,35 @@ final class WildFlyProcess implements AutoCloseable {
 
     /** The tail of the server's log, for a failure message. */
     String log() {
+        return tail(line -> true);
+    }
+
+    /**
+     * The last warnings and errors of the server's log (of every boot) and what the adapter said, for
+     * a failure message.
+     */
+    String warnings() {
+        return tail(line -> line.contains(" WARN ") || line.contains(" ERROR ") || line.contains("[org.partita"));
+    }
+
+    private String tail(java.util.function.Predicate<String> kept) {
         try {
             Path log = base.resolve("log/server.log");
             if (!Files.exists(log)) {
                 log = base.resolve("console.log");
             }
-            List<String> lines = Files.readAllLines(log);
+            List<String> lines = Files.readAllLines(log).stream().filter(kept).toList();
             return String.join("\n", lines.subList(Math.max(0, lines.size() - 80), lines.size()));
         } catch (IOException e) {
             return "(no log: " + e + ")";
         }
+    }
+
+    /** Keeps a copy of the server's whole log in the build's folder, for a failure to be read later. */
+    Path keepLog(String name) throws IOException {
+        Path copy = Path.of("target", name + "-server.log");
+        Files.copy(base.resolve("log/server.log"), copy, StandardCopyOption.REPLACE_EXISTING);
+        return copy.toAbsolutePath();
     }
 
     @Override

@@ -25,6 +25,8 @@ final class ServerConsumer implements DeliverySink, RemoteFeed.Sink {
     private ConsumerRef ref;
     private volatile RemoteFeed feed;
     private volatile boolean closed;
+    /** Taken by {@link #close} and by each delivery's record in the session ({@link #tracked}). */
+    private final Object closing = new Object();
     /** Partitions owned here and on the other nodes; the client is told their union. */
     private java.util.Set<Integer> ownedHere = java.util.Set.of();
 
@@ -161,9 +163,15 @@ final class ServerConsumer implements DeliverySink, RemoteFeed.Sink {
         return queue.spare(ref, spare);
     }
 
-    /** Stops deliveries: the queue forgets the consumer, and anything dispatched meanwhile goes back. */
+    /**
+     * Stops deliveries: the queue forgets the consumer, and anything dispatched meanwhile goes back.
+     * Once this returns, no delivery is recorded in the session any more ({@link #tracked}), so the
+     * session's end hands back every delivery it holds; none comes in behind it to stay in flight.
+     */
     void close() {
-        closed = true;
+        synchronized (closing) {
+            closed = true;
+        }
         RemoteFeed f = feed;
         if (f != null) {
             f.closeConsumers();
@@ -212,21 +220,21 @@ final class ServerConsumer implements DeliverySink, RemoteFeed.Sink {
 
     @Override
     public void deliver(RemoteFeed.Handle handle, int deliveryCount, int partition, byte[] message) {
-        if (closed) {
+        long deliveryId = tracked(() -> session.track(handle, this));
+        if (deliveryId < 0) {
             handle.release(false);
             return;
         }
-        long deliveryId = session.track(handle, this);
         send(handle, new Frame.Deliver(id, deliveryId, deliveryCount, partition, message));
     }
 
     @Override
     public void deliver(ConsumerRef consumer, QueueEntry entry, int partition) {
-        if (closed) {
+        long deliveryId = tracked(() -> session.track(entry, this));
+        if (deliveryId < 0) {
             queue.release(entry, consumer, false);
             return;
         }
-        long deliveryId = session.track(entry, this);
         send(
                 PrefetchLedger.LOCAL,
                 new Frame.Deliver(
@@ -235,6 +243,18 @@ final class ServerConsumer implements DeliverySink, RemoteFeed.Sink {
                         entry.deliveryCount(),
                         partition,
                         entry.message().encoded()));
+    }
+
+    /**
+     * Records a delivery in the session unless the consumer is closed (-1 then: the caller hands it
+     * back unseen). Deliveries come on the queue's thread while the connection's thread may close
+     * the consumer and then empty the session: checked and recorded under one lock with the close,
+     * a delivery is either in the session before it is emptied, or not made.
+     */
+    private long tracked(java.util.function.LongSupplier track) {
+        synchronized (closing) {
+            return closed ? -1 : track.getAsLong();
+        }
     }
 
     /** Writes a delivery, noted in the ledger in the order the client receives them. */

@@ -54,21 +54,34 @@ final class SessionFrames {
         replies.ok(f.requestId());
     }
 
-    /** The connection ended: each of its sessions ends as if the client had closed it. */
+    /**
+     * The connection ended: each of its sessions ends as if the client had closed it. Every
+     * consumer stops first: a message one session hands back must not be delivered to another
+     * session of the same closing connection, whose end would hand it back again, each time
+     * counted as a delivery attempt (a connection with 15 sessions, lost under load, sent messages
+     * to the dead-letter queue this way).
+     */
     void closeAll() {
+        for (ServerSession s : state.sessions().values()) {
+            stopConsumers(s);
+        }
         for (ServerSession s : state.sessions().values()) {
             end(s);
         }
         state.sessions().clear();
     }
 
-    /** Ends a session: its consumers stop, its unsettled deliveries come back as redelivered. */
-    private void end(ServerSession s) {
+    private void stopConsumers(ServerSession s) {
         for (ServerConsumer c : s.consumers().values()) {
             state.consumers().remove(c.id());
             c.close();
         }
         s.consumers().clear();
+    }
+
+    /** Ends a session: its consumers stop, its unsettled deliveries come back as redelivered. */
+    private void end(ServerSession s) {
+        stopConsumers(s);
         if (s.transacted()) {
             rollback(s);
         }
