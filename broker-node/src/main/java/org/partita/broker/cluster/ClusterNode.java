@@ -369,8 +369,8 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     }
 
     @Override
-    public CompletableFuture<Void> writtenLately(String messageId) {
-        return replicaSets.writtenLately(messageId);
+    public CompletableFuture<Void> writtenLately(String queue, String messageId) {
+        return replicaSets.writtenLately(queue, messageId);
     }
 
     @Override

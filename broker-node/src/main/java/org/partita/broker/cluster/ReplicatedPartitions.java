@@ -259,12 +259,12 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
     }
 
     /**
-     * Whether a set this node keeps stored a message with this JMSMessageID lately (an unkeyed one
+     * Whether a set this node keeps stored a message with this JMSMessageID in {@code queue} lately (an unkeyed one
      * sent again through another node may have been placed in another set): null if none did.
      */
-    java.util.concurrent.CompletableFuture<Void> writtenLately(String messageId) {
+    java.util.concurrent.CompletableFuture<Void> writtenLately(String queue, String messageId) {
         for (ReplicatedStore s : joined.values()) {
-            java.util.concurrent.CompletableFuture<Void> written = s.writtenLately(messageId);
+            java.util.concurrent.CompletableFuture<Void> written = s.writtenLately(queue, messageId);
             if (written != null) {
                 return written;
             }

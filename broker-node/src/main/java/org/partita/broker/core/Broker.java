@@ -1,5 +1,6 @@
 package org.partita.broker.core;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -674,14 +675,20 @@ public final class Broker implements QueueServices, AutoCloseable {
                 continue; // the change ended a moment ago
             }
             if (alone) {
-                CompletableFuture<Void> before = sentBefore(sends.get(0));
-                if (before != null) {
+                PendingSend send = sends.get(0);
+                CompletableFuture<List<BrokerQueue>> kept = keptBefore(send);
+                if (kept != null) {
                     // the same message, sent again by a producer whose node was lost before it answered:
-                    // one copy; if the first write failed after all, this one is stored
-                    return before.handle((v, failed) -> failed)
-                            .thenCompose(failed -> failed == null
-                                    ? CompletableFuture.completedFuture(null)
-                                    : store(sends, consumed, true));
+                    // one copy in each queue; what the first write did not store after all is stored now
+                    return kept.thenCompose(queues -> {
+                        List<BrokerQueue> rest = new ArrayList<>(send.targets());
+                        rest.removeAll(queues);
+                        if (rest.isEmpty()) {
+                            return CompletableFuture.completedFuture(null);
+                        }
+                        send.targets(rest);
+                        return store(sends, consumed, true);
+                    });
                 }
                 CompletableFuture<Void> elsewhere = sendRoutes.overflow(sends.get(0));
                 if (elsewhere != null) {
@@ -760,11 +767,14 @@ public final class Broker implements QueueServices, AutoCloseable {
 
     /**
      * For a message a producer sent again (marked {@link ProviderProperties#SENT_AGAIN}) because its
-     * node was lost before it answered: whether a replica set this node keeps stored it lately, by
-     * JMSMessageID (null if not: it is stored now). Refused ({@link ErrorCode#IN_DOUBT}) when its
-     * destination keeps one copy on one node, where whether the lost node stored it cannot be told.
+     * node was lost before it answered: the queues among its targets in which a replica set this node
+     * keeps stored it lately, by queue and JMSMessageID, once each of those writes is known to have
+     * been confirmed (null if none has one: it is stored now as any send). By queue: a fan-out
+     * message's AppId copies share their JMSMessageID and may have been stored apart. Refused
+     * ({@link ErrorCode#IN_DOUBT}) when its destination keeps one copy on one node, where whether the
+     * lost node stored it cannot be told.
      */
-    private CompletableFuture<Void> sentBefore(PendingSend s) {
+    private CompletableFuture<List<BrokerQueue>> keptBefore(PendingSend s) {
         MessageRef m = s.message();
         if (!Boolean.TRUE.equals(m.wire().property(ProviderProperties.SENT_AGAIN))) {
             return null;
@@ -781,7 +791,21 @@ public final class Broker implements QueueServices, AutoCloseable {
                             + m.wire().destination() + " keeps one copy on one node (it is not a queue with"
                             + " replicas): whether the lost node stored it cannot be told; nothing was stored here");
         }
-        return cluster.writtenLately(id);
+        List<CompletableFuture<BrokerQueue>> earlier = new ArrayList<>();
+        for (BrokerQueue q : s.targets()) {
+            CompletableFuture<Void> written = cluster.writtenLately(q.name(), id);
+            if (written != null) {
+                earlier.add(written.handle((v, failed) -> failed == null ? q : null));
+            }
+        }
+        if (earlier.isEmpty()) {
+            return null;
+        }
+        return CompletableFuture.allOf(earlier.toArray(CompletableFuture[]::new))
+                .thenApply(v -> earlier.stream()
+                        .map(CompletableFuture::join)
+                        .filter(java.util.Objects::nonNull)
+                        .toList());
     }
 
     private void storeLater(

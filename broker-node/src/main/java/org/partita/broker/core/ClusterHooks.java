@@ -74,11 +74,11 @@ public interface ClusterHooks {
     }
 
     /**
-     * Whether a message with this JMSMessageID was stored lately in a replica set this node keeps
+     * Whether a message with this JMSMessageID was stored lately in {@code queue} in a replica set this node keeps
      * (see {@link MessageStore#writtenLately}): null if not; else a future completing once that
      * write is durable, failing if it failed.
      */
-    default CompletableFuture<Void> writtenLately(String messageId) {
+    default CompletableFuture<Void> writtenLately(String queue, String messageId) {
         return null;
     }
 

@@ -46,13 +46,14 @@ public interface MessageStore extends AutoCloseable {
     default void forceWritten() {}
 
     /**
-     * Whether a message with this JMSMessageID was written here lately: a send made again by a
-     * producer whose node was lost before it answered. Null if not (or if this store does not
+     * Whether a message with this JMSMessageID was written to {@code queue} here lately: a send made
+     * again by a producer whose node was lost before it answered (by queue: a fan-out queue's AppId
+     * queues each hold a copy with the same id). Null if not (or if this store does not
      * tell); else a future that completes once that write is durable, or fails if it failed (the
      * message was not stored, and may be sent now). Only a replicated store remembers
      * (see docs/cluster.md, "Sends made again after a node is lost").
      */
-    default CompletableFuture<Void> writtenLately(String messageId) {
+    default CompletableFuture<Void> writtenLately(String queue, String messageId) {
         return null;
     }
 

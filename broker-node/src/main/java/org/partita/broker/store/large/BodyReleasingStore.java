@@ -72,8 +72,8 @@ public final class BodyReleasingStore implements MessageStore {
     }
 
     @Override
-    public CompletableFuture<Void> writtenLately(String messageId) {
-        return store.writtenLately(messageId);
+    public CompletableFuture<Void> writtenLately(String queue, String messageId) {
+        return store.writtenLately(queue, messageId);
     }
 
     @Override

@@ -5,8 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The JMSMessageIDs of the messages a replica set stored lately, on every replica alike: each adds
- * them as it applies the set's log, so whichever replica leads can tell a send made again (by a
+ * The copies of messages a replica set stored lately (by queue and JMSMessageID, {@link SentCopies}),
+ * on every replica alike: each adds them as it applies the set's log, so whichever replica leads can tell a send made again (by a
  * producer whose node was lost before it answered) from a new one. Bounded by count and by age;
  * a send made again later than that, or after every replica restarted, is stored again.
  */

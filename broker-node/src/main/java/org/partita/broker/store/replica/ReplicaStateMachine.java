@@ -114,10 +114,11 @@ final class ReplicaStateMachine extends BaseStateMachine {
             long started = System.nanoTime();
             long now = System.nanoTime();
             long records = StoreCopy.load(store, copy.file(), payload -> {
-                // a send made again after a change of leader is kept once: the copy's messages count as stored lately
+                // a send made again after a change of leader is kept once: the copy's messages count as stored
+                // lately, in whichever queue (the copy is read message by message)
                 String id = MessageCodec.peekMessageId(payload);
                 if (id != null) {
-                    recent.add(id, now);
+                    recent.add(SentCopies.anyQueue(id), now);
                 }
             });
             mark.write(at);
@@ -343,12 +344,9 @@ final class ReplicaStateMachine extends BaseStateMachine {
         long now = System.nanoTime();
         for (StoreOp op : ops) {
             batch.add(op);
-            if (op instanceof StoreOp.InsertMessage m) {
-                String id = MessageCodec.peekMessageId(m.payload());
-                if (id != null) {
-                    recent.add(id, now);
-                }
-            }
+        }
+        for (String copy : SentCopies.of(ops)) {
+            recent.add(copy, now);
         }
         CompletableFuture<Void> written = store.write(batch);
         lastWrite = written;

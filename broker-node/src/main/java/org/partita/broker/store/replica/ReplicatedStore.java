@@ -25,7 +25,6 @@ import org.partita.broker.store.StoredBranch;
 import org.partita.broker.store.StoredEntry;
 import org.partita.broker.store.StoredQueue;
 import org.partita.broker.store.journal.BatchRecord;
-import org.partita.protocol.MessageCodec;
 
 /**
  * A replica set's store on one node: a {@link MessageStore} whose writes go through the set's Raft
@@ -59,9 +58,9 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
     private final AtomicLong leaderChanges = new AtomicLong();
     /** How often the node restarted this replica because its appends failed for good ({@link FollowerRestarts}). */
     private final AtomicLong restarts = new AtomicLong();
-    /** The messages this replica applied lately, by JMSMessageID. */
+    /** The messages this replica applied lately, by queue and JMSMessageID ({@link SentCopies}). */
     private final RecentSends recent = new RecentSends();
-    /** The messages in writes handed to the log here and not answered yet, by JMSMessageID. */
+    /** The messages in writes handed to the log here and not answered yet, by queue and JMSMessageID. */
     private final java.util.Map<String, CompletableFuture<Void>> onTheirWay =
             new java.util.concurrent.ConcurrentHashMap<>();
     /**
@@ -236,13 +235,10 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
             settlesOnly &= op instanceof StoreOp.DeleteEntry
                     || op instanceof StoreOp.DeleteMessage
                     || op instanceof StoreOp.UpdateDeliveryCount;
-            if (op instanceof StoreOp.InsertMessage m) {
-                String id = MessageCodec.peekMessageId(m.payload());
-                if (id != null) {
-                    onTheirWay.put(id, done);
-                    done.whenComplete((v, t) -> onTheirWay.remove(id, done));
-                }
-            }
+        }
+        for (String copy : SentCopies.of(batch.ops())) {
+            onTheirWay.put(copy, done);
+            done.whenComplete((v, t) -> onTheirWay.remove(copy, done));
         }
         synchronized (order) {
             waiting.add(new Waiting(batch, done, settlesOnly));
@@ -255,11 +251,13 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
     }
 
     @Override
-    public CompletableFuture<Void> writtenLately(String messageId) {
-        if (recent.contains(messageId, System.nanoTime())) {
+    public CompletableFuture<Void> writtenLately(String queue, String messageId) {
+        long now = System.nanoTime();
+        String copy = SentCopies.key(queue, messageId);
+        if (recent.contains(copy, now) || recent.contains(SentCopies.anyQueue(messageId), now)) {
             return CompletableFuture.completedFuture(null);
         }
-        CompletableFuture<Void> pending = onTheirWay.get(messageId);
+        CompletableFuture<Void> pending = onTheirWay.get(copy);
         if (pending == null || pending.isCompletedExceptionally()) {
             return null; // a write that failed stored nothing the set confirmed: the message may be sent
         }

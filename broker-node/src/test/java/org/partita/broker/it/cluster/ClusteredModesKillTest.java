@@ -44,16 +44,12 @@ class ClusteredModesKillTest {
     Path tmp;
 
     /**
-     * Passed four runs of four on the development machine, then failed in a CI run (2026-12-06, on
-     * {@code e750a94}): AppId {@code audit}, consumed on node3, lacked confirmed messages two minutes
-     * after the kill (billing, on node2, had them all; which were missing was not recorded). Until
-     * that is found it runs on demand only: {@code -Dpartita.fanout.kill=true}.
+     * Failed once in five runs before the copies a replica set keeps of a send made again were told
+     * apart by queue: a leadership handover at the start left a send in doubt, its AppIds' copies were
+     * made again through forward logs one AppId at a time, and the new leader took the second AppId's
+     * copy for a repeat of the first's (audit then lacked one confirmed message).
      */
     @Test
-    @org.junit.jupiter.api.condition.EnabledIfSystemProperty(
-            named = "partita.fanout.kill",
-            matches = "true",
-            disabledReason = "an AppId missed confirmed messages after the kill in one CI run; on demand until found")
     void everyAppIdGetsEveryConfirmedMessageInKeyOrderThroughALeadersKill() throws Exception {
         String queue = "fan?mode=fanout&appIds=billing,audit&partitions=6&hosts=*";
         try (ProcessCluster cluster = new ProcessCluster(tmp, "fan", 3, FaultsUnderLoad.CONFIG).start()) {
