@@ -26,7 +26,8 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 /**
- * A Boot 3 application starts with the Partita starter (no NoClassDefFoundError on Netty 4.1), which
+ * A Boot application starts with the Partita starter (Boot 3: no NoClassDefFoundError on Netty 4.1;
+ * Boot 4: Spring Framework 7 and Netty 4.2), which
  * makes its connection factory from {@code spring.partita.url}; its {@code JmsTemplate} sends, its
  * {@code @JmsListener(concurrency = "4")} consumes a partitioned queue, and each order's events are
  * handled in order.

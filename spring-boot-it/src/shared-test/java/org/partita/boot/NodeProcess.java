@@ -19,7 +19,8 @@ import org.awaitility.core.ConditionTimeoutException;
 /**
  * A Partita node started from broker-node's jar in its own JVM, as the README's first command
  * starts one, on a free loopback port with its data in a temporary folder. The node runs on its own
- * Netty 4.2; the test's JVM has only what the Boot application has, Netty 4.1.
+ * Netty 4.2; the test's JVM has only what the Boot application has (Netty 4.1 under Boot 3, 4.2
+ * under Boot 4).
  */
 final class NodeProcess implements AutoCloseable {
     private final Process process;

@@ -13,7 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A Spring Boot 3 application as its users write one with the Partita starter: no connection factory
+ * A Spring Boot application (3 in spring-boot-it, 4 in spring-boot4-it) as its users write one with the Partita starter: no connection factory
  * of its own (the starter makes it from {@code spring.partita.url}), Boot's JMS auto-configuration,
  * and a {@code @JmsListener} with concurrency 4 on a partitioned queue. It records what it handled,
  * per order and per listener thread.
