@@ -191,8 +191,9 @@ class CrashRecoveryWildFlyTest {
                 java.util.Set<String> missing = new java.util.TreeSet<>(expected.keySet());
                 missing.removeAll(forwarded);
                 throw new AssertionError(
-                        "not forwarded: " + missing + "; recorded " + recorded(db) + "; " + queueStats()
-                                + "; dead-lettered: " + deadLettered() + "; the server's log is "
+                        "not forwarded: " + missing + "; recorded " + told(() -> recorded(db)) + "; "
+                                + told(CrashRecoveryWildFlyTest::queueStats) + "; dead-lettered: "
+                                + told(CrashRecoveryWildFlyTest::deadLettered) + "; the server's log is "
                                 + server.keepLog("crash-recovery") + "\n" + server.warnings(),
                         e);
             }
@@ -251,6 +252,15 @@ class CrashRecoveryWildFlyTest {
                 out.put(rows.getString(1), rows.getLong(2));
             }
             return out;
+        }
+    }
+
+    /** What {@code figure} says, or why it could not be read: a failure's message must not fail itself. */
+    private static String told(java.util.concurrent.Callable<?> figure) {
+        try {
+            return String.valueOf(figure.call());
+        } catch (Exception e) {
+            return "(unknown: " + e + ")";
         }
     }
 

@@ -130,22 +130,32 @@ final class WildFlyProcess implements AutoCloseable {
 
     private String tail(java.util.function.Predicate<String> kept) {
         try {
-            Path log = base.resolve("log/server.log");
-            if (!Files.exists(log)) {
-                log = base.resolve("console.log");
-            }
-            List<String> lines = Files.readAllLines(log).stream().filter(kept).toList();
+            List<String> lines =
+                    Files.readAllLines(logFile()).stream().filter(kept).toList();
             return String.join("\n", lines.subList(Math.max(0, lines.size() - 80), lines.size()));
         } catch (IOException e) {
             return "(no log: " + e + ")";
         }
     }
 
-    /** Keeps a copy of the server's whole log in the build's folder, for a failure to be read later. */
-    Path keepLog(String name) throws IOException {
+    /** The server's log, or its console's output when it did not get as far as a log. */
+    private Path logFile() {
+        Path log = base.resolve("log/server.log");
+        return Files.exists(log) ? log : base.resolve("console.log");
+    }
+
+    /**
+     * Keeps a copy of the server's whole log in the build's folder, for a failure to be read later;
+     * says where, or why not.
+     */
+    String keepLog(String name) {
         Path copy = Path.of("target", name + "-server.log");
-        Files.copy(base.resolve("log/server.log"), copy, StandardCopyOption.REPLACE_EXISTING);
-        return copy.toAbsolutePath();
+        try {
+            Files.copy(logFile(), copy, StandardCopyOption.REPLACE_EXISTING);
+            return copy.toAbsolutePath().toString();
+        } catch (IOException e) {
+            return "(not kept: " + e + ")";
+        }
     }
 
     @Override

@@ -743,7 +743,7 @@ public final class Broker implements QueueServices, AutoCloseable {
             } else if (cause instanceof StoreException e && e.maybeStored()) {
                 // the set took it and lost its leader before confirming it: a majority may hold it. Sent
                 // again marked, so that the set's next leader, which holds every entry it will ever
-                // confirm, keeps one copy (sentBefore)
+                // confirm, keeps one copy (keptBefore)
                 again = send.sentAgain(this);
             } else {
                 return CompletableFuture.failedFuture(t);
@@ -793,7 +793,7 @@ public final class Broker implements QueueServices, AutoCloseable {
         }
         List<CompletableFuture<BrokerQueue>> earlier = new ArrayList<>();
         for (BrokerQueue q : s.targets()) {
-            CompletableFuture<Void> written = cluster.writtenLately(q.name(), id);
+            CompletableFuture<Void> written = cluster.writtenLately(queueStoredIn(q), id);
             if (written != null) {
                 earlier.add(written.handle((v, failed) -> failed == null ? q : null));
             }
@@ -806,6 +806,20 @@ public final class Broker implements QueueServices, AutoCloseable {
                         .map(CompletableFuture::join)
                         .filter(java.util.Objects::nonNull)
                         .toList());
+    }
+
+    /**
+     * The queue a replica set stores a message of {@code target} in: the target itself, or, for the
+     * forward log of a set ({@code $forward:<set>:<queue>}), the queue it forwards to, whose name the
+     * set's leader stores the message under.
+     */
+    private static String queueStoredIn(BrokerQueue target) {
+        String name = target.name();
+        if (!name.startsWith(FORWARD_LOG_PREFIX)) {
+            return name;
+        }
+        String rest = name.substring(FORWARD_LOG_PREFIX.length());
+        return rest.substring(rest.indexOf(':') + 1);
     }
 
     private void storeLater(

@@ -78,15 +78,19 @@ class LostConnectionDeliveryCountTest {
             s.createConsumer(s.createQueue("held"));
         }
         c.start();
-        try (Connection observer = node.factory().createConnection()) {
-            Absence.awaitQueue(
-                    observer, "held", "every message delivered", q -> q.depth() == 0 && q.inFlight() == MESSAGES);
-        }
+        awaitHeld("every message delivered", q -> q.depth() == 0 && q.inFlight() == MESSAGES);
     }
 
     private void awaitAllBack() throws Exception {
-        try (Connection observer = node.factory().createConnection()) {
-            Absence.awaitQueue(observer, "held", "every message back", q -> q.depth() == MESSAGES && q.inFlight() == 0);
+        awaitHeld("every message back", q -> q.depth() == MESSAGES && q.inFlight() == 0);
+    }
+
+    private void awaitHeld(String why, java.util.function.Predicate<org.partita.jms.api.QueueStats> holds)
+            throws Exception {
+        try (org.partita.jms.api.PartitaAdmin admin = org.partita.jms.api.PartitaAdmin.connect(node.factory())) {
+            org.awaitility.Awaitility.await(why)
+                    .atMost(java.time.Duration.ofSeconds(60))
+                    .until(() -> holds.test(admin.queueStats("held")));
         }
     }
 

@@ -25,7 +25,6 @@ import org.partita.broker.store.MessageStore;
 import org.partita.broker.store.StoreBatch;
 import org.partita.broker.store.StoreOp;
 import org.partita.broker.store.journal.BatchRecord;
-import org.partita.protocol.MessageCodec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -113,14 +112,8 @@ final class ReplicaStateMachine extends BaseStateMachine {
             LOG.info("replica set {}: replacing this node's store by the leader's copy up to entry {}", setName, at);
             long started = System.nanoTime();
             long now = System.nanoTime();
-            long records = StoreCopy.load(store, copy.file(), payload -> {
-                // a send made again after a change of leader is kept once: the copy's messages count as stored
-                // lately, in whichever queue (the copy is read message by message)
-                String id = MessageCodec.peekMessageId(payload);
-                if (id != null) {
-                    recent.add(SentCopies.anyQueue(id), now);
-                }
-            });
+            // a send made again after a change of leader is kept once: the copy's messages count as stored lately
+            long records = StoreCopy.load(store, copy.file(), stored -> recent.add(stored, now));
             mark.write(at);
             held = at;
             Files.deleteIfExists(copy.file());

@@ -252,9 +252,8 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
 
     @Override
     public CompletableFuture<Void> writtenLately(String queue, String messageId) {
-        long now = System.nanoTime();
         String copy = SentCopies.key(queue, messageId);
-        if (recent.contains(copy, now) || recent.contains(SentCopies.anyQueue(messageId), now)) {
+        if (recent.contains(copy, System.nanoTime())) {
             return CompletableFuture.completedFuture(null);
         }
         CompletableFuture<Void> pending = onTheirWay.get(copy);

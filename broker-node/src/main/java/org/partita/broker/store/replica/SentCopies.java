@@ -23,14 +23,6 @@ final class SentCopies {
         return queue + '\u0000' + messageId;
     }
 
-    /**
-     * Stands for every queue: what is known only by its message (a store copied from the leader is
-     * read message by message), kept once whichever queue it is sent again to.
-     */
-    static String anyQueue(String messageId) {
-        return key("", messageId);
-    }
-
     /** The copies a write's operations store: each entry inserted with its message in the same write. */
     static List<String> of(List<StoreOp> ops) {
         Map<Long, String> ids = null;

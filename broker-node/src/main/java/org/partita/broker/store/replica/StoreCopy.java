@@ -87,21 +87,29 @@ final class StoreCopy {
 
     /**
      * Replaces what {@code store} holds by the copy in {@code file}: what the copy lacks removed, then
-     * the copy written over the rest, and the whole forced to disk; each message's payload is handed
-     * to {@code inserted} as it is written.
+     * the copy written over the rest, and the whole forced to disk; each copy of a message it writes
+     * (its queue and JMSMessageID, {@link SentCopies#key}) is handed to {@code copies}.
      *
      * @return the number of records applied from the copy
      */
-    static long load(MessageStore store, Path file, java.util.function.Consumer<byte[]> inserted) throws IOException {
+    static long load(MessageStore store, Path file, java.util.function.Consumer<String> copies) throws IOException {
         removeWhatTheCopyLacks(store, file);
         long[] records = {0};
         List<CompletableFuture<Void>> inFlight = new ArrayList<>();
+        // the copy writes each entry right after its message (write), possibly in the next record
+        long[] lastMessage = {Long.MIN_VALUE};
+        String[] lastId = {null};
         readRecords(file, ops -> {
             StoreBatch batch = StoreBatch.relaxed();
             for (StoreOp op : ops) {
                 batch.add(op);
                 if (op instanceof StoreOp.InsertMessage m) {
-                    inserted.accept(m.payload());
+                    lastMessage[0] = m.messageId();
+                    lastId[0] = org.partita.protocol.MessageCodec.peekMessageId(m.payload());
+                } else if (op instanceof StoreOp.InsertEntry e
+                        && e.messageId() == lastMessage[0]
+                        && lastId[0] != null) {
+                    copies.accept(SentCopies.key(e.queue(), lastId[0]));
                 }
             }
             inFlight.add(store.write(batch));

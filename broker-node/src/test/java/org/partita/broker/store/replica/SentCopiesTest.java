@@ -52,6 +52,38 @@ class SentCopiesTest {
         assertEquals(List.of(SentCopies.key("fan#billing", "ID:p-2"), SentCopies.key("fan#audit", "ID:p-2")), both);
     }
 
+    /**
+     * A follower that takes a copy of its leader's store remembers its messages by queue too: a copy
+     * holding only billing's copy of a fan-out message does not make audit's copy, sent again, look kept.
+     */
+    @Test
+    void aStoreCopyNamesEachCopyByItsQueue(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        var leader = org.partita.broker.store.h2.H2MessageStore.open(dir.resolve("leader"), true);
+        var follower = org.partita.broker.store.h2.H2MessageStore.open(dir.resolve("follower"), true);
+        try {
+            leader.write(org.partita.broker.store.StoreBatch.relaxed()
+                            .add(new StoreOp.InsertMessage(7, payload("ID:p-3")))
+                            .add(new StoreOp.InsertEntry("fan#billing", 7))
+                            .add(new StoreOp.InsertMessage(8, payload("ID:p-4")))
+                            .add(new StoreOp.InsertEntry("fan#billing", 8))
+                            .add(new StoreOp.InsertEntry("fan#audit", 8)))
+                    .get();
+            java.nio.file.Path file = dir.resolve("copy");
+            StoreCopy.write(leader, file);
+            java.util.Set<String> copies = new java.util.TreeSet<>();
+            StoreCopy.load(follower, file, copies::add);
+            assertEquals(
+                    new java.util.TreeSet<>(List.of(
+                            SentCopies.key("fan#billing", "ID:p-3"),
+                            SentCopies.key("fan#billing", "ID:p-4"),
+                            SentCopies.key("fan#audit", "ID:p-4"))),
+                    copies);
+        } finally {
+            leader.close();
+            follower.close();
+        }
+    }
+
     @Test
     void writesThatStoreNoMessageHaveNoCopies() {
         assertEquals(
