@@ -25,7 +25,12 @@ final class ServerConsumer implements DeliverySink, RemoteFeed.Sink {
     private ConsumerRef ref;
     private volatile RemoteFeed feed;
     private volatile boolean closed;
-    /** Taken by {@link #close} and by each delivery's record in the session ({@link #tracked}). */
+    /**
+     * Taken by {@link #close} and around each delivery's check of {@link #closed} and its record in
+     * the session. Deliveries come on the queue's thread while the connection's thread may close the
+     * consumer and then empty the session: under one lock with the close, a delivery is either in
+     * the session before it is emptied, or not made (handed back unseen).
+     */
     private final Object closing = new Object();
     /** Partitions owned here and on the other nodes; the client is told their union. */
     private java.util.Set<Integer> ownedHere = java.util.Set.of();
@@ -165,7 +170,7 @@ final class ServerConsumer implements DeliverySink, RemoteFeed.Sink {
 
     /**
      * Stops deliveries: the queue forgets the consumer, and anything dispatched meanwhile goes back.
-     * Once this returns, no delivery is recorded in the session any more ({@link #tracked}), so the
+     * Once this returns, no delivery is recorded in the session any more ({@link #closing}), so the
      * session's end hands back every delivery it holds; none comes in behind it to stay in flight.
      */
     void close() {
@@ -220,7 +225,10 @@ final class ServerConsumer implements DeliverySink, RemoteFeed.Sink {
 
     @Override
     public void deliver(RemoteFeed.Handle handle, int deliveryCount, int partition, byte[] message) {
-        long deliveryId = tracked(() -> session.track(handle, this));
+        long deliveryId;
+        synchronized (closing) {
+            deliveryId = closed ? -1 : session.track(handle, this);
+        }
         if (deliveryId < 0) {
             handle.release(false);
             return;
@@ -230,7 +238,10 @@ final class ServerConsumer implements DeliverySink, RemoteFeed.Sink {
 
     @Override
     public void deliver(ConsumerRef consumer, QueueEntry entry, int partition) {
-        long deliveryId = tracked(() -> session.track(entry, this));
+        long deliveryId;
+        synchronized (closing) {
+            deliveryId = closed ? -1 : session.track(entry, this);
+        }
         if (deliveryId < 0) {
             queue.release(entry, consumer, false);
             return;
@@ -243,18 +254,6 @@ final class ServerConsumer implements DeliverySink, RemoteFeed.Sink {
                         entry.deliveryCount(),
                         partition,
                         entry.message().encoded()));
-    }
-
-    /**
-     * Records a delivery in the session unless the consumer is closed (-1 then: the caller hands it
-     * back unseen). Deliveries come on the queue's thread while the connection's thread may close
-     * the consumer and then empty the session: checked and recorded under one lock with the close,
-     * a delivery is either in the session before it is emptied, or not made.
-     */
-    private long tracked(java.util.function.LongSupplier track) {
-        synchronized (closing) {
-            return closed ? -1 : track.getAsLong();
-        }
     }
 
     /** Writes a delivery, noted in the ledger in the order the client receives them. */
