@@ -286,17 +286,25 @@ final class FaultsUnderLoad {
                 TextMessage m = s.createTextMessage("probe");
                 m.setStringProperty("JMSXGroupID", key);
                 m.setIntProperty("seq", 0);
-                await().pollDelay(Duration.ZERO)
-                        .pollInterval(Duration.ofMillis(50))
-                        .atMost(Duration.ofSeconds(30))
-                        .ignoreExceptions()
-                        .until(() -> {
-                            p.send(m);
-                            return true;
-                        });
+                sendUntilConfirmed(p, m);
                 confirmed.add(key + "#0");
             }
         }
+    }
+
+    /**
+     * Sends {@code m} until a send is confirmed (for up to 30 s): a send to a partition whose leader is
+     * lost waits for the new one, or is refused and tried again.
+     */
+    static void sendUntilConfirmed(MessageProducer p, jakarta.jms.Message m) {
+        await().pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(50))
+                .atMost(Duration.ofSeconds(30))
+                .ignoreExceptions()
+                .until(() -> {
+                    p.send(m);
+                    return true;
+                });
     }
 
     private static int confirmedCount(Set<String> confirmed) {

@@ -104,6 +104,24 @@ public final class ProcessCluster implements AutoCloseable {
         return code;
     }
 
+    /**
+     * Deletes the data folder of node {@code i}, killed before: its disk lost, as when a machine is
+     * replaced. {@link #restart} then starts it on an empty folder.
+     */
+    public void wipe(int i) throws java.io.IOException {
+        if (nodes[i] != null) {
+            throw new IllegalStateException("node" + (i + 1) + " still runs; kill it first");
+        }
+        Path data = dataFolder(cluster.members().get(i));
+        if (Files.exists(data)) {
+            try (var files = Files.walk(data)) {
+                for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(f);
+                }
+            }
+        }
+    }
+
     /** Starts node {@code i} again, on its port and data folder. */
     public ChildNode restart(int i) throws Exception {
         return start(cluster, i, "r" + ++runs);
@@ -119,13 +137,17 @@ public final class ProcessCluster implements AutoCloseable {
                 "nodeName = " + m.name(),
                 "port = " + listenPorts[i],
                 // a start over on other ports begins with an empty folder
-                "data = " + dir.resolve("data-" + m.name() + "-" + m.port()),
+                "data = " + dataFolder(m),
                 "cluster.name = " + name,
                 "cluster.nodes = " + list));
         lines.addAll(extraLines);
         Path f = dir.resolve(m.name() + ".properties");
         Files.writeString(f, String.join("\n", lines) + "\n");
         return f;
+    }
+
+    private Path dataFolder(ClusterConfig.Member m) {
+        return dir.resolve("data-" + m.name() + "-" + m.port());
     }
 
     /**
