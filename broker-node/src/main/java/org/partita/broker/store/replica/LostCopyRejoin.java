@@ -33,11 +33,16 @@ import org.slf4j.LoggerFactory;
  * replica towards a majority it cannot make; the empty replica would also vote for a candidate that
  * lacks entries the lost copy helped confirm. So when this node joins a set it holds nothing of, it
  * first asks the set's other replicas whether they count it as holding entries (Ratis tells each
- * member's commit index to the others), and joins nothing until one of them answered. If one does, the set's configuration is changed through its
+ * member's commit index to the others). If one does, the set's configuration is changed through its
  * leader (Ratis's membership change) to leave this node out, this node's empty replica is started,
  * and the configuration is changed again to take it in: Ratis then catches the new member up from
  * the log's start, or with a copy of the leader's store, before it counts it. Meanwhile the set runs
  * on its other replicas, which must be a majority of the set to change it.
+ *
+ * <p>When none of the others answers (all down or cut off), the node joins as a new replica would:
+ * waiting for an answer instead would also hold back every node of a new cluster started one node
+ * at a time, and change how its sets first form. A node on an empty folder is to be started while
+ * the others of its sets are up (docs/cluster.md).
  *
  * <p>Consensus and membership change are Ratis's; this class only decides when to ask for them.
  */
@@ -48,21 +53,32 @@ final class LostCopyRejoin implements AutoCloseable {
     /** How long between two tries of a rejoin that failed (no leader, a majority down). */
     private static final long RETRY_MILLIS = 2_000;
 
-    /** What starts this node's replica of a set in its Ratis server. */
+    /**
+     * How long a change of a set's members may take: taking a member in waits until Ratis caught it
+     * up, which may mean sending it a copy of a large store.
+     */
+    private static final TimeDuration CHANGE_TIMEOUT = TimeDuration.valueOf(5, TimeUnit.MINUTES);
+
+    /** This node's replicas in its Ratis server. */
     interface LocalJoin {
+        /** Starts this node's replica of {@code set}. */
         void start(ReplicaSet set) throws IOException;
+
+        /** Whether this node's replica of {@code set} runs. */
+        boolean started(ReplicaSet set);
     }
 
     private final RaftPeerId self;
     private final LocalJoin localJoin;
-    private final RaftProperties clientProperties;
+    private final RaftProperties askProperties;
+    private final RaftProperties changeProperties;
     /** A thread per set joined in the background (a node is in a few sets), each waiting on its own. */
     private final ExecutorService worker = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "partita-replica-rejoin");
         t.setDaemon(true);
         return t;
     });
-    /** Sets being joined, by name, so that a second join of one waits for the first. */
+    /** Sets being rejoined in the background, by name, so that a second join of one waits for the first. */
     private final java.util.Set<String> joining = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private volatile boolean closed;
@@ -70,52 +86,23 @@ final class LostCopyRejoin implements AutoCloseable {
     LostCopyRejoin(RaftPeerId self, LocalJoin localJoin) {
         this.self = self;
         this.localJoin = localJoin;
-        this.clientProperties = new RaftProperties();
-        RaftConfigKeys.Rpc.setType(clientProperties, SupportedRpcType.GRPC);
-        RaftClientConfigKeys.Rpc.setRequestTimeout(clientProperties, ASK_TIMEOUT);
+        this.askProperties = clientProperties(ASK_TIMEOUT);
+        this.changeProperties = clientProperties(CHANGE_TIMEOUT);
     }
 
     /**
-     * Joins {@code set}, which this node holds nothing of: as a new replica does when no other
-     * replica counts it as holding entries, as a new member after leaving the set when one does. Asks
-     * the others once now, and joins now when one of them answered and none counts it; otherwise the
-     * rest happens in the background: the question is asked again every 2 s until one of them answers
-     * (a node with an empty folder that joined its sets before any other replica could tell it what
-     * it held would vote as if it held nothing), then the rejoin, tried again until it is done.
+     * Joins {@code set}, which this node holds nothing of: now, as a new replica does, when no other
+     * replica counts it as holding entries (a new set, a node that never took part, or no other
+     * replica answering); as a new member after leaving the set, in the background, when one does.
      */
     void join(ReplicaSet set) throws IOException {
+        long counted = countedAsHolding(set);
+        if (counted < 0) {
+            localJoin.start(set);
+            return;
+        }
         if (!joining.add(set.name())) {
-            return; // joining in the background already
-        }
-        Answer answer = ask(set);
-        if (answer.heard() && answer.counted() < 0) {
-            try {
-                localJoin.start(set);
-            } finally {
-                joining.remove(set.name());
-            }
-            return;
-        }
-        worker.execute(() -> {
-            try {
-                joinLater(set, answer);
-            } finally {
-                joining.remove(set.name());
-            }
-        });
-    }
-
-    private void joinLater(ReplicaSet set, Answer answer) {
-        Answer a = answer;
-        while (!closed && !a.heard()) {
-            if (!pause()) {
-                return;
-            }
-            a = ask(set);
-        }
-        if (a.counted() < 0) {
-            retried(set, "joining", () -> localJoin.start(set));
-            return;
+            return; // rejoining in the background already
         }
         LOG.warn(
                 "replica set {}: this node lost its copy of replica set {} (the other replicas count it as holding"
@@ -124,36 +111,38 @@ final class LostCopyRejoin implements AutoCloseable {
                         + " store",
                 set.name(),
                 set.name(),
-                a.counted());
-        if (retried(set, "rejoining as a new member", () -> leaveAndJoin(set))) {
-            LOG.info("replica set {}: this node is a member again; its leader catches it up", set.name());
-        }
+                counted);
+        worker.execute(() -> {
+            try {
+                if (retried(set, "rejoining as a new member", () -> leaveAndJoin(set))) {
+                    LOG.info("replica set {}: this node is a member again; its leader catches it up", set.name());
+                }
+            } finally {
+                joining.remove(set.name());
+            }
+        });
     }
 
     /**
-     * What the other replicas of a set say of this node.
-     *
-     * @param heard   whether one of them answered (a server up, with or without the set)
-     * @param counted the highest commit index one of them counts this node as holding; -1 for none
+     * The highest commit index another replica of {@code set} counts this node as holding (Ratis
+     * tells every member's to the others); -1 when none does, or none answers. A question a node's
+     * start waits for: each replica asked has {@link #ASK_TIMEOUT} to answer, a refused connection
+     * answers at once.
      */
-    private record Answer(boolean heard, long counted) {}
-
-    private Answer ask(ReplicaSet set) {
+    private long countedAsHolding(ReplicaSet set) {
         RaftGroup others = othersOf(set);
-        boolean heard = false;
         long counted = -1;
-        try (RaftClient client = client(others, RetryPolicies.noRetry())) {
+        try (RaftClient client = client(others, askProperties, RetryPolicies.noRetry())) {
             for (RaftPeer peer : others.getPeers()) {
                 try {
                     GroupManagementApi api = client.getGroupManagementApi(peer.getId());
                     // its list first: asked for a group it lacks, a server logs the error at length
-                    boolean hasTheSet = api.list().getGroupIds().contains(others.getGroupId());
-                    heard = true;
-                    if (hasTheSet) {
-                        for (CommitInfoProto c : api.info(others.getGroupId()).getCommitInfos()) {
-                            if (c.getServer().getId().toStringUtf8().equals(self.toString())) {
-                                counted = Math.max(counted, c.getCommitIndex());
-                            }
+                    if (!api.list().getGroupIds().contains(others.getGroupId())) {
+                        continue;
+                    }
+                    for (CommitInfoProto c : api.info(others.getGroupId()).getCommitInfos()) {
+                        if (c.getServer().getId().toStringUtf8().equals(self.toString())) {
+                            counted = Math.max(counted, c.getCommitIndex());
                         }
                     }
                 } catch (IOException | RuntimeException e) {
@@ -163,7 +152,7 @@ final class LostCopyRejoin implements AutoCloseable {
         } catch (IOException e) {
             LOG.debug("replica set {}: cannot ask its other replicas: {}", set.name(), e.toString());
         }
-        return new Answer(heard, counted);
+        return counted;
     }
 
     /** A step of a join in the background. */
@@ -198,16 +187,26 @@ final class LostCopyRejoin implements AutoCloseable {
         }
     }
 
+    /**
+     * Out of the set, this node's replica started, into the set. Tried again from the top after a
+     * failure: once the replica runs, the node is never taken out again (a second "out" in the middle
+     * of its catching up would start it all over).
+     */
     private void leaveAndJoin(ReplicaSet set) throws IOException {
         RaftGroup others = othersOf(set);
-        try (RaftClient client = client(
-                others,
-                RetryPolicies.retryUpToMaximumCountWithFixedSleep(
-                        10, TimeDuration.valueOf(500, TimeUnit.MILLISECONDS)))) {
-            // Out: the set goes on with the others, none of them counting this node any more
-            expect(client.admin().setConfiguration(others.getPeers().stream().toList()), set, "leaving");
+        if (!localJoin.started(set)) {
+            try (RaftClient client = client(others, askProperties, patiently())) {
+                // Out: the set goes on with the others, none of them counting this node any more
+                expect(
+                        client.admin()
+                                .setConfiguration(others.getPeers().stream().toList()),
+                        set,
+                        "leaving");
+            }
             // This node's replica starts empty, with every replica in its configuration
             localJoin.start(set);
+        }
+        try (RaftClient client = client(others, changeProperties, patiently())) {
             // In: Ratis sends the new member the log (or a copy of the store) before it counts it
             expect(
                     client.admin()
@@ -215,6 +214,10 @@ final class LostCopyRejoin implements AutoCloseable {
                     set,
                     "joining");
         }
+    }
+
+    private static org.apache.ratis.retry.RetryPolicy patiently() {
+        return RetryPolicies.retryUpToMaximumCountWithFixedSleep(10, TimeDuration.valueOf(500, TimeUnit.MILLISECONDS));
     }
 
     private static void expect(RaftClientReply reply, ReplicaSet set, String step) throws IOException {
@@ -231,11 +234,19 @@ final class LostCopyRejoin implements AutoCloseable {
         return RaftGroup.valueOf(all.getGroupId(), others);
     }
 
-    private RaftClient client(RaftGroup group, org.apache.ratis.retry.RetryPolicy retry) {
+    private static RaftProperties clientProperties(TimeDuration requestTimeout) {
+        RaftProperties p = new RaftProperties();
+        RaftConfigKeys.Rpc.setType(p, SupportedRpcType.GRPC);
+        RaftClientConfigKeys.Rpc.setRequestTimeout(p, requestTimeout);
+        return p;
+    }
+
+    private static RaftClient client(
+            RaftGroup group, RaftProperties properties, org.apache.ratis.retry.RetryPolicy retry) {
         return RaftClient.newBuilder()
                 .setClientId(ClientId.randomId())
                 .setRaftGroup(group)
-                .setProperties(clientProperties)
+                .setProperties(properties)
                 .setParameters(new Parameters())
                 .setRetryPolicy(retry)
                 .build();

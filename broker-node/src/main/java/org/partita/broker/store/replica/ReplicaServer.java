@@ -75,7 +75,17 @@ public final class ReplicaServer implements AutoCloseable {
         }
         followerRestarts = new FollowerRestarts(server, settings, stores::get);
         lostLeaders = new LostLeaderElections(server, self);
-        lostCopies = new LostCopyRejoin(self, this::startLocally);
+        lostCopies = new LostCopyRejoin(self, new LostCopyRejoin.LocalJoin() {
+            @Override
+            public void start(ReplicaSet set) throws IOException {
+                startLocally(set);
+            }
+
+            @Override
+            public boolean started(ReplicaSet set) {
+                return contains(set.groupId());
+            }
+        });
         LOG.info(
                 "replica server of {} listening on {}:{}, {} replica sets recovered",
                 settings.node(),
