@@ -47,6 +47,46 @@ final class FaultsUnderLoad {
 
     private FaultsUnderLoad() {}
 
+    /**
+     * What the producers send to and where the consumers take from: every source must get every
+     * confirmed message, each key in order.
+     *
+     * @param queue   the queue the producers (and the probes) send to, with its options
+     * @param sources what a consumer on every node reads, each checked on its own
+     */
+    record Workload(String queue, List<String> sources) {
+        /** The plain queue of the config: one source. */
+        static final Workload QUEUE = new Workload("plant", List.of("plant"));
+
+        /**
+         * A fan-out queue with two AppIds over the same replica sets as {@code plant} (same hosts and
+         * replicas): each AppId a source of its own, consumed on every node.
+         */
+        static final Workload FAN_OUT = new Workload(
+                "fan?mode=fanout&appIds=billing,audit&partitions=6&hosts=*",
+                List.of("fan?appId=billing", "fan?appId=audit"));
+
+        /**
+         * Defines the queue with its options before anyone uses it (a consumer of an AppId would
+         * otherwise make a plain queue of that name first).
+         */
+        void declare(ProcessCluster cluster) {
+            int q = queue.indexOf('?');
+            if (q < 0) {
+                return; // defined by the config
+            }
+            Map<String, String> options = new java.util.LinkedHashMap<>();
+            for (String pair : queue.substring(q + 1).split("&")) {
+                options.put(pair.substring(0, pair.indexOf('=')), pair.substring(pair.indexOf('=') + 1));
+            }
+            await().atMost(Duration.ofSeconds(60)).ignoreExceptions().untilAsserted(() -> {
+                try (PartitaAdmin admin = PartitaAdmin.connect(cluster.node(0).factory())) {
+                    admin.updateQueue(queue.substring(0, q), options);
+                }
+            });
+        }
+    }
+
     /** How a node is lost for a while, and how it comes back. */
     enum Fault {
         KILL,
@@ -87,7 +127,10 @@ final class FaultsUnderLoad {
 
         int failures;
 
-        Producer(int node, ProcessCluster cluster, Set<String> confirmed, AtomicBoolean stop, int limit) {
+        final String queue;
+
+        Producer(int node, ProcessCluster cluster, String queue, Set<String> confirmed, AtomicBoolean stop, int limit) {
+            this.queue = queue;
             this.limit = limit;
             this.node = node;
             this.cluster = cluster;
@@ -106,7 +149,7 @@ final class FaultsUnderLoad {
                 }
                 try (Connection c = n.factory().createConnection()) {
                     Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
-                    MessageProducer p = s.createProducer(s.createQueue("plant"));
+                    MessageProducer p = s.createProducer(s.createQueue(queue));
                     p.setDeliveryMode(DeliveryMode.PERSISTENT);
                     while (!stop.get() && i < limit) {
                         String key = "p" + node + "-k" + (i % KEYS_PER_PRODUCER);
@@ -139,7 +182,10 @@ final class FaultsUnderLoad {
         final KeyOrderLedger ledger;
         final AtomicBoolean stop;
 
-        Consumer(int node, ProcessCluster cluster, KeyOrderLedger ledger, AtomicBoolean stop) {
+        final String source;
+
+        Consumer(int node, ProcessCluster cluster, String source, KeyOrderLedger ledger, AtomicBoolean stop) {
+            this.source = source;
             this.node = node;
             this.cluster = cluster;
             this.ledger = ledger;
@@ -156,7 +202,7 @@ final class FaultsUnderLoad {
                 }
                 try (Connection c = n.factory().createConnection()) {
                     Session s = c.createSession(false, Session.CLIENT_ACKNOWLEDGE);
-                    MessageConsumer consumer = s.createConsumer(s.createQueue("plant"));
+                    MessageConsumer consumer = s.createConsumer(s.createQueue(source));
                     c.start();
                     while (!stop.get() && cluster.node(node) == n) {
                         var m = consumer.receive(200);
@@ -178,19 +224,29 @@ final class FaultsUnderLoad {
      * first arrivals in order, nothing repeated unflagged, and the lost node's partitions led
      * elsewhere within the bound.
      */
-    static void run(ProcessCluster cluster, Path logs, List<Fault> faults, java.util.function.IntUnaryOperator victimOf)
+    static void run(
+            ProcessCluster cluster,
+            Path logs,
+            List<Fault> faults,
+            java.util.function.IntUnaryOperator victimOf,
+            Workload workload)
             throws Exception {
         awaitEveryNodeKnowsEveryLeader(cluster);
-        KeyOrderLedger ledger = new KeyOrderLedger();
+        workload.declare(cluster);
+        Map<String, KeyOrderLedger> ledgers = new java.util.LinkedHashMap<>();
+        workload.sources().forEach(source -> ledgers.put(source, new KeyOrderLedger()));
         Set<String> confirmed = ConcurrentHashMap.newKeySet();
         AtomicBoolean stop = new AtomicBoolean();
         List<Thread> threads = new ArrayList<>();
         List<Producer> producers = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            Producer p = new Producer(i, cluster, confirmed, stop, 20_000 + 1_000 * faults.size());
+            Producer p = new Producer(i, cluster, workload.queue(), confirmed, stop, 20_000 + 1_000 * faults.size());
             producers.add(p);
             threads.add(new Thread(p, "producer-" + i));
-            threads.add(new Thread(new Consumer(i, cluster, ledger, stop), "consumer-" + i));
+            for (String source : workload.sources()) {
+                threads.add(new Thread(
+                        new Consumer(i, cluster, source, ledgers.get(source), stop), "consumer-" + i + "-" + source));
+            }
         }
         threads.forEach(Thread::start);
         List<Long> failovers = new ArrayList<>();
@@ -206,7 +262,7 @@ final class FaultsUnderLoad {
                         + " (logs in " + logs + ")");
                 fault.begin(cluster, victim);
                 // what a user sees: the time until a send to every partition through another node is confirmed
-                probe(cluster.node(witness), round, confirmed);
+                probe(cluster.node(witness), workload.queue(), round, confirmed);
                 failovers.add((System.nanoTime() - t0) / 1_000_000);
                 String lost = "node" + (victim + 1);
                 await().atMost(Duration.ofSeconds(30))
@@ -236,31 +292,40 @@ final class FaultsUnderLoad {
                 t.join(60_000);
             }
         }
-        await().atMost(Duration.ofSeconds(120))
-                .pollInterval(Duration.ofSeconds(1))
-                .until(() -> drainAndCheck(cluster, ledger, confirmed));
-        System.out.println("replica failover: " + confirmed.size() + " confirmed, failovers " + failovers
-                + " ms, " + ledger.violations() + " order violations, " + ledger.newRepeats()
-                + " unflagged repeats, failed sends "
-                + producers.stream().mapToInt(p -> p.failures).sum());
-        assertTrue(ledger.missing(confirmed).isEmpty(), "confirmed but never consumed: " + ledger.missing(confirmed));
         Set<String> sentOrProbed = new java.util.HashSet<>(confirmed);
         Set<String> refused = new java.util.HashSet<>();
         producers.forEach(p -> {
             sentOrProbed.addAll(p.attempted);
             refused.addAll(p.refused);
         });
-        Set<String> neverSent = ledger.seen();
-        neverSent.removeAll(sentOrProbed);
-        assertEquals(Set.of(), neverSent, "delivered though never sent");
-        Set<String> refusedButDelivered = ledger.seen();
-        refusedButDelivered.retainAll(refused);
-        assertEquals(Set.of(), refusedButDelivered, "refused sends delivered");
-        assertEquals(0, ledger.violations(), "each key's first arrivals in order");
-        assertEquals(
-                0,
-                ledger.newRepeats(),
-                "a message that comes again is flagged redelivered: " + ledger.newRepeatsSeen());
+        for (Map.Entry<String, KeyOrderLedger> e : ledgers.entrySet()) {
+            String source = e.getKey();
+            KeyOrderLedger ledger = e.getValue();
+            await().atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofSeconds(1))
+                    .until(() -> drainAndCheck(cluster, source, ledger, confirmed));
+            System.out.println("replica failover, " + source + ": " + confirmed.size() + " confirmed, failovers "
+                    + failovers + " ms, " + ledger.violations() + " order violations, " + ledger.newRepeats()
+                    + " unflagged repeats, failed sends "
+                    + producers.stream().mapToInt(p -> p.failures).sum());
+            assertTrue(
+                    ledger.missing(confirmed).isEmpty(),
+                    source + ": confirmed but never consumed: " + ledger.missing(confirmed));
+            Set<String> neverSent = ledger.seen();
+            neverSent.removeAll(sentOrProbed);
+            assertEquals(Set.of(), neverSent, source + ": delivered though never sent");
+            Set<String> refusedButDelivered = ledger.seen();
+            refusedButDelivered.retainAll(refused);
+            assertEquals(Set.of(), refusedButDelivered, source + ": refused sends delivered");
+            assertEquals(
+                    0,
+                    ledger.violations(),
+                    source + ": each key's first arrivals in order: " + ledger.violationsSeen());
+            assertEquals(
+                    0,
+                    ledger.newRepeats(),
+                    source + ": a message that comes again is flagged redelivered: " + ledger.newRepeatsSeen());
+        }
         // Timed from outside through sends (retried 50 ms apart), so a second is allowed on top of the
         // 2 x downAfter the docs promise. A split vote in Ratis adds a round now and then (one failover
         // of 9.4 s in about fifteen runs): the median is held to the bound, each one to a looser one.
@@ -278,9 +343,15 @@ final class FaultsUnderLoad {
      * send to a partition whose leader is lost waits for the new one (or is refused, then tried again).
      */
     static void probe(org.partita.broker.it.ChildNode node, int round, Set<String> confirmed) throws Exception {
+        probe(node, "plant", round, confirmed);
+    }
+
+    /** {@link #probe(org.partita.broker.it.ChildNode, int, Set)} to {@code queue}. */
+    static void probe(org.partita.broker.it.ChildNode node, String queue, int round, Set<String> confirmed)
+            throws Exception {
         try (Connection c = node.factory().createConnection()) {
             Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
-            MessageProducer p = s.createProducer(s.createQueue("plant"));
+            MessageProducer p = s.createProducer(s.createQueue(queue));
             for (int k = 0; k < 40; k++) {
                 String key = "probe-" + round + "-" + k;
                 TextMessage m = s.createTextMessage("probe");
@@ -314,13 +385,19 @@ final class FaultsUnderLoad {
     /** Consumes what is left on every node; true once nothing confirmed is missing. */
     static boolean drainAndCheck(ProcessCluster cluster, KeyOrderLedger ledger, Set<String> confirmed)
             throws Exception {
+        return drainAndCheck(cluster, "plant", ledger, confirmed);
+    }
+
+    /** Consumes what is left of {@code source} on every node; true once nothing confirmed is missing. */
+    static boolean drainAndCheck(ProcessCluster cluster, String source, KeyOrderLedger ledger, Set<String> confirmed)
+            throws Exception {
         for (int i = 0; i < cluster.size(); i++) {
             if (cluster.node(i) == null) {
                 continue; // killed and not started again: the others serve its partitions
             }
             try (Connection c = cluster.node(i).factory().createConnection()) {
                 Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
-                MessageConsumer consumer = s.createConsumer(s.createQueue("plant"));
+                MessageConsumer consumer = s.createConsumer(s.createQueue(source));
                 c.start();
                 for (var m = consumer.receive(500); m != null; m = consumer.receive(500)) {
                     ledger.arrived(m);

@@ -18,6 +18,8 @@ final class KeyOrderLedger {
     private final java.util.List<String> newRepeatsSeen = new java.util.ArrayList<>();
 
     private int repeats;
+    /** What each violation was, for the failure message: key#seq, the seq before it, message id, when. */
+    private final java.util.List<String> violationsSeen = new java.util.ArrayList<>();
 
     synchronized void arrived(String key, int seq, boolean redelivered) {
         arrived(key, seq, redelivered, "");
@@ -34,6 +36,8 @@ final class KeyOrderLedger {
         }
         if (seq < highest.getOrDefault(key, -1)) {
             violations++;
+            violationsSeen.add(
+                    key + "#" + seq + " after #" + highest.get(key) + " " + detail + " at " + java.time.Instant.now());
         }
         highest.merge(key, seq, Math::max);
     }
@@ -62,6 +66,11 @@ final class KeyOrderLedger {
     /** First arrivals of a key after a later one of the same key. */
     synchronized int violations() {
         return violations;
+    }
+
+    /** Each first arrival out of its key's order, described. */
+    synchronized java.util.List<String> violationsSeen() {
+        return java.util.List.copyOf(violationsSeen);
     }
 
     /** Messages that came again without the redelivered flag. */
