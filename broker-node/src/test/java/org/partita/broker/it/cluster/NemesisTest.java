@@ -29,17 +29,7 @@ class NemesisTest {
 
     @Test
     void randomKillsPausesAndCutLinksUnderLoadLoseNothingConfirmedAndKeepEveryKeyInOrder() throws Exception {
-        long seed = Long.getLong("partita.nemesis.seed", System.nanoTime());
-        Random random = new Random(seed);
-        List<FaultsUnderLoad.Fault> faults = plan(random, FAULTS);
-        int[] victims = random.ints(faults.size(), 0, 3).toArray();
-        System.out.println("nemesis seed " + seed + ": " + faults.size() + " faults " + faults + " on nodes "
-                + java.util.Arrays.toString(victims));
-        try (ProcessCluster cluster = new ProcessCluster(tmp, "nemesis", 3, FaultsUnderLoad.CONFIG)
-                .proxied()
-                .start()) {
-            FaultsUnderLoad.run(cluster, tmp, faults, round -> victims[round], FaultsUnderLoad.Workload.QUEUE);
-        }
+        run("nemesis", FAULTS, FaultsUnderLoad.Workload.QUEUE);
     }
 
     /**
@@ -53,16 +43,21 @@ class NemesisTest {
             named = "partita.nemesis.fanOutFaults",
             matches = "[1-9][0-9]*")
     void aFanOutQueuesAppIdsEachGetEveryConfirmedMessageInKeyOrderThroughRandomFaults() throws Exception {
+        run("nemesis (fan-out)", Integer.getInteger("partita.nemesis.fanOutFaults"), FaultsUnderLoad.Workload.FAN_OUT);
+    }
+
+    /** {@code count} faults drawn from the seed (printed; {@code -Dpartita.nemesis.seed} repeats it) under {@code workload}. */
+    private void run(String label, int count, FaultsUnderLoad.Workload workload) throws Exception {
         long seed = Long.getLong("partita.nemesis.seed", System.nanoTime());
         Random random = new Random(seed);
-        List<FaultsUnderLoad.Fault> faults = plan(random, Integer.getInteger("partita.nemesis.fanOutFaults"));
+        List<FaultsUnderLoad.Fault> faults = plan(random, count);
         int[] victims = random.ints(faults.size(), 0, 3).toArray();
-        System.out.println("nemesis (fan-out) seed " + seed + ": " + faults.size() + " faults " + faults + " on nodes "
+        System.out.println(label + " seed " + seed + ": " + faults.size() + " faults " + faults + " on nodes "
                 + java.util.Arrays.toString(victims));
         try (ProcessCluster cluster = new ProcessCluster(tmp, "nemesis", 3, FaultsUnderLoad.CONFIG)
                 .proxied()
                 .start()) {
-            FaultsUnderLoad.run(cluster, tmp, faults, round -> victims[round], FaultsUnderLoad.Workload.FAN_OUT);
+            FaultsUnderLoad.run(cluster, tmp, faults, round -> victims[round], workload);
         }
     }
 
