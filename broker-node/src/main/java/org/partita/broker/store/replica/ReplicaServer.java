@@ -53,8 +53,6 @@ public final class ReplicaServer implements AutoCloseable {
     private final FollowerRestarts followerRestarts;
     /** Elections started at once for sets whose leader's process is gone. */
     private final LostLeaderElections lostLeaders;
-    /** Sets this node lost its copy of, joined again as a new member. */
-    private final LostCopyRejoin lostCopies;
 
     private ReplicaServer(ReplicaServerSettings settings) throws IOException {
         this.settings = settings;
@@ -75,17 +73,6 @@ public final class ReplicaServer implements AutoCloseable {
         }
         followerRestarts = new FollowerRestarts(server, settings, stores::get);
         lostLeaders = new LostLeaderElections(server, self);
-        lostCopies = new LostCopyRejoin(self, new LostCopyRejoin.LocalJoin() {
-            @Override
-            public void start(ReplicaSet set) throws IOException {
-                startLocally(set);
-            }
-
-            @Override
-            public boolean started(ReplicaSet set) {
-                return contains(set.groupId());
-            }
-        });
         LOG.info(
                 "replica server of {} listening on {}:{}, {} replica sets recovered",
                 settings.node(),
@@ -174,40 +161,27 @@ public final class ReplicaServer implements AutoCloseable {
             return store;
         }
         try {
-            if (set.replicas().size() == 1) {
-                startLocally(set);
-            } else {
-                // holding nothing of the set: as a new member if its copy here was lost (LostCopyRejoin)
-                lostCopies.join(set);
-            }
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot join replica set " + set.name() + ": " + e.getMessage(), e);
-        }
-        return store;
-    }
-
-    /** Adds {@code set}'s group to this node's Ratis server (already there: as good). */
-    private void startLocally(ReplicaSet set) throws IOException {
-        if (contains(set.groupId())) {
-            return;
-        }
-        try {
             RaftClientReply reply = server.groupManagementAsync(
                             GroupManagementRequest.newAdd(ClientId.randomId(), self, 0, set.group()))
                     .get(settings.requestTimeout().toMillis(), TimeUnit.MILLISECONDS);
             if (!reply.isSuccess()) {
-                throw new IOException(String.valueOf(reply.getException()), reply.getException());
+                throw new IllegalStateException(
+                        "cannot join replica set " + set.name() + ": "
+                                + reply.getException().getMessage(),
+                        reply.getException());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IOException("interrupted while joining replica set " + set.name(), e);
+            throw new IllegalStateException("interrupted while joining replica set " + set.name(), e);
         } catch (ExecutionException e) {
             if (!(e.getCause() instanceof AlreadyExistsException)) { // joined meanwhile: as good
-                throw new IOException(String.valueOf(e.getCause()), e.getCause());
+                throw new IllegalStateException(
+                        "cannot join replica set " + set.name() + ": " + e.getCause(), e.getCause());
             }
         } catch (TimeoutException e) {
-            throw new IOException(e.toString(), e);
+            throw new IllegalStateException("cannot join replica set " + set.name() + ": " + e, e);
         }
+        return store;
     }
 
     /** This node's Raft division of {@code set}: for tests that put it in a state Ratis can leave it in. */
@@ -290,7 +264,6 @@ public final class ReplicaServer implements AutoCloseable {
     /** Stops the server (this node leaves no set: its replicas are back when it starts again) and closes the stores. */
     @Override
     public void close() {
-        lostCopies.close();
         lostLeaders.close();
         followerRestarts.close();
         try {

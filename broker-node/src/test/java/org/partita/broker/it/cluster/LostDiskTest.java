@@ -2,7 +2,6 @@ package org.partita.broker.it.cluster;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
@@ -27,8 +26,9 @@ import org.partita.protocol.PartitionKeys;
  * A node's disk lost: three nodes in their own processes, a queue with {@code replicas=3}, one node
  * killed and started again on an empty data folder (a machine replaced). It must take its place in
  * its replica sets again, filled from the others, so that the cluster keeps every confirmed message
- * through the loss of another node afterwards. Raft assumes a member keeps what it acknowledged: a
- * member that comes back empty under its old identity is never sent what its leader counts it held.
+ * through the loss of another node afterwards. Raft assumes a member keeps what it acknowledged;
+ * Ratis 3.2.0 sends a member that comes back empty the log (or a copy of the store) after a round of
+ * refusals, which is what these tests hold it to.
  */
 @Tag("slow")
 @Timeout(420)
@@ -77,19 +77,16 @@ class LostDiskTest {
                     .until(() -> FaultsUnderLoad.drainAndCheck(cluster, ledger, confirmed));
             assertEquals(0, ledger.violations(), "key order violations");
             assertEquals(0, ledger.newRepeats(), "unflagged repeats: " + ledger.newRepeatsSeen());
-            assertTrue(
-                    cluster.node(2).stderr().contains("lost its copy of replica set"),
-                    "node3 says it rejoined its sets as a replaced replica");
         }
     }
 
     /**
      * The case Raft's assumption is about: messages confirmed by node1 and node3 alone (node2
      * paused), node3's disk lost, node1 killed, node2 resumed, node3 started again on its empty
-     * folder. node2 lacks those messages and node3 holds nothing: had node3 taken part in node1's
-     * sets as if new, its vote could elect node2, and the messages would be gone for good (node1,
-     * back, cut down to node2's log). node3 must keep out of those sets until a majority that holds
-     * every confirmed entry took it in again: they wait for node1, and nothing confirmed is lost.
+     * folder. node2 lacks those messages and node3 holds nothing: had node3's vote elected node2, the
+     * messages would be gone for good (node1, back, cut down to node2's log). node1's sets must wait
+     * for node1 instead (on Ratis 3.2.0 the empty node3 refuses node2's candidacy: its vote rules with
+     * the preferred leader's priority), and nothing confirmed is lost.
      */
     @Test
     void aCopyLostWhileItHeldConfirmedMessagesWithOneOtherReplicaDoesNotElectALeaderWithoutThem() throws Exception {
@@ -137,9 +134,6 @@ class LostDiskTest {
                     .atMost(Duration.ofSeconds(90))
                     .until(() -> FaultsUnderLoad.drainAndCheck(cluster, ledger, confirmed));
             assertEquals(0, ledger.violations(), "key order violations");
-            await("node3 a member of node1's sets again")
-                    .atMost(Duration.ofSeconds(60))
-                    .until(() -> cluster.node(2).stderr().contains("this node is a member again"));
         }
     }
 
