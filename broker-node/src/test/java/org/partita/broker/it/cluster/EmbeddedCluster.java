@@ -82,7 +82,8 @@ final class EmbeddedCluster implements AutoCloseable {
         return this;
     }
 
-    private static void deleteTree(Path p) {
+    /** Deletes {@code p} and all below it, if it exists (a node's data folder). */
+    static void deleteTree(Path p) {
         if (!java.nio.file.Files.exists(p)) {
             return;
         }

@@ -71,17 +71,16 @@ final class FaultsUnderLoad {
          * otherwise make a plain queue of that name first).
          */
         void declare(ProcessCluster cluster) {
-            int q = queue.indexOf('?');
-            if (q < 0) {
+            var address = org.partita.broker.core.queue.DestinationAddress.parse(queue);
+            if (address.queueOptions().isEmpty()) {
                 return; // defined by the config
             }
-            Map<String, String> options = new java.util.LinkedHashMap<>();
-            for (String pair : queue.substring(q + 1).split("&")) {
-                options.put(pair.substring(0, pair.indexOf('=')), pair.substring(pair.indexOf('=') + 1));
-            }
+            Map<String, String> options = org.partita.broker.core.queue.QueueOptions.parse(
+                            address.queueOptions(), org.partita.broker.core.queue.QueueOptions.DEFAULTS)
+                    .asMap();
             await().atMost(Duration.ofSeconds(60)).ignoreExceptions().untilAsserted(() -> {
                 try (PartitaAdmin admin = PartitaAdmin.connect(cluster.node(0).factory())) {
-                    admin.updateQueue(queue.substring(0, q), options);
+                    admin.updateQueue(address.name(), options);
                 }
             });
         }

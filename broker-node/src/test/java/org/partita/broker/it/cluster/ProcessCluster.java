@@ -108,18 +108,11 @@ public final class ProcessCluster implements AutoCloseable {
      * Deletes the data folder of node {@code i}, killed before: its disk lost, as when a machine is
      * replaced. {@link #restart} then starts it on an empty folder.
      */
-    public void wipe(int i) throws java.io.IOException {
+    public void wipe(int i) {
         if (nodes[i] != null) {
             throw new IllegalStateException("node" + (i + 1) + " still runs; kill it first");
         }
-        Path data = dataFolder(cluster.members().get(i));
-        if (Files.exists(data)) {
-            try (var files = Files.walk(data)) {
-                for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    Files.delete(f);
-                }
-            }
-        }
+        EmbeddedCluster.deleteTree(dataFolder(cluster.members().get(i)));
     }
 
     /** Starts node {@code i} again, on its port and data folder. */
