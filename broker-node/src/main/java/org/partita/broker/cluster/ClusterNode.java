@@ -509,9 +509,10 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     }
 
     /**
-     * A transaction's message about to wait in a replica set's forward log: done once the set's leader
-     * stored it, or after as long as a send on its own waits for a set to elect a leader (it then
-     * stays in the log, which forwards it when the set has one).
+     * A message about to wait in a replica set's forward log (a transaction's, or a send on its own
+     * behind its key's earlier messages there): done once the set's leader stored it, or after as long
+     * as a send straight to the leader waits for a set to elect one (it then stays in the log, which
+     * forwards it when the set has a leader).
      */
     @Override
     public CompletableFuture<Void> reachedReplicas(BrokerQueue log, MessageRef message) {
@@ -875,15 +876,18 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
      * {@code timeoutMillis} leaves its partitions without figures.
      */
     public CompletableFuture<ClusterStatus> statusWithPartitions(long timeoutMillis) {
-        ClusterStatus local = status();
-        List<CompletableFuture<ClusterStatus.Queue>> queues = new ArrayList<>();
-        for (ClusterStatus.Queue q : local.queues()) {
-            queues.add(PartitionFiguresGather.gather(q, self, broker, links, timeoutMillis));
-        }
-        CompletableFuture<ClusterStatus> withFigures = CompletableFuture.allOf(queues.toArray(CompletableFuture[]::new))
-                .thenApply(v -> local.withQueues(
-                        queues.stream().map(CompletableFuture::join).toList()));
-        return withFigures.thenCompose(status -> ReplicaLagGather.fillFromLeaders(status, links, timeoutMillis));
+        // the leaders of sets this node is not in first: their partitions' figures are asked of them
+        return ReplicaLagGather.fillLeadersOfOtherSets(status(), links, timeoutMillis)
+                .thenCompose(local -> {
+                    List<CompletableFuture<ClusterStatus.Queue>> queues = new ArrayList<>();
+                    for (ClusterStatus.Queue q : local.queues()) {
+                        queues.add(PartitionFiguresGather.gather(q, self, broker, links, timeoutMillis));
+                    }
+                    return CompletableFuture.allOf(queues.toArray(CompletableFuture[]::new))
+                            .thenApply(v -> local.withQueues(
+                                    queues.stream().map(CompletableFuture::join).toList()));
+                })
+                .thenCompose(status -> ReplicaLagGather.fillFromLeaders(status, links, timeoutMillis));
     }
 
     /** The replica sets of replicated queues this node is in, as it sees them now (for the metrics). */

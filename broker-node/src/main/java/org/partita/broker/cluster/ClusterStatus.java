@@ -42,6 +42,10 @@ public record ClusterStatus(String cluster, String self, String leader, List<Mem
         Queue withReplicas(Map<Integer, Replicas> r) {
             return new Queue(name, partitions, hosts, forwardBacklog, figures, options, layoutChange, heldSends, r);
         }
+
+        Queue withHosts(List<String> h) {
+            return new Queue(name, partitions, h, forwardBacklog, figures, options, layoutChange, heldSends, replicas);
+        }
     }
 
     /**

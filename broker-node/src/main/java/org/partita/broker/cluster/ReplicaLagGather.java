@@ -15,6 +15,8 @@ import org.partita.jms.transport.NettyBrokerConnection;
  * How far each follower of a replica set is behind, for any node's {@code cluster.status}: only a
  * set's leader knows it (Ratis's log appenders run there), so the node asked reads its own sets and
  * asks each other node leading a set, once, for its answer to the admin command {@code replica.lag}.
+ * The same answer names the sets a node leads, which is how a node learns the leader of a set it is
+ * not in (with more nodes than replicas it hears nothing of that set's elections).
  */
 public final class ReplicaLagGather {
     private ReplicaLagGather() {}
@@ -88,17 +90,70 @@ public final class ReplicaLagGather {
         if (leaders.isEmpty()) {
             return CompletableFuture.completedFuture(status);
         }
+        return askEach(leaders, links, timeoutMillis).thenApply(answers -> {
+            Map<String, Map<String, Long>> bySet = new HashMap<>();
+            answers.values().forEach(bySet::putAll);
+            return status.withQueues(
+                    status.queues().stream().map(q -> withLag(q, bySet)).toList());
+        });
+    }
+
+    /**
+     * The status with the leader of every replicated partition whose set this node is not in, and that
+     * set's follower lag, as the set's members answered within {@code timeoutMillis}: the member that
+     * names the set among those it leads. Partitions none of whose members answers so stay unknown.
+     */
+    static CompletableFuture<ClusterStatus> fillLeadersOfOtherSets(
+            ClusterStatus status, Map<String, PeerLink> links, long timeoutMillis) {
+        Set<String> members = new LinkedHashSet<>();
+        for (ClusterStatus.Queue q : status.queues()) {
+            q.replicas().forEach((p, r) -> {
+                if (leaderOf(q, p) == null && !r.nodes().contains(status.self())) {
+                    members.addAll(r.nodes());
+                }
+            });
+        }
+        if (members.isEmpty()) {
+            return CompletableFuture.completedFuture(status);
+        }
+        return askEach(members, links, timeoutMillis).thenApply(answers -> {
+            Map<String, String> leaderOfSet = new HashMap<>();
+            Map<String, Map<String, Long>> lagBySet = new HashMap<>();
+            answers.forEach((member, answer) -> answer.forEach((set, lag) -> {
+                leaderOfSet.put(set, member);
+                lagBySet.put(set, lag);
+            }));
+            return status.withQueues(status.queues().stream()
+                    .map(q -> withLag(withLeaders(q, leaderOfSet), lagBySet))
+                    .toList());
+        });
+    }
+
+    /** Each node's answer to {@code replica.lag} (by set then follower), by node; empty for one that did not answer in time. */
+    private static CompletableFuture<Map<String, Map<String, Map<String, Long>>>> askEach(
+            Set<String> nodes, Map<String, PeerLink> links, long timeoutMillis) {
         Map<String, CompletableFuture<Map<String, Map<String, Long>>>> answers = new LinkedHashMap<>();
-        for (String leader : leaders) {
-            answers.put(leader, ask(links.get(leader), timeoutMillis));
+        for (String node : nodes) {
+            answers.put(node, ask(links.get(node), timeoutMillis));
         }
         return CompletableFuture.allOf(answers.values().toArray(CompletableFuture[]::new))
                 .thenApply(v -> {
-                    Map<String, Map<String, Long>> bySet = new HashMap<>();
-                    answers.values().forEach(a -> bySet.putAll(a.join()));
-                    return status.withQueues(
-                            status.queues().stream().map(q -> withLag(q, bySet)).toList());
+                    Map<String, Map<String, Map<String, Long>>> out = new LinkedHashMap<>();
+                    answers.forEach((node, answer) -> out.put(node, answer.join()));
+                    return out;
                 });
+    }
+
+    /** The queue with each unknown leader ("?") of a set in {@code leaderOfSet} named. */
+    private static ClusterStatus.Queue withLeaders(ClusterStatus.Queue q, Map<String, String> leaderOfSet) {
+        List<String> hosts = new java.util.ArrayList<>(q.hosts());
+        q.replicas().forEach((p, r) -> {
+            String leader = leaderOfSet.get(Placement.setName(r.nodes()));
+            if (p < hosts.size() && leader != null && "?".equals(hosts.get(p))) {
+                hosts.set(p, leader);
+            }
+        });
+        return q.withHosts(List.copyOf(hosts));
     }
 
     private static CompletableFuture<Map<String, Map<String, Long>>> ask(PeerLink link, long timeoutMillis) {

@@ -76,7 +76,7 @@ public final class Broker implements QueueServices, AutoCloseable {
         this.store = store;
         this.settings = settings;
         this.cluster = cluster;
-        this.sendRoutes = new ClusterSendRoutes(cluster, queues::get);
+        this.sendRoutes = new ClusterSendRoutes(cluster, queues::get, this::storedIn);
         int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
         this.pool = Executors.newFixedThreadPool(threads, daemon("partita-core"));
         this.timers = Executors.newSingleThreadScheduledExecutor(daemon("partita-timers"));
@@ -713,9 +713,10 @@ public final class Broker implements QueueServices, AutoCloseable {
             }
             unreserveAll(sends);
         }
-        // a transaction's sends to partitions whose replica set another node leads wait in this node's
-        // forward log for the set: the commit is confirmed once the set's replicas hold them
-        List<CompletableFuture<Void>> atReplicas = alone ? List.of() : sendRoutes.reachingReplicas(sends);
+        // sends to partitions whose replica set another node leads that wait in this node's forward log
+        // for the set (a transaction's; one on its own that queued behind the key's earlier ones there)
+        // are confirmed once the set's replicas hold them, not while only this node does
+        List<CompletableFuture<Void>> atReplicas = sendRoutes.reachingReplicas(sends);
         CompletableFuture<Void> stored = complete(sends, consumed, List.of(), List.of())
                 .whenComplete((v, t) -> {
                     if (t != null) {
@@ -723,12 +724,14 @@ public final class Broker implements QueueServices, AutoCloseable {
                         atReplicas.forEach(r -> r.cancel(false));
                     }
                 });
+        CompletableFuture<Void> confirmed = atReplicas.isEmpty()
+                ? stored
+                : stored.thenCompose(v -> CompletableFuture.allOf(atReplicas.toArray(CompletableFuture[]::new)));
         if (!alone) {
-            return atReplicas.isEmpty()
-                    ? stored
-                    : stored.thenCompose(v -> CompletableFuture.allOf(atReplicas.toArray(CompletableFuture[]::new)));
+            return confirmed;
         }
-        return stored.exceptionallyCompose(t -> {
+        // (a wait for the replicas never fails: only a failed store is tried again below)
+        return confirmed.exceptionallyCompose(t -> {
             Throwable cause =
                     t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
             PendingSend send = sends.get(0);

@@ -84,7 +84,7 @@ public interface ClusterHooks {
 
     /**
      * For a message about to be stored in {@code log}: if that is the forward log of a replica set
-     * (a transaction's send to a partition whose set another node leads), a future completing once the
+     * (a send to a partition whose set another node leads, in a transaction or behind its key), a future completing once the
      * set's leader stored the message (a majority of its replicas holds it), or once a bound passed
      * (it then waits in this node's log alone, as when the set has no leader); null for any other queue.
      * Registered before the message is stored, since it may be forwarded at once; cancelled if it is

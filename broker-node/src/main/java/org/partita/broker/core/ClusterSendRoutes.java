@@ -15,10 +15,16 @@ import org.partita.broker.core.queue.BrokerQueue;
 final class ClusterSendRoutes {
     private final ClusterHooks cluster;
     private final Function<String, BrokerQueue> queues;
+    /** The queues a message of a queue is put into where it is kept: itself, or a fan-out queue's AppId queues. */
+    private final Function<BrokerQueue, List<BrokerQueue>> storedIn;
 
-    ClusterSendRoutes(ClusterHooks cluster, Function<String, BrokerQueue> queues) {
+    ClusterSendRoutes(
+            ClusterHooks cluster,
+            Function<String, BrokerQueue> queues,
+            Function<BrokerQueue, List<BrokerQueue>> storedIn) {
         this.cluster = cluster;
         this.queues = queues;
+        this.storedIn = storedIn;
     }
 
     /** The clustered queue among the sends' destinations whose sends are held now; null if none is. */
@@ -37,14 +43,20 @@ final class ClusterSendRoutes {
     }
 
     /**
-     * A client's send on its own to one clustered queue, handed to another node directly when it is
-     * an unkeyed message this node has no room for ({@link ClusterHooks#overflow}); null otherwise.
+     * A client's send on its own to one clustered queue (or to a fan-out queue's AppId queues), handed
+     * to another node directly when it is an unkeyed message this node has no room for, or when the
+     * queue is replicated and another node serves its partition ({@link ClusterHooks#overflow}); null
+     * otherwise.
      */
     java.util.concurrent.CompletableFuture<Void> overflow(Broker.PendingSend s) {
-        if (!s.routed() || s.targets().size() != 1) {
+        if (!s.routed()) {
             return null;
         }
-        BrokerQueue via = clusteredVia(s.targets().get(0));
+        BrokerQueue fanOut = fanOutSentTo(s.targets());
+        if (fanOut == null && s.targets().size() != 1) {
+            return null;
+        }
+        BrokerQueue via = fanOut != null ? fanOut : clusteredVia(s.targets().get(0));
         java.util.concurrent.CompletableFuture<Void> elsewhere =
                 via == null ? null : cluster.overflow(via, s.message());
         if (elsewhere != null) {
@@ -60,6 +72,14 @@ final class ClusterSendRoutes {
                 continue;
             }
             List<BrokerQueue> targets = s.targets();
+            BrokerQueue fanOut = fanOutSentTo(targets);
+            if (fanOut != null) {
+                BrokerQueue routed = cluster.route(fanOut, s.message());
+                if (routed != fanOut) {
+                    s.targets(List.of(routed));
+                }
+                continue;
+            }
             List<BrokerQueue> now = null; // made only when a target moved: this runs for every send
             for (int i = 0; i < targets.size(); i++) {
                 BrokerQueue t = targets.get(i);
@@ -79,8 +99,32 @@ final class ClusterSendRoutes {
     }
 
     /**
-     * For a transaction's sends about to be stored: once each of those that go to a replica set's
-     * forward log reached the set's replicas ({@link ClusterHooks#reachedReplicas}); empty if none does.
+     * The clustered fan-out queue whose AppId queues {@code targets} are, every one of them; null
+     * otherwise. A send to a fan-out queue whose partition this node serves targets its AppId queues
+     * (an entry in each), but is routed again, and overflows, as a send to the fan-out queue: one made
+     * again after its replica set's leader changed then goes the way the key's next sends go (straight
+     * to the set's leader behind the key's earlier sends, or through the queue's forward log), not
+     * through forward logs of each AppId queue that the next sends would overtake.
+     */
+    private BrokerQueue fanOutSentTo(List<BrokerQueue> targets) {
+        if (targets.isEmpty()) {
+            return null;
+        }
+        String name = targets.get(0).name();
+        int hash = name.lastIndexOf('#');
+        BrokerQueue parent = hash <= 0 ? null : queues.apply(name.substring(0, hash));
+        if (parent == null
+                || !org.partita.broker.core.queue.QueueOptions.FANOUT.equals(
+                        parent.options().mode())
+                || !cluster.clustered(parent.options())) {
+            return null;
+        }
+        return storedIn.apply(parent).equals(targets) ? parent : null;
+    }
+
+    /**
+     * For sends about to be stored: once each of those that go to a replica set's forward log reached
+     * the set's replicas ({@link ClusterHooks#reachedReplicas}); empty if none does.
      */
     List<java.util.concurrent.CompletableFuture<Void>> reachingReplicas(List<Broker.PendingSend> sends) {
         List<java.util.concurrent.CompletableFuture<Void>> out = new ArrayList<>();

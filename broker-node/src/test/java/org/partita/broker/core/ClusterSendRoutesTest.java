@@ -52,7 +52,7 @@ class ClusterSendRoutesTest {
         orders = b.createQueue("orders", CLUSTERED);
         toN2 = b.createQueue(Broker.FORWARD_LOG_PREFIX + "n2:orders", QueueOptions.TERMINAL);
         plain = b.createQueue("plain", QueueOptions.DEFAULTS);
-        routes = new ClusterSendRoutes(cluster, b::existingQueue);
+        routes = new ClusterSendRoutes(cluster, b::existingQueue, b::storedIn);
     }
 
     @AfterEach
@@ -95,6 +95,39 @@ class ClusterSendRoutesTest {
         routes.reroute(List.of(s));
         assertEquals(
                 List.of("plain", "orders"), names(s), "a forward log's message goes where its queue's layout says");
+    }
+
+    @Test
+    void aSendToAFanOutQueuesAppIdsIsRoutedAgainAndOverflowsAsASendToTheFanOutQueue() {
+        Broker b = node.broker();
+        BrokerQueue fan = b.createQueue("fan", CLUSTERED.with("mode", "fanout").with("appIds", "billing,audit"));
+        List<BrokerQueue> appIds = b.storedIn(fan);
+        assertEquals(
+                List.of("fan#billing", "fan#audit"),
+                appIds.stream().map(BrokerQueue::name).toList());
+        BrokerQueue fanToN2 = b.createQueue(Broker.FORWARD_LOG_PREFIX + "n2:fan", QueueOptions.TERMINAL);
+        // the AppId queues would route on their own to logs of their own, which the fan-out queue's
+        // next sends never look at: a send made again after a change of leader would be overtaken
+        cluster.routes.put("fan#billing", orders);
+        cluster.routes.put("fan#audit", orders);
+
+        Broker.PendingSend s = Broker.PendingSend.routed(appIds, message());
+        routes.reroute(List.of(s));
+        assertEquals(appIds, s.targets(), "the fan-out queue's partition is still served here");
+
+        cluster.routes.put("fan", fanToN2); // served elsewhere now
+        routes.reroute(List.of(s));
+        assertEquals(List.of(fanToN2.name()), names(s), "one entry, in the fan-out queue's forward log");
+
+        CompletableFuture<Void> leader = new CompletableFuture<>();
+        cluster.overflows.put("fan", leader);
+        Broker.PendingSend alone = Broker.PendingSend.routed(appIds, textMessage("alone"));
+        CompletableFuture<Void> sent = b.send(alone);
+        assertFalse(sent.isDone(), "handed on as a send to the fan-out queue, confirmed once that is");
+        leader.complete(null);
+        BrokerFixture.await(sent);
+        assertEquals(1, cluster.overflowed.get());
+        assertEquals(List.of(), BrokerFixture.browse(appIds.get(0)), "not stored here");
     }
 
     @Test

@@ -22,8 +22,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.partita.jms.api.PartitaAdmin;
 
 /**
- * The failure harness of the replicated cluster tests: three nodes in their own processes, a queue
- * with {@code replicas=3}, a producer and a consumer on every node, and faults one at a time under
+ * The failure harness of the replicated cluster tests: nodes in their own processes (three, or five
+ * with each partition on three of them), a queue with {@code replicas=3}, a producer and a consumer on
+ * every node, and faults one at a time under
  * that load (SIGKILL, SIGSTOP, links cut), then a check of the whole history: every confirmed message
  * consumed, each key's first arrivals in order, a message that comes again flagged redelivered,
  * nothing delivered that was never sent, no refused send delivered, and the partitions of a lost
@@ -54,9 +55,26 @@ final class FaultsUnderLoad {
      * @param queue   the queue the producers (and the probes) send to, with its options
      * @param sources what a consumer on every node reads, each checked on its own
      */
-    record Workload(String queue, List<String> sources) {
+    record Workload(String queue, List<String> sources, boolean lastValueOnly) {
         /** The plain queue of the config: one source. */
         static final Workload QUEUE = new Workload("plant", List.of("plant"));
+
+        /**
+         * A last value queue keyed by the producers' key ({@code symbol}, set to the {@code JMSXGroupID}):
+         * a key's older messages may be replaced before anyone consumes them, so what must arrive is
+         * each key's newest confirmed message (or a later one), and first arrivals never go back.
+         */
+        static final Workload LAST_VALUE =
+                new Workload("prices?partitions=6&hosts=*&lastValue=symbol", List.of("prices"), true);
+
+        Workload(String queue, List<String> sources) {
+            this(queue, sources, false);
+        }
+
+        /** The confirmed messages a source must still deliver: every one, or each key's newest. */
+        Set<String> unconsumed(KeyOrderLedger ledger, Set<String> confirmed) {
+            return lastValueOnly ? ledger.newestMissing(confirmed) : ledger.missing(confirmed);
+        }
 
         /**
          * A fan-out queue with two AppIds over the same replica sets as {@code plant} (same hosts and
@@ -125,6 +143,8 @@ final class FaultsUnderLoad {
         final Set<String> refused = ConcurrentHashMap.newKeySet();
 
         int failures;
+        /** Each failed send, for the report: key#seq, what the client said, when. */
+        final List<String> failuresSeen = java.util.Collections.synchronizedList(new ArrayList<>());
 
         final String queue;
 
@@ -136,6 +156,9 @@ final class FaultsUnderLoad {
             this.confirmed = confirmed;
             this.stop = stop;
         }
+
+        /** The message being sent now (key#seq), for the report of a failed send. */
+        private String sending = "(none yet)";
 
         @Override
         public void run() {
@@ -154,8 +177,10 @@ final class FaultsUnderLoad {
                         String key = "p" + node + "-k" + (i % KEYS_PER_PRODUCER);
                         int seq = i / KEYS_PER_PRODUCER;
                         i++;
+                        sending = key + "#" + seq;
                         TextMessage m = s.createTextMessage("state");
                         m.setStringProperty("JMSXGroupID", key);
+                        m.setStringProperty("symbol", key); // the key of the last value workload
                         m.setIntProperty("seq", seq);
                         attempted.add(key + "#" + seq);
                         try {
@@ -169,6 +194,7 @@ final class FaultsUnderLoad {
                     }
                 } catch (Exception e) {
                     failures++; // in doubt unless refused: it may or may not be stored; the next message goes on
+                    failuresSeen.add(sending + " " + e + " at " + java.time.Instant.now());
                 }
             }
         }
@@ -238,7 +264,7 @@ final class FaultsUnderLoad {
         AtomicBoolean stop = new AtomicBoolean();
         List<Thread> threads = new ArrayList<>();
         List<Producer> producers = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < cluster.size(); i++) {
             Producer p = new Producer(i, cluster, workload.queue(), confirmed, stop, 20_000 + 1_000 * faults.size());
             producers.add(p);
             threads.add(new Thread(p, "producer-" + i));
@@ -255,7 +281,7 @@ final class FaultsUnderLoad {
                 int victim = victimOf.applyAsInt(round);
                 int before = confirmedCount(confirmed);
                 await().atMost(Duration.ofSeconds(60)).until(() -> confirmed.size() > before + 300);
-                int witness = (victim + 1) % 3;
+                int witness = (victim + 1) % cluster.size();
                 long t0 = System.nanoTime();
                 System.out.println("fault " + fault + " of node" + (victim + 1) + " at " + java.time.Instant.now()
                         + " (logs in " + logs + ")");
@@ -302,14 +328,18 @@ final class FaultsUnderLoad {
             KeyOrderLedger ledger = e.getValue();
             await().atMost(Duration.ofSeconds(120))
                     .pollInterval(Duration.ofSeconds(1))
-                    .until(() -> drainAndCheck(cluster, source, ledger, confirmed));
+                    .until(() -> {
+                        drain(cluster, source, ledger);
+                        return workload.unconsumed(ledger, confirmed).isEmpty();
+                    });
             System.out.println("replica failover, " + source + ": " + confirmed.size() + " confirmed, failovers "
                     + failovers + " ms, " + ledger.violations() + " order violations, " + ledger.newRepeats()
                     + " unflagged repeats, failed sends "
-                    + producers.stream().mapToInt(p -> p.failures).sum());
+                    + producers.stream().mapToInt(p -> p.failures).sum() + " "
+                    + producers.stream().flatMap(p -> p.failuresSeen.stream()).toList());
             assertTrue(
-                    ledger.missing(confirmed).isEmpty(),
-                    source + ": confirmed but never consumed: " + ledger.missing(confirmed));
+                    workload.unconsumed(ledger, confirmed).isEmpty(),
+                    source + ": confirmed but never consumed: " + workload.unconsumed(ledger, confirmed));
             Set<String> neverSent = ledger.seen();
             neverSent.removeAll(sentOrProbed);
             assertEquals(Set.of(), neverSent, source + ": delivered though never sent");
@@ -390,6 +420,12 @@ final class FaultsUnderLoad {
     /** Consumes what is left of {@code source} on every node; true once nothing confirmed is missing. */
     static boolean drainAndCheck(ProcessCluster cluster, String source, KeyOrderLedger ledger, Set<String> confirmed)
             throws Exception {
+        drain(cluster, source, ledger);
+        return ledger.missing(confirmed).isEmpty();
+    }
+
+    /** Consumes what is left of {@code source} on every node (the nodes up). */
+    private static void drain(ProcessCluster cluster, String source, KeyOrderLedger ledger) throws Exception {
         for (int i = 0; i < cluster.size(); i++) {
             if (cluster.node(i) == null) {
                 continue; // killed and not started again: the others serve its partitions
@@ -403,7 +439,6 @@ final class FaultsUnderLoad {
                 }
             }
         }
-        return ledger.missing(confirmed).isEmpty();
     }
 
     static void awaitEveryNodeKnowsEveryLeader(ProcessCluster cluster) {

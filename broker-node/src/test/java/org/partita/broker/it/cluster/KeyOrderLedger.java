@@ -25,7 +25,16 @@ final class KeyOrderLedger {
         arrived(key, seq, redelivered, "");
     }
 
+    /** Each key's latest arrivals (seq, detail, when), so that a violation shows what came before it. */
+    private final Map<String, java.util.Deque<String>> latest = new HashMap<>();
+
     private synchronized void arrived(String key, int seq, boolean redelivered, String detail) {
+        java.util.Deque<String> before = latest.computeIfAbsent(key, k -> new java.util.ArrayDeque<>());
+        String recent = String.join("; ", before);
+        before.addLast("#" + seq + (redelivered ? " redelivered " : " ") + detail + " at " + java.time.Instant.now());
+        if (before.size() > 4) {
+            before.removeFirst();
+        }
         if (!seen.add(key + "#" + seq)) {
             repeats++;
             if (!redelivered) {
@@ -36,8 +45,8 @@ final class KeyOrderLedger {
         }
         if (seq < highest.getOrDefault(key, -1)) {
             violations++;
-            violationsSeen.add(
-                    key + "#" + seq + " after #" + highest.get(key) + " " + detail + " at " + java.time.Instant.now());
+            violationsSeen.add(key + "#" + seq + " after #" + highest.get(key) + (redelivered ? " redelivered " : " ")
+                    + detail + " at " + java.time.Instant.now() + " (before it: " + recent + ")");
         }
         highest.merge(key, seq, Math::max);
     }
@@ -100,6 +109,26 @@ final class KeyOrderLedger {
     synchronized Set<String> missing(Set<String> confirmed) {
         Set<String> out = new HashSet<>(confirmed);
         out.removeAll(seen);
+        return out;
+    }
+
+    /**
+     * For a last value queue, which keeps only each key's newest message: the keys whose newest
+     * confirmed message ({@code key#seq}, the highest seq) neither it nor a later one of the key
+     * arrived, each as {@code key#seq}.
+     */
+    synchronized Set<String> newestMissing(Set<String> confirmed) {
+        Map<String, Integer> newest = new HashMap<>();
+        for (String c : confirmed) {
+            int hash = c.lastIndexOf('#');
+            newest.merge(c.substring(0, hash), Integer.parseInt(c.substring(hash + 1)), Math::max);
+        }
+        Set<String> out = new HashSet<>();
+        newest.forEach((key, seq) -> {
+            if (highest.getOrDefault(key, -1) < seq) {
+                out.add(key + "#" + seq);
+            }
+        });
         return out;
     }
 
