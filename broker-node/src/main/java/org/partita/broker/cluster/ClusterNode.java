@@ -498,7 +498,7 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
             // A key's message goes behind its earlier ones still on their way from this node, so that
             // none overtakes them when this node starts or stops serving the set meanwhile: behind
             // those in the set's forward log, or behind one handed to the leader (toLeader).
-            if (setLogBusy(set, queue.name())) {
+            if (setLogBusy(set, queue)) {
                 return forwarderFor(set, queue.name()).log();
             }
             if (leaderSends.busy(queue.name(), message.keyHash())) {
@@ -526,6 +526,20 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     }
 
     /** Whether the set's forward log for the queue holds messages not yet stored by the set's leader. */
+    private boolean setLogBusy(String set, BrokerQueue queue) {
+        if (setLogBusy(set, queue.name())) {
+            return true;
+        }
+        // a fan-out queue's messages went through a log per AppId queue before they were routed as
+        // sends to the fan-out queue: what a node restarted on an older version still has there
+        for (BrokerQueue appId : broker.storedIn(queue)) {
+            if (appId != queue && setLogBusy(set, appId.name())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private boolean setLogBusy(String set, String queue) {
         Forwarder f = forwarders.get(Forwarder.logName(set, queue));
         return f != null && f.log().depth() > 0;
@@ -576,7 +590,7 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         int keyed = message.partition(o.partitions());
         int partition = keyed >= 0 ? keyed : Math.floorMod(turn(queue, message), o.partitions());
         String set = setOf(queue.name(), o, partition);
-        if (routed == queue || setLogBusy(set, queue.name())) {
+        if (routed == queue || setLogBusy(set, queue)) {
             return null; // stored here, or behind what waits in the set's forward log
         }
         return leaderSends.send(

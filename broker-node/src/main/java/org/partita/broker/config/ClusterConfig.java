@@ -32,10 +32,16 @@ public record ClusterConfig(
      * How much of each replica set's Raft log a node keeps: every {@code markEntries} entries a
      * replica marks what its store holds, and the log before the mark is dropped, but never its last
      * {@code keptEntries} entries, a file of {@code segmentBytes} at a time. A follower further behind
-     * is sent a copy of the leader's store.
+     * is sent a copy of the leader's store. And how long each replica remembers the messages it
+     * applied from the log ({@code sentAgainWindowMillis}), so that a send made again within that time
+     * is stored once.
      */
-    public record ReplicaLog(int markEntries, int keptEntries, int segmentBytes) {
-        public static final ReplicaLog DEFAULT = new ReplicaLog(10_000, 20_000, 32 << 20);
+    public record ReplicaLog(int markEntries, int keptEntries, int segmentBytes, long sentAgainWindowMillis) {
+        /** Far longer than a client's failover takes. */
+        public static final long DEFAULT_SENT_AGAIN_WINDOW_MILLIS = 120_000;
+
+        public static final ReplicaLog DEFAULT =
+                new ReplicaLog(10_000, 20_000, 32 << 20, DEFAULT_SENT_AGAIN_WINDOW_MILLIS);
 
         public ReplicaLog {
             if (markEntries < 1 || keptEntries < markEntries || segmentBytes < (64 << 10)) {
@@ -44,6 +50,15 @@ public record ClusterConfig(
                         + " entries after it in the log, kept until the next) and segmentBytes of 65536 or more, not "
                         + markEntries + ", " + keptEntries + ", " + segmentBytes);
             }
+            if (sentAgainWindowMillis < 1) {
+                throw new IllegalArgumentException(
+                        "sentAgainWindowMillis must be 1 or more, not " + sentAgainWindowMillis);
+            }
+        }
+
+        /** Kept as given, sends made again remembered for the default window. */
+        public ReplicaLog(int markEntries, int keptEntries, int segmentBytes) {
+            this(markEntries, keptEntries, segmentBytes, DEFAULT_SENT_AGAIN_WINDOW_MILLIS);
         }
     }
 

@@ -17,12 +17,14 @@ import java.nio.file.Path;
  * cluster.replicaLog.markEntries = 10000
  * cluster.replicaLog.keptEntries = 20000
  * cluster.replicaLog.segmentBytes = 33554432
+ * cluster.replicaLog.sentAgainWindowMillis = 120000
  * </pre>
  */
 final class ClusterFields {
     static final String NAMES = "cluster.name, cluster.nodes, cluster.consensusPortOffset, cluster.heartbeatMillis,"
             + " cluster.downAfterMillis, cluster.secret, cluster.relayoutTimeoutMillis, cluster.replicaLog.markEntries,"
-            + " cluster.replicaLog.keptEntries, cluster.replicaLog.segmentBytes";
+            + " cluster.replicaLog.keptEntries, cluster.replicaLog.segmentBytes,"
+            + " cluster.replicaLog.sentAgainWindowMillis";
     private final Path file;
     private String name;
     private String nameWhere;
@@ -36,6 +38,7 @@ final class ClusterFields {
     private int logMark = ClusterConfig.ReplicaLog.DEFAULT.markEntries();
     private int logKept = ClusterConfig.ReplicaLog.DEFAULT.keptEntries();
     private int logSegment = ClusterConfig.ReplicaLog.DEFAULT.segmentBytes();
+    private long sentAgainWindow = ClusterConfig.ReplicaLog.DEFAULT.sentAgainWindowMillis();
     private String firstWhere;
 
     ClusterFields(Path file) {
@@ -74,6 +77,8 @@ final class ClusterFields {
                 logKept = (int) NodeConfigFile.integer(value, field, where, 0, Integer.MAX_VALUE);
             case "cluster.replicaLog.segmentBytes" ->
                 logSegment = (int) NodeConfigFile.integer(value, field, where, 64 << 10, Integer.MAX_VALUE);
+            case "cluster.replicaLog.sentAgainWindowMillis" ->
+                sentAgainWindow = NodeConfigFile.integer(value, field, where, 1, Integer.MAX_VALUE);
             default -> throw new ConfigException(where + ": unknown field '" + field + "'; cluster fields: " + NAMES);
         }
     }
@@ -98,7 +103,7 @@ final class ClusterFields {
                     downAfter,
                     secret,
                     relayoutTimeout,
-                    new ClusterConfig.ReplicaLog(logMark, logKept, logSegment));
+                    new ClusterConfig.ReplicaLog(logMark, logKept, logSegment, sentAgainWindow));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(nodesWhere + ": " + e.getMessage());
         }

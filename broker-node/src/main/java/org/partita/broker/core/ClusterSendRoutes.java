@@ -52,7 +52,7 @@ final class ClusterSendRoutes {
         if (!s.routed()) {
             return null;
         }
-        BrokerQueue fanOut = fanOutSentTo(s.targets());
+        BrokerQueue fanOut = fanOutSentTo(s.targets(), s.message());
         if (fanOut == null && s.targets().size() != 1) {
             return null;
         }
@@ -72,7 +72,7 @@ final class ClusterSendRoutes {
                 continue;
             }
             List<BrokerQueue> targets = s.targets();
-            BrokerQueue fanOut = fanOutSentTo(targets);
+            BrokerQueue fanOut = fanOutSentTo(targets, s.message());
             if (fanOut != null) {
                 BrokerQueue routed = cluster.route(fanOut, s.message());
                 if (routed != fanOut) {
@@ -86,10 +86,12 @@ final class ClusterSendRoutes {
                 BrokerQueue via = clusteredVia(t);
                 BrokerQueue target = via == null ? t : cluster.route(via, s.message());
                 if (target != t && now == null) {
-                    now = new ArrayList<>(targets);
+                    now = new ArrayList<>(targets.subList(0, i));
                 }
                 if (now != null) {
-                    now.set(i, target);
+                    // a fan-out queue's message routed back here from its forward log goes into its
+                    // AppId queues, as when it was first sent here (Broker.queueTargets)
+                    now.addAll(target == via ? storedIn.apply(via) : List.of(target));
                 }
             }
             if (now != null) {
@@ -99,15 +101,17 @@ final class ClusterSendRoutes {
     }
 
     /**
-     * The clustered fan-out queue whose AppId queues {@code targets} are, every one of them; null
-     * otherwise. A send to a fan-out queue whose partition this node serves targets its AppId queues
-     * (an entry in each), but is routed again, and overflows, as a send to the fan-out queue: one made
-     * again after its replica set's leader changed then goes the way the key's next sends go (straight
-     * to the set's leader behind the key's earlier sends, or through the queue's forward log), not
-     * through forward logs of each AppId queue that the next sends would overtake.
+     * The clustered fan-out queue whose AppId queues {@code targets} are, every one of them, for a
+     * keyed message; null otherwise. A keyed send to a fan-out queue whose partition this node serves
+     * targets its AppId queues (an entry in each), but is routed again, and overflows, as a send to the
+     * fan-out queue: one made again after its replica set's leader changed then goes the way the key's
+     * next sends go (straight to the set's leader behind the key's earlier sends, or through the queue's
+     * forward log), not through forward logs of each AppId queue that the next sends would overtake. An
+     * unkeyed message has no order to keep and goes AppId queue by AppId queue, each where it has room
+     * (the fan-out queue itself holds nothing, so it is never full).
      */
-    private BrokerQueue fanOutSentTo(List<BrokerQueue> targets) {
-        if (targets.isEmpty()) {
+    private BrokerQueue fanOutSentTo(List<BrokerQueue> targets, org.partita.broker.core.queue.MessageRef message) {
+        if (targets.isEmpty() || !message.keyed()) {
             return null;
         }
         String name = targets.get(0).name();

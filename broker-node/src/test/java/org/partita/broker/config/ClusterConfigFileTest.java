@@ -65,9 +65,10 @@ class ClusterConfigFileTest {
                         "cluster.nodes = node1@h:61700",
                         "cluster.replicaLog.markEntries = 500",
                         "cluster.replicaLog.keptEntries = 500",
-                        "cluster.replicaLog.segmentBytes = 1048576")
+                        "cluster.replicaLog.segmentBytes = 1048576",
+                        "cluster.replicaLog.sentAgainWindowMillis = 600000")
                 .cluster();
-        assertEquals(new ClusterConfig.ReplicaLog(500, 500, 1 << 20), set.replicaLog());
+        assertEquals(new ClusterConfig.ReplicaLog(500, 500, 1 << 20, 600_000), set.replicaLog());
         ClusterConfig unset = read("nodeName = node1", "cluster.name = plant", "cluster.nodes = node1@h:61700")
                 .cluster();
         assertEquals(ClusterConfig.ReplicaLog.DEFAULT, unset.replicaLog());

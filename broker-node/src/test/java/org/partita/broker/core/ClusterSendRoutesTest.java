@@ -111,7 +111,16 @@ class ClusterSendRoutesTest {
         cluster.routes.put("fan#billing", orders);
         cluster.routes.put("fan#audit", orders);
 
-        Broker.PendingSend s = Broker.PendingSend.routed(appIds, message());
+        Broker.PendingSend unkeyed = Broker.PendingSend.routed(appIds, message());
+        cluster.routes.put("fan", fanToN2);
+        routes.reroute(List.of(unkeyed));
+        assertEquals(
+                List.of("orders", "orders"),
+                names(unkeyed),
+                "an unkeyed message keeps no order: each AppId queue goes where it has room");
+        cluster.routes.remove("fan");
+
+        Broker.PendingSend s = Broker.PendingSend.routed(appIds, keyedMessage("m", "k1"));
         routes.reroute(List.of(s));
         assertEquals(appIds, s.targets(), "the fan-out queue's partition is still served here");
 
@@ -119,9 +128,13 @@ class ClusterSendRoutesTest {
         routes.reroute(List.of(s));
         assertEquals(List.of(fanToN2.name()), names(s), "one entry, in the fan-out queue's forward log");
 
+        cluster.routes.remove("fan"); // and served here again before it was stored
+        routes.reroute(List.of(s));
+        assertEquals(appIds, s.targets(), "into the AppId queues again, not the fan-out queue itself");
+
         CompletableFuture<Void> leader = new CompletableFuture<>();
         cluster.overflows.put("fan", leader);
-        Broker.PendingSend alone = Broker.PendingSend.routed(appIds, textMessage("alone"));
+        Broker.PendingSend alone = Broker.PendingSend.routed(appIds, keyedMessage("alone", "k1"));
         CompletableFuture<Void> sent = b.send(alone);
         assertFalse(sent.isDone(), "handed on as a send to the fan-out queue, confirmed once that is");
         leader.complete(null);
@@ -208,6 +221,15 @@ class ClusterSendRoutesTest {
     }
 
     private MessageRef textMessage(String text) {
+        return textMessage(text, Map.of());
+    }
+
+    /** A message of key {@code key} ({@code JMSXGroupID}). */
+    private MessageRef keyedMessage(String text, String key) {
+        return textMessage(text, Map.of("JMSXGroupID", key));
+    }
+
+    private MessageRef textMessage(String text, Map<String, Object> properties) {
         WireMessage wire = new WireMessage(
                 "ID:" + text,
                 1L,
@@ -219,7 +241,7 @@ class ClusterSendRoutesTest {
                 4,
                 0L,
                 0L,
-                Map.of(),
+                properties,
                 WireMessage.BODY_TEXT,
                 text.getBytes(StandardCharsets.UTF_8));
         return node.broker().newMessage(MessageCodec.encode(wire), wire, null);

@@ -17,18 +17,16 @@ final class RecentSends {
      */
     static final int MAX_IDS =
             (int) Math.max(5_000, Math.min(50_000, Runtime.getRuntime().maxMemory() / 8192));
-    /** How long an id is remembered, at most: far longer than a client's failover takes. */
-    static final long WINDOW_NANOS = java.util.concurrent.TimeUnit.MINUTES.toNanos(2);
 
     private final int maxIds;
     private final long windowNanos;
     /** Id to the time it was applied here, oldest first. */
     private final LinkedHashMap<String, Long> ids = new LinkedHashMap<>();
 
-    RecentSends() {
-        this(MAX_IDS, WINDOW_NANOS);
-    }
-
+    /**
+     * @param windowNanos how long an id is remembered, at most ({@code cluster.replicaLog.sentAgainWindowMillis},
+     *                    2 minutes by default: far longer than a client's failover takes)
+     */
     RecentSends(int maxIds, long windowNanos) {
         this.maxIds = maxIds;
         this.windowNanos = windowNanos;

@@ -254,7 +254,8 @@ public final class ReplicaServer implements AutoCloseable {
                     H2MessageStore.open(folder, true),
                     new AppliedMark(folder.resolve("applied")),
                     settings.requestTimeout().toMillis(),
-                    settings.maxEntryBytes());
+                    settings.maxEntryBytes(),
+                    settings.retention().sentAgainWindowMillis());
         } catch (IOException e) {
             throw new UncheckedIOException(
                     "cannot open the store of replica group " + group + ": " + e.getMessage(), e);

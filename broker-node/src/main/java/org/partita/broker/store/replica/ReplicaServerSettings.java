@@ -17,7 +17,8 @@ import org.partita.broker.config.ClusterConfig;
  * @param maxEntryBytes   the largest write (one Raft entry): above the node's largest message. Ratis
  *                        keeps a direct buffer of this size for each set's log, and refuses a larger
  *                        entry; a larger write (a transaction's commit) is refused with a clear error
- * @param retention       how much of each set's log is kept ({@link ClusterConfig.ReplicaLog})
+ * @param retention       how much of each set's log is kept, and how long each replica remembers the
+ *                        messages it applied ({@link ClusterConfig.ReplicaLog})
  */
 public record ReplicaServerSettings(
         String node,

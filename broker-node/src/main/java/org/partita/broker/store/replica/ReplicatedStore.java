@@ -59,7 +59,7 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
     /** How often the node restarted this replica because its appends failed for good ({@link FollowerRestarts}). */
     private final AtomicLong restarts = new AtomicLong();
     /** The messages this replica applied lately, by queue and JMSMessageID ({@link SentCopies}). */
-    private final RecentSends recent = new RecentSends();
+    private final RecentSends recent;
     /** The messages in writes handed to the log here and not answered yet, by queue and JMSMessageID. */
     private final java.util.Map<String, CompletableFuture<Void>> onTheirWay =
             new java.util.concurrent.ConcurrentHashMap<>();
@@ -128,7 +128,10 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
             MessageStore local,
             AppliedMark mark,
             long requestTimeoutMillis,
-            int maxEntryBytes) {
+            int maxEntryBytes,
+            long sentAgainWindowMillis) {
+        this.recent = new RecentSends(
+                RecentSends.MAX_IDS, java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(sentAgainWindowMillis));
         this.setName = setName;
         this.maxEntryBytes = maxEntryBytes;
         this.self = self;
