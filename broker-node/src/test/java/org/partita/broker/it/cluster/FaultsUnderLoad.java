@@ -232,7 +232,7 @@ final class FaultsUnderLoad {
                     while (!stop.get() && cluster.node(node) == n) {
                         var m = consumer.receive(200);
                         if (m != null) {
-                            ledger.arrived(m);
+                            ledger.arrived(m, "the consumer on node" + (node + 1));
                             m.acknowledge();
                         }
                     }
@@ -435,7 +435,7 @@ final class FaultsUnderLoad {
                 MessageConsumer consumer = s.createConsumer(s.createQueue(source));
                 c.start();
                 for (var m = consumer.receive(500); m != null; m = consumer.receive(500)) {
-                    ledger.arrived(m);
+                    ledger.arrived(m, "the drain on node" + (i + 1));
                 }
             }
         }

@@ -28,6 +28,9 @@ final class KeyOrderLedger {
     /** Each key's latest arrivals (seq, detail, when), so that a violation shows what came before it. */
     private final Map<String, java.util.Deque<String>> latest = new HashMap<>();
 
+    /** Each message's first arrival (detail, when), so that an unflagged repeat shows both. */
+    private final Map<String, String> first = new HashMap<>();
+
     private synchronized void arrived(String key, int seq, boolean redelivered, String detail) {
         java.util.Deque<String> before = latest.computeIfAbsent(key, k -> new java.util.ArrayDeque<>());
         String recent = String.join("; ", before);
@@ -39,10 +42,12 @@ final class KeyOrderLedger {
             repeats++;
             if (!redelivered) {
                 newRepeats++;
-                newRepeatsSeen.add(key + "#" + seq + " " + detail + " at " + java.time.Instant.now());
+                newRepeatsSeen.add(key + "#" + seq + " " + detail + " at " + java.time.Instant.now() + " (first: "
+                        + first.get(key + "#" + seq) + ")");
             }
             return;
         }
+        first.put(key + "#" + seq, (redelivered ? "redelivered " : "") + detail + " at " + java.time.Instant.now());
         if (seq < highest.getOrDefault(key, -1)) {
             violations++;
             violationsSeen.add(key + "#" + seq + " after #" + highest.get(key) + (redelivered ? " redelivered " : " ")
@@ -53,11 +58,18 @@ final class KeyOrderLedger {
 
     /** Records a received message by its {@code JMSXGroupID} and {@code seq} property. */
     void arrived(jakarta.jms.Message m) throws jakarta.jms.JMSException {
+        arrived(m, "");
+    }
+
+    /** {@link #arrived(jakarta.jms.Message)}, naming who received it ({@code by}) in the reports. */
+    void arrived(jakarta.jms.Message m, String by) throws jakarta.jms.JMSException {
         arrived(
                 m.getStringProperty("JMSXGroupID"),
                 m.getIntProperty("seq"),
                 m.getJMSRedelivered(),
-                m.getJMSMessageID() + (m.propertyExists("JMS_PARTITA_SentAgain") ? " sent again" : ""));
+                m.getJMSMessageID()
+                        + (m.propertyExists("JMS_PARTITA_SentAgain") ? " sent again" : "")
+                        + (by.isEmpty() ? "" : " by " + by));
     }
 
     /** A listener for a {@code CLIENT_ACKNOWLEDGE} session: records each message, then acknowledges it. */
