@@ -530,6 +530,9 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         if (setLogBusy(set, queue.name())) {
             return true;
         }
+        if (!QueueOptions.FANOUT.equals(queue.options().mode())) {
+            return false; // the common case asks nothing more (this runs for every keyed send)
+        }
         // a fan-out queue's messages went through a log per AppId queue before they were routed as
         // sends to the fan-out queue: what a node restarted on an older version still has there
         for (BrokerQueue appId : broker.storedIn(queue)) {

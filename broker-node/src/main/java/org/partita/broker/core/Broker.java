@@ -247,6 +247,12 @@ public final class Broker implements QueueServices, AutoCloseable {
         return queue + "#" + appId;
     }
 
+    /** The fan-out queue an AppId queue's name ({@link #appQueueName}) belongs to; null for a name that is none. */
+    static String fanOutQueueName(String appQueueName) {
+        int hash = appQueueName.lastIndexOf('#');
+        return hash <= 0 ? null : appQueueName.substring(0, hash);
+    }
+
     public ClusterHooks cluster() {
         return cluster;
     }

@@ -114,12 +114,12 @@ final class ClusterSendRoutes {
         if (targets.isEmpty() || !message.keyed()) {
             return null;
         }
-        String name = targets.get(0).name();
-        int hash = name.lastIndexOf('#');
-        BrokerQueue parent = hash <= 0 ? null : queues.apply(name.substring(0, hash));
+        String name = Broker.fanOutQueueName(targets.get(0).name());
+        BrokerQueue parent = name == null ? null : queues.apply(name);
         if (parent == null
                 || !org.partita.broker.core.queue.QueueOptions.FANOUT.equals(
                         parent.options().mode())
+                || parent.options().appIds().size() != targets.size()
                 || !cluster.clustered(parent.options())) {
             return null;
         }
@@ -131,7 +131,7 @@ final class ClusterSendRoutes {
      * the set's replicas ({@link ClusterHooks#reachedReplicas}); empty if none does.
      */
     List<java.util.concurrent.CompletableFuture<Void>> reachingReplicas(List<Broker.PendingSend> sends) {
-        List<java.util.concurrent.CompletableFuture<Void>> out = new ArrayList<>();
+        List<java.util.concurrent.CompletableFuture<Void>> out = null; // made only when one waits: every send asks
         for (Broker.PendingSend s : sends) {
             if (!s.routed()) {
                 continue;
@@ -140,11 +140,14 @@ final class ClusterSendRoutes {
                 java.util.concurrent.CompletableFuture<Void> reached =
                         t.name().startsWith(Broker.FORWARD_LOG_PREFIX) ? cluster.reachedReplicas(t, s.message()) : null;
                 if (reached != null) {
+                    if (out == null) {
+                        out = new ArrayList<>(2);
+                    }
                     out.add(reached);
                 }
             }
         }
-        return out;
+        return out == null ? List.of() : out;
     }
 
     /**

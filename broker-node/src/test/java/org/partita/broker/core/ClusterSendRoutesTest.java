@@ -1,5 +1,6 @@
 package org.partita.broker.core;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -144,6 +145,26 @@ class ClusterSendRoutesTest {
     }
 
     @Test
+    void aSendWaitingInAReplicaSetsForwardLogIsConfirmedOnceTheSetStoredItAloneOrInATransaction() {
+        BrokerQueue toSet =
+                node.broker().createQueue(Broker.FORWARD_LOG_PREFIX + "n2+n3+n1:orders", QueueOptions.TERMINAL);
+        cluster.routes.put("orders", toSet); // behind the key's earlier messages in the set's log
+        CompletableFuture<Void> alone =
+                node.broker().send(Broker.PendingSend.routed(List.of(orders), keyedMessage("alone", "k1")));
+        CompletableFuture<Void> commit = node.broker()
+                .commit(
+                        List.of(Broker.PendingSend.routed(List.of(orders), keyedMessage("in a transaction", "k1"))),
+                        List.of());
+        await().atMost(java.time.Duration.ofSeconds(10)).until(() -> cluster.reaching.size() == 2);
+        assertEquals(List.of("alone", "in a transaction"), BrokerFixture.browse(toSet), "stored in the log");
+        assertFalse(alone.isDone(), "not confirmed while only this node's log holds it");
+        assertFalse(commit.isDone(), "nor the commit");
+        cluster.reaching.forEach(r -> r.complete(null)); // the set's leader stored them
+        BrokerFixture.await(alone);
+        BrokerFixture.await(commit);
+    }
+
+    @Test
     void rerouteLeavesFinalTargetsAlone() {
         Broker.PendingSend forwarded = new Broker.PendingSend(List.of(orders), message(), 1);
         cluster.routes.put("orders", toN2);
@@ -256,6 +277,19 @@ class ClusterSendRoutesTest {
         final Map<String, CompletableFuture<Void>> overflows = new ConcurrentHashMap<>();
 
         final java.util.concurrent.atomic.AtomicInteger overflowed = new java.util.concurrent.atomic.AtomicInteger();
+
+        /** What the sends stored in a replica set's forward log wait for: the set's leader storing them. */
+        final List<CompletableFuture<Void>> reaching = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        @Override
+        public CompletableFuture<Void> reachedReplicas(BrokerQueue log, MessageRef message) {
+            if (!log.name().contains("+")) {
+                return null; // a node's forward log: confirmed once stored here
+            }
+            CompletableFuture<Void> reached = new CompletableFuture<>();
+            reaching.add(reached);
+            return reached;
+        }
 
         @Override
         public CompletableFuture<Void> overflow(BrokerQueue queue, MessageRef message) {
