@@ -111,11 +111,12 @@ public final class Compare implements Callable<Integer> {
     @Option(
             names = "--targets",
             split = ",",
-            description = "brokers to run (default partita,artemis-default,artemis-tuned; also partita-cluster3 and"
+            description = "brokers to run (default partita,artemis-default,artemis-tuned,activemq-classic: ActiveMQ"
+                    + " Classic 6 with KahaDB at its defaults; also partita-cluster3 and"
                     + " artemis-cluster3: three nodes of one cluster in this JVM; partita-cluster3-replicated and"
                     + " artemis-ha: three nodes with replicas=3, a primary and a replicating backup, in this JVM,"
                     + " each server in a JVM of its own for S8; these four run every scenario but S5)")
-    List<String> targetIds = List.of("partita", "artemis-default", "artemis-tuned");
+    List<String> targetIds = List.of("partita", "artemis-default", "artemis-tuned", "activemq-classic");
 
     @Option(names = "--rate", description = "S7 send rate in messages per second (default ${DEFAULT-VALUE})")
     int s7Rate = 500;
@@ -202,6 +203,18 @@ public final class Compare implements Callable<Integer> {
         return results.stream().allMatch(RunResult::passed) ? 0 : 1;
     }
 
+    /** The other brokers of the run, with their versions, for the report's title. */
+    private static String others(List<Target> targets) {
+        List<String> names = new ArrayList<>();
+        if (targets.stream().anyMatch(t -> !t.isPartita() && t != Target.ACTIVEMQ_CLASSIC)) {
+            names.add("ActiveMQ Artemis 2.40.0");
+        }
+        if (targets.contains(Target.ACTIVEMQ_CLASSIC)) {
+            names.add("ActiveMQ Classic " + org.apache.activemq.ActiveMQConnectionMetaData.PROVIDER_VERSION);
+        }
+        return names.isEmpty() ? "itself" : String.join(" and ", names);
+    }
+
     /** Runs everything the options ask for; the report is then available from {@link #report()}. */
     public List<RunResult> runComparison() throws Exception {
         List<Scenario> scenarios =
@@ -218,6 +231,12 @@ public final class Compare implements Callable<Integer> {
                     new CommandLine(this),
                     "the cluster and replicated targets cannot run S9L: a Partita cluster keeps no large body apart"
                             + " (a clustered queue takes a body whole within limits.messageBytes; leave S9L out)");
+        }
+        if (scenarios.contains(Scenario.S9L) && !targets.stream().allMatch(Target::streamsLargeBodies)) {
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this),
+                    "activemq-classic cannot run S9L: it sends no body from a stream (its BlobMessage goes through a"
+                            + " file server); leave S9L or activemq-classic out");
         }
         if (scenarios.contains(Scenario.S8) && targets.stream().noneMatch(Target::canKillLeader)) {
             throw new CommandLine.ParameterException(
@@ -285,8 +304,9 @@ public final class Compare implements Callable<Integer> {
             }
             String header = String.format(
                     Locale.ROOT,
-                    "## Partita vs ActiveMQ Artemis 2.40.0, %s%n%n"
+                    "## Partita vs %s, %s%n%n"
                             + "%d run(s) per scenario and broker, medians; scale %.2f (%s); %d cores, %s; Java %s; took %.0f s.",
+                    others(targets),
                     LocalDate.now(),
                     runs,
                     scale,

@@ -17,7 +17,9 @@ public enum Target {
     /** Three tuned Artemis servers of one cluster with message grouping (like the Partita cluster). */
     ARTEMIS_CLUSTER("artemis-cluster3", "Artemis tuned 3-node cluster", Kind.CLUSTER),
     /** A tuned Artemis primary and a backup with the replication HA policy. */
-    ARTEMIS_HA("artemis-ha", "Artemis tuned primary + replicating backup", Kind.REPLICATED);
+    ARTEMIS_HA("artemis-ha", "Artemis tuned primary + replicating backup", Kind.REPLICATED),
+    /** ActiveMQ Classic 6 with KahaDB at its defaults, the journal forced before a send is answered. */
+    ACTIVEMQ_CLASSIC("activemq-classic", "ActiveMQ Classic", Kind.ONE_NODE);
 
     /** What a target is, so that the report divides like by like. */
     enum Kind {
@@ -64,6 +66,7 @@ public enum Target {
             case ARTEMIS_TUNED -> ArtemisBroker.start(dir, tunedBufferTimeoutNanos);
             case ARTEMIS_CLUSTER -> ArtemisClusterBroker.start(dir, tunedBufferTimeoutNanos);
             case ARTEMIS_HA -> ArtemisHaBroker.start(dir, tunedBufferTimeoutNanos);
+            case ACTIVEMQ_CLASSIC -> ClassicBroker.start(dir);
         };
     }
 
@@ -97,9 +100,20 @@ public enum Target {
 
     /** A client connection factory for a broker of this kind at {@code url} (see {@link BrokerUnderTest#url()}). */
     public jakarta.jms.ConnectionFactory connectionFactory(String url) {
-        return isPartita()
-                ? new org.partita.jms.client.PartitaConnectionFactory(url)
+        if (isPartita()) {
+            return new org.partita.jms.client.PartitaConnectionFactory(url);
+        }
+        return this == ACTIVEMQ_CLASSIC
+                ? new org.apache.activemq.ActiveMQConnectionFactory(url)
                 : new org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory(url);
+    }
+
+    /**
+     * Whether it sends and receives a body through a stream (S9L). ActiveMQ Classic does not: its
+     * large messages are {@code BlobMessage}s, whose bodies go through a separate file server.
+     */
+    boolean streamsLargeBodies() {
+        return this != ACTIVEMQ_CLASSIC;
     }
 
     /**

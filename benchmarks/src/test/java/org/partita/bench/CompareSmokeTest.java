@@ -142,6 +142,61 @@ class CompareSmokeTest {
     }
 
     /**
+     * ActiveMQ Classic beside Partita, each in a JVM of its own, on a persistent send, keyed consumers
+     * and durable subscribers: every message arrives exactly once, Classic's groups keep each key in
+     * order, and the report divides Partita by Classic.
+     */
+    @Test
+    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    void activeMqClassicRunsBesidePartitaAndTheReportDividesByIt(@TempDir Path tmp) throws Exception {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        Compare compare = new Compare(new PrintStream(log, true, StandardCharsets.UTF_8));
+        Path out = tmp.resolve("results.md");
+        new CommandLine(compare)
+                .parseArgs(smallRun(
+                        tmp,
+                        out,
+                        "partita,activemq-classic",
+                        "S1,S4K,S5",
+                        "0.02",
+                        60,
+                        "--own-jvm",
+                        "--broker-heap",
+                        "256m"));
+
+        List<RunResult> results = compare.runComparison();
+
+        assertEquals(6, results.size(), log::toString);
+        assertEquals(
+                3,
+                results.stream()
+                        .filter(r -> r.target() == Target.ACTIVEMQ_CLASSIC)
+                        .count(),
+                log::toString);
+        for (RunResult r : results) {
+            assertTrue(r.passed(), () -> r.scenario() + " " + r.target() + ": " + r.checkSummary() + "\n" + log);
+            assertEquals(0, r.duplicates(), () -> r.scenario() + " " + r.target());
+            if (r.scenario() == Scenario.S4K) {
+                assertEquals("0", r.notes().get("orderViolations"), () -> r.target() + " " + r.notes());
+            }
+        }
+        String md = Files.readString(out);
+        assertTrue(md.contains("Partita / ActiveMQ Classic"), md);
+        assertTrue(md.contains("## Partita vs ActiveMQ Classic 6."), md);
+    }
+
+    @Test
+    void s9lIsRefusedForActiveMqClassicWhichStreamsNoBody(@TempDir Path tmp) {
+        Compare compare = new Compare(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        new CommandLine(compare)
+                .parseArgs(smallRun(tmp, tmp.resolve("results.md"), "partita,activemq-classic", "S9L", "0.01", 30));
+
+        CommandLine.ParameterException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                CommandLine.ParameterException.class, compare::runComparison);
+        assertTrue(refused.getMessage().contains("activemq-classic cannot run S9L"), refused.getMessage());
+    }
+
+    /**
      * The replicated targets on S1 (embedded) and S8 (each server in a process of its own, the leader
      * killed): every message arrives (S8: at least once), and the report divides replicated by replicated.
      */
