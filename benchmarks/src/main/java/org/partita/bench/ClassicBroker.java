@@ -48,6 +48,28 @@ final class ClassicBroker implements BrokerUnderTest {
         return new ClassicBroker(broker, port);
     }
 
+    /**
+     * The version of Classic's client on the class path: from its own metadata, else (in the tool's
+     * shaded jar, whose classes lost their package version) from the Maven properties it ships.
+     */
+    static String version() {
+        String v = org.apache.activemq.ActiveMQConnectionMetaData.PROVIDER_VERSION;
+        if (v != null) {
+            return v;
+        }
+        try (java.io.InputStream in = ClassicBroker.class.getResourceAsStream(
+                "/META-INF/maven/org.apache.activemq/activemq-client/pom.properties")) {
+            if (in != null) {
+                java.util.Properties p = new java.util.Properties();
+                p.load(in);
+                return p.getProperty("version", "(version unknown)");
+            }
+        } catch (java.io.IOException e) {
+            // the version is only for the report's title
+        }
+        return "(version unknown)";
+    }
+
     @Override
     public ConnectionFactory connectionFactory() {
         return cf;

@@ -210,7 +210,7 @@ public final class Compare implements Callable<Integer> {
             names.add("ActiveMQ Artemis 2.40.0");
         }
         if (targets.contains(Target.ACTIVEMQ_CLASSIC)) {
-            names.add("ActiveMQ Classic " + org.apache.activemq.ActiveMQConnectionMetaData.PROVIDER_VERSION);
+            names.add("ActiveMQ Classic " + ClassicBroker.version());
         }
         return names.isEmpty() ? "itself" : String.join(" and ", names);
     }
