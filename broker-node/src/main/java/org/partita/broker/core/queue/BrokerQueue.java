@@ -334,6 +334,11 @@ public final class BrokerQueue implements DispatchEngine.Host {
             QueueEntry older = lastValue.supersede(e);
             if (older != null && engineOf(older).remove(older)) {
                 storeOf(older).write(removal(older));
+            } else if (older != null && storesEntryOf(older.message())) {
+                // In flight: its consumer keeps it until it settles, but a restart or the set's next
+                // leader must not read it back once the newer value is consumed. Its removal writes
+                // this deletion again when it settles, with its payload's.
+                storeOf(older).write(StoreBatch.relaxed().add(new StoreOp.DeleteEntry(name, older.id())));
             }
         }
         engine.add(e);

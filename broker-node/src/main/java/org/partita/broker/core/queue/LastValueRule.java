@@ -9,7 +9,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The storage rule of a last value queue: a new message replaces the waiting one with the same
  * last-value key. {@code lastValue=queue} keys every message alike (the queue holds one message);
  * {@code lastValue=<property>} keys by the value of that property. A message being delivered is
- * not taken from its consumer, but if it comes back while a newer one exists, it is dropped.
+ * not taken from its consumer, but it is marked replaced: when it comes back it is dropped, even if
+ * the newer one was consumed meanwhile (a stale value must never follow a fresher one).
  */
 final class LastValueRule {
     private final String property;
@@ -84,16 +85,22 @@ final class LastValueRule {
         }
     }
 
-    /** Records {@code e} as the newest of its key; returns the entry it supersedes, or null. */
+    /**
+     * Records {@code e} as the newest of its key; returns the entry it supersedes, or null. The
+     * superseded entry is marked replaced for good.
+     */
     QueueEntry supersede(QueueEntry e) {
         String k = key(e);
-        return k == null ? null : latest.put(k, e);
+        QueueEntry older = k == null ? null : latest.put(k, e);
+        if (older != null) {
+            older.replaced();
+        }
+        return older;
     }
 
-    /** True if a newer entry of the same key exists, so {@code e} must not come back. */
+    /** True if a newer entry of the same key arrived after {@code e}, so {@code e} must not come back. */
     boolean superseded(QueueEntry e) {
-        String k = key(e);
-        return k != null && latest.containsKey(k) && latest.get(k) != e;
+        return e.isReplaced();
     }
 
     /** {@code e} left the queue for good. */

@@ -16,6 +16,12 @@ public final class QueueEntry {
     private boolean keptPastExpiration;
     /** Epoch millis before which a message handed back is not delivered again (its redelivery delay); 0: none. */
     private long redeliverAt;
+    /**
+     * A last value queue took a newer value of this entry's key while this one was away (in flight,
+     * or locked by a transaction): it is settled when it comes back, never delivered again, even
+     * once the newer value has been consumed.
+     */
+    private boolean replaced;
 
     public QueueEntry(BrokerQueue queue, MessageRef message, int deliveryCount) {
         this.queue = queue;
@@ -54,6 +60,14 @@ public final class QueueEntry {
         if (!seen) {
             deliveryCount--;
         }
+    }
+
+    void replaced() {
+        replaced = true;
+    }
+
+    boolean isReplaced() {
+        return replaced;
     }
 
     /** Its partition is served by another node now: whoever holds it settles nothing here any more. */

@@ -63,7 +63,7 @@ class LastValueRuleTest {
     }
 
     @Test
-    void theLatestIsForgottenOnlyWhenItLeaves() {
+    void aReplacedValueStaysReplacedWhenTheNewerLeaves() {
         LastValueRule rule = new LastValueRule("symbol");
         QueueEntry a1 = price("a1", "A");
         QueueEntry a2 = price("a2", "A");
@@ -72,7 +72,10 @@ class LastValueRuleTest {
         rule.removed(a1);
         assertTrue(rule.superseded(a1), "removing the older one leaves a2 the latest");
         rule.removed(a2);
-        assertFalse(rule.superseded(a1), "with a2 gone, a1 coming back is the latest value again");
+        assertTrue(rule.superseded(a1), "a2 consumed: a1 coming back would be a stale value after a fresher one");
+        QueueEntry a3 = price("a3", "A");
+        assertNull(rule.supersede(a3), "with a2 gone, a3 is the key's only value");
+        assertFalse(rule.superseded(a3));
     }
 
     @Test
@@ -125,6 +128,52 @@ class LastValueRuleTest {
             r.ack(next);
             assertEquals(List.of(), BrokerFixture.browse(q));
             assertEquals(0, q.depth());
+        }
+    }
+
+    /** A=1 held by a slow consumer while A=2 replaced it and was consumed by a fast one. */
+    private record ReplacedInFlight(
+            BrokerQueue queue, BrokerFixture.Receiver slow, QueueEntry a1, BrokerFixture.Receiver fast) {
+        static ReplacedInFlight on(BrokerFixture node) {
+            BrokerQueue q = node.broker().createQueue("prices", QueueOptions.DEFAULTS.with("lastValue", "symbol"));
+            node.send(q, "A=1", Map.of("symbol", "A"));
+            BrokerFixture.Receiver slow = node.attach(q, "slow", 1);
+            QueueEntry a1 = slow.next();
+            node.send(q, "A=2", Map.of("symbol", "A"));
+            BrokerFixture.Receiver fast = node.attach(q, "fast", 1);
+            QueueEntry a2 = fast.next();
+            assertEquals("A=2", BrokerFixture.text(a2.message()), "the newer value goes to the free consumer");
+            fast.ack(a2);
+            return new ReplacedInFlight(q, slow, a1, fast);
+        }
+    }
+
+    /**
+     * Found by the last value nemesis: a value in flight whose consumer went away came back after a
+     * newer value of its key had been delivered and acknowledged (the newer one no longer being
+     * held, nothing remembered that the older one had been replaced). A stale price after a fresh one.
+     */
+    @Test
+    void anOlderValueHandedBackAfterTheNewerWasConsumedStaysGone() {
+        try (BrokerFixture node = new BrokerFixture(tmp.resolve("node"))) {
+            ReplacedInFlight r = ReplacedInFlight.on(node);
+            r.queue().release(r.a1(), r.slow().ref, true);
+            r.queue().credit(r.fast().ref, 1);
+            assertEquals(List.of(), r.fast().pending(), "A=1 is older than the A=2 consumed: it must not come back");
+            assertEquals(List.of(), BrokerFixture.browse(r.queue()));
+            assertEquals(0, r.queue().depth());
+        }
+    }
+
+    /** The same across a restart: the store must not keep a replaced value to read back. */
+    @Test
+    void aRestartDoesNotBringBackAValueReplacedWhileItWasInFlight() {
+        try (BrokerFixture node = new BrokerFixture(tmp.resolve("node"))) {
+            ReplacedInFlight r = ReplacedInFlight.on(node);
+            node.restart(r.queue());
+            BrokerQueue back = node.broker().existingQueue("prices");
+            assertEquals(
+                    List.of(), BrokerFixture.browse(back), "A=1 was replaced in flight: the store must have let it go");
         }
     }
 }
