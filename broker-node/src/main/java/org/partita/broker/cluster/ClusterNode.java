@@ -84,6 +84,9 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
 
     private final LeaderSends leaderSends;
 
+    /** Asks the other members for XA branches this node does not hold. */
+    private final XaRelay xaRelay;
+
     public ClusterNode(NodeConfig config) {
         this(config, null);
     }
@@ -103,6 +106,13 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         this.listenPort =
                 config.port() > 0 ? config.port() : cluster.member(self).port();
         this.leaderSends = new LeaderSends(timer, 2 * cluster.downAfterMillis() + 1_000, this::reachable);
+        this.xaRelay = new XaRelay(
+                cluster.memberNames().stream().filter(n -> !n.equals(self)).toList(),
+                peer -> {
+                    PeerLink link = links.get(peer);
+                    return link == null ? null : link.connection();
+                },
+                cluster.downAfterMillis());
         this.replicaSets = new ReplicatedPartitions(
                 cluster,
                 self,
@@ -751,6 +761,17 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     @Override
     public int deliveryLeaseMillis() {
         return ReplicatedPartitions.clientLeaseMillis(cluster);
+    }
+
+    @Override
+    public CompletableFuture<Integer> completeBranchElsewhere(
+            org.partita.protocol.WireXid xid, java.util.function.IntFunction<org.partita.protocol.Frame> request) {
+        return xaRelay.complete(xid, request);
+    }
+
+    @Override
+    public CompletableFuture<List<org.partita.protocol.WireXid>> branchesElsewhere() {
+        return xaRelay.recover();
     }
 
     @Override

@@ -51,4 +51,17 @@ public interface ClusterFront {
             String queue,
             String messageId,
             java.util.function.Supplier<java.util.concurrent.CompletableFuture<Void>> store);
+
+    /**
+     * Completes an XA branch this node does not hold ({@code request}: its commit, rollback or forget)
+     * on the member that holds it: a client that failed over from the node that prepared it asks
+     * here. Completes with the XA code, or fails with an {@link org.partita.broker.core.xa.XaError}:
+     * {@code XAER_NOTA} only when every member said it has no such branch, {@code XAER_RMFAIL} when a
+     * member that could hold it cannot be asked now.
+     */
+    java.util.concurrent.CompletableFuture<Integer> completeBranchElsewhere(
+            org.partita.protocol.WireXid xid, java.util.function.IntFunction<org.partita.protocol.Frame> request);
+
+    /** The XA branches the other members hold (prepared or heuristically completed), for a recovery scan. */
+    java.util.concurrent.CompletableFuture<java.util.List<org.partita.protocol.WireXid>> branchesElsewhere();
 }

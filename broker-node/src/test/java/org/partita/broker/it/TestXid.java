@@ -5,9 +5,9 @@ import java.util.Arrays;
 import javax.transaction.xa.Xid;
 
 /** A transaction branch id as a transaction manager would make one. */
-record TestXid(int formatId, byte[] gtrid, byte[] bqual) implements Xid {
+public record TestXid(int formatId, byte[] gtrid, byte[] bqual) implements Xid {
 
-    static TestXid of(String global) {
+    public static TestXid of(String global) {
         return new TestXid(0x4242, global.getBytes(StandardCharsets.UTF_8), new byte[] {1});
     }
 
@@ -33,7 +33,7 @@ record TestXid(int formatId, byte[] gtrid, byte[] bqual) implements Xid {
     }
 
     /** Whether a branch id the node reported is this one. */
-    boolean sameAs(Xid other) {
+    public boolean sameAs(Xid other) {
         return other.getFormatId() == formatId
                 && Arrays.equals(other.getGlobalTransactionId(), gtrid)
                 && Arrays.equals(other.getBranchQualifier(), bqual);

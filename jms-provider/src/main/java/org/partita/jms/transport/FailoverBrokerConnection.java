@@ -745,9 +745,9 @@ public final class FailoverBrokerConnection implements BrokerConnection {
     }
 
     /**
-     * An XA branch lives on the node that was in use when it started: a request that would reach
-     * another node after a failover finds no such branch there (XAER_NOTA), as a branch of a lost
-     * node should; its transaction manager recovers it from that node when it returns.
+     * An XA branch lives on the node that was in use when it started. A commit or rollback that
+     * reaches another node after a failover is handed by that node to the member holding the branch;
+     * while that member is down the answer is XAER_RMFAIL, and the transaction manager tries again.
      */
     @Override
     public CompletableFuture<Frame.XaResult> xa(java.util.function.IntFunction<Frame> request) {

@@ -5,6 +5,7 @@ import static javax.transaction.xa.XAException.XAER_INVAL;
 import static javax.transaction.xa.XAException.XAER_NOTA;
 import static javax.transaction.xa.XAException.XAER_PROTO;
 import static javax.transaction.xa.XAException.XAER_RMERR;
+import static javax.transaction.xa.XAException.XAER_RMFAIL;
 import static javax.transaction.xa.XAException.XA_HEURCOM;
 import static javax.transaction.xa.XAException.XA_HEURRB;
 import static javax.transaction.xa.XAException.XA_RBROLLBACK;
@@ -446,13 +447,23 @@ public final class XaBranches {
         }
         // like a transaction's commit, it returns once its sends to a replica set led elsewhere are with the set
         List<CompletableFuture<Void>> atReplicas = node.reachingReplicas(b.sends);
-        return node.complete(b.sends, List.of(), b.locked, List.of(new StoreOp.DeleteBranch(xid.toBytes())))
+        CompletableFuture<Void> completed;
+        try {
+            completed = node.complete(b.sends, List.of(), b.locked, List.of(new StoreOp.DeleteBranch(xid.toBytes())));
+        } catch (RuntimeException e) {
+            // refused before anything was written (a replica set this node has not opened yet, just
+            // after a restart): the branch stays prepared for the next try
+            completed = CompletableFuture.failedFuture(e);
+        }
+        return completed
                 .handle((v, t) -> {
                     if (t != null) {
                         atReplicas.forEach(r -> r.cancel(false));
                         stillPrepared(b);
+                        // XAER_RMFAIL, not XAER_RMERR (which says the work was rolled back): the
+                        // transaction manager tries the commit again
                         throw new XaError(
-                                XAER_RMERR,
+                                XAER_RMFAIL,
                                 "branch " + xid + " stays prepared: its commit could not be stored: " + cause(t));
                     }
                     forget(b);
@@ -511,7 +522,7 @@ public final class XaBranches {
                     if (t != null) {
                         stillPrepared(b);
                         throw new XaError(
-                                XAER_RMERR,
+                                XAER_RMFAIL,
                                 "branch " + xid + " stays prepared: its rollback could not be stored: " + cause(t));
                     }
                     releasePrepared(b);

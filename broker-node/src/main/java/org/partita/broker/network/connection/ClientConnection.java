@@ -85,7 +85,12 @@ public final class ClientConnection extends SimpleChannelInboundHandler<Frame> i
         recovery = new SessionRecovery(state, replies);
         browsing = new BrowseFrames(state, broker, replies);
         admin = new AdminFrames(state, broker, node, replies);
-        xa = new XaRequests(broker.xa(), state.key(), state::session, replies);
+        xa = new XaRequests(
+                broker.xa(),
+                state.key(),
+                state::session,
+                replies,
+                () -> state.peerNode() == null ? node.cluster() : null); // a member's link asks for itself
         if (!node.opened(this)) {
             replies.fail(
                     ErrorCode.RESOURCE_EXHAUSTED,

@@ -1,5 +1,6 @@
 package org.partita.broker.network.connection;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.IntFunction;
@@ -8,7 +9,9 @@ import javax.transaction.xa.XAResource;
 import org.partita.broker.core.xa.XaBranch;
 import org.partita.broker.core.xa.XaBranches;
 import org.partita.broker.core.xa.XaError;
+import org.partita.broker.network.ClusterFront;
 import org.partita.protocol.Frame;
+import org.partita.protocol.WireXid;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,12 +27,23 @@ final class XaRequests {
     private final Object connectionKey;
     private final IntFunction<ServerSession> sessions;
     private final Replies replies;
+    /**
+     * The other members, asked for branches this node does not hold; null on a node of its own and on
+     * a link from another member (which asks for itself: a request it relays is not relayed again).
+     */
+    private final java.util.function.Supplier<ClusterFront> elsewhere;
 
-    XaRequests(XaBranches branches, Object connectionKey, IntFunction<ServerSession> sessions, Replies replies) {
+    XaRequests(
+            XaBranches branches,
+            Object connectionKey,
+            IntFunction<ServerSession> sessions,
+            Replies replies,
+            java.util.function.Supplier<ClusterFront> elsewhere) {
         this.branches = branches;
         this.connectionKey = connectionKey;
         this.sessions = sessions;
         this.replies = replies;
+        this.elsewhere = elsewhere;
     }
 
     /** Handles the frame if it is an XA request; false otherwise. */
@@ -41,17 +55,72 @@ final class XaRequests {
         } else if (frame instanceof Frame.XaPrepare f) {
             answer(f.requestId(), () -> branches.prepare(f.xid()));
         } else if (frame instanceof Frame.XaCommit f) {
-            answer(f.requestId(), () -> done(branches.commit(f.xid(), f.onePhase())));
+            answer(
+                    f.requestId(),
+                    () -> here(
+                            f.xid(),
+                            () -> branches.commit(f.xid(), f.onePhase()),
+                            id -> new Frame.XaCommit(id, f.xid(), f.onePhase())));
         } else if (frame instanceof Frame.XaRollback f) {
-            answer(f.requestId(), () -> done(branches.rollback(f.xid())));
+            answer(
+                    f.requestId(),
+                    () -> here(f.xid(), () -> branches.rollback(f.xid()), id -> new Frame.XaRollback(id, f.xid())));
         } else if (frame instanceof Frame.XaForget f) {
-            answer(f.requestId(), () -> done(branches.forget(f.xid())));
+            answer(
+                    f.requestId(),
+                    () -> here(f.xid(), () -> branches.forget(f.xid()), id -> new Frame.XaForget(id, f.xid())));
         } else if (frame instanceof Frame.XaRecover f) {
-            replies.answer(new Frame.XaRecovered(f.requestId(), branches.recover()));
+            recover(f.requestId());
         } else {
             return false;
         }
         return true;
+    }
+
+    /**
+     * Completes a branch on this node, or, when it holds no such branch, on the member that does
+     * ({@link ClusterFront#completeBranchElsewhere}): the client may have failed over from the node
+     * that prepared it.
+     */
+    private CompletableFuture<Integer> here(
+            WireXid xid, java.util.function.Supplier<CompletableFuture<Void>> local, IntFunction<Frame> relayed) {
+        ClusterFront cluster = elsewhere.get();
+        CompletableFuture<Integer> done;
+        try {
+            done = done(local.get());
+        } catch (XaError e) {
+            done = CompletableFuture.failedFuture(e);
+        }
+        if (cluster == null) {
+            return done;
+        }
+        return done.handle((code, t) -> {
+                    Throwable c = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+                    if (c instanceof XaError x && x.code() == XAException.XAER_NOTA) {
+                        return cluster.completeBranchElsewhere(xid, relayed);
+                    }
+                    return t == null
+                            ? CompletableFuture.completedFuture(code)
+                            : CompletableFuture.<Integer>failedFuture(c);
+                })
+                .thenCompose(f -> f);
+    }
+
+    /** This node's branches, and on a cluster's client link those of the other members (a TM's recovery scan). */
+    private void recover(int requestId) {
+        List<WireXid> local = branches.recover();
+        ClusterFront cluster = elsewhere.get();
+        if (cluster == null) {
+            replies.answer(new Frame.XaRecovered(requestId, local));
+            return;
+        }
+        cluster.branchesElsewhere().whenComplete((others, t) -> {
+            java.util.Set<WireXid> all = new java.util.LinkedHashSet<>(local);
+            if (others != null) {
+                all.addAll(others);
+            }
+            replies.answer(new Frame.XaRecovered(requestId, List.copyOf(all)));
+        });
     }
 
     private CompletableFuture<Integer> start(Frame.XaStart f) {

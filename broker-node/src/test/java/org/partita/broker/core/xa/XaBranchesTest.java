@@ -5,6 +5,7 @@ import static javax.transaction.xa.XAException.XAER_INVAL;
 import static javax.transaction.xa.XAException.XAER_NOTA;
 import static javax.transaction.xa.XAException.XAER_PROTO;
 import static javax.transaction.xa.XAException.XAER_RMERR;
+import static javax.transaction.xa.XAException.XAER_RMFAIL;
 import static javax.transaction.xa.XAException.XA_HEURCOM;
 import static javax.transaction.xa.XAException.XA_HEURRB;
 import static javax.transaction.xa.XAException.XA_RBROLLBACK;
@@ -209,9 +210,21 @@ class XaBranchesTest {
     void aCommitTheStoreCannotKeepLeavesTheBranchPreparedForAnotherTry() throws Exception {
         prepared(send(), new OutsideWorkLog());
         node.completeFails = true;
-        assertXa(XAER_RMERR, xa.commit(xid, false));
+        assertXa(XAER_RMFAIL, xa.commit(xid, false)); // not RMERR, which tells a TM the work rolled back
         assertEquals(List.of(xid), xa.recover(), "still in doubt");
         node.completeFails = false;
+        xa.commit(xid, false).get();
+        assertTrue(xa.recover().isEmpty());
+    }
+
+    /** Found committing a branch through a node just restarted: it stayed "completing" for good. */
+    @Test
+    void aCommitRefusedBeforeAnythingWasWrittenLeavesTheBranchPreparedForAnotherTry() throws Exception {
+        prepared(send(), new OutsideWorkLog());
+        node.completeRefuses = true;
+        assertXa(XAER_RMFAIL, xa.commit(xid, false));
+        assertEquals(List.of(xid), xa.recover(), "still in doubt");
+        node.completeRefuses = false;
         xa.commit(xid, false).get();
         assertTrue(xa.recover().isEmpty());
     }
@@ -291,7 +304,7 @@ class XaBranchesTest {
     void aRollbackTheStoreCannotKeepLeavesTheBranchPrepared() throws Exception {
         prepared(send(), new OutsideWorkLog());
         node.failWrites(new StoreException("disk full", null));
-        assertXa(XAER_RMERR, xa.rollback(xid));
+        assertXa(XAER_RMFAIL, xa.rollback(xid));
         assertEquals(List.of(xid), xa.recover());
         assertTrue(node.unreserved.isEmpty(), "its sends keep their room while it stays prepared");
     }
@@ -498,6 +511,9 @@ class XaBranchesTest {
         final List<ManualTimer> timers = new ArrayList<>();
         boolean reserveFails;
         boolean completeFails;
+        /** complete throws at once, as when a replica set the sends go to is not open yet. */
+        boolean completeRefuses;
+
         private CompletableFuture<Void> nextWrite;
         private RuntimeException writeFailure;
 
@@ -542,6 +558,9 @@ class XaBranchesTest {
                 List<Broker.Consumed> consumed,
                 List<QueueEntry> locked,
                 List<StoreOp> extra) {
+            if (completeRefuses) {
+                throw new IllegalStateException("node node1 keeps no replica of partition 2 of queue 'ledger'");
+            }
             if (completeFails) {
                 return CompletableFuture.failedFuture(new StoreException("disk full", null));
             }
