@@ -95,8 +95,8 @@ public final class BrokerProcess {
         System.exit(0);
     }
 
-    /** Heap in use once garbage is collected: what the broker really holds. */
-    private static long heapAfterGc() throws InterruptedException {
+    /** Heap in use once garbage is collected: what the broker (and whatever else is in this JVM) really holds. */
+    static long heapAfterGc() throws InterruptedException {
         for (int i = 0; i < 3; i++) {
             System.gc();
             Thread.sleep(200);

@@ -62,6 +62,11 @@ final class ChildBroker implements AutoCloseable {
         return Long.parseLong(process.awaitLine("HEAP", 60).split(" ")[1]);
     }
 
+    /** The broker JVM's process id. */
+    long pid() {
+        return process.pid();
+    }
+
     /** Asks the broker process one question and returns what follows the answer's word. */
     String ask(String command, String answer) throws InterruptedException, IOException {
         process.send(command);

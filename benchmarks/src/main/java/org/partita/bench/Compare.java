@@ -81,6 +81,14 @@ public final class Compare implements Callable<Integer> {
      * ({@link GcLog}), with the most heap it held after one (S9L's heap peak).
      */
     static final String BROKER_GC_NOTE = "brokerGcDuringRun";
+    /**
+     * Most connections S9 opens with the brokers embedded: each connection then holds a socket on both
+     * sides of loopback in this one JVM (ActiveMQ Classic also a thread on each side), so 10,000 would
+     * take 20,000 file descriptors; in their own JVMs each side holds one.
+     */
+    static final int EMBEDDED_MAX_CONNECTIONS = 4_000;
+    /** File descriptors kept for everything but S9's connections: jars, journals, the brokers' other sockets. */
+    static final int FD_HEADROOM = 1_000;
     /** A run's note with {@code --own-jvm} and for S8: how the broker's JVMs were warmed up over loopback before it. */
     static final String BROKER_WARM_UP_NOTE = "brokerWarmUp";
 
@@ -90,6 +98,8 @@ public final class Compare implements Callable<Integer> {
         setIfAbsent("org.slf4j.simpleLogger.log.org.apache.activemq", "error");
         // Raft replicas warn of every stream cut when a replicated cluster stops, as it does after each run
         setIfAbsent("org.slf4j.simpleLogger.log.org.apache.ratis", "error");
+        // S9's and S10's charts are drawn with no display
+        setIfAbsent("java.awt.headless", "true");
     }
 
     @Option(
@@ -105,7 +115,8 @@ public final class Compare implements Callable<Integer> {
             split = ",",
             description = "scenarios to run (default S1,S2,S3,S4,S4K,S4B,S4J,S5,S6,S7; also S8, the failover,"
                     + " on the replicated targets only, and S9L, large messages of 1, 16 and 256 MiB, on"
-                    + " partita and the single Artemis targets only)")
+                    + " partita and the single Artemis targets only; and the scenarios of scale, on one-node targets"
+                    + " only: S9, connections (--connection-counts), and S10, queues (--queue-counts), each charted)")
     List<String> scenarioIds = List.of("S1", "S2", "S3", "S4", "S4K", "S4B", "S4J", "S5", "S6", "S7");
 
     @Option(
@@ -117,6 +128,19 @@ public final class Compare implements Callable<Integer> {
                     + " artemis-ha: three nodes with replicas=3, a primary and a replicating backup, in this JVM,"
                     + " each server in a JVM of its own for S8; these four run every scenario but S5)")
     List<String> targetIds = List.of("partita", "artemis-default", "artemis-tuned", "activemq-classic");
+
+    @Option(
+            names = "--connection-counts",
+            split = ",",
+            description = "S9's steps: connections opened at each (default 1,100,1000,10000; above "
+                    + EMBEDDED_MAX_CONNECTIONS + " only with --own-jvm)")
+    List<Integer> connectionCounts = ScaleSweeps.CONNECTIONS;
+
+    @Option(
+            names = "--queue-counts",
+            split = ",",
+            description = "S10's steps: queues, each with a consumer, at each (default 10,1000,10000)")
+    List<Integer> queueCounts = ScaleSweeps.QUEUES;
 
     @Option(names = "--rate", description = "S7 send rate in messages per second (default ${DEFAULT-VALUE})")
     int s7Rate = 500;
@@ -238,6 +262,18 @@ public final class Compare implements Callable<Integer> {
                     "activemq-classic cannot run S9L: it sends no body from a stream (its BlobMessage goes through a"
                             + " file server); leave S9L or activemq-classic out");
         }
+        if (targets.stream().anyMatch(Target::isCluster) && scenarios.stream().anyMatch(Scenario::isSweep)) {
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this),
+                    "the cluster and replicated targets cannot run S9 or S10: the scenarios of scale measure one"
+                            + " server's connections, queues and heap (leave S9 and S10 out)");
+        }
+        if (scenarios.contains(Scenario.S9)) {
+            checkConnectionCounts();
+        }
+        if (scenarios.contains(Scenario.S10) && queueCounts.stream().anyMatch(n -> n < 1)) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--queue-counts must be at least 1 each");
+        }
         if (scenarios.contains(Scenario.S8) && targets.stream().noneMatch(Target::canKillLeader)) {
             throw new CommandLine.ParameterException(
                     new CommandLine(this),
@@ -265,7 +301,8 @@ public final class Compare implements Callable<Integer> {
                     sync.syncsPerSecond(),
                     sync.nanosPerSync() / 1e3,
                     sync.nanosPerSync());
-            Scenarios.Settings settings = new Scenarios.Settings(Scenarios.nanos(timeCapSeconds), s7Rate, failoverRate);
+            Scenarios.Settings settings =
+                    new Scenarios.Settings(Scenarios.nanos(timeCapSeconds), s7Rate, failoverRate, sweeps());
             // The clients in this JVM. With --own-jvm each run's own warm-up over loopback (runOne) warms them
             // as well as the broker, right before the run: a warm-up here would only be done again. So does
             // S8's warm-up of the servers it starts in processes.
@@ -279,10 +316,16 @@ public final class Compare implements Callable<Integer> {
                 // then one run of every other scenario measured: S1 and S3 leave the code of several
                 // producers, keyed consumers and transactions cold, and a replicated cluster (three nodes'
                 // Raft servers in this JVM) was still compiling for most of its first runs; S7 runs at a
-                // fixed pace and warms nothing more; S9L sends one message of each size (273 MiB)
+                // fixed pace and warms nothing more; S9L sends one message of each size (273 MiB); S9 and S10
+                // send and receive as S1 and S3 do, and a whole sweep of thousands of connections or queues
+                // more would warm up little but their setup
                 for (Target t : targets) {
                     for (Scenario s : scenarios) {
-                        if (s != Scenario.S1 && s != Scenario.S3 && s != Scenario.S7 && !s.killsLeader()) {
+                        if (s != Scenario.S1
+                                && s != Scenario.S3
+                                && s != Scenario.S7
+                                && !s.killsLeader()
+                                && !s.isSweep()) {
                             warmUpRun(dir, sync, s, t, s == Scenario.S9L ? s.count(0) : s.count(scale));
                         }
                     }
@@ -317,14 +360,25 @@ public final class Compare implements Callable<Integer> {
                             : "brokers embedded in the load tool's JVM",
                     System.getProperty("java.version"),
                     (System.nanoTime() - began) / 1e9);
-            report = new Report(header, results, scenarios, targets, sync, settings);
+            Path file = out != null ? out : defaultOut();
+            Map<Scenario, String> charts = new java.util.LinkedHashMap<>();
+            for (Scenario s : scenarios) {
+                if (s.isSweep()) {
+                    charts.put(s, ScaleChart.fileBeside(file, s).getFileName().toString());
+                }
+            }
+            report = new Report(header, results, scenarios, targets, sync, settings, charts);
             String md = report.markdown();
             log.println();
             log.println(md);
-            Path file = out != null ? out : defaultOut();
             Files.createDirectories(file.toAbsolutePath().getParent());
             Files.writeString(file, md);
             log.println("written to " + file.toAbsolutePath());
+            for (Scenario s : charts.keySet()) {
+                Path png = ScaleChart.fileBeside(file, s);
+                ScaleChart.write(png, s, settings.sweeps(), targets, report);
+                log.println("chart written to " + png.toAbsolutePath());
+            }
             return results;
         } finally {
             if (ownWorkDir) {
@@ -333,13 +387,63 @@ public final class Compare implements Callable<Integer> {
         }
     }
 
+    /** The counts S9 and S10 step through, from the options. */
+    private ScaleSweeps sweeps() {
+        return new ScaleSweeps(connectionCounts, queueCounts, ownJvm);
+    }
+
+    /**
+     * S9's connection counts: at least one each, and no more than the file descriptors allow: embedded,
+     * {@value #EMBEDDED_MAX_CONNECTIONS} at most and two descriptors each; in their own JVMs one each on
+     * the tool's side.
+     */
+    private void checkConnectionCounts() {
+        if (connectionCounts.stream().anyMatch(n -> n < 1)) {
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this), "--connection-counts must be at least 1 each");
+        }
+        int most = connectionCounts.stream().mapToInt(Integer::intValue).max().orElse(0);
+        if (!ownJvm && most > EMBEDDED_MAX_CONNECTIONS) {
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this),
+                    String.format(
+                            Locale.ROOT,
+                            "S9 with %,d connections needs --own-jvm: embedded, each connection holds a socket on"
+                                    + " both sides of loopback in this one JVM, and at most %,d are opened so"
+                                    + " (lower --connection-counts or add --own-jvm)",
+                            most,
+                            EMBEDDED_MAX_CONNECTIONS));
+        }
+        long fds = maxFileDescriptors();
+        long needed = (long) most * (ownJvm ? 1 : 2) + FD_HEADROOM;
+        if (fds > 0 && needed > fds) {
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this),
+                    String.format(
+                            Locale.ROOT,
+                            "S9 with %,d connections needs about %,d file descriptors and this process may open"
+                                    + " %,d (ulimit -n): raise the limit or lower --connection-counts",
+                            most,
+                            needed,
+                            fds));
+        }
+    }
+
+    /** This process's limit on open files ({@code ulimit -n}), or -1 where the JVM does not tell. */
+    private static long maxFileDescriptors() {
+        return java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                        instanceof com.sun.management.UnixOperatingSystemMXBean unix
+                ? unix.getMaxFileDescriptorCount()
+                : -1;
+    }
+
     public Report report() {
         return report;
     }
 
     /** The settings of a warm-up run: each capped at {@value #WARM_UP_SECONDS} s. */
     private Scenarios.Settings warmUpSettings() {
-        return new Scenarios.Settings(Scenarios.nanos(WARM_UP_SECONDS), s7Rate, failoverRate);
+        return new Scenarios.Settings(Scenarios.nanos(WARM_UP_SECONDS), s7Rate, failoverRate, sweeps());
     }
 
     /** A short run that warms up this JVM's clients of {@code t} and the embedded brokers' code. */
@@ -533,6 +637,7 @@ public final class Compare implements Callable<Integer> {
                     || k.equals(BROKER_GC_NOTE)
                     || k.equals(DEOPT_NOTE)
                     || k.equals(COMMITS_NOTE)
+                    || k.equals("steps")
                     || k.equals(FailoverScenario.KILLED_NOTE)
                     || k.equals(FailoverScenario.ANY_KEY_NOTE)
                     || k.equals(FailoverScenario.FAILED_SENDS_NOTE)
@@ -548,7 +653,17 @@ public final class Compare implements Callable<Integer> {
         StringBuilder sb = new StringBuilder();
         for (Scenario s : scenarios) {
             sb.append(sb.length() == 0 ? "" : ", ").append(s).append(' ');
-            if (s == Scenario.S9L) {
+            if (s.isSweep()) {
+                sb.append(String.format(Locale.ROOT, "%,d", s.count(scale)))
+                        .append(
+                                s == Scenario.S9
+                                        ? " messages per step and variant (at least one per connection) over "
+                                        : " messages per step over ")
+                        .append(sweeps().counts(s).stream()
+                                .map(n -> String.format(Locale.ROOT, "%,d", n))
+                                .collect(java.util.stream.Collectors.joining(" / ")))
+                        .append(s == Scenario.S9 ? " connections" : " queues");
+            } else if (s == Scenario.S9L) {
                 int[] large = Scenario.largeCounts(s.count(scale));
                 for (int z = 0; z < large.length; z++) {
                     sb.append(z == 0 ? "" : " + ")
@@ -561,7 +676,10 @@ public final class Compare implements Callable<Integer> {
                 sb.append(String.format(Locale.ROOT, "%,d", s.count(scale)));
             }
         }
-        return sb.append(" messages").toString();
+        // a sweep's own words end with what it steps through
+        boolean sweepLast =
+                !scenarios.isEmpty() && scenarios.get(scenarios.size() - 1).isSweep();
+        return sweepLast ? sb.toString() : sb.append(" messages").toString();
     }
 
     /** Next to the jar when run from one (benchmarks/target), else ./target. */

@@ -44,6 +44,11 @@ final class JvmProcess implements AutoCloseable {
         this.lines = lines;
     }
 
+    /** The process's id: where {@code /proc} tells its resident set ({@link BrokerMemory}). */
+    long pid() {
+        return process.pid();
+    }
+
     /**
      * Starts {@code mainClass} with {@code args} in a JVM with {@code jvmOptions}.
      *

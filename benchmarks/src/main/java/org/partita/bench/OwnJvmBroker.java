@@ -128,6 +128,23 @@ final class OwnJvmBroker implements BrokerUnderTest {
         }
     }
 
+    /** Heap the broker's JVM holds once a full collection ran in it (its {@code heap} answer, {@link BrokerProcess}). */
+    long heapAfterGc() {
+        try {
+            return child.heapUsed();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted asking the broker process", e);
+        }
+    }
+
+    /** The broker JVM's process id, whose resident set {@link BrokerMemory} reads. */
+    long pid() {
+        return child.pid();
+    }
+
     /** Waits until the broker JVM's JIT compilers are idle ({@link JitQuiet}); returns how long that took, in ms. */
     long awaitJitQuiet() {
         return Long.parseLong(ask("jit", "JIT"));

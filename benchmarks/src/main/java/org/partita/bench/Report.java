@@ -20,6 +20,8 @@ final class Report {
     private final DiskSync.Result sync;
     private final Scenarios.Settings settings;
     private final String header;
+    /** The chart of each scenario of scale (S9, S10), by its file name beside the report ({@link ScaleChart}). */
+    private final Map<Scenario, String> charts;
 
     Report(
             String header,
@@ -28,7 +30,19 @@ final class Report {
             List<Target> targets,
             DiskSync.Result sync,
             Scenarios.Settings settings) {
+        this(header, results, scenarios, targets, sync, settings, Map.of());
+    }
+
+    Report(
+            String header,
+            List<RunResult> results,
+            List<Scenario> scenarios,
+            List<Target> targets,
+            DiskSync.Result sync,
+            Scenarios.Settings settings,
+            Map<Scenario, String> charts) {
         this.header = header;
+        this.charts = charts;
         this.results = results;
         this.scenarios = scenarios;
         this.targets = targets;
@@ -131,6 +145,15 @@ final class Report {
         }
         sb.append(
                 "\n↑ higher is better, ↓ lower is better; ratios divide the first broker's median by the second's.\n");
+        for (Map.Entry<Scenario, String> chart : charts.entrySet()) {
+            sb.append("\n")
+                    .append(chart.getKey())
+                    .append(", throughput and memory against the swept count (medians):\n\n![")
+                    .append(chart.getKey())
+                    .append(" chart](")
+                    .append(chart.getValue())
+                    .append(")\n");
+        }
         if (scenarios.contains(Scenario.S1)) {
             sb.append("\nS1 as a fraction of the disk sync rate:");
             for (Target t : targets) {

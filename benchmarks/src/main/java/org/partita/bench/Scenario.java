@@ -24,7 +24,15 @@ public enum Scenario {
             1_500),
     S9L(
             "large messages: 1, 16 and 256 MiB persistent BytesMessages, 1 producer / 1 consumer, bodies streamed",
-            52); // LARGE_COUNTS summed
+            52), // LARGE_COUNTS summed
+    S9(
+            "connections: at each count, each connection with a producer and a consumer on one shared queue,"
+                    + " non-persistent then persistent; per step and variant",
+            10_000),
+    S10(
+            "queues: at each count, one consumer on each queue, persistent messages sent round-robin over them;"
+                    + " per step",
+            10_000);
 
     /** S9L's body sizes, in MiB, sent one size after the other. */
     static final int[] LARGE_SIZES_MIB = {1, 16, 256};
@@ -63,6 +71,14 @@ public enum Scenario {
      */
     public boolean reportsBrokerHeap() {
         return this == S9L;
+    }
+
+    /**
+     * Whether the scenario steps through counts of something ({@link ScaleSweeps}: S9 connections, S10
+     * queues), with a row per step and a chart of its figures against the count.
+     */
+    public boolean isSweep() {
+        return this == S9 || this == S10;
     }
 
     /** The row key of the broker's heap peak ({@link #reportsBrokerHeap()}). */
@@ -128,9 +144,16 @@ public enum Scenario {
 
     /**
      * The throughput (or S5's and S8's figures), then end-to-end latency p50, p99 and max; S9L: its
-     * throughput per body size and the broker's heap peak, no latency.
+     * throughput per body size and the broker's heap peak, no latency; S9 and S10: throughput and memory
+     * per step of their sweep, no latency.
      */
     public List<Row> rows(Scenarios.Settings settings) {
+        if (this == S9) {
+            return ConnectionScaleScenario.rows(settings.sweeps());
+        }
+        if (this == S10) {
+            return QueueScaleScenario.rows(settings.sweeps());
+        }
         if (this == S9L) {
             List<Row> rows = new java.util.ArrayList<>();
             for (int mib : LARGE_SIZES_MIB) {
@@ -160,7 +183,7 @@ public enum Scenario {
                                 "S8 failover: kill to first message from the new leader",
                                 "ms",
                                 false));
-                    case S9L -> throw new AssertionError("S9L's rows are above");
+                    case S9L, S9, S10 -> throw new AssertionError(this + "'s rows are above");
                 });
         String what = switch (this) {
             case S7 -> name() + " latency at " + settings.s7Rate() + " msg/s";

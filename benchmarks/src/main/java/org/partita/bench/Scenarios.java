@@ -40,8 +40,13 @@ final class Scenarios {
      * @param timeCapNanos   longest a scenario run may take before it is stopped and reported as capped
      * @param s7Rate         messages per second of S7
      * @param failoverRate   messages per second of S8
+     * @param sweeps         the counts S9 and S10 step through
      */
-    record Settings(long timeCapNanos, int s7Rate, int failoverRate) {}
+    record Settings(long timeCapNanos, int s7Rate, int failoverRate, ScaleSweeps sweeps) {
+        Settings(long timeCapNanos, int s7Rate, int failoverRate) {
+            this(timeCapNanos, s7Rate, failoverRate, ScaleSweeps.DEFAULT);
+        }
+    }
 
     private final BrokerUnderTest broker;
     private final ConnectionFactory cf;
@@ -70,6 +75,8 @@ final class Scenarios {
                 case S7 -> latency(s, target, run, count);
                 case S8 -> new FailoverScenario(this, settings).run(s, target, run, count, killable());
                 case S9L -> new LargeMessageScenario(broker, settings).run(s, target, run, count);
+                case S9 -> new ConnectionScaleScenario(broker, settings).run(s, target, run, count);
+                case S10 -> new QueueScaleScenario(broker, settings).run(s, target, run, count);
             };
         } catch (Exception e) {
             return new RunResult(s, target, run, Map.of(), count, 0, 0, false, Map.of(), e.toString());

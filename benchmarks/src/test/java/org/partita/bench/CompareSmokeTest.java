@@ -19,7 +19,7 @@ import picocli.CommandLine;
 /**
  * The load tool's own code path, small: S1, S3 and the S4B burst against Partita only, every message
  * exactly once (and each key in order); the two clusters on S4K; the own-JVM mode on S1 and S4K, and on
- * S9L's large messages.
+ * S9L's large messages; S9 and S10, the scenarios of scale, on tiny sweeps with their charts.
  * The real comparison is never run by the build (docs/performance.md).
  */
 @Tag("slow")
@@ -183,6 +183,83 @@ class CompareSmokeTest {
         String md = Files.readString(out);
         assertTrue(md.contains("Partita / ActiveMQ Classic"), md);
         assertTrue(md.contains("## Partita vs ActiveMQ Classic 6."), md);
+    }
+
+    /**
+     * S9 and S10, the scenarios of scale, on tiny sweeps against Partita and ActiveMQ Classic: every message
+     * of every step arrives once, the report has a row per step and figure with Partita / Classic beside
+     * it, and each scenario's chart is a PNG beside the report that the Markdown links.
+     */
+    @Test
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    void scaleScenariosSweepConnectionsAndQueuesAndChartThemBesideTheReport(@TempDir Path tmp) throws Exception {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        Compare compare = new Compare(new PrintStream(log, true, StandardCharsets.UTF_8));
+        Path out = tmp.resolve("results.md");
+        new CommandLine(compare)
+                .parseArgs(smallRun(
+                        tmp,
+                        out,
+                        "partita,activemq-classic",
+                        "S9,S10",
+                        "0.02",
+                        30,
+                        "--connection-counts",
+                        "10,1", // taken smallest first
+                        "--queue-counts",
+                        "2,20"));
+
+        List<RunResult> results = compare.runComparison();
+
+        assertEquals(4, results.size(), log::toString);
+        for (RunResult r : results) {
+            assertTrue(r.passed(), () -> r.scenario() + " " + r.target() + ": " + r.checkSummary() + "\n" + log);
+            assertEquals(0, r.duplicates());
+            // 10,000 x 0.02 = 200 messages a step (S9: each variant)
+            assertEquals(r.scenario() == Scenario.S9 ? 2 * 2 * 200 : 2 * 200, r.expected(), r::toString);
+            List<String> keys = r.scenario() == Scenario.S9
+                    ? List.of("S9.c1.np", "S9.c1.p", "S9.c1.heap", "S9.c10.np", "S9.c10.p", "S9.c10.heap")
+                    : List.of("S10.q2", "S10.q2.heap", "S10.q20", "S10.q20.heap");
+            for (String key : keys) {
+                assertTrue(r.values().getOrDefault(key, 0.0) > 0, () -> key + ": " + r.values());
+            }
+        }
+        String md = Files.readString(out);
+        for (String row : List.of(
+                "| S9 1 connection, non-persistent | msg/s ↑ |",
+                "| S9 10 connections, persistent | msg/s ↑ |",
+                "| S9 10 connections: tool JVM heap after GC (broker + clients) | MiB ↓ |",
+                "| S10 2 queues, persistent, a consumer each | msg/s ↑ |",
+                "| S10 20 queues: tool JVM heap after GC (broker + clients) | MiB ↓ |")) {
+            assertEquals(1, md.split(java.util.regex.Pattern.quote(row), -1).length - 1, () -> row + "\n" + md);
+        }
+        assertEquals(6, md.lines().filter(l -> l.startsWith("| S9 ")).count(), md);
+        assertEquals(4, md.lines().filter(l -> l.startsWith("| S10 ")).count(), md);
+        assertTrue(md.contains("Partita / ActiveMQ Classic"), md);
+        for (String chart : List.of("results-s9.png", "results-s10.png")) {
+            assertTrue(md.contains("](" + chart + ")"), () -> chart + "\n" + md);
+            java.awt.image.BufferedImage png =
+                    javax.imageio.ImageIO.read(tmp.resolve(chart).toFile());
+            assertTrue(png != null && png.getWidth() > 0 && png.getHeight() > 0, chart + " is a PNG");
+        }
+    }
+
+    @Test
+    void scaleScenariosAreRefusedOnClustersAndAboveTheEmbeddedConnectionLimit(@TempDir Path tmp) {
+        Compare clustered = new Compare(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        new CommandLine(clustered)
+                .parseArgs(smallRun(tmp, tmp.resolve("results.md"), "partita-cluster3", "S10", "0.01", 30));
+        CommandLine.ParameterException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                CommandLine.ParameterException.class, clustered::runComparison);
+        assertTrue(refused.getMessage().contains("cannot run S9 or S10"), refused.getMessage());
+
+        Compare embedded = new Compare(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        new CommandLine(embedded)
+                .parseArgs(smallRun(
+                        tmp, tmp.resolve("results.md"), "partita", "S9", "0.01", 30, "--connection-counts", "1,5000"));
+        refused = org.junit.jupiter.api.Assertions.assertThrows(
+                CommandLine.ParameterException.class, embedded::runComparison);
+        assertTrue(refused.getMessage().contains("needs --own-jvm"), refused.getMessage());
     }
 
     @Test
