@@ -42,6 +42,12 @@ final class RecentSends {
         return ids.containsKey(messageId);
     }
 
+    /** The copies remembered now, oldest first (for a follower sent a copy of the store: {@link RecentSendsCopy}). */
+    synchronized java.util.List<String> copies(long nowNanos) {
+        forgetOld(nowNanos);
+        return java.util.List.copyOf(ids.keySet());
+    }
+
     synchronized int size() {
         return ids.size();
     }

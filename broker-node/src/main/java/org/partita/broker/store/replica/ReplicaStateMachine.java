@@ -114,9 +114,15 @@ final class ReplicaStateMachine extends BaseStateMachine {
             long now = System.nanoTime();
             // a send made again after a change of leader is kept once: the copy's messages count as stored lately
             long records = StoreCopy.load(store, copy.file(), stored -> recent.add(stored, now));
+            // and so are those the leader stored lately and which were consumed before its copy
+            Path sentLately = copy.file().resolveSibling(recentName(at));
+            if (Files.exists(sentLately)) {
+                RecentSendsCopy.read(sentLately, stored -> recent.add(stored, now));
+            }
             mark.write(at);
             held = at;
             Files.deleteIfExists(copy.file());
+            Files.deleteIfExists(sentLately);
             LOG.info(
                     "replica set {}: store replaced by the leader's copy up to entry {} ({} records, {} ms)",
                     setName,
@@ -139,6 +145,12 @@ final class ReplicaStateMachine extends BaseStateMachine {
     private record Installed(Path file, TermIndex at) {}
 
     private static final String COPY_PREFIX = "store-copy-";
+    /** The leader's recent sends beside a copy ({@link RecentSendsCopy}): {@code recent-sends-<term>_<index>}. */
+    private static final String RECENT_PREFIX = "recent-sends-";
+
+    private static String recentName(TermIndex at) {
+        return RECENT_PREFIX + at.getTerm() + "_" + at.getIndex();
+    }
 
     /**
      * The newest copy beyond {@code held}, moved out of Ratis's state machine folder into the store's
@@ -165,6 +177,15 @@ final class ReplicaStateMachine extends BaseStateMachine {
                 }
                 Path taken = own.resolve(newest.file().getFileName());
                 Files.move(newest.file(), taken, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                Path sentLately = newest.file().resolveSibling(recentName(newest.at()));
+                try {
+                    Files.move(
+                            sentLately,
+                            own.resolve(recentName(newest.at())),
+                            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                } catch (java.nio.file.NoSuchFileException e) {
+                    // a copy from a node of an earlier version, or Ratis swapped its folder: the copy alone
+                }
                 return new Installed(taken, newest.at());
             } catch (java.nio.file.NoSuchFileException e) {
                 if (attempt >= 10) {
@@ -217,8 +238,11 @@ final class ReplicaStateMachine extends BaseStateMachine {
             for (Path f : (Iterable<Path>) files::iterator) {
                 String name = f.getFileName().toString();
                 // with Ratis's digest (.md5) or being written (.partial): that of the copy it goes with
-                TermIndex at = copyEntry(name.replaceFirst("\\.(md5|partial)$", ""));
-                if (name.startsWith(COPY_PREFIX) && (at == null || at.getIndex() <= upTo)) {
+                String copyName =
+                        name.replaceFirst("\\.(md5|partial)$", "").replaceFirst("^" + RECENT_PREFIX, COPY_PREFIX);
+                TermIndex at = copyEntry(copyName);
+                if ((name.startsWith(COPY_PREFIX) || name.startsWith(RECENT_PREFIX))
+                        && (at == null || at.getIndex() <= upTo)) {
                     Files.deleteIfExists(f);
                 }
             }
@@ -238,10 +262,11 @@ final class ReplicaStateMachine extends BaseStateMachine {
      * mark is written once the store holds its entries) and maybe some after it, which the follower
      * applies again harmlessly.
      */
-    private synchronized Path copyFor(TermIndex at) throws IOException {
+    private synchronized List<Path> copyFor(TermIndex at) throws IOException {
         Path dir = copies;
         Files.createDirectories(dir);
         Path file = dir.resolve(COPY_PREFIX + at.getTerm() + "_" + at.getIndex());
+        Path sentLately = dir.resolve(recentName(at));
         if (!Files.exists(file)) {
             removeCopies(dir, at.getIndex() - 1); // an older mark's: the followers are sent the newest
             long started = System.nanoTime();
@@ -254,8 +279,10 @@ final class ReplicaStateMachine extends BaseStateMachine {
                     entries,
                     Files.size(file),
                     java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+            // after the store's copy: every send the copy holds was remembered before it was read
+            RecentSendsCopy.write(recent.copies(System.nanoTime()), sentLately);
         }
-        return file;
+        return Files.exists(sentLately) ? List.of(file, sentLately) : List.of(file);
     }
 
     @Override

@@ -15,9 +15,9 @@ import org.apache.ratis.statemachine.SnapshotInfo;
  * since most marks are never sent anywhere and a copy costs a read of the whole store.
  */
 final class StoreSnapshot implements SnapshotInfo {
-    /** Makes the copy of the store for a mark: the file it wrote. */
+    /** Makes the copy of the store for a mark: the files it wrote. */
     interface Copier {
-        Path copy(TermIndex at) throws IOException;
+        List<Path> copy(TermIndex at) throws IOException;
     }
 
     private final TermIndex at;
@@ -39,7 +39,9 @@ final class StoreSnapshot implements SnapshotInfo {
         if (files == null) {
             try {
                 // no digest given: Ratis computes it while it reads the file out, and the follower checks it
-                files = List.of(new FileInfo(copier.copy(at).toAbsolutePath(), null));
+                files = copier.copy(at).stream()
+                        .map(f -> new FileInfo(f.toAbsolutePath(), null))
+                        .toList();
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot copy the replica's store for entry " + at + ": " + e, e);
             }

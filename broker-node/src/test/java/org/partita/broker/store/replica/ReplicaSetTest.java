@@ -298,6 +298,13 @@ class ReplicaSetTest {
         }
         await().atMost(Duration.ofSeconds(10)).until(() -> ids(stores.get(away)).size() == 20);
         servers.remove(away).close();
+        // a producer's message stored and consumed while the follower is away: in no copy of the store
+        write(
+                leader,
+                new StoreBatch()
+                        .add(new StoreOp.InsertMessage(1000, SentCopiesTest.payload("ID:consumed-early")))
+                        .add(new StoreOp.InsertEntry(QUEUE, 1000)));
+        write(leader, new StoreBatch().add(new StoreOp.DeleteEntry(QUEUE, 1000)).add(new StoreOp.DeleteMessage(1000)));
 
         String padding = "x".repeat(1024);
         List<CompletableFuture<Void>> writes = new ArrayList<>();
@@ -332,6 +339,11 @@ class ReplicaSetTest {
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertEquals(expected, ids(back)));
         assertEquals(null, back.readPayload(3), "an acknowledged message is not in the copy");
         assertNotNull(back.readPayload(599));
+        // the leader's recent sends came with the copy: led by this replica, the set keeps a send of
+        // that message made again (after a write in doubt) once, as the leader would
+        assertNotNull(
+                back.writtenLately(QUEUE, "ID:consumed-early"),
+                "a message stored and consumed before the copy is still known as stored lately");
 
         // it goes on from the log after the copy, and keeps all of it through a restart
         write(leader, message(601, "after the copy"));

@@ -11,7 +11,8 @@ import org.partita.protocol.MessageCodec;
 import org.partita.protocol.WireMessage;
 
 class SentCopiesTest {
-    private static byte[] payload(String jmsMessageId) {
+    /** A producer's message as the store keeps it, with its JMSMessageID. */
+    static byte[] payload(String jmsMessageId) {
         return MessageCodec.encode(new WireMessage(
                 jmsMessageId,
                 0,
