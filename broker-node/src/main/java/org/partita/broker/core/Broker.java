@@ -929,16 +929,89 @@ public final class Broker implements QueueServices, AutoCloseable {
             applyCompleted(sends, consumed, locked, toStore, unstored, false);
             return CompletableFuture.completedFuture(null);
         }
-        return batches.write()
-                .whenComplete((v, failed) -> {
+        Map<MessageStore, CompletableFuture<Void>> writes = batches.writeEach();
+        CompletableFuture<Void> all = writes.size() == 1
+                ? writes.values().iterator().next() // the common case keeps the store's own future (and thread)
+                : CompletableFuture.allOf(writes.values().toArray(CompletableFuture[]::new));
+        return all.whenComplete((v, failed) -> {
                     if (failed != null) {
-                        // nothing was stored or queued: the payloads are held by no more entries than before
+                        settleStoredParts(sends, writes, failed, retained);
+                        // nothing else was stored or queued: the payloads are held by no more entries than before
                         for (int i = 0; i < sends.size(); i++) {
                             sends.get(i).message().retain(-retained[i]);
                         }
                     }
                 })
                 .thenRun(() -> applyCompleted(sends, consumed, locked, toStore, unstored, true));
+    }
+
+    /**
+     * Work written to several stores (a transaction sending to partitions of several replica sets, or
+     * to a set and a forward log) whose write failed in one of them while others took their parts.
+     * Left as it was, what the others took stayed out of memory and came only after the node restarted
+     * or a set changed leader, after the producer's later messages of their keys (found by the
+     * transacted nemesis):
+     * <ul>
+     *   <li>a failure that leaves the write in doubt (a set took it and lost its leader: its next leader
+     *       may hold it): the parts the others took stand, queued now in their place, and the work
+     *       fails in doubt. Each send keeps only its other targets, which the caller counts out;
+     *   <li>a refusal (nothing of that part stored): the others' parts are taken back from their
+     *       stores, so the work is undone as reported.
+     * </ul>
+     * Acknowledgements some store took are left: their messages come again, flagged.
+     *
+     * @param retained lowered by the references the queued parts keep
+     */
+    private void settleStoredParts(
+            List<PendingSend> sends,
+            Map<MessageStore, CompletableFuture<Void>> writes,
+            Throwable failed,
+            int[] retained) {
+        if (writes.size() < 2) {
+            return; // one store: it took all of it or none
+        }
+        Throwable cause = failed instanceof java.util.concurrent.CompletionException && failed.getCause() != null
+                ? failed.getCause()
+                : failed;
+        boolean inDoubt = cause instanceof StoreException e && e.maybeStored();
+        Map<MessageStore, StoreBatch> undo = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < sends.size(); i++) {
+            PendingSend s = sends.get(i);
+            MessageRef m = s.message();
+            List<BrokerQueue> rest = new ArrayList<>(s.targets().size());
+            boolean marked = false;
+            for (BrokerQueue q : s.targets()) {
+                MessageStore into = q.storesEntryOf(m) ? q.storeFor(m) : null;
+                CompletableFuture<Void> w = into == null ? null : writes.get(into);
+                boolean took = w != null && w.isDone() && !w.isCompletedExceptionally();
+                if (took && inDoubt) {
+                    if (!marked) {
+                        m.markStored(payloadMemoryOf(into));
+                        marked = true;
+                    }
+                    q.enqueueStored(m, s.deliveryCount());
+                    retained[i]--;
+                    continue;
+                }
+                if (took) {
+                    StoreBatch b = undo.computeIfAbsent(into, x -> new StoreBatch());
+                    b.add(new StoreOp.DeleteEntry(q.name(), m.id()));
+                    b.add(new StoreOp.DeleteMessage(m.id())); // once per entry: a second delete is harmless
+                }
+                rest.add(q);
+            }
+            if (rest.size() < s.targets().size()) {
+                s.targets(rest);
+            }
+        }
+        undo.forEach((store, batch) -> store.write(batch).whenComplete((v, t) -> {
+            if (t != null) {
+                LOG.warn(
+                        "could not take back the part of a failed commit one store took: its messages come"
+                                + " back at the next start",
+                        t);
+            }
+        }));
     }
 
     /**

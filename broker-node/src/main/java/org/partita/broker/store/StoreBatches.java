@@ -38,6 +38,17 @@ public final class StoreBatches {
         return batches.values().stream().allMatch(StoreBatch::isEmpty);
     }
 
+    /** Writes every batch; each store's write, by store (those with nothing to write left out). */
+    public Map<MessageStore, CompletableFuture<Void>> writeEach() {
+        Map<MessageStore, CompletableFuture<Void>> writes = new LinkedHashMap<>(2);
+        batches.forEach((store, batch) -> {
+            if (!batch.isEmpty()) {
+                writes.put(store, store.write(batch));
+            }
+        });
+        return writes;
+    }
+
     /** Writes every batch; completes once all are durable, or fails with the first failure. */
     public CompletableFuture<Void> write() {
         CompletableFuture<?>[] writes = batches.entrySet().stream()

@@ -79,6 +79,11 @@ public final class BrokerFixture implements AutoCloseable {
         return send(queue, message("q:" + queue.name(), text, Map.of(), priority, 0, 0, null));
     }
 
+    /** A persistent text message for {@code queue}, not sent (for work that sends it with others). */
+    public MessageRef message(BrokerQueue queue, String text) {
+        return message("q:" + queue.name(), text, Map.of(), 4, 0, 0, null);
+    }
+
     private MessageRef send(BrokerQueue queue, MessageRef m) {
         await(broker.send(new Broker.PendingSend(List.of(queue), m)));
         return m;

@@ -55,9 +55,16 @@ final class FaultsUnderLoad {
      * @param queue   the queue the producers (and the probes) send to, with its options
      * @param sources what a consumer on every node reads, each checked on its own
      */
-    record Workload(String queue, List<String> sources, boolean lastValueOnly) {
+    record Workload(String queue, List<String> sources, boolean lastValueOnly, int transactionSize) {
         /** The plain queue of the config: one source. */
         static final Workload QUEUE = new Workload("plant", List.of("plant"));
+
+        /**
+         * The plain queue through transacted sessions on both sides, a commit every {@code 5} messages:
+         * what a commit confirmed must arrive, what a commit reported rolled back (or a transaction
+         * whose send failed before its commit) never; a commit that failed otherwise is in doubt.
+         */
+        static final Workload TRANSACTED = new Workload("plant", List.of("plant"), false, 5);
 
         /**
          * A last value queue keyed by the producers' key ({@code symbol}, set to the {@code JMSXGroupID}):
@@ -65,10 +72,14 @@ final class FaultsUnderLoad {
          * each key's newest confirmed message (or a later one), and first arrivals never go back.
          */
         static final Workload LAST_VALUE =
-                new Workload("prices?partitions=6&hosts=*&lastValue=symbol", List.of("prices"), true);
+                new Workload("prices?partitions=6&hosts=*&lastValue=symbol", List.of("prices"), true, 0);
 
         Workload(String queue, List<String> sources) {
-            this(queue, sources, false);
+            this(queue, sources, false, 0);
+        }
+
+        boolean transacted() {
+            return transactionSize > 0;
         }
 
         /** The confirmed messages a source must still deliver: every one, or each key's newest. */
@@ -147,9 +158,20 @@ final class FaultsUnderLoad {
         final List<String> failuresSeen = java.util.Collections.synchronizedList(new ArrayList<>());
 
         final String queue;
+        /** Messages per transaction; 0: each send on its own. */
+        final int transactionSize;
+        /** The sends of the transaction under way (transacted only), confirmed or refused by its commit. */
+        private final List<String> pending = new ArrayList<>();
 
-        Producer(int node, ProcessCluster cluster, String queue, Set<String> confirmed, AtomicBoolean stop, int limit) {
-            this.queue = queue;
+        Producer(
+                int node,
+                ProcessCluster cluster,
+                Workload workload,
+                Set<String> confirmed,
+                AtomicBoolean stop,
+                int limit) {
+            this.queue = workload.queue();
+            this.transactionSize = workload.transactionSize();
             this.limit = limit;
             this.node = node;
             this.cluster = cluster;
@@ -169,8 +191,11 @@ final class FaultsUnderLoad {
                     await().pollDelay(Duration.ofMillis(100)).until(() -> true); // its node is down: wait for it
                     continue;
                 }
+                boolean committing = false;
                 try (Connection c = n.factory().createConnection()) {
-                    Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                    Session s = transactionSize > 0
+                            ? c.createSession(true, Session.SESSION_TRANSACTED)
+                            : c.createSession(false, Session.AUTO_ACKNOWLEDGE);
                     MessageProducer p = s.createProducer(s.createQueue(queue));
                     p.setDeliveryMode(DeliveryMode.PERSISTENT);
                     while (!stop.get() && i < limit) {
@@ -183,6 +208,19 @@ final class FaultsUnderLoad {
                         m.setStringProperty("symbol", key); // the key of the last value workload
                         m.setIntProperty("seq", seq);
                         attempted.add(key + "#" + seq);
+                        if (transactionSize > 0) {
+                            pending.add(key + "#" + seq);
+                            p.send(m);
+                            if (pending.size() == transactionSize) {
+                                committing = true;
+                                s.commit();
+                                committing = false;
+                                confirmed.addAll(pending);
+                                sent.addAndGet(pending.size());
+                                pending.clear();
+                            }
+                            continue;
+                        }
                         try {
                             p.send(m);
                         } catch (jakarta.jms.ResourceAllocationException e) {
@@ -192,9 +230,19 @@ final class FaultsUnderLoad {
                         confirmed.add(key + "#" + seq);
                         sent.incrementAndGet();
                     }
+                    if (!pending.isEmpty()) {
+                        s.rollback(); // the run ends mid-transaction: none of it may come
+                        refused.addAll(pending);
+                        pending.clear();
+                    }
                 } catch (Exception e) {
                     failures++; // in doubt unless refused: it may or may not be stored; the next message goes on
                     failuresSeen.add(sending + " " + e + " at " + java.time.Instant.now());
+                    if (!committing || e instanceof jakarta.jms.TransactionRolledBackException) {
+                        // no commit asked, or one answered rolled back: none of the transaction may come
+                        refused.addAll(pending);
+                    }
+                    pending.clear();
                 }
             }
         }
@@ -208,9 +256,18 @@ final class FaultsUnderLoad {
         final AtomicBoolean stop;
 
         final String source;
+        /** Messages per consuming transaction; 0: each acknowledged on its own. */
+        final int transactionSize;
 
-        Consumer(int node, ProcessCluster cluster, String source, KeyOrderLedger ledger, AtomicBoolean stop) {
+        Consumer(
+                int node,
+                ProcessCluster cluster,
+                String source,
+                int transactionSize,
+                KeyOrderLedger ledger,
+                AtomicBoolean stop) {
             this.source = source;
+            this.transactionSize = transactionSize;
             this.node = node;
             this.cluster = cluster;
             this.ledger = ledger;
@@ -226,14 +283,25 @@ final class FaultsUnderLoad {
                     continue;
                 }
                 try (Connection c = n.factory().createConnection()) {
-                    Session s = c.createSession(false, Session.CLIENT_ACKNOWLEDGE);
+                    Session s = transactionSize > 0
+                            ? c.createSession(true, Session.SESSION_TRANSACTED)
+                            : c.createSession(false, Session.CLIENT_ACKNOWLEDGE);
                     MessageConsumer consumer = s.createConsumer(s.createQueue(source));
                     c.start();
+                    int inTransaction = 0;
                     while (!stop.get() && cluster.node(node) == n) {
                         var m = consumer.receive(200);
                         if (m != null) {
                             ledger.arrived(m, "the consumer on node" + (node + 1));
-                            m.acknowledge();
+                            if (transactionSize == 0) {
+                                m.acknowledge();
+                            } else if (++inTransaction == transactionSize) {
+                                s.commit(); // a failed commit: its messages come again, flagged
+                                inTransaction = 0;
+                            }
+                        } else if (inTransaction > 0) {
+                            s.commit();
+                            inTransaction = 0;
                         }
                     }
                 } catch (Exception e) {
@@ -266,12 +334,13 @@ final class FaultsUnderLoad {
         List<Thread> threads = new ArrayList<>();
         List<Producer> producers = new ArrayList<>();
         for (int i = 0; i < cluster.size(); i++) {
-            Producer p = new Producer(i, cluster, workload.queue(), confirmed, stop, 20_000 + 1_000 * faults.size());
+            Producer p = new Producer(i, cluster, workload, confirmed, stop, 20_000 + 1_000 * faults.size());
             producers.add(p);
             threads.add(new Thread(p, "producer-" + i));
             for (String source : workload.sources()) {
                 threads.add(new Thread(
-                        new Consumer(i, cluster, source, ledgers.get(source), stop), "consumer-" + i + "-" + source));
+                        new Consumer(i, cluster, source, workload.transactionSize(), ledgers.get(source), stop),
+                        "consumer-" + i + "-" + source));
             }
         }
         threads.forEach(Thread::start);

@@ -64,6 +64,23 @@ class NemesisTest {
     }
 
     /**
+     * The same with transacted sessions on both sides, a commit every five messages: what a commit
+     * confirmed must arrive, each key in order; what a commit reported rolled back never; a message a
+     * failed consuming transaction received comes again flagged. Four faults in the build ({@code
+     * -Dpartita.nemesis.transactedFaults=N}; {@code -Pnemesis} 30; 0 skips it).
+     */
+    @Test
+    @org.junit.jupiter.api.condition.EnabledIfSystemProperty(
+            named = "partita.nemesis.transactedFaults",
+            matches = "[1-9][0-9]*")
+    void transactedProducersAndConsumersKeepEveryCommittedMessageInKeyOrderThroughRandomFaults() throws Exception {
+        run(
+                "nemesis (transacted)",
+                Integer.getInteger("partita.nemesis.transactedFaults"),
+                FaultsUnderLoad.Workload.TRANSACTED);
+    }
+
+    /**
      * Five nodes, each partition's replica set three of them (so a node forwards to sets it is not in,
      * and a lost node leaves some sets whole): one fault of each kind on nodes drawn at random.
      */
