@@ -1,14 +1,6 @@
 package org.partita.bench;
 
-import jakarta.jms.BytesMessage;
-import jakarta.jms.Connection;
-import jakarta.jms.ConnectionFactory;
-import jakarta.jms.DeliveryMode;
-import jakarta.jms.Message;
-import jakarta.jms.MessageConsumer;
-import jakarta.jms.MessageProducer;
-import jakarta.jms.Queue;
-import jakarta.jms.Session;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -16,253 +8,194 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * A deep backlog, then a restart: each broker runs alone in a JVM limited to {@code --heap}; the
- * tool fills one queue with {@code --messages} persistent 1 KiB messages, reads the broker's heap
- * after a full GC, stops it cleanly (timing the stop and reading the broker JVM's GC log for what its
- * heap held meanwhile), starts it again on the same data (timing the start until it
- * serves), reads the heap again, and drains the queue checking that every message arrived once.
+ * S11, a deep backlog and a restart, swept over backlog sizes ({@code --backlog-sizes}): for each broker in
+ * turn, each size smallest first, one {@link BacklogStep} in a fresh data folder, the broker alone in a
+ * JVM limited to {@code --heap}. Before each step the work folder's free disk is checked ({@link DiskRoom});
+ * a step refused, failed or out of time ends that broker's sweep (a deeper backlog would not do better).
+ * Writes a Markdown report ({@link BacklogReport}) and a chart beside it ({@link BacklogChart}).
+ *
+ * <p>Not a scenario of {@link Compare}: there a broker serves one run and is thrown away, runs are repeated
+ * for medians and warmed up; here the broker is stopped and started again on its data, and a 20 million
+ * message step runs for many minutes, once.
  */
 @Command(
         name = "backlog",
         mixinStandardHelpOptions = true,
-        description = "Heap and restart time of a broker holding a deep backlog, Partita against Artemis")
+        sortOptions = false,
+        description = "S11: fill, heap, disk, restart and drain of a deep backlog at several sizes, Partita against"
+                + " Artemis and ActiveMQ Classic, each broker alone in a JVM; a Markdown report and a chart")
 public final class BacklogRestart implements Callable<Integer> {
-    private static final String QUEUE = "backlog";
+    static {
+        setIfAbsent("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        setIfAbsent("org.slf4j.simpleLogger.log.org.apache.activemq", "error");
+        setIfAbsent("java.awt.headless", "true"); // the chart is drawn with no display
+    }
 
-    @Option(names = "--messages", description = "messages in the backlog (default ${DEFAULT-VALUE})")
-    int messages = 1_000_000;
+    static final List<Integer> SIZES = List.of(1_000_000, 10_000_000, 20_000_000);
 
-    @Option(names = "--heap", description = "the broker JVM's -Xmx (default ${DEFAULT-VALUE})")
+    @Option(
+            names = {"--backlog-sizes", "--messages"},
+            split = ",",
+            description =
+                    "messages in the backlog at each step, taken smallest first (default 1000000,10000000,20000000)")
+    List<Integer> sizes = SIZES;
+
+    @Option(
+            names = {"--heap", "--broker-heap"},
+            description = "the broker JVM's -Xmx (default ${DEFAULT-VALUE})")
     String heap = "512m";
 
-    @Option(names = "--targets", split = ",", description = "brokers (default partita,artemis-tuned)")
-    List<String> targetIds = List.of("partita", "artemis-tuned");
+    @Option(
+            names = "--targets",
+            split = ",",
+            description = "brokers, one after the other (default partita,artemis-tuned,activemq-classic)")
+    List<String> targetIds = List.of("partita", "artemis-tuned", "activemq-classic");
 
     @Option(names = "--producers", description = "producer connections filling the queue (default ${DEFAULT-VALUE})")
     int producers = 4;
 
-    @Option(
-            names = "--batch",
-            description = "messages per transaction when filling and draining (default ${DEFAULT-VALUE})")
+    @Option(names = "--batch", description = "messages per transaction when filling (default ${DEFAULT-VALUE})")
     int batch = 500;
 
-    @Option(names = "--time-cap", description = "seconds the fill or the drain may take (default ${DEFAULT-VALUE})")
-    long timeCapSeconds = 900;
+    /**
+     * ActiveMQ Classic pages a queue's messages in from its store 200 at a time (its {@code maxPageSize}) and
+     * pages no more in while those are held by a consumer's open transaction: a drain committing less
+     * often stalls there (with 500, a backlog of 20,000 stopped after 201 messages).
+     */
+    @Option(
+            names = "--drain-batch",
+            description = "messages per transaction when draining, at most 200 for ActiveMQ Classic at its defaults"
+                    + " (default ${DEFAULT-VALUE})")
+    int drainBatch = 200;
 
-    @Option(names = "--out", description = "Markdown report (default: backlog-results.md next to the jar)")
+    @Option(
+            names = "--time-cap",
+            description = "seconds each phase of a step may take: the fill, the restart until the first message,"
+                    + " the drain (default ${DEFAULT-VALUE})")
+    long timeCapSeconds = 3_600;
+
+    @Option(
+            names = "--work-dir",
+            description = "where the brokers keep their data; its free disk is checked before each step"
+                    + " (default: a new folder in java.io.tmpdir)")
+    Path workDir;
+
+    @Option(names = "--out", description = "Markdown report (default: benchmarks/target/backlog-results.md)")
     Path out;
 
-    record Result(
-            Target target,
-            double fillRate,
-            long heapAfterFill,
-            long stopMillis,
-            GcLog.Summary stopGc,
-            long restartMillis,
-            long heapAfterRestart,
-            double drainRate,
-            int arrived,
-            int duplicates,
-            String error) {
-        boolean passed(int expected) {
-            return error == null && arrived == expected && duplicates == 0;
-        }
+    private final PrintStream log;
+
+    public BacklogRestart() {
+        this(System.out);
+    }
+
+    BacklogRestart(PrintStream log) {
+        this.log = log;
     }
 
     public static void main(String[] args) {
-        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
-        System.setProperty("org.slf4j.simpleLogger.log.org.apache.activemq", "error");
         System.exit(new CommandLine(new BacklogRestart()).execute(args));
     }
 
     @Override
     public Integer call() throws Exception {
-        Path dir = Files.createTempDirectory("partita-backlog");
+        return sweep().stream().allMatch(BacklogFigures::passed) ? 0 : 1;
+    }
+
+    /** Runs the sweep the options ask for, writes the report and its chart, and returns every step. */
+    List<BacklogFigures> sweep() throws Exception {
+        List<Integer> steps = sizes.stream().distinct().sorted().toList();
+        if (steps.isEmpty() || steps.get(0) < 1) {
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this), "--backlog-sizes must name at least one size, each at least 1");
+        }
+        if (producers < 1 || batch < 1 || drainBatch < 1) {
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this), "--producers, --batch and --drain-batch must be at least 1");
+        }
+        List<Target> targets = targetIds.stream().map(Target::fromId).distinct().toList();
+        if (targets.stream().anyMatch(Target::isCluster)) {
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this), "S11 runs one server per JVM: leave the cluster and replicated targets out");
+        }
+        boolean ownWorkDir = workDir == null;
+        Path root = ownWorkDir ? Files.createTempDirectory("partita-backlog") : Files.createDirectories(workDir);
+        long began = System.nanoTime();
         try {
-            DiskSync.Result sync = DiskSync.measure(dir, 1000, 3);
-            List<Result> results = new ArrayList<>();
-            for (String id : targetIds) {
-                Result r = run(Target.fromId(id), dir, sync.nanosPerSync());
-                results.add(r);
-                System.out.println(r);
+            DiskSync.Result sync = DiskSync.measure(root, 1000, 3);
+            log.printf(
+                    Locale.ROOT,
+                    "disk sync: %.0f syncs/s; tuned Artemis journal-buffer-timeout = %d ns%n",
+                    sync.syncsPerSecond(),
+                    sync.nanosPerSync());
+            BacklogStep step = new BacklogStep(
+                    new BacklogStep.Settings(heap, producers, batch, drainBatch, timeCapSeconds, sync.nanosPerSync()),
+                    root,
+                    log);
+            List<BacklogFigures> results = new ArrayList<>();
+            for (Target target : targets) {
+                for (int messages : steps) {
+                    String refusal = DiskRoom.check(root, messages);
+                    BacklogFigures f;
+                    if (refusal != null) {
+                        f = new BacklogFigures(target, messages);
+                        f.error = refusal;
+                    } else {
+                        f = step.run(target, messages);
+                    }
+                    results.add(f);
+                    log.printf(Locale.ROOT, "%s, %,d: %s%n", target.label(), messages, f.check());
+                    if (!f.passed()) {
+                        break; // a deeper backlog would not do better
+                    }
+                }
             }
-            String md = markdown(results);
-            System.out.println();
-            System.out.println(md);
+            String header = String.format(
+                    Locale.ROOT,
+                    "## S11, backlogs of %s persistent 1 KiB messages, %s%n%n"
+                            + "Each broker alone in a JVM with -Xmx%s, a fresh data folder per step; %d producers in"
+                            + " transactions of %d, drained in transactions of %d; disk %.0f syncs/s; %d cores;"
+                            + " Java %s; took %.0f s. Disk bytes per message: the data folder's files after the fill,"
+                            + " the broker running, divided by the count.",
+                    steps.stream()
+                            .map(n -> String.format(Locale.ROOT, "%,d", n))
+                            .collect(Collectors.joining(" / ")),
+                    LocalDate.now(),
+                    heap,
+                    producers,
+                    batch,
+                    drainBatch,
+                    sync.syncsPerSecond(),
+                    Runtime.getRuntime().availableProcessors(),
+                    System.getProperty("java.version"),
+                    (System.nanoTime() - began) / 1e9);
             Path file = out != null ? out : Path.of("benchmarks", "target", "backlog-results.md");
             Files.createDirectories(file.toAbsolutePath().getParent());
+            Path png = ScaleChart.fileBeside(file, "S11");
+            String md = BacklogReport.markdown(
+                    header, targets, results, png.getFileName().toString());
+            log.println();
+            log.println(md);
             Files.writeString(file, md);
-            System.out.println("written to " + file.toAbsolutePath());
-            return results.stream().allMatch(r -> r.passed(messages)) ? 0 : 1;
+            BacklogChart.write(png, targets, results);
+            log.println("written to " + file.toAbsolutePath() + " and " + png.toAbsolutePath());
+            return results;
         } finally {
-            Files2.deleteRecursively(dir);
-        }
-    }
-
-    private Result run(Target target, Path root, long bufferTimeout) throws Exception {
-        Path data = Files.createTempDirectory(root, target.id() + "-");
-        System.out.printf(Locale.ROOT, "%s: filling %,d messages%n", target.label(), messages);
-        Path gcLog = root.resolve(target.id() + "-fill-gc.log");
-        double fillRate;
-        long heapAfterFill;
-        ChildBroker.Stop stop;
-        GcLog.Summary stopGc;
-        try (ChildBroker broker =
-                ChildBroker.start(target, data, bufferTimeout, heap, List.of(GcLog.option(gcLog)), 120)) {
-            fillRate = fill(target.connectionFactory(broker.url));
-            heapAfterFill = broker.heapUsed();
-            System.out.printf(
-                    Locale.ROOT,
-                    "%s: filled at %.0f msg/s, heap %d MiB; stopping%n",
-                    target.label(),
-                    fillRate,
-                    heapAfterFill >> 20);
-            stop = broker.stop();
-            stopGc = GcLog.since(gcLog, stop.requestedAtUptime());
-        } catch (Exception e) {
-            return new Result(target, 0, 0, 0, GcLog.Summary.NONE, 0, 0, 0, 0, 0, "fill: " + e);
-        }
-        System.out.printf(
-                Locale.ROOT,
-                "%s: stopped in %d ms (%s); restarting%n",
-                target.label(),
-                stop.millis(),
-                stopGc.describe());
-        try (ChildBroker broker = ChildBroker.start(target, data, bufferTimeout, heap, 600)) {
-            long heapAfterRestart = broker.heapUsed();
-            Tally tally = new Tally(messages);
-            long start = System.nanoTime();
-            drain(target.connectionFactory(broker.url), tally);
-            double drainRate = tally.distinct() / ((System.nanoTime() - start) / 1e9);
-            String error = broker.alive() ? null : "the broker process died";
-            broker.stop();
-            return new Result(
-                    target,
-                    fillRate,
-                    heapAfterFill,
-                    stop.millis(),
-                    stopGc,
-                    broker.startMillis,
-                    heapAfterRestart,
-                    drainRate,
-                    tally.distinct(),
-                    tally.duplicates(),
-                    error);
-        } catch (Exception e) {
-            return new Result(target, fillRate, heapAfterFill, stop.millis(), stopGc, 0, 0, 0, 0, 0, "restart: " + e);
-        } finally {
-            Files2.deleteRecursively(data);
-        }
-    }
-
-    /** {@code producers} connections, transacted batches of {@code batch}; returns messages per second. */
-    private double fill(ConnectionFactory cf) throws Exception {
-        int per = messages / producers;
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeCapSeconds);
-        List<Thread> threads = new ArrayList<>();
-        List<Exception> failures = java.util.Collections.synchronizedList(new ArrayList<>());
-        long start = System.nanoTime();
-        for (int p = 0; p < producers; p++) {
-            int producer = p;
-            int count = p == producers - 1 ? messages - per * (producers - 1) : per;
-            Thread t = new Thread(
-                    () -> {
-                        try (Connection c = cf.createConnection()) {
-                            Session s = c.createSession(true, Session.SESSION_TRANSACTED);
-                            MessageProducer mp = s.createProducer(s.createQueue(QUEUE));
-                            mp.setDeliveryMode(DeliveryMode.PERSISTENT);
-                            byte[] body = new byte[1024];
-                            for (int i = 0; i < count && System.nanoTime() < deadline; i++) {
-                                BytesMessage m = s.createBytesMessage();
-                                m.writeBytes(body);
-                                m.setIntProperty("index", producer * per + i);
-                                mp.send(m);
-                                if ((i + 1) % batch == 0 || i == count - 1) {
-                                    s.commit();
-                                }
-                            }
-                        } catch (Exception e) {
-                            failures.add(e);
-                        }
-                    },
-                    "fill-" + p);
-            threads.add(t);
-            t.start();
-        }
-        for (Thread t : threads) {
-            t.join();
-        }
-        if (!failures.isEmpty()) {
-            throw failures.get(0);
-        }
-        return messages / ((System.nanoTime() - start) / 1e9);
-    }
-
-    /** One transacted consumer takes everything, checking each index arrives exactly once. */
-    private void drain(ConnectionFactory cf, Tally tally) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeCapSeconds);
-        try (Connection c = cf.createConnection()) {
-            Session s = c.createSession(true, Session.SESSION_TRANSACTED);
-            Queue q = s.createQueue(QUEUE);
-            MessageConsumer consumer = s.createConsumer(q);
-            c.start();
-            int inBatch = 0;
-            while (tally.distinct() < messages && System.nanoTime() < deadline) {
-                Message m = consumer.receive(5_000);
-                if (m == null) {
-                    break;
-                }
-                tally.record(m.getIntProperty("index"));
-                if (++inBatch == batch) {
-                    s.commit();
-                    inBatch = 0;
-                }
+            if (ownWorkDir) {
+                Files2.deleteRecursively(root);
             }
-            s.commit();
         }
     }
 
-    private String markdown(List<Result> results) {
-        StringBuilder sb = new StringBuilder();
-        sb.append(String.format(
-                Locale.ROOT,
-                "## Backlog of %,d persistent 1 KiB messages, broker heap limited to %s, %s%n%n",
-                messages,
-                heap,
-                LocalDate.now()));
-        sb.append("| Broker | fill msg/s | heap after fill | clean stop (request until the JVM ended) "
-                + "| heap during the stop: most after a GC / before one | GCs during the stop (full) "
-                + "| restart (start until serving) | heap after restart | drain msg/s | exactly once |\n");
-        sb.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
-        for (Result r : results) {
-            GcLog.Summary gc = r.stopGc();
-            String stopHeap = gc.collections() == 0
-                    ? "no GC"
-                    : String.format(Locale.ROOT, "%d / %d MiB", gc.maxAfter() >> 20, gc.maxBefore() >> 20);
-            sb.append(String.format(
-                    Locale.ROOT,
-                    "| %s | %,.0f | %d MiB | %,d ms | %s | %d (%d) | %,d ms | %d MiB | %,.0f | %s |%n",
-                    r.target().label(),
-                    r.fillRate(),
-                    r.heapAfterFill() >> 20,
-                    r.stopMillis(),
-                    stopHeap,
-                    gc.collections(),
-                    gc.full(),
-                    r.restartMillis(),
-                    r.heapAfterRestart() >> 20,
-                    r.drainRate(),
-                    r.passed(messages)
-                            ? "yes"
-                            : "NO: " + r.arrived() + " arrived, " + r.duplicates() + " duplicates"
-                                    + (r.error() == null ? "" : ", " + r.error())));
+    private static void setIfAbsent(String key, String value) {
+        if (System.getProperty(key) == null) {
+            System.setProperty(key, value);
         }
-        return sb.toString();
     }
 }

@@ -31,11 +31,13 @@ final class ScaleChart {
     static final int WIDTH = 900;
     static final int HEIGHT = 720;
 
+    /** A colour per target, in the targets' order; S11's chart ({@link BacklogChart}) uses the same. */
     private static final Color[] COLOURS = {
         new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c), new Color(0xff7f0e), new Color(0x9467bd)
     };
-    private static final Stroke SOLID = new BasicStroke(2f);
-    private static final Stroke DASHED =
+
+    static final Stroke SOLID = new BasicStroke(2f);
+    static final Stroke DASHED =
             new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f);
 
     /** One figure of a step drawn as a line per target: the series' name after the target's, and its row key at a count. */
@@ -45,10 +47,31 @@ final class ScaleChart {
 
     /** The chart's file beside the report {@code markdown}: {@code results.md} gives {@code results-s10.png}. */
     static Path fileBeside(Path markdown, Scenario s) {
+        return fileBeside(markdown, s.name());
+    }
+
+    /** The chart's file beside the report {@code markdown} for the scenario named {@code id} (S11 is no {@link Scenario}). */
+    static Path fileBeside(Path markdown, String id) {
         String name = markdown.getFileName().toString();
         int dot = name.lastIndexOf('.');
         String stem = dot > 0 ? name.substring(0, dot) : name;
-        return markdown.resolveSibling(stem + "-" + s.name().toLowerCase(Locale.ROOT) + ".png");
+        return markdown.resolveSibling(stem + "-" + id.toLowerCase(Locale.ROOT) + ".png");
+    }
+
+    /** The colour of the {@code t}-th target. */
+    static Color colour(int t) {
+        return COLOURS[t % COLOURS.length];
+    }
+
+    /** A logarithmic axis with a tick at each power of ten: the steps' counts are orders of magnitude apart. */
+    static LogAxis countAxis(String label) {
+        LogAxis x = new LogAxis(label);
+        x.setBase(10);
+        x.setTickUnit(new NumberTickUnit(1.0), false, false);
+        x.setAutoTickUnitSelection(false);
+        x.setMinorTickMarksVisible(true);
+        x.setNumberFormatOverride(NumberFormat.getIntegerInstance(Locale.ROOT));
+        return x;
     }
 
     /** Draws {@code s}'s chart from the report's medians into {@code png}. */
@@ -75,14 +98,7 @@ final class ScaleChart {
             memory.remove(1); // embedded: no resident set of the broker alone
         }
         List<Integer> counts = sweeps.counts(s);
-        LogAxis x = new LogAxis(counted + " (log scale)");
-        x.setBase(10);
-        // a tick at each power of ten (1, 10, 100, ...): the steps' counts are orders of magnitude apart
-        x.setTickUnit(new NumberTickUnit(1.0), false, false);
-        x.setAutoTickUnitSelection(false);
-        x.setMinorTickMarksVisible(true);
-        x.setNumberFormatOverride(NumberFormat.getIntegerInstance(Locale.ROOT));
-        CombinedDomainXYPlot plot = new CombinedDomainXYPlot(x);
+        CombinedDomainXYPlot plot = new CombinedDomainXYPlot(countAxis(counted + " (log scale)"));
         plot.setGap(12);
         plot.add(panel("throughput, msg/s", throughput, counts, targets, report), 1);
         String heap = sweeps.ownJvm() ? "broker memory, MiB" : "tool JVM heap (broker + clients), MiB";
@@ -110,7 +126,7 @@ final class ScaleChart {
                 }
                 int index = data.getSeriesCount();
                 data.addSeries(series);
-                renderer.setSeriesPaint(index, COLOURS[t % COLOURS.length]);
+                renderer.setSeriesPaint(index, colour(t));
                 renderer.setSeriesStroke(index, l == 0 ? SOLID : DASHED);
             }
         }
