@@ -886,6 +886,61 @@ public final class Broker implements QueueServices, AutoCloseable {
         Map<MessageRef, PayloadMemory> toStore = new java.util.IdentityHashMap<>();
         List<MessageRef> unstored = new java.util.ArrayList<>();
         int[] retained = new int[sends.size()];
+        try {
+            batch(sends, batches, toStore, unstored, retained);
+        } catch (RuntimeException e) {
+            // refused before anything was written (a replica set not open yet): the payloads are
+            // held by no more entries than before, so the work can be tried again
+            for (int i = 0; i < sends.size(); i++) {
+                sends.get(i).message().retain(-retained[i]);
+            }
+            throw e;
+        }
+        for (Consumed c : consumed) {
+            c.entry().queue().addRemoval(c.entry(), batches);
+        }
+        for (QueueEntry e : locked) {
+            e.queue().addRemoval(e, batches);
+        }
+        extra.forEach(batches.of(store)::add);
+        if (batches.isEmpty()) {
+            applyCompleted(sends, consumed, locked, toStore, unstored, false);
+            return CompletableFuture.completedFuture(null);
+        }
+        Map<MessageStore, CompletableFuture<Void>> writes = batches.writeEach();
+        CompletableFuture<Void> all = writes.size() == 1
+                ? writes.values().iterator().next() // the common case keeps the store's own future (and thread)
+                : CompletableFuture.allOf(writes.values().toArray(CompletableFuture[]::new));
+        return all.handle((v, failed) -> {
+                    if (failed == null) {
+                        return null;
+                    }
+                    Throwable reported = failed;
+                    if (writes.size() > 1) {
+                        try {
+                            reported = settleStoredParts(sends, consumed, locked, writes, failed, retained);
+                        } catch (RuntimeException e) {
+                            LOG.warn("could not settle the parts of a failed commit its other stores took", e);
+                        }
+                    }
+                    // nothing else was stored or queued: the payloads are held by no more entries than before
+                    for (int i = 0; i < sends.size(); i++) {
+                        sends.get(i).message().retain(-retained[i]);
+                    }
+                    throw reported instanceof java.util.concurrent.CompletionException c
+                            ? c
+                            : new java.util.concurrent.CompletionException(reported);
+                })
+                .thenRun(() -> applyCompleted(sends, consumed, locked, toStore, unstored, true));
+    }
+
+    /** The inserts of {@link #complete}'s sends into the batches of the stores their queues keep them in. */
+    private void batch(
+            List<PendingSend> sends,
+            StoreBatches batches,
+            Map<MessageRef, PayloadMemory> toStore,
+            List<MessageRef> unstored,
+            int[] retained) {
         for (int i = 0; i < sends.size(); i++) {
             PendingSend s = sends.get(i);
             MessageRef m = s.message();
@@ -918,31 +973,6 @@ public final class Broker implements QueueServices, AutoCloseable {
                 unstored.add(m);
             }
         }
-        for (Consumed c : consumed) {
-            c.entry().queue().addRemoval(c.entry(), batches);
-        }
-        for (QueueEntry e : locked) {
-            e.queue().addRemoval(e, batches);
-        }
-        extra.forEach(batches.of(store)::add);
-        if (batches.isEmpty()) {
-            applyCompleted(sends, consumed, locked, toStore, unstored, false);
-            return CompletableFuture.completedFuture(null);
-        }
-        Map<MessageStore, CompletableFuture<Void>> writes = batches.writeEach();
-        CompletableFuture<Void> all = writes.size() == 1
-                ? writes.values().iterator().next() // the common case keeps the store's own future (and thread)
-                : CompletableFuture.allOf(writes.values().toArray(CompletableFuture[]::new));
-        return all.whenComplete((v, failed) -> {
-                    if (failed != null) {
-                        settleStoredParts(sends, writes, failed, retained);
-                        // nothing else was stored or queued: the payloads are held by no more entries than before
-                        for (int i = 0; i < sends.size(); i++) {
-                            sends.get(i).message().retain(-retained[i]);
-                        }
-                    }
-                })
-                .thenRun(() -> applyCompleted(sends, consumed, locked, toStore, unstored, true));
     }
 
     /**
@@ -952,28 +982,37 @@ public final class Broker implements QueueServices, AutoCloseable {
      * or a set changed leader, after the producer's later messages of their keys (found by the
      * transacted nemesis):
      * <ul>
-     *   <li>a failure that leaves the write in doubt (a set took it and lost its leader: its next leader
-     *       may hold it): the parts the others took stand, queued now in their place, and the work
-     *       fails in doubt. Each send keeps only its other targets, which the caller counts out;
-     *   <li>a refusal (nothing of that part stored): the others' parts are taken back from their
+     *   <li>a write left in doubt by any store (a set took it and lost its leader: its next leader may
+     *       hold it): the parts the others took stand, queued now in their place, and the work fails
+     *       in doubt. Each send keeps only its other targets, which the caller counts out;
+     *   <li>refusals only (nothing of those parts stored): the others' parts are taken back from their
      *       stores, so the work is undone as reported.
      * </ul>
-     * Acknowledgements some store took are left: their messages come again, flagged.
+     * Either way the entries the work consumed, whose removal a store took, are written back there:
+     * they stay in flight in memory and come again, flagged, and must be in the store too if the node
+     * restarts first.
      *
      * @param retained lowered by the references the queued parts keep
+     * @return the failure to report: one that leaves the work in doubt if any store's does
      */
-    private void settleStoredParts(
+    private Throwable settleStoredParts(
             List<PendingSend> sends,
+            List<Consumed> consumed,
+            List<QueueEntry> locked,
             Map<MessageStore, CompletableFuture<Void>> writes,
             Throwable failed,
             int[] retained) {
-        if (writes.size() < 2) {
-            return; // one store: it took all of it or none
+        Throwable reported = failed;
+        boolean inDoubt = false;
+        for (CompletableFuture<Void> w : writes.values()) {
+            Throwable t = w.handle((v, x) -> x).join();
+            Throwable cause =
+                    t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
+            if (cause instanceof StoreException e && e.maybeStored()) {
+                inDoubt = true;
+                reported = cause;
+            }
         }
-        Throwable cause = failed instanceof java.util.concurrent.CompletionException && failed.getCause() != null
-                ? failed.getCause()
-                : failed;
-        boolean inDoubt = cause instanceof StoreException e && e.maybeStored();
         Map<MessageStore, StoreBatch> undo = new java.util.LinkedHashMap<>();
         for (int i = 0; i < sends.size(); i++) {
             PendingSend s = sends.get(i);
@@ -982,36 +1021,50 @@ public final class Broker implements QueueServices, AutoCloseable {
             boolean marked = false;
             for (BrokerQueue q : s.targets()) {
                 MessageStore into = q.storesEntryOf(m) ? q.storeFor(m) : null;
-                CompletableFuture<Void> w = into == null ? null : writes.get(into);
-                boolean took = w != null && w.isDone() && !w.isCompletedExceptionally();
-                if (took && inDoubt) {
+                if (!took(writes, into)) {
+                    rest.add(q);
+                } else if (inDoubt) {
                     if (!marked) {
                         m.markStored(payloadMemoryOf(into));
                         marked = true;
                     }
                     q.enqueueStored(m, s.deliveryCount());
                     retained[i]--;
-                    continue;
-                }
-                if (took) {
+                } else {
                     StoreBatch b = undo.computeIfAbsent(into, x -> new StoreBatch());
                     b.add(new StoreOp.DeleteEntry(q.name(), m.id()));
                     b.add(new StoreOp.DeleteMessage(m.id())); // once per entry: a second delete is harmless
+                    rest.add(q);
                 }
-                rest.add(q);
             }
             if (rest.size() < s.targets().size()) {
                 s.targets(rest);
             }
         }
+        List<QueueEntry> taken = new ArrayList<>(locked);
+        consumed.forEach(c -> taken.add(c.entry()));
+        for (QueueEntry e : taken) {
+            MessageStore from = e.queue().entryStore(e);
+            if (took(writes, from)) {
+                undo.computeIfAbsent(from, x -> new StoreBatch())
+                        .add(new StoreOp.InsertEntry(e.queue().name(), e.id(), e.deliveryCount()));
+            }
+        }
         undo.forEach((store, batch) -> store.write(batch).whenComplete((v, t) -> {
             if (t != null) {
                 LOG.warn(
-                        "could not take back the part of a failed commit one store took: its messages come"
-                                + " back at the next start",
+                        "could not undo in one store the part of a failed commit it took: after a restart its"
+                                + " sends may come, and what it consumed may not",
                         t);
             }
         }));
+        return reported;
+    }
+
+    /** Whether {@code store} (null: none) took its part of a write that failed elsewhere. */
+    private static boolean took(Map<MessageStore, CompletableFuture<Void>> writes, MessageStore store) {
+        CompletableFuture<Void> w = store == null ? null : writes.get(store);
+        return w != null && w.isDone() && !w.isCompletedExceptionally();
     }
 
     /**

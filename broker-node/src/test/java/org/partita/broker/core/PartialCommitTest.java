@@ -44,6 +44,62 @@ class PartialCommitTest {
     }
 
     /**
+     * A transaction that consumed a message of a queue the node's store keeps, and sends to the set:
+     * the node's store took the acknowledgement, the set refused its part. The message stays in flight
+     * in memory (the session hands it back, flagged) and must be in the store too: before, a restart
+     * at that moment lost it.
+     */
+    @Test
+    void anAcknowledgementTheNodesStoreTookIsWrittenBackWhenTheSetRefusesItsPart() {
+        AtomicBoolean failing = new AtomicBoolean();
+        MessageStore setStore = H2MessageStore.open(tmp.resolve("set"), false);
+        MessageStore set = failingOnDemand(
+                setStore,
+                failing,
+                new org.partita.broker.store.StoreUnavailableException("the set's store cannot write", null));
+        try (BrokerFixture node = new BrokerFixture(tmp.resolve("node"), oneReplicatedQueue(set))) {
+            BrokerQueue local = node.broker().createQueue("local", QueueOptions.DEFAULTS);
+            BrokerQueue replicated =
+                    node.broker().createQueue("replicated", QueueOptions.DEFAULTS.with("partitions", "2"));
+            node.send(local, "consumed in the transaction", java.util.Map.of());
+            BrokerFixture.Receiver r = node.attach(local, "r", 1);
+            org.partita.broker.core.queue.QueueEntry taken = r.next();
+
+            failing.set(true);
+            CompletableFuture<Void> commit = node.broker()
+                    .commit(
+                            List.of(new Broker.PendingSend(
+                                    List.of(replicated), node.message(replicated, "to the set"))),
+                            List.of(new Broker.Consumed(taken, r.ref)));
+            assertThrows(java.util.concurrent.CompletionException.class, commit::join, "the commit failed");
+            BrokerFixture.await(local.queuedWorkDone());
+
+            node.restart(local);
+            assertEquals(
+                    List.of("consumed in the transaction"),
+                    BrokerFixture.browse(node.broker().existingQueue("local")),
+                    "the message whose acknowledgement was not committed is still stored");
+        } finally {
+            setStore.close();
+        }
+    }
+
+    /** {@code store}, whose writes fail with {@code failure} while {@code failing} is set. */
+    private static MessageStore failingOnDemand(MessageStore store, AtomicBoolean failing, Throwable failure) {
+        return (MessageStore) Proxy.newProxyInstance(
+                MessageStore.class.getClassLoader(), new Class<?>[] {MessageStore.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("write") && failing.get()) {
+                        return CompletableFuture.failedFuture(failure);
+                    }
+                    try {
+                        return method.invoke(store, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
+    /**
      * Commits a send to a queue kept in the node's store and one to a queue kept in the set's, the set
      * failing its part with {@code failure}: the local queue then holds {@code expected}, now and
      * after a restart (before, what the node's store took was out of memory until a restart).
@@ -51,17 +107,7 @@ class PartialCommitTest {
     private void commitWhileTheSetFails(Throwable failure, List<String> expected) {
         AtomicBoolean failing = new AtomicBoolean();
         MessageStore setStore = H2MessageStore.open(tmp.resolve("set"), false);
-        MessageStore set = (MessageStore) Proxy.newProxyInstance(
-                MessageStore.class.getClassLoader(), new Class<?>[] {MessageStore.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("write") && failing.get()) {
-                        return CompletableFuture.failedFuture(failure);
-                    }
-                    try {
-                        return method.invoke(setStore, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
+        MessageStore set = failingOnDemand(setStore, failing, failure);
         try (BrokerFixture node = new BrokerFixture(tmp.resolve("node"), oneReplicatedQueue(set))) {
             BrokerQueue local = node.broker().createQueue("local", QueueOptions.DEFAULTS);
             BrokerQueue replicated =

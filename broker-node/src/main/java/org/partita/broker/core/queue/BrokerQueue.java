@@ -562,6 +562,11 @@ public final class BrokerQueue implements DispatchEngine.Host {
         return done;
     }
 
+    /** The store that keeps {@code e}'s entry, or null when this queue keeps none for it. */
+    public MessageStore entryStore(QueueEntry e) {
+        return storesEntryOf(e.message()) ? storeOf(e) : null;
+    }
+
     /** Adds the removal of an entry to a transaction's batches; apply with {@link #forget} after commit. */
     public void addRemoval(QueueEntry e, StoreBatches batches) {
         if (storesEntryOf(e.message())) {

@@ -98,9 +98,17 @@ final class LastValueRule {
         return older;
     }
 
-    /** True if a newer entry of the same key arrived after {@code e}, so {@code e} must not come back. */
+    /**
+     * True if a newer entry of the same key arrived after {@code e}, so {@code e} must not come back:
+     * it was marked replaced, or another entry of its key is the newest (an entry restored locked by a
+     * prepared XA branch never went through {@link #supersede}).
+     */
     boolean superseded(QueueEntry e) {
-        return e.isReplaced();
+        if (e.isReplaced()) {
+            return true;
+        }
+        String k = key(e);
+        return k != null && latest.containsKey(k) && latest.get(k) != e;
     }
 
     /** {@code e} left the queue for good. */

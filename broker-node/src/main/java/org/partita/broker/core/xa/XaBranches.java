@@ -7,6 +7,7 @@ import static javax.transaction.xa.XAException.XAER_PROTO;
 import static javax.transaction.xa.XAException.XAER_RMERR;
 import static javax.transaction.xa.XAException.XAER_RMFAIL;
 import static javax.transaction.xa.XAException.XA_HEURCOM;
+import static javax.transaction.xa.XAException.XA_HEURHAZ;
 import static javax.transaction.xa.XAException.XA_HEURRB;
 import static javax.transaction.xa.XAException.XA_RBROLLBACK;
 import static javax.transaction.xa.XAException.XA_RBTIMEOUT;
@@ -412,6 +413,10 @@ public final class XaBranches {
                 branches.remove(xid);
                 throw rolledBack(b);
             }
+            if (b.state == XaBranch.State.COMPLETING) {
+                // another request (a recovery scan through another node) is completing it: try again
+                throw new XaError(XAER_RMFAIL, "branch " + xid + " is being completed; try again when that finished");
+            }
             XaBranch.State needed = onePhase ? XaBranch.State.WORKING : XaBranch.State.PREPARED;
             if (b.state != needed || b.associated()) {
                 throw new XaError(
@@ -436,6 +441,11 @@ public final class XaBranches {
             return done.handle((v, t) -> {
                         if (t != null) {
                             abandon(b, b.consumed);
+                            if (inDoubt(t)) {
+                                // a replica set took part of it and lost its leader: that part may be stored
+                                throw new XaError(
+                                        XA_HEURHAZ, "branch " + xid + " may or may not be stored in part: " + cause(t));
+                            }
                             throw new XaError(
                                     XA_RBROLLBACK,
                                     "branch " + xid + " could not be stored, so it rolled back: " + cause(t));
@@ -459,16 +469,18 @@ public final class XaBranches {
                 .handle((v, t) -> {
                     if (t != null) {
                         atReplicas.forEach(r -> r.cancel(false));
-                        stillPrepared(b);
                         // XAER_RMFAIL, not XAER_RMERR (which says the work was rolled back): the
                         // transaction manager tries the commit again
-                        throw new XaError(
-                                XAER_RMFAIL,
-                                "branch " + xid + " stays prepared: its commit could not be stored: " + cause(t));
+                        return keptPrepared(b).<Void>thenApply(kept -> {
+                            throw new XaError(
+                                    XAER_RMFAIL,
+                                    "branch " + xid + " stays prepared: its commit could not be stored: " + cause(t));
+                        });
                     }
                     forget(b);
-                    return null;
+                    return CompletableFuture.<Void>completedFuture(null);
                 })
+                .thenCompose(f -> f)
                 .thenCompose(v -> CompletableFuture.allOf(atReplicas.toArray(CompletableFuture[]::new)))
                 .thenCompose(v -> settleOutside(b));
     }
@@ -501,7 +513,10 @@ public final class XaBranches {
             checkNotHeuristic(b);
             if (b.state == XaBranch.State.PREPARING || b.state == XaBranch.State.COMPLETING) {
                 throw new XaError(
-                        XAER_PROTO,
+                        // completing: another request (a recovery scan through another node) is at it, and
+                        // the transaction manager tries again on XAER_RMFAIL where it takes XAER_PROTO for
+                        // a failure; preparing: it has not voted yet, a rollback now is out of turn
+                        b.state == XaBranch.State.COMPLETING ? XAER_RMFAIL : XAER_PROTO,
                         "branch " + xid + " is being "
                                 + (b.state == XaBranch.State.PREPARING ? "prepared" : "completed")
                                 + "; try again when that finished");
@@ -596,7 +611,11 @@ public final class XaBranches {
                 : node.write(new StoreBatch().add(decision));
         return stored.handle((v, t) -> {
             if (t != null) {
-                stillPrepared(b);
+                if (commit) {
+                    keptPrepared(b); // another store may have taken its part, the decision with it
+                } else {
+                    stillPrepared(b);
+                }
                 throw new XaError(
                         XAER_RMERR, "branch " + xid + " stays prepared: the decision could not be stored: " + cause(t));
             }
@@ -778,6 +797,34 @@ public final class XaBranches {
 
     private synchronized void stillPrepared(XaBranch b) {
         b.state = XaBranch.State.PREPARED;
+    }
+
+    /**
+     * After a commit that failed in one store while another took its part, the node's store among
+     * them (with the deletion of the branch's record): the record is written again, with the sends
+     * still to do, so the branch is still prepared after a restart. Completes when it is written, or
+     * failed; the branch is prepared in memory either way.
+     */
+    private CompletableFuture<Void> keptPrepared(XaBranch b) {
+        stillPrepared(b);
+        byte[] record;
+        synchronized (this) {
+            record = record(b.sends, b.locked, b.preparedAt).encode();
+        }
+        return node.write(new StoreBatch().add(new StoreOp.SaveBranch(b.xid.toBytes(), STORED_PREPARED, record)))
+                .exceptionally(t -> {
+                    LOG.warn(
+                            "prepared branch {}: its record could not be written again after a failed commit",
+                            b.xid,
+                            t);
+                    return null;
+                });
+    }
+
+    /** Whether a failure leaves a write in doubt: a store took it and may keep it. */
+    private static boolean inDoubt(Throwable t) {
+        Throwable c = t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
+        return c instanceof org.partita.broker.store.StoreException e && e.maybeStored();
     }
 
     private synchronized void forget(XaBranch b) {

@@ -117,7 +117,12 @@ final class ReplicaStateMachine extends BaseStateMachine {
             // and so are those the leader stored lately and which were consumed before its copy
             Path sentLately = copy.file().resolveSibling(recentName(at));
             if (Files.exists(sentLately)) {
-                RecentSendsCopy.read(sentLately, stored -> recent.add(stored, now));
+                try {
+                    RecentSendsCopy.read(sentLately, stored -> recent.add(stored, now));
+                } catch (IOException e) {
+                    // the list only serves sends made again: the copy stands without it
+                    LOG.warn("replica set {}: the leader's recent sends beside its copy cannot be read", setName, e);
+                }
             }
             mark.write(at);
             held = at;
@@ -173,19 +178,13 @@ final class ReplicaStateMachine extends BaseStateMachine {
                     return null;
                 }
                 if (newest == left) {
+                    // taken before a crash: its recent sends may not have followed it out of Ratis's folder
+                    moveRecentSends(copies, own, left.at());
                     return left;
                 }
                 Path taken = own.resolve(newest.file().getFileName());
                 Files.move(newest.file(), taken, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-                Path sentLately = newest.file().resolveSibling(recentName(newest.at()));
-                try {
-                    Files.move(
-                            sentLately,
-                            own.resolve(recentName(newest.at())),
-                            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-                } catch (java.nio.file.NoSuchFileException e) {
-                    // a copy from a node of an earlier version, or Ratis swapped its folder: the copy alone
-                }
+                moveRecentSends(newest.file().getParent(), own, newest.at());
                 return new Installed(taken, newest.at());
             } catch (java.nio.file.NoSuchFileException e) {
                 if (attempt >= 10) {
@@ -193,6 +192,21 @@ final class ReplicaStateMachine extends BaseStateMachine {
                 }
                 // Ratis replaced its folder by a newer copy's while it was looked at: look again
             }
+        }
+    }
+
+    /** Moves the leader's recent sends for the copy of entry {@code at} from {@code from} to {@code to}, if there. */
+    private static void moveRecentSends(Path from, Path to, TermIndex at) throws IOException {
+        if (from == null) {
+            return;
+        }
+        try {
+            Files.move(
+                    from.resolve(recentName(at)),
+                    to.resolve(recentName(at)),
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (java.nio.file.NoSuchFileException e) {
+            // a copy from a node of an earlier version, moved already, or Ratis swapped its folder: the copy alone
         }
     }
 
@@ -279,10 +293,12 @@ final class ReplicaStateMachine extends BaseStateMachine {
                     entries,
                     Files.size(file),
                     java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+        }
+        if (!Files.exists(sentLately)) {
             // after the store's copy: every send the copy holds was remembered before it was read
             RecentSendsCopy.write(recent.copies(System.nanoTime()), sentLately);
         }
-        return Files.exists(sentLately) ? List.of(file, sentLately) : List.of(file);
+        return List.of(file, sentLately);
     }
 
     @Override

@@ -210,8 +210,14 @@ class XaBranchesTest {
     void aCommitTheStoreCannotKeepLeavesTheBranchPreparedForAnotherTry() throws Exception {
         prepared(send(), new OutsideWorkLog());
         node.completeFails = true;
+        int before = node.writes.size();
         assertXa(XAER_RMFAIL, xa.commit(xid, false)); // not RMERR, which tells a TM the work rolled back
         assertEquals(List.of(xid), xa.recover(), "still in doubt");
+        // another store may have taken its part with the deletion of the record: the record is written again
+        StoreOp.SaveBranch again =
+                (StoreOp.SaveBranch) node.writes.get(before).ops().get(0);
+        assertArrayEquals(xid.toBytes(), again.xid());
+        assertEquals(XaBranches.STORED_PREPARED, again.state());
         node.completeFails = false;
         xa.commit(xid, false).get();
         assertTrue(xa.recover().isEmpty());
