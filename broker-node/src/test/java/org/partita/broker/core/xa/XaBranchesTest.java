@@ -274,6 +274,16 @@ class XaBranchesTest {
         assertXa(XAER_NOTA, () -> xa.commit(xid, true));
     }
 
+    /** Not XA_RBROLLBACK: a part may be stored, and a transaction manager must not take it for rolled back. */
+    @Test
+    void aOnePhaseCommitLeftInDoubtIsAHeuristicHazard() {
+        XaBranch b = started();
+        xa.addSend(b, send());
+        xa.end(xid, TMSUCCESS, session);
+        node.commitInDoubt = true;
+        assertXa(javax.transaction.xa.XAException.XA_HEURHAZ, xa.commit(xid, true));
+    }
+
     // ---- rollback ----------------------------------------------------------------------------
 
     @Test
@@ -517,6 +527,8 @@ class XaBranchesTest {
         final List<ManualTimer> timers = new ArrayList<>();
         boolean reserveFails;
         boolean completeFails;
+        /** commit fails leaving its write in doubt, as when a replica set took its part and lost its leader. */
+        boolean commitInDoubt;
         /** complete throws at once, as when a replica set the sends go to is not open yet. */
         boolean completeRefuses;
 
@@ -551,6 +563,10 @@ class XaBranchesTest {
 
         @Override
         public CompletableFuture<Void> commit(List<Broker.PendingSend> sends, List<Broker.Consumed> consumed) {
+            if (commitInDoubt) {
+                return CompletableFuture.failedFuture(new org.partita.broker.store.replica.ReplicaInDoubtException(
+                        "a replica set took its part and lost its leader", null));
+            }
             if (completeFails) {
                 return CompletableFuture.failedFuture(new StoreException("disk full", null));
             }
