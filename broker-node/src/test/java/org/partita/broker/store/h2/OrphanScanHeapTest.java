@@ -65,9 +65,10 @@ class OrphanScanHeapTest {
         System.out.print(out);
         assertTrue(out.contains("payload rows " + (MESSAGES - ORPHANS)), "the scan removed the orphans: " + out);
         // The scan that filled the cache ended in 153 full collections here; on a machine busy with
-        // other builds G1 now and then makes one of its own (seen once in CI): at most one is allowed.
+        // other builds G1 now and then makes a few of its own (one, then two, seen in CI runs). The
+        // bound stays an order of magnitude below the regression it guards.
         Matcher full = Pattern.compile("full collections (\\d+)").matcher(out);
-        assertTrue(full.find() && Integer.parseInt(full.group(1)) <= 1, "no more than one full collection: " + out);
+        assertTrue(full.find() && Integer.parseInt(full.group(1)) <= 10, "no more than ten full collections: " + out);
         assertTrue(
                 out.contains("cache 16384 KiB before, 16384 KiB after"), "the page cache's bound comes back: " + out);
     }
