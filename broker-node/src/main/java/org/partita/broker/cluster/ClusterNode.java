@@ -148,6 +148,11 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
                     public void servingChanged(String set, boolean serving) {
                         partitionsOf(set)
                                 .forEach((queue, which) -> broker.hostingChanged(queue, serving ? p -> false : which));
+                        org.partita.broker.store.replica.ReplicatedStore store =
+                                replicaSets.store(set).orElse(null);
+                        if (!serving && store != null) {
+                            broker.stoppedServing(store);
+                        }
                         forwarders.values().forEach(Forwarder::start);
                     }
                 },
@@ -772,6 +777,47 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     @Override
     public CompletableFuture<List<org.partita.protocol.WireXid>> branchesElsewhere() {
         return xaRelay.recover();
+    }
+
+    @Override
+    public CompletableFuture<Integer> completeRestElsewhere(
+            org.partita.protocol.WireXid xid,
+            java.util.function.IntFunction<org.partita.protocol.Frame> request,
+            List<String> places) {
+        java.util.Set<String> mustAnswer = new java.util.LinkedHashSet<>();
+        for (String place : places) {
+            if (place.startsWith("set:")) {
+                String set = place.substring("set:".length());
+                String leader = replicaSets.leader(set);
+                if (leader == null || leader.equals(self)) {
+                    // no leader yet, or this node is reading the set back: its part is nowhere to ask now
+                    return CompletableFuture.failedFuture(new org.partita.broker.core.xa.XaError(
+                            javax.transaction.xa.XAException.XAER_RMFAIL,
+                            "branch " + xid + " has a part in replica set " + set
+                                    + ", which is changing leader: try again in a moment"));
+                }
+                mustAnswer.add(leader);
+            } else if (place.startsWith("node:")) {
+                mustAnswer.add(place.substring("node:".length()));
+            }
+        }
+        mustAnswer.remove(self);
+        return xaRelay.completeRest(xid, request, mustAnswer);
+    }
+
+    @Override
+    public String memberName() {
+        return self;
+    }
+
+    @Override
+    public boolean serves(String set) {
+        return replicaSets.serves(set);
+    }
+
+    @Override
+    public boolean setsSettling() {
+        return replicaSets.settling();
     }
 
     @Override

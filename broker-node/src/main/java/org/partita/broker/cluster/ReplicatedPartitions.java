@@ -285,6 +285,20 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
         return served.contains(set);
     }
 
+    /**
+     * Whether a set this node joined is between leaders as this node sees it: none known, or led
+     * here and not read back yet (see {@link org.partita.broker.core.ClusterHooks#setsSettling}).
+     */
+    boolean settling() {
+        for (ReplicatedStore s : joined.values()) {
+            String leader = s.leader();
+            if (leader == null || (s.leading() && !served.contains(s.setName()))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The node leading the set as this node knows it; null if unknown (an election, or not a replica). */
     String leader(String set) {
         ReplicatedStore s = joined.get(set);

@@ -65,6 +65,52 @@ final class XaRelay {
         });
     }
 
+    /**
+     * Hands {@code request} for the other parts of a split branch to every other member: {@code XA_OK}
+     * once each of {@code mustAnswer} (the members holding those parts) answered done or "no such
+     * branch"; {@code XAER_RMFAIL} while one of them cannot be asked; a member's other refusal as is.
+     */
+    CompletableFuture<Integer> completeRest(WireXid xid, IntFunction<Frame> request, Set<String> mustAnswer) {
+        List<CompletableFuture<Asked>> asked = new ArrayList<>();
+        for (String peer : peers) {
+            asked.add(ask(peer, c -> c.xa(request))
+                    .handle((r, t) -> t == null ? new Asked(peer, r, null) : new Asked(peer, null, reason(t))));
+        }
+        return CompletableFuture.allOf(asked.toArray(CompletableFuture[]::new)).thenApply(v -> {
+            Frame.XaResult r =
+                    restOutcome(xid, asked.stream().map(CompletableFuture::join).toList(), mustAnswer);
+            if (r.code() == XAResource.XA_OK) {
+                return r.code();
+            }
+            throw new XaError(r.code(), r.message());
+        });
+    }
+
+    /** What the members' answers to a split branch's other parts add up to. */
+    static Frame.XaResult restOutcome(WireXid xid, List<Asked> asked, Set<String> mustAnswer) {
+        List<String> notAsked = new ArrayList<>();
+        for (Asked a : asked) {
+            if (a.answer() == null) {
+                if (mustAnswer.contains(a.node())) {
+                    notAsked.add(a.node() + " (" + a.failure() + ")");
+                }
+                continue;
+            }
+            int code = a.answer().code();
+            if (code != XAResource.XA_OK && code != XAResource.XA_RDONLY && code != XAException.XAER_NOTA) {
+                return a.answer();
+            }
+        }
+        if (!notAsked.isEmpty()) {
+            return new Frame.XaResult(
+                    0,
+                    XAException.XAER_RMFAIL,
+                    "branch " + xid + " is completed on this node, but other parts of it are held by "
+                            + String.join(", ", notAsked) + ": try again once that node is back");
+        }
+        return new Frame.XaResult(0, XAResource.XA_OK, null);
+    }
+
     /** The branches the other members hold, prepared or heuristically completed; those down add none. */
     CompletableFuture<List<WireXid>> recover() {
         List<CompletableFuture<List<WireXid>>> lists = new ArrayList<>();

@@ -119,6 +119,9 @@ public final class Broker implements QueueServices, AutoCloseable {
             }
         });
         PayloadMemory memory = payloadMemoryOf(setStore);
+        // the parts of prepared XA branches the set keeps: the entries they consumed come back locked
+        org.partita.broker.core.xa.BranchRestore branches = xa.restorePart(setStore, setStore.loadBranches());
+        messageIds.accumulateAndGet(branches.maxMessageId(), Math::max);
         Map<Long, MessageRef> refs = new java.util.HashMap<>();
         Map<String, java.util.concurrent.atomic.AtomicInteger> turns = new java.util.HashMap<>();
         long[] count = new long[1];
@@ -142,10 +145,36 @@ public final class Broker implements QueueServices, AutoCloseable {
                     }
                 }
             }
-            q.restore(ref, Math.max(1, e.deliveryCount()), false);
+            if (branches.claims(e.queue(), e.messageId())) {
+                branches.restoreLocked(q, ref, e.deliveryCount());
+            } else {
+                q.restore(ref, Math.max(1, e.deliveryCount()), false);
+            }
             count[0]++;
         });
+        branches.finish(name -> {
+            BrokerQueue q = queues.get(name);
+            return q != null ? q : terminalQueue(name);
+        });
         LOG.info("serving {} messages of {} from its replica set", count[0], partitions.keySet());
+    }
+
+    /**
+     * This node no longer serves the replica set whose store is {@code setStore}: the parts of
+     * prepared XA branches it keeps leave this node's branches (its next leader reads them back).
+     */
+    public void stoppedServing(MessageStore setStore) {
+        xa.letGo(setStore);
+    }
+
+    /** {@code s}, or null when it is this node's own store (as XA branches name it). */
+    public MessageStore ownStoreAsNull(MessageStore s) {
+        return s == store ? null : s;
+    }
+
+    /** What this node asks of its cluster. */
+    public ClusterHooks clusterHooks() {
+        return cluster;
     }
 
     /** Partitions now served here, or no longer ({@code lost}, let go: another node leads their set). */
@@ -882,6 +911,19 @@ public final class Broker implements QueueServices, AutoCloseable {
      */
     public CompletableFuture<Void> complete(
             List<PendingSend> sends, List<Consumed> consumed, List<QueueEntry> locked, List<StoreOp> extra) {
+        return complete(sends, consumed, locked, extra, java.util.Collections.singletonList(null));
+    }
+
+    /**
+     * {@link #complete}, {@code extra} written in each store of {@code extraIn} (null stands for the
+     * node's own): a prepared XA branch's record is kept in each store that keeps a part of its work.
+     */
+    public CompletableFuture<Void> complete(
+            List<PendingSend> sends,
+            List<Consumed> consumed,
+            List<QueueEntry> locked,
+            List<StoreOp> extra,
+            java.util.Collection<MessageStore> extraIn) {
         StoreBatches batches = StoreBatches.forced();
         Map<MessageRef, PayloadMemory> toStore = new java.util.IdentityHashMap<>();
         List<MessageRef> unstored = new java.util.ArrayList<>();
@@ -902,7 +944,9 @@ public final class Broker implements QueueServices, AutoCloseable {
         for (QueueEntry e : locked) {
             e.queue().addRemoval(e, batches);
         }
-        extra.forEach(batches.of(store)::add);
+        for (MessageStore in : extraIn) {
+            extra.forEach(batches.of(in == null ? store : in)::add);
+        }
         if (batches.isEmpty()) {
             applyCompleted(sends, consumed, locked, toStore, unstored, false);
             return CompletableFuture.completedFuture(null);
@@ -1201,7 +1245,8 @@ public final class Broker implements QueueServices, AutoCloseable {
             return routed;
         }
 
-        void targets(List<BrokerQueue> t) {
+        /** Its queues from now on (rerouted, or some of them kept elsewhere now). */
+        public void targets(List<BrokerQueue> t) {
             targets = List.copyOf(t);
         }
     }

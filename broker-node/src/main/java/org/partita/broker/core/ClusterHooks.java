@@ -94,6 +94,25 @@ public interface ClusterHooks {
         return null;
     }
 
+    /** This node's name in its cluster ({@code node} on a node of its own). */
+    default String memberName() {
+        return "node";
+    }
+
+    /** Whether this node serves the replica set now: it leads it and read its store back. */
+    default boolean serves(String set) {
+        return false;
+    }
+
+    /**
+     * Whether a replica set this node keeps is between leaders as this node sees it (no leader known,
+     * or led here and not read back yet): the prepared XA branches its store holds may be nowhere in
+     * memory meanwhile, so "no such branch" cannot be said for sure.
+     */
+    default boolean setsSettling() {
+        return false;
+    }
+
     /** The partitions of a clustered queue this node hosts, and its preferences among consumers. */
     PartitionScope scope(String queue, QueueOptions options);
 

@@ -62,6 +62,18 @@ public interface ClusterFront {
     java.util.concurrent.CompletableFuture<Integer> completeBranchElsewhere(
             org.partita.protocol.WireXid xid, java.util.function.IntFunction<org.partita.protocol.Frame> request);
 
+    /**
+     * Completes the other parts of an XA branch split over several places ({@code node:<name>},
+     * {@code set:<name>}) after this node completed its own: asks every other member, and completes
+     * with {@code XA_OK} once each member holding one of those places (a set's by its leader) answered
+     * done or "no such branch"; fails with {@code XAER_RMFAIL} while one of them cannot be asked (down,
+     * or a set without a leader), or with a member's refusal.
+     */
+    java.util.concurrent.CompletableFuture<Integer> completeRestElsewhere(
+            org.partita.protocol.WireXid xid,
+            java.util.function.IntFunction<org.partita.protocol.Frame> request,
+            java.util.List<String> places);
+
     /** The XA branches the other members hold (prepared or heuristically completed), for a recovery scan. */
     java.util.concurrent.CompletableFuture<java.util.List<org.partita.protocol.WireXid>> branchesElsewhere();
 }

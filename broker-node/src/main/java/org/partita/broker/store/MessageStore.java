@@ -63,6 +63,11 @@ public interface MessageStore extends AutoCloseable {
      */
     boolean recoveredFromCrash();
 
+    /** The replica set this store keeps a copy of; null for a node's own store. */
+    default String setName() {
+        return null;
+    }
+
     /** The highest message id in the store, so new ids continue after it. */
     long maxMessageId();
 

@@ -585,7 +585,7 @@ public final class BrokerQueue implements DispatchEngine.Host {
     }
 
     /** The store that keeps an entry of this queue (see {@link #storeFor}). */
-    MessageStore storeOf(QueueEntry e) {
+    public MessageStore storeOf(QueueEntry e) {
         QueueOptions o = options;
         if (!services.replicated(o)) {
             return services.store();
@@ -671,6 +671,19 @@ public final class BrokerQueue implements DispatchEngine.Host {
                         .write(StoreBatch.relaxed()
                                 .add(new StoreOp.DeleteMessage(
                                         e.id(), e.message().size())));
+            }
+        });
+    }
+
+    /**
+     * A prepared branch's locked entry whose partition another node serves now (with the branch's
+     * part kept in the partition's replica set): it leaves this node, neither consumed nor redelivered here.
+     */
+    public void letGoLocked(QueueEntry e) {
+        executor.execute(() -> {
+            if (locked.remove(e)) {
+                left(e);
+                e.message().release();
             }
         });
     }

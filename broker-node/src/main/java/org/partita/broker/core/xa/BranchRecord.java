@@ -9,13 +9,24 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What a prepared branch will commit, as the store keeps it: each message sent in it (id, encoded
+ * What a prepared branch will commit, as a store keeps it: each message sent in it (id, encoded
  * payload, the queues that store it) and each stored entry it consumed. Payloads live here, not
  * in the message table, until the branch commits; only stored work is recorded (a non-persistent
  * message is lost with the node, in a branch as anywhere).
+ *
+ * <p>A branch whose work lives in several stores (the node's own and replica sets' stores) has a
+ * record in each, with that store's part of the work, and each names every place holding a part
+ * ({@code places}: {@code node:<name>} or {@code set:<name>}), so that whoever completes one part
+ * knows where the others are. A branch kept in the node's store alone has no places (layout 1).
  */
-record BranchRecord(List<Send> sends, List<Take> taken, long preparedAt) {
+record BranchRecord(List<Send> sends, List<Take> taken, long preparedAt, List<String> places) {
     private static final byte VERSION = 1;
+    /** Layout 2: layout 1 followed by the places. */
+    private static final byte VERSION_WITH_PLACES = 2;
+
+    BranchRecord(List<Send> sends, List<Take> taken, long preparedAt) {
+        this(sends, taken, preparedAt, List.of());
+    }
 
     record Send(long messageId, byte[] payload, List<String> queues) {}
 
@@ -24,7 +35,7 @@ record BranchRecord(List<Send> sends, List<Take> taken, long preparedAt) {
     byte[] encode() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeByte(VERSION);
+            out.writeByte(places.isEmpty() ? VERSION : VERSION_WITH_PLACES);
             out.writeLong(preparedAt);
             out.writeInt(sends.size());
             for (Send s : sends) {
@@ -41,6 +52,12 @@ record BranchRecord(List<Send> sends, List<Take> taken, long preparedAt) {
                 out.writeUTF(t.queue());
                 out.writeLong(t.messageId());
             }
+            if (!places.isEmpty()) {
+                out.writeInt(places.size());
+                for (String place : places) {
+                    out.writeUTF(place);
+                }
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e); // a byte array does not fail
         }
@@ -50,7 +67,7 @@ record BranchRecord(List<Send> sends, List<Take> taken, long preparedAt) {
     static BranchRecord decode(byte[] data) {
         try (DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(data))) {
             byte version = in.readByte();
-            if (version != VERSION) {
+            if (version != VERSION && version != VERSION_WITH_PLACES) {
                 throw new IllegalStateException("unknown prepared branch layout " + version);
             }
             long preparedAt = in.readLong();
@@ -72,7 +89,14 @@ record BranchRecord(List<Send> sends, List<Take> taken, long preparedAt) {
             for (int i = 0; i < m; i++) {
                 taken.add(new Take(in.readUTF(), in.readLong()));
             }
-            return new BranchRecord(sends, taken, preparedAt);
+            List<String> places = new ArrayList<>();
+            if (version == VERSION_WITH_PLACES) {
+                int k = in.readInt();
+                for (int i = 0; i < k; i++) {
+                    places.add(in.readUTF());
+                }
+            }
+            return new BranchRecord(sends, taken, preparedAt, List.copyOf(places));
         } catch (IOException e) {
             throw new IllegalStateException("a prepared branch record is damaged: " + e, e);
         }

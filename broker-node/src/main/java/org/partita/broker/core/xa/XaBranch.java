@@ -51,6 +51,14 @@ public final class XaBranch {
     String rollbackReason;
     ScheduledFuture<?> timeout;
     long preparedAt;
+    /**
+     * The stores holding this node's parts of the prepared branch (null stands for the node's own
+     * store): more than one when its work lives in replica sets' stores too.
+     */
+    final Set<org.partita.broker.store.MessageStore> stores = new java.util.LinkedHashSet<>();
+    /** Every place holding a part, as its records name them; empty when the node's store holds it all. */
+    List<String> places = List.of();
+
     final boolean restored;
 
     XaBranch(WireXid xid, Object owner, boolean restored) {

@@ -21,6 +21,7 @@ import static javax.transaction.xa.XAResource.XA_OK;
 import static javax.transaction.xa.XAResource.XA_RDONLY;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,8 +31,10 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.partita.broker.core.Broker;
 import org.partita.broker.core.queue.BrokerQueue;
+import org.partita.broker.core.queue.MessageRef;
 import org.partita.broker.core.queue.QueueEntry;
 import org.partita.broker.core.queue.QueueFullException;
+import org.partita.broker.store.MessageStore;
 import org.partita.broker.store.StoreBatch;
 import org.partita.broker.store.StoreOp;
 import org.partita.broker.store.StoredBranch;
@@ -74,12 +77,43 @@ public final class XaBranches {
         /** {@link Broker#commit}. */
         CompletableFuture<Void> commit(List<Broker.PendingSend> sends, List<Broker.Consumed> consumed);
 
-        /** {@link Broker#complete}. */
+        /** {@link Broker#complete}, {@code extra} written in each of {@code extraIn} (null: the node's own store). */
         CompletableFuture<Void> complete(
                 List<Broker.PendingSend> sends,
                 List<Broker.Consumed> consumed,
                 List<QueueEntry> locked,
-                List<StoreOp> extra);
+                List<StoreOp> extra,
+                Collection<MessageStore> extraIn);
+
+        /** The store that keeps {@code message} in {@code queue}; null for the node's own store. */
+        default MessageStore storeOf(BrokerQueue queue, MessageRef message) {
+            return null;
+        }
+
+        /** The store that keeps a stored entry; null for the node's own store. */
+        default MessageStore storeOf(QueueEntry entry) {
+            return null;
+        }
+
+        /** Writes to {@code store} (null: the node's own). */
+        default CompletableFuture<Void> write(MessageStore store, StoreBatch batch) {
+            return write(batch);
+        }
+
+        /** What a branch's records call a store: {@code node:<name>} for the node's own, {@code set:<name>}. */
+        default String place(MessageStore store) {
+            return "node:node";
+        }
+
+        /** Whether this node writes to {@code store} now: its own, or a replica set's that it serves. */
+        default boolean serves(MessageStore store) {
+            return true;
+        }
+
+        /** {@link org.partita.broker.core.ClusterHooks#setsSettling}. */
+        default boolean setsSettling() {
+            return false;
+        }
 
         /** {@link Broker#reachingReplicas}. */
         default List<CompletableFuture<Void>> reachingReplicas(List<Broker.PendingSend> sends) {
@@ -115,8 +149,43 @@ public final class XaBranches {
                 List<Broker.PendingSend> sends,
                 List<Broker.Consumed> consumed,
                 List<QueueEntry> locked,
-                List<StoreOp> extra) {
-            return broker.complete(sends, consumed, locked, extra);
+                List<StoreOp> extra,
+                Collection<MessageStore> extraIn) {
+            return broker.complete(sends, consumed, locked, extra, extraIn);
+        }
+
+        @Override
+        public MessageStore storeOf(BrokerQueue queue, MessageRef message) {
+            return broker.ownStoreAsNull(queue.storeFor(message));
+        }
+
+        @Override
+        public MessageStore storeOf(QueueEntry entry) {
+            return broker.ownStoreAsNull(entry.queue().storeOf(entry));
+        }
+
+        @Override
+        public CompletableFuture<Void> write(MessageStore store, StoreBatch batch) {
+            return (store == null ? broker.store() : store).write(batch);
+        }
+
+        @Override
+        public String place(MessageStore store) {
+            return store == null || store.setName() == null
+                    ? "node:" + broker.clusterHooks().memberName()
+                    : "set:" + store.setName();
+        }
+
+        @Override
+        public boolean setsSettling() {
+            return broker.clusterHooks().setsSettling();
+        }
+
+        @Override
+        public boolean serves(MessageStore store) {
+            return store == null
+                    || store.setName() == null
+                    || broker.clusterHooks().serves(store.setName());
         }
 
         @Override
@@ -137,6 +206,18 @@ public final class XaBranches {
 
     private final NodeWork node;
     private final Map<WireXid, XaBranch> branches = new HashMap<>();
+    /**
+     * Branches split over several places that this node completed its parts of lately, with the
+     * places it did not hold: a request for one of them that comes again (the transaction manager
+     * tries again after XAER_RMFAIL) is handed to those places, and "no such branch" from all of them
+     * then means done, not unknown.
+     */
+    private final Map<WireXid, List<String>> completedSplit = new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<WireXid, List<String>> eldest) {
+            return size() > 10_000;
+        }
+    };
 
     public XaBranches(Broker broker) {
         this(new BrokerWork(broker));
@@ -385,20 +466,27 @@ public final class XaBranches {
                                 + " (a partition handoff, or its session closed) before the prepare; the branch was rolled back");
             }
             long now = System.currentTimeMillis();
-            byte[] record = record(sends, locked, now).encode();
-            return node.write(new StoreBatch().add(new StoreOp.SaveBranch(xid.toBytes(), STORED_PREPARED, record)))
-                    .handle((ok, t) -> {
-                        if (t != null) {
-                            undoPrepare(b);
-                            throw new XaError(
-                                    XAER_RMERR, "the node could not store prepared branch " + xid + ": " + cause(t));
-                        }
-                        synchronized (this) {
-                            b.state = XaBranch.State.PREPARED;
-                            b.preparedAt = now;
-                        }
-                        return XA_OK;
-                    });
+            Map<MessageStore, BranchRecord> parts = parts(sends, locked, now, null);
+            synchronized (this) {
+                b.stores.addAll(parts.keySet());
+                b.places = parts.values().iterator().next().places();
+            }
+            return writeParts(xid, parts).handle((ok, t) -> {
+                if (t != null) {
+                    // parts other stores took are deleted again; one left in doubt in a replica
+                    // set comes back prepared with the set's next leader, for the transaction
+                    // manager to roll back
+                    writeEach(b, new StoreOp.DeleteBranch(xid.toBytes()));
+                    undoPrepare(b);
+                    throw new XaError(XAER_RMERR, "the node could not store prepared branch " + xid + ": " + cause(t));
+                }
+                synchronized (this) {
+                    b.state = XaBranch.State.PREPARED;
+                    b.preparedAt = now;
+                }
+                letGoUnserved(b);
+                return XA_OK;
+            });
         });
     }
 
@@ -417,6 +505,7 @@ public final class XaBranches {
                 // another request (a recovery scan through another node) is completing it: try again
                 throw new XaError(XAER_RMFAIL, "branch " + xid + " is being completed; try again when that finished");
             }
+            checkServed(b);
             XaBranch.State needed = onePhase ? XaBranch.State.WORKING : XaBranch.State.PREPARED;
             if (b.state != needed || b.associated()) {
                 throw new XaError(
@@ -459,7 +548,8 @@ public final class XaBranches {
         List<CompletableFuture<Void>> atReplicas = node.reachingReplicas(b.sends);
         CompletableFuture<Void> completed;
         try {
-            completed = node.complete(b.sends, List.of(), b.locked, List.of(new StoreOp.DeleteBranch(xid.toBytes())));
+            completed = node.complete(
+                    b.sends, List.of(), b.locked, List.of(new StoreOp.DeleteBranch(xid.toBytes())), storesOf(b));
         } catch (RuntimeException e) {
             // refused before anything was written (a replica set this node has not opened yet, just
             // after a restart): the branch stays prepared for the next try
@@ -477,6 +567,7 @@ public final class XaBranches {
                                     "branch " + xid + " stays prepared: its commit could not be stored: " + cause(t));
                         });
                     }
+                    rememberSplit(b);
                     forget(b);
                     return CompletableFuture.<Void>completedFuture(null);
                 })
@@ -521,6 +612,9 @@ public final class XaBranches {
                                 + (b.state == XaBranch.State.PREPARING ? "prepared" : "completed")
                                 + "; try again when that finished");
             }
+            if (b.state == XaBranch.State.PREPARED) {
+                checkServed(b);
+            }
             if (b.state != XaBranch.State.PREPARED) {
                 cancelTimeout(b);
                 if (b.state == XaBranch.State.WORKING) {
@@ -532,18 +626,18 @@ public final class XaBranches {
             }
             b.state = XaBranch.State.COMPLETING;
         }
-        return node.write(new StoreBatch().add(new StoreOp.DeleteBranch(xid.toBytes())))
-                .handle((v, t) -> {
-                    if (t != null) {
-                        stillPrepared(b);
-                        throw new XaError(
-                                XAER_RMFAIL,
-                                "branch " + xid + " stays prepared: its rollback could not be stored: " + cause(t));
-                    }
-                    releasePrepared(b);
-                    forget(b);
-                    return null;
-                });
+        return writeEach(b, new StoreOp.DeleteBranch(xid.toBytes())).handle((v, t) -> {
+            if (t != null) {
+                stillPrepared(b);
+                throw new XaError(
+                        XAER_RMFAIL,
+                        "branch " + xid + " stays prepared: its rollback could not be stored: " + cause(t));
+            }
+            releasePrepared(b);
+            rememberSplit(b);
+            forget(b);
+            return null;
+        });
     }
 
     /** Forgets a branch an administrator completed by hand, once its transaction manager heard of it. */
@@ -558,14 +652,13 @@ public final class XaBranches {
                                 + "; only a branch completed by hand is forgotten");
             }
         }
-        return node.write(new StoreBatch().add(new StoreOp.DeleteBranch(xid.toBytes())))
-                .handle((v, t) -> {
-                    if (t != null) {
-                        throw new XaError(XAER_RMERR, "branch " + xid + " could not be forgotten: " + cause(t));
-                    }
-                    forget(b);
-                    return null;
-                });
+        return writeEach(b, new StoreOp.DeleteBranch(xid.toBytes())).handle((v, t) -> {
+            if (t != null) {
+                throw new XaError(XAER_RMERR, "branch " + xid + " could not be forgotten: " + cause(t));
+            }
+            forget(b);
+            return null;
+        });
     }
 
     /** The prepared and heuristically completed branches, which a transaction manager must complete or forget. */
@@ -607,8 +700,8 @@ public final class XaBranches {
         StoreOp decision = new StoreOp.SaveBranch(
                 xid.toBytes(), commit ? STORED_HEURISTIC_COMMITTED : STORED_HEURISTIC_ROLLED_BACK, new byte[0]);
         CompletableFuture<Void> stored = commit
-                ? node.complete(b.sends, List.of(), b.locked, List.of(decision))
-                : node.write(new StoreBatch().add(decision));
+                ? node.complete(b.sends, List.of(), b.locked, List.of(decision), storesOf(b))
+                : writeEach(b, decision);
         return stored.handle((v, t) -> {
             if (t != null) {
                 if (commit) {
@@ -643,6 +736,72 @@ public final class XaBranches {
 
     /** Reads the stored branches back; the broker hands it their locked entries as it loads the queues. */
     public BranchRestore restore(List<StoredBranch> stored) {
+        return restore(null, stored);
+    }
+
+    /**
+     * Reads back the parts of prepared branches a replica set's store holds, as this node starts to
+     * serve the set (it leads it now: the node that prepared them may be lost). A part of a branch
+     * this node already holds joins it; the broker hands back the locked entries as it loads the set.
+     */
+    public BranchRestore restorePart(MessageStore set, List<StoredBranch> stored) {
+        return restore(set, stored);
+    }
+
+    /**
+     * This node no longer serves the replica set whose store is {@code set}: the parts of prepared
+     * branches kept there leave the branches here (the set's new leader reads them back from the
+     * store and completes them), their locked entries let go, their sends no longer counted. A branch
+     * with no part left here is no longer held here.
+     */
+    public void letGo(MessageStore set) {
+        List<QueueEntry> released = new ArrayList<>();
+        List<Broker.PendingSend> uncounted = new ArrayList<>();
+        synchronized (this) {
+            for (java.util.Iterator<XaBranch> it = branches.values().iterator(); it.hasNext(); ) {
+                XaBranch b = it.next();
+                if (!b.stores.contains(set) || !b.inDoubt()) {
+                    continue; // a branch being completed settles with its write
+                }
+                for (java.util.Iterator<QueueEntry> e = b.locked.iterator(); e.hasNext(); ) {
+                    QueueEntry entry = e.next();
+                    if (node.storeOf(entry) == set) {
+                        e.remove();
+                        released.add(entry);
+                    }
+                }
+                for (java.util.Iterator<Broker.PendingSend> s = b.sends.iterator(); s.hasNext(); ) {
+                    Broker.PendingSend send = s.next();
+                    List<BrokerQueue> gone = send.targets().stream()
+                            .filter(q -> q.storesEntryOf(send.message()) && node.storeOf(q, send.message()) == set)
+                            .toList();
+                    if (gone.isEmpty()) {
+                        continue;
+                    }
+                    uncounted.add(new Broker.PendingSend(gone, send.message()));
+                    List<BrokerQueue> rest = new ArrayList<>(send.targets());
+                    rest.removeAll(gone);
+                    if (rest.isEmpty()) {
+                        s.remove();
+                    } else {
+                        send.targets(rest);
+                    }
+                }
+                b.stores.remove(set);
+                if (b.stores.isEmpty()) {
+                    it.remove();
+                    LOG.info(
+                            "XA branch {}: its part is kept by replica set {}, now led elsewhere",
+                            b.xid,
+                            set.setName());
+                }
+            }
+        }
+        node.unreserve(uncounted);
+        released.forEach(e -> e.queue().letGoLocked(e));
+    }
+
+    private BranchRestore restore(MessageStore from, List<StoredBranch> stored) {
         List<XaBranch> restored = new ArrayList<>();
         Map<XaBranch, BranchRecord> records = new LinkedHashMap<>();
         for (StoredBranch s : stored) {
@@ -655,13 +814,35 @@ public final class XaBranches {
                         e.getMessage());
                 continue;
             }
-            XaBranch b = new XaBranch(xid, null, true);
+            XaBranch held;
+            synchronized (this) {
+                held = branches.get(xid);
+            }
+            XaBranch b = held != null ? held : new XaBranch(xid, null, true);
+            synchronized (this) {
+                b.stores.add(from);
+            }
+            if (held != null) {
+                // another part of a branch this node holds (it prepared it, or serves another set of it)
+                if (s.state() == STORED_PREPARED && held.state == XaBranch.State.PREPARED) {
+                    try {
+                        records.put(held, BranchRecord.decode(s.data()));
+                    } catch (IllegalStateException e) {
+                        LOG.error(
+                                "a part of prepared XA branch {} cannot be read and is ignored: {}",
+                                xid,
+                                e.getMessage());
+                    }
+                }
+                continue;
+            }
             switch (s.state()) {
                 case STORED_PREPARED -> {
                     try {
                         BranchRecord r = BranchRecord.decode(s.data());
                         b.state = XaBranch.State.PREPARED;
                         b.preparedAt = r.preparedAt();
+                        b.places = r.places();
                         records.put(b, r);
                     } catch (IllegalStateException e) {
                         LOG.error(
@@ -685,7 +866,9 @@ public final class XaBranches {
         }
         if (!restored.isEmpty()) {
             LOG.info(
-                    "{} XA branches are in doubt after the restart: {}",
+                    from == null
+                            ? "{} XA branches are in doubt after the restart: {}"
+                            : "{} XA branches are in doubt in replica set " + from.setName() + ": {}",
                     restored.size(),
                     restored.stream()
                             .map(b -> b.xid + " " + b.state.name().toLowerCase())
@@ -702,6 +885,22 @@ public final class XaBranches {
             throw new XaError(XAER_NOTA, "no branch " + xid + " on this node (never started, or already completed)");
         }
         return b;
+    }
+
+    /**
+     * Refuses to complete a branch now when a replica set keeping a part of it is not served here
+     * (this node is reading the set back after it became its leader): it is tried again once it is
+     * served, or is asked of the set's next leader. Under the lock.
+     */
+    private void checkServed(XaBranch b) {
+        for (MessageStore s : b.stores) {
+            if (s != null && !node.serves(s)) {
+                throw new XaError(
+                        XAER_RMFAIL,
+                        "branch " + b.xid + " has a part in replica set " + s.setName()
+                                + ", which this node is taking over or letting go: try again in a moment");
+            }
+        }
     }
 
     private static XaError rolledBack(XaBranch b) {
@@ -807,18 +1006,34 @@ public final class XaBranches {
      */
     private CompletableFuture<Void> keptPrepared(XaBranch b) {
         stillPrepared(b);
-        byte[] record;
+        letGoUnserved(b);
+        Map<MessageStore, BranchRecord> parts;
         synchronized (this) {
-            record = record(b.sends, b.locked, b.preparedAt).encode();
+            if (branches.get(b.xid) != b) {
+                return CompletableFuture.completedFuture(null); // its parts are all with other nodes now
+            }
+            parts = parts(b.sends, b.locked, b.preparedAt, b.places.isEmpty() ? null : b.places);
         }
-        return node.write(new StoreBatch().add(new StoreOp.SaveBranch(b.xid.toBytes(), STORED_PREPARED, record)))
-                .exceptionally(t -> {
-                    LOG.warn(
-                            "prepared branch {}: its record could not be written again after a failed commit",
-                            b.xid,
-                            t);
-                    return null;
-                });
+        return writeParts(b.xid, parts).exceptionally(t -> {
+            LOG.warn("prepared branch {}: its record could not be written again after a failed commit", b.xid, t);
+            return null;
+        });
+    }
+
+    /**
+     * The parts of a branch, prepared again, kept by replica sets this node stopped serving while the
+     * branch was being prepared or completed ({@link #letGo} passed it by then): they leave it here.
+     */
+    private void letGoUnserved(XaBranch b) {
+        List<MessageStore> stores;
+        synchronized (this) {
+            stores = new ArrayList<>(b.stores);
+        }
+        for (MessageStore s : stores) {
+            if (s != null && !node.serves(s)) {
+                letGo(s);
+            }
+        }
     }
 
     /** Whether a failure leaves a write in doubt: a store took it and may keep it. */
@@ -852,23 +1067,109 @@ public final class XaBranches {
         }
     }
 
-    /** The stored form of what a branch will commit: only what the queues keep in the store. */
-    private static BranchRecord record(List<Broker.PendingSend> sends, List<QueueEntry> locked, long now) {
-        List<BranchRecord.Send> stored = new ArrayList<>();
+    /**
+     * The stored form of what a branch will commit, only what the queues keep in a store, split by
+     * the store that keeps each part (null stands for the node's own): a part in a replica set's
+     * store is held by a majority of its replicas, so the set's next leader completes it if this
+     * node is lost. Each part names every place holding one; a branch kept by the node's store
+     * alone names none (its record is as before places existed).
+     *
+     * @param places the places to name, or null to name those of the parts
+     */
+    private Map<MessageStore, BranchRecord> parts(
+            List<Broker.PendingSend> sends, List<QueueEntry> locked, long at, List<String> places) {
+        Map<MessageStore, List<BranchRecord.Send>> sent = new LinkedHashMap<>();
         for (Broker.PendingSend s : sends) {
-            List<String> queues = s.targets().stream()
-                    .filter(q -> q.storesEntryOf(s.message()))
-                    .map(BrokerQueue::name)
-                    .toList();
-            if (!queues.isEmpty()) {
-                stored.add(new BranchRecord.Send(s.message().id(), s.message().encoded(), queues));
+            Map<MessageStore, List<String>> queues = new LinkedHashMap<>();
+            for (BrokerQueue q : s.targets()) {
+                if (q.storesEntryOf(s.message())) {
+                    queues.computeIfAbsent(node.storeOf(q, s.message()), k -> new ArrayList<>())
+                            .add(q.name());
+                }
+            }
+            queues.forEach((store, names) -> sent.computeIfAbsent(store, k -> new ArrayList<>())
+                    .add(new BranchRecord.Send(s.message().id(), s.message().encoded(), names)));
+        }
+        Map<MessageStore, List<BranchRecord.Take>> taken = new LinkedHashMap<>();
+        for (QueueEntry e : locked) {
+            if (e.queue().storesEntryOf(e.message())) {
+                taken.computeIfAbsent(node.storeOf(e), k -> new ArrayList<>())
+                        .add(new BranchRecord.Take(e.queue().name(), e.id()));
             }
         }
-        List<BranchRecord.Take> taken = locked.stream()
-                .filter(e -> e.queue().storesEntryOf(e.message()))
-                .map(e -> new BranchRecord.Take(e.queue().name(), e.id()))
-                .toList();
-        return new BranchRecord(stored, taken, now);
+        java.util.Set<MessageStore> stores = new java.util.LinkedHashSet<>(sent.keySet());
+        stores.addAll(taken.keySet());
+        if (stores.isEmpty()) {
+            stores.add(null); // nothing stored: the record alone says the branch is prepared
+        }
+        List<String> named = places != null
+                ? places
+                : stores.size() == 1 && stores.contains(null)
+                        ? List.of()
+                        : stores.stream().map(node::place).toList();
+        Map<MessageStore, BranchRecord> out = new LinkedHashMap<>();
+        for (MessageStore store : stores) {
+            out.put(
+                    store,
+                    new BranchRecord(
+                            sent.getOrDefault(store, List.of()), taken.getOrDefault(store, List.of()), at, named));
+        }
+        return out;
+    }
+
+    /** Writes each part of a prepared branch to its store; fails if any write failed. */
+    private CompletableFuture<Void> writeParts(WireXid xid, Map<MessageStore, BranchRecord> parts) {
+        List<CompletableFuture<Void>> writes = new ArrayList<>();
+        parts.forEach((store, record) -> writes.add(node.write(
+                store, new StoreBatch().add(new StoreOp.SaveBranch(xid.toBytes(), STORED_PREPARED, record.encode())))));
+        return writes.size() == 1 ? writes.get(0) : CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new));
+    }
+
+    /** Writes {@code op} (a branch record's deletion or decision) to every store holding a part of the branch here. */
+    private CompletableFuture<Void> writeEach(XaBranch b, StoreOp op) {
+        List<CompletableFuture<Void>> writes = new ArrayList<>();
+        for (MessageStore store : storesOf(b)) {
+            writes.add(node.write(store, new StoreBatch().add(op)));
+        }
+        return writes.size() == 1 ? writes.get(0) : CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new));
+    }
+
+    private synchronized List<MessageStore> storesOf(XaBranch b) {
+        if (b.stores.isEmpty()) {
+            return java.util.Collections.singletonList(null);
+        }
+        return new ArrayList<>(b.stores);
+    }
+
+    /** A split branch whose parts here are completed: the places holding the others, for a request that comes again. */
+    private synchronized void rememberSplit(XaBranch b) {
+        if (!b.places.isEmpty()) {
+            completedSplit.put(b.xid, restOf(b));
+        }
+    }
+
+    /** The places holding parts of the branch that this node's parts are not. Under the lock. */
+    private List<String> restOf(XaBranch b) {
+        List<String> here = (b.stores.isEmpty() ? java.util.Collections.<MessageStore>singletonList(null) : b.stores)
+                .stream().map(node::place).toList();
+        return b.places.stream().filter(p -> !here.contains(p)).toList();
+    }
+
+    /**
+     * Whether a branch this node does not hold may still come to it: a replica set it keeps is
+     * between leaders, and the set's store may keep a part of a prepared branch that its next leader,
+     * perhaps this node, has not read back yet. "No such branch" is not a sure answer meanwhile.
+     */
+    public boolean mayHoldUnread() {
+        return node.setsSettling();
+    }
+
+    /**
+     * For a branch split over several places whose parts here this node completed lately: the places
+     * holding its other parts (empty if it held them all); null if it completed no such branch lately.
+     */
+    public synchronized List<String> restElsewhere(WireXid xid) {
+        return completedSplit.get(xid);
     }
 
     private static String cause(Throwable t) {

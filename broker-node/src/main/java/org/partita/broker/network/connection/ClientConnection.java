@@ -86,11 +86,7 @@ public final class ClientConnection extends SimpleChannelInboundHandler<Frame> i
         browsing = new BrowseFrames(state, broker, replies);
         admin = new AdminFrames(state, broker, node, replies);
         xa = new XaRequests(
-                broker.xa(),
-                state.key(),
-                state::session,
-                replies,
-                () -> state.peerNode() == null ? node.cluster() : null); // a member's link asks for itself
+                broker.xa(), state.key(), state::session, replies, node::cluster, () -> state.peerNode() != null);
         if (!node.opened(this)) {
             replies.fail(
                     ErrorCode.RESOURCE_EXHAUSTED,

@@ -27,23 +27,27 @@ final class XaRequests {
     private final Object connectionKey;
     private final IntFunction<ServerSession> sessions;
     private final Replies replies;
+    /** The other members; null on a node of its own. */
+    private final java.util.function.Supplier<ClusterFront> cluster;
     /**
-     * The other members, asked for branches this node does not hold; null on a node of its own and on
-     * a link from another member (which asks for itself: a request it relays is not relayed again).
+     * Whether this connection is another member's link: a branch this node does not hold is not
+     * asked of the others for it (it asks them itself, and a relayed request is not relayed again).
      */
-    private final java.util.function.Supplier<ClusterFront> elsewhere;
+    private final java.util.function.BooleanSupplier fromMember;
 
     XaRequests(
             XaBranches branches,
             Object connectionKey,
             IntFunction<ServerSession> sessions,
             Replies replies,
-            java.util.function.Supplier<ClusterFront> elsewhere) {
+            java.util.function.Supplier<ClusterFront> cluster,
+            java.util.function.BooleanSupplier fromMember) {
         this.branches = branches;
         this.connectionKey = connectionKey;
         this.sessions = sessions;
         this.replies = replies;
-        this.elsewhere = elsewhere;
+        this.cluster = cluster;
+        this.fromMember = fromMember;
     }
 
     /** Handles the frame if it is an XA request; false otherwise. */
@@ -80,41 +84,79 @@ final class XaRequests {
     /**
      * Completes a branch on this node, or, when it holds no such branch, on the member that does
      * ({@link ClusterFront#completeBranchElsewhere}): the client may have failed over from the node
-     * that prepared it.
+     * that prepared it. A branch split over several places (the node's store and replica sets'
+     * stores, whose parts the sets' leaders hold) has its other parts completed where they are held
+     * once this node completed its own ({@link ClusterFront#completeRestElsewhere}), also when the
+     * request came from another member, which asked this node for the part it holds.
      */
     private CompletableFuture<Integer> here(
             WireXid xid, java.util.function.Supplier<CompletableFuture<Void>> local, IntFunction<Frame> relayed) {
-        ClusterFront cluster = elsewhere.get();
+        ClusterFront members = cluster.get();
         CompletableFuture<Integer> done;
         try {
             done = done(local.get());
         } catch (XaError e) {
             done = CompletableFuture.failedFuture(e);
         }
-        if (cluster == null) {
+        if (members == null) {
             return done;
         }
+        boolean linked = fromMember.getAsBoolean();
         return done.handle((code, t) -> {
                     Throwable c = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
                     if (c instanceof XaError x && x.code() == XAException.XAER_NOTA) {
-                        return cluster.completeBranchElsewhere(xid, relayed);
+                        if (linked) {
+                            // the member asks the others itself
+                            return CompletableFuture.<Integer>failedFuture(notSureYet(xid, x));
+                        }
+                        List<String> rest = branches.restElsewhere(xid);
+                        if (rest != null) {
+                            // completed here before (the answer did not reach the transaction manager, or
+                            // another part could not be completed then): the other parts are asked again
+                            return rest.isEmpty()
+                                    ? CompletableFuture.completedFuture(XAResource.XA_OK)
+                                    : members.completeRestElsewhere(xid, relayed, rest);
+                        }
+                        return members.completeBranchElsewhere(xid, relayed).exceptionallyCompose(u -> {
+                            Throwable d = u instanceof CompletionException && u.getCause() != null ? u.getCause() : u;
+                            return CompletableFuture.failedFuture(d instanceof XaError y ? notSureYet(xid, y) : d);
+                        });
                     }
-                    return t == null
+                    if (t != null) {
+                        return CompletableFuture.<Integer>failedFuture(c);
+                    }
+                    List<String> rest = branches.restElsewhere(xid);
+                    return rest == null || rest.isEmpty()
                             ? CompletableFuture.completedFuture(code)
-                            : CompletableFuture.<Integer>failedFuture(c);
+                            : members.completeRestElsewhere(xid, relayed, rest);
                 })
                 .thenCompose(f -> f);
+    }
+
+    /**
+     * "No such branch" from this node, or from every member, is said as {@code XAER_RMFAIL} while a
+     * replica set this node keeps is between leaders: a transaction manager takes XAER_NOTA as
+     * "already completed" and forgets the branch, whose part the set's next leader may be reading back.
+     */
+    private XaError notSureYet(WireXid xid, XaError e) {
+        if (e.code() != XAException.XAER_NOTA || !branches.mayHoldUnread()) {
+            return e;
+        }
+        return new XaError(
+                XAException.XAER_RMFAIL,
+                "no node holds branch " + xid + " now, but a replica set is changing leader and may keep"
+                        + " a part of it: try again in a moment");
     }
 
     /** This node's branches, and on a cluster's client link those of the other members (a TM's recovery scan). */
     private void recover(int requestId) {
         List<WireXid> local = branches.recover();
-        ClusterFront cluster = elsewhere.get();
-        if (cluster == null) {
+        ClusterFront members = cluster.get();
+        if (members == null || fromMember.getAsBoolean()) {
             replies.answer(new Frame.XaRecovered(requestId, local));
             return;
         }
-        cluster.branchesElsewhere().whenComplete((others, t) -> {
+        members.branchesElsewhere().whenComplete((others, t) -> {
             java.util.Set<WireXid> all = new java.util.LinkedHashSet<>(local);
             if (others != null) {
                 all.addAll(others);

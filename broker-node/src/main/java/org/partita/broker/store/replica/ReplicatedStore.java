@@ -163,6 +163,7 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
         this.set = set;
     }
 
+    @Override
     public String setName() {
         return setName;
     }

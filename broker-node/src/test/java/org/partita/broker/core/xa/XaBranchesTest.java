@@ -579,7 +579,8 @@ class XaBranchesTest {
                 List<Broker.PendingSend> sends,
                 List<Broker.Consumed> consumed,
                 List<QueueEntry> locked,
-                List<StoreOp> extra) {
+                List<StoreOp> extra,
+                java.util.Collection<org.partita.broker.store.MessageStore> extraIn) {
             if (completeRefuses) {
                 throw new IllegalStateException("node node1 keeps no replica of partition 2 of queue 'ledger'");
             }
