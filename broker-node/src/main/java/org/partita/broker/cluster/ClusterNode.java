@@ -788,6 +788,9 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         for (String place : places) {
             if (place.startsWith("set:")) {
                 String set = place.substring("set:".length());
+                if (replicaSets.serves(set)) {
+                    continue; // led here again since: this node's own "no such branch" answered for it
+                }
                 String leader = replicaSets.leader(set);
                 if (leader == null || leader.equals(self)) {
                     // no leader yet, or this node is reading the set back: its part is nowhere to ask now

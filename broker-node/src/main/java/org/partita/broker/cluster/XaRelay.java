@@ -90,10 +90,11 @@ final class XaRelay {
     static Frame.XaResult restOutcome(WireXid xid, List<Asked> asked, Set<String> mustAnswer) {
         List<String> notAsked = new ArrayList<>();
         for (Asked a : asked) {
+            if (!mustAnswer.contains(a.node())) {
+                continue; // holds none of the other parts: its answer does not count
+            }
             if (a.answer() == null) {
-                if (mustAnswer.contains(a.node())) {
-                    notAsked.add(a.node() + " (" + a.failure() + ")");
-                }
+                notAsked.add(a.node() + " (" + a.failure() + ")");
                 continue;
             }
             int code = a.answer().code();

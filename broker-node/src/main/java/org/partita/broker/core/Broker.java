@@ -955,25 +955,24 @@ public final class Broker implements QueueServices, AutoCloseable {
         CompletableFuture<Void> all = writes.size() == 1
                 ? writes.values().iterator().next() // the common case keeps the store's own future (and thread)
                 : CompletableFuture.allOf(writes.values().toArray(CompletableFuture[]::new));
-        return all.handle((v, failed) -> {
-                    if (failed == null) {
-                        return null;
-                    }
-                    Throwable reported = failed;
+        return all.exceptionallyCompose(failed -> {
+                    CompletableFuture<Throwable> settled = CompletableFuture.completedFuture(failed);
                     if (writes.size() > 1) {
                         try {
-                            reported = settleStoredParts(sends, consumed, locked, writes, failed, retained);
+                            settled = settleStoredParts(sends, consumed, locked, writes, failed, retained);
                         } catch (RuntimeException e) {
                             LOG.warn("could not settle the parts of a failed commit its other stores took", e);
                         }
                     }
-                    // nothing else was stored or queued: the payloads are held by no more entries than before
-                    for (int i = 0; i < sends.size(); i++) {
-                        sends.get(i).message().retain(-retained[i]);
-                    }
-                    throw reported instanceof java.util.concurrent.CompletionException c
-                            ? c
-                            : new java.util.concurrent.CompletionException(reported);
+                    return settled.<Void>thenApply(reported -> {
+                        // nothing else was stored or queued: the payloads are held by no more entries than before
+                        for (int i = 0; i < sends.size(); i++) {
+                            sends.get(i).message().retain(-retained[i]);
+                        }
+                        throw reported instanceof java.util.concurrent.CompletionException c
+                                ? c
+                                : new java.util.concurrent.CompletionException(reported);
+                    });
                 })
                 .thenRun(() -> applyCompleted(sends, consumed, locked, toStore, unstored, true));
     }
@@ -1037,9 +1036,10 @@ public final class Broker implements QueueServices, AutoCloseable {
      * restarts first.
      *
      * @param retained lowered by the references the queued parts keep
-     * @return the failure to report: one that leaves the work in doubt if any store's does
+     * @return the failure to report, once the parts taken back are: one that leaves the work in
+     *     doubt if any store's does, or if a part could not be taken back
      */
-    private Throwable settleStoredParts(
+    private CompletableFuture<Throwable> settleStoredParts(
             List<PendingSend> sends,
             List<Consumed> consumed,
             List<QueueEntry> locked,
@@ -1094,15 +1094,27 @@ public final class Broker implements QueueServices, AutoCloseable {
                         .add(new StoreOp.InsertEntry(e.queue().name(), e.id(), e.deliveryCount()));
             }
         }
-        undo.forEach((store, batch) -> store.write(batch).whenComplete((v, t) -> {
-            if (t != null) {
-                LOG.warn(
-                        "could not undo in one store the part of a failed commit it took: after a restart its"
-                                + " sends may come, and what it consumed may not",
-                        t);
+        if (undo.isEmpty()) {
+            return CompletableFuture.completedFuture(reported);
+        }
+        // the failure is reported once the parts are taken back: a commit tried again after it must
+        // not find them still stored
+        List<CompletableFuture<Void>> undone = new ArrayList<>();
+        undo.forEach((store, batch) -> undone.add(store.write(batch)));
+        Throwable refused = reported;
+        return CompletableFuture.allOf(undone.toArray(CompletableFuture[]::new)).handle((v, t) -> {
+            if (t == null) {
+                return refused;
             }
-        }));
-        return reported;
+            LOG.warn(
+                    "could not take back in one store the part of a failed commit it took: after a restart"
+                            + " or a change of leader its sends may come, and what it consumed may not",
+                    t);
+            return StoreException.inDoubt(
+                    "a part of the commit was stored and could not be taken back after another part was refused ("
+                            + refused.getMessage() + ")",
+                    refused);
+        });
     }
 
     /** Whether {@code store} (null: none) took its part of a write that failed elsewhere. */

@@ -13,4 +13,14 @@ public class StoreException extends RuntimeException {
     public boolean maybeStored() {
         return false;
     }
+
+    /** A failure after which the write may have been stored all the same ({@link #maybeStored}). */
+    public static StoreException inDoubt(String message, Throwable cause) {
+        return new StoreException(message, cause) {
+            @Override
+            public boolean maybeStored() {
+                return true;
+            }
+        };
+    }
 }

@@ -466,7 +466,14 @@ public final class XaBranches {
                                 + " (a partition handoff, or its session closed) before the prepare; the branch was rolled back");
             }
             long now = System.currentTimeMillis();
-            Map<MessageStore, BranchRecord> parts = parts(sends, locked, now, null);
+            Map<MessageStore, BranchRecord> parts;
+            try {
+                parts = parts(sends, locked, now, null);
+            } catch (RuntimeException e) {
+                // a store could not be named (the queue's layout changed since the work was done)
+                undoPrepare(b);
+                throw new XaError(XAER_RMERR, "branch " + xid + " could not be prepared: " + e.getMessage());
+            }
             synchronized (this) {
                 b.stores.addAll(parts.keySet());
                 b.places = parts.values().iterator().next().places();
@@ -477,6 +484,7 @@ public final class XaBranches {
                     // set comes back prepared with the set's next leader, for the transaction
                     // manager to roll back
                     writeEach(b, new StoreOp.DeleteBranch(xid.toBytes()));
+                    letGoUnserved(b); // entries of a set led elsewhere now are not handed back here
                     undoPrepare(b);
                     throw new XaError(XAER_RMERR, "the node could not store prepared branch " + xid + ": " + cause(t));
                 }
@@ -629,6 +637,7 @@ public final class XaBranches {
         return writeEach(b, new StoreOp.DeleteBranch(xid.toBytes())).handle((v, t) -> {
             if (t != null) {
                 stillPrepared(b);
+                letGoUnserved(b);
                 throw new XaError(
                         XAER_RMFAIL,
                         "branch " + xid + " stays prepared: its rollback could not be stored: " + cause(t));
@@ -708,6 +717,7 @@ public final class XaBranches {
                     keptPrepared(b); // another store may have taken its part, the decision with it
                 } else {
                     stillPrepared(b);
+                    letGoUnserved(b);
                 }
                 throw new XaError(
                         XAER_RMERR, "branch " + xid + " stays prepared: the decision could not be stored: " + cause(t));
@@ -755,50 +765,74 @@ public final class XaBranches {
      * with no part left here is no longer held here.
      */
     public void letGo(MessageStore set) {
+        List<XaBranch> holding;
+        synchronized (this) {
+            // a branch being completed settles with its write, then lets the part go (letGoUnserved)
+            holding = branches.values().stream()
+                    .filter(b -> b.stores.contains(set) && b.inDoubt())
+                    .toList();
+        }
+        holding.forEach(b -> dropPart(b, set));
+    }
+
+    /**
+     * Takes the part a replica set's store keeps out of a branch here: its locked entries let go,
+     * its sends no longer counted. A branch with no part left here is no longer held here.
+     */
+    private void dropPart(XaBranch b, MessageStore set) {
         List<QueueEntry> released = new ArrayList<>();
         List<Broker.PendingSend> uncounted = new ArrayList<>();
+        boolean gone;
         synchronized (this) {
-            for (java.util.Iterator<XaBranch> it = branches.values().iterator(); it.hasNext(); ) {
-                XaBranch b = it.next();
-                if (!b.stores.contains(set) || !b.inDoubt()) {
-                    continue; // a branch being completed settles with its write
+            if (!b.stores.remove(set)) {
+                return;
+            }
+            for (java.util.Iterator<QueueEntry> e = b.locked.iterator(); e.hasNext(); ) {
+                QueueEntry entry = e.next();
+                if (storeOrNull(() -> node.storeOf(entry)) == set) {
+                    e.remove();
+                    released.add(entry);
                 }
-                for (java.util.Iterator<QueueEntry> e = b.locked.iterator(); e.hasNext(); ) {
-                    QueueEntry entry = e.next();
-                    if (node.storeOf(entry) == set) {
-                        e.remove();
-                        released.add(entry);
-                    }
+            }
+            for (java.util.Iterator<Broker.PendingSend> s = b.sends.iterator(); s.hasNext(); ) {
+                Broker.PendingSend send = s.next();
+                List<BrokerQueue> moved = send.targets().stream()
+                        .filter(q -> q.storesEntryOf(send.message())
+                                && storeOrNull(() -> node.storeOf(q, send.message())) == set)
+                        .toList();
+                if (moved.isEmpty()) {
+                    continue;
                 }
-                for (java.util.Iterator<Broker.PendingSend> s = b.sends.iterator(); s.hasNext(); ) {
-                    Broker.PendingSend send = s.next();
-                    List<BrokerQueue> gone = send.targets().stream()
-                            .filter(q -> q.storesEntryOf(send.message()) && node.storeOf(q, send.message()) == set)
-                            .toList();
-                    if (gone.isEmpty()) {
-                        continue;
-                    }
-                    uncounted.add(new Broker.PendingSend(gone, send.message()));
-                    List<BrokerQueue> rest = new ArrayList<>(send.targets());
-                    rest.removeAll(gone);
-                    if (rest.isEmpty()) {
-                        s.remove();
-                    } else {
-                        send.targets(rest);
-                    }
+                uncounted.add(new Broker.PendingSend(moved, send.message()));
+                List<BrokerQueue> rest = new ArrayList<>(send.targets());
+                rest.removeAll(moved);
+                if (rest.isEmpty()) {
+                    s.remove();
+                } else {
+                    send.targets(rest);
                 }
-                b.stores.remove(set);
-                if (b.stores.isEmpty()) {
-                    it.remove();
-                    LOG.info(
-                            "XA branch {}: its part is kept by replica set {}, now led elsewhere",
-                            b.xid,
-                            set.setName());
-                }
+            }
+            gone = b.stores.isEmpty() && branches.remove(b.xid, b);
+            if (gone) {
+                release(b);
             }
         }
         node.unreserve(uncounted);
         released.forEach(e -> e.queue().letGoLocked(e));
+        if (gone) {
+            // deliveries relayed from other nodes go back there (at least once across nodes)
+            giveBackOutside(b);
+            LOG.info("XA branch {}: its part is kept by replica set {}, now led elsewhere", b.xid, set.setName());
+        }
+    }
+
+    /** The store a lookup names; null if it cannot name one now (this node keeps no replica of that partition any more). */
+    private static MessageStore storeOrNull(java.util.function.Supplier<MessageStore> lookup) {
+        try {
+            return lookup.get();
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     private BranchRestore restore(MessageStore from, List<StoredBranch> stored) {
@@ -818,24 +852,13 @@ public final class XaBranches {
             synchronized (this) {
                 held = branches.get(xid);
             }
-            XaBranch b = held != null ? held : new XaBranch(xid, null, true);
-            synchronized (this) {
-                b.stores.add(from);
-            }
             if (held != null) {
                 // another part of a branch this node holds (it prepared it, or serves another set of it)
-                if (s.state() == STORED_PREPARED && held.state == XaBranch.State.PREPARED) {
-                    try {
-                        records.put(held, BranchRecord.decode(s.data()));
-                    } catch (IllegalStateException e) {
-                        LOG.error(
-                                "a part of prepared XA branch {} cannot be read and is ignored: {}",
-                                xid,
-                                e.getMessage());
-                    }
-                }
+                mergePart(held, from, s, records);
                 continue;
             }
+            XaBranch b = new XaBranch(xid, null, true);
+            b.stores.add(from);
             switch (s.state()) {
                 case STORED_PREPARED -> {
                     try {
@@ -1031,7 +1054,36 @@ public final class XaBranches {
         }
         for (MessageStore s : stores) {
             if (s != null && !node.serves(s)) {
-                letGo(s);
+                dropPart(b, s);
+            }
+        }
+    }
+
+    /**
+     * Joins a stored part to a branch this node holds. A part it holds already (read back twice) is
+     * not joined again. A part of a branch being prepared or completed here is left out, with a
+     * warning: the work under way does not include it, and its record stays in the set's store.
+     */
+    private void mergePart(XaBranch held, MessageStore from, StoredBranch s, Map<XaBranch, BranchRecord> records) {
+        synchronized (this) {
+            if (held.stores.contains(from)) {
+                return;
+            }
+            if (s.state() != STORED_PREPARED || held.state != XaBranch.State.PREPARED) {
+                LOG.warn(
+                        "a part of XA branch {} in replica set {} is not joined to the branch here, which is {};"
+                                + " it stays in the set's store",
+                        held.xid,
+                        from == null ? "(none)" : from.setName(),
+                        held.state.name().toLowerCase());
+                return;
+            }
+            try {
+                records.put(held, BranchRecord.decode(s.data()));
+                held.stores.add(from);
+            } catch (IllegalStateException e) {
+                LOG.error(
+                        "a part of prepared XA branch {} cannot be read and is ignored: {}", held.xid, e.getMessage());
             }
         }
     }

@@ -148,6 +148,34 @@ class XaBranchesTest {
     }
 
     @Test
+    void aPartReadBackFromAReplicaSetIsHeldOnceUntilTheSetIsLedElsewhere() {
+        org.partita.broker.store.MessageStore set = setStore("node1+node2+node3");
+        xa.restorePart(set, List.of(partIn("node1+node2+node3"))).finish(name -> null);
+        assertEquals(List.of(xid), xa.recover(), "the set's leader holds the part the lost node prepared");
+        // read back again (the set lost and regained): one part, not two
+        xa.restorePart(set, List.of(partIn("node1+node2+node3"))).finish(name -> null);
+        assertEquals(1, xa.inDoubt().size());
+
+        xa.letGo(set);
+        assertTrue(xa.recover().isEmpty(), "led elsewhere now: the set's next leader holds it");
+        assertXa(XAER_NOTA, () -> xa.commit(xid, false));
+    }
+
+    @Test
+    void aPartCommittedHereNamesThePlacesHoldingTheOthers() throws Exception {
+        org.partita.broker.store.MessageStore set = setStore("node1+node2+node3");
+        xa.restorePart(set, List.of(partIn("node1+node2+node3"))).finish(name -> null);
+        assertEquals(null, xa.restElsewhere(xid), "nothing completed yet");
+
+        xa.commit(xid, false).get();
+        assertEquals(
+                List.of("node:node1"),
+                xa.restElsewhere(xid),
+                "the part in node1's own store is asked of node1 (its record named it)");
+        assertEquals(List.of(set), node.completedIn, "the record's deletion written where the part is");
+    }
+
+    @Test
     void aBranchBeingPreparedIsNotInDoubtYetAndCannotBeRolledBackMeanwhile() throws Exception {
         xa.addSend(started(), send());
         xa.end(xid, TMSUCCESS, session);
@@ -465,6 +493,25 @@ class XaBranchesTest {
      * message only for the queues that store it (and, when the branch drops it, for a large body it
      * has not), so a stand-in message does here.
      */
+    /** A replica set's store, as far as the registry looks at it: its name. */
+    private static org.partita.broker.store.MessageStore setStore(String name) {
+        return (org.partita.broker.store.MessageStore) java.lang.reflect.Proxy.newProxyInstance(
+                XaBranchesTest.class.getClassLoader(),
+                new Class<?>[] {org.partita.broker.store.MessageStore.class},
+                (proxy, method, args) -> switch (method.getName()) {
+                    case "setName", "toString" -> name;
+                    case "hashCode" -> System.identityHashCode(proxy);
+                    case "equals" -> proxy == args[0];
+                    default -> throw new UnsupportedOperationException(method.getName());
+                });
+    }
+
+    /** The part of {@link #xid} a replica set keeps, as the node that prepared it (node1) wrote it there. */
+    private org.partita.broker.store.StoredBranch partIn(String set) {
+        byte[] record = new BranchRecord(List.of(), List.of(), 5L, List.of("set:" + set, "node:node1")).encode();
+        return new org.partita.broker.store.StoredBranch(xid.toBytes(), XaBranches.STORED_PREPARED, record);
+    }
+
     private static Broker.PendingSend send() {
         return new Broker.PendingSend(List.of(), org.partita.broker.core.queue.MessageRef.probe(4));
     }
@@ -523,6 +570,7 @@ class XaBranchesTest {
         final List<List<Broker.PendingSend>> unreserved = new ArrayList<>();
         final List<List<Broker.PendingSend>> committed = new ArrayList<>();
         final List<Completion> completed = new ArrayList<>();
+        final List<org.partita.broker.store.MessageStore> completedIn = new ArrayList<>();
         final List<StoreBatch> writes = new ArrayList<>();
         final List<ManualTimer> timers = new ArrayList<>();
         boolean reserveFails;
@@ -588,6 +636,7 @@ class XaBranchesTest {
                 return CompletableFuture.failedFuture(new StoreException("disk full", null));
             }
             completed.add(new Completion(List.copyOf(sends), List.copyOf(locked), List.copyOf(extra)));
+            completedIn.addAll(extraIn);
             return CompletableFuture.completedFuture(null);
         }
 
@@ -603,6 +652,11 @@ class XaBranchesTest {
                 return held;
             }
             return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public String place(org.partita.broker.store.MessageStore store) {
+            return store == null ? "node:node1" : "set:" + store.setName();
         }
 
         @Override
