@@ -12,7 +12,6 @@ import java.util.function.ToDoubleFunction;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogAxis;
-import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.axis.NumberTick;
 import org.jfree.chart.axis.ValueTick;
 import org.jfree.chart.plot.CombinedDomainXYPlot;
@@ -123,18 +122,9 @@ final class BacklogChart {
                         series.add(f.messages, v);
                     }
                 }
-                int index = data.getSeriesCount();
-                data.addSeries(series);
-                renderer.setSeriesPaint(index, ScaleChart.colour(t));
-                renderer.setSeriesStroke(index, l == 0 ? ScaleChart.SOLID : ScaleChart.DASHED);
+                ScaleChart.addLine(data, renderer, series, t, l);
             }
         }
-        NumberAxis y = new NumberAxis(yLabel);
-        y.setAutoRangeIncludesZero(true);
-        XYPlot plot = new XYPlot(data, null, y, renderer);
-        plot.setBackgroundPaint(Color.WHITE);
-        plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
-        plot.setDomainGridlinePaint(Color.LIGHT_GRAY);
-        return plot;
+        return ScaleChart.panelOf(yLabel, data, renderer);
     }
 }

@@ -124,12 +124,23 @@ final class ScaleChart {
                         series.add(n, v);
                     }
                 }
-                int index = data.getSeriesCount();
-                data.addSeries(series);
-                renderer.setSeriesPaint(index, colour(t));
-                renderer.setSeriesStroke(index, l == 0 ? SOLID : DASHED);
+                addLine(data, renderer, series, t, l);
             }
         }
+        return panelOf(yLabel, data, renderer);
+    }
+
+    /** Adds line {@code line} of target {@code target} to a panel: the target's colour, its first line solid, others dashed. */
+    static void addLine(
+            XYSeriesCollection data, XYLineAndShapeRenderer renderer, XYSeries series, int target, int line) {
+        int index = data.getSeriesCount();
+        data.addSeries(series);
+        renderer.setSeriesPaint(index, colour(target));
+        renderer.setSeriesStroke(index, line == 0 ? SOLID : DASHED);
+    }
+
+    /** A panel of these lines against the chart's shared axis: white, grey grid lines, the y axis from zero. */
+    static XYPlot panelOf(String yLabel, XYSeriesCollection data, XYLineAndShapeRenderer renderer) {
         NumberAxis y = new NumberAxis(yLabel);
         y.setAutoRangeIncludesZero(true);
         XYPlot plot = new XYPlot(data, null, y, renderer);

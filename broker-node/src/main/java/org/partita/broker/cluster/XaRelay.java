@@ -50,14 +50,8 @@ final class XaRelay {
      * of those asked has it and some could not be asked.
      */
     CompletableFuture<Integer> complete(WireXid xid, IntFunction<Frame> request) {
-        List<CompletableFuture<Asked>> asked = new ArrayList<>();
-        for (String peer : peers) {
-            asked.add(ask(peer, c -> c.xa(request))
-                    .handle((r, t) -> t == null ? new Asked(peer, r, null) : new Asked(peer, null, reason(t))));
-        }
-        return CompletableFuture.allOf(asked.toArray(CompletableFuture[]::new)).thenApply(v -> {
-            Frame.XaResult r =
-                    outcome(xid, asked.stream().map(CompletableFuture::join).toList());
+        return askEveryPeer(request).thenApply(asked -> {
+            Frame.XaResult r = outcome(xid, asked);
             if (r.code() == XAResource.XA_OK || r.code() == XAResource.XA_RDONLY) {
                 return r.code();
             }
@@ -71,14 +65,8 @@ final class XaRelay {
      * branch"; {@code XAER_RMFAIL} while one of them cannot be asked; a member's other refusal as is.
      */
     CompletableFuture<Integer> completeRest(WireXid xid, IntFunction<Frame> request, Set<String> mustAnswer) {
-        List<CompletableFuture<Asked>> asked = new ArrayList<>();
-        for (String peer : peers) {
-            asked.add(ask(peer, c -> c.xa(request))
-                    .handle((r, t) -> t == null ? new Asked(peer, r, null) : new Asked(peer, null, reason(t))));
-        }
-        return CompletableFuture.allOf(asked.toArray(CompletableFuture[]::new)).thenApply(v -> {
-            Frame.XaResult r =
-                    restOutcome(xid, asked.stream().map(CompletableFuture::join).toList(), mustAnswer);
+        return askEveryPeer(request).thenApply(asked -> {
+            Frame.XaResult r = restOutcome(xid, asked, mustAnswer);
             if (r.code() == XAResource.XA_OK) {
                 return r.code();
             }
@@ -124,6 +112,17 @@ final class XaRelay {
             lists.forEach(l -> all.addAll(l.join()));
             return List.copyOf(all);
         });
+    }
+
+    /** Hands {@code request} to every other member at once; each answer, or why it could not be asked. */
+    private CompletableFuture<List<Asked>> askEveryPeer(IntFunction<Frame> request) {
+        List<CompletableFuture<Asked>> asked = new ArrayList<>();
+        for (String peer : peers) {
+            asked.add(ask(peer, c -> c.xa(request))
+                    .handle((r, t) -> t == null ? new Asked(peer, r, null) : new Asked(peer, null, reason(t))));
+        }
+        return CompletableFuture.allOf(asked.toArray(CompletableFuture[]::new))
+                .thenApply(v -> asked.stream().map(CompletableFuture::join).toList());
     }
 
     private <T> CompletableFuture<T> ask(String peer, Function<NettyBrokerConnection, CompletableFuture<T>> call) {
