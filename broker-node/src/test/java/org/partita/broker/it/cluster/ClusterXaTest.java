@@ -23,6 +23,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.partita.broker.it.TestXid;
 import org.partita.jms.client.PartitaConnectionFactory;
 import org.partita.jms.client.PartitaXAConnectionFactory;
@@ -107,9 +109,15 @@ class ClusterXaTest {
      * and the sent one arrives. Before, the record was in the lost node's own store: the commit
      * answered XAER_RMFAIL until that node came back, and meanwhile the set's next leader delivered
      * the consumed messages again.
+     *
+     * <p>Paused (SIGSTOP) instead of killed, the node comes back still holding the branch in memory:
+     * it learns another node leads its set, lets the branch's part go, and takes the set back as its
+     * preferred leader. Nobody lists the branch as prepared any more, and nothing comes again.
      */
-    @Test
-    void aBranchKeptByAReplicaSetIsCommittedThroughItsNextLeaderWhileThePreparingNodeIsDown() throws Exception {
+    @ParameterizedTest(name = "the preparing node {0}")
+    @ValueSource(strings = {"killed", "paused"})
+    void aBranchKeptByAReplicaSetIsCommittedThroughItsNextLeaderWhileThePreparingNodeIsDown(String fault)
+            throws Exception {
         try (ProcessCluster cluster = new ProcessCluster(tmp, "xaset", 3, CONFIG).start()) {
             awaitEveryLeaderKnown(cluster);
             int partition = leaders(cluster, 1).indexOf("node1");
@@ -141,8 +149,14 @@ class ClusterXaTest {
             xs.createProducer(xs.createQueue("ledger")).send(keyed(xs, key, "out-0"));
             r.end(xid, XAResource.TMSUCCESS);
             assertEquals(XAResource.XA_OK, r.prepare(xid));
+            // else a paused node1 that comes back would hand what it serves again to this consumer, unread
+            consumer.close();
 
-            cluster.kill(0);
+            if (fault.equals("killed")) {
+                cluster.kill(0);
+            } else {
+                cluster.node(0).pause();
+            }
             XAResource throughNode2 = resourceOn(cluster.node(1).url());
             // XAER_RMFAIL while the set elects its next leader and reads the branch back, then done
             try {
@@ -152,6 +166,18 @@ class ClusterXaTest {
                         "not committed; node2: " + cluster.node(1).stderr() + "\nnode3: "
                                 + cluster.node(2).stderr(),
                         e);
+            }
+            if (fault.equals("paused")) {
+                cluster.node(0).resume();
+                await("node1 leads its set again, the branch's part let go")
+                        .atMost(Duration.ofSeconds(60))
+                        .ignoreExceptions()
+                        .until(() -> leaders(cluster, 1).get(partition).equals("node1"));
+                XAResource recovery = resourceOn(cluster.node(0).url());
+                assertTrue(
+                        Arrays.stream(recovery.recover(XAResource.TMSTARTRSCAN | XAResource.TMENDRSCAN))
+                                .noneMatch(xid::sameAs),
+                        "no node lists the committed branch as prepared");
             }
 
             try (Connection c = new PartitaConnectionFactory(cluster.node(1).url()).createConnection()) {
