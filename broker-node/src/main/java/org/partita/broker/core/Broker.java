@@ -904,6 +904,9 @@ public final class Broker implements QueueServices, AutoCloseable {
         unreserveAll(sends);
     }
 
+    /** The node's own store, as {@link #complete}'s {@code extraIn} names it (every send's commit passes it). */
+    private static final List<MessageStore> OWN_STORE = java.util.Collections.singletonList(null);
+
     /**
      * Makes reserved sends, consumed deliveries, the removal of entries a prepared XA branch locked,
      * and {@code extra} operations durable in one batch, then queues the sends and forgets what was
@@ -911,7 +914,7 @@ public final class Broker implements QueueServices, AutoCloseable {
      */
     public CompletableFuture<Void> complete(
             List<PendingSend> sends, List<Consumed> consumed, List<QueueEntry> locked, List<StoreOp> extra) {
-        return complete(sends, consumed, locked, extra, java.util.Collections.singletonList(null));
+        return complete(sends, consumed, locked, extra, OWN_STORE);
     }
 
     /**
@@ -944,8 +947,10 @@ public final class Broker implements QueueServices, AutoCloseable {
         for (QueueEntry e : locked) {
             e.queue().addRemoval(e, batches);
         }
-        for (MessageStore in : extraIn) {
-            extra.forEach(batches.of(in == null ? store : in)::add);
+        if (!extra.isEmpty()) {
+            for (MessageStore in : extraIn) {
+                extra.forEach(batches.of(in == null ? store : in)::add);
+            }
         }
         if (batches.isEmpty()) {
             applyCompleted(sends, consumed, locked, toStore, unstored, false);
