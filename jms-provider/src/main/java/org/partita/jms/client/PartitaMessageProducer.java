@@ -276,8 +276,12 @@ public class PartitaMessageProducer implements QueueSender, TopicPublisher {
         message.setJMSExpiration(ttl > 0 ? now + ttl : 0);
         message.setJMSDeliveryTime(now + Math.max(0, deliveryDelay));
         message.setJMSTimestamp(disableTimestamp ? 0 : now);
-        message.setJMSMessageID(disableMessageId ? null : ID_PREFIX + IDS.incrementAndGet());
+        // the hint is not taken for a send that may be made again: the node that receives it again keeps
+        // one copy by its JMSMessageID, and refuses a copy without one (JMS 3.4.3 lets a provider ignore it)
+        boolean persistent = mode == DeliveryMode.PERSISTENT;
+        boolean noId = disableMessageId && !session.mayBeSentAgain(persistent);
+        message.setJMSMessageID(noId ? null : ID_PREFIX + IDS.incrementAndGet());
         PartitaMessage toSend = message instanceof PartitaMessage pm ? pm : ForeignMessages.copyOf(message);
-        session.send(toSend, message, mode == DeliveryMode.PERSISTENT, listener);
+        session.send(toSend, message, persistent, listener);
     }
 }

@@ -106,6 +106,17 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
         return connection;
     }
 
+    /**
+     * Whether a send of this session may be made again on another node when its node is lost before
+     * it answered: a persistent send on its own, through a connection that fails over with
+     * {@code sendAgain} on ({@link BrokerConnection#sendsAgain}).
+     */
+    boolean mayBeSentAgain(boolean persistent) {
+        return persistent
+                && mode() != SESSION_TRANSACTED
+                && connection.transport().sendsAgain();
+    }
+
     SessionDispatcher dispatcher() {
         return dispatcher;
     }

@@ -59,6 +59,14 @@ public interface BrokerConnection {
         return send(sessionId, message, true);
     }
 
+    /**
+     * Whether {@link #sendAgainIfLost} may make a send again on another node: the node that receives it
+     * keeps one copy by its JMSMessageID, so such a send needs one even when its producer disabled them.
+     */
+    default boolean sendsAgain() {
+        return false;
+    }
+
     /** Whether the node takes large message bodies in parts (protocol 6 on; docs/large-messages.md). */
     default boolean takesLargeBodies() {
         return false;

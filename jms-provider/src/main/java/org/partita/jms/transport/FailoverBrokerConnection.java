@@ -421,12 +421,17 @@ public final class FailoverBrokerConnection implements BrokerConnection {
      */
     @Override
     public CompletableFuture<Void> sendAgainIfLost(int sessionId, byte[] message) {
-        if (!sendAgain || nodes.nodes().size() < 2) {
+        if (!sendsAgain()) {
             return send(sessionId, message, true);
         }
         CompletableFuture<Void> result = new CompletableFuture<>();
         sendOn(sessionId, message, null, MAX_SENDS, result);
         return result;
+    }
+
+    @Override
+    public boolean sendsAgain() {
+        return sendAgain && nodes.nodes().size() >= 2;
     }
 
     /** Sends on the node in use unless it is {@code lost}, else on the next one; again if that one is lost. */

@@ -13,6 +13,7 @@ import static org.partita.jms.client.FailoverFixture.B;
 import static org.partita.jms.client.FailoverFixture.C;
 
 import jakarta.jms.CompletionListener;
+import jakarta.jms.DeliveryMode;
 import jakarta.jms.IllegalStateException;
 import jakarta.jms.JMSException;
 import jakarta.jms.JMSSecurityException;
@@ -209,6 +210,44 @@ class FailoverRequestsTest {
                                 Boolean.TRUE.equals(MessageCodec.decode(m).property(ProviderProperties.SENT_AGAIN)))
                         .count(),
                 "the sends made again are marked, so that a node keeps one copy or says it cannot tell");
+    }
+
+    /**
+     * A send that may be made again needs an id (the next node keeps one copy by it, and refuses a copy
+     * without one), so the producer's hint to leave ids out is not taken for it; it is for the others.
+     */
+    @Test
+    void aProducerThatDisablesIdsStillGivesOneToSendsThatMayBeMadeAgain() throws Exception {
+        f = FailoverFixture.connected();
+        Session s = f.connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        MessageProducer p = s.createProducer(s.createQueue("q"));
+        p.setDisableMessageID(true);
+        Message persistent = s.createTextMessage("persistent");
+        p.send(persistent);
+        assertNotNull(persistent.getJMSMessageID(), "a persistent send may be made again on the next node");
+        Message nonPersistent = s.createTextMessage("non-persistent");
+        p.send(nonPersistent, DeliveryMode.NON_PERSISTENT, 4, 0);
+        assertNull(nonPersistent.getJMSMessageID(), "a non-persistent send is never made again");
+
+        OnTheirWay sends = sendWhileNodeADoesNotAnswer(s, p);
+        f.lose(A);
+        assertNull(sends.sync().get(10, TimeUnit.SECONDS), "the send returns: it was made again on B");
+        assertTrue(
+                f.on(B).waitingMessages("queue:q").stream()
+                        .allMatch(m -> MessageCodec.decode(m).messageId() != null),
+                "what was made again on B carries the id B keeps one copy by");
+
+        FailoverFixture without = new FailoverFixture().connect("?sendAgain=false");
+        try {
+            Session s2 = without.connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            MessageProducer p2 = s2.createProducer(s2.createQueue("q"));
+            p2.setDisableMessageID(true);
+            Message m = s2.createTextMessage("once");
+            p2.send(m);
+            assertNull(m.getJMSMessageID(), "with sendAgain=false the hint is taken");
+        } finally {
+            without.close();
+        }
     }
 
     @Test
