@@ -38,6 +38,7 @@ public final class AdminCommands {
             "cluster.status",
             "cluster.members",
             "replica.lag",
+            "replica.written",
             "xa.list",
             "xa.commit",
             "xa.rollback",
@@ -49,6 +50,9 @@ public final class AdminCommands {
         throw new IllegalArgumentException("this node is not a member of a cluster");
     };
     private volatile Supplier<String> replicaLag = () -> "";
+    private volatile java.util.function.Function<String, CompletableFuture<String>> replicaWritten = a -> {
+        throw new IllegalArgumentException("this node is not a member of a cluster");
+    };
     private final MessageMoves moves;
     private final XaAdmin xa;
 
@@ -64,6 +68,16 @@ public final class AdminCommands {
      */
     public void replicaLag(Supplier<String> lag) {
         this.replicaLag = lag;
+    }
+
+    /**
+     * The answer of {@code replica.written <queue>\n<JMSMessageID>}: {@code stored=true} when a replica
+     * set this node keeps stored that message lately, else {@code stored=false}. A node that a message
+     * is sent again through asks the others, the lost node having maybe placed it in a set it keeps
+     * no replica of (docs/cluster.md, "Sends made again after a node is lost").
+     */
+    public void replicaWritten(java.util.function.Function<String, CompletableFuture<String>> written) {
+        this.replicaWritten = written;
     }
 
     public AdminCommands(NodeReader reader) {
@@ -121,6 +135,7 @@ public final class AdminCommands {
             case "cluster.status" -> clusterStatus.get();
             case "cluster.members" -> CompletableFuture.completedFuture(reader.clusterMembers());
             case "replica.lag" -> CompletableFuture.completedFuture(replicaLag.get());
+            case "replica.written" -> replicaWritten.apply(argument);
             case "xa.list" -> xa.run(command, argument);
             case "xa.commit", "xa.rollback", "xa.forget" ->
                 xa.run(command, argument).thenApply(body -> {

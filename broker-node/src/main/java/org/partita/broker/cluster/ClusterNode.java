@@ -87,6 +87,8 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     /** Asks the other members for XA branches this node does not hold. */
     private final XaRelay xaRelay;
 
+    private final SentElsewhere sentElsewhere;
+
     public ClusterNode(NodeConfig config) {
         this(config, null);
     }
@@ -106,13 +108,15 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         this.listenPort =
                 config.port() > 0 ? config.port() : cluster.member(self).port();
         this.leaderSends = new LeaderSends(timer, 2 * cluster.downAfterMillis() + 1_000, this::reachable);
-        this.xaRelay = new XaRelay(
+        PeerQuestions peers = new PeerQuestions(
                 cluster.memberNames().stream().filter(n -> !n.equals(self)).toList(),
                 peer -> {
                     PeerLink link = links.get(peer);
                     return link == null ? null : link.connection();
                 },
                 cluster.downAfterMillis());
+        this.xaRelay = new XaRelay(peers);
+        this.sentElsewhere = new SentElsewhere(peers);
         this.replicaSets = new ReplicatedPartitions(
                 cluster,
                 self,
@@ -385,7 +389,39 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
 
     @Override
     public CompletableFuture<Void> writtenLately(String queue, String messageId) {
-        return replicaSets.writtenLately(queue, messageId);
+        CompletableFuture<Void> here = replicaSets.writtenLately(queue, messageId);
+        if (here != null || keepsEverySetOf(queue)) {
+            return here;
+        }
+        // not stored by a set kept here: an unkeyed message may have been placed in one kept elsewhere
+        return sentElsewhere.stored(queue, messageId);
+    }
+
+    /**
+     * The answer of the admin command {@code replica.written} that another node asks when a message
+     * sent again reaches it ({@link SentElsewhere}).
+     */
+    public CompletableFuture<String> writtenHere(String argument) {
+        return SentElsewhere.answer(argument, replicaSets);
+    }
+
+    /** Whether this node keeps a replica of each partition of {@code queue} (or it is not replicated). */
+    private boolean keepsEverySetOf(String queue) {
+        ClusterMetadata m = metadata;
+        String options = m == null ? null : m.queue(queue);
+        if (options == null) {
+            return true; // not a clustered queue: nothing was placed elsewhere
+        }
+        QueueOptions o = QueueOptions.parse(options, QueueOptions.DEFAULTS);
+        if (!Placement.replicated(o, cluster)) {
+            return true;
+        }
+        for (int p = 0; p < o.partitions(); p++) {
+            if (replicaSets.store(setOf(queue, o, p)).isEmpty()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override

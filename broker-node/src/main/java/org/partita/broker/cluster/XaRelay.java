@@ -5,7 +5,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 import javax.transaction.xa.XAException;
@@ -25,9 +24,7 @@ import org.partita.protocol.WireXid;
  * transaction manager tries again later, until that node is back.
  */
 final class XaRelay {
-    private final Function<String, NettyBrokerConnection> linkTo;
-    private final List<String> peers;
-    private final long timeoutMillis;
+    private final PeerQuestions peers;
 
     /**
      * @param peers         the other members
@@ -35,9 +32,11 @@ final class XaRelay {
      * @param timeoutMillis how long a member may take to answer before it counts as not asked
      */
     XaRelay(List<String> peers, Function<String, NettyBrokerConnection> linkTo, long timeoutMillis) {
-        this.peers = List.copyOf(peers);
-        this.linkTo = linkTo;
-        this.timeoutMillis = timeoutMillis;
+        this(new PeerQuestions(peers, linkTo, timeoutMillis));
+    }
+
+    XaRelay(PeerQuestions peers) {
+        this.peers = peers;
     }
 
     /** The outcome of one member asked: its answer, or why it could not be asked. */
@@ -103,8 +102,8 @@ final class XaRelay {
     /** The branches the other members hold, prepared or heuristically completed; those down add none. */
     CompletableFuture<List<WireXid>> recover() {
         List<CompletableFuture<List<WireXid>>> lists = new ArrayList<>();
-        for (String peer : peers) {
-            lists.add(ask(peer, NettyBrokerConnection::xaRecover)
+        for (String peer : peers.peers()) {
+            lists.add(peers.ask(peer, NettyBrokerConnection::xaRecover)
                     .exceptionally(t -> List.of())); // not asked: the scan comes again
         }
         return CompletableFuture.allOf(lists.toArray(CompletableFuture[]::new)).thenApply(v -> {
@@ -117,31 +116,13 @@ final class XaRelay {
     /** Hands {@code request} to every other member at once; each answer, or why it could not be asked. */
     private CompletableFuture<List<Asked>> askEveryPeer(IntFunction<Frame> request) {
         List<CompletableFuture<Asked>> asked = new ArrayList<>();
-        for (String peer : peers) {
-            asked.add(ask(peer, c -> c.xa(request))
-                    .handle((r, t) -> t == null ? new Asked(peer, r, null) : new Asked(peer, null, reason(t))));
+        for (String peer : peers.peers()) {
+            asked.add(peers.ask(peer, c -> c.xa(request))
+                    .handle((r, t) ->
+                            t == null ? new Asked(peer, r, null) : new Asked(peer, null, PeerQuestions.reason(t))));
         }
         return CompletableFuture.allOf(asked.toArray(CompletableFuture[]::new))
                 .thenApply(v -> asked.stream().map(CompletableFuture::join).toList());
-    }
-
-    private <T> CompletableFuture<T> ask(String peer, Function<NettyBrokerConnection, CompletableFuture<T>> call) {
-        NettyBrokerConnection c = linkTo.apply(peer);
-        if (c == null) {
-            return CompletableFuture.failedFuture(new IllegalStateException("its link is down"));
-        }
-        try {
-            return call.apply(c).orTimeout(timeoutMillis, TimeUnit.MILLISECONDS);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-    }
-
-    private static String reason(Throwable t) {
-        Throwable c = t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
-        return c instanceof java.util.concurrent.TimeoutException
-                ? "no answer in time"
-                : String.valueOf(c.getMessage());
     }
 
     /** What the members' answers add up to (a result without request id: the caller answers its own). */

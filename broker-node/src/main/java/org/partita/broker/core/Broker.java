@@ -805,9 +805,11 @@ public final class Broker implements QueueServices, AutoCloseable {
 
     /**
      * For a message a producer sent again (marked {@link ProviderProperties#SENT_AGAIN}) because its
-     * node was lost before it answered: the queues among its targets in which a replica set this node
-     * keeps stored it lately, by queue and JMSMessageID, once each of those writes is known to have
-     * been confirmed (null if none has one: it is stored now as any send). By queue: a fan-out
+     * node was lost before it answered: the queues among its targets in which a replica set stored it
+     * lately, by queue and JMSMessageID, once each of those writes is known to have been confirmed (null
+     * if none has one: it is stored now as any send). A set this node keeps is looked up here; the others
+     * of the queue are asked ({@link ClusterHooks#writtenLately}): an unkeyed message may have been placed
+     * in any set. By queue: a fan-out
      * message's AppId copies share their JMSMessageID and may have been stored apart. Refused
      * ({@link ErrorCode#IN_DOUBT}) when its destination keeps one copy on one node, where whether the
      * lost node stored it cannot be told.

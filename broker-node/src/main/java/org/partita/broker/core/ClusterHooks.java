@@ -75,8 +75,9 @@ public interface ClusterHooks {
 
     /**
      * Whether a message with this JMSMessageID was stored lately in {@code queue} in a replica set this node keeps
-     * (see {@link MessageStore#writtenLately}): null if not; else a future completing once that
-     * write is durable, failing if it failed.
+     * (see {@link MessageStore#writtenLately}), or, when this node keeps no replica of some of the
+     * queue's partitions, in one kept by the other nodes (asked): null if not here and nothing to ask;
+     * else a future completing once that write is durable, failing if it failed or none stored it.
      */
     default CompletableFuture<Void> writtenLately(String queue, String messageId) {
         return null;

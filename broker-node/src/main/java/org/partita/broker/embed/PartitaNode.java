@@ -129,6 +129,7 @@ public final class PartitaNode implements AutoCloseable {
                 admin.clusterStatus(() -> cluster.statusWithPartitions(CLUSTER_FIGURES_TIMEOUT_MILLIS)
                         .thenApply(ClusterStatus::format));
                 admin.replicaLag(() -> ReplicaLagGather.format(cluster.replicaSets()));
+                admin.replicaWritten(cluster::writtenHere);
             }
             this.server = listen(config, broker, context, tls);
             if (cluster != null) {

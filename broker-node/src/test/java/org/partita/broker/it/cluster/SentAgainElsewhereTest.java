@@ -1,0 +1,121 @@
+package org.partita.broker.it.cluster;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import jakarta.jms.Connection;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.Session;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.partita.jms.api.PartitaAdmin;
+import org.partita.jms.transport.NettyBrokerConnection;
+import org.partita.protocol.MessageCodec;
+import org.partita.protocol.ProviderProperties;
+import org.partita.protocol.WireMessage;
+
+/**
+ * With more nodes than replicas, a node keeps a replica of only some of a queue's partitions. An
+ * unkeyed message a producer sent through one node, then sent again through another after the first
+ * was lost before it answered, may reach a node that keeps no replica of the set the first node
+ * placed it in: that node asks the others whether one of their sets stored it, and keeps one copy.
+ */
+@Tag("slow")
+@Timeout(240)
+class SentAgainElsewhereTest {
+    private static final String QUEUE = "loose";
+    private static final String ID = "ID:sent-again-elsewhere";
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void anUnkeyedMessageSentAgainThroughEveryOtherNodeIsKeptOnce() throws Exception {
+        try (EmbeddedCluster c = new EmbeddedCluster(tmp, 4).startAll()) {
+            try (PartitaAdmin admin = PartitaAdmin.connect(c.factory(0))) {
+                admin.updateQueue(QUEUE, Map.of("partitions", "4", "hosts", "*", "replicas", "3"));
+            }
+            byte[] message = MessageCodec.encode(new WireMessage(
+                    ID,
+                    System.currentTimeMillis(),
+                    null,
+                    null,
+                    "queue:" + QUEUE,
+                    null,
+                    WireMessage.PERSISTENT,
+                    4,
+                    0,
+                    0,
+                    Map.of(),
+                    WireMessage.BODY_TEXT,
+                    "once".getBytes(StandardCharsets.UTF_8)));
+            // the first send, through node1, once every set has a leader (refused until then)
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(500))
+                    .ignoreExceptions()
+                    .untilAsserted(() -> sendThrough(c, 0, message));
+            // the same message sent again, marked, through each other node: one of them keeps no
+            // replica of the set node1 placed it in (each set is three of the four nodes)
+            byte[] again = MessageCodec.withProperty(message, ProviderProperties.SENT_AGAIN, Boolean.TRUE);
+            for (int node = 1; node < 4; node++) {
+                sendThrough(c, node, again);
+            }
+
+            List<String> received = new CopyOnWriteArrayList<>();
+            List<Connection> connections = new ArrayList<>();
+            try {
+                for (int node = 0; node < 4; node++) {
+                    Connection conn = c.factory(node).createConnection();
+                    connections.add(conn);
+                    Session s = conn.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                    MessageConsumer consumer = s.createConsumer(s.createQueue(QUEUE));
+                    consumer.setMessageListener(m -> {
+                        try {
+                            received.add(m.getJMSMessageID());
+                        } catch (jakarta.jms.JMSException e) {
+                            throw new IllegalStateException(e);
+                        }
+                    });
+                    conn.start();
+                }
+                await().atMost(Duration.ofSeconds(30)).until(() -> !received.isEmpty());
+                // every copy was stored before its send returned, and consumers on every node are
+                // served every partition: a second copy would arrive within moments
+                await().during(Duration.ofSeconds(3))
+                        .atMost(Duration.ofSeconds(10))
+                        .untilAsserted(() -> assertEquals(1, received.size(), "copies received: " + received));
+                assertEquals(List.of(ID), received, "the message sent again is kept once");
+            } finally {
+                for (Connection conn : connections) {
+                    conn.close();
+                }
+            }
+        }
+    }
+
+    /** Sends {@code message} on a session of a raw connection to node {@code node}, and waits until it is stored. */
+    private static void sendThrough(EmbeddedCluster c, int node, byte[] message) throws Exception {
+        NettyBrokerConnection link = NettyBrokerConnection.connect(
+                "127.0.0.1",
+                c.config().members().get(node).port(),
+                c.config(node).maxFrameSize(),
+                5_000);
+        try {
+            link.open(null, null, null).get(5, TimeUnit.SECONDS);
+            link.openSession(1, false).get(5, TimeUnit.SECONDS);
+            link.send(1, message, true).get(30, TimeUnit.SECONDS);
+        } finally {
+            link.abort();
+        }
+    }
+}
