@@ -34,6 +34,14 @@ final class FeedPart implements PeerLink.Receiver {
 
     private long voidUpTo;
     private final List<Object[]> held = new ArrayList<>();
+    /**
+     * The last recover asked there, answered or not: the next is asked only once it is answered.
+     * That node does not keep two recovers of one session in order (each waits for its queues to
+     * stop delivering first, and one may then run at once while the other waits its turn on the
+     * event loop). A later recover run first, its seen list without the client's earlier
+     * deliveries, would hand those back unseen, and they would come again unflagged.
+     */
+    private CompletableFuture<?> lastAsked = CompletableFuture.completedFuture(null);
 
     /** A delivery relayed from this part's node. */
     record Delivered(FeedPart part, FeedConnection connection, long deliveryId) implements RemoteFeed.Handle {
@@ -202,8 +210,17 @@ final class FeedPart implements PeerLink.Receiver {
             release(Long.MAX_VALUE);
             return;
         }
-        c.recover(sessionId, seen.stream().mapToLong(Long::longValue).toArray())
-                .whenComplete((fence, t) -> release(t == null ? fence : Long.MAX_VALUE));
+        long[] ids = seen.stream().mapToLong(Long::longValue).toArray();
+        CompletableFuture<Long> answer;
+        synchronized (this) {
+            answer = lastAsked
+                    .handle((v, t) -> null) // asked after the one before, whether it failed or not
+                    .thenCompose(v -> live(c)
+                            ? c.recover(sessionId, ids)
+                            : CompletableFuture.completedFuture(Long.MAX_VALUE)); // link lost meanwhile
+            lastAsked = answer;
+        }
+        answer.whenComplete((fence, t) -> release(t == null ? fence : Long.MAX_VALUE));
     }
 
     private synchronized void release(long fence) {

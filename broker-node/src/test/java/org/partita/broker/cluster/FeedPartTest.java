@@ -131,6 +131,55 @@ class FeedPartTest {
         assertEquals(List.of("n2:7"), client.messages());
     }
 
+    /**
+     * That node may run two recovers of a session in either order: were the second (seen nothing)
+     * run first, it would hand delivery 3, which the client saw, back unseen, and it would come
+     * again unflagged. So the second is asked only once the first is answered.
+     */
+    @Test
+    void aSecondRecoverIsAskedThereOnlyOnceTheFirstIsAnswered() {
+        FakeFeedConnection there = opened();
+        link.deliver(3);
+        part.hold();
+        part.recover(List.of(3L));
+        clientRecovers();
+
+        assertEquals(List.of("recover s1 seen=[3]"), there.takeRequests());
+
+        there.answerRecover(3);
+        assertEquals(List.of("recover s1 seen=[]"), there.takeRequests());
+        link.deliver(4);
+        there.answerRecover(4);
+        link.deliver(5);
+        assertEquals(List.of("n2:3", "n2:5"), client.messages(), "held until the second answer, 4 void by it");
+    }
+
+    @Test
+    void aRecoverRefusedThereStillLetsTheNextBeAsked() {
+        FakeFeedConnection there = opened();
+        clientRecovers();
+        clientRecovers();
+
+        there.refuseRecover();
+
+        assertEquals(List.of("recover s1 seen=[]", "recover s1 seen=[]"), there.takeRequests());
+    }
+
+    @Test
+    void aRecoverWaitingForTheOneBeforeIsNotAskedOnceTheLinkIsLost() {
+        FakeFeedConnection there = opened();
+        clientRecovers();
+        clientRecovers();
+        link.deliver(5);
+        FakeFeedConnection after = link.relink();
+
+        there.answerRecover(4);
+
+        assertEquals(List.of("recover s1 seen=[]"), there.takeRequests());
+        assertEquals(List.of(), after.takeRequests(), "the restarted node knows nothing of the session");
+        assertEquals(List.of(), client.messages(), "that node hands out again what it held");
+    }
+
     /** A node that came up after the client's hold: its part is held from the recover on. */
     @Test
     void aPartThatJoinedAfterTheHoldIsHeldFromItsRecoverUntilItsAnswer() {
