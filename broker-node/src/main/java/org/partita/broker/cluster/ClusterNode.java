@@ -116,7 +116,7 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
                 },
                 cluster.downAfterMillis());
         this.xaRelay = new XaRelay(peers);
-        this.sentElsewhere = new SentElsewhere(peers);
+        this.sentElsewhere = new SentElsewhere(peers, 2 * cluster.downAfterMillis() + 1_000, timer);
         this.replicaSets = new ReplicatedPartitions(
                 cluster,
                 self,
@@ -389,39 +389,46 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
 
     @Override
     public CompletableFuture<Void> writtenLately(String queue, String messageId) {
-        CompletableFuture<Void> here = replicaSets.writtenLately(queue, messageId);
-        if (here != null || keepsEverySetOf(queue)) {
-            return here;
-        }
-        // not stored by a set kept here: an unkeyed message may have been placed in one kept elsewhere
-        return sentElsewhere.stored(queue, messageId);
+        return replicaSets.writtenLately(queue, messageId);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> storedInSetsServedElsewhere(String queue, String messageId) {
+        Set<String> elsewhere = setsServedElsewhere(queue);
+        return elsewhere.isEmpty() ? null : sentElsewhere.stored(queue, messageId, elsewhere);
     }
 
     /**
-     * The answer of the admin command {@code replica.written} that another node asks when a message
-     * sent again reaches it ({@link SentElsewhere}).
+     * The answer of the admin command {@code replica.written} that another node asks when an unkeyed
+     * message sent again reaches it ({@link SentElsewhere}).
      */
     public CompletableFuture<String> writtenHere(String argument) {
         return SentElsewhere.answer(argument, replicaSets);
     }
 
-    /** Whether this node keeps a replica of each partition of {@code queue} (or it is not replicated). */
-    private boolean keepsEverySetOf(String queue) {
+    /**
+     * The replica sets of {@code queue}'s partitions that this node does not serve now; none for a
+     * queue without replicas, a fan-out queue (whose AppId copies are remembered by AppId queue, not
+     * covered) or a name the cluster does not define (an AppId queue, a queue of this node alone).
+     */
+    private Set<String> setsServedElsewhere(String queue) {
         ClusterMetadata m = metadata;
         String options = m == null ? null : m.queue(queue);
         if (options == null) {
-            return true; // not a clustered queue: nothing was placed elsewhere
+            return Set.of();
         }
         QueueOptions o = QueueOptions.parse(options, QueueOptions.DEFAULTS);
-        if (!Placement.replicated(o, cluster)) {
-            return true;
+        if (!Placement.replicated(o, cluster) || QueueOptions.FANOUT.equals(o.mode())) {
+            return Set.of();
         }
+        Set<String> sets = new java.util.LinkedHashSet<>();
         for (int p = 0; p < o.partitions(); p++) {
-            if (replicaSets.store(setOf(queue, o, p)).isEmpty()) {
-                return false;
+            String set = setOf(queue, o, p);
+            if (!replicaSets.serves(set)) {
+                sets.add(set);
             }
         }
-        return true;
+        return sets;
     }
 
     @Override

@@ -280,6 +280,11 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
                 .toList();
     }
 
+    /** The sets this node serves now (each read back: it holds every entry its set committed). */
+    Set<String> servedNow() {
+        return Set.copyOf(served);
+    }
+
     /** Whether this node serves the set now. */
     boolean serves(String set) {
         return served.contains(set);

@@ -807,18 +807,22 @@ public final class Broker implements QueueServices, AutoCloseable {
      * For a message a producer sent again (marked {@link ProviderProperties#SENT_AGAIN}) because its
      * node was lost before it answered: the queues among its targets in which a replica set stored it
      * lately, by queue and JMSMessageID, once each of those writes is known to have been confirmed (null
-     * if none has one: it is stored now as any send). A set this node keeps is looked up here; the others
-     * of the queue are asked ({@link ClusterHooks#writtenLately}): an unkeyed message may have been placed
-     * in any set. By queue: a fan-out
+     * if none has one: it is stored now as any send). The sets this node keeps are looked up here. An
+     * unkeyed message may have been placed in any set of its queue: the serving leaders of the sets
+     * this node does not serve are asked ({@link ClusterHooks#storedInSetsServedElsewhere}), and when
+     * they cannot tell within a bound the send fails in doubt. A keyed one's set is fixed, and that
+     * set's serving leader looks it up again when it is forwarded there. Looked up once per send: what
+     * is left is then stored. By queue: a fan-out
      * message's AppId copies share their JMSMessageID and may have been stored apart. Refused
      * ({@link ErrorCode#IN_DOUBT}) when its destination keeps one copy on one node, where whether the
      * lost node stored it cannot be told.
      */
     private CompletableFuture<List<BrokerQueue>> keptBefore(PendingSend s) {
         MessageRef m = s.message();
-        if (!Boolean.TRUE.equals(m.wire().property(ProviderProperties.SENT_AGAIN))) {
+        if (s.keptLookedUp || !Boolean.TRUE.equals(m.wire().property(ProviderProperties.SENT_AGAIN))) {
             return null;
         }
+        s.keptLookedUp = true;
         String id = m.wire().messageId();
         boolean replicated = !s.targets().isEmpty() && m.persistent() && id != null;
         for (BrokerQueue q : s.targets()) {
@@ -833,9 +837,15 @@ public final class Broker implements QueueServices, AutoCloseable {
         }
         List<CompletableFuture<BrokerQueue>> earlier = new ArrayList<>();
         for (BrokerQueue q : s.targets()) {
-            CompletableFuture<Void> written = cluster.writtenLately(queueStoredIn(q), id);
+            String queue = queueStoredIn(q);
+            CompletableFuture<Void> written = cluster.writtenLately(queue, id);
             if (written != null) {
                 earlier.add(written.handle((v, failed) -> failed == null ? q : null));
+            } else if (!m.keyed()) {
+                CompletableFuture<Boolean> elsewhere = cluster.storedInSetsServedElsewhere(queue, id);
+                if (elsewhere != null) {
+                    earlier.add(elsewhere.thenApply(stored -> stored ? q : null));
+                }
             }
         }
         if (earlier.isEmpty()) {
@@ -1200,6 +1210,8 @@ public final class Broker implements QueueServices, AutoCloseable {
         private volatile List<BrokerQueue> targets;
         /** How many times this send was stored again because its partition was served elsewhere by then. */
         private int servedElsewhereTries;
+        /** Whether {@link Broker#keptBefore} looked for an earlier copy of this send (once: the rest is then stored). */
+        private boolean keptLookedUp;
 
         private final MessageRef message;
         private final int deliveryCount;

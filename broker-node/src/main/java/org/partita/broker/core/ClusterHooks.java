@@ -75,11 +75,21 @@ public interface ClusterHooks {
 
     /**
      * Whether a message with this JMSMessageID was stored lately in {@code queue} in a replica set this node keeps
-     * (see {@link MessageStore#writtenLately}), or, when this node keeps no replica of some of the
-     * queue's partitions, in one kept by the other nodes (asked): null if not here and nothing to ask;
-     * else a future completing once that write is durable, failing if it failed or none stored it.
+     * (see {@link MessageStore#writtenLately}): null if not; else a future completing once that
+     * write is durable, failing if it failed.
      */
     default CompletableFuture<Void> writtenLately(String queue, String messageId) {
+        return null;
+    }
+
+    /**
+     * For an unkeyed message sent again, not found by {@link #writtenLately} here: whether a replica
+     * set of {@code queue} that this node does not serve stored it lately, as the serving leaders of
+     * those sets say (asked over the links); null when this node serves every set of the queue, or
+     * the queue has none. Fails with {@code IN_DOUBT} when that cannot be told within a bound (a set
+     * without a serving leader all along).
+     */
+    default CompletableFuture<Boolean> storedInSetsServedElsewhere(String queue, String messageId) {
         return null;
     }
 

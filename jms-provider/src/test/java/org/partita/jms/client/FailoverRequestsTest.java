@@ -231,10 +231,12 @@ class FailoverRequestsTest {
 
         OnTheirWay sends = sendWhileNodeADoesNotAnswer(s, p);
         f.lose(A);
+        assertNull(sends.async().get(10, TimeUnit.SECONDS), "onCompletion: the send was made again on B");
         assertNull(sends.sync().get(10, TimeUnit.SECONDS), "the send returns: it was made again on B");
+        List<byte[]> onB = f.on(B).waitingMessages("queue:q");
+        assertEquals(2, onB.size(), "both sends made again on B");
         assertTrue(
-                f.on(B).waitingMessages("queue:q").stream()
-                        .allMatch(m -> MessageCodec.decode(m).messageId() != null),
+                onB.stream().allMatch(m -> MessageCodec.decode(m).messageId() != null),
                 "what was made again on B carries the id B keeps one copy by");
 
         FailoverFixture without = new FailoverFixture().connect("?sendAgain=false");

@@ -25,51 +25,45 @@ import org.partita.protocol.ProviderProperties;
 import org.partita.protocol.WireMessage;
 
 /**
- * With more nodes than replicas, a node keeps a replica of only some of a queue's partitions. An
- * unkeyed message a producer sent through one node, then sent again through another after the first
- * was lost before it answered, may reach a node that keeps no replica of the set the first node
- * placed it in: that node asks the others whether one of their sets stored it, and keeps one copy.
+ * With more nodes than replicas, each node serves one of a queue's replica sets and keeps a replica of
+ * only some of the others. An unkeyed message a producer sent through one node, then sent again
+ * through another after the first was lost before it answered, may reach a node that keeps no replica
+ * of the set the first node placed it in: that node asks the serving leaders of the sets it does not
+ * serve whether the message is there, and keeps one copy; a message none of them holds is stored.
  */
 @Tag("slow")
 @Timeout(240)
 class SentAgainElsewhereTest {
     private static final String QUEUE = "loose";
-    private static final String ID = "ID:sent-again-elsewhere";
+    private static final String STORED_FIRST = "ID:sent-again-stored-first";
+    private static final String NEVER_STORED = "ID:sent-again-never-stored";
 
     @TempDir
     Path tmp;
 
     @Test
-    void anUnkeyedMessageSentAgainThroughEveryOtherNodeIsKeptOnce() throws Exception {
+    void anUnkeyedMessageSentAgainThroughAnyOtherNodeIsKeptOnce() throws Exception {
         try (EmbeddedCluster c = new EmbeddedCluster(tmp, 4).startAll()) {
             try (PartitaAdmin admin = PartitaAdmin.connect(c.factory(0))) {
                 admin.updateQueue(QUEUE, Map.of("partitions", "4", "hosts", "*", "replicas", "3"));
             }
-            byte[] message = MessageCodec.encode(new WireMessage(
-                    ID,
-                    System.currentTimeMillis(),
-                    null,
-                    null,
-                    "queue:" + QUEUE,
-                    null,
-                    WireMessage.PERSISTENT,
-                    4,
-                    0,
-                    0,
-                    Map.of(),
-                    WireMessage.BODY_TEXT,
-                    "once".getBytes(StandardCharsets.UTF_8)));
+            byte[] first = message(STORED_FIRST);
             // the first send, through node1, once every set has a leader (refused until then)
             await().atMost(Duration.ofSeconds(60))
                     .pollInterval(Duration.ofMillis(500))
                     .ignoreExceptions()
-                    .untilAsserted(() -> sendThrough(c, 0, message));
+                    .untilAsserted(() -> sendThrough(c, 0, first));
             // the same message sent again, marked, through each other node: one of them keeps no
             // replica of the set node1 placed it in (each set is three of the four nodes)
-            byte[] again = MessageCodec.withProperty(message, ProviderProperties.SENT_AGAIN, Boolean.TRUE);
+            byte[] again = MessageCodec.withProperty(first, ProviderProperties.SENT_AGAIN, Boolean.TRUE);
             for (int node = 1; node < 4; node++) {
                 sendThrough(c, node, again);
             }
+            // a message whose first send never reached a node: sent again, it is stored (once)
+            sendThrough(
+                    c,
+                    3,
+                    MessageCodec.withProperty(message(NEVER_STORED), ProviderProperties.SENT_AGAIN, Boolean.TRUE));
 
             List<String> received = new CopyOnWriteArrayList<>();
             List<Connection> connections = new ArrayList<>();
@@ -88,19 +82,39 @@ class SentAgainElsewhereTest {
                     });
                     conn.start();
                 }
-                await().atMost(Duration.ofSeconds(30)).until(() -> !received.isEmpty());
+                await().atMost(Duration.ofSeconds(30)).until(() -> received.size() >= 2);
                 // every copy was stored before its send returned, and consumers on every node are
                 // served every partition: a second copy would arrive within moments
                 await().during(Duration.ofSeconds(3))
                         .atMost(Duration.ofSeconds(10))
-                        .untilAsserted(() -> assertEquals(1, received.size(), "copies received: " + received));
-                assertEquals(List.of(ID), received, "the message sent again is kept once");
+                        .untilAsserted(() -> assertEquals(2, received.size(), "copies received: " + received));
+                assertEquals(
+                        List.of(NEVER_STORED, STORED_FIRST),
+                        received.stream().sorted().toList(),
+                        "each message once");
             } finally {
                 for (Connection conn : connections) {
                     conn.close();
                 }
             }
         }
+    }
+
+    private static byte[] message(String id) {
+        return MessageCodec.encode(new WireMessage(
+                id,
+                System.currentTimeMillis(),
+                null,
+                null,
+                "queue:" + QUEUE,
+                null,
+                WireMessage.PERSISTENT,
+                4,
+                0,
+                0,
+                Map.of(),
+                WireMessage.BODY_TEXT,
+                "once".getBytes(StandardCharsets.UTF_8)));
     }
 
     /** Sends {@code message} on a session of a raw connection to node {@code node}, and waits until it is stored. */
