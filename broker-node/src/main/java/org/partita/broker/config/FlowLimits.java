@@ -59,7 +59,6 @@ public record FlowLimits(
 
     public static final int DEFAULT_HANDSHAKE_FRAME_BYTES = 8 * 1024;
     public static final long DEFAULT_HANDSHAKE_TIMEOUT_MILLIS = 10_000;
-    public static final int DEFAULT_CONNECTIONS = 4096;
     public static final int DEFAULT_SESSIONS_PER_CONNECTION = 1024;
     public static final int DEFAULT_CONSUMERS_PER_CONNECTION = 4096;
     public static final int DEFAULT_PARTITIONS_PER_QUEUE = 4096;
@@ -98,7 +97,7 @@ public record FlowLimits(
         return new FlowLimits(
                 DEFAULT_HANDSHAKE_FRAME_BYTES,
                 DEFAULT_HANDSHAKE_TIMEOUT_MILLIS,
-                DEFAULT_CONNECTIONS,
+                heap.connections(OpenFiles.limit()),
                 DEFAULT_SESSIONS_PER_CONNECTION,
                 DEFAULT_CONSUMERS_PER_CONNECTION,
                 DEFAULT_PARTITIONS_PER_QUEUE,

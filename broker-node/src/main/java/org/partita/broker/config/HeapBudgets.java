@@ -25,6 +25,15 @@ public final class HeapBudgets {
     /** The journal's budget stays at the size the store was tuned with (docs/performance.md) once the heap allows it. */
     static final long JOURNAL_CEILING = 32L << 20;
 
+    /** The heap one client connection is given room for ({@link #connections}). */
+    static final long CONNECTION_BYTES = 64L << 10;
+    /** The connection limit a small heap gives, at least. */
+    static final int MIN_CONNECTIONS = 1024;
+    /** Open files kept for the store's files, the cluster's links and the JVM's own when the open-file limit binds. */
+    static final long FILES_KEPT = 256;
+    /** The connection limit a low open-file limit gives, at least (a connection beyond it fails to be accepted). */
+    static final int MIN_CONNECTIONS_BY_FILES = 64;
+
     private final JvmMemory jvm;
 
     public HeapBudgets(JvmMemory jvm) {
@@ -112,6 +121,22 @@ public final class HeapBudgets {
      */
     public long checkpointTransactionBytes() {
         return share(jvm.heapBytes(), 32);
+    }
+
+    /**
+     * Client connections the node takes: one per {@link #CONNECTION_BYTES} of heap, at least
+     * {@link #MIN_CONNECTIONS}, and no more than the process's open-file limit leaves once
+     * {@link #FILES_KEPT} files are kept for the rest (each connection is a socket): 4,096 in a
+     * 256 MiB heap, 16,384 in 1 GiB. A connection with a session, a producer and a consumer holds
+     * about 6 KiB of the node's heap at rest (S9, docs/performance.md); the rest of its share is room
+     * for what it has on its way, which the node-wide budgets bound anyway.
+     *
+     * @param openFileLimit the process's open-file limit, or 0 or less when it is not known
+     */
+    public int connections(long openFileLimit) {
+        long byHeap = Math.max(MIN_CONNECTIONS, jvm.heapBytes() / CONNECTION_BYTES);
+        long byFiles = openFileLimit > 0 ? Math.max(MIN_CONNECTIONS_BY_FILES, openFileLimit - FILES_KEPT) : byHeap;
+        return (int) Math.min(Integer.MAX_VALUE, Math.min(byHeap, byFiles));
     }
 
     /** What the node-wide budgets may take together: {@link #NODE_WIDE_EIGHTHS} eighths of the heap. */

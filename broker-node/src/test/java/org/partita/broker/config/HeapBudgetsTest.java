@@ -48,6 +48,17 @@ class HeapBudgetsTest {
     }
 
     @Test
+    void connectionsFollowTheHeapWithinTheOpenFileLimit() {
+        long manyFiles = 1 << 20;
+        assertEquals(1024, heap(8).connections(manyFiles), "a small heap keeps the floor");
+        assertEquals(4096, heap(256).connections(manyFiles), "one per 64 KiB");
+        assertEquals(16384, heap(1024).connections(manyFiles));
+        assertEquals(20_000 - 256, heap(4096).connections(20_000), "the sockets the open-file limit leaves");
+        assertEquals(64, heap(1024).connections(100), "a very low open-file limit: a few connections still");
+        assertEquals(16384, heap(1024).connections(0), "an unknown open-file limit: the heap alone");
+    }
+
+    @Test
     void aTinyHeapGetsTheFloors() {
         HeapBudgets b = heap(8);
         assertEquals(MIB, b.frameBytes());
