@@ -116,7 +116,8 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
                 },
                 cluster.downAfterMillis());
         this.xaRelay = new XaRelay(peers);
-        this.sentElsewhere = new SentElsewhere(peers, 2 * cluster.downAfterMillis() + 1_000, timer);
+        this.sentElsewhere =
+                new SentElsewhere(peers, self, this::writtenHere, 2 * cluster.downAfterMillis() + 1_000, timer);
         this.replicaSets = new ReplicatedPartitions(
                 cluster,
                 self,

@@ -40,9 +40,29 @@ final class SentElsewhere {
     private final long boundMillis;
     private final java.util.concurrent.ScheduledExecutorService timer;
 
-    /** Asks the members over their links ({@link PeerQuestions}). */
-    SentElsewhere(PeerQuestions peers, long boundMillis, java.util.concurrent.ScheduledExecutorService timer) {
-        this(peers.peers(), (peer, argument) -> peers.ask(peer, c -> c.admin(COMMAND, argument)), boundMillis, timer);
+    /**
+     * Asks the other members over their links ({@link PeerQuestions}), and this node itself through
+     * {@code here}: it may come to serve a set between two rounds (elected in place of the lost node),
+     * and then vouches for it as any serving leader does.
+     */
+    SentElsewhere(
+            PeerQuestions peers,
+            String self,
+            java.util.function.Function<String, CompletableFuture<String>> here,
+            long boundMillis,
+            java.util.concurrent.ScheduledExecutorService timer) {
+        this(
+                withSelf(peers.peers(), self),
+                (member, argument) ->
+                        member.equals(self) ? here.apply(argument) : peers.ask(member, c -> c.admin(COMMAND, argument)),
+                boundMillis,
+                timer);
+    }
+
+    private static List<String> withSelf(List<String> peers, String self) {
+        List<String> members = new java.util.ArrayList<>(peers);
+        members.add(self);
+        return members;
     }
 
     /**

@@ -2,6 +2,7 @@ package org.partita.broker.it.cluster;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.jms.Connection;
 import jakarta.jms.MessageConsumer;
@@ -46,6 +47,14 @@ class SentAgainElsewhereTest {
         try (EmbeddedCluster c = new EmbeddedCluster(tmp, 4).startAll()) {
             try (PartitaAdmin admin = PartitaAdmin.connect(c.factory(0))) {
                 admin.updateQueue(QUEUE, Map.of("partitions", "4", "hosts", "*", "replicas", "3"));
+                // every set led, as a cluster up for a while (a set between leaders is asked again, within a bound)
+                await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                    Map<String, String> status = admin.clusterStatus();
+                    for (int p = 0; p < 4; p++) {
+                        String leader = status.get("queue." + QUEUE + ".partition." + p + ".host");
+                        assertTrue(leader != null && leader.startsWith("node"), status.toString());
+                    }
+                });
             }
             byte[] first = message(STORED_FIRST);
             // the first send, through node1, once every set has a leader (refused until then)
