@@ -700,6 +700,13 @@ public final class Broker implements QueueServices, AutoCloseable {
 
     /** @param alone one send, not in a transaction: it may overflow to another node directly */
     private CompletableFuture<Void> store(List<PendingSend> sends, List<Consumed> consumed, boolean alone) {
+        if (!alone) {
+            CompletableFuture<List<PendingSend>> rest = keptBeforeInTransaction(sends);
+            if (rest != null) {
+                // a transaction made again by a producer whose node was lost before it answered the commit
+                return rest.thenCompose(left -> store(left, consumed, false));
+            }
+        }
         while (true) {
             String held = heldBy(sends);
             if (held != null) {
@@ -763,7 +770,9 @@ public final class Broker implements QueueServices, AutoCloseable {
                 ? stored
                 : stored.thenCompose(v -> CompletableFuture.allOf(atReplicas.toArray(CompletableFuture[]::new)));
         if (!alone) {
-            return confirmed;
+            return consumed.isEmpty() && !sends.isEmpty()
+                    ? confirmed.exceptionallyCompose(t -> commitAgain(t, sends))
+                    : confirmed;
         }
         // (a wait for the replicas never fails: only a failed store is tried again below)
         return confirmed.exceptionallyCompose(t -> {
@@ -792,6 +801,76 @@ public final class Broker implements QueueServices, AutoCloseable {
                                     SERVED_ELSEWHERE_PAUSE_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS))
                     .thenCompose(v -> store(List.of(again), consumed, true));
         });
+    }
+
+    /**
+     * A commit that only sent and whose write a replica set took and lost its leader before confirming
+     * (or refused, handing its leadership on), tried again as a send on its own is
+     * ({@link #SERVED_ELSEWHERE_TRIES}): every send marked {@link ProviderProperties#SENT_AGAIN}, so that
+     * what the first write stored is kept once ({@link #keptBeforeInTransaction}); the commit then
+     * succeeds rather than fail in doubt. A commit that consumed messages is not tried again: its
+     * acknowledgements may have been written, and it fails as before.
+     */
+    private CompletableFuture<Void> commitAgain(Throwable t, List<PendingSend> sends) {
+        Throwable cause =
+                t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
+        PendingSend first = sends.get(0);
+        boolean inDoubt =
+                (cause instanceof org.partita.broker.store.StoreUnavailableException u && u.servedElsewhereNow())
+                        || (cause instanceof StoreException e && e.maybeStored());
+        if (!inDoubt
+                || !sends.stream().allMatch(PendingSend::routed)
+                || first.servedElsewhereTries++ >= SERVED_ELSEWHERE_TRIES) {
+            return CompletableFuture.failedFuture(t);
+        }
+        List<PendingSend> again = new ArrayList<>();
+        for (PendingSend s : sends) {
+            if (!s.targets().isEmpty()) { // a part another store took stands, its queues taken out of targets
+                again.add(s.sentAgain(this));
+            }
+        }
+        if (again.isEmpty()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        again.get(0).servedElsewhereTries = Math.max(again.get(0).servedElsewhereTries, first.servedElsewhereTries);
+        return CompletableFuture.supplyAsync(
+                        () -> null,
+                        CompletableFuture.delayedExecutor(
+                                SERVED_ELSEWHERE_PAUSE_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS))
+                .thenCompose(v -> store(again, List.of(), false));
+    }
+
+    /**
+     * For a transaction's sends, those marked {@link ProviderProperties#SENT_AGAIN} (the client made the
+     * transaction again on this node because the node of its commit was lost before it answered): each
+     * looked up as {@link #keptBefore} does, and only what no replica set stored yet is left to store,
+     * so a commit the lost node made is not stored twice. Null when no send is marked; fails in doubt
+     * ({@link ErrorCode#IN_DOUBT}, nothing stored) when one goes to a destination that keeps one copy on
+     * one node.
+     */
+    private CompletableFuture<List<PendingSend>> keptBeforeInTransaction(List<PendingSend> sends) {
+        List<CompletableFuture<Void>> lookups = new ArrayList<>();
+        for (PendingSend send : sends) {
+            CompletableFuture<List<BrokerQueue>> kept;
+            try {
+                kept = keptBefore(send);
+            } catch (ProtocolException inDoubt) {
+                return CompletableFuture.failedFuture(inDoubt);
+            }
+            if (kept != null) {
+                lookups.add(kept.thenAccept(queues -> {
+                    List<BrokerQueue> rest = new ArrayList<>(send.targets());
+                    rest.removeAll(queues);
+                    send.targets(rest);
+                }));
+            }
+        }
+        if (lookups.isEmpty()) {
+            return null;
+        }
+        return CompletableFuture.allOf(lookups.toArray(CompletableFuture[]::new))
+                .thenApply(
+                        v -> sends.stream().filter(s -> !s.targets().isEmpty()).toList());
     }
 
     /**
@@ -1262,6 +1341,7 @@ public final class Broker implements QueueServices, AutoCloseable {
         PendingSend sentAgain(Broker broker) {
             MessageRef m = message;
             if (Boolean.TRUE.equals(m.wire().property(ProviderProperties.SENT_AGAIN))) {
+                keptLookedUp = false; // left in doubt since it was looked up: looked up again
                 return this;
             }
             byte[] marked = MessageCodec.withProperty(m.encoded(), ProviderProperties.SENT_AGAIN, Boolean.TRUE);

@@ -111,7 +111,7 @@ class FailoverTest {
     }
 
     @Test
-    void aTransactedCommitAfterTheSwitchThrowsAndNothingOfTheTransactionIsStored() throws Exception {
+    void aTransactionThatOnlySentIsMadeAgainOnTheNextNodeAndCommitsThereWhole() throws Exception {
         try (Connection conn = new PartitaConnectionFactory(url(a, b)).createConnection()) {
             conn.setExceptionListener(told::add);
             Session s = conn.createSession(true, Session.SESSION_TRANSACTED);
@@ -121,6 +121,32 @@ class FailoverTest {
             a.node().close();
             awaitFailovers(1);
             producer.send(s.createTextMessage("sent to B in the same transaction"));
+            assertEquals(0, depth(b.factory(), "ledger"), "not committed yet");
+
+            s.commit();
+            assertEquals(2, depth(b.factory(), "ledger"), "the whole transaction, made again on B");
+        }
+        a.restart();
+        assertEquals(0, depth(a.factory(), "ledger"), "A rolled back what it had of the transaction");
+    }
+
+    @Test
+    void aTransactionThatReceivedOnTheLostNodeFailsItsCommitAndNothingOfItIsStored() throws Exception {
+        try (Connection conn = new PartitaConnectionFactory(url(a, b)).createConnection()) {
+            conn.setExceptionListener(told::add);
+            try (Connection onA = a.factory().createConnection()) {
+                Session plain = onA.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                plain.createProducer(plain.createQueue("orders")).send(plain.createTextMessage("an order"));
+            }
+            Session s = conn.createSession(true, Session.SESSION_TRANSACTED);
+            MessageConsumer consumer = s.createConsumer(s.createQueue("orders"));
+            conn.start();
+            assertNotNull(consumer.receive(5_000));
+            MessageProducer producer = s.createProducer(s.createQueue("ledger"));
+            producer.send(s.createTextMessage("booked from the order, not committed"));
+
+            a.node().close();
+            awaitFailovers(1);
 
             TransactionRolledBackException e = assertThrows(TransactionRolledBackException.class, s::commit);
             assertEquals(PartitaErrorCodes.FAILOVER, e.getErrorCode());
@@ -132,6 +158,7 @@ class FailoverTest {
         }
         a.restart();
         assertEquals(0, depth(a.factory(), "ledger"), "A rolled back what it had of the transaction");
+        assertEquals(1, depth(a.factory(), "orders"), "the order it consumed is still there");
     }
 
     @Test

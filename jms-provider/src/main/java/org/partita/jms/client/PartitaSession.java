@@ -108,13 +108,11 @@ public class PartitaSession implements Session, QueueSession, TopicSession {
 
     /**
      * Whether a send of this session may be made again on another node when its node is lost before
-     * it answered: a persistent send on its own, through a connection that fails over with
-     * {@code sendAgain} on ({@link BrokerConnection#sendsAgain}).
+     * it answered: a persistent send, on its own or in a transaction, through a connection that fails
+     * over with {@code sendAgain} on ({@link BrokerConnection#sendsAgain}).
      */
     boolean mayBeSentAgain(boolean persistent) {
-        return persistent
-                && mode() != SESSION_TRANSACTED
-                && connection.transport().sendsAgain();
+        return persistent && connection.transport().sendsAgain();
     }
 
     SessionDispatcher dispatcher() {

@@ -31,9 +31,10 @@ import org.slf4j.LoggerFactory;
  * and a stopped one's get none. What the facade asked meanwhile waits, in order, and runs on the new
  * node; then the facade hears {@link ConnectionListener#onFailover}.
  *
- * <p>What the lost node held is void, never replayed: a request on its way fails with
- * {@link PartitaErrorCodes#NODE_LOST} (a send may or may not have been stored), a transaction that sent
- * or acknowledged there fails its next commit with {@link ErrorCode#TRANSACTION_ROLLED_BACK}, and
+ * <p>What the lost node held is void: a request on its way fails with {@link PartitaErrorCodes#NODE_LOST}
+ * (a send may or may not have been stored), except a persistent send ({@link #sendAgainIfLost}) and a
+ * transaction that only sent, which are made again on the next node ({@link #commit}); a transaction
+ * that received there fails its next commit with {@link ErrorCode#TRANSACTION_ROLLED_BACK}, and
  * acknowledging its deliveries does nothing (see {@link DeliveryIds}): the lost node delivers them again
  * when it returns. Consumers of a temporary destination are not re-created: it existed on the lost
  * node only. When no node accepts in time, the facade hears {@link ConnectionListener#onFailure}.
@@ -142,7 +143,7 @@ public final class FailoverBrokerConnection implements BrokerConnection {
             }
             live = null;
             base = ids.highest();
-            owners = log.nodeLost(link.epoch);
+            owners = log.nodeLost(link.epoch, sendsAgain());
             reconnection = new Reconnection(this, link.address, cause, failoverTimeoutMillis);
             r = reconnection;
         }
@@ -217,6 +218,7 @@ public final class FailoverBrokerConnection implements BrokerConnection {
             }
             live = link;
             reconnection = null;
+            makeTransactionsAgain(link);
             Waiting call;
             while ((call = waiting.poll()) != null) {
                 try {
@@ -228,6 +230,31 @@ public final class FailoverBrokerConnection implements BrokerConnection {
                 }
             }
             return true;
+        }
+    }
+
+    /**
+     * Sends again, on the node just switched to, the sends of each transaction the lost node had and
+     * that only sent: ahead of the calls that waited, so its later sends and its commit come after.
+     * Marked {@link ProviderProperties#SENT_AGAIN} when its commit was on its way to the lost node,
+     * which may have made it. Under lock.
+     */
+    private void makeTransactionsAgain(NodeLink link) {
+        for (ReplayLog.MadeAgain t : log.toMakeAgain(link.epoch)) {
+            LOG.info(
+                    "making a transaction of {} sends again on node {}",
+                    t.sends().size(),
+                    link.address);
+            List<CompletableFuture<Void>> answers = new ArrayList<>();
+            for (byte[] message : t.sends()) {
+                answers.add(link.node.send(
+                        t.sessionId(),
+                        t.marked()
+                                ? MessageCodec.withProperty(message, ProviderProperties.SENT_AGAIN, Boolean.TRUE)
+                                : message,
+                        true));
+            }
+            log.madeAgain(t.sessionId(), CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)));
         }
     }
 
@@ -323,15 +350,19 @@ public final class FailoverBrokerConnection implements BrokerConnection {
             } else if (ifLost != null) {
                 out.complete(ifLost.get());
             } else {
-                out.completeExceptionally(new BrokerError(
-                        ErrorCode.INTERNAL,
-                        PartitaErrorCodes.NODE_LOST,
-                        "the connection to node " + link.address + " was lost before it answered " + what
-                                + "; whether the node acted on it is unknown. The connection fails over to another node of "
-                                + nodes));
+                out.completeExceptionally(lostBeforeAnswer(link, what));
             }
         });
         return out;
+    }
+
+    private BrokerError lostBeforeAnswer(NodeLink link, String what) {
+        return new BrokerError(
+                ErrorCode.INTERNAL,
+                PartitaErrorCodes.NODE_LOST,
+                "the connection to node " + link.address + " was lost before it answered " + what
+                        + "; whether the node acted on it is unknown. The connection fails over to another node of "
+                        + nodes);
     }
 
     /** A call without an answer: sent to the node in use, or run on the next one. */
@@ -397,9 +428,13 @@ public final class FailoverBrokerConnection implements BrokerConnection {
         if (!confirm) {
             tell(l -> {
                 log.work(sessionId, l.epoch);
+                log.transactionSent(sessionId, message);
                 l.node.send(sessionId, message, false);
             });
             return CompletableFuture.completedFuture(null);
+        }
+        if (log.transacted(sessionId)) {
+            return sendInTransaction(sessionId, message);
         }
         return call(
                 "the send (the message may or may not have been stored there)",
@@ -408,6 +443,79 @@ public final class FailoverBrokerConnection implements BrokerConnection {
                     return l.node.send(sessionId, message, true);
                 },
                 null);
+    }
+
+    /**
+     * A transacted send: kept for the next node ({@link #makeTransactionsAgain}). Lost with its node, it
+     * succeeds once its transaction was made again on the next node (with the answers to the sends
+     * made again there), and fails with NODE_LOST only when the transaction could not be.
+     */
+    private CompletableFuture<Void> sendInTransaction(int sessionId, byte[] message) {
+        CompletableFuture<Void> result = new CompletableFuture<>();
+        Consumer<NodeLink> send = link -> {
+            log.work(sessionId, link.epoch);
+            log.transactionSent(sessionId, message);
+            link.node.send(sessionId, message, true).whenComplete((v, t) -> {
+                if (t == null) {
+                    result.complete(null);
+                } else if (!link.gone()) {
+                    result.completeExceptionally(t);
+                } else {
+                    onceSwitchedFrom(
+                            link,
+                            () -> {
+                                CompletableFuture<Void> madeAgain = log.madeAgainAfter(sessionId, link.epoch)
+                                        ? log.madeAgainSends(sessionId)
+                                        : null;
+                                if (madeAgain != null) {
+                                    madeAgain.whenComplete((again, failed) -> {
+                                        if (failed == null) {
+                                            result.complete(null);
+                                        } else {
+                                            result.completeExceptionally(failed);
+                                        }
+                                    });
+                                } else {
+                                    result.completeExceptionally(lostBeforeAnswer(
+                                            link, "the send (the message may or may not have been stored there)"));
+                                }
+                            },
+                            result::completeExceptionally);
+                }
+            });
+        };
+        synchronized (lock) {
+            if (live != null) {
+                send.accept(live);
+                return result;
+            }
+            BrokerError refusal = refusal();
+            if (refusal != null) {
+                return CompletableFuture.failedFuture(refusal);
+            }
+            waiting.add(new Waiting(() -> send.accept(live), result::completeExceptionally));
+        }
+        return result;
+    }
+
+    /**
+     * Runs {@code decide} under the lock once the connection no longer uses {@code lost}: at once if it
+     * switched already, else with the calls that wait for the next node (a loss may be heard in an
+     * answer before the link reports it, and what the switch makes again is known only after it).
+     */
+    private void onceSwitchedFrom(NodeLink lost, Runnable decide, Consumer<BrokerError> refused) {
+        synchronized (lock) {
+            if (live != null && live != lost) {
+                decide.run();
+                return;
+            }
+            BrokerError refusal = refusal();
+            if (refusal != null) {
+                refused.accept(refusal);
+                return;
+            }
+            waiting.add(new Waiting(decide, refused));
+        }
     }
 
     /**
@@ -596,6 +704,7 @@ public final class FailoverBrokerConnection implements BrokerConnection {
             if (onNode.length < deliveryIds.length) {
                 log.voidIfTransacted(sessionId);
             }
+            log.transactionNotRepeatable(sessionId);
             if (onNode.length == 0 || live == null) {
                 return CompletableFuture.completedFuture(null);
             }
@@ -642,11 +751,17 @@ public final class FailoverBrokerConnection implements BrokerConnection {
     }
 
     /**
-     * A transaction that had work on a lost node cannot commit: the commit fails and the transaction
-     * is rolled back on the node in use (after what waited before it), so nothing of it remains.
+     * A transaction that only sent, with work on a lost node, was made again on the next node as the
+     * connection switched (its sends, in order, before anything else of the session); one that
+     * acknowledged messages there cannot commit: the commit fails and the transaction is rolled back
+     * on the node in use (after what waited before it), so nothing of it remains. A commit whose node
+     * is lost before it answered is made again likewise, its sends marked
+     * {@link ProviderProperties#SENT_AGAIN} so that a replicated queue keeps one copy of what the lost
+     * commit stored ({@link #MAX_SENDS} nodes at most); otherwise it fails in doubt.
      */
     @Override
     public CompletableFuture<Void> commit(int sessionId) {
+        CompletableFuture<Void> result = new CompletableFuture<>();
         synchronized (lock) {
             if (log.voided(sessionId)) {
                 log.transactionEnded(sessionId);
@@ -654,14 +769,119 @@ public final class FailoverBrokerConnection implements BrokerConnection {
                 return CompletableFuture.failedFuture(new BrokerError(
                         ErrorCode.TRANSACTION_ROLLED_BACK,
                         PartitaErrorCodes.FAILOVER,
-                        "the transaction was rolled back: it had sent or received"
-                                + " messages on a node that was lost, and the connection failed over to another node"));
+                        "the transaction was rolled back: it had received or sent messages on a node that was"
+                                + " lost, and the connection failed over to another node (a transaction that only"
+                                + " sent is made again on the next node, unless it sent a large body or more than "
+                                + (ReplayLog.MAX_KEPT_BYTES >> 20) + " MiB, or the URL says sendAgain=false)"));
             }
+            if (live != null) {
+                commitThrough(live, sessionId, MAX_SENDS, result);
+                return result;
+            }
+            BrokerError refusal = refusal();
+            if (refusal != null) {
+                return CompletableFuture.failedFuture(refusal);
+            }
+            waiting.add(new Waiting(
+                    () -> commitThrough(live, sessionId, MAX_SENDS, result), result::completeExceptionally));
         }
-        return call(
-                "the commit (the transaction may or may not have been committed there)",
-                l -> l.node.commit(sessionId).whenComplete((v, t) -> log.commitSettled(sessionId, l.epoch)),
-                null);
+        return result;
+    }
+
+    /** The commit on {@code link}, once the sends made again there (if any) were answered. Under lock. */
+    private void commitThrough(NodeLink link, int sessionId, int tries, CompletableFuture<Void> result) {
+        CompletableFuture<Void> madeAgain = log.madeAgainSends(sessionId);
+        if (madeAgain == null) {
+            sendCommit(link, sessionId, tries, result);
+            return;
+        }
+        madeAgain.whenComplete((v, t) -> {
+            synchronized (lock) {
+                if (t != null && !link.gone()) {
+                    // the next node refused a send of the transaction (a full queue, say): it cannot commit whole
+                    log.transactionEnded(sessionId);
+                    link.node.rollback(sessionId);
+                    result.completeExceptionally(new BrokerError(
+                            ErrorCode.TRANSACTION_ROLLED_BACK,
+                            PartitaErrorCodes.FAILOVER,
+                            "the transaction was made again on node " + link.address + " after its node was lost,"
+                                    + " and a send of it was refused there ("
+                                    + unwrap(t).getMessage()
+                                    + "); the transaction was rolled back"));
+                    return;
+                }
+                sendCommit(link, sessionId, tries, result); // on a lost link it fails and is made again below
+            }
+        });
+    }
+
+    private void sendCommit(NodeLink link, int sessionId, int tries, CompletableFuture<Void> result) {
+        log.commitSent(sessionId, link.epoch);
+        link.node.commit(sessionId).whenComplete((v, t) -> {
+            if (t == null) {
+                log.transactionEnded(sessionId);
+                result.complete(null);
+            } else if (!link.gone()) {
+                log.transactionEnded(sessionId);
+                Throwable why = unwrap(t);
+                result.completeExceptionally(
+                        why instanceof BrokerError e && e.code() == ErrorCode.IN_DOUBT
+                                ? new BrokerError(
+                                        ErrorCode.INTERNAL,
+                                        PartitaErrorCodes.NODE_LOST,
+                                        (tries < MAX_SENDS
+                                                        ? "a node was lost before it answered the commit, which was"
+                                                                + " made again on node "
+                                                        : "the commit is in doubt on node ")
+                                                + link.address + ": " + e.getMessage())
+                                : t);
+            } else {
+                commitLostWith(link, sessionId, tries, result);
+            }
+        });
+    }
+
+    /**
+     * The node of a commit was lost before it answered. Decided once the connection switched (the
+     * loss may be heard here before the link reports it): made again on the node in use if the loss
+     * made its transaction again there, else the commit fails in doubt.
+     */
+    private void commitLostWith(NodeLink lost, int sessionId, int tries, CompletableFuture<Void> result) {
+        Runnable decide = () -> {
+            boolean madeAgain = log.madeAgainAfter(sessionId, lost.epoch);
+            if (madeAgain && tries > 1) {
+                LOG.info(
+                        "node {} was lost before it answered a commit; the transaction is made again on node {}",
+                        lost.address,
+                        live.address);
+                commitThrough(live, sessionId, tries - 1, result);
+                return;
+            }
+            if (madeAgain) {
+                log.transactionEnded(sessionId);
+                live.node.rollback(sessionId);
+            } else {
+                log.commitSettled(sessionId, lost.epoch);
+            }
+            result.completeExceptionally(new BrokerError(
+                    ErrorCode.INTERNAL,
+                    PartitaErrorCodes.NODE_LOST,
+                    "the connection to node " + lost.address + " was lost before it answered the commit; whether"
+                            + " the transaction was committed there is unknown"
+                            + (madeAgain
+                                    ? " (it was made on " + MAX_SENDS + " nodes in turn, each lost before it answered)"
+                                    : " (a transaction that received messages, sent a large body or more than "
+                                            + (ReplayLog.MAX_KEPT_BYTES >> 20)
+                                            + " MiB is not made again on another node)")));
+        };
+        onceSwitchedFrom(lost, decide, e -> {
+            log.commitSettled(sessionId, lost.epoch);
+            result.completeExceptionally(e);
+        });
+    }
+
+    private static Throwable unwrap(Throwable t) {
+        return t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
     }
 
     @Override
@@ -705,6 +925,7 @@ public final class FailoverBrokerConnection implements BrokerConnection {
                 "the send (the message may or may not have been stored there)",
                 l -> {
                     log.work(sessionId, l.epoch);
+                    log.transactionNotRepeatable(sessionId); // its body is on that node only
                     return l.node.sendWithBody(sessionId, message, uploadId, confirm);
                 },
                 null);

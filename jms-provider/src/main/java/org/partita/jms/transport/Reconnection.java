@@ -105,7 +105,8 @@ final class Reconnection {
                 .append(" consumer(s) opened again. Messages received from ")
                 .append(lost)
                 .append(" and not acknowledged are void (that node delivers them again when it returns);")
-                .append(" a transaction that had work there fails its next commit");
+                .append(
+                        " a transaction that only sent there is made again here, one that received there fails its next commit");
         if (!o.detached().isEmpty()) {
             s.append(". Consumers ")
                     .append(o.detached())

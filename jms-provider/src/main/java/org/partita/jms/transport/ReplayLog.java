@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import org.partita.protocol.DestinationName;
 
 /**
@@ -15,6 +16,9 @@ import org.partita.protocol.DestinationName;
  * Thread-safe; its lock is taken after the connection's own, never before.
  */
 final class ReplayLog {
+    /** A transaction keeps its sends for the next node up to this many bytes; a larger one is not made again. */
+    static final long MAX_KEPT_BYTES = 8L << 20;
+
     private Login login = new Login(null, null, null);
     private final Map<Integer, Session> sessions = new TreeMap<>();
     private final Map<Integer, Consumer> consumers = new TreeMap<>();
@@ -30,6 +34,24 @@ final class ReplayLog {
         boolean voided;
         /** Epoch whose loss voided it, so a commit that was on its way there settles it. */
         long voidedBy = -1;
+        /**
+         * The current transaction's sends, in order, as made on a node: made again on the next node if
+         * that node is lost before the transaction ends. Null once it cannot be (it acknowledged
+         * messages, sent a large body, or grew past {@link #MAX_KEPT_BYTES}).
+         */
+        List<byte[]> sent = new ArrayList<>();
+        /** The bytes of {@link #sent}. */
+        long sentBytes;
+        /** The epoch (link) the current transaction's commit is on its way to, -1 for none. */
+        long commitEpoch = -1;
+        /** Its transaction is to be made again on the next node, its sends marked sent again if {@code marked}. */
+        boolean makeAgain;
+
+        boolean marked;
+        /** The epoch whose loss made the transaction again, -1 for none. */
+        long madeAgainAfter = -1;
+        /** The answers to the sends made again on the current node, before its commit may go. */
+        CompletableFuture<Void> madeAgainSends;
 
         Session(int id, boolean transacted) {
             this.id = id;
@@ -137,6 +159,11 @@ final class ReplayLog {
         return sessions.containsKey(id);
     }
 
+    synchronized boolean transacted(int id) {
+        Session s = sessions.get(id);
+        return s != null && s.transacted;
+    }
+
     synchronized void consumerOpening(BrokerConnection.ConsumerSpec spec) {
         consumers.put(spec.consumerId(), new Consumer(spec));
     }
@@ -196,10 +223,22 @@ final class ReplayLog {
         }
     }
 
+    /**
+     * A delivery to the consumer: it used a credit; and a transaction of its session may now consume
+     * it, so that transaction is not made again on another node (what it consumed comes back there, and
+     * its sends would come twice).
+     */
     synchronized void delivered(int id) {
         Consumer c = consumers.get(id);
-        if (c != null && c.credit > 0) {
+        if (c == null) {
+            return;
+        }
+        if (c.credit > 0) {
             c.credit--;
+        }
+        Session s = sessions.get(c.spec.sessionId());
+        if (s != null && s.transacted) {
+            s.sent = null;
         }
     }
 
@@ -234,6 +273,79 @@ final class ReplayLog {
         }
     }
 
+    /** A transacted session sent {@code message} in its current transaction. */
+    synchronized void transactionSent(int sessionId, byte[] message) {
+        Session s = sessions.get(sessionId);
+        if (s == null || !s.transacted || s.sent == null) {
+            return;
+        }
+        s.sentBytes += message.length;
+        if (s.sentBytes > MAX_KEPT_BYTES) {
+            s.sent = null;
+        } else {
+            s.sent.add(message);
+        }
+    }
+
+    /**
+     * The session's current transaction cannot be made again on another node: it acknowledged
+     * messages (consumed on a node that may be lost; made again, its sends would come twice once those
+     * messages come back), or sent a large body (kept on that node only).
+     */
+    synchronized void transactionNotRepeatable(int sessionId) {
+        Session s = sessions.get(sessionId);
+        if (s != null && s.transacted) {
+            s.sent = null;
+        }
+    }
+
+    /** The session's commit goes to the link of {@code epoch}. */
+    synchronized void commitSent(int sessionId, long epoch) {
+        Session s = sessions.get(sessionId);
+        if (s != null) {
+            s.commitEpoch = epoch;
+        }
+    }
+
+    /** Whether the loss of {@code epoch} made the session's transaction again on the next node. */
+    synchronized boolean madeAgainAfter(int sessionId, long epoch) {
+        Session s = sessions.get(sessionId);
+        return s != null && s.madeAgainAfter == epoch;
+    }
+
+    /** The answers to the sends made again on the node in use, or null when none were. */
+    synchronized CompletableFuture<Void> madeAgainSends(int sessionId) {
+        Session s = sessions.get(sessionId);
+        return s == null ? null : s.madeAgainSends;
+    }
+
+    /** A transaction to make again on the next node: its sends in order, marked if its commit was lost. */
+    record MadeAgain(int sessionId, List<byte[]> sends, boolean marked) {}
+
+    /**
+     * The transactions to make again on the node just reached (each once), and from now on kept for
+     * it: what is sent there is added to them.
+     */
+    synchronized List<MadeAgain> toMakeAgain(long epoch) {
+        List<MadeAgain> again = new ArrayList<>();
+        for (Session s : sessions.values()) {
+            if (s.makeAgain && s.sent != null) {
+                s.makeAgain = false;
+                s.workEpoch = epoch;
+                again.add(new MadeAgain(s.id, List.copyOf(s.sent), s.marked));
+            }
+        }
+        return again;
+    }
+
+    /** The sends of a transaction made again on the node in use were answered as {@code answers}. */
+    synchronized void madeAgain(int sessionId, CompletableFuture<Void> answers) {
+        Session s = sessions.get(sessionId);
+        if (s != null) {
+            s.madeAgainSends = answers;
+        }
+    }
+
     /** A transacted session acknowledged deliveries of a lost node: its transaction cannot commit. */
     synchronized void voidIfTransacted(int sessionId) {
         Session s = sessions.get(sessionId);
@@ -254,6 +366,13 @@ final class ReplayLog {
             s.workEpoch = -1;
             s.voided = false;
             s.voidedBy = -1;
+            s.sent = new ArrayList<>();
+            s.sentBytes = 0;
+            s.commitEpoch = -1;
+            s.makeAgain = false;
+            s.marked = false;
+            s.madeAgainAfter = -1;
+            s.madeAgainSends = null;
         }
     }
 
@@ -269,6 +388,9 @@ final class ReplayLog {
         if (s.workEpoch == epoch) {
             s.workEpoch = -1;
         }
+        if (s.commitEpoch == epoch) {
+            s.commitEpoch = -1;
+        }
         if (s.voided && s.voidedBy == epoch) {
             s.voided = false;
             s.voidedBy = -1;
@@ -276,13 +398,26 @@ final class ReplayLog {
     }
 
     /**
-     * The link of {@code epoch} was lost: transactions with work on it are void, and the consumers it
-     * had told of partitions own none any more. Returns those consumers.
+     * The link of {@code epoch} was lost: transactions with work on it are made again on the next node
+     * when they can be ({@code makeAgain}, and they only sent: {@link #toMakeAgain}), their sends marked
+     * sent again when their commit was on its way there; the others are void. The consumers it had told
+     * of partitions own none any more. Returns those consumers.
      */
-    synchronized List<Integer> nodeLost(long epoch) {
+    synchronized List<Integer> nodeLost(long epoch, boolean makeAgain) {
         for (Session s : sessions.values()) {
-            if (s.workEpoch == epoch) {
-                s.workEpoch = -1;
+            boolean commitLost = s.commitEpoch == epoch;
+            if (s.workEpoch != epoch && !commitLost) {
+                continue;
+            }
+            s.workEpoch = -1;
+            s.commitEpoch = -1;
+            s.madeAgainSends = null;
+            if (makeAgain && s.sent != null && !s.sent.isEmpty()) {
+                s.makeAgain = true;
+                s.marked |=
+                        commitLost; // once marked, every later try is too: any of the lost commits may have been made
+                s.madeAgainAfter = epoch;
+            } else {
                 s.voided = true;
                 s.voidedBy = epoch;
             }

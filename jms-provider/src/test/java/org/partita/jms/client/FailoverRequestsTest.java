@@ -88,9 +88,64 @@ class FailoverRequestsTest {
                 .until(() -> f.told.equals(List.of(report)));
     }
 
+    /** A transaction that only sent is made again on the next node: nothing was committed on the lost one. */
     @Test
-    void aTransactionWithWorkOnTheLostNodeFailsItsNextCommitAndTheNextOneCommits() throws JMSException {
+    void aTransactionThatOnlySentOnTheLostNodeIsMadeAgainOnTheNextOneAndCommits() throws JMSException {
         f = FailoverFixture.connected();
+        Session s = f.connection.createSession(true, Session.SESSION_TRANSACTED);
+        MessageProducer p = s.createProducer(s.createQueue("q"));
+        p.send(s.createTextMessage("first, sent on A"));
+        p.send(s.createTextMessage("second, sent on A"));
+
+        f.lose(A);
+
+        p.send(s.createTextMessage("third, sent on B"));
+        s.commit();
+        List<String> onB = f.on(B).waitingMessages("queue:q").stream()
+                .map(m -> new String(MessageCodec.decode(m).body(), java.nio.charset.StandardCharsets.UTF_8))
+                .toList();
+        assertEquals(List.of("first, sent on A", "second, sent on A", "third, sent on B"), onB, "in the order sent");
+        assertEquals(0, markedOnB(), "no commit had reached A: nothing is marked");
+    }
+
+    /**
+     * A commit whose node is lost before it answered is made again on the next node, its sends marked
+     * (a replicated queue keeps one copy of what the lost commit stored), and succeeds once.
+     */
+    @Test
+    void aCommitLostWithItsNodeIsMadeAgainOnTheNextNodeMarked() throws Exception {
+        f = FailoverFixture.connected();
+        Session s = f.connection.createSession(true, Session.SESSION_TRANSACTED);
+        MessageProducer p = s.createProducer(s.createQueue("q"));
+        p.send(s.createTextMessage("one"));
+        p.send(s.createTextMessage("two"));
+        f.on(A).stopAnswering();
+        CompletableFuture<Void> commit = CompletableFuture.runAsync(() -> {
+            try {
+                s.commit();
+            } catch (JMSException e) {
+                throw new java.util.concurrent.CompletionException(e);
+            }
+        });
+        await("the commit waiting for A")
+                .during(Duration.ofMillis(200))
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> !commit.isDone());
+
+        f.lose(A);
+
+        commit.get(10, TimeUnit.SECONDS);
+        assertEquals(2, f.on(B).waiting("queue:q"), "the transaction's two sends, made again on B");
+        assertEquals(2, markedOnB(), "marked: A may have committed them");
+        p.send(s.createTextMessage("next transaction"));
+        s.commit();
+        assertEquals(3, f.on(B).waiting("queue:q"));
+    }
+
+    /** With {@code sendAgain=false} a transaction with work on a lost node fails its commit, and the next one commits. */
+    @Test
+    void withoutSendAgainATransactionWithWorkOnTheLostNodeFailsItsNextCommit() throws JMSException {
+        f = new FailoverFixture().connect("?sendAgain=false");
         Session s = f.connection.createSession(true, Session.SESSION_TRANSACTED);
         MessageProducer p = s.createProducer(s.createQueue("q"));
         p.send(s.createTextMessage("sent on A"));
@@ -99,6 +154,7 @@ class FailoverRequestsTest {
 
         TransactionRolledBackException e = assertThrows(TransactionRolledBackException.class, s::commit);
         assertEquals(PartitaErrorCodes.FAILOVER, e.getErrorCode());
+        assertEquals(0, f.on(B).waiting("queue:q"), "nothing of it on B");
         p.send(s.createTextMessage("sent on B"));
         s.commit();
     }
@@ -106,18 +162,28 @@ class FailoverRequestsTest {
     @Test
     void aTransactionThatOnlyReceivedOnTheLostNodeFailsItsCommitToo() throws JMSException {
         f = FailoverFixture.connected();
-        Session sender = f.connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
-        Queue q = sender.createQueue("q");
-        sender.createProducer(q).send(sender.createTextMessage("on A"));
-        Session s = f.connection.createSession(true, Session.SESSION_TRANSACTED);
-        MessageConsumer consumer = s.createConsumer(q);
-        f.connection.start();
-        assertNotNull(consumer.receive(5_000));
+        Session s = transactionThatReceivedOnA();
 
         f.lose(A);
 
         assertThrows(TransactionRolledBackException.class, s::commit);
         s.commit(); // a new, empty transaction
+    }
+
+    /**
+     * A transaction that received on the lost node and also sent is not made again: its sends would come
+     * twice once the messages it consumed come back and are processed again.
+     */
+    @Test
+    void aTransactionThatReceivedAndSentOnTheLostNodeIsNotMadeAgain() throws JMSException {
+        f = FailoverFixture.connected();
+        Session s = transactionThatReceivedOnA();
+        s.createProducer(s.createQueue("out")).send(s.createTextMessage("made from it"));
+
+        f.lose(A);
+
+        assertThrows(TransactionRolledBackException.class, s::commit);
+        assertEquals(0, f.on(B).waiting("queue:out"), "nothing of the transaction on B");
     }
 
     @Test
@@ -133,6 +199,25 @@ class FailoverRequestsTest {
         p.send(s.createTextMessage("second"));
         s.commit();
         assertEquals(1, f.on(B).waiting("queue:q"));
+    }
+
+    /** A transacted session that received, in its transaction under way, a message node A delivered. */
+    private Session transactionThatReceivedOnA() throws JMSException {
+        Session sender = f.connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        Queue q = sender.createQueue("q");
+        sender.createProducer(q).send(sender.createTextMessage("on A"));
+        Session s = f.connection.createSession(true, Session.SESSION_TRANSACTED);
+        MessageConsumer consumer = s.createConsumer(q);
+        f.connection.start();
+        assertNotNull(consumer.receive(5_000));
+        return s;
+    }
+
+    /** How many of the messages node B holds in queue {@code q} are marked as sent again. */
+    private long markedOnB() {
+        return f.on(B).waitingMessages("queue:q").stream()
+                .filter(m -> Boolean.TRUE.equals(MessageCodec.decode(m).property(ProviderProperties.SENT_AGAIN)))
+                .count();
     }
 
     /** The outcomes of an asynchronous and a synchronous send (null: it succeeded). */
@@ -205,10 +290,7 @@ class FailoverRequestsTest {
         assertEquals(3, f.on(B).waiting("queue:q"), "the two sends made again, and the one after the switch");
         assertEquals(
                 2,
-                f.on(B).waitingMessages("queue:q").stream()
-                        .filter(m ->
-                                Boolean.TRUE.equals(MessageCodec.decode(m).property(ProviderProperties.SENT_AGAIN)))
-                        .count(),
+                markedOnB(),
                 "the sends made again are marked, so that a node keeps one copy or says it cannot tell");
     }
 
