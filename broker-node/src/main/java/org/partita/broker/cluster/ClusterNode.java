@@ -408,18 +408,32 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     }
 
     /**
-     * The replica sets of {@code queue}'s partitions that this node does not serve now; none for a
-     * queue without replicas, a fan-out queue (whose AppId copies are remembered by AppId queue, not
-     * covered) or a name the cluster does not define (an AppId queue, a queue of this node alone).
+     * The replica sets of {@code queue}'s partitions that this node does not serve now. For an AppId
+     * queue of a fan-out queue ({@code fan#billing}), those of the fan-out queue: a message's AppId
+     * copies are kept in its partition's set, each remembered by its AppId queue. None for a queue
+     * without replicas, a name the cluster does not define (a queue of this node alone), or a fan-out
+     * queue's own name (nothing is remembered under it: a message on its way through a forward log is
+     * looked up by the set's leader when it arrives there).
      */
-    private Set<String> setsServedElsewhere(String queue) {
+    private Set<String> setsServedElsewhere(String requested) {
+        String queue = requested;
         ClusterMetadata m = metadata;
-        String options = m == null ? null : m.queue(queue);
-        if (options == null) {
+        if (m == null) {
             return Set.of();
         }
+        String options = m.queue(queue);
+        if (options == null) {
+            String fanOut = Broker.fanOutQueueName(queue);
+            options = fanOut == null ? null : m.queue(fanOut);
+            if (options == null
+                    || !QueueOptions.FANOUT.equals(
+                            QueueOptions.parse(options, QueueOptions.DEFAULTS).mode())) {
+                return Set.of();
+            }
+            queue = fanOut;
+        }
         QueueOptions o = QueueOptions.parse(options, QueueOptions.DEFAULTS);
-        if (!Placement.replicated(o, cluster) || QueueOptions.FANOUT.equals(o.mode())) {
+        if (!Placement.replicated(o, cluster) || (queue.equals(requested) && QueueOptions.FANOUT.equals(o.mode()))) {
             return Set.of();
         }
         Set<String> sets = new java.util.LinkedHashSet<>();

@@ -277,7 +277,7 @@ public final class Broker implements QueueServices, AutoCloseable {
     }
 
     /** The fan-out queue an AppId queue's name ({@link #appQueueName}) belongs to; null for a name that is none. */
-    static String fanOutQueueName(String appQueueName) {
+    public static String fanOutQueueName(String appQueueName) {
         int hash = appQueueName.lastIndexOf('#');
         return hash <= 0 ? null : appQueueName.substring(0, hash);
     }
@@ -806,28 +806,32 @@ public final class Broker implements QueueServices, AutoCloseable {
     /**
      * A commit that only sent and whose write a replica set took and lost its leader before confirming
      * (or refused, handing its leadership on), tried again as a send on its own is
-     * ({@link #SERVED_ELSEWHERE_TRIES}): every send marked {@link ProviderProperties#SENT_AGAIN}, so that
-     * what the first write stored is kept once ({@link #keptBeforeInTransaction}); the commit then
-     * succeeds rather than fail in doubt. A commit that consumed messages is not tried again: its
+     * ({@link #SERVED_ELSEWHERE_TRIES}): after a write in doubt, its persistent sends marked
+     * {@link ProviderProperties#SENT_AGAIN}, so that what the first write stored is kept once
+     * ({@link #keptBeforeInTransaction}); the commit then succeeds rather than fail in doubt. A commit that consumed messages is not tried again: its
      * acknowledgements may have been written, and it fails as before.
      */
     private CompletableFuture<Void> commitAgain(Throwable t, List<PendingSend> sends) {
         Throwable cause =
                 t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
         PendingSend first = sends.get(0);
-        boolean inDoubt =
-                (cause instanceof org.partita.broker.store.StoreUnavailableException u && u.servedElsewhereNow())
-                        || (cause instanceof StoreException e && e.maybeStored());
-        if (!inDoubt
+        boolean servedElsewhere =
+                cause instanceof org.partita.broker.store.StoreUnavailableException u && u.servedElsewhereNow();
+        boolean maybeStored = cause instanceof StoreException e && e.maybeStored();
+        if (!(servedElsewhere || maybeStored)
                 || !sends.stream().allMatch(PendingSend::routed)
                 || first.servedElsewhereTries++ >= SERVED_ELSEWHERE_TRIES) {
             return CompletableFuture.failedFuture(t);
         }
         List<PendingSend> again = new ArrayList<>();
         for (PendingSend s : sends) {
-            if (!s.targets().isEmpty()) { // a part another store took stands, its queues taken out of targets
-                again.add(s.sentAgain(this));
+            if (s.targets().isEmpty()) {
+                continue; // a part another store took stands, its queues taken out of targets
             }
+            // refused before the log (served elsewhere now), nothing was written: stored again as it is.
+            // Left in doubt, a persistent send is looked up by its id (a non-persistent one is not kept in
+            // the store and is stored again as it is)
+            again.add(maybeStored && s.message().persistent() ? s.sentAgain(this) : s);
         }
         if (again.isEmpty()) {
             return CompletableFuture.completedFuture(null);

@@ -204,6 +204,8 @@ public final class FailoverBrokerConnection implements BrokerConnection {
                 throw new BrokerError(ErrorCode.INTERNAL, "the node closed the connection during the failover");
             }
             BrokerConnection node = link.node;
+            // before any credit: a delivery to a transacted session makes its transaction one that received
+            makeTransactionsAgain(link);
             for (int consumer : replayed.consumers()) {
                 if (log.detached(consumer) || !log.hasConsumer(consumer)) {
                     node.closeConsumer(consumer);
@@ -218,7 +220,6 @@ public final class FailoverBrokerConnection implements BrokerConnection {
             }
             live = link;
             reconnection = null;
-            makeTransactionsAgain(link);
             Waiting call;
             while ((call = waiting.poll()) != null) {
                 try {
@@ -428,7 +429,9 @@ public final class FailoverBrokerConnection implements BrokerConnection {
         if (!confirm) {
             tell(l -> {
                 log.work(sessionId, l.epoch);
-                log.transactionSent(sessionId, message);
+                if (sendsAgain()) {
+                    log.transactionSent(sessionId, message);
+                }
                 l.node.send(sessionId, message, false);
             });
             return CompletableFuture.completedFuture(null);
@@ -454,33 +457,17 @@ public final class FailoverBrokerConnection implements BrokerConnection {
         CompletableFuture<Void> result = new CompletableFuture<>();
         Consumer<NodeLink> send = link -> {
             log.work(sessionId, link.epoch);
-            log.transactionSent(sessionId, message);
+            if (sendsAgain()) {
+                log.transactionSent(sessionId, message);
+            }
             link.node.send(sessionId, message, true).whenComplete((v, t) -> {
                 if (t == null) {
                     result.complete(null);
                 } else if (!link.gone()) {
+                    log.transactionSendRefused(sessionId, message);
                     result.completeExceptionally(t);
                 } else {
-                    onceSwitchedFrom(
-                            link,
-                            () -> {
-                                CompletableFuture<Void> madeAgain = log.madeAgainAfter(sessionId, link.epoch)
-                                        ? log.madeAgainSends(sessionId)
-                                        : null;
-                                if (madeAgain != null) {
-                                    madeAgain.whenComplete((again, failed) -> {
-                                        if (failed == null) {
-                                            result.complete(null);
-                                        } else {
-                                            result.completeExceptionally(failed);
-                                        }
-                                    });
-                                } else {
-                                    result.completeExceptionally(lostBeforeAnswer(
-                                            link, "the send (the message may or may not have been stored there)"));
-                                }
-                            },
-                            result::completeExceptionally);
+                    settleLostSend(sessionId, link, result);
                 }
             });
         };
@@ -496,6 +483,36 @@ public final class FailoverBrokerConnection implements BrokerConnection {
             waiting.add(new Waiting(() -> send.accept(live), result::completeExceptionally));
         }
         return result;
+    }
+
+    /**
+     * A transacted send lost with {@code lost}: it succeeds with the sends its transaction made again on
+     * the next node, settled again if that node is lost too; it fails with NODE_LOST when the
+     * transaction could not be made again.
+     */
+    private void settleLostSend(int sessionId, NodeLink lost, CompletableFuture<Void> result) {
+        onceSwitchedFrom(
+                lost,
+                () -> {
+                    CompletableFuture<Void> madeAgain =
+                            log.madeAgainAfter(sessionId, lost.epoch) ? log.madeAgainSends(sessionId) : null;
+                    if (madeAgain == null) {
+                        result.completeExceptionally(
+                                lostBeforeAnswer(lost, "the send (the message may or may not have been stored there)"));
+                        return;
+                    }
+                    NodeLink on = live;
+                    madeAgain.whenComplete((again, failed) -> {
+                        if (failed == null) {
+                            result.complete(null);
+                        } else if (on.gone()) {
+                            settleLostSend(sessionId, on, result);
+                        } else {
+                            result.completeExceptionally(failed);
+                        }
+                    });
+                },
+                result::completeExceptionally);
     }
 
     /**
@@ -790,6 +807,12 @@ public final class FailoverBrokerConnection implements BrokerConnection {
 
     /** The commit on {@code link}, once the sends made again there (if any) were answered. Under lock. */
     private void commitThrough(NodeLink link, int sessionId, int tries, CompletableFuture<Void> result) {
+        if (log.voided(sessionId)) {
+            // it could not be made again on this node after all (it received meanwhile)
+            failNotMadeAgain(
+                    link, sessionId, "it received messages on the node in use before it could be made again", result);
+            return;
+        }
         CompletableFuture<Void> madeAgain = log.madeAgainSends(sessionId);
         if (madeAgain == null) {
             sendCommit(link, sessionId, tries, result);
@@ -797,22 +820,45 @@ public final class FailoverBrokerConnection implements BrokerConnection {
         }
         madeAgain.whenComplete((v, t) -> {
             synchronized (lock) {
-                if (t != null && !link.gone()) {
+                if (link.gone()) {
+                    // lost before the commit was sent there: the next node makes the transaction again
+                    onceSwitchedFrom(
+                            link, () -> commitThrough(live, sessionId, tries, result), result::completeExceptionally);
+                } else if (t != null) {
                     // the next node refused a send of the transaction (a full queue, say): it cannot commit whole
-                    log.transactionEnded(sessionId);
-                    link.node.rollback(sessionId);
-                    result.completeExceptionally(new BrokerError(
-                            ErrorCode.TRANSACTION_ROLLED_BACK,
-                            PartitaErrorCodes.FAILOVER,
-                            "the transaction was made again on node " + link.address + " after its node was lost,"
-                                    + " and a send of it was refused there ("
-                                    + unwrap(t).getMessage()
-                                    + "); the transaction was rolled back"));
-                    return;
+                    failNotMadeAgain(
+                            link,
+                            sessionId,
+                            "a send of it was refused there (" + unwrap(t).getMessage() + ")",
+                            result);
+                } else {
+                    sendCommit(link, sessionId, tries, result); // on a lost link it fails and is made again below
                 }
-                sendCommit(link, sessionId, tries, result); // on a lost link it fails and is made again below
             }
         });
+    }
+
+    /**
+     * A transaction with work on a lost node that could not be made again on {@code link}: rolled back
+     * there; its commit fails rolled back, or in doubt when a commit of it was lost with its node.
+     */
+    private void failNotMadeAgain(NodeLink link, int sessionId, String why, CompletableFuture<Void> result) {
+        boolean inDoubt = log.commitMayHaveBeenMade(sessionId);
+        log.transactionEnded(sessionId);
+        link.node.rollback(sessionId);
+        String what =
+                "the transaction could not be made again on node " + link.address + " after its node was lost: " + why;
+        result.completeExceptionally(
+                inDoubt
+                        ? new BrokerError(
+                                ErrorCode.INTERNAL,
+                                PartitaErrorCodes.NODE_LOST,
+                                what
+                                        + "; its commit was lost with that node, so whether it was committed there is unknown")
+                        : new BrokerError(
+                                ErrorCode.TRANSACTION_ROLLED_BACK,
+                                PartitaErrorCodes.FAILOVER,
+                                what + "; the transaction was rolled back"));
     }
 
     private void sendCommit(NodeLink link, int sessionId, int tries, CompletableFuture<Void> result) {

@@ -287,6 +287,27 @@ final class ReplayLog {
         }
     }
 
+    /** The node refused {@code message} (not lost): the transaction goes on without it, and so would a copy made again. */
+    synchronized void transactionSendRefused(int sessionId, byte[] message) {
+        Session s = sessions.get(sessionId);
+        if (s == null || s.sent == null) {
+            return;
+        }
+        for (int i = s.sent.size() - 1; i >= 0; i--) {
+            if (s.sent.get(i) == message) {
+                s.sent.remove(i);
+                s.sentBytes -= message.length;
+                return;
+            }
+        }
+    }
+
+    /** Whether a commit of the session's current transaction was lost with its node: it may have been made there. */
+    synchronized boolean commitMayHaveBeenMade(int sessionId) {
+        Session s = sessions.get(sessionId);
+        return s != null && s.marked;
+    }
+
     /**
      * The session's current transaction cannot be made again on another node: it acknowledged
      * messages (consumed on a node that may be lost; made again, its sends would come twice once those
@@ -329,11 +350,19 @@ final class ReplayLog {
     synchronized List<MadeAgain> toMakeAgain(long epoch) {
         List<MadeAgain> again = new ArrayList<>();
         for (Session s : sessions.values()) {
-            if (s.makeAgain && s.sent != null) {
-                s.makeAgain = false;
-                s.workEpoch = epoch;
-                again.add(new MadeAgain(s.id, List.copyOf(s.sent), s.marked));
+            if (!s.makeAgain) {
+                continue;
             }
+            s.makeAgain = false;
+            if (s.sent == null) {
+                // it received meanwhile: void after all, its commit fails (in doubt if a commit was lost)
+                s.voided = true;
+                s.voidedBy = s.madeAgainAfter;
+                s.madeAgainAfter = -1;
+                continue;
+            }
+            s.workEpoch = epoch;
+            again.add(new MadeAgain(s.id, List.copyOf(s.sent), s.marked));
         }
         return again;
     }

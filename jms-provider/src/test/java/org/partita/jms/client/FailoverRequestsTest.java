@@ -21,6 +21,7 @@ import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Queue;
+import jakarta.jms.ResourceAllocationException;
 import jakarta.jms.Session;
 import jakarta.jms.TransactionRolledBackException;
 import java.time.Duration;
@@ -101,11 +102,32 @@ class FailoverRequestsTest {
 
         p.send(s.createTextMessage("third, sent on B"));
         s.commit();
-        List<String> onB = f.on(B).waitingMessages("queue:q").stream()
-                .map(m -> new String(MessageCodec.decode(m).body(), java.nio.charset.StandardCharsets.UTF_8))
-                .toList();
-        assertEquals(List.of("first, sent on A", "second, sent on A", "third, sent on B"), onB, "in the order sent");
+        assertEquals(
+                List.of("first, sent on A", "second, sent on A", "third, sent on B"), bodiesOnB(), "in the order sent");
         assertEquals(0, markedOnB(), "no commit had reached A: nothing is marked");
+    }
+
+    /**
+     * A send the node refused is not part of the transaction (the application heard of it and may send
+     * it again): made again on the next node, the transaction has what the lost node had taken.
+     */
+    @Test
+    void aSendTheNodeRefusedIsNotMadeAgainWithItsTransaction() throws Exception {
+        f = FailoverFixture.connected();
+        Session s = f.connection.createSession(true, Session.SESSION_TRANSACTED);
+        MessageProducer p = s.createProducer(s.createQueue("q"));
+        p.send(s.createTextMessage("taken"));
+        f.on(A).refuseSends(ErrorCode.RESOURCE_EXHAUSTED, "the node's open transactions are full");
+        p.send(s.createTextMessage("refused"));
+        f.on(A).acceptSends();
+        assertThrows(
+                ResourceAllocationException.class, () -> p.send(s.createTextMessage("not sent: the refusal surfaces")));
+        p.send(s.createTextMessage("sent again by the application"));
+
+        f.lose(A);
+
+        s.commit();
+        assertEquals(List.of("taken", "sent again by the application"), bodiesOnB());
     }
 
     /**
@@ -211,6 +233,13 @@ class FailoverRequestsTest {
         f.connection.start();
         assertNotNull(consumer.receive(5_000));
         return s;
+    }
+
+    /** The text of each message node B holds in queue {@code q}, in order. */
+    private List<String> bodiesOnB() {
+        return f.on(B).waitingMessages("queue:q").stream()
+                .map(m -> new String(MessageCodec.decode(m).body(), java.nio.charset.StandardCharsets.UTF_8))
+                .toList();
     }
 
     /** How many of the messages node B holds in queue {@code q} are marked as sent again. */

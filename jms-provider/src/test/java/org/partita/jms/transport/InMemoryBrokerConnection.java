@@ -80,6 +80,11 @@ public final class InMemoryBrokerConnection implements BrokerConnection {
         sendRefusal = new BrokerError(code, message);
     }
 
+    /** Sends are taken again from now on. */
+    public void acceptSends() {
+        sendRefusal = null;
+    }
+
     /** Consumer opens are refused with this error from now on. */
     public void refuseConsumerOpens(ErrorCode code, String message) {
         consumerRefusal = new BrokerError(code, message);

@@ -396,12 +396,21 @@ final class FaultsUnderLoad {
         for (Map.Entry<String, KeyOrderLedger> e : ledgers.entrySet()) {
             String source = e.getKey();
             KeyOrderLedger ledger = e.getValue();
-            await().atMost(Duration.ofSeconds(120))
-                    .pollInterval(Duration.ofSeconds(1))
-                    .until(() -> {
-                        drain(cluster, source, ledger);
-                        return workload.unconsumed(ledger, confirmed).isEmpty();
-                    });
+            try {
+                await().atMost(Duration.ofSeconds(120))
+                        .pollInterval(Duration.ofSeconds(1))
+                        .until(() -> {
+                            drain(cluster, source, ledger);
+                            return workload.unconsumed(ledger, confirmed).isEmpty();
+                        });
+            } catch (org.awaitility.core.ConditionTimeoutException timedOut) {
+                Set<String> missing = workload.unconsumed(ledger, confirmed);
+                throw new AssertionError(
+                        source + ": " + missing.size() + " of " + confirmed.size()
+                                + " confirmed messages never consumed, among them "
+                                + missing.stream().sorted().limit(30).toList(),
+                        timedOut);
+            }
             // a probe this code sent again after a send failed in doubt may be stored twice, by the
             // application's doing: its second copy is listed, not counted against the broker
             List<String> unflagged = ledger.newRepeatsSeen().stream()

@@ -30,16 +30,19 @@ final class SentAgainFixture {
 
     /** Defines {@code queue} over every node with {@code replicas}, and waits until each partition's set is led. */
     static void replicatedAndLed(EmbeddedCluster c, String queue, int partitions, int replicas) throws JMSException {
+        replicatedAndLed(c, queue, partitions, replicas, Map.of());
+    }
+
+    /** The same, with more options ({@code mode}, {@code appIds}). */
+    static void replicatedAndLed(
+            EmbeddedCluster c, String queue, int partitions, int replicas, Map<String, String> more)
+            throws JMSException {
         try (PartitaAdmin admin = PartitaAdmin.connect(c.factory(0))) {
-            admin.updateQueue(
-                    queue,
-                    Map.of(
-                            "partitions",
-                            String.valueOf(partitions),
-                            "hosts",
-                            "*",
-                            "replicas",
-                            String.valueOf(replicas)));
+            Map<String, String> options = new HashMap<>(more);
+            options.put("partitions", String.valueOf(partitions));
+            options.put("hosts", "*");
+            options.put("replicas", String.valueOf(replicas));
+            admin.updateQueue(queue, options);
             // every set led, as a cluster up for a while (a set between leaders is asked again, within a bound)
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
                 Map<String, String> status = admin.clusterStatus();
