@@ -795,11 +795,7 @@ public final class Broker implements QueueServices, AutoCloseable {
             } else {
                 return CompletableFuture.failedFuture(t);
             }
-            return CompletableFuture.supplyAsync(
-                            () -> null,
-                            CompletableFuture.delayedExecutor(
-                                    SERVED_ELSEWHERE_PAUSE_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS))
-                    .thenCompose(v -> store(List.of(again), consumed, true));
+            return afterPause(() -> store(List.of(again), consumed, true));
         });
     }
 
@@ -837,11 +833,16 @@ public final class Broker implements QueueServices, AutoCloseable {
             return CompletableFuture.completedFuture(null);
         }
         again.get(0).servedElsewhereTries = Math.max(again.get(0).servedElsewhereTries, first.servedElsewhereTries);
+        return afterPause(() -> store(again, List.of(), false));
+    }
+
+    /** {@code store} tried again after {@link #SERVED_ELSEWHERE_PAUSE_MILLIS}: time for the node to hear of the set's new leader. */
+    private static CompletableFuture<Void> afterPause(java.util.function.Supplier<CompletableFuture<Void>> store) {
         return CompletableFuture.supplyAsync(
                         () -> null,
                         CompletableFuture.delayedExecutor(
                                 SERVED_ELSEWHERE_PAUSE_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS))
-                .thenCompose(v -> store(again, List.of(), false));
+                .thenCompose(v -> store.get());
     }
 
     /**

@@ -236,10 +236,7 @@ final class ReplayLog {
         if (c.credit > 0) {
             c.credit--;
         }
-        Session s = sessions.get(c.spec.sessionId());
-        if (s != null && s.transacted) {
-            s.sent = null;
-        }
+        transactionNotRepeatable(c.spec.sessionId());
     }
 
     synchronized void partitionsTold(int id, boolean owns) {
