@@ -120,6 +120,7 @@ class FailoverRequestsTest {
         f.on(A).refuseSends(ErrorCode.RESOURCE_EXHAUSTED, "the node's open transactions are full");
         p.send(s.createTextMessage("refused"));
         f.on(A).acceptSends();
+        f.on(A).answeredSoFar(); // the refusal is back before the next send, which surfaces it
         assertThrows(
                 ResourceAllocationException.class, () -> p.send(s.createTextMessage("not sent: the refusal surfaces")));
         p.send(s.createTextMessage("sent again by the application"));

@@ -85,6 +85,11 @@ public final class InMemoryBrokerConnection implements BrokerConnection {
         sendRefusal = null;
     }
 
+    /** Returns once every request made so far has its answer (the node answers in order). */
+    public void answeredSoFar() {
+        answer(() -> null).join();
+    }
+
     /** Consumer opens are refused with this error from now on. */
     public void refuseConsumerOpens(ErrorCode code, String message) {
         consumerRefusal = new BrokerError(code, message);
