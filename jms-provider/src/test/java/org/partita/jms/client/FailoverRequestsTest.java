@@ -245,7 +245,12 @@ class FailoverRequestsTest {
 
     /** How many of the messages node B holds in queue {@code q} are marked as sent again. */
     private long markedOnB() {
-        return f.on(B).waitingMessages("queue:q").stream()
+        return marked(B);
+    }
+
+    /** How many of the messages {@code node} holds in queue {@code q} are marked as sent again. */
+    private long marked(org.partita.jms.transport.NodeAddress node) {
+        return f.on(node).waitingMessages("queue:q").stream()
                 .filter(m -> Boolean.TRUE.equals(MessageCodec.decode(m).property(ProviderProperties.SENT_AGAIN)))
                 .count();
     }
@@ -322,6 +327,56 @@ class FailoverRequestsTest {
                 2,
                 markedOnB(),
                 "the sends made again are marked, so that a node keeps one copy or says it cannot tell");
+    }
+
+    /** The next node lost too before it answered: the send is made on the third, once, and succeeds. */
+    @Test
+    void aSendLostOnTwoNodesInARowIsMadeOnTheThirdAndSucceedsOnce() throws Exception {
+        f = FailoverFixture.connected();
+        f.nodes.stopAnsweringAtFirstSend(B);
+        Session s = f.connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        MessageProducer p = s.createProducer(s.createQueue("q"));
+        OnTheirWay sends = sendWhileNodeADoesNotAnswer(s, p);
+        f.lose(A);
+        await("the sends made again on B, which does not answer either")
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> f.on(B).sendsTaken() == 2);
+        assertFalse(sends.sync().isDone(), "B has not answered");
+
+        f.lose(B);
+
+        assertNull(sends.async().get(10, TimeUnit.SECONDS), "onCompletion: made again on C");
+        assertNull(sends.sync().get(10, TimeUnit.SECONDS));
+        assertEquals(2, f.on(C).waiting("queue:q"), "each send once on C");
+        assertEquals(2, marked(C), "marked, as on B: A or B may have stored them");
+    }
+
+    /** Lost on as many nodes as it may be made on: the send fails in doubt, saying so. */
+    @Test
+    void aSendLostOnThreeNodesInTurnFailsInDoubt() throws Exception {
+        f = FailoverFixture.connected();
+        f.nodes.stopAnsweringAtFirstSend(B);
+        f.nodes.stopAnsweringAtFirstSend(C);
+        Session s = f.connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        MessageProducer p = s.createProducer(s.createQueue("q"));
+        OnTheirWay sends = sendWhileNodeADoesNotAnswer(s, p);
+        f.lose(A);
+        await().atMost(Duration.ofSeconds(10)).until(() -> f.on(B).sendsTaken() == 2);
+        f.lose(B);
+        await().atMost(Duration.ofSeconds(10)).until(() -> f.on(C).sendsTaken() == 2);
+        f.nodes.up(A);
+
+        f.lose(C);
+
+        JMSException async = sends.async().get(10, TimeUnit.SECONDS);
+        assertNotNull(async, "onException: no fourth node is tried");
+        assertEquals(PartitaErrorCodes.NODE_LOST, async.getErrorCode());
+        JMSException sync = assertInstanceOf(JMSException.class, sends.sync().get(10, TimeUnit.SECONDS));
+        assertEquals(PartitaErrorCodes.NODE_LOST, sync.getErrorCode());
+        assertTrue(sync.getMessage().contains("made on 3 nodes"), sync.getMessage());
+        assertEquals(0, f.on(A).waiting("queue:q"), "not made again on A, which may hold it from the first try");
+        p.send(s.createTextMessage("after"));
+        assertEquals(1, f.on(A).waiting("queue:q"), "the connection sends on");
     }
 
     /**

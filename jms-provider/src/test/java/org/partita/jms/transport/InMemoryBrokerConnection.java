@@ -44,6 +44,11 @@ public final class InMemoryBrokerConnection implements BrokerConnection {
     private volatile Supplier<CompletableFuture<Void>> closeSessionAnswer;
     private volatile Supplier<CompletableFuture<Void>> closeConsumerAnswer;
     private volatile BrokerError sendRefusal;
+    /** Set: the node stops answering at the next send (it takes the send, as a node that dies before it answers). */
+    private volatile boolean silentAtNextSend;
+
+    private final java.util.concurrent.atomic.AtomicInteger sendsTaken =
+            new java.util.concurrent.atomic.AtomicInteger();
     private volatile BrokerError consumerRefusal;
     private final java.util.concurrent.CountDownLatch answering = new java.util.concurrent.CountDownLatch(1);
     private final List<ConsumerSpec> opened = new ArrayList<>();
@@ -83,6 +88,16 @@ public final class InMemoryBrokerConnection implements BrokerConnection {
     /** Sends are taken again from now on. */
     public void acceptSends() {
         sendRefusal = null;
+    }
+
+    /** At the next send the node stops answering ({@link #stopAnswering}), that send unanswered too. */
+    public void stopAnsweringAtNextSend() {
+        silentAtNextSend = true;
+    }
+
+    /** Sends that reached this connection, refused or not. */
+    public int sendsTaken() {
+        return sendsTaken.get();
     }
 
     /** Returns once every request made so far has its answer (the node answers in order). */
@@ -256,6 +271,11 @@ public final class InMemoryBrokerConnection implements BrokerConnection {
 
     @Override
     public CompletableFuture<Void> send(int sessionId, byte[] message, boolean confirm) {
+        sendsTaken.incrementAndGet();
+        if (silentAtNextSend) {
+            silentAtNextSend = false;
+            stopAnswering();
+        }
         BrokerError refusal = sendRefusal;
         if (refusal != null) {
             if (confirm) {

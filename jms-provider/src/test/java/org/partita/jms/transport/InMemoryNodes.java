@@ -19,6 +19,7 @@ public final class InMemoryNodes implements NodeConnector {
     private final Map<NodeAddress, List<InMemoryBrokerConnection>> connections = new HashMap<>();
     private final Map<NodeAddress, ErrorCode> refusing = new HashMap<>();
     private final Map<NodeAddress, ErrorCode> refusingConsumers = new HashMap<>();
+    private final Set<NodeAddress> silentAtFirstSend = new HashSet<>();
     /** Every attempt, in order: which node was tried. */
     private final List<NodeAddress> attempts = new CopyOnWriteArrayList<>();
 
@@ -48,6 +49,11 @@ public final class InMemoryNodes implements NodeConnector {
     /** The node's connections refuse consumer opens with this error. */
     public synchronized void refuseConsumers(NodeAddress node, ErrorCode code) {
         refusingConsumers.put(node, code);
+    }
+
+    /** The node's next connection stops answering at its first send: {@link InMemoryBrokerConnection#stopAnsweringAtNextSend}. */
+    public synchronized void stopAnsweringAtFirstSend(NodeAddress node) {
+        silentAtFirstSend.add(node);
     }
 
     /** The latest connection made to {@code node}, or null. */
@@ -80,6 +86,9 @@ public final class InMemoryNodes implements NodeConnector {
             ErrorCode consumerRefusal = refusingConsumers.get(node);
             if (consumerRefusal != null) {
                 c.refuseConsumerOpens(consumerRefusal, "node " + node + " refuses this consumer");
+            }
+            if (silentAtFirstSend.remove(node)) {
+                c.stopAnsweringAtNextSend();
             }
             connections.computeIfAbsent(node, n -> new ArrayList<>()).add(c);
         }
