@@ -27,7 +27,11 @@ public interface CommitTarget {
         return Long.MAX_VALUE;
     }
 
-    /** Whether this batch must be committed in a group of its own (the writer then gives it one). */
+    /**
+     * Whether this batch must be committed apart from the others (the writer then gives it a group of
+     * its own, shared only with such batches that come right after it: thousands of queues defined at
+     * once cost one group, not one each).
+     */
     default boolean standsAlone(StoreBatch batch) {
         return false;
     }

@@ -188,17 +188,26 @@ public final class JournaledH2Target implements CommitTarget {
         int start = 0;
         for (int i = 0; i < batches.size(); i++) {
             if (touchesQueues(batches.get(i))) {
+                int end = i + 1;
+                while (end < batches.size() && touchesQueues(batches.get(end))) {
+                    end++;
+                }
+                // queue definitions that come together go to H2 together: one checkpoint, one H2 sync
                 append(batches.subList(start, i));
                 checkpoint();
-                h2.apply(List.of(batches.get(i)));
+                h2.apply(batches.subList(i, end));
                 h2Dirty = true;
-                start = i + 1;
+                start = end;
+                i = end - 1;
             }
         }
         append(batches.subList(start, batches.size()));
     }
 
-    /** A queue definition goes to H2 after a checkpoint: in a group of its own, so only confirmed records move. */
+    /**
+     * A queue definition goes to H2 after a checkpoint: in a group apart (with other definitions only),
+     * so only confirmed records move.
+     */
     @Override
     public boolean standsAlone(StoreBatch batch) {
         return touchesQueues(batch);

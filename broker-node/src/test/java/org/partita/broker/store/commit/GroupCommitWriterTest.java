@@ -134,6 +134,30 @@ class GroupCommitWriterTest {
         assertEquals(List.of(List.of(1L, 2L), List.of(3L), List.of(4L)), target.applied);
     }
 
+    /** Queues defined by the thousand (S10: 10,000 consumers attached at once) cost a sync per group, not one each. */
+    @Test
+    void batchesWantedApartThatComeTogetherShareTheirGroupUpToItsBound() throws Exception {
+        int apart = GroupCommitWriter.MOST_APART_IN_A_GROUP + 2;
+        for (long id = 2; id < 2 + apart; id++) {
+            target.alone.add(id);
+        }
+        start();
+        CountDownLatch release = park();
+        List<CompletableFuture<Void>> writes = new ArrayList<>();
+        for (long id = 1; id <= apart + 2; id++) {
+            writes.add(writer.submit(batch(id)));
+        }
+        release.countDown();
+        all(writes);
+        assertEquals(4, target.applied.size(), target.applied.toString());
+        assertEquals(List.of(1L), target.applied.get(0), "the batch before them, apart");
+        assertEquals(
+                GroupCommitWriter.MOST_APART_IN_A_GROUP, target.applied.get(1).size());
+        assertEquals(List.of((long) apart, (long) apart + 1), target.applied.get(2), "the rest of them");
+        assertEquals(List.of((long) apart + 2), target.applied.get(3), "the batch after them, apart");
+        assertEquals(4, target.syncs.get());
+    }
+
     @Test
     void aGroupEndsBeforeTheBatchThatWouldTakeItPastTheTargetsBytes() throws Exception {
         long cost = payload(1).payloadCost();
