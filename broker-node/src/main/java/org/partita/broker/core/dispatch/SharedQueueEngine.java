@@ -16,6 +16,15 @@ public final class SharedQueueEngine implements DispatchEngine {
     private final Host host;
     private final KeyedBacklog backlog = new KeyedBacklog();
     private final List<ConsumerRef> consumers = new ArrayList<>();
+    /** The same consumers, to ask whether one is still here without walking the list. */
+    private final java.util.Set<ConsumerRef> present =
+            java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    /**
+     * The highest priority among the consumers, kept as they come, go and change: read at every
+     * message, it must not cost a walk over 10,000 consumers of one queue (S9) each time.
+     */
+    private int top = Integer.MIN_VALUE;
+
     private int next;
 
     public SharedQueueEngine(Host host) {
@@ -30,6 +39,8 @@ public final class SharedQueueEngine implements DispatchEngine {
     @Override
     public void consumerAdded(ConsumerRef c, long now) {
         consumers.add(c);
+        present.add(c);
+        top = Math.max(top, c.priority());
     }
 
     @Override
@@ -37,6 +48,8 @@ public final class SharedQueueEngine implements DispatchEngine {
         // Keys it still holds stay with it until its session settles them: a later message of such
         // a key must not overtake the ones it holds, which come back redelivered if not acknowledged.
         consumers.remove(c);
+        present.remove(c);
+        top = ConsumerRef.highestPriority(consumers);
     }
 
     @Override
@@ -46,7 +59,7 @@ public final class SharedQueueEngine implements DispatchEngine {
 
     @Override
     public void consumerChanged(ConsumerRef c, long now) {
-        // priorities are read at each pick
+        top = ConsumerRef.highestPriority(consumers); // its priority may have changed
     }
 
     @Override
@@ -86,9 +99,7 @@ public final class SharedQueueEngine implements DispatchEngine {
         }
         // A holder that has left, or that a higher priority consumer now outranks, gets nothing more:
         // the key waits until the holder's session has settled what it holds.
-        boolean eligible = consumers.contains(holder)
-                && holder.priority() == ConsumerRef.highestPriority(consumers)
-                && !holder.takesOnePerKey();
+        boolean eligible = present.contains(holder) && holder.priority() == top && !holder.takesOnePerKey();
         return eligible && holder.canTake(e) ? holder : null;
     }
 
@@ -102,7 +113,6 @@ public final class SharedQueueEngine implements DispatchEngine {
     }
 
     private ConsumerRef pick(QueueEntry e) {
-        int top = ConsumerRef.highestPriority(consumers);
         int n = consumers.size();
         for (int i = 0; i < n; i++) {
             int idx = (next + i) % n;
@@ -139,5 +149,7 @@ public final class SharedQueueEngine implements DispatchEngine {
     public void clear() {
         backlog.clear();
         consumers.clear();
+        present.clear();
+        top = Integer.MIN_VALUE;
     }
 }

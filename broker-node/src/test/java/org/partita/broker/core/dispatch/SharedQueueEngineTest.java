@@ -104,6 +104,30 @@ class SharedQueueEngineTest {
     }
 
     @Test
+    void theHighestPriorityFollowsConsumersThatChangeOrLeave() {
+        ConsumerRef high = f.consumer("high", 10, 5);
+        engine.consumerAdded(high, 0);
+        engine.add(f.entry("m1", null));
+        engine.dispatch(0);
+        b.priority(9);
+        engine.consumerChanged(b, 0);
+        engine.add(f.entry("m2", null));
+        engine.dispatch(0);
+        engine.consumerRemoved(b, 0);
+        engine.add(f.entry("m3", null));
+        engine.dispatch(0);
+        high.priority(0);
+        engine.consumerChanged(high, 0);
+        engine.add(f.entry("m4", null));
+        engine.add(f.entry("m5", null));
+        engine.dispatch(0);
+        assertEquals(
+                List.of("high:m1", "b:m2", "high:m3", "a:m4", "high:m5"),
+                f.deliveries,
+                "raised above high, b takes over; gone, high again; lowered to a's, both in turn");
+    }
+
+    @Test
     void aMessageWaitingToBeRedeliveredHoldsBackItsKeyWhileOthersFlow() {
         engine.add(f.entry("k1", "k"));
         engine.dispatch(0);
