@@ -1,7 +1,13 @@
 package org.partita.broker.core.queue;
 
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.NavigableMap;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * What a queue tells the flow control of its producers about its consumers: when one last took a
@@ -11,8 +17,16 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class Consumption {
     private static final long NEVER = Long.MIN_VALUE / 2;
     private volatile long lastTakenNanos = NEVER;
-    /** One-shot watchers and the held bytes each waits for (at or below). */
-    private final Map<Runnable, Long> watchers = new ConcurrentHashMap<>();
+    /** One-shot watchers and the held bytes each waits for (at or below). Guarded by itself. */
+    private final Map<Runnable, Long> watchers = new HashMap<>();
+    /**
+     * The same watchers by level: a message that leaves wakes only those whose level it reached,
+     * without a walk over every watcher (10,000 producers' connections on one queue, S9). Guarded by
+     * {@link #watchers}.
+     */
+    private final NavigableMap<Long, Set<Runnable>> byLevel = new TreeMap<>();
+    /** Whether any watcher waits: read without the lock on every message that leaves. */
+    private volatile boolean watched;
 
     /** {@link System#nanoTime()} of the last message a consumer acknowledged (or a transaction consumed). */
     public long lastTakenNanos() {
@@ -28,23 +42,48 @@ public final class Consumption {
      * holding at most {@code level} bytes. Watching again replaces the level.
      */
     public void watch(long level, Runnable watcher) {
-        watchers.put(watcher, level);
+        synchronized (watchers) {
+            forget(watcher);
+            watchers.put(watcher, level);
+            byLevel.computeIfAbsent(level, l -> new LinkedHashSet<>()).add(watcher);
+            watched = true;
+        }
     }
 
     /** Forgets a watcher that no longer waits (its connection closed). */
     public void unwatch(Runnable watcher) {
-        watchers.remove(watcher);
+        synchronized (watchers) {
+            forget(watcher);
+            watched = !watchers.isEmpty();
+        }
     }
 
-    /** A message left the queue, which now holds {@code heldBytes}. */
-    void left(long heldBytes) {
-        if (watchers.isEmpty()) {
-            return;
-        }
-        for (Map.Entry<Runnable, Long> w : watchers.entrySet()) {
-            if (heldBytes <= w.getValue() && watchers.remove(w.getKey(), w.getValue())) {
-                w.getKey().run();
+    private void forget(Runnable watcher) {
+        Long level = watchers.remove(watcher);
+        if (level != null) {
+            Set<Runnable> same = byLevel.get(level);
+            same.remove(watcher);
+            if (same.isEmpty()) {
+                byLevel.remove(level);
             }
         }
+    }
+
+    /** A message left the queue, which now holds {@code heldBytes}: the watchers it reached run, once. */
+    void left(long heldBytes) {
+        if (!watched) {
+            return;
+        }
+        List<Runnable> due = new ArrayList<>();
+        synchronized (watchers) {
+            NavigableMap<Long, Set<Runnable>> reached = byLevel.tailMap(heldBytes, true);
+            for (Set<Runnable> same : reached.values()) {
+                due.addAll(same);
+            }
+            reached.clear();
+            due.forEach(watchers::remove);
+            watched = !watchers.isEmpty();
+        }
+        due.forEach(Runnable::run); // outside the lock: a watcher may watch again at once
     }
 }

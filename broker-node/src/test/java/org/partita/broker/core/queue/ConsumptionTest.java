@@ -22,6 +22,31 @@ class ConsumptionTest {
     }
 
     @Test
+    void aMessageThatLeavesWakesTheWatchersOfTheLevelsItReachedOnly() {
+        Consumption c = new Consumption();
+        java.util.List<String> woken = new java.util.ArrayList<>();
+        Runnable low = () -> woken.add("low");
+        Runnable mid = () -> woken.add("mid");
+        Runnable high = () -> woken.add("high");
+        Runnable moved = () -> woken.add("moved");
+        c.watch(10, low);
+        c.watch(100, mid);
+        c.watch(1_000, high);
+        c.watch(1_000, moved);
+        c.watch(5, moved); // watching again replaces its level
+        c.left(100);
+        assertEquals(java.util.Set.of("mid", "high"), java.util.Set.copyOf(woken), "the levels at or above 100");
+        assertEquals(2, woken.size());
+        c.left(10);
+        assertEquals(3, woken.size());
+        assertEquals("low", woken.get(2));
+        c.left(0);
+        assertEquals("moved", woken.get(3));
+        c.left(0);
+        assertEquals(4, woken.size(), "each once");
+    }
+
+    @Test
     void anUnwatchedWatcherNeverRuns() {
         Consumption c = new Consumption();
         AtomicInteger runs = new AtomicInteger();
