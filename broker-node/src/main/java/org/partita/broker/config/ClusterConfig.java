@@ -40,8 +40,9 @@ public record ClusterConfig(
         /** Far longer than a client's failover takes. */
         public static final long DEFAULT_SENT_AGAIN_WINDOW_MILLIS = 120_000;
 
-        public static final ReplicaLog DEFAULT =
-                new ReplicaLog(10_000, 20_000, 32 << 20, DEFAULT_SENT_AGAIN_WINDOW_MILLIS);
+        /** With log files of a share of this JVM's heap ({@link HeapBudgets#replicaSegmentBytes}). */
+        public static final ReplicaLog DEFAULT = new ReplicaLog(
+                10_000, 20_000, HeapBudgets.current().replicaSegmentBytes(), DEFAULT_SENT_AGAIN_WINDOW_MILLIS);
 
         public ReplicaLog {
             if (markEntries < 1 || keptEntries < markEntries || segmentBytes < (64 << 10)) {

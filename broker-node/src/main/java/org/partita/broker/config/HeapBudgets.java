@@ -114,6 +114,20 @@ public final class HeapBudgets {
         return Math.min(JOURNAL_CEILING, share(jvm.heapBytes(), 16));
     }
 
+    /** A replica log file stays at the size Ratis was tuned with once the heap allows it. */
+    static final long REPLICA_SEGMENT_CEILING = 32L << 20;
+
+    /**
+     * A replica set's log file ({@code cluster.replicaLog.segmentBytes}): a sixty-fourth of the heap, at
+     * most {@link #REPLICA_SEGMENT_CEILING}. Ratis holds the entries of a set's open file in the heap,
+     * and of one closed file besides ({@code ReplicaServer}), in every set the node is a replica of:
+     * three sets of a three-node cluster hold up to six files. With 32 MiB files, the size before it
+     * followed the heap, three nodes of 256 MiB each died of it under 512 KiB messages.
+     */
+    public int replicaSegmentBytes() {
+        return (int) Math.min(REPLICA_SEGMENT_CEILING, share(jvm.heapBytes(), 64));
+    }
+
     /**
      * Payload bytes one H2 transaction of a checkpoint writes or deletes (a single larger message
      * goes alone): a thirty-second. H2 holds a few times what a transaction touches until it commits

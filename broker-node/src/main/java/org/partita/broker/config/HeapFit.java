@@ -27,6 +27,13 @@ final class HeapFit {
         new Budget("limits.writeBufferBytes", c -> c.limits().writeBufferBytes(), false, 8, true),
         new Budget("maxFrameSize", c -> c.maxFrameSize(), false, 4, true),
         new Budget("limits.messageBytes", c -> c.limits().messageBytes(), false, 32, true),
+        // Ratis holds two files of each replica set the node is in (ReplicaServer)
+        new Budget(
+                "cluster.replicaLog.segmentBytes",
+                c -> c.cluster() == null ? 0 : c.cluster().replicaLog().segmentBytes(),
+                false,
+                16,
+                false),
     };
 
     private HeapFit() {}

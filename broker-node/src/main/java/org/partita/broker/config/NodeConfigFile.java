@@ -84,6 +84,7 @@ public final class NodeConfigFile {
             String value = line.substring(eq + 1).strip();
             if (name.startsWith("cluster.")) {
                 cluster.set(name, value, where);
+                set.put(name, where); // cluster.replicaLog.segmentBytes is a budget of the heap too
             } else if (name.startsWith("tls.")) {
                 tls.set(name, value, where);
             } else {

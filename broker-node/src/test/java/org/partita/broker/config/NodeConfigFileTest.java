@@ -227,6 +227,27 @@ class NodeConfigFileTest {
         assertTrue(m.contains(":1: field 'maxFrameSize' = 67108864") && m.contains("128 MiB heap"), m);
     }
 
+    /** Ratis holds two log files of each replica set in the heap: a file past a sixteenth would not fit three sets. */
+    @Test
+    void aReplicaLogFileLargerThanItsPartOfTheHeapIsRefused() throws IOException {
+        String m = refusedIn128MiB(
+                        "nodeName = node1",
+                        "cluster.name = c",
+                        "cluster.nodes = node1@127.0.0.1:61700",
+                        "cluster.replicaLog.segmentBytes = 33554432")
+                .getMessage();
+        assertTrue(
+                m.startsWith(dir.resolve("node.conf")
+                        + ":4: field 'cluster.replicaLog.segmentBytes' = 33554432 does not fit the 128 MiB heap:"
+                        + " at most 1/16 of it (8388608 bytes)"),
+                m);
+        assertEquals(2 << 20, HEAP_128.replicaSegmentBytes(), "the default: a sixty-fourth");
+        assertEquals(
+                32 << 20,
+                new HeapBudgets(new JvmMemory(4L << 30, 4L << 30, 1L << 20)).replicaSegmentBytes(),
+                "at most 32 MiB");
+    }
+
     @Test
     void nodeWideBudgetsThatTogetherPassTheirShareAreRefusedNamingTheLargestSet() throws IOException {
         String m = refusedIn128MiB("limits.nonPersistentBytes = 16777216", "residentBytes = 25165824")

@@ -114,6 +114,12 @@ public final class ReplicaServer implements AutoCloseable {
         RaftServerConfigKeys.Log.setPurgePreservationLogNum(p, retention.keptEntries());
         RaftServerConfigKeys.Log.setPurgeGap(p, Math.max(1, Math.min(1024, retention.markEntries())));
         RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(retention.segmentBytes()));
+        // Ratis keeps the entries of a set's log files in the heap: its open file's, and by default up
+        // to six closed files' (200 MB) in every set. One closed file's is enough to send followers what
+        // they lack without reading it back; the rest is read from the disk. The file size follows the
+        // heap (HeapBudgets.replicaSegmentBytes), so this stays a share of it per set.
+        RaftServerConfigKeys.Log.setSegmentCacheNumMax(p, 2);
+        RaftServerConfigKeys.Log.setSegmentCacheSizeMax(p, SizeInBytes.valueOf(retention.segmentBytes()));
         // An entry holds a whole write: a message up to the node's maxFrameSize, or a transaction's
         // commit. Ratis refuses an entry over its appender buffer (4 MiB by default), which its log's
         // write buffer (a direct buffer per set, 8 MiB by default) must exceed, and a request over its
