@@ -74,9 +74,13 @@ public final class Consumption {
         if (!watched) {
             return;
         }
-        List<Runnable> due = new ArrayList<>();
+        List<Runnable> due;
         synchronized (watchers) {
             NavigableMap<Long, Set<Runnable>> reached = byLevel.tailMap(heldBytes, true);
+            if (reached.isEmpty()) {
+                return; // the common case while producers are paced: no list made for each message
+            }
+            due = new ArrayList<>();
             for (Set<Runnable> same : reached.values()) {
                 due.addAll(same);
             }
