@@ -129,6 +129,16 @@ public final class HeapBudgets {
     }
 
     /**
+     * What a replica applied from its set's log and its store has not written yet: a sixty-fourth of
+     * the heap per set (an entry larger than that goes on its own), three sixty-fourths on a node of a
+     * three-node cluster. A replica catching up applies as fast as its log is sent, faster than a
+     * store writes large messages; past this its applies wait ({@code ApplyBacklog}).
+     */
+    public long replicaApplyBytes() {
+        return share(jvm.heapBytes(), 64);
+    }
+
+    /**
      * Payload bytes one H2 transaction of a checkpoint writes or deletes (a single larger message
      * goes alone): a thirty-second. H2 holds a few times what a transaction touches until it commits
      * (the rows it inserts, the rows it deletes, which it loads into its undo log, the chunk it writes).

@@ -48,6 +48,10 @@ public final class ReplicaServer implements AutoCloseable {
     private final ReplicaServerSettings settings;
     private final RaftPeerId self;
     private final Map<RaftGroupId, ReplicatedStore> stores = new ConcurrentHashMap<>();
+    /** What each replica may have applied and its store not written yet, in bytes. */
+    private final long applyBacklogBytes =
+            org.partita.broker.config.HeapBudgets.current().replicaApplyBytes();
+
     private final RaftServer server;
     /** Restarts a replica of this node whose appends failed for good. */
     private final FollowerRestarts followerRestarts;
@@ -129,6 +133,10 @@ public final class ReplicaServer implements AutoCloseable {
         RaftServerConfigKeys.Log.setWriteBufferSize(p, SizeInBytes.valueOf(Math.max(8L << 20, entryMax + 8L)));
         RaftServerConfigKeys.Write.setByteLimit(p, SizeInBytes.valueOf(Math.max(64L << 20, 2L * entryMax)));
         GrpcConfigKeys.setMessageSizeMax(p, SizeInBytes.valueOf(Math.max(64L << 20, entryMax + (1L << 20))));
+        // A leader sends a follower behind it requests of up to that buffer each (dozens of large
+        // messages), eight at a time by default, and the follower takes them all in at once: in a
+        // small heap, two at a time. A set has one entry on its way at a time anyway (ReplicatedStore).
+        GrpcConfigKeys.Server.setLeaderOutstandingAppendsMax(p, 2);
         // Ratis waits 10 ms by default between two appends to a follower, which a synchronous send
         // pays in full (one entry per round trip): the next entry goes out as soon as it is in the log
         RaftServerConfigKeys.Log.Appender.setWaitTimeMin(p, TimeDuration.ZERO);
@@ -261,7 +269,8 @@ public final class ReplicaServer implements AutoCloseable {
                     new AppliedMark(folder.resolve("applied")),
                     settings.requestTimeout().toMillis(),
                     settings.maxEntryBytes(),
-                    settings.retention().sentAgainWindowMillis());
+                    settings.retention().sentAgainWindowMillis(),
+                    new ApplyBacklog(applyBacklogBytes));
         } catch (IOException e) {
             throw new UncheckedIOException(
                     "cannot open the store of replica group " + group + ": " + e.getMessage(), e);

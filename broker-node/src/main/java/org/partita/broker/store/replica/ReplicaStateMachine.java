@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import org.apache.ratis.proto.RaftProtos;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftGroupId;
@@ -52,6 +53,7 @@ final class ReplicaStateMachine extends BaseStateMachine {
     private final AppliedMark mark;
     private final Leadership leadership;
     private final RecentSends recent;
+    private final ApplyBacklog backlog;
     private volatile SnapshotInfo durable;
     /** Ratis's state machine folder of the set on this node: where copies of the store are made and arrive. */
     private volatile Path copies;
@@ -66,12 +68,18 @@ final class ReplicaStateMachine extends BaseStateMachine {
     }
 
     ReplicaStateMachine(
-            String setName, MessageStore store, AppliedMark mark, Leadership leadership, RecentSends recent) {
+            String setName,
+            MessageStore store,
+            AppliedMark mark,
+            Leadership leadership,
+            RecentSends recent,
+            ApplyBacklog backlog) {
         this.setName = setName;
         this.store = store;
         this.mark = mark;
         this.leadership = leadership;
         this.recent = recent;
+        this.backlog = backlog;
     }
 
     @Override
@@ -367,10 +375,23 @@ final class ReplicaStateMachine extends BaseStateMachine {
         return CompletableFuture.completedFuture(Message.EMPTY);
     }
 
+    /** An entry appended here that this replica did not write: its context holds it without its data when large. */
+    @Override
+    public TransactionContext startTransaction(LogEntryProto entry, RaftProtos.RaftPeerRole role) {
+        return LightEntries.context(this, entry, role);
+    }
+
     @Override
     public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
-        LogEntryProto entry = trx.getLogEntry();
+        LogEntryProto entry;
+        try {
+            entry = LightEntries.whole(trx, getServer().join(), getGroupId());
+        } catch (IOException e) {
+            LOG.error("replica set {}: entry {} could not be read back from the log", setName, trx.getLogEntry(), e);
+            return CompletableFuture.failedFuture(e);
+        }
         TermIndex at = TermIndex.valueOf(entry);
+        long bytes = entry.getStateMachineLogEntry().getLogData().size();
         List<StoreOp> ops =
                 BatchRecord.decode(entry.getStateMachineLogEntry().getLogData().asReadOnlyByteBuffer());
         // relaxed: the entry is already durable in the Raft log of a majority, so the store need not
@@ -384,7 +405,9 @@ final class ReplicaStateMachine extends BaseStateMachine {
         for (String copy : SentCopies.of(ops)) {
             recent.add(copy, now);
         }
+        backlog.take(bytes);
         CompletableFuture<Void> written = store.write(batch);
+        written.whenComplete((ok, failure) -> backlog.give(bytes));
         lastWrite = written;
         // the applied index moves on here, in log order, not when the write completes: Ratis reads it
         // synchronously for its own entries, and waits for every apply future before a snapshot

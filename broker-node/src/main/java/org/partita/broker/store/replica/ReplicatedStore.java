@@ -60,6 +60,8 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
     private final AtomicLong restarts = new AtomicLong();
     /** The messages this replica applied lately, by queue and JMSMessageID ({@link SentCopies}). */
     private final RecentSends recent;
+    /** The bound on what this replica applied and its store did not write yet. */
+    private final ApplyBacklog backlog;
     /** The messages in writes handed to the log here and not answered yet, by queue and JMSMessageID. */
     private final java.util.Map<String, CompletableFuture<Void>> onTheirWay =
             new java.util.concurrent.ConcurrentHashMap<>();
@@ -129,7 +131,9 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
             AppliedMark mark,
             long requestTimeoutMillis,
             int maxEntryBytes,
-            long sentAgainWindowMillis) {
+            long sentAgainWindowMillis,
+            ApplyBacklog backlog) {
+        this.backlog = backlog;
         this.recent = new RecentSends(
                 RecentSends.MAX_IDS, java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(sentAgainWindowMillis));
         this.setName = setName;
@@ -138,7 +142,7 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
         this.local = local;
         this.requestTimeoutMillis = requestTimeoutMillis;
         this.mark = mark;
-        this.machine = new ReplicaStateMachine(setName, local, mark, this, recent);
+        this.machine = new ReplicaStateMachine(setName, local, mark, this, recent, backlog);
     }
 
     ReplicaStateMachine machine() {
@@ -150,7 +154,7 @@ public final class ReplicatedStore implements MessageStore, ReplicaStateMachine.
      * restarts it: Ratis closed the old one with its division and does not open a closed one again.
      */
     void renewMachine() {
-        machine = new ReplicaStateMachine(setName, local, mark, this, recent);
+        machine = new ReplicaStateMachine(setName, local, mark, this, recent, backlog);
     }
 
     /** The node restarted this replica (its division is running again). */
