@@ -157,7 +157,10 @@ class ReplicatedPartitionsTest {
                 await().atMost(Duration.ofSeconds(60)).until(() -> confirmed.size() > after + 300);
                 stop.set(true);
                 producer.join(30_000);
-                await().atMost(Duration.ofSeconds(60)).until(() -> ledger.has(confirmed));
+                // names what is missing (key#seq) when it times out
+                await().atMost(Duration.ofSeconds(60))
+                        .untilAsserted(() -> assertTrue(
+                                ledger.has(confirmed), "confirmed and not consumed: " + ledger.missing(confirmed)));
                 assertEquals(0, ledger.violations(), "each key in order across the change");
                 assertEquals(0, ledger.newRepeats(), "nothing twice unflagged");
                 try (PartitaAdmin admin = PartitaAdmin.connect(c.factory(2))) {
