@@ -51,8 +51,4 @@ final class ApplyBacklog {
     synchronized long pendingBytes() {
         return pendingBytes;
     }
-
-    long boundBytes() {
-        return boundBytes;
-    }
 }

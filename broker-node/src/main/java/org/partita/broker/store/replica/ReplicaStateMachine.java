@@ -406,7 +406,13 @@ final class ReplicaStateMachine extends BaseStateMachine {
             recent.add(copy, now);
         }
         backlog.take(bytes);
-        CompletableFuture<Void> written = store.write(batch);
+        CompletableFuture<Void> written;
+        try {
+            written = store.write(batch);
+        } catch (RuntimeException e) {
+            backlog.give(bytes); // nothing of it waits in the store
+            throw e;
+        }
         written.whenComplete((ok, failure) -> backlog.give(bytes));
         lastWrite = written;
         // the applied index moves on here, in log order, not when the write completes: Ratis reads it
