@@ -56,15 +56,19 @@ final class KeyOrderLedger {
         highest.merge(key, seq, Math::max);
     }
 
-    /** Records a received message by its {@code JMSXGroupID} and {@code seq} property. */
+    /**
+     * Records a received message by its {@code JMSXGroupID} (or, for a message sent without one, its
+     * {@code symbol} property) and {@code seq} property.
+     */
     void arrived(jakarta.jms.Message m) throws jakarta.jms.JMSException {
         arrived(m, "");
     }
 
     /** {@link #arrived(jakarta.jms.Message)}, naming who received it ({@code by}) in the reports. */
     void arrived(jakarta.jms.Message m, String by) throws jakarta.jms.JMSException {
+        String key = m.getStringProperty("JMSXGroupID");
         arrived(
-                m.getStringProperty("JMSXGroupID"),
+                key != null ? key : m.getStringProperty("symbol"),
                 m.getIntProperty("seq"),
                 m.getJMSRedelivered(),
                 m.getJMSMessageID()

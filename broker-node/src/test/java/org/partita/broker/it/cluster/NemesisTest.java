@@ -89,6 +89,25 @@ class NemesisTest {
         run("nemesis (five nodes)", 5, 3, FaultsUnderLoad.Workload.QUEUE);
     }
 
+    /**
+     * Five nodes, three replicas a partition, and producers whose messages carry no key: a node spreads
+     * them over partitions of sets it may not be in, and an unkeyed send made again after its node was
+     * lost is looked up in every set, not one. Every confirmed message must arrive, a repeat only
+     * flagged, nothing refused delivered. Three faults in the build ({@code
+     * -Dpartita.nemesis.unkeyedFaults=N}; {@code -Pnemesis} 30; 0 skips it).
+     */
+    @Test
+    @org.junit.jupiter.api.condition.EnabledIfSystemProperty(
+            named = "partita.nemesis.unkeyedFaults",
+            matches = "[1-9][0-9]*")
+    void unkeyedProducersOnFiveNodesLoseNothingConfirmedThroughRandomFaults() throws Exception {
+        run(
+                "nemesis (unkeyed, five nodes)",
+                5,
+                Integer.getInteger("partita.nemesis.unkeyedFaults"),
+                FaultsUnderLoad.Workload.UNKEYED);
+    }
+
     private void run(String label, int count, FaultsUnderLoad.Workload workload) throws Exception {
         run(label, 3, count, workload);
     }
