@@ -32,19 +32,21 @@ final class ClusterMembers {
 
     /**
      * A port free together with the two a node listens on above it: the consensus port (definitions)
-     * at one offset, the replica server (replicated partitions) at twice that.
+     * at one offset, the replica server (replicated partitions) at twice that. All three below the
+     * system's ephemeral ports: one picked among those was once given to an outgoing connection of
+     * the nodes starting before it, and the run failed ("No available port to bind to").
      */
     private static int freePort(List<ClusterConfig.Member> taken) throws IOException {
         int offset = ClusterConfig.DEFAULT_CONSENSUS_PORT_OFFSET;
         while (true) {
-            int port = Ports.freeLoopbackPort();
+            int port = Ports.belowEphemeral(2 * offset);
             List<Integer> needed = List.of(port, port + offset, port + 2 * offset);
             boolean clash = needed.get(2) > 65535
                     || taken.stream()
                             .anyMatch(m -> needed.contains(m.port())
                                     || needed.contains(m.port() + offset)
                                     || needed.contains(m.port() + 2 * offset));
-            if (!clash && Ports.isFree(needed.get(1)) && Ports.isFree(needed.get(2))) {
+            if (!clash && needed.stream().allMatch(Ports::isFree)) {
                 return port;
             }
         }

@@ -178,11 +178,7 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
                     confirmedAt.merge(set, asked, Math::max);
                 }
                 if (before == null || System.nanoTime() - before >= leaseNanos) {
-                    try {
-                        worker.execute(() -> serving.leaseRenewed(set)); // it had lapsed: deliver again
-                    } catch (java.util.concurrent.RejectedExecutionException closing) {
-                        // the node is stopping
-                    }
+                    onWorker(() -> serving.leaseRenewed(set)); // it had lapsed: deliver again
                 }
             });
         }
@@ -212,7 +208,7 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
             return;
         }
         ReplicaSet set = set(nodes);
-        worker.execute(() -> {
+        onWorker(() -> {
             if (joined.containsKey(name)) {
                 return;
             }
@@ -317,7 +313,7 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
 
     @Override
     public void leading(ReplicatedStore store) {
-        worker.execute(() -> {
+        onWorker(() -> {
             if (!store.leading() || served.contains(store.setName())) {
                 return;
             }
@@ -336,7 +332,7 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
         // stop taking sends at once; what is let go is done in order with the other changes
         boolean was = served.remove(store.setName());
         lastChange.put(store.setName(), System.currentTimeMillis());
-        worker.execute(() -> {
+        onWorker(() -> {
             serving.ledBy(store.setName(), leader);
             if (was) {
                 serving.servingChanged(store.setName(), false);
@@ -346,6 +342,18 @@ final class ReplicatedPartitions implements LeadershipListener, AutoCloseable {
                         leader == null ? "nobody yet (an election)" : leader);
             }
         });
+    }
+
+    /**
+     * Runs {@code change} on the worker, in order with the other changes; nothing once the node is
+     * stopping (Ratis still tells of leaders while its servers close, after the worker stopped).
+     */
+    private void onWorker(Runnable change) {
+        try {
+            worker.execute(change);
+        } catch (java.util.concurrent.RejectedExecutionException stopping) {
+            // the node is stopping: it serves nothing any more
+        }
     }
 
     @Override
