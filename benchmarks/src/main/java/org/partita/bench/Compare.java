@@ -126,7 +126,9 @@ public final class Compare implements Callable<Integer> {
                     + " Classic 6 with KahaDB at its defaults; also partita-cluster3 and"
                     + " artemis-cluster3: three nodes of one cluster in this JVM; partita-cluster3-replicated and"
                     + " artemis-ha: three nodes with replicas=3, a primary and a replicating backup, in this JVM,"
-                    + " each server in a JVM of its own for S8; these four run every scenario but S5)")
+                    + " each server in a JVM of its own for S8; partita-cluster3-replicated-leader1: the same"
+                    + " three nodes with leaders=1, every partition led by node1; these five run every scenario"
+                    + " but S5)")
     List<String> targetIds = List.of("partita", "artemis-default", "artemis-tuned", "activemq-classic");
 
     @Option(
@@ -277,7 +279,8 @@ public final class Compare implements Callable<Integer> {
         if (scenarios.contains(Scenario.S8) && targets.stream().noneMatch(Target::canKillLeader)) {
             throw new CommandLine.ParameterException(
                     new CommandLine(this),
-                    "S8 kills a leader: it runs on partita-cluster3-replicated and artemis-ha only (name one of them)");
+                    "S8 kills a leader: it runs on partita-cluster3-replicated(-leader1) and artemis-ha only (name"
+                            + " one of them)");
         }
         if (ownJvm && targets.stream().anyMatch(Target::isCluster)) {
             throw new CommandLine.ParameterException(

@@ -15,16 +15,20 @@ import org.partita.jms.client.PartitaConnectionFactory;
  * the scenario's connections go to the nodes in turn, so producers and consumers are spread over the
  * cluster as users' would be. On one machine the nodes share its cores and disk: the ratio to one
  * node is the cost of forwarding and relaying (and, with replicas, of keeping every partition on
- * three disks through Raft).
+ * three disks through Raft). With {@code leaders} (above 0), the partitions are spread over that many
+ * replica sets, each led by another node ({@code leaders=1}: one set, led by node1).
  */
 final class PartitaClusterBroker implements BrokerUnderTest {
     private final List<PartitaNode> nodes;
     private final ConnectionFactory cf;
     private final int replicas;
+    /** The queues' {@code leaders} option, 0 for none (every node leads a set). */
+    private final int leaders;
 
-    private PartitaClusterBroker(List<PartitaNode> nodes, int replicas) {
+    private PartitaClusterBroker(List<PartitaNode> nodes, int replicas, int leaders) {
         this.nodes = nodes;
         this.replicas = replicas;
+        this.leaders = leaders;
         List<ConnectionFactory> factories = new ArrayList<>();
         for (PartitaNode n : nodes) {
             factories.add(new PartitaConnectionFactory(n.url()));
@@ -32,8 +36,11 @@ final class PartitaClusterBroker implements BrokerUnderTest {
         this.cf = new RoundRobinConnectionFactory(factories);
     }
 
-    /** @param replicas the queues' {@code replicas} option: 1 for partitions on their host alone */
-    static PartitaClusterBroker start(Path dir, int replicas) throws Exception {
+    /**
+     * @param replicas the queues' {@code replicas} option: 1 for partitions on their host alone
+     * @param leaders  the queues' {@code leaders} option, 0 for none
+     */
+    static PartitaClusterBroker start(Path dir, int replicas, int leaders) throws Exception {
         ClusterConfig cluster = ClusterMembers.pick("bench");
         List<PartitaNode> started = new ArrayList<>();
         try {
@@ -49,13 +56,13 @@ final class PartitaClusterBroker implements BrokerUnderTest {
             // just started. With them, the replica sets are elected first, as in a cluster up for a while.
             if (replicas > 1) {
                 ReplicaLeaders.awaitSets(
-                        new PartitaConnectionFactory(started.get(0).url()), started.size(), replicas);
+                        new PartitaConnectionFactory(started.get(0).url()), started.size(), replicas, leaders);
             }
         } catch (Exception e) {
             closeAll(started);
             throw e;
         }
-        return new PartitaClusterBroker(started, replicas);
+        return new PartitaClusterBroker(started, replicas, leaders);
     }
 
     @Override
@@ -70,16 +77,17 @@ final class PartitaClusterBroker implements BrokerUnderTest {
 
     @Override
     public String queueName(String base, String partitaOptions) {
-        return clusteredQueue(base, partitaOptions, replicas);
+        return clusteredQueue(base, partitaOptions, replicas, leaders);
     }
 
     /**
      * Every queue is spread over the three nodes; one named without options gets S4's 8 partitions
      * (a cluster has no plain queue of one partition shared by all nodes), so S4K's keys spread too.
      */
-    static String clusteredQueue(String base, String partitaOptions, int replicas) {
+    static String clusteredQueue(String base, String partitaOptions, int replicas, int leaders) {
         String options = partitaOptions == null || partitaOptions.isEmpty() ? "partitions=8" : partitaOptions;
-        return base + "?" + options + "&hosts=*" + (replicas > 1 ? "&replicas=" + replicas : "");
+        return base + "?" + options + "&hosts=*" + (replicas > 1 ? "&replicas=" + replicas : "")
+                + (leaders > 0 ? "&leaders=" + leaders : "");
     }
 
     @Override

@@ -29,10 +29,15 @@ final class PartitaClusterProcesses implements LeaderKillable {
     private final ClusterConfig cluster;
     private final List<JvmProcess> nodes;
     private final int replicas;
+    /** The queues' {@code leaders} option, 0 for none. */
+    private final int leaders;
+
     private final int leader;
     private final ConnectionFactory cf;
 
-    private PartitaClusterProcesses(ClusterConfig cluster, List<JvmProcess> nodes, int replicas, int leader) {
+    private PartitaClusterProcesses(
+            ClusterConfig cluster, List<JvmProcess> nodes, int replicas, int leaders, int leader) {
+        this.leaders = leaders;
         this.cluster = cluster;
         this.nodes = nodes;
         this.replicas = replicas;
@@ -44,8 +49,12 @@ final class PartitaClusterProcesses implements LeaderKillable {
         this.cf = new RoundRobinConnectionFactory(factories);
     }
 
-    /** @param jvmOptions the nodes' JVM options (heap, flight recording) */
-    static PartitaClusterProcesses start(Path dir, int replicas, List<String> jvmOptions) throws Exception {
+    /**
+     * @param leaders    the queues' {@code leaders} option, 0 for none
+     * @param jvmOptions the nodes' JVM options (heap, flight recording)
+     */
+    static PartitaClusterProcesses start(Path dir, int replicas, int leaders, List<String> jvmOptions)
+            throws Exception {
         ClusterConfig cluster = ClusterMembers.pick("bench");
         List<JvmProcess> started = new ArrayList<>();
         try {
@@ -56,10 +65,10 @@ final class PartitaClusterProcesses implements LeaderKillable {
             if (replicas > 1) {
                 ConnectionFactory first =
                         new PartitaConnectionFactory(url(cluster.members().get(0)));
-                ReplicaLeaders.awaitSets(first, started.size(), replicas);
+                ReplicaLeaders.awaitSets(first, started.size(), replicas, leaders);
                 leader = cluster.memberNames().indexOf(ReplicaLeaders.leaderOfFirstSet(first));
             }
-            return new PartitaClusterProcesses(cluster, started, replicas, Math.max(0, leader));
+            return new PartitaClusterProcesses(cluster, started, replicas, leaders, Math.max(0, leader));
         } catch (Exception e) {
             started.forEach(JvmProcess::close);
             throw e;
@@ -158,7 +167,7 @@ final class PartitaClusterProcesses implements LeaderKillable {
 
     @Override
     public String queueName(String base, String partitaOptions) {
-        return PartitaClusterBroker.clusteredQueue(base, partitaOptions, replicas);
+        return PartitaClusterBroker.clusteredQueue(base, partitaOptions, replicas, leaders);
     }
 
     @Override

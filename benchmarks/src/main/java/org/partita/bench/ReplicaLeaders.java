@@ -31,18 +31,21 @@ final class ReplicaLeaders {
      * Starts the replica sets of every queue spread over all {@code nodes} with {@code replicas} and
      * waits until each has a leader, preferably its own host (as in a cluster up for a while): queues
      * with the same hosts and replicas share their sets, so the scenario's queues, declared later,
-     * find them led and a run measures the load, not the sets' first election.
+     * find them led and a run measures the load, not the sets' first election. With {@code leaders}
+     * (above 0), the queues' partitions are in that many sets, led by the first nodes.
      */
-    static void awaitSets(ConnectionFactory cf, int nodes, int replicas) throws JMSException, InterruptedException {
+    static void awaitSets(ConnectionFactory cf, int nodes, int replicas, int leaders)
+            throws JMSException, InterruptedException {
         try (Connection c = cf.createConnection()) {
             Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
             // a producer on a name with options declares the queue, agreed by the cluster before it returns
-            s.createProducer(s.createQueue(SETS_QUEUE + "?partitions=" + nodes + "&hosts=*&replicas=" + replicas))
+            s.createProducer(s.createQueue(SETS_QUEUE + "?partitions=" + nodes + "&hosts=*&replicas=" + replicas
+                            + (leaders > 0 ? "&leaders=" + leaders : "")))
                     .close();
         }
         long preferredBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(PREFERRED_SECONDS);
         while (System.nanoTime() < preferredBy) {
-            if (ledByTheirHosts(of(cf, SETS_QUEUE, nodes))) {
+            if (ledByTheirHosts(of(cf, SETS_QUEUE, nodes), leaders > 0 ? leaders : nodes)) {
                 return;
             }
             Thread.sleep(100);
@@ -50,10 +53,13 @@ final class ReplicaLeaders {
         awaitLed(cf, SETS_QUEUE, nodes);
     }
 
-    /** hosts=* takes the nodes by name: partition p's host, its set's preferred leader, is node<p+1>. */
-    private static boolean ledByTheirHosts(List<String> leaders) {
+    /**
+     * hosts=* takes the nodes by name: partition p's set, of {@code sets}, is preferably led by
+     * node<p % sets + 1>.
+     */
+    private static boolean ledByTheirHosts(List<String> leaders, int sets) {
         for (int p = 0; p < leaders.size(); p++) {
-            if (!leaders.get(p).equals("node" + (p + 1))) {
+            if (!leaders.get(p).equals("node" + (p % sets + 1))) {
                 return false;
             }
         }

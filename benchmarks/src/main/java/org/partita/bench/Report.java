@@ -11,7 +11,9 @@ import java.util.stream.Collectors;
 final class Report {
     /** Partita over Partita: what a cluster costs over one node, and what replicas cost over none. */
     private static final Target[][] OWN_RATIOS = {
-        {Target.PARTITA_CLUSTER, Target.PARTITA}, {Target.PARTITA_REPLICATED, Target.PARTITA_CLUSTER}
+        {Target.PARTITA_CLUSTER, Target.PARTITA},
+        {Target.PARTITA_REPLICATED, Target.PARTITA_CLUSTER},
+        {Target.PARTITA_REPLICATED_ONE_LEADER, Target.PARTITA_REPLICATED}
     };
 
     private final List<RunResult> results;
@@ -97,6 +99,9 @@ final class Report {
         }
         if (pair[0] == Target.PARTITA_REPLICATED && pair[1] == Target.PARTITA_CLUSTER) {
             return "Partita replicas=3 / no replicas";
+        }
+        if (pair[0] == Target.PARTITA_REPLICATED_ONE_LEADER && pair[1] == Target.PARTITA_REPLICATED) {
+            return "Partita leaders=1 / a leader per node";
         }
         return pair[0].label() + " / " + pair[1].label().replace("Artemis ", "");
     }

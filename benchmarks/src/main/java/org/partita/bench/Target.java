@@ -12,6 +12,12 @@ public enum Target {
     PARTITA_CLUSTER("partita-cluster3", "Partita 3-node cluster", Kind.CLUSTER),
     /** As {@link #PARTITA_CLUSTER}, every partition kept by all three nodes ({@code replicas=3}). */
     PARTITA_REPLICATED("partita-cluster3-replicated", "Partita 3-node cluster, replicas=3", Kind.REPLICATED),
+    /**
+     * As {@link #PARTITA_REPLICATED} with {@code leaders=1}: every partition in one replica set led by
+     * node1, the others its followers, as an Artemis primary has its backup.
+     */
+    PARTITA_REPLICATED_ONE_LEADER(
+            "partita-cluster3-replicated-leader1", "Partita 3-node cluster, replicas=3, leaders=1", Kind.REPLICATED),
     ARTEMIS_DEFAULT("artemis-default", "Artemis default", Kind.ONE_NODE),
     ARTEMIS_TUNED("artemis-tuned", "Artemis tuned", Kind.ONE_NODE),
     /** Three tuned Artemis servers of one cluster with message grouping (like the Partita cluster). */
@@ -60,8 +66,9 @@ public enum Target {
     public BrokerUnderTest start(Path dir, long tunedBufferTimeoutNanos) throws Exception {
         return switch (this) {
             case PARTITA -> PartitaBroker.start(dir);
-            case PARTITA_CLUSTER -> PartitaClusterBroker.start(dir, 1);
-            case PARTITA_REPLICATED -> PartitaClusterBroker.start(dir, ClusterMembers.NODES);
+            case PARTITA_CLUSTER -> PartitaClusterBroker.start(dir, 1, 0);
+            case PARTITA_REPLICATED -> PartitaClusterBroker.start(dir, ClusterMembers.NODES, 0);
+            case PARTITA_REPLICATED_ONE_LEADER -> PartitaClusterBroker.start(dir, ClusterMembers.NODES, 1);
             case ARTEMIS_DEFAULT -> ArtemisBroker.start(dir, -1);
             case ARTEMIS_TUNED -> ArtemisBroker.start(dir, tunedBufferTimeoutNanos);
             case ARTEMIS_CLUSTER -> ArtemisClusterBroker.start(dir, tunedBufferTimeoutNanos);
@@ -78,7 +85,9 @@ public enum Target {
      */
     LeaderKillable startInProcesses(Path dir, long tunedBufferTimeoutNanos, List<String> jvmOptions) throws Exception {
         return switch (this) {
-            case PARTITA_REPLICATED -> PartitaClusterProcesses.start(dir, ClusterMembers.NODES, jvmOptions);
+            case PARTITA_REPLICATED -> PartitaClusterProcesses.start(dir, ClusterMembers.NODES, 0, jvmOptions);
+            case PARTITA_REPLICATED_ONE_LEADER ->
+                PartitaClusterProcesses.start(dir, ClusterMembers.NODES, 1, jvmOptions);
             case ARTEMIS_HA -> ArtemisHaProcesses.start(dir, tunedBufferTimeoutNanos, jvmOptions);
             default -> throw new IllegalArgumentException(id + " has no leader to kill: it is not replicated");
         };
@@ -90,7 +99,10 @@ public enum Target {
     }
 
     public boolean isPartita() {
-        return this == PARTITA || this == PARTITA_CLUSTER || this == PARTITA_REPLICATED;
+        return this == PARTITA
+                || this == PARTITA_CLUSTER
+                || this == PARTITA_REPLICATED
+                || this == PARTITA_REPLICATED_ONE_LEADER;
     }
 
     /** Several servers in the benchmark's JVM (a cluster, or a primary and its backup). */

@@ -236,9 +236,7 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
                 continue;
             }
             QueueOptions o = q.options();
-            List<String> hosts = Placement.hosts(o, cluster);
-            int replicas = Placement.replicas(o, cluster);
-            out.put(name, p -> set.equals(Placement.setName(Placement.replicasOf(hosts, replicas, p))));
+            out.put(name, p -> set.equals(Placement.setName(Placement.replicasOf(o, cluster, p))));
         }
         return out;
     }
@@ -250,8 +248,7 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     }
 
     private String setOf(QueueOptions o, int partition) {
-        return Placement.setName(
-                Placement.replicasOf(Placement.hosts(o, cluster), Placement.replicas(o, cluster), partition));
+        return Placement.setName(Placement.replicasOf(o, cluster, partition));
     }
 
     /**
@@ -290,24 +287,26 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     private static QueueOptions keepingAgreedLayout(String queue, String options, String agreed) {
         QueueOptions a = QueueOptions.parse(agreed, QueueOptions.DEFAULTS);
         QueueOptions declared = QueueOptions.parse(options, a);
-        if (declared.partitions() == a.partitions()
-                && declared.hosts().equals(a.hosts())
-                && declared.replicas() == a.replicas()) {
+        if (declared.sameLayout(a)) {
             return declared;
         }
         LOG.warn(
-                "queue {}: the config file says partitions {} hosts {} replicas {}, the cluster agreed partitions {}"
-                        + " hosts {} replicas {}: the agreed ones are kept (change them with PartitaAdmin.updateQueue)",
+                "queue {}: the config file says partitions {} hosts {} replicas {} leaders {}, the cluster agreed"
+                        + " partitions {} hosts {} replicas {} leaders {}: the agreed ones are kept (change them with"
+                        + " PartitaAdmin.updateQueue)",
                 queue,
                 declared.partitions(),
                 declared.hosts(),
                 declared.replicas(),
+                declared.leaders(),
                 a.partitions(),
                 a.hosts(),
-                a.replicas());
+                a.replicas(),
+                a.leaders());
         QueueOptions kept =
                 declared.with("partitions", String.valueOf(a.partitions())).with("hosts", String.join(",", a.hosts()));
-        return a.replicas() > 0 ? kept.with("replicas", String.valueOf(a.replicas())) : kept.without("replicas");
+        kept = a.replicas() > 0 ? kept.with("replicas", String.valueOf(a.replicas())) : kept.without("replicas");
+        return a.leaders() > 0 ? kept.with("leaders", String.valueOf(a.leaders())) : kept.without("leaders");
     }
 
     /** A clustered queue's agreed definition was applied here (null: removed). */
@@ -332,9 +331,8 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         if (!Placement.replicated(o, cluster)) {
             return;
         }
-        List<String> hosts = Placement.hosts(o, cluster);
-        for (int p = 0; p < Math.min(hosts.size(), o.partitions()); p++) {
-            replicaSets.join(Placement.replicasOf(hosts, Placement.replicas(o, cluster), p));
+        for (int p = 0; p < Math.min(Placement.leaders(o, cluster), o.partitions()); p++) {
+            replicaSets.join(Placement.replicasOf(o, cluster, p));
         }
     }
 
@@ -1060,7 +1058,7 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
                 for (int p = 0; p < o.partitions(); p++) {
                     if (Placement.replicated(o, cluster)) {
                         // the set's leader as this node knows it; "?" while unknown (an election, or no replica here)
-                        List<String> nodes = Placement.replicasOf(hosts, Placement.replicas(o, cluster), p);
+                        List<String> nodes = Placement.replicasOf(o, cluster, p);
                         String set = Placement.setName(nodes);
                         String leader = replicaSets.leader(set);
                         placement.add(leader == null ? "?" : leader);

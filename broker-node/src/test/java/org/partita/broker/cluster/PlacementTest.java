@@ -69,22 +69,43 @@ class PlacementTest {
         QueueOptions three = options("partitions=6&hosts=*");
         assertEquals(3, Placement.replicas(three, cluster), "three hosts: three replicas by default");
         assertTrue(Placement.replicated(three, cluster));
-        List<String> hosts = Placement.hosts(three, cluster);
-        assertEquals(List.of("node2", "node3", "node1"), Placement.replicasOf(hosts, 3, 4), "partition 4 is node2's");
-        assertEquals("node2+node3+node1", Placement.setName(Placement.replicasOf(hosts, 3, 1)));
+        assertEquals(3, Placement.leaders(three, cluster), "every host leads a set by default");
         assertEquals(
-                Placement.replicasOf(hosts, 3, 1),
-                Placement.replicasOf(hosts, 3, 4),
+                List.of("node2", "node3", "node1"), Placement.replicasOf(three, cluster, 4), "partition 4 is node2's");
+        assertEquals("node2+node3+node1", Placement.setName(Placement.replicasOf(three, cluster, 1)));
+        assertEquals(
+                Placement.replicasOf(three, cluster, 1),
+                Placement.replicasOf(three, cluster, 4),
                 "a host's partitions share one set");
 
         QueueOptions two = options("partitions=4&hosts=node1,node2");
         assertEquals(2, Placement.replicas(two, cluster), "fewer hosts than three: one replica per host");
-        assertEquals(List.of("node2", "node1"), Placement.replicasOf(Placement.hosts(two, cluster), 2, 1));
+        assertEquals(List.of("node2", "node1"), Placement.replicasOf(two, cluster, 1));
 
         QueueOptions one = options("partitions=6&hosts=*&replicas=1");
         assertEquals(1, Placement.replicas(one, cluster));
         assertTrue(!Placement.replicated(one, cluster), "one copy: the single-node path");
         assertTrue(!Placement.replicated(options("partitions=2"), cluster), "a queue of one node is never replicated");
+    }
+
+    @Test
+    void withFewerLeadersThanHostsThePartitionsShareFewerSetsLedByTheFirstHosts() {
+        QueueOptions one = options("partitions=8&hosts=*&leaders=1");
+        assertEquals(1, Placement.leaders(one, cluster));
+        for (int p = 0; p < 8; p++) {
+            assertEquals(List.of("node1", "node2", "node3"), Placement.replicasOf(one, cluster, p), "partition " + p);
+        }
+        QueueOptions two = options("partitions=8&hosts=*&leaders=2");
+        assertEquals(List.of("node1", "node2", "node3"), Placement.replicasOf(two, cluster, 4));
+        assertEquals(List.of("node2", "node3", "node1"), Placement.replicasOf(two, cluster, 5));
+        assertEquals(
+                List.of("node1", "node2"),
+                Placement.replicasOf(options("partitions=6&hosts=*&replicas=2&leaders=1"), cluster, 5),
+                "two replicas, one leader: the first host and the next");
+        assertTrue(!options("partitions=8&hosts=*").sameLayout(one), "a change of leaders is a change of layout");
+        String why = Placement.problem("q", options("partitions=4&hosts=node1,node2&leaders=3"), cluster);
+        assertTrue(why != null && why.contains("3 leaders") && why.contains("2 hosts"), why);
+        assertNull(Placement.problem("q", one, cluster));
     }
 
     @Test

@@ -62,6 +62,8 @@ public final class QueueOptions {
         CHECKS.put("localOnly", v -> oneOf("localOnly", v, "true", "false"));
         // how many nodes keep each partition of a clustered queue; checked against its hosts where placed
         CHECKS.put("replicas", v -> atMost("replicas", integer("replicas", v, 1), MAX_PARTITIONS));
+        // how many of a replicated queue's hosts lead its replica sets; checked against its hosts where placed
+        CHECKS.put("leaders", v -> atMost("leaders", integer("leaders", v, 1), MAX_PARTITIONS));
     }
 
     public static final QueueOptions DEFAULTS = new QueueOptions(Map.ofEntries(
@@ -228,6 +230,27 @@ public final class QueueOptions {
     public int replicas() {
         String v = values.get("replicas");
         return v == null || v.isBlank() ? 0 : Integer.parseInt(v);
+    }
+
+    /**
+     * Over how many replica sets, each preferring another of its hosts as leader, a replicated
+     * queue's partitions are spread, or 0 when the queue does not say (every host leads one).
+     */
+    public int leaders() {
+        String v = values.get("leaders");
+        return v == null || v.isBlank() ? 0 : Integer.parseInt(v);
+    }
+
+    /**
+     * Whether a clustered queue with these options keeps its partitions where it would with {@code
+     * other}'s: the same partitions, hosts, replicas and leaders. A change of any of them is a change
+     * of layout, which drains what the old one holds first.
+     */
+    public boolean sameLayout(QueueOptions other) {
+        return partitions() == other.partitions()
+                && hosts().equals(other.hosts())
+                && replicas() == other.replicas()
+                && leaders() == other.leaders();
     }
 
     /** A clustered queue's partitions go only to consumers of their own node or of nodes hosting none. */

@@ -113,69 +113,125 @@ class ReplicatedPartitionsTest {
     @Test
     void partitionsAndReplicasChangeLiveWithoutReorderingAKey() throws Exception {
         try (EmbeddedCluster c = new EmbeddedCluster(tmp, 3).startAll()) {
-            String lines = "lines";
-            try (PartitaAdmin admin = PartitaAdmin.connect(c.factory(0))) {
-                admin.updateQueue(lines, Map.of("partitions", "3", "hosts", "*", "replicas", "2"));
-            }
-            KeyOrderLedger ledger = new KeyOrderLedger();
-            Set<String> confirmed = ConcurrentHashMap.newKeySet();
-            List<Connection> connections = new ArrayList<>();
-            java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
-            Thread producer = new Thread(() -> {
-                try (Connection conn = c.factory(0).createConnection()) {
-                    Session s = conn.createSession(false, Session.AUTO_ACKNOWLEDGE);
-                    MessageProducer p = s.createProducer(s.createQueue(lines));
-                    for (int i = 0; i < 20_000 && !stop.get(); i++) {
-                        TextMessage m = s.createTextMessage("m");
-                        m.setStringProperty("JMSXGroupID", "line-" + (i % 20));
-                        m.setIntProperty("seq", i / 20);
-                        try {
-                            p.send(m);
-                            confirmed.add("line-" + (i % 20) + "#" + (i / 20));
-                        } catch (jakarta.jms.JMSException e) {
-                            // refused while a set elects its leader: the next one goes on
-                        }
-                    }
-                } catch (jakarta.jms.JMSException e) {
-                    throw new IllegalStateException(e);
-                }
-            });
-            try {
-                for (int i = 0; i < 3; i++) {
-                    Connection conn = c.factory(i).createConnection();
-                    connections.add(conn);
-                    Session s = conn.createSession(false, Session.CLIENT_ACKNOWLEDGE);
-                    s.createConsumer(s.createQueue(lines)).setMessageListener(ledger.acknowledgingListener());
-                    conn.start();
-                }
-                producer.start();
-                await().atMost(Duration.ofSeconds(60)).until(() -> confirmed.size() > 300);
-                try (PartitaAdmin admin = PartitaAdmin.connect(c.factory(1))) {
-                    admin.updateQueue("lines", Map.of("partitions", "6", "replicas", "3"));
-                }
-                int after = confirmed.size();
-                await().atMost(Duration.ofSeconds(60)).until(() -> confirmed.size() > after + 300);
-                stop.set(true);
-                producer.join(30_000);
-                // names what is missing (key#seq) when it times out
-                await().atMost(Duration.ofSeconds(60))
-                        .untilAsserted(() -> assertTrue(
-                                ledger.has(confirmed), "confirmed and not consumed: " + ledger.missing(confirmed)));
-                assertEquals(0, ledger.violations(), "each key in order across the change");
-                assertEquals(0, ledger.newRepeats(), "nothing twice unflagged");
-                try (PartitaAdmin admin = PartitaAdmin.connect(c.factory(2))) {
-                    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-                        Map<String, String> status = admin.clusterStatus();
+            changeLive(
+                    c,
+                    Map.of("partitions", "3", "hosts", "*", "replicas", "2"),
+                    Map.of("partitions", "6", "replicas", "3"),
+                    status -> {
                         assertEquals(
                                 "node3,node1,node2", status.get("queue.lines.partition.5.replicas"), status.toString());
                         assertEquals("node3", status.get("queue.lines.partition.5.host"), status.toString());
                     });
+        }
+    }
+
+    /**
+     * {@code leaders=1}: every partition in one replica set, led by the first host, whichever node
+     * a producer or consumer is on; then every host leading a set of its own again, live, without
+     * reordering a key.
+     */
+    @Test
+    void oneLeaderServesEveryPartitionThenEveryHostLeadsOneLive() throws Exception {
+        try (EmbeddedCluster c = new EmbeddedCluster(tmp, 3).startAll()) {
+            changeLive(c, Map.of("partitions", "6", "hosts", "*", "leaders", "1"), Map.of("leaders", "3"), status -> {
+                for (int p = 0; p < 6; p++) {
+                    assertEquals(
+                            "node" + (p % 3 + 1),
+                            status.get("queue.lines.partition." + p + ".host"),
+                            "partition " + p + ": " + status);
                 }
-            } finally {
-                stop.set(true);
-                for (Connection conn : connections) {
-                    conn.close();
+            });
+        }
+    }
+
+    @Test
+    void everyPartitionOfAQueueWithOneLeaderIsLedByItsFirstHost() throws Exception {
+        try (EmbeddedCluster c = new EmbeddedCluster(tmp, 3).startAll()) {
+            try (PartitaAdmin admin = PartitaAdmin.connect(c.factory(2))) {
+                admin.updateQueue("single", Map.of("partitions", "4", "hosts", "*", "leaders", "1"));
+                await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                    Map<String, String> status = admin.clusterStatus();
+                    for (int p = 0; p < 4; p++) {
+                        assertEquals("node1", status.get("queue.single.partition." + p + ".host"), status.toString());
+                        assertEquals(
+                                "node1,node2,node3",
+                                status.get("queue.single.partition." + p + ".replicas"),
+                                status.toString());
+                    }
+                });
+            }
+        }
+    }
+
+    /**
+     * A producer on node1 and a consumer on every node of the queue {@code lines} defined with {@code
+     * before}; its options changed to {@code after} while they work: every confirmed message consumed,
+     * each key in order, nothing repeated unflagged, and then {@code check} holds for the cluster's
+     * status.
+     */
+    private static void changeLive(
+            EmbeddedCluster c,
+            Map<String, String> before,
+            Map<String, String> after,
+            org.junit.jupiter.api.function.ThrowingConsumer<Map<String, String>> check)
+            throws Exception {
+        String lines = "lines";
+        try (PartitaAdmin admin = PartitaAdmin.connect(c.factory(0))) {
+            admin.updateQueue(lines, before);
+        }
+        KeyOrderLedger ledger = new KeyOrderLedger();
+        Set<String> confirmed = ConcurrentHashMap.newKeySet();
+        List<Connection> connections = new ArrayList<>();
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread producer = new Thread(() -> {
+            try (Connection conn = c.factory(0).createConnection()) {
+                Session s = conn.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                MessageProducer p = s.createProducer(s.createQueue(lines));
+                for (int i = 0; i < 20_000 && !stop.get(); i++) {
+                    TextMessage m = s.createTextMessage("m");
+                    m.setStringProperty("JMSXGroupID", "line-" + (i % 20));
+                    m.setIntProperty("seq", i / 20);
+                    try {
+                        p.send(m);
+                        confirmed.add("line-" + (i % 20) + "#" + (i / 20));
+                    } catch (jakarta.jms.JMSException e) {
+                        // refused while a set elects its leader: the next one goes on
+                    }
                 }
+            } catch (jakarta.jms.JMSException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        try {
+            for (int i = 0; i < 3; i++) {
+                Connection conn = c.factory(i).createConnection();
+                connections.add(conn);
+                Session s = conn.createSession(false, Session.CLIENT_ACKNOWLEDGE);
+                s.createConsumer(s.createQueue(lines)).setMessageListener(ledger.acknowledgingListener());
+                conn.start();
+            }
+            producer.start();
+            await().atMost(Duration.ofSeconds(60)).until(() -> confirmed.size() > 300);
+            try (PartitaAdmin admin = PartitaAdmin.connect(c.factory(1))) {
+                admin.updateQueue("lines", after);
+            }
+            int sentBefore = confirmed.size();
+            await().atMost(Duration.ofSeconds(60)).until(() -> confirmed.size() > sentBefore + 300);
+            stop.set(true);
+            producer.join(30_000);
+            // names what is missing (key#seq) when it times out
+            await().atMost(Duration.ofSeconds(60))
+                    .untilAsserted(() -> assertTrue(
+                            ledger.has(confirmed), "confirmed and not consumed: " + ledger.missing(confirmed)));
+            assertEquals(0, ledger.violations(), "each key in order across the change");
+            assertEquals(0, ledger.newRepeats(), "nothing twice unflagged");
+            try (PartitaAdmin admin = PartitaAdmin.connect(c.factory(2))) {
+                await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> check.accept(admin.clusterStatus()));
+            }
+        } finally {
+            stop.set(true);
+            for (Connection conn : connections) {
+                conn.close();
             }
         }
     }
