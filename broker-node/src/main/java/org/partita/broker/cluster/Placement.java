@@ -55,8 +55,8 @@ final class Placement {
      * How many of a replicated queue's hosts lead its partitions: its {@code leaders}, else every
      * host. Each of the first that many hosts is the preferred leader of one replica set, and the
      * partitions are spread over those sets. Fewer sets, each with more partitions, share Raft rounds:
-     * on the benchmark's three nodes on two cores, one leader took S2 at 1.5 times and S4 at 1.6 times
-     * the rate of three (docs/cluster.md, "Leaders").
+     * on the benchmark's three nodes on two cores, one leader took S2 at 1.3 to 1.5 times and S4 at 1.6
+     * times the rate of three (docs/cluster.md, "Leaders").
      */
     static int leaders(QueueOptions options, ClusterConfig cluster) {
         int hosts = hostCount(options, cluster);

@@ -69,6 +69,13 @@ final class FaultsUnderLoad {
         static final Workload UNKEYED = new Workload("plant", List.of("plant"), false, 0, false);
 
         /**
+         * The plain queue with {@code leaders=1}: every partition in one replica set, led by node1 while
+         * it is up, so a fault of its leader moves every partition's leadership at once, and every
+         * other node forwards its producer's sends and relays its consumer's deliveries.
+         */
+        static final Workload ONE_LEADER = new Workload("plant?partitions=6&hosts=*&leaders=1", List.of("plant"));
+
+        /**
          * The plain queue through transacted sessions on both sides, a commit every {@code 5} messages:
          * what a commit confirmed must arrive, what a commit reported rolled back (or a transaction
          * whose send failed before its commit) never; a commit that failed otherwise is in doubt.

@@ -108,6 +108,22 @@ class NemesisTest {
                 FaultsUnderLoad.Workload.UNKEYED);
     }
 
+    /**
+     * The plain queue with {@code leaders=1}: one replica set for every partition, so a fault of its
+     * leader moves every partition at once. Three faults in the build ({@code
+     * -Dpartita.nemesis.oneLeaderFaults=N}; {@code -Pnemesis} 30; 0 skips it).
+     */
+    @Test
+    @org.junit.jupiter.api.condition.EnabledIfSystemProperty(
+            named = "partita.nemesis.oneLeaderFaults",
+            matches = "[1-9][0-9]*")
+    void oneLeaderForEveryPartitionLosesNothingConfirmedAndKeepsEveryKeyInOrderThroughRandomFaults() throws Exception {
+        run(
+                "nemesis (leaders=1)",
+                Integer.getInteger("partita.nemesis.oneLeaderFaults"),
+                FaultsUnderLoad.Workload.ONE_LEADER);
+    }
+
     private void run(String label, int count, FaultsUnderLoad.Workload workload) throws Exception {
         run(label, 3, count, workload);
     }
