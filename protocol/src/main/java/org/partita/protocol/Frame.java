@@ -452,11 +452,21 @@ public sealed interface Frame {
      * for this message the receiving node hosts. {@code deliveryCount} is above 0 when the sending
      * node may have forwarded it before (it restarted after a crash), so a copy comes flagged
      * redelivered. Answered by {@link Ok} once stored, as a persistent send is.
+     *
+     * <p>{@code layout} is the queue's partitions, hosts, replicas and leaders as the sending node
+     * routed by them (null from a node that does not say): a node that has not applied the same
+     * layout yet refuses the message, storing nothing, rather than keep it in a partition its own
+     * layout gives the message, which the sender's no longer has.
      */
-    record Forward(int requestId, String queue, int deliveryCount, byte[] message) implements Frame {
+    record Forward(int requestId, String queue, int deliveryCount, byte[] message, String layout) implements Frame {
         public Forward {
             java.util.Objects.requireNonNull(queue, "queue");
             java.util.Objects.requireNonNull(message, "message");
+        }
+
+        /** A forward that does not say which layout routed it. */
+        public Forward(int requestId, String queue, int deliveryCount, byte[] message) {
+            this(requestId, queue, deliveryCount, message, null);
         }
 
         public FrameType type() {
@@ -468,6 +478,9 @@ public sealed interface Frame {
             writeString(out, queue());
             out.writeInt(deliveryCount());
             writeBytes(out, message());
+            if (layout() != null) {
+                writeString(out, layout());
+            }
         }
     }
 

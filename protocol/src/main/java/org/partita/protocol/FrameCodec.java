@@ -87,7 +87,12 @@ public final class FrameCodec {
             case CLOSE -> new Frame.Close(readInt(in));
             case DRAIN -> new Frame.Drain(readInt(in), readInt(in));
             case FORWARD ->
-                new Frame.Forward(readInt(in), requireString(in, "queue"), readInt(in), requireBytes(in, "message"));
+                new Frame.Forward(
+                        readInt(in),
+                        requireString(in, "queue"),
+                        readInt(in),
+                        requireBytes(in, "message"),
+                        in.isReadable() ? readString(in) : null);
             case XA_START -> new Frame.XaStart(readInt(in), readInt(in), WireXid.read(in), readInt(in), readInt(in));
             case XA_END -> new Frame.XaEnd(readInt(in), readInt(in), WireXid.read(in), readInt(in));
             case XA_PREPARE -> new Frame.XaPrepare(readInt(in), WireXid.read(in));

@@ -174,9 +174,10 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
                         if (!directOverflow.idle(queue) || !leaderSends.idle(queue)) {
                             return false;
                         }
-                        for (String peer : cluster.memberNames()) {
-                            BrokerQueue log = broker.existingQueue(Forwarder.logName(peer, queue));
-                            if (log != null && log.depth() > 0) {
+                        // the logs towards other nodes and those towards replica sets' leaders (a
+                        // transaction's sends, or sends behind their key's earlier ones there)
+                        for (Forwarder f : forwarders.values()) {
+                            if (f.queue().equals(queue) && f.log().depth() > 0) {
                                 return false;
                             }
                         }
@@ -284,10 +285,10 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
      * reads its own file at each start: they would change back and forth); PartitaAdmin does. Its
      * other options apply.
      */
-    private static QueueOptions keepingAgreedLayout(String queue, String options, String agreed) {
+    private QueueOptions keepingAgreedLayout(String queue, String options, String agreed) {
         QueueOptions a = QueueOptions.parse(agreed, QueueOptions.DEFAULTS);
         QueueOptions declared = QueueOptions.parse(options, a);
-        if (declared.sameLayout(a)) {
+        if (sameLayout(declared, a)) {
             return declared;
         }
         LOG.warn(
@@ -379,6 +380,11 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     @Override
     public boolean clustered(QueueOptions options) {
         return !options.hosts().isEmpty();
+    }
+
+    @Override
+    public boolean sameLayout(QueueOptions a, QueueOptions b) {
+        return Placement.sameLayout(a, b, cluster);
     }
 
     @Override
@@ -762,8 +768,11 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
         return new PeerLink(cluster, new ClusterConfig.Member(peer, "0.0.0.0", 1), self, maxFrameSize, linkTls, this);
     }
 
-    /** The scope last made for a queue, with the options it was made for (asked for at every send and dispatch). */
-    private record ScopeOf(QueueOptions options, PartitionScope scope, String[] sets) {}
+    /**
+     * The scope last made for a queue, with the options it was made for (asked for at every send and
+     * dispatch), its partitions' replica sets, and its layout (sent with every forward).
+     */
+    private record ScopeOf(QueueOptions options, PartitionScope scope, String[] sets, String layout) {}
 
     private final Map<String, ScopeOf> scopes = new ConcurrentHashMap<>();
 
@@ -785,7 +794,7 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
                 sets[p] = setOf(options, p);
             }
         }
-        ScopeOf made = new ScopeOf(options, newScope(options, sets), sets);
+        ScopeOf made = new ScopeOf(options, newScope(options, sets), sets, Placement.layout(options, cluster));
         scopes.put(queue, made);
         return made;
     }
@@ -818,6 +827,16 @@ public final class ClusterNode implements ClusterHooks, ClusterFront, PeerLink.E
     }
 
     // ---- ClusterFront: what the network front asks -------------------------------------------------
+
+    /** Both as the layout this node's forwards say, and as the one a forward received here must say. */
+    @Override
+    public String layoutOf(String queue) {
+        Broker b = broker;
+        BrokerQueue q = b == null ? null : b.existingQueue(queue);
+        return q == null || !clustered(q.options())
+                ? null
+                : scopeOf(queue, q.options()).layout();
+    }
 
     @Override
     public int deliveryLeaseMillis() {

@@ -12,7 +12,6 @@ import org.partita.broker.core.queue.BrokerQueue;
 import org.partita.broker.core.queue.MessageRef;
 import org.partita.broker.core.queue.QueueFullException;
 import org.partita.jms.transport.BrokerError;
-import org.partita.jms.transport.NettyBrokerConnection;
 import org.partita.protocol.ErrorCode;
 
 /**
@@ -111,12 +110,14 @@ final class DirectOverflow {
         for (int i = from; i < peers.size(); i++) {
             String peer = peers.get(i);
             PeerLink link = links.apply(peer);
-            NettyBrokerConnection c = link == null ? null : link.connection();
-            if (c == null) {
+            CompletableFuture<Void> sent = link == null
+                    ? null
+                    : link.forward(queue.name(), 0, a.message().encoded());
+            if (sent == null) {
                 continue; // went down since: nothing was sent to it
             }
             int next = i + 1;
-            c.forward(queue.name(), 0, a.message().encoded()).whenComplete((v, t) -> {
+            sent.whenComplete((v, t) -> {
                 if (t == null) {
                     room.room(peer, queue.name());
                     a.done().complete(null);

@@ -66,6 +66,11 @@ final class Forwarder implements DeliverySink {
         return log;
     }
 
+    /** The clustered queue whose messages this log holds. */
+    String queue() {
+        return queue;
+    }
+
     String peer() {
         return link.peer();
     }

@@ -23,11 +23,19 @@ import org.slf4j.LoggerFactory;
 final class PeerLink implements ConnectionListener, Forwarder.Link, FeedLink, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PeerLink.class);
 
-    /** Hears when a link comes up or goes down. Called on the link's own thread. */
+    /** Hears when a link comes up or goes down (called on the link's own thread), and tells how this node routes. */
     interface Events {
         void linkUp(PeerLink link);
 
         void linkDown(PeerLink link);
+
+        /**
+         * The layout (partitions, hosts, replicas, leaders) this node routes a queue's messages by now,
+         * sent with each forward so that a node still on another layout refuses it; null to say none.
+         */
+        default String layoutOf(String queue) {
+            return null;
+        }
     }
 
     /** What a consumer opened over the link receives. Called on a transport thread. */
@@ -110,7 +118,7 @@ final class PeerLink implements ConnectionListener, Forwarder.Link, FeedLink, Au
     @Override
     public java.util.concurrent.CompletableFuture<Void> forward(String queue, int deliveryCount, byte[] message) {
         NettyBrokerConnection c = connection;
-        return c == null ? null : c.forward(queue, deliveryCount, message);
+        return c == null ? null : c.forward(queue, events.layoutOf(queue), deliveryCount, message);
     }
 
     /** The open connection, or null while the link is down. */

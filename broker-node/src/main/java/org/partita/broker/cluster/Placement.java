@@ -63,6 +63,21 @@ final class Placement {
         return options.leaders() > 0 ? Math.min(options.leaders(), hosts) : hosts;
     }
 
+    /**
+     * A clustered queue's layout as every node works it out from its definition: its partitions, hosts,
+     * replicas and leaders, as they are in effect (an option left out and one given its default value
+     * are alike). Two nodes route the queue's messages alike exactly when their layouts are equal.
+     */
+    static String layout(QueueOptions options, ClusterConfig cluster) {
+        return options.partitions() + " partitions on " + String.join(",", hosts(options, cluster)) + ", "
+                + replicas(options, cluster) + " replicas, " + leaders(options, cluster) + " leaders";
+    }
+
+    /** Whether options {@code a} and {@code b} lay a queue out alike on this cluster. */
+    static boolean sameLayout(QueueOptions a, QueueOptions b, ClusterConfig cluster) {
+        return layout(a, cluster).equals(layout(b, cluster));
+    }
+
     /** The nodes that keep partition {@code partition} of a replicated queue. */
     static List<String> replicasOf(QueueOptions options, ClusterConfig cluster, int partition) {
         return replicasOf(hosts(options, cluster), replicas(options, cluster), leaders(options, cluster), partition);

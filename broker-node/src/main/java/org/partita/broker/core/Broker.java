@@ -412,7 +412,7 @@ public final class Broker implements QueueServices, AutoCloseable {
             return CompletableFuture.failedFuture(new IllegalArgumentException("queue '" + name + "' is spread over the"
                     + " cluster (hosts " + base.hosts() + "); it cannot stop being"));
         }
-        if (!after.sameLayout(base)) {
+        if (!cluster.sameLayout(after, base)) {
             if (QueueOptions.FANOUT.equals(after.mode())) {
                 // its messages are in its AppId queues, which a layout change does not drain
                 return CompletableFuture.failedFuture(new IllegalArgumentException("queue '" + name
@@ -467,7 +467,7 @@ public final class Broker implements QueueServices, AutoCloseable {
                     "queue '" + name + "': change the partition count of each AppId queue instead");
         }
         q.options(after);
-        if (!after.sameLayout(before)) {
+        if (!cluster.sameLayout(after, before)) {
             q.repartition(); // new hosts: the partitions this node hosts change, so does the engine's scope
         }
         for (String removed : before.appIds()) {

@@ -66,6 +66,15 @@ public interface ClusterHooks {
     }
 
     /**
+     * Whether a queue with options {@code a} keeps its partitions where it would with {@code b}'s, as
+     * they are in effect on this cluster (an option left out and one given its default value are
+     * alike): if not, changing from one to the other is a change of layout, which drains the old one.
+     */
+    default boolean sameLayout(QueueOptions a, QueueOptions b) {
+        return a.sameLayout(b);
+    }
+
+    /**
      * The store of the replica set that keeps a replicated queue's partition on this node; null for
      * the node's own store (a queue that is not replicated).
      */

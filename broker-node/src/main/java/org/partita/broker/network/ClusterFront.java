@@ -38,6 +38,14 @@ public interface ClusterFront {
     }
 
     /**
+     * The layout (partitions, hosts, replicas, leaders) this node routes a clustered queue's messages
+     * by now; a forward routed by another refuses to be stored here. Null: nothing is checked.
+     */
+    default String layoutOf(String queue) {
+        return null;
+    }
+
+    /**
      * Stores a message node {@code from} forwarded to {@code queue}, once: forwarding is at least
      * once, so a copy of a message from {@code from} that was stored in that queue here, or is being
      * stored, is not stored again; its answer waits for that store (and stores the copy if that store

@@ -89,6 +89,21 @@ class PlacementTest {
     }
 
     @Test
+    void optionsLeftOutAndOptionsGivenTheirDefaultValuesLayAQueueOutAlike() {
+        QueueOptions plain = options("partitions=8&hosts=*");
+        assertTrue(Placement.sameLayout(plain, options("partitions=8&hosts=*&replicas=3&leaders=3"), cluster));
+        assertTrue(
+                Placement.sameLayout(plain, options("partitions=8&hosts=node1,node2,node3"), cluster),
+                "every member is the members sorted by name");
+        assertTrue(
+                !Placement.sameLayout(plain, options("partitions=8&hosts=node2,node1,node3"), cluster),
+                "another order of hosts places the partitions elsewhere");
+        assertTrue(!Placement.sameLayout(plain, options("partitions=8&hosts=*&replicas=2"), cluster));
+        assertTrue(!Placement.sameLayout(plain, options("partitions=6&hosts=*"), cluster));
+        assertTrue(!plain.sameLayout(options("partitions=8&hosts=*&replicas=3")), "the raw options differ");
+    }
+
+    @Test
     void withFewerLeadersThanHostsThePartitionsShareFewerSetsLedByTheFirstHosts() {
         QueueOptions one = options("partitions=8&hosts=*&leaders=1");
         assertEquals(1, Placement.leaders(one, cluster));
@@ -103,6 +118,7 @@ class PlacementTest {
                 Placement.replicasOf(options("partitions=6&hosts=*&replicas=2&leaders=1"), cluster, 5),
                 "two replicas, one leader: the first host and the next");
         assertTrue(!options("partitions=8&hosts=*").sameLayout(one), "a change of leaders is a change of layout");
+        assertTrue(!Placement.sameLayout(options("partitions=8&hosts=*"), one, cluster));
         String why = Placement.problem("q", options("partitions=4&hosts=node1,node2&leaders=3"), cluster);
         assertTrue(why != null && why.contains("3 leaders") && why.contains("2 hosts"), why);
         assertNull(Placement.problem("q", one, cluster));

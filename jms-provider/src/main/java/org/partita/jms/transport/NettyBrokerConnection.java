@@ -432,9 +432,11 @@ public final class NettyBrokerConnection implements BrokerConnection {
     /**
      * Node links only: hands a message of a clustered queue to the node hosting its partition;
      * completes once that node stored it.
+     *
+     * @param layout the queue's layout as this node routed the message by it (see {@link Frame.Forward})
      */
-    public CompletableFuture<Void> forward(String queue, int deliveryCount, byte[] message) {
-        return requestOk(id -> new Frame.Forward(id, queue, deliveryCount, message));
+    public CompletableFuture<Void> forward(String queue, String layout, int deliveryCount, byte[] message) {
+        return requestOk(id -> new Frame.Forward(id, queue, deliveryCount, message, layout));
     }
 
     @Override

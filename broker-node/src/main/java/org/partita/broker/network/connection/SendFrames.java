@@ -239,6 +239,19 @@ final class SendFrames {
                     "queue '" + f.queue() + "' is not defined on node " + node.nodeName() + " yet");
             return;
         }
+        String here = f.layout() == null ? null : node.cluster().layoutOf(f.queue());
+        if (here != null && !here.equals(f.layout())) {
+            // One node applied a layout change before the other: stored by this node's layout, the
+            // message could land in a partition the sender's layout no longer has, where no one would
+            // deliver it. The sender keeps it and tries again once both apply the same layout.
+            replies.error(
+                    f,
+                    ErrorCode.UNKNOWN_DESTINATION,
+                    "queue '" + f.queue() + "' is laid out on node " + node.nodeName() + " as " + here
+                            + ", not as the sender routed the message (" + f.layout()
+                            + "): one of them has not applied the latest change yet; nothing was stored");
+            return;
+        }
         MessageRef message = broker.newMessage(f.message(), wire, state.key());
         queue.keyForPartitions(message); // as the sending node keyed it
         if (!queue.hostsPartitionOf(message)) {

@@ -260,10 +260,11 @@ class ClusteredQueueTest {
             org.partita.jms.transport.NettyBrokerConnection link = plantLinkToNode2(c);
             try {
                 byte[] first = message("ID:forwarded-1");
-                link.forward("plant", 0, first).get(5, java.util.concurrent.TimeUnit.SECONDS);
-                link.forward("plant", 1, first).get(5, java.util.concurrent.TimeUnit.SECONDS); // again after a crash
-                link.forward("plant", 0, first).get(5, java.util.concurrent.TimeUnit.SECONDS);
-                link.forward("plant", 0, message("ID:forwarded-2")).get(5, java.util.concurrent.TimeUnit.SECONDS);
+                link.forward("plant", null, 0, first).get(5, java.util.concurrent.TimeUnit.SECONDS);
+                link.forward("plant", null, 1, first)
+                        .get(5, java.util.concurrent.TimeUnit.SECONDS); // again after a crash
+                link.forward("plant", null, 0, first).get(5, java.util.concurrent.TimeUnit.SECONDS);
+                link.forward("plant", null, 0, message("ID:forwarded-2")).get(5, java.util.concurrent.TimeUnit.SECONDS);
             } finally {
                 link.abort();
             }
@@ -283,13 +284,13 @@ class ClusteredQueueTest {
             try {
                 java.util.concurrent.ExecutionException refused = org.junit.jupiter.api.Assertions.assertThrows(
                         java.util.concurrent.ExecutionException.class,
-                        () -> link.forward("plant", 0, message("ID:keyed-elsewhere", keyOn(0)))
+                        () -> link.forward("plant", null, 0, message("ID:keyed-elsewhere", keyOn(0)))
                                 .get(5, java.util.concurrent.TimeUnit.SECONDS));
                 assertTrue(
                         String.valueOf(refused.getCause().getMessage())
                                 .contains("no partition for this message on node node2"),
                         refused.getCause().toString());
-                link.forward("plant", 0, message("ID:keyed-here", keyOn(1)))
+                link.forward("plant", null, 0, message("ID:keyed-here", keyOn(1)))
                         .get(5, java.util.concurrent.TimeUnit.SECONDS);
             } finally {
                 link.abort();
@@ -298,6 +299,51 @@ class ClusteredQueueTest {
                     1,
                     c.node(1).broker().existingQueue("plant").depth(),
                     "only the message of node2's partition stored");
+        }
+    }
+
+    /**
+     * A forward says the layout its sender routed it by. A node on another layout refuses it, storing
+     * nothing, even when its own layout hosts the partition the message falls in: the sender applied
+     * a change first, and stored here the message would sit in a partition of the old layout that no
+     * one serves once this node applies the change too (a confirmed message lost to its consumers).
+     */
+    @Test
+    void aForwardRoutedByAnotherLayoutIsRefusedEvenWhenTheMessagesPartitionIsHostedHere() throws Exception {
+        try (EmbeddedCluster c = new EmbeddedCluster(tmp, 2).startAll()) {
+            org.partita.jms.transport.NettyBrokerConnection link = plantLinkToNode2(c);
+            String layout = c.node(1).cluster().layoutOf("plant");
+            assertEquals(layout, c.node(0).cluster().layoutOf("plant"), "both nodes applied the same definition");
+            try {
+                java.util.concurrent.ExecutionException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                        java.util.concurrent.ExecutionException.class,
+                        () -> link.forward(
+                                        "plant",
+                                        "4 partitions on node1,node2, 1 replicas, 2 leaders",
+                                        0,
+                                        message("ID:newer-layout", keyOn(1)))
+                                .get(5, java.util.concurrent.TimeUnit.SECONDS));
+                assertTrue(
+                        String.valueOf(refused.getCause().getMessage())
+                                .contains("not as the sender routed the message"),
+                        refused.getCause().toString());
+                link.forward("plant", layout, 0, message("ID:same-layout", keyOn(1)))
+                        .get(5, java.util.concurrent.TimeUnit.SECONDS);
+            } finally {
+                link.abort();
+            }
+            assertEquals(
+                    List.of("ID:same-layout"),
+                    c
+                            .node(1)
+                            .broker()
+                            .existingQueue("plant")
+                            .browse(org.partita.protocol.selector.Selector.matchAll())
+                            .get(5, java.util.concurrent.TimeUnit.SECONDS)
+                            .stream()
+                            .map(m -> m.wire().messageId())
+                            .toList(),
+                    "only the message routed by node2's own layout stored");
         }
     }
 
