@@ -5,10 +5,13 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Random sequences of faults, one at a time, against three nodes in their own processes with a
@@ -33,54 +36,6 @@ class NemesisTest {
     }
 
     /**
-     * The same against a fan-out queue with two AppIds, each consumed on every node: every AppId must
-     * get every confirmed message, each key in order, a repeat only flagged. The build runs four faults
-     * ({@code -Dpartita.nemesis.fanOutFaults=N}; {@code -Pnemesis} 30; 0 skips it). Its first runs
-     * found a send made again after a change of leader overtaken by the producer's next one
-     * (docs/reliability.md, "The fan-out nemesis").
-     */
-    @Test
-    @org.junit.jupiter.api.condition.EnabledIfSystemProperty(
-            named = "partita.nemesis.fanOutFaults",
-            matches = "[1-9][0-9]*")
-    void aFanOutQueuesAppIdsEachGetEveryConfirmedMessageInKeyOrderThroughRandomFaults() throws Exception {
-        run("nemesis (fan-out)", Integer.getInteger("partita.nemesis.fanOutFaults"), FaultsUnderLoad.Workload.FAN_OUT);
-    }
-
-    /**
-     * The same against a last value queue, consumed on every node: each key's newest confirmed update
-     * must arrive (or a later one), a key's first arrivals never go back, a repeat only flagged. Four
-     * faults ({@code -Dpartita.nemesis.lastValueFaults=N}; {@code -Pnemesis} 30; 0 skips it).
-     */
-    @Test
-    @org.junit.jupiter.api.condition.EnabledIfSystemProperty(
-            named = "partita.nemesis.lastValueFaults",
-            matches = "[1-9][0-9]*")
-    void aLastValueQueueDeliversEveryKeysNewestConfirmedUpdateInOrderThroughRandomFaults() throws Exception {
-        run(
-                "nemesis (last value)",
-                Integer.getInteger("partita.nemesis.lastValueFaults"),
-                FaultsUnderLoad.Workload.LAST_VALUE);
-    }
-
-    /**
-     * The same with transacted sessions on both sides, a commit every five messages: what a commit
-     * confirmed must arrive, each key in order; what a commit reported rolled back never; a message a
-     * failed consuming transaction received comes again flagged. Four faults in the build ({@code
-     * -Dpartita.nemesis.transactedFaults=N}; {@code -Pnemesis} 30; 0 skips it).
-     */
-    @Test
-    @org.junit.jupiter.api.condition.EnabledIfSystemProperty(
-            named = "partita.nemesis.transactedFaults",
-            matches = "[1-9][0-9]*")
-    void transactedProducersAndConsumersKeepEveryCommittedMessageInKeyOrderThroughRandomFaults() throws Exception {
-        run(
-                "nemesis (transacted)",
-                Integer.getInteger("partita.nemesis.transactedFaults"),
-                FaultsUnderLoad.Workload.TRANSACTED);
-    }
-
-    /**
      * Five nodes, each partition's replica set three of them (so a node forwards to sets it is not in,
      * and a lost node leaves some sets whole): one fault of each kind on nodes drawn at random.
      */
@@ -90,38 +45,67 @@ class NemesisTest {
     }
 
     /**
-     * Five nodes, three replicas a partition, and producers whose messages carry no key: a node spreads
-     * them over partitions of sets it may not be in, and an unkeyed send made again after its node was
-     * lost is looked up in every set, not one. Every confirmed message must arrive, a repeat only
-     * flagged, nothing refused delivered. Three faults in the build ({@code
-     * -Dpartita.nemesis.unkeyedFaults=N}; {@code -Pnemesis} 30; 0 skips it).
+     * The same against the other workloads, each with its own count of faults: {@code
+     * -Dpartita.nemesis.<variant>Faults=N} (the build runs three or four of each, {@code -Pnemesis} 30;
+     * 0 skips that workload).
      */
-    @Test
-    @org.junit.jupiter.api.condition.EnabledIfSystemProperty(
-            named = "partita.nemesis.unkeyedFaults",
-            matches = "[1-9][0-9]*")
-    void unkeyedProducersOnFiveNodesLoseNothingConfirmedThroughRandomFaults() throws Exception {
-        run(
-                "nemesis (unkeyed, five nodes)",
-                5,
-                Integer.getInteger("partita.nemesis.unkeyedFaults"),
-                FaultsUnderLoad.Workload.UNKEYED);
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Variant.class)
+    void everyOtherWorkloadLosesNothingConfirmedThroughRandomFaults(Variant variant) throws Exception {
+        int count = Integer.getInteger(variant.faultsProperty, 0);
+        Assumptions.assumeTrue(count > 0, variant.faultsProperty + " is 0: skipped");
+        run("nemesis (" + variant.label + ")", variant.nodes, count, variant.workload);
     }
 
-    /**
-     * The plain queue with {@code leaders=1}: one replica set for every partition, so a fault of its
-     * leader moves every partition at once. Three faults in the build ({@code
-     * -Dpartita.nemesis.oneLeaderFaults=N}; {@code -Pnemesis} 30; 0 skips it).
-     */
-    @Test
-    @org.junit.jupiter.api.condition.EnabledIfSystemProperty(
-            named = "partita.nemesis.oneLeaderFaults",
-            matches = "[1-9][0-9]*")
-    void oneLeaderForEveryPartitionLosesNothingConfirmedAndKeepsEveryKeyInOrderThroughRandomFaults() throws Exception {
-        run(
-                "nemesis (leaders=1)",
-                Integer.getInteger("partita.nemesis.oneLeaderFaults"),
-                FaultsUnderLoad.Workload.ONE_LEADER);
+    /** The workloads besides the plain queue's, each run on its own cluster with its own count of faults. */
+    enum Variant {
+        /**
+         * A fan-out queue with two AppIds, each consumed on every node: every AppId must get every
+         * confirmed message, each key in order, a repeat only flagged. Its first runs found a send
+         * made again after a change of leader overtaken by the producer's next one
+         * (docs/reliability.md, "The fan-out nemesis").
+         */
+        FAN_OUT("fan-out", 3, "partita.nemesis.fanOutFaults", FaultsUnderLoad.Workload.FAN_OUT),
+        /**
+         * A last value queue, consumed on every node: each key's newest confirmed update must arrive
+         * (or a later one), a key's first arrivals never go back, a repeat only flagged.
+         */
+        LAST_VALUE("last value", 3, "partita.nemesis.lastValueFaults", FaultsUnderLoad.Workload.LAST_VALUE),
+        /**
+         * Transacted sessions on both sides, a commit every five messages: what a commit confirmed
+         * must arrive, each key in order; what a commit reported rolled back never; a message a
+         * failed consuming transaction received comes again flagged.
+         */
+        TRANSACTED("transacted", 3, "partita.nemesis.transactedFaults", FaultsUnderLoad.Workload.TRANSACTED),
+        /**
+         * Five nodes, three replicas a partition, and producers whose messages carry no key: a node
+         * spreads them over partitions of sets it may not be in, and an unkeyed send made again after
+         * its node was lost is looked up in every set, not one. Every confirmed message must arrive,
+         * a repeat only flagged, nothing refused delivered.
+         */
+        UNKEYED("unkeyed, five nodes", 5, "partita.nemesis.unkeyedFaults", FaultsUnderLoad.Workload.UNKEYED),
+        /**
+         * The plain queue with {@code leaders=1}: one replica set for every partition, so a fault of
+         * its leader moves every partition at once.
+         */
+        ONE_LEADER("leaders=1", 3, "partita.nemesis.oneLeaderFaults", FaultsUnderLoad.Workload.ONE_LEADER);
+
+        final String label;
+        final int nodes;
+        final String faultsProperty;
+        final FaultsUnderLoad.Workload workload;
+
+        Variant(String label, int nodes, String faultsProperty, FaultsUnderLoad.Workload workload) {
+            this.label = label;
+            this.nodes = nodes;
+            this.faultsProperty = faultsProperty;
+            this.workload = workload;
+        }
+
+        @Override
+        public String toString() {
+            return label;
+        }
     }
 
     private void run(String label, int count, FaultsUnderLoad.Workload workload) throws Exception {
