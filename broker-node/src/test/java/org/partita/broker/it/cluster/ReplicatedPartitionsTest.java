@@ -107,7 +107,7 @@ class ReplicatedPartitionsTest {
 
     /**
      * {@code partitions} and {@code replicas} of a replicated queue changed through PartitaAdmin while
-     * a producer sends and consumers on every node receive: the sends wait while the old layout
+     * producers send and consumers receive on every node: the sends wait while the old layout
      * drains, then go on by the new one; nothing is lost and every key stays in order.
      */
     @Test
@@ -164,10 +164,11 @@ class ReplicatedPartitionsTest {
     }
 
     /**
-     * A producer on node1 and a consumer on every node of the queue {@code lines} defined with {@code
-     * before}; its options changed to {@code after} while they work: every confirmed message consumed,
-     * each key in order, nothing repeated unflagged, and then {@code check} holds for the cluster's
-     * status.
+     * A producer and a consumer on every node of the queue {@code lines} defined with {@code before}
+     * (each producer with keys of its own); its options changed to {@code after} while they work:
+     * every confirmed message consumed, each key in order, nothing repeated unflagged, and then {@code
+     * check} holds for the cluster's status. The nodes apply the end of the change moments apart, so
+     * a node already on the new layout forwards to one still on the old.
      */
     private static void changeLive(
             EmbeddedCluster c,
@@ -183,25 +184,30 @@ class ReplicatedPartitionsTest {
         Set<String> confirmed = ConcurrentHashMap.newKeySet();
         List<Connection> connections = new ArrayList<>();
         java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
-        Thread producer = new Thread(() -> {
-            try (Connection conn = c.factory(0).createConnection()) {
-                Session s = conn.createSession(false, Session.AUTO_ACKNOWLEDGE);
-                MessageProducer p = s.createProducer(s.createQueue(lines));
-                for (int i = 0; i < 20_000 && !stop.get(); i++) {
-                    TextMessage m = s.createTextMessage("m");
-                    m.setStringProperty("JMSXGroupID", "line-" + (i % 20));
-                    m.setIntProperty("seq", i / 20);
-                    try {
-                        p.send(m);
-                        confirmed.add("line-" + (i % 20) + "#" + (i / 20));
-                    } catch (jakarta.jms.JMSException e) {
-                        // refused while a set elects its leader: the next one goes on
+        List<Thread> producers = new ArrayList<>();
+        for (int node = 0; node < 3; node++) {
+            int on = node;
+            producers.add(new Thread(() -> {
+                try (Connection conn = c.factory(on).createConnection()) {
+                    Session s = conn.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                    MessageProducer p = s.createProducer(s.createQueue(lines));
+                    for (int i = 0; i < 20_000 && !stop.get(); i++) {
+                        String key = "line-n" + (on + 1) + "-" + (i % 10);
+                        TextMessage m = s.createTextMessage("m");
+                        m.setStringProperty("JMSXGroupID", key);
+                        m.setIntProperty("seq", i / 10);
+                        try {
+                            p.send(m);
+                            confirmed.add(key + "#" + (i / 10));
+                        } catch (jakarta.jms.JMSException e) {
+                            // refused while a set elects its leader: the next one goes on
+                        }
                     }
+                } catch (jakarta.jms.JMSException e) {
+                    throw new IllegalStateException(e);
                 }
-            } catch (jakarta.jms.JMSException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+            }));
+        }
         try {
             for (int i = 0; i < 3; i++) {
                 Connection conn = c.factory(i).createConnection();
@@ -210,7 +216,7 @@ class ReplicatedPartitionsTest {
                 s.createConsumer(s.createQueue(lines)).setMessageListener(ledger.acknowledgingListener());
                 conn.start();
             }
-            producer.start();
+            producers.forEach(Thread::start);
             await().atMost(Duration.ofSeconds(60)).until(() -> confirmed.size() > 300);
             try (PartitaAdmin admin = PartitaAdmin.connect(c.factory(1))) {
                 admin.updateQueue("lines", after);
@@ -218,7 +224,9 @@ class ReplicatedPartitionsTest {
             int sentBefore = confirmed.size();
             await().atMost(Duration.ofSeconds(60)).until(() -> confirmed.size() > sentBefore + 300);
             stop.set(true);
-            producer.join(30_000);
+            for (Thread producer : producers) {
+                producer.join(30_000);
+            }
             // names what is missing (key#seq) when it times out
             await().atMost(Duration.ofSeconds(60))
                     .untilAsserted(() -> assertTrue(
