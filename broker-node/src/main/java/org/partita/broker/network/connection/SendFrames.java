@@ -27,6 +27,12 @@ final class SendFrames {
 
     private static final Handled NOT_QUEUED = new Handled(true, List.of());
     private static final CompletableFuture<Handled> DONE = CompletableFuture.completedFuture(NOT_QUEUED);
+    /**
+     * Forwards refused for their layout: expected for moments at each layout change, so at most a few
+     * lines per queue and window, enough to see one that goes on (two nodes that disagree for good).
+     */
+    private static final org.partita.broker.logging.RateLimitedLog LAYOUT_REFUSALS =
+            new org.partita.broker.logging.RateLimitedLog(org.slf4j.LoggerFactory.getLogger(SendFrames.class));
 
     private final ConnectionState state;
     private final Broker broker;
@@ -244,6 +250,13 @@ final class SendFrames {
             // One node applied a layout change before the other: stored by this node's layout, the
             // message could land in a partition the sender's layout no longer has, where no one would
             // deliver it. The sender keeps it and tries again once both apply the same layout.
+            LAYOUT_REFUSALS.info(
+                    "layout:" + f.queue(),
+                    "refused a message of queue {} forwarded by node {}: routed as {}, laid out here as {}",
+                    f.queue(),
+                    peerNode,
+                    f.layout(),
+                    here);
             replies.error(
                     f,
                     ErrorCode.UNKNOWN_DESTINATION,
