@@ -282,14 +282,11 @@ class ClusteredQueueTest {
         try (EmbeddedCluster c = new EmbeddedCluster(tmp, 2).startAll()) {
             org.partita.jms.transport.NettyBrokerConnection link = plantLinkToNode2(c);
             try {
-                java.util.concurrent.ExecutionException refused = org.junit.jupiter.api.Assertions.assertThrows(
-                        java.util.concurrent.ExecutionException.class,
-                        () -> link.forward("plant", null, 0, message("ID:keyed-elsewhere", keyOn(0)))
-                                .get(5, java.util.concurrent.TimeUnit.SECONDS));
-                assertTrue(
-                        String.valueOf(refused.getCause().getMessage())
-                                .contains("no partition for this message on node node2"),
-                        refused.getCause().toString());
+                assertRefused(
+                        link,
+                        null,
+                        message("ID:keyed-elsewhere", keyOn(0)),
+                        "no partition for this message on node node2");
                 link.forward("plant", null, 0, message("ID:keyed-here", keyOn(1)))
                         .get(5, java.util.concurrent.TimeUnit.SECONDS);
             } finally {
@@ -315,18 +312,11 @@ class ClusteredQueueTest {
             String layout = c.node(1).cluster().layoutOf("plant");
             assertEquals(layout, c.node(0).cluster().layoutOf("plant"), "both nodes applied the same definition");
             try {
-                java.util.concurrent.ExecutionException refused = org.junit.jupiter.api.Assertions.assertThrows(
-                        java.util.concurrent.ExecutionException.class,
-                        () -> link.forward(
-                                        "plant",
-                                        "4 partitions on node1,node2, 1 replicas, 2 leaders",
-                                        0,
-                                        message("ID:newer-layout", keyOn(1)))
-                                .get(5, java.util.concurrent.TimeUnit.SECONDS));
-                assertTrue(
-                        String.valueOf(refused.getCause().getMessage())
-                                .contains("not as the sender routed the message"),
-                        refused.getCause().toString());
+                assertRefused(
+                        link,
+                        "4 partitions on node1,node2, 1 replicas, 2 leaders",
+                        message("ID:newer-layout", keyOn(1)),
+                        "not as the sender routed the message");
                 link.forward("plant", layout, 0, message("ID:same-layout", keyOn(1)))
                         .get(5, java.util.concurrent.TimeUnit.SECONDS);
             } finally {
@@ -389,6 +379,17 @@ class ClusteredQueueTest {
                 org.junit.jupiter.api.Assertions.assertNull(again.receive(1_000), "acknowledged, so not redelivered");
             }
         }
+    }
+
+    /** A forward to {@code plant} on node2 refused, storing nothing, with an answer that contains {@code why}. */
+    private static void assertRefused(
+            org.partita.jms.transport.NettyBrokerConnection link, String layout, byte[] message, String why) {
+        java.util.concurrent.ExecutionException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                java.util.concurrent.ExecutionException.class,
+                () -> link.forward("plant", layout, 0, message).get(5, java.util.concurrent.TimeUnit.SECONDS));
+        assertTrue(
+                String.valueOf(refused.getCause().getMessage()).contains(why),
+                refused.getCause().toString());
     }
 
     /** Sessions node1's links hold open on node2. */
