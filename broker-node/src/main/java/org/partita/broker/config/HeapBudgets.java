@@ -114,6 +114,28 @@ public final class HeapBudgets {
         return Math.min(JOURNAL_CEILING, share(jvm.heapBytes(), 16));
     }
 
+    /** H2's own default page cache, which a store keeps once the heap allows it. */
+    static final long STORE_CACHE_CEILING = 16L << 20;
+
+    /**
+     * H2's page cache, per store: the node's own and each replica set's. A sixty-fourth of the heap, at
+     * most H2's default of 16 MiB. Payloads are rows of H2's pages, so the cache holds whole messages;
+     * at H2's default, a node of 256 MiB in three replica sets kept up to 64 MiB of them in four caches.
+     */
+    public long storeCacheBytes() {
+        return Math.min(STORE_CACHE_CEILING, share(jvm.heapBytes(), 64));
+    }
+
+    /**
+     * The journal's budget of a replica set's store: a sixty-fourth of the heap, at most
+     * {@link #JOURNAL_CEILING}. A node keeps a store for every set it is a replica of (three in a
+     * three-node cluster) beside its own, whose journal has {@link #journalBytes}; with the node's share
+     * each, those journals alone could take a quarter of a small heap.
+     */
+    public long replicaJournalBytes() {
+        return Math.min(JOURNAL_CEILING, share(jvm.heapBytes(), 64));
+    }
+
     /** A replica log file stays at the size Ratis was tuned with once the heap allows it. */
     static final long REPLICA_SEGMENT_CEILING = 32L << 20;
 

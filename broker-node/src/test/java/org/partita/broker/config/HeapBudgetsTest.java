@@ -48,6 +48,19 @@ class HeapBudgetsTest {
     }
 
     @Test
+    void eachStoreOfAReplicaNodeTakesASixtyFourthForItsCacheAndASetsJournalAsMuch() {
+        HeapBudgets b256 = heap(256);
+        assertEquals(4 * MIB, b256.storeCacheBytes(), "not H2's 16 MiB in each of four stores");
+        assertEquals(4 * MIB, b256.replicaJournalBytes(), "a quarter of the node's own journal");
+        HeapBudgets b1g = heap(1024);
+        assertEquals(16 * MIB, b1g.storeCacheBytes(), "H2's own default from 1 GiB on");
+        assertEquals(16 * MIB, b1g.replicaJournalBytes());
+        HeapBudgets b4g = heap(4096);
+        assertEquals(16 * MIB, b4g.storeCacheBytes(), "never past H2's default");
+        assertEquals(32 * MIB, b4g.replicaJournalBytes(), "never past the node's own journal's ceiling");
+    }
+
+    @Test
     void connectionsFollowTheHeapWithinTheOpenFileLimit() {
         long manyFiles = 1 << 20;
         assertEquals(1024, heap(8).connections(manyFiles), "a small heap keeps the floor");

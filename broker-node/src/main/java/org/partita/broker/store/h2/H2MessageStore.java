@@ -13,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import org.h2.engine.SessionLocal;
 import org.h2.jdbc.JdbcConnection;
+import org.partita.broker.config.HeapBudgets;
 import org.partita.broker.config.StorageSettings;
 import org.partita.broker.files.PrivateFiles;
 import org.partita.broker.store.MessageHeads;
@@ -86,7 +87,12 @@ public final class H2MessageStore implements MessageStore {
             long checkpointTransactionBytes,
             MessageHeads heads,
             int compactFillPercent,
-            int compactMaxMillis) {}
+            int compactMaxMillis) {
+        /** H2's page cache of the store, in KiB as H2 counts it: a share of the heap. */
+        long cacheKib() {
+            return HeapBudgets.current().storeCacheBytes() >> 10;
+        }
+    }
 
     private volatile Opened opened;
     private final Files files;
@@ -250,7 +256,8 @@ public final class H2MessageStore implements MessageStore {
                 // no partita.trace.db, which H2 would create with the umask's permissions beside the data: its
                 // errors reach the node as exceptions, which the node logs. Not H2's SLF4J adapter either: it
                 // formats what it traces, a whole payload among it, and ran a 128 MiB heap out of memory
-                + ";TRACE_LEVEL_FILE=0";
+                + ";TRACE_LEVEL_FILE=0"
+                + ";CACHE_SIZE=" + files.cacheKib();
         Connection c = DriverManager.getConnection(url, "partita", "");
         CommitTarget target = null;
         try {

@@ -51,12 +51,17 @@ public final class ReplicaServer implements AutoCloseable {
     /** What each replica may have applied and its store not written yet, in bytes. */
     private final long applyBacklogBytes =
             org.partita.broker.config.HeapBudgets.current().replicaApplyBytes();
+    /** Each set's store journal: a smaller share than the node's own store has, as a node keeps several. */
+    private final long replicaJournalBytes =
+            org.partita.broker.config.HeapBudgets.current().replicaJournalBytes();
 
     private final RaftServer server;
     /** Restarts a replica of this node whose appends failed for good. */
     private final FollowerRestarts followerRestarts;
     /** Elections started at once for sets whose leader's process is gone. */
     private final LostLeaderElections lostLeaders;
+    /** Ends a leadership transfer Ratis left pending after it failed, refusing every write of its set. */
+    private final StuckTransfers stuckTransfers;
 
     private ReplicaServer(ReplicaServerSettings settings) throws IOException {
         this.settings = settings;
@@ -77,6 +82,7 @@ public final class ReplicaServer implements AutoCloseable {
         }
         followerRestarts = new FollowerRestarts(server, settings, stores::get);
         lostLeaders = new LostLeaderElections(server, self);
+        stuckTransfers = new StuckTransfers(server, stores::get);
         LOG.info(
                 "replica server of {} listening on {}:{}, {} replica sets recovered",
                 settings.node(),
@@ -216,6 +222,11 @@ public final class ReplicaServer implements AutoCloseable {
         return lostLeaders.started();
     }
 
+    /** How many leadership transfers Ratis left pending after they failed this node ended. */
+    long stuckTransfersEnded() {
+        return stuckTransfers.count();
+    }
+
     /** How many times a replica of this node was restarted because its appends failed for good. */
     public long stalledFollowerRestarts() {
         return followerRestarts.count();
@@ -265,7 +276,7 @@ public final class ReplicaServer implements AutoCloseable {
             return new ReplicatedStore(
                     setName,
                     self,
-                    H2MessageStore.open(folder, true),
+                    H2MessageStore.open(folder, true, H2MessageStore.Layout.JOURNALED, replicaJournalBytes),
                     new AppliedMark(folder.resolve("applied")),
                     settings.requestTimeout().toMillis(),
                     settings.maxEntryBytes(),
@@ -282,6 +293,7 @@ public final class ReplicaServer implements AutoCloseable {
     public void close() {
         lostLeaders.close();
         followerRestarts.close();
+        stuckTransfers.close();
         try {
             server.close();
         } catch (IOException e) {

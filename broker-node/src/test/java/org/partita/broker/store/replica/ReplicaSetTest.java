@@ -395,6 +395,67 @@ class ReplicaSetTest {
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertEquals(confirmed, ids(stores.get(broken))));
     }
 
+    /**
+     * Ratis 3.2 keeps a leadership transfer pending, refusing every write of its set, when the request to
+     * the transferee fails at once (its node just died): the leader then refuses writes for as long as it
+     * leads. The node ends such a transfer, and the set takes writes again through the same leader.
+     */
+    @Test
+    void aLeadershipTransferLeftPendingAfterItFailedIsEndedAndTheSetTakesWritesAgain() throws Exception {
+        Map<String, ReplicatedStore> stores = threeReplicas("node1");
+        ReplicatedStore leader = awaitLeader(stores);
+        write(leader, message(1, "before"));
+        String leaderName = stores.entrySet().stream()
+                .filter(e -> e.getValue() == leader)
+                .findFirst()
+                .orElseThrow()
+                .getKey();
+        String dead = stores.keySet().stream()
+                .filter(n -> !n.equals(leaderName))
+                .findFirst()
+                .orElseThrow();
+        servers.remove(dead).close();
+        leaveTransferPending(servers.get(leaderName).division("orders/0"), dead);
+
+        await().atMost(Duration.ofSeconds(20)).ignoreExceptions().until(() -> {
+            write(leader, message(2, "after"));
+            return true;
+        });
+        assertTrue(leader.leading(), "written through the same leader, not after an election");
+        assertEquals(1, servers.get(leaderName).stuckTransfersEnded(), "the stuck transfer was ended once");
+        assertEquals(List.of(1L, 2L), ids(leader));
+    }
+
+    /** Leaves a transfer to {@code transferee} answered and still pending, as Ratis 3.2 leaves one that failed at once. */
+    @SuppressWarnings("unchecked")
+    private static void leaveTransferPending(org.apache.ratis.server.RaftServer.Division division, String transferee)
+            throws Exception {
+        java.lang.reflect.Field transfers = division.getClass().getDeclaredField("transferLeadership");
+        transfers.setAccessible(true);
+        Object transfer = transfers.get(division);
+        Class<?> pendingType = Class.forName("org.apache.ratis.server.impl.TransferLeadership$PendingRequest");
+        java.lang.reflect.Constructor<?> make = pendingType.getDeclaredConstructor(
+                transfer.getClass(), org.apache.ratis.protocol.TransferLeadershipRequest.class);
+        make.setAccessible(true);
+        Object request = make.newInstance(
+                transfer,
+                new org.apache.ratis.protocol.TransferLeadershipRequest(
+                        org.apache.ratis.protocol.ClientId.emptyClientId(),
+                        division.getId(),
+                        division.getGroup().getGroupId(),
+                        0,
+                        org.apache.ratis.protocol.RaftPeerId.valueOf(transferee),
+                        400));
+        java.lang.reflect.Field answer = pendingType.getDeclaredField("replyFuture");
+        answer.setAccessible(true);
+        ((CompletableFuture<Object>) answer.get(request)).complete(null); // failed at once: answered
+        java.lang.reflect.Field pending = transfer.getClass().getDeclaredField("pending");
+        pending.setAccessible(true);
+        // from here Ratis refuses every write to the set (shown by this test failing without StuckTransfers);
+        // not asserted here, as the node may end it any moment
+        ((java.util.concurrent.atomic.AtomicReference<Object>) pending.get(transfer)).set(request);
+    }
+
     /** Leaves {@code division}'s chain of appends failed, as Ratis 3.2.0 leaves it after a failed append. */
     @SuppressWarnings("unchecked")
     private static void failAppends(org.apache.ratis.server.RaftServer.Division division) throws Exception {
