@@ -378,7 +378,13 @@ final class ReplicaStateMachine extends BaseStateMachine {
     /** An entry appended here that this replica did not write: its context holds it without its data when large. */
     @Override
     public TransactionContext startTransaction(LogEntryProto entry, RaftProtos.RaftPeerRole role) {
-        return LightEntries.context(this, entry, role);
+        RaftServer.Division division;
+        try {
+            division = getServer().join().getDivision(getGroupId());
+        } catch (IOException | RuntimeException e) {
+            division = null; // closing: the context is made all the same
+        }
+        return LightEntries.context(this, entry, role, division);
     }
 
     @Override
