@@ -48,8 +48,10 @@ final class ClusterMetadata implements LayoutChanges.Agreement, AutoCloseable {
     private static final String CHANGE_KEY = "layout-change:";
     /** How far a node got in it: {@code layout-mark:<queue>:<node>}. */
     private static final String MARK_KEY = "layout-mark:";
-    /** How long a change waits for the Raft leader to commit it. */
+    /** How long a change waits for the Raft leader to commit it, over all its tries. */
     private static final long CHANGE_TIMEOUT_MILLIS = 10_000;
+    /** The shortest wait of one try (see {@link #attemptMillis}). */
+    private static final long MIN_ATTEMPT_MILLIS = 1_000;
     /** How often the Raft leader sends followers what they miss, the commit index among it. */
     private static final long RESEND_MILLIS = 200;
     /** How often a request waiting for an election looks for the new leader. */
@@ -102,7 +104,7 @@ final class ClusterMetadata implements LayoutChanges.Agreement, AutoCloseable {
         channel = new JChannel(stack(cluster, self, listenPort, raftDir)).name(nodeName);
         state = new ReplicatedStateMachine<String, String>(channel)
                 .raftId(nodeName)
-                .timeout(CHANGE_TIMEOUT_MILLIS);
+                .timeout(attemptMillis(cluster));
         state.addNotificationListener(new ReplicatedStateMachine.Notification<>() {
             @Override
             public void put(String key, String value, String old) {
@@ -325,9 +327,23 @@ final class ClusterMetadata implements LayoutChanges.Agreement, AutoCloseable {
     }
 
     /**
+     * How long one try of a change waits for its commit: the time a lost leader takes to be noticed
+     * ({@code downAfterMillis}), at least a second, at most the whole {@link #CHANGE_TIMEOUT_MILLIS}. A
+     * request handed to a leader that was just killed is answered by nobody: with the whole timeout for
+     * one try, ending a layout change at such a moment failed after 10 s although the next leader was
+     * elected 3 s into them, and the sends held by the change waited 15 s more.
+     */
+    static long attemptMillis(ClusterConfig cluster) {
+        return Math.min(CHANGE_TIMEOUT_MILLIS, Math.max(MIN_ATTEMPT_MILLIS, cluster.downAfterMillis()));
+    }
+
+    /**
      * Runs a Raft request, waiting for a leader when there is none yet: right after the nodes start
      * (or after the leader was lost) an election takes a moment, and a queue declared or named by a
-     * client then should wait for it rather than fail. Gives up after {@link #CHANGE_TIMEOUT_MILLIS}.
+     * client then should wait for it rather than fail. Each try waits {@link #attemptMillis} for its
+     * commit, and a try that timed out is made again (the same key set to the same value, or removed,
+     * again: its effect is the same if the first try was committed after all). Gives up after {@link
+     * #CHANGE_TIMEOUT_MILLIS}.
      */
     private <T> T onLeader(RaftCall<T> call) throws Exception {
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(CHANGE_TIMEOUT_MILLIS);

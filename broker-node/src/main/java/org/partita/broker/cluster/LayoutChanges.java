@@ -44,6 +44,8 @@ final class LayoutChanges {
      * late new definition follow the end, after sends were let go by the old layout.
      */
     static final long ORPHAN_MARGIN_MILLIS = 15_000;
+    /** How soon a node tries again to end a change whose end the cluster did not agree (no leader then). */
+    static final long END_RETRY_MILLIS = 1_000;
 
     /** What a node knows of its own part of a queue. */
     interface Drain {
@@ -369,9 +371,19 @@ final class LayoutChanges {
                 Request r = requests.remove(queue);
                 if (r != null) {
                     r.done.completeExceptionally(new IllegalStateException("queue '" + queue + "': " + r.reason
-                            + "; and the change could not be ended (" + t.getMessage() + "): nodes end it by"
-                            + " themselves " + ORPHAN_MARGIN_MILLIS + " ms after the timeout"));
+                            + "; and the change could not be ended yet (" + t.getMessage() + "): this node tries"
+                            + " again every " + END_RETRY_MILLIS + " ms, and the others end it by themselves "
+                            + ORPHAN_MARGIN_MILLIS + " ms after the timeout"));
                 }
+                // the held sends wait for the end: try again (as long as it is the change in progress),
+                // rather than leave them to the other nodes' orphan margin
+                LOG.warn(
+                        "queue {}: could not end its layout change yet ({}); trying again in {} ms",
+                        queue,
+                        t.getMessage(),
+                        END_RETRY_MILLIS);
+                Runnable again = () -> endIf(metadata.get(), queue, id);
+                var unused = timer.schedule(again, END_RETRY_MILLIS, TimeUnit.MILLISECONDS);
             }
         });
         return true;

@@ -125,6 +125,30 @@ class LayoutChangesTest {
         assertEquals(List.of("by " + OLD), sent, "the held send went by the old layout");
     }
 
+    /**
+     * The end of a change that timed out is not agreed at its first try (the Raft leader was lost a
+     * moment before): the node asked tries again a second later, and the held sends go then, not after
+     * the other nodes' orphan margin (15 s).
+     */
+    @Test
+    void anEndTheClusterCouldNotAgreeIsTriedAgainAndTheHeldSendsGoASecondLater() {
+        CompletableFuture<Void> done = a.request(QUEUE, NEW);
+        timer.runDue();
+        List<String> sent = new ArrayList<>();
+        b.holdSend(QUEUE, () -> sent.add("by " + cluster.queue(QUEUE)));
+        everyNode(true, true);
+        drains.get("c").forwarded = false;
+        cluster.refuse("change:" + QUEUE); // the beginning is agreed already: the end's first try fails
+        timer.advance(TIMEOUT_MILLIS + 100);
+
+        String why = failure(done);
+        assertTrue(why.contains("could not be ended yet"), why);
+        assertEquals(List.of(), sent, "held while the change stands");
+        timer.advance(LayoutChanges.END_RETRY_MILLIS + 100);
+        assertNull(cluster.changes.get(QUEUE), "ended by the next try");
+        assertEquals(List.of("by " + OLD), sent);
+    }
+
     @Test
     void aChangeThatTimesOutWaitingForANodeToDrainNamesThatNode() {
         CompletableFuture<Void> done = a.request(QUEUE, NEW);

@@ -54,7 +54,7 @@ class NemesisTest {
     void everyOtherWorkloadLosesNothingConfirmedThroughRandomFaults(Variant variant) throws Exception {
         int count = Integer.getInteger(variant.faultsProperty, 0);
         Assumptions.assumeTrue(count > 0, variant.faultsProperty + " is 0: skipped");
-        run("nemesis (" + variant.label + ")", variant.nodes, count, variant.workload);
+        run("nemesis (" + variant.label + ")", variant.nodes, count, variant.workload, variant.kinds, variant.config);
     }
 
     /** The workloads besides the plain queue's, each run on its own cluster with its own count of faults. */
@@ -88,18 +88,47 @@ class NemesisTest {
          * The plain queue with {@code leaders=1}: one replica set for every partition, so a fault of
          * its leader moves every partition at once.
          */
-        ONE_LEADER("leaders=1", 3, "partita.nemesis.oneLeaderFaults", FaultsUnderLoad.Workload.ONE_LEADER);
+        ONE_LEADER("leaders=1", 3, "partita.nemesis.oneLeaderFaults", FaultsUnderLoad.Workload.ONE_LEADER),
+        /**
+         * A replicated queue whose partition count changes (6 to 8 and back) through one node while
+         * another is SIGKILLed moments into the change, each fault on a node drawn at random: whether a
+         * change completes or is abandoned for the lost node, every confirmed message must arrive,
+         * each key in order, a repeat only flagged.
+         */
+        RELAYOUT(
+                "killed during a change of partitions",
+                3,
+                "partita.nemesis.relayoutFaults",
+                FaultsUnderLoad.Workload.RELAYOUT,
+                List.of(FaultsUnderLoad.Fault.KILL_DURING_RELAYOUT),
+                FaultsUnderLoad.Fault.RELAYOUT_CONFIG);
 
         final String label;
         final int nodes;
         final String faultsProperty;
         final FaultsUnderLoad.Workload workload;
+        /** The faults drawn from. */
+        final List<FaultsUnderLoad.Fault> kinds;
+        /** The nodes' config. */
+        final List<String> config;
 
         Variant(String label, int nodes, String faultsProperty, FaultsUnderLoad.Workload workload) {
+            this(label, nodes, faultsProperty, workload, FaultsUnderLoad.Fault.BASIC, FaultsUnderLoad.CONFIG);
+        }
+
+        Variant(
+                String label,
+                int nodes,
+                String faultsProperty,
+                FaultsUnderLoad.Workload workload,
+                List<FaultsUnderLoad.Fault> kinds,
+                List<String> config) {
             this.label = label;
             this.nodes = nodes;
             this.faultsProperty = faultsProperty;
             this.workload = workload;
+            this.kinds = kinds;
+            this.config = config;
         }
 
         @Override
@@ -117,22 +146,33 @@ class NemesisTest {
      * cluster of {@code nodes} under {@code workload}.
      */
     private void run(String label, int nodes, int count, FaultsUnderLoad.Workload workload) throws Exception {
+        run(label, nodes, count, workload, FaultsUnderLoad.Fault.BASIC, FaultsUnderLoad.CONFIG);
+    }
+
+    /** The same with faults drawn from {@code kinds}, the nodes run with {@code config}. */
+    private void run(
+            String label,
+            int nodes,
+            int count,
+            FaultsUnderLoad.Workload workload,
+            List<FaultsUnderLoad.Fault> kinds,
+            List<String> config)
+            throws Exception {
         long seed = Long.getLong("partita.nemesis.seed", System.nanoTime());
         Random random = new Random(seed);
-        List<FaultsUnderLoad.Fault> faults = plan(random, count);
+        List<FaultsUnderLoad.Fault> faults = plan(random, count, kinds);
         int[] victims = random.ints(faults.size(), 0, nodes).toArray();
         System.out.println(label + " seed " + seed + ": " + faults.size() + " faults " + faults + " on nodes "
                 + java.util.Arrays.toString(victims));
-        try (ProcessCluster cluster = new ProcessCluster(tmp, "nemesis", nodes, FaultsUnderLoad.CONFIG)
-                .proxied()
-                .start()) {
+        try (ProcessCluster cluster =
+                new ProcessCluster(tmp, "nemesis", nodes, config).proxied().start()) {
             FaultsUnderLoad.run(cluster, tmp, faults, round -> victims[round], workload);
         }
     }
 
     /** {@code count} faults in random order: up to ten, each kind at least a third of them; beyond, drawn freely. */
-    static List<FaultsUnderLoad.Fault> plan(Random random, int count) {
-        FaultsUnderLoad.Fault[] kinds = FaultsUnderLoad.Fault.values();
+    static List<FaultsUnderLoad.Fault> plan(Random random, int count, List<FaultsUnderLoad.Fault> from) {
+        FaultsUnderLoad.Fault[] kinds = from.toArray(FaultsUnderLoad.Fault[]::new);
         List<FaultsUnderLoad.Fault> out = new ArrayList<>();
         int each = Math.min(count, 10) / kinds.length;
         for (FaultsUnderLoad.Fault k : kinds) {
