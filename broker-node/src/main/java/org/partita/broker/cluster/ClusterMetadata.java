@@ -108,12 +108,18 @@ final class ClusterMetadata implements LayoutChanges.Agreement, AutoCloseable {
         state.addNotificationListener(new ReplicatedStateMachine.Notification<>() {
             @Override
             public void put(String key, String value, String old) {
-                agreed(key, value);
+                // a change tried again after a try that timed out but was committed after all puts the
+                // same value twice: the second changes nothing, and must not start a layout change again
+                if (!java.util.Objects.equals(value, old)) {
+                    agreed(key, value);
+                }
             }
 
             @Override
             public void remove(String key, String old) {
-                agreed(key, null);
+                if (old != null) { // removed twice (tried again): nothing to tell
+                    agreed(key, null);
+                }
             }
 
             @Override
