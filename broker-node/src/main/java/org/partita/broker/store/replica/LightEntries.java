@@ -45,18 +45,9 @@ final class LightEntries {
     private LightEntries() {}
 
     private static final Field TRANSACTIONS =
-            field("org.apache.ratis.server.impl.RaftServerImpl", "transactionManager");
-    private static final Field CONTEXTS = field("org.apache.ratis.server.impl.TransactionManager", "contexts");
-
-    private static Field field(String type, String name) {
-        try {
-            Field f = Class.forName(type).getDeclaredField(name);
-            f.setAccessible(true);
-            return f;
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return null;
-        }
-    }
+            RatisFields.declared("org.apache.ratis.server.impl.RaftServerImpl", "transactionManager");
+    private static final Field CONTEXTS =
+            RatisFields.declared("org.apache.ratis.server.impl.TransactionManager", "contexts");
 
     /**
      * The context Ratis keeps for {@code entry} until it is applied: without the entry's data when it is

@@ -42,10 +42,10 @@ import org.slf4j.LoggerFactory;
 final class StuckTransfers implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StuckTransfers.class);
     private static final String IMPL = "org.apache.ratis.server.impl.";
-    private static final Field TRANSFER = field(IMPL + "RaftServerImpl", "transferLeadership");
-    private static final Field PENDING = field(IMPL + "TransferLeadership", "pending");
-    private static final Field ANSWER = field(IMPL + "TransferLeadership$PendingRequest", "replyFuture");
-    private static final Field REQUEST = field(IMPL + "TransferLeadership$PendingRequest", "request");
+    private static final Field TRANSFER = RatisFields.declared(IMPL + "RaftServerImpl", "transferLeadership");
+    private static final Field PENDING = RatisFields.declared(IMPL + "TransferLeadership", "pending");
+    private static final Field ANSWER = RatisFields.declared(IMPL + "TransferLeadership$PendingRequest", "replyFuture");
+    private static final Field REQUEST = RatisFields.declared(IMPL + "TransferLeadership$PendingRequest", "request");
 
     private final RaftServer server;
     private final Function<RaftGroupId, ReplicatedStore> stores;
@@ -64,16 +64,6 @@ final class StuckTransfers implements AutoCloseable {
         } else {
             LOG.warn("this Ratis version hides its leadership transfers: a set whose leader Ratis left refusing"
                     + " writes after a failed transfer is not released by the node");
-        }
-    }
-
-    private static Field field(String type, String name) {
-        try {
-            Field f = Class.forName(type).getDeclaredField(name);
-            f.setAccessible(true);
-            return f;
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return null;
         }
     }
 
